@@ -1,0 +1,36 @@
+# Every target installs what it needs into .venv first, so a fresh clone needs nothing else.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: install test bench demo lint typecheck compose-config clean
+
+$(STAMP): instrumentation/pyproject.toml collector/pyproject.toml scorers/pyproject.toml examples/pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e './instrumentation[test]' -e './collector[test]' -e './scorers[test]' -e './examples'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q tests
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/run.py
+
+demo: $(STAMP)
+	$(BIN)/ragpulse demo
+
+lint: $(STAMP)
+	$(BIN)/ruff check instrumentation collector scorers examples tests benchmarks
+
+typecheck: $(STAMP)
+	$(BIN)/mypy instrumentation/src collector/src scorers/src
+
+compose-config:
+	docker-compose -f docker-compose.yml config --quiet
+
+clean:
+	rm -rf $(VENV) .ragpulse .pytest_cache .mypy_cache .ruff_cache

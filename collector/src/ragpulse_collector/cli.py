@@ -1,0 +1,52 @@
+"""The ``ragpulse`` command.
+
+Subcommands come from the installed parts through the ``ragpulse.cli`` entry-point group, so installing
+``ragpulse-collector`` alone gives ``collector`` and ``migrate``, and ``ragpulse-scorers`` adds the rest.
+Each part's ``register(subparsers)`` adds its commands and sets ``func(args) -> int`` on each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+from importlib.metadata import entry_points
+from pathlib import Path
+
+from rich.console import Console
+from rich.logging import RichHandler
+
+console = Console(stderr=True)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ragpulse", description="Watch RAG systems in production.")
+    parser.add_argument("--config", type=Path, help="TOML config file (default: $RAGPULSE_CONFIG, ./ragpulse.toml)")
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv for debug)")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for entry_point in sorted(entry_points(group="ragpulse.cli"), key=lambda ep: ep.name):
+        entry_point.load()(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    level = logging.WARNING - 10 * min(args.verbose + 1, 2)
+    logging.basicConfig(level=level, format="%(message)s", handlers=[RichHandler(console=console, show_path=False)])
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        code: int = args.func(args)
+    except KeyboardInterrupt:
+        return 130
+    except (FileNotFoundError, ValueError) as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        return 2
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,79 @@
+"""Versioned, idempotent schema migrations.
+
+Each ``migrations/NNNN_name.sql`` file is one version; statements are separated by ``;`` at a line end and use
+``${db}`` and ``${ttl_days}`` placeholders. Applied versions are recorded in ``ragpulse_schema_migrations``, and
+every statement is ``IF NOT EXISTS``-safe, so running ``migrate`` twice, or from two processes, changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from importlib import resources
+from string import Template
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ragpulse_collector.store import Store
+
+logger = logging.getLogger(__name__)
+
+_FILE_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+_STATEMENT_END = re.compile(r";\s*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    sql: str
+
+    def statements(self, database: str, ttl_days: int) -> list[str]:
+        rendered = Template(self.sql).substitute(db=f"`{database}`", ttl_days=int(ttl_days))
+        return [s.strip() for s in _STATEMENT_END.split(rendered) if _strip_comments(s).strip()]
+
+
+def _strip_comments(sql: str) -> str:
+    return "\n".join(line for line in sql.splitlines() if not line.lstrip().startswith("--"))
+
+
+def available_migrations() -> list[Migration]:
+    found = []
+    for entry in resources.files("ragpulse_collector.migrations").iterdir():
+        match = _FILE_NAME.match(entry.name)
+        if match:
+            found.append(Migration(int(match.group(1)), match.group(2), entry.read_text(encoding="utf-8")))
+    found.sort(key=lambda m: m.version)
+    versions = [m.version for m in found]
+    if len(versions) != len(set(versions)):
+        raise RuntimeError(f"duplicate migration versions: {versions}")
+    return found
+
+
+def applied_versions(store: Store) -> set[int]:
+    rows = store.query(f"SELECT Version FROM {store.table('ragpulse_schema_migrations')}")
+    return {int(row[0]) for row in rows}
+
+
+def migrate(store: Store, ttl_days: int) -> list[Migration]:
+    """Bring the schema up to date; returns the migrations applied now (empty when already current)."""
+    store.command(f"CREATE DATABASE IF NOT EXISTS `{store.database}`", use_database=False)
+    store.command(
+        f"CREATE TABLE IF NOT EXISTS {store.table('ragpulse_schema_migrations')} "
+        "(Version UInt32, Name String, AppliedAt DateTime64(6) DEFAULT now64(6)) "
+        "ENGINE = ReplacingMergeTree(AppliedAt) ORDER BY Version"
+    )
+    done = applied_versions(store)
+    applied = []
+    for migration in available_migrations():
+        if migration.version in done:
+            continue
+        logger.info("applying migration %04d_%s", migration.version, migration.name)
+        for statement in migration.statements(store.database, ttl_days):
+            store.command(statement)
+        store.insert(
+            "ragpulse_schema_migrations", [[migration.version, migration.name]], ["Version", "Name"]
+        )
+        applied.append(migration)
+    return applied

@@ -1,0 +1,100 @@
+"""Configuration, in one place.
+
+Sources, lowest precedence first: defaults, environment variables (``RAGPULSE_<SECTION>__<FIELD>``, plus the
+standard names a field declares as aliases), a TOML file (``--config``, ``$RAGPULSE_CONFIG`` or
+``./ragpulse.toml``), then command-line flags. The scorers extend :class:`RagpulseSettings` with their
+sections; every process loads the same file.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, ClassVar, TypeVar
+
+from pydantic import BaseModel, Field, SecretStr
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+from ragpulse_collector.store import DEFAULT_DATABASE, default_dsn
+
+DEFAULT_CONFIG_FILE = Path("ragpulse.toml")
+
+
+class StoreSettings(BaseModel):
+    dsn: str = Field(default_factory=default_dsn, description="chdb:///abs/path or http(s)://user:pass@host:8123")
+    database: str = DEFAULT_DATABASE
+    ttl_days: int = Field(30, ge=1, description="How long spans, requests and scores are kept")
+
+
+class CollectorSettings(BaseModel):
+    host: str = "127.0.0.1"
+    port: int = Field(4318, ge=0, le=65535)
+    max_body_bytes: int = Field(16 * 1024 * 1024, ge=1024, description="Larger requests get 413")
+    batch_max_spans: int = Field(20_000, ge=1, description="A write batch is flushed at this many spans")
+    batch_max_wait_ms: int = Field(250, ge=1, description="... or when its oldest span waited this long")
+    queue_max_spans: int = Field(200_000, ge=1, description="Spans waiting to be written before 429")
+    spool_dir: Path | None = Field(None, description="Where batches wait while ClickHouse is down")
+    spool_max_bytes: int = Field(1024**3, ge=1024)
+    auth_token: SecretStr | None = Field(None, description="When set, requests need 'Authorization: Bearer <token>'")
+
+
+SettingsT = TypeVar("SettingsT", bound="RagpulseSettings")
+
+
+class RagpulseSettings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="RAGPULSE_", env_nested_delimiter="__", extra="ignore", populate_by_name=True
+    )
+    _config_file: ClassVar[Path | None] = None
+
+    store: StoreSettings = Field(default_factory=StoreSettings)
+    collector: CollectorSettings = Field(default_factory=CollectorSettings)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        sources: list[PydanticBaseSettingsSource] = [init_settings]
+        if cls._config_file is not None:
+            sources.append(TomlConfigSettingsSource(settings_cls, toml_file=cls._config_file))
+        sources.append(env_settings)
+        return tuple(sources)
+
+    @classmethod
+    def load(cls: type[SettingsT], config_file: Path | None = None, **overrides: Any) -> SettingsT:
+        """Settings from every source; ``overrides`` (from flags) win, nested as ``{"store": {"dsn": ...}}``."""
+        path = config_file or _config_file_from_env()
+        if path is not None and not path.is_file():
+            raise FileNotFoundError(f"config file not found: {path}")
+        layered = type(cls.__name__, (cls,), {"_config_file": path})
+        return cls.model_validate(layered(**_drop_none(overrides)).model_dump())
+
+
+def _config_file_from_env() -> Path | None:
+    named = os.environ.get("RAGPULSE_CONFIG")
+    if named:
+        return Path(named)
+    return DEFAULT_CONFIG_FILE if DEFAULT_CONFIG_FILE.is_file() else None
+
+
+def _drop_none(values: dict[str, Any]) -> dict[str, Any]:
+    """Flags left unset arrive as None and must not hide lower sources."""
+    cleaned: dict[str, Any] = {}
+    for key, value in values.items():
+        if isinstance(value, dict):
+            nested = _drop_none(value)
+            if nested:
+                cleaned[key] = nested
+        elif value is not None:
+            cleaned[key] = value
+    return cleaned

@@ -1,0 +1,92 @@
+"""Span and attribute names: the one place they are spelled.
+
+OpenInference names where a convention exists (so Phoenix, Arize and friends can read the spans), GenAI
+names (``gen_ai.*``) where they apply, and ``ragpulse.*`` for what no convention covers.
+"""
+
+from typing import Final
+
+# OpenInference
+SPAN_KIND: Final = "openinference.span.kind"
+INPUT_VALUE: Final = "input.value"
+INPUT_MIME_TYPE: Final = "input.mime_type"
+OUTPUT_VALUE: Final = "output.value"
+OUTPUT_MIME_TYPE: Final = "output.mime_type"
+SESSION_ID: Final = "session.id"
+USER_ID: Final = "user.id"
+METADATA: Final = "metadata"
+LLM_MODEL_NAME: Final = "llm.model_name"
+LLM_TOKEN_COUNT_PROMPT: Final = "llm.token_count.prompt"
+LLM_TOKEN_COUNT_COMPLETION: Final = "llm.token_count.completion"
+LLM_TOKEN_COUNT_TOTAL: Final = "llm.token_count.total"
+RERANKER_QUERY: Final = "reranker.query"
+RERANKER_TOP_K: Final = "reranker.top_k"
+
+
+class SpanKind:
+    """Values of ``openinference.span.kind``."""
+
+    CHAIN: Final = "CHAIN"
+    RETRIEVER: Final = "RETRIEVER"
+    RERANKER: Final = "RERANKER"
+    LLM: Final = "LLM"
+
+
+def retrieval_document(index: int, field: str) -> str:
+    """``retrieval.documents.<i>.document.<field>`` for field in id, score, content, metadata."""
+    return f"retrieval.documents.{index}.document.{field}"
+
+
+def reranker_input_document(index: int, field: str) -> str:
+    return f"reranker.input_documents.{index}.document.{field}"
+
+
+def reranker_output_document(index: int, field: str) -> str:
+    return f"reranker.output_documents.{index}.document.{field}"
+
+
+# OpenTelemetry GenAI
+GEN_AI_OPERATION_NAME: Final = "gen_ai.operation.name"
+GEN_AI_PROVIDER_NAME: Final = "gen_ai.provider.name"
+GEN_AI_REQUEST_MODEL: Final = "gen_ai.request.model"
+GEN_AI_RESPONSE_MODEL: Final = "gen_ai.response.model"
+GEN_AI_USAGE_INPUT_TOKENS: Final = "gen_ai.usage.input_tokens"
+GEN_AI_USAGE_OUTPUT_TOKENS: Final = "gen_ai.usage.output_tokens"
+GEN_AI_RETRIEVAL_TOP_K: Final = "gen_ai.retrieval.top_k"
+GEN_AI_RETRIEVAL_QUERY_TEXT: Final = "gen_ai.retrieval.query.text"
+
+# ragpulse: the root span of one RAG request
+KIND: Final = "ragpulse.kind"
+KIND_RAG: Final = "rag"
+PIPELINE: Final = "ragpulse.pipeline"
+VARIANT: Final = "ragpulse.variant"
+CONTEXT: Final = "ragpulse.context"
+"""JSON array of the chunks the generator saw: ``{id, text, score, rank, source}``."""
+VARIATIONS: Final = "ragpulse.variations"
+"""JSON array of the query variations (strings)."""
+RETRIEVALS: Final = "ragpulse.retrievals"
+"""JSON array, one entry per retrieval: ``{query, query_index, documents: [{id, score, rank}]}``."""
+REFERENCE: Final = "ragpulse.reference"
+"""A known correct answer, when the application has one."""
+TRUNCATED: Final = "ragpulse.truncated"
+"""Names of attributes whose values were cut to their size cap (JSON array)."""
+
+# ragpulse: step spans
+QUERY_INDEX: Final = "ragpulse.query_index"
+FUSION_METHOD: Final = "ragpulse.fusion.method"
+FUSION_K: Final = "ragpulse.fusion.k"
+FUSION_INPUT_RANKINGS: Final = "ragpulse.fusion.input_rankings"
+"""JSON array of rankings, each a list of ``{id, score}``."""
+FUSION_OUTPUT_RANKING: Final = "ragpulse.fusion.output_ranking"
+"""JSON array of ``{id, score}`` in fused order."""
+PROMPT_CHARS: Final = "ragpulse.prompt.chars"
+
+# Span names
+SPAN_RAG_PREFIX: Final = "rag"
+SPAN_VARIATIONS: Final = "variations"
+SPAN_RETRIEVE: Final = "retrieve"
+SPAN_FUSE: Final = "fuse"
+SPAN_GENERATE: Final = "generate"
+
+TRUNCATION_MARKER: Final = "…[truncated {dropped} chars]"
+"""Appended to a text attribute cut to its cap, so a reader sees that text is missing."""

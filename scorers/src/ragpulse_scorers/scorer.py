@@ -1,0 +1,26 @@
+"""The scorer interface every judge implements."""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from ragpulse_scorers.models import RagRequest, Score
+
+
+class NotApplicable(Exception):
+    """The scorer has nothing to judge in this request (no reference answer, no variations, ...).
+
+    The scheduler logs the request as skipped with this message as the reason; it is not an error.
+    """
+
+
+@runtime_checkable
+class Scorer(Protocol):
+    """``name`` and ``version`` identify the scores; a new version re-scores and replaces old rows."""
+
+    name: str
+    version: str
+
+    def score(self, request: RagRequest) -> list[Score]:
+        """Judge one request. Raise :class:`NotApplicable` to skip it; any other exception fails it."""
+        ...
