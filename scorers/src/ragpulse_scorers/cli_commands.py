@@ -1,0 +1,14 @@
+"""Registers the scorers' subcommands on the ``ragpulse`` command (see ``ragpulse_collector.cli``)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+
+# Each module defines ``register(subparsers)``; add a module here to add its commands.
+COMMAND_MODULES: tuple[str, ...] = ()
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    for module_name in COMMAND_MODULES:
+        importlib.import_module(module_name).register(subparsers)

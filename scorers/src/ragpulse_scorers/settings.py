@@ -1,0 +1,65 @@
+"""Scorer, judge and alert settings: the collector's settings plus the sections the scorers read.
+
+Environment: ``RAGPULSE_SCORER__SAMPLE_RATE=0.2`` and so on; the judge also honours the standard
+``OPENAI_BASE_URL``, ``OPENAI_API_KEY`` and ``RAGPULSE_JUDGE_MODEL``.
+"""
+
+from __future__ import annotations
+
+import os
+
+from pydantic import BaseModel, Field, SecretStr
+
+from ragpulse_collector.settings import RagpulseSettings
+
+
+class ScorerSettings(BaseModel):
+    scorers: list[str] = Field(default_factory=lambda: ["lexical"], description="Scorer names to run")
+    interval_s: float = Field(10.0, gt=0, description="Seconds between scheduler ticks")
+    settle_delay_s: float = Field(5.0, ge=0, description="Requests younger than this wait for late spans")
+    sample_rate: float = Field(1.0, ge=0, le=1, description="Share of requests scored, chosen on SampleKey")
+    per_tick_limit: int = Field(500, ge=1, description="Most requests one scorer scores per tick")
+    per_variant_quota: int = Field(200, ge=1, description="Most requests per variant per tick")
+    max_per_minute: float = Field(6000, gt=0, description="Requests scored per minute, per scorer")
+    concurrency: int = Field(4, ge=1, description="Requests judged at once")
+    lookback_hours: float = Field(24.0, gt=0, description="Older unscored requests are left alone")
+    shard: str = Field("0/1", pattern=r"^\d+/\d+$", description="i/N: this worker takes SampleKey % N == i")
+
+
+class PriceSettings(BaseModel):
+    input_per_million: float = Field(0.0, ge=0)
+    output_per_million: float = Field(0.0, ge=0)
+
+
+class JudgeSettings(BaseModel):
+    # The standard variables are defaults, so a config file or RAGPULSE_JUDGE__* still overrides them.
+    base_url: str | None = Field(default_factory=lambda: os.environ.get("OPENAI_BASE_URL") or None)
+    api_key: SecretStr | None = Field(
+        default_factory=lambda: SecretStr(key) if (key := os.environ.get("OPENAI_API_KEY")) else None
+    )
+    model: str = Field(default_factory=lambda: os.environ.get("RAGPULSE_JUDGE_MODEL") or "gpt-4o-mini")
+    timeout_s: float = Field(60.0, gt=0)
+    max_retries: int = Field(4, ge=0)
+    requests_per_minute: float = Field(120.0, gt=0)
+    concurrency: int = Field(4, ge=1)
+    daily_budget_usd: float | None = Field(None, ge=0)
+    daily_budget_tokens: int | None = Field(None, ge=0)
+    prices: dict[str, PriceSettings] = Field(default_factory=dict, description="Per model, USD per 1M tokens")
+
+    @property
+    def configured(self) -> bool:
+        """An LLM endpoint is usable: a base URL or an API key was given."""
+        return self.base_url is not None or self.api_key is not None
+
+
+class AlertSettings(BaseModel):
+    hallucination_threshold: float = Field(0.2, ge=0, le=1)
+    window_minutes: float = Field(60.0, gt=0)
+    min_samples: int = Field(30, ge=1)
+    webhook_url: str | None = None
+
+
+class ScorersSettings(RagpulseSettings):
+    scorer: ScorerSettings = Field(default_factory=ScorerSettings)
+    judge: JudgeSettings = Field(default_factory=JudgeSettings)
+    alerts: AlertSettings = Field(default_factory=AlertSettings)
