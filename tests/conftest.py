@@ -1,0 +1,51 @@
+"""Fixtures shared by every test directory.
+
+chDB opens one data path per process for the life of the process, so the whole test session shares one
+migrated database and each test starts from empty tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ragpulse_collector.schema import migrate
+from ragpulse_collector.store import Store
+
+SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+@pytest.fixture(scope="session")
+def chdb_dsn(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return f"chdb://{tmp_path_factory.mktemp('chdb') / 'db'}"
+
+
+@pytest.fixture(scope="session")
+def migrated_store(chdb_dsn: str) -> Iterator[Store]:
+    store = Store(chdb_dsn)
+    migrate(store, ttl_days=30)
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def store(migrated_store: Store) -> Store:
+    """A migrated Store whose tables are all empty."""
+    tables = migrated_store.query(
+        "SELECT name FROM system.tables WHERE database = {db:String} AND engine NOT IN ('MaterializedView', 'View')"
+        " AND name != 'ragpulse_schema_migrations'",
+        {"db": migrated_store.database},
+    )
+    for (name,) in tables:
+        migrated_store.command(f"TRUNCATE TABLE {migrated_store.table(name)}")
+    return migrated_store
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """The human-labelled data in ../shared/data (skips when the checkout has no shared/ beside it)."""
+    if not SHARED_DATA.is_dir():
+        pytest.skip(f"{SHARED_DATA} not present")
+    return SHARED_DATA
