@@ -1,0 +1,1 @@
+"""Measuring the judges against human-labelled data (``ragpulse eval``)."""

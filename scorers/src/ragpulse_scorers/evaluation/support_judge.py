@@ -1,0 +1,31 @@
+"""The interface ``ragpulse eval support`` measures: any judge that can call a response hallucinated."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+
+@dataclass(frozen=True)
+class SentenceVerdict:
+    sentence: str
+    supported: bool
+    score: float
+    evidence: str = ""
+
+
+@dataclass(frozen=True)
+class SupportVerdict:
+    """``support_score`` is higher for better-supported responses (used for AUROC of the hallucinated class)."""
+
+    hallucinated: bool
+    support_score: float
+    sentences: list[SentenceVerdict] = field(default_factory=list)
+
+
+class SupportJudge(Protocol):
+    name: str
+
+    def judge_support(self, question: str, context: list[str], response: str) -> SupportVerdict:
+        """Judge whether every claim of ``response`` is supported by the ``context`` passages."""
+        ...
