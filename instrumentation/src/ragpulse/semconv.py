@@ -90,3 +90,13 @@ SPAN_GENERATE: Final = "generate"
 
 TRUNCATION_MARKER: Final = "…[truncated {dropped} chars]"
 """Appended to a text attribute cut to its cap, so a reader sees that text is missing."""
+
+# Values
+GEN_AI_OPERATION_RETRIEVAL: Final = "retrieval"
+GEN_AI_OPERATION_CHAT: Final = "chat"
+FUSION_METHOD_RRF: Final = "rrf"
+
+STREAM_ABANDONED: Final = "ragpulse.stream.abandoned"
+"""True on a span whose stream was closed or dropped before its end; its output is what streamed so far."""
+REDACTION_FAILED_MARKER: Final = "[ragpulse: redaction failed, text withheld]"
+"""Set instead of a text whose redaction hook raised, so unredacted text never leaves the process."""

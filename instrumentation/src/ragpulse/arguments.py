@@ -1,0 +1,57 @@
+"""Finding an argument of a decorated call by name or type, with the signature read once per function."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping
+from typing import Any
+
+_MISSING = object()
+
+
+class ArgumentLocator:
+    """Where a function takes the parameter called one of ``names``: its position and its default."""
+
+    __slots__ = ("default", "name", "position")
+
+    def __init__(self, function: Callable[..., Any], names: tuple[str, ...]) -> None:
+        self.name: str | None = None
+        self.position: int | None = None
+        self.default: Any = _MISSING
+        try:
+            parameters = list(inspect.signature(function).parameters.values())
+        except (TypeError, ValueError):
+            return
+        by_name = {parameter.name: (position, parameter) for position, parameter in enumerate(parameters)}
+        for name in names:
+            if name in by_name:
+                position, parameter = by_name[name]
+                self.name = name
+                if parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD):
+                    self.position = position
+                if parameter.default is not parameter.empty:
+                    self.default = parameter.default
+                return
+
+    def find(self, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> Any:
+        """The argument's value in this call (its default when not passed), or ``MISSING``."""
+        if self.name is None:
+            return _MISSING
+        if self.name in kwargs:
+            return kwargs[self.name]
+        if self.position is not None and self.position < len(args):
+            return args[self.position]
+        return self.default
+
+
+MISSING: Any = _MISSING
+
+
+def first_of_type(args: tuple[Any, ...], kwargs: Mapping[str, Any], kind: type | tuple[type, ...]) -> Any:
+    for value in args:
+        if isinstance(value, kind):
+            return value
+    for value in kwargs.values():
+        if isinstance(value, kind):
+            return value
+    return _MISSING

@@ -1,0 +1,267 @@
+"""One traced call: its span, its context, and how it ends (returned, raised, streamed, abandoned)."""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from contextvars import Token
+from types import AsyncGeneratorType, GeneratorType
+from typing import Any
+
+from opentelemetry import context as otel_context
+from opentelemetry import trace
+from opentelemetry.trace import Span, Status, StatusCode, Tracer
+from opentelemetry.util.types import AttributeValue
+
+from ragpulse import semconv
+from ragpulse.internal import report_internal_error
+from ragpulse.request import RequestState, current_request
+from ragpulse.results import stream_item_text
+from ragpulse.settings import current_settings
+from ragpulse.text import TextRecorder
+
+Attributes = dict[str, AttributeValue]
+INSTRUMENTATION_NAME = "ragpulse"
+
+
+class StepRecorder(ABC):
+    """What one kind of step (rag, retrieve, ...) records when its call begins and ends."""
+
+    span_name: str
+    starts_request = False
+    """True for the root: its call opens a new request state."""
+    joins_text = False
+    """True when a streamed result is text to join (an answer), False when it is a list of items."""
+
+    @abstractmethod
+    def begin(self, call: Call, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> Attributes:
+        """Attributes known when the call starts; may keep per-call data in ``call.data``."""
+
+    @abstractmethod
+    def end(self, call: Call, result: Any) -> Attributes:
+        """Attributes from the result (for a stream: the joined text or the list of items)."""
+
+    def end_failed(self, call: Call) -> Attributes:
+        """Attributes to record when the call raised; the root still records what its steps reported."""
+        return {}
+
+
+class Call:
+    __slots__ = ("context", "data", "done", "recorder", "span", "state", "texts")
+
+    def __init__(self, recorder: StepRecorder, state: RequestState | None, texts: TextRecorder) -> None:
+        self.recorder = recorder
+        self.state = state
+        self.texts = texts
+        self.data: Any = None
+        self.done = False
+        self.span: Span = trace.INVALID_SPAN
+        self.context: otel_context.Context | None = None
+
+    def enter(self) -> tuple[Token[otel_context.Context], Token[RequestState | None]]:
+        """Make this call's span and request current (each step of a stream enters and leaves again)."""
+        return otel_context.attach(self.context), current_request.set(self.state)  # type: ignore[arg-type]
+
+    def leave(self, tokens: tuple[Token[otel_context.Context], Token[RequestState | None]]) -> None:
+        current_request.reset(tokens[1])
+        otel_context.detach(tokens[0])
+
+    def complete(self, result: Any) -> Any:
+        """End the call with its return value, or hand back a stream that ends it when the stream ends."""
+        kind = type(result)
+        if kind is GeneratorType or kind is SyncStream:
+            return SyncStream(self, result)
+        if kind is AsyncGeneratorType or kind is AsyncStream:
+            return AsyncStream(self, result)
+        self.finish(result)
+        return result
+
+    def finish(self, result: Any, *, streamed: bool = False, abandoned: bool = False) -> None:
+        if self.done:
+            return
+        self.done = True
+        try:
+            if streamed:
+                result = _stream_value(result, self.recorder.joins_text)
+            attributes = self.recorder.end(self, result)
+            if abandoned:
+                attributes[semconv.STREAM_ABANDONED] = True
+            self._end_span(attributes)
+        except Exception:
+            report_internal_error(f"{self.recorder.span_name} end")
+            self.span.end()
+
+    def fail(self, error: BaseException) -> None:
+        if self.done:
+            return
+        self.done = True
+        try:
+            self.span.record_exception(error)
+            self.span.set_status(Status(StatusCode.ERROR, f"{type(error).__name__}: {error}"))
+            self._end_span(self.recorder.end_failed(self))
+        except Exception:
+            report_internal_error(f"{self.recorder.span_name} error")
+            self.span.end()
+
+    def _end_span(self, attributes: Attributes) -> None:
+        if self.texts.truncated:
+            attributes[semconv.TRUNCATED] = json.dumps(self.texts.truncated)
+        if attributes:
+            self.span.set_attributes(attributes)
+        self.span.end()
+
+
+def _stream_value(items: list[Any], joins_text: bool) -> Any:
+    if not joins_text:
+        return items
+    texts = [stream_item_text(item) for item in items]
+    return "".join(text for text in texts if text is not None)
+
+
+_tracer_cache: tuple[trace.TracerProvider, Tracer] | None = None
+
+
+def _tracer() -> Tracer:
+    """The tracer of the global provider as it is now, so a provider set after import is used."""
+    global _tracer_cache
+    provider = trace.get_tracer_provider()
+    cached = _tracer_cache
+    if cached is not None and cached[0] is provider:
+        return cached[1]
+    tracer = provider.get_tracer(INSTRUMENTATION_NAME)
+    _tracer_cache = (provider, tracer)
+    return tracer
+
+
+def start_call(recorder: StepRecorder, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> Call | None:
+    """Start the span of one call; None (and the call runs untraced) when ragpulse itself fails."""
+    try:
+        texts = TextRecorder(current_settings())
+        call = Call(recorder, current_request.get(), texts)
+        attributes = recorder.begin(call, args, kwargs)
+        span = _tracer().start_span(recorder.span_name, attributes=attributes)
+        call.span = span
+        call.context = trace.set_span_in_context(span)
+        if recorder.starts_request:
+            call.state = RequestState(span=span, texts=texts)
+        return call
+    except Exception:
+        report_internal_error(f"{recorder.span_name} start")
+        return None
+
+
+class SyncStream:
+    """Wraps a generator: every step runs inside the call's context; the span ends with the stream."""
+
+    __slots__ = ("_call", "_inner", "_items")
+
+    def __init__(self, call: Call, inner: GeneratorType[Any, Any, Any] | SyncStream) -> None:
+        self._call = call
+        self._inner = inner
+        self._items: list[Any] = []
+
+    def __iter__(self) -> SyncStream:
+        return self
+
+    def __next__(self) -> Any:
+        return self._step(self._inner.send, None)
+
+    def send(self, value: Any) -> Any:
+        return self._step(self._inner.send, value)
+
+    def throw(self, *error: Any) -> Any:
+        return self._step(self._inner.throw, *error)
+
+    def close(self) -> None:
+        call = self._call
+        tokens = call.enter()
+        try:
+            self._inner.close()
+        except BaseException as error:
+            call.leave(tokens)
+            call.fail(error)
+            raise
+        call.leave(tokens)
+        call.finish(self._items, streamed=True, abandoned=True)
+
+    def _step(self, method: Callable[..., Any], *args: Any) -> Any:
+        call = self._call
+        tokens = call.enter()
+        try:
+            item = method(*args)
+        except StopIteration:
+            call.leave(tokens)
+            call.finish(self._items, streamed=True)
+            raise
+        except BaseException as error:
+            call.leave(tokens)
+            call.fail(error)
+            raise
+        call.leave(tokens)
+        self._items.append(item)
+        return item
+
+    def __del__(self) -> None:
+        _end_abandoned(self._call, self._items)
+
+
+class AsyncStream:
+    """Wraps an async generator the way :class:`SyncStream` wraps a generator."""
+
+    __slots__ = ("_call", "_inner", "_items")
+
+    def __init__(self, call: Call, inner: AsyncGeneratorType[Any, Any] | AsyncStream) -> None:
+        self._call = call
+        self._inner = inner
+        self._items: list[Any] = []
+
+    def __aiter__(self) -> AsyncStream:
+        return self
+
+    async def __anext__(self) -> Any:
+        return await self._step(self._inner.asend, None)
+
+    async def asend(self, value: Any) -> Any:
+        return await self._step(self._inner.asend, value)
+
+    async def athrow(self, *error: Any) -> Any:
+        return await self._step(self._inner.athrow, *error)
+
+    async def aclose(self) -> None:
+        call = self._call
+        tokens = call.enter()
+        try:
+            await self._inner.aclose()
+        except BaseException as error:
+            call.leave(tokens)
+            call.fail(error)
+            raise
+        call.leave(tokens)
+        call.finish(self._items, streamed=True, abandoned=True)
+
+    async def _step(self, method: Callable[..., Any], *args: Any) -> Any:
+        call = self._call
+        tokens = call.enter()
+        try:
+            item = await method(*args)
+        except StopAsyncIteration:
+            call.leave(tokens)
+            call.finish(self._items, streamed=True)
+            raise
+        except BaseException as error:
+            call.leave(tokens)
+            call.fail(error)
+            raise
+        call.leave(tokens)
+        self._items.append(item)
+        return item
+
+    def __del__(self) -> None:
+        _end_abandoned(self._call, self._items)
+
+
+def _end_abandoned(call: Call, items: list[Any]) -> None:
+    """A stream dropped before its end (``break``, garbage collection) still ends its span."""
+    if not call.done:
+        call.finish(items, streamed=True, abandoned=True)

@@ -1,0 +1,179 @@
+"""The public decorators: each usable bare or with keyword options, on any kind of function."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Any, TypeVar, overload
+
+from ragpulse import semconv
+from ragpulse.calls import StepRecorder, start_call
+from ragpulse.steps import (
+    FuseRecorder,
+    GenerateRecorder,
+    RagRecorder,
+    RetrieveRecorder,
+    VariationsRecorder,
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def instrument(function: F, recorder: StepRecorder) -> F:
+    """Wrap ``function`` (sync, coroutine, generator or async generator) so each call is one span."""
+    if inspect.isgeneratorfunction(function) or inspect.isasyncgenfunction(function):
+
+        @functools.wraps(function)
+        def stream_wrapper(*args: Any, **kwargs: Any) -> Any:
+            stream = function(*args, **kwargs)
+            call = start_call(recorder, args, kwargs)
+            return stream if call is None else call.complete(stream)
+
+        return stream_wrapper  # type: ignore[return-value]
+
+    if inspect.iscoroutinefunction(function):
+
+        @functools.wraps(function)
+        async def async_wrapper(*args: Any, **kwargs: Any) -> Any:
+            call = start_call(recorder, args, kwargs)
+            if call is None:
+                return await function(*args, **kwargs)
+            tokens = call.enter()
+            try:
+                result = await function(*args, **kwargs)
+            except BaseException as error:
+                call.leave(tokens)
+                call.fail(error)
+                raise
+            call.leave(tokens)
+            return call.complete(result)
+
+        return async_wrapper  # type: ignore[return-value]
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        call = start_call(recorder, args, kwargs)
+        if call is None:
+            return function(*args, **kwargs)
+        tokens = call.enter()
+        try:
+            result = function(*args, **kwargs)
+        except BaseException as error:
+            call.leave(tokens)
+            call.fail(error)
+            raise
+        call.leave(tokens)
+        return call.complete(result)
+
+    return wrapper  # type: ignore[return-value]
+
+
+@overload
+def rag(function: F, /) -> F: ...
+@overload
+def rag(
+    *,
+    pipeline: str | None = None,
+    variant: str | None = None,
+    question_arg: str | None = None,
+    name: str | None = None,
+) -> Callable[[F], F]: ...
+def rag(
+    function: F | None = None,
+    /,
+    *,
+    pipeline: str | None = None,
+    variant: str | None = None,
+    question_arg: str | None = None,
+    name: str | None = None,
+) -> F | Callable[[F], F]:
+    """The root span ``rag <pipeline>`` of one RAG request.
+
+    The question is the argument named ``question_arg`` (else the first string argument); the answer is the
+    returned string, a returned dict's or object's ``answer``/``text``/``output``/``content``, or a streamed
+    answer joined when its stream ends.
+    """
+
+    def decorate(target: F) -> F:
+        options = {"pipeline": pipeline, "variant": variant, "question_arg": question_arg, "name": name}
+        return instrument(target, RagRecorder(target, **options))
+
+    return decorate if function is None else decorate(function)
+
+
+@overload
+def variations(function: F, /) -> F: ...
+@overload
+def variations(*, name: str | None = None) -> Callable[[F], F]: ...
+def variations(function: F | None = None, /, *, name: str | None = None) -> F | Callable[[F], F]:
+    """A step returning the query variations (a list of strings), recorded on the root as well."""
+
+    def decorate(target: F) -> F:
+        return instrument(target, VariationsRecorder(target, name=name))
+
+    return decorate if function is None else decorate(function)
+
+
+@overload
+def retrieve(function: F, /) -> F: ...
+@overload
+def retrieve(*, name: str | None = None, capture_text: bool = False) -> Callable[[F], F]: ...
+def retrieve(
+    function: F | None = None, /, *, name: str | None = None, capture_text: bool = False
+) -> F | Callable[[F], F]:
+    """A retrieval ``(query, ...) -> chunks``: the ranking is recorded as ids and scores.
+
+    ``capture_text=True`` also records each chunk's text on this span (when content capture is on). The
+    query index is the ``query_index`` argument when the function has one, else the call's order in the
+    request (0, 1, 2...).
+    """
+
+    def decorate(target: F) -> F:
+        return instrument(target, RetrieveRecorder(target, name=name, capture_text=capture_text))
+
+    return decorate if function is None else decorate(function)
+
+
+@overload
+def fuse(function: F, /) -> F: ...
+@overload
+def fuse(
+    *, name: str | None = None, method: str = semconv.FUSION_METHOD_RRF, k: int | None = None
+) -> Callable[[F], F]: ...
+def fuse(
+    function: F | None = None,
+    /,
+    *,
+    name: str | None = None,
+    method: str = semconv.FUSION_METHOD_RRF,
+    k: int | None = None,
+) -> F | Callable[[F], F]:
+    """A fusion ``(rankings, ...) -> chunks``: input rankings and the fused ranking as ids and scores.
+
+    ``k`` is recorded from the option, else from the function's ``k`` argument or its default.
+    """
+
+    def decorate(target: F) -> F:
+        return instrument(target, FuseRecorder(target, name=name, method=method, k=k))
+
+    return decorate if function is None else decorate(function)
+
+
+@overload
+def generate(function: F, /) -> F: ...
+@overload
+def generate(*, name: str | None = None, model: str | None = None) -> Callable[[F], F]: ...
+def generate(
+    function: F | None = None, /, *, name: str | None = None, model: str | None = None
+) -> F | Callable[[F], F]:
+    """The answer generation ``(question, chunks, ...) -> str`` (or a stream of str).
+
+    The chunks argument (named ``chunks``/``context``/``documents``/``docs``, else the first list) becomes
+    the root's ``ragpulse.context``. The model is the option, else the function's ``model`` argument.
+    """
+
+    def decorate(target: F) -> F:
+        return instrument(target, GenerateRecorder(target, name=name, model=model))
+
+    return decorate if function is None else decorate(function)

@@ -1,0 +1,5 @@
+"""The lexical judge: sentence-level support from word overlap, numbers, names and negation, with no model."""
+
+from ragpulse_scorers.lexical.judge import LexicalJudge, LexicalParams
+
+__all__ = ["LexicalJudge", "LexicalParams"]

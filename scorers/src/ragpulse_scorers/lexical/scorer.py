@@ -1,0 +1,139 @@
+"""The ``lexical`` scorer: the lexical judge on every recorded request, sentence-level evidence in Details."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ragpulse_collector.store import Store
+
+from ragpulse_scorers.lexical.judge import LexicalAnalysis, LexicalJudge
+from ragpulse_scorers.models import ContextChunk, RagRequest, Score
+from ragpulse_scorers.scorer import NotApplicable
+from ragpulse_scorers.settings import ScorersSettings
+
+# Beyond these sizes the judge reads a prefix: a runaway answer or context must not stall a tick.
+MAX_ANSWER_CHARS = 20_000
+MAX_CONTEXT_CHARS = 200_000
+
+
+class LexicalScorer:
+    name = "lexical"
+    version = "1"
+
+    def __init__(self, judge: LexicalJudge | None = None) -> None:
+        self.judge = judge or LexicalJudge()
+
+    def score(self, request: RagRequest) -> list[Score]:
+        answer = _clean(request.answer)
+        if not answer.strip():
+            raise NotApplicable("no answer")
+        chunks = [chunk for chunk in request.context if chunk.text.strip()]
+        if not chunks:
+            raise NotApplicable("empty context")
+        truncated: dict[str, int] = {}
+        if len(answer) > MAX_ANSWER_CHARS:
+            truncated["answer_chars"] = len(answer)
+            answer = answer[:MAX_ANSWER_CHARS]
+        texts = _capped_texts(chunks, truncated)
+
+        started = time.perf_counter()
+        analysis = self.judge.analyse(_clean(request.question), texts, answer)
+        latency_ms = (time.perf_counter() - started) * 1000
+        return _scores(analysis, chunks, truncated, latency_ms)
+
+
+def build(settings: ScorersSettings, store: Store) -> LexicalScorer:
+    """Registry entry point; the lexical judge needs neither settings nor the store."""
+    return LexicalScorer()
+
+
+def _clean(text: str) -> str:
+    """Text as valid UTF-8: lone surrogates (from undecodable bytes upstream) become U+FFFD."""
+    return text.encode("utf-8", "replace").decode("utf-8", "replace")
+
+
+def _capped_texts(chunks: list[ContextChunk], truncated: dict[str, int]) -> list[str]:
+    texts: list[str] = []
+    budget = MAX_CONTEXT_CHARS
+    for chunk in chunks:
+        text = _clean(chunk.text)
+        texts.append(text[: max(budget, 0)])
+        budget -= len(text)
+    if budget < 0:
+        truncated["context_chars"] = MAX_CONTEXT_CHARS - budget
+    return texts
+
+
+def _scores(
+    analysis: LexicalAnalysis, chunks: list[ContextChunk], truncated: dict[str, int], latency_ms: float
+) -> list[Score]:
+    sentences = analysis.index.sentences
+    evidence: list[dict[str, Any]] = []
+    for claim in analysis.claims:
+        best = None if claim.evidence_index is None else sentences[claim.evidence_index]
+        chunk = None if best is None else chunks[best.chunk_index]
+        evidence.append(
+            {
+                "sentence": claim.sentence,
+                "verdict": ("supported" if claim.supported else "unsupported")
+                if claim.is_claim
+                else "no claim",
+                "score": claim.score,
+                "chunk_id": None if chunk is None else chunk.id,
+                "chunk_rank": None if chunk is None else chunk.rank,
+                "evidence": "" if best is None else best.text,
+                "reason": claim.reason,
+            }
+        )
+    unsupported = [claim for claim in analysis.claims if not claim.supported]
+    used_chunks = sorted({sentences[i].chunk_index for i in analysis.used_sentences})
+    details: dict[str, Any] = {"sentences": evidence}
+    if truncated:
+        details["truncated"] = {
+            **truncated,
+            "answer_limit": MAX_ANSWER_CHARS,
+            "context_limit": MAX_CONTEXT_CHARS,
+        }
+    claims = sum(claim.is_claim for claim in analysis.claims)
+    explanation = (
+        f"{len(unsupported)} of {claims} claim sentences lack support in the context"
+        if unsupported
+        else f"all {claims} claim sentences are supported by the context"
+    )
+    usage = {
+        "used_chunk_ids": [chunks[i].id for i in used_chunks],
+        "used_sentences": len(analysis.used_sentences),
+        "context_sentences": len(sentences),
+    }
+    return [
+        Score(
+            metric="hallucination",
+            value=1.0 if analysis.hallucinated else 0.0,
+            label="hallucinated" if analysis.hallucinated else "grounded",
+            explanation=explanation,
+            details=details,
+            latency_ms=latency_ms,
+        ),
+        Score(
+            metric="support",
+            value=analysis.support_score,
+            explanation="score of the weakest claim",
+            latency_ms=latency_ms,
+        ),
+        Score(
+            metric="utilization",
+            value=analysis.chunk_utilization,
+            explanation=f"the answer drew on {len(used_chunks)} of {len(chunks)} chunks",
+            details=usage,
+            latency_ms=latency_ms,
+        ),
+        Score(
+            metric="context_utilization",
+            value=analysis.character_utilization,
+            explanation="share of context characters in the sentences the answer drew on",
+            details=usage,
+            latency_ms=latency_ms,
+        ),
+        Score(metric="unsupported_sentences", value=float(len(unsupported)), latency_ms=latency_ms),
+    ]

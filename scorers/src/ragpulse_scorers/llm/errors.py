@@ -1,0 +1,36 @@
+"""Why a judgment could not be had. Every error is a :class:`JudgeError`, so a scorer can catch one type."""
+
+from __future__ import annotations
+
+from ragpulse_scorers.pipeline.errors import OverBudget
+
+
+class JudgeError(Exception):
+    """The judge gave no usable verdict; the request's score becomes an Error row."""
+
+
+class JudgeTimeout(JudgeError):
+    """Every attempt timed out."""
+
+
+class JudgeUnavailable(JudgeError):
+    """The endpoint kept failing (429, 5xx, connection errors) until retries ran out, or refused the call."""
+
+    def __init__(self, message: str, status_code: int | None = None) -> None:
+        super().__init__(message)
+        self.status_code = status_code
+
+
+class JudgeOutputInvalid(JudgeError):
+    """The answer did not parse or validate, even after the one repair retry."""
+
+
+class JudgeRejected(JudgeError, ValueError):
+    """A verdict names things that were not in the input (sentence keys, sub-questions, chunk ids).
+
+    Raised by a ``validate`` callback; the client treats it like unparseable output.
+    """
+
+
+class BudgetExceeded(JudgeError, OverBudget):
+    """Today's judge budget is spent; no request was sent. The scheduler logs the request as over budget."""

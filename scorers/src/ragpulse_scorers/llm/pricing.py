@@ -1,0 +1,55 @@
+"""What a judge call costs: configured prices per model, else a small built-in table.
+
+The built-in numbers are OpenAI's public list prices in USD per million tokens as last checked by hand; they
+go stale. Set ``[judge.prices."MODEL"]`` (``input_per_million``, ``output_per_million``) to override them,
+and for self-hosted models (vLLM, Ollama, llama.cpp) whose calls cost nothing per token.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+
+from ragpulse_scorers.settings import PriceSettings
+
+logger = logging.getLogger(__name__)
+
+LIST_PRICES: Mapping[str, PriceSettings] = {
+    name: PriceSettings(input_per_million=inp, output_per_million=out)
+    for name, inp, out in (
+        ("gpt-4o-mini", 0.15, 0.60),
+        ("gpt-4o", 2.50, 10.00),
+        ("gpt-4.1-nano", 0.10, 0.40),
+        ("gpt-4.1-mini", 0.40, 1.60),
+        ("gpt-4.1", 2.00, 8.00),
+        ("gpt-4-turbo", 10.00, 30.00),
+        ("gpt-3.5-turbo", 0.50, 1.50),
+        ("gpt-5-nano", 0.05, 0.40),
+        ("gpt-5-mini", 0.25, 2.00),
+        ("gpt-5", 1.25, 10.00),
+        ("o3-mini", 1.10, 4.40),
+        ("o4-mini", 1.10, 4.40),
+    )
+}
+
+_FREE = PriceSettings(input_per_million=0.0, output_per_million=0.0)
+_warned_unpriced: set[str] = set()
+
+
+def price_for(model: str, configured: Mapping[str, PriceSettings]) -> PriceSettings:
+    """Configured price first, then the list price of the longest known prefix (``gpt-4o-2024-08-06`` is
+    ``gpt-4o``); an unknown model is free, with one warning, so a budget in dollars then never runs out."""
+    if model in configured:
+        return configured[model]
+    for table in (configured, LIST_PRICES):
+        prefixes = [name for name in table if model.startswith(name)]
+        if prefixes:
+            return table[max(prefixes, key=len)]
+    if model not in _warned_unpriced:
+        _warned_unpriced.add(model)
+        logger.warning("no price known for judge model %r: its calls count as free; set judge.prices", model)
+    return _FREE
+
+
+def cost_usd(price: PriceSettings, input_tokens: int, output_tokens: int) -> float:
+    return (input_tokens * price.input_per_million + output_tokens * price.output_per_million) / 1_000_000

@@ -1,0 +1,43 @@
+"""One SDK TracerProvider for the whole test session (OpenTelemetry lets a process set it once).
+
+Every span lands in an in-memory exporter that is emptied before each test; content settings go back to
+their defaults before each test too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from opentelemetry import trace
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from ragpulse.settings import ENV_CAPTURE_CONTENT, ENV_MAX_TEXT_CHARS, apply_settings
+from span_capture import Spans
+
+
+@pytest.fixture(scope="session")
+def span_exporter() -> InMemorySpanExporter:
+    exporter = InMemorySpanExporter()
+    provider = trace.get_tracer_provider()
+    if not isinstance(provider, TracerProvider):
+        provider = TracerProvider()
+        trace.set_tracer_provider(provider)
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    return exporter
+
+
+@pytest.fixture
+def spans(span_exporter: InMemorySpanExporter) -> Spans:
+    return Spans(span_exporter)
+
+
+@pytest.fixture(autouse=True)
+def clean_state(span_exporter: InMemorySpanExporter, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.delenv(ENV_CAPTURE_CONTENT, raising=False)
+    monkeypatch.delenv(ENV_MAX_TEXT_CHARS, raising=False)
+    apply_settings()
+    span_exporter.clear()
+    yield
+    apply_settings()
