@@ -23,6 +23,7 @@ class ScorerSettings(BaseModel):
     max_per_minute: float = Field(6000, gt=0, description="Requests scored per minute, per scorer")
     concurrency: int = Field(4, ge=1, description="Requests judged at once")
     lookback_hours: float = Field(24.0, gt=0, description="Older unscored requests are left alone")
+    max_attempts: int = Field(3, ge=1, description="A request whose scorer fails is retried up to this often")
     shard: str = Field("0/1", pattern=r"^\d+/\d+$", description="i/N: this worker takes SampleKey % N == i")
 
 
@@ -57,6 +58,16 @@ class AlertSettings(BaseModel):
     window_minutes: float = Field(60.0, gt=0)
     min_samples: int = Field(30, ge=1)
     webhook_url: str | None = None
+    enabled: bool = Field(True, description="Run the built-in alert job beside the scorer")
+    interval_s: float = Field(60.0, gt=0, description="Seconds between alert evaluations")
+    resolve_margin: float = Field(
+        0.0, ge=0, le=1, description="A firing rate alert resolves once its upper bound < threshold − margin"
+    )
+    baseline_days: float = Field(7.0, gt=0, description="Support-rate drop is tested against this many days")
+    judge_error_threshold: float = Field(0.1, ge=0, le=1, description="Share of judged requests that errored")
+    stall_grace_minutes: float = Field(5.0, ge=0, description="Requests younger than this need no score yet")
+    stall_min_requests: int = Field(10, ge=1, description="Requests in the window before a stall can fire")
+    webhook_timeout_s: float = Field(5.0, gt=0)
 
 
 class ScorersSettings(RagpulseSettings):

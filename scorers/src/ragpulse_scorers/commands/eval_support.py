@@ -1,0 +1,90 @@
+"""``ragpulse eval support``: how well a judge finds hallucinated responses (and unsupported sentences)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from ragpulse_scorers.evaluation.datasets import Split, load_support_dataset
+from ragpulse_scorers.evaluation.judges import add_judge_arguments, build_judge
+from ragpulse_scorers.evaluation.support_task import evaluate_support, total_judgements
+
+
+def register(tasks: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = tasks.add_parser(
+        "support",
+        help="response-level hallucination detection (RAGTruth-style or LFQA-style JSONL)",
+        description="Judge every response of a labelled JSONL file and compare with the human labels.",
+    )
+    parser.add_argument(
+        "--data", type=Path, required=True, help="JSONL file (ragtruth_qa_dev or lfqa_sentences)"
+    )
+    add_judge_arguments(parser)
+    parser.add_argument(
+        "--split",
+        type=Split,
+        choices=list(Split),
+        default=Split.ALL,
+        help="questions to use: tune or holdout half (by a hash of the question id), or all",
+    )
+    parser.add_argument("--limit", type=int, help="judge at most this many responses")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="responses judged at once (for network judges)"
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.limit is not None and args.limit < 0:
+        raise ValueError("--limit must not be negative")
+    dataset = load_support_dataset(args.data, args.split, args.limit)
+    judge = build_judge(args)
+    progress = Progress(
+        TextColumn(f"judging with {judge.name}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    with progress:
+        task = progress.add_task("judge", total=total_judgements(dataset))
+        report = evaluate_support(
+            dataset, judge, workers=args.workers, advance=lambda n: progress.advance(task, n)
+        )
+    result = {**report.as_dict(), "judge": judge.name, "split": str(args.split), "format": dataset.format}
+    if args.json:
+        print(json.dumps(result))
+    else:
+        _print_table(result, args.data)
+    return 0
+
+
+def _print_table(result: dict[str, Any], data: Path) -> None:
+    console = Console()
+    table = Table(title=f"support judge '{result['judge']}' on {data.name} ({result['split']})")
+    table.add_column("level")
+    for heading in ("n", "balanced acc.", "precision", "recall", "F1", "AUROC"):
+        table.add_column(heading, justify="right")
+    auroc = "n/a" if result["auroc"] is None else f"{result['auroc']:.3f}"
+    table.add_row(
+        "response",
+        str(result["n"]),
+        *(f"{result[key]:.3f}" for key in ("balanced_accuracy", "precision", "recall", "f1")),
+        auroc,
+    )
+    sentences = result.get("sentences")
+    if sentences is not None:
+        table.add_row("sentence", str(sentences["n"]), f"{sentences['balanced_accuracy']:.3f}", "", "",
+                      f"{sentences['f1']:.3f}", "")  # fmt: skip
+        table.caption = f"sentence accuracy {sentences['accuracy']:.3f}; positive class: not fully supported"
+    else:
+        table.caption = "positive class: hallucinated; AUROC of 1 - support score"
+    console.print(table)

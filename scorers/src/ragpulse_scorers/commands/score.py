@@ -1,0 +1,86 @@
+"""``ragpulse score``: score recorded requests, one tick (``--once``, for cron and tests) or on a schedule."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+
+from ragpulse_collector.schema import migrate
+from ragpulse_collector.store import Store, StoreUnavailable, describe_dsn
+from rich.console import Console
+from rich.table import Table
+
+from ragpulse_scorers.pipeline.scheduler import build_scheduler, wait_for_shutdown
+from ragpulse_scorers.pipeline.tick import Outcome, TickReport, run_tick
+from ragpulse_scorers.settings import ScorersSettings
+
+console = Console()
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "score",
+        help="score recorded requests",
+        description="Score requests recorded in ragpulse_requests: one tick with --once, else every "
+        "scorer.interval_s seconds until Ctrl-C.",
+    )
+    parser.add_argument("--once", action="store_true", help="run one tick, print what happened, exit")
+    parser.add_argument("--dsn", help="store DSN (default: store.dsn from the config)")
+    parser.add_argument(
+        "--scorer", dest="scorers", action="extend", nargs="+", metavar="NAME",
+        help="scorers to run (default: scorer.scorers from the config)",
+    )  # fmt: skip
+    parser.add_argument("--sample-rate", type=float, help="share of requests scored, 0 to 1")
+    parser.add_argument("--shard", metavar="i/N", help="this worker takes shard i of N")
+    parser.set_defaults(func=run_score)
+
+
+def run_score(args: argparse.Namespace) -> int:
+    settings = ScorersSettings.load(
+        args.config,
+        store={"dsn": args.dsn},
+        scorer={"scorers": args.scorers, "sample_rate": args.sample_rate, "shard": args.shard},
+    )
+    store = Store(settings.store.dsn, settings.store.database)
+    try:
+        try:
+            migrate(store, settings.store.ttl_days)
+        except StoreUnavailable as exc:
+            console.print(f"[red]cannot reach the store {describe_dsn(settings.store.dsn)}:[/red] {exc}")
+            return 1
+        if args.once:
+            report = run_tick(settings, store)
+            print_report(report)
+            return 1 if report.errors else 0
+        quiet_scheduler_logs(args.verbose)
+        scheduler = build_scheduler(settings, store)
+        scheduler.start()
+        console.print(
+            f"scoring with {', '.join(settings.scorer.scorers)} every {settings.scorer.interval_s:g} s"
+            f" (shard {settings.scorer.shard}); Ctrl-C stops"
+        )
+        try:
+            wait_for_shutdown()
+        finally:
+            scheduler.shutdown(wait=True)
+        return 0
+    finally:
+        store.close()
+
+
+def quiet_scheduler_logs(verbose: int) -> None:
+    """APScheduler logs every run at INFO; the tick summary says more, so its lines wait for ``-vv``."""
+    if verbose < 2:
+        logging.getLogger("apscheduler").setLevel(logging.WARNING)
+
+
+def print_report(report: TickReport) -> None:
+    table = Table(title="scoring tick")
+    table.add_column("scorer")
+    for outcome in Outcome:
+        table.add_column(outcome.value.replace("_", " "), justify="right")
+    for scorer, counts in report.counts.items():
+        table.add_row(scorer, *(str(counts[outcome.value]) for outcome in Outcome))
+    console.print(table)
+    for scorer, error in report.errors.items():
+        console.print(f"[red]{scorer} stopped:[/red] {error}")

@@ -1,0 +1,65 @@
+"""``ragpulse serve``: the collector and the scoring scheduler in one process.
+
+Embedded chDB lets one process open a database path, so a single-machine deployment runs both here.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ragpulse_collector.schema import migrate
+from ragpulse_collector.store import Store, StoreUnavailable, describe_dsn
+from rich.console import Console
+
+from ragpulse_scorers.commands.score import quiet_scheduler_logs
+from ragpulse_scorers.pipeline.scheduler import build_scheduler, wait_for_shutdown
+from ragpulse_scorers.settings import ScorersSettings
+
+console = Console()
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "serve",
+        help="run the collector and the scorer in one process",
+        description="Receive OTLP/HTTP traces and score them on a schedule until Ctrl-C.",
+    )
+    parser.add_argument("--dsn", help="store DSN (default: store.dsn from the config)")
+    parser.add_argument("--host", help="collector listen address (default: collector.host)")
+    parser.add_argument("--port", type=int, help="collector port (default: collector.port)")
+    parser.set_defaults(func=run_serve)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    # Imported when used: the server brings the HTTP stack, which no other command needs.
+    from ragpulse_collector.server import CollectorServer
+
+    settings = ScorersSettings.load(
+        args.config, store={"dsn": args.dsn}, collector={"host": args.host, "port": args.port}
+    )
+    store = Store(settings.store.dsn, settings.store.database)
+    try:
+        try:
+            migrate(store, settings.store.ttl_days)
+        except StoreUnavailable as exc:
+            console.print(f"[red]cannot reach the store {describe_dsn(settings.store.dsn)}:[/red] {exc}")
+            return 1
+        server = CollectorServer(settings, store)
+        quiet_scheduler_logs(args.verbose)
+        scheduler = build_scheduler(settings, store)
+        server.start()
+        try:
+            scheduler.start()
+            console.print(
+                f"collector on {server.url}; scoring with {', '.join(settings.scorer.scorers)}"
+                f" every {settings.scorer.interval_s:g} s; Ctrl-C stops"
+            )
+            wait_for_shutdown()
+        finally:
+            # The collector goes first so its last batch is written before the final tick ends.
+            server.stop()
+            if scheduler.running:
+                scheduler.shutdown(wait=True)
+        return 0
+    finally:
+        store.close()

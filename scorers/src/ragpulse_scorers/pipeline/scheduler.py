@@ -1,0 +1,68 @@
+"""The scoring schedule: APScheduler runs a :class:`ScoringJob` every ``scorer.interval_s`` seconds."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import logging
+import signal
+import threading
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from apscheduler.schedulers.background import BackgroundScheduler
+from ragpulse_collector.store import Store
+
+from ragpulse_scorers.pipeline.tick import ScoringJob
+from ragpulse_scorers.scorer import Scorer
+from ragpulse_scorers.settings import ScorersSettings
+
+logger = logging.getLogger(__name__)
+
+SCORING_JOB_ID = "ragpulse-scoring"
+ALERT_JOB_MODULE = "ragpulse_scorers.alerts.job"
+
+
+def build_scheduler(
+    settings: ScorersSettings, store: Store, scorers: Sequence[Scorer] | None = None
+) -> BackgroundScheduler:
+    """A scheduler (not started) with the scoring job, first run now, and the alert job when installed.
+
+    ``max_instances=1`` and ``coalesce=True``: a tick that outlasts the interval is never run twice at once,
+    and missed runs collapse into one.
+    """
+    scheduler = BackgroundScheduler(timezone=UTC)
+    scheduler.add_job(
+        ScoringJob(settings, store, scorers),
+        "interval",
+        seconds=settings.scorer.interval_s,
+        id=SCORING_JOB_ID,
+        name="score requests",
+        max_instances=1,
+        coalesce=True,
+        next_run_time=datetime.now(UTC),
+    )
+    if _module_exists(ALERT_JOB_MODULE):
+        importlib.import_module(ALERT_JOB_MODULE).add_alert_job(scheduler, settings, store)
+    else:
+        logger.debug("%s is not installed: no alert job", ALERT_JOB_MODULE)
+    return scheduler
+
+
+def _module_exists(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ModuleNotFoundError:  # a parent package is missing
+        return False
+
+
+def wait_for_shutdown() -> None:
+    """Block the calling (main) thread until Ctrl-C or SIGTERM, so a foreground process stops cleanly."""
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGTERM, lambda _signum, _frame: stop.set())
+    try:
+        stop.wait()
+    except KeyboardInterrupt:
+        logger.info("interrupted, shutting down")
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -1,0 +1,144 @@
+"""Rows for ``ragpulse_scores`` and ``ragpulse_scoring_log``, and the order they are written in."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from ragpulse_collector.store import Store
+
+from ragpulse_scorers.models import Score
+
+ERROR_METRIC = "error"
+
+SCORE_COLUMNS = (
+    "TraceId", "RequestTime", "ScoredAt", "ServiceName", "Pipeline", "Variant", "Scorer", "ScorerVersion",
+    "Metric", "Value", "Label", "Explanation", "Details", "JudgeModel", "InputTokens", "OutputTokens",
+    "CostUSD", "LatencyMs", "Error",
+)  # fmt: skip
+LOG_COLUMNS = (
+    "LoggedAt", "TraceId", "RequestTime", "ServiceName", "Variant", "Scorer", "ScorerVersion", "Outcome",
+    "Reason", "Worker",
+)  # fmt: skip
+
+_UINT32_MAX = 2**32 - 1
+
+
+@dataclass(frozen=True)
+class RequestKey:
+    """What a score or log row copies from the request it is about."""
+
+    trace_id: str
+    request_time: datetime
+    service_name: str
+    pipeline: str
+    variant: str
+
+
+@dataclass(frozen=True)
+class Judgment:
+    """One candidate's fate in a tick: its outcome, why, and the score rows to write (possibly none)."""
+
+    request: RequestKey
+    outcome: str
+    reason: str = ""
+    score_rows: list[list[Any]] = field(default_factory=list)
+    replaces_error: bool = False
+    """A scored request that failed before: its earlier Error row is removed."""
+
+
+def error_score(message: str) -> Score:
+    return Score(metric=ERROR_METRIC, value=None, error=message)
+
+
+def score_rows(
+    request: RequestKey, scorer: str, version: str, scores: Sequence[Score], scored_at: datetime
+) -> list[list[Any]]:
+    """Table rows for ``scores``; raises ``TypeError``/``ValueError`` on a value no column can hold."""
+    return [
+        [
+            request.trace_id,
+            request.request_time,
+            scored_at,
+            request.service_name,
+            request.pipeline,
+            request.variant,
+            scorer,
+            version,
+            score.metric,
+            _finite_or_none(score.value),
+            score.label,
+            score.explanation,
+            json.dumps(score.details, ensure_ascii=False, default=str),
+            score.judge_model,
+            _uint32(score.input_tokens),
+            _uint32(score.output_tokens),
+            float(score.cost_usd),
+            float(score.latency_ms),
+            score.error,
+        ]
+        for score in scores
+    ]
+
+
+def _finite_or_none(value: float | None) -> float | None:
+    # NaN and infinities would poison every average a dashboard takes.
+    return float(value) if value is not None and math.isfinite(value) else None
+
+
+def _uint32(value: int) -> int:
+    return min(max(int(value), 0), _UINT32_MAX)
+
+
+class ScoreWriter:
+    """Writes one scorer's judgments: scores first, then the log rows that mark them done.
+
+    A worker killed between the two leaves requests whose log row is missing; they are selected again and
+    re-scored, and the ReplacingMergeTree keeps one set of rows per (trace, scorer, metric). Each insert
+    carries a token derived from its rows, so a retried insert of the same batch is a no-op where the
+    table deduplicates inserts.
+    """
+
+    def __init__(self, store: Store, scorer: str, version: str, worker: str) -> None:
+        self._store = store
+        self._scorer = scorer
+        self._version = version
+        self._worker = worker
+
+    def write(self, judgments: Sequence[Judgment], logged_at: datetime) -> None:
+        rows = [row for judgment in judgments for row in judgment.score_rows]
+        self._insert("ragpulse_scores", rows, SCORE_COLUMNS)
+        recovered = [j.request.trace_id for j in judgments if j.replaces_error and j.outcome == "scored"]
+        if recovered:
+            self._store.command(
+                f"DELETE FROM {self._store.table('ragpulse_scores')} WHERE Scorer = {{scorer:String}}"
+                " AND Metric = {metric:String} AND has({ids:Array(String)}, TraceId)"
+                " AND ScoredAt < {logged_at:DateTime64(6)}",
+                {"scorer": self._scorer, "metric": ERROR_METRIC, "ids": recovered, "logged_at": logged_at},
+            )
+        self._insert("ragpulse_scoring_log", [self._log_row(j, logged_at) for j in judgments], LOG_COLUMNS)
+
+    def _log_row(self, judgment: Judgment, logged_at: datetime) -> list[Any]:
+        request = judgment.request
+        return [
+            logged_at,
+            request.trace_id,
+            request.request_time,
+            request.service_name,
+            request.variant,
+            self._scorer,
+            self._version,
+            judgment.outcome,
+            judgment.reason,
+            self._worker,
+        ]
+
+    def _insert(self, table: str, rows: list[list[Any]], columns: Sequence[str]) -> None:
+        if rows:
+            token = hashlib.sha256(repr((table, rows)).encode()).hexdigest()
+            self._store.insert(table, rows, columns, dedup_token=token)

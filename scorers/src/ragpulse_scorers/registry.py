@@ -1,0 +1,74 @@
+"""Scorer names to factories, imported only when used so an optional judge costs nothing until configured.
+
+A factory is ``build(settings: ScorersSettings, store: Store) -> Scorer``. A name is either a built-in one
+(``lexical``, ``support``, ...) or ``package.module:callable`` for a scorer that lives in another package.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+from ragpulse_scorers.scorer import Scorer
+
+if TYPE_CHECKING:
+    from ragpulse_collector.store import Store
+
+    from ragpulse_scorers.settings import ScorersSettings
+
+ScorerFactory = Callable[["ScorersSettings", "Store"], Scorer]
+
+BUILTIN_SCORERS: dict[str, str] = {
+    "lexical": "ragpulse_scorers.lexical.scorer:build",
+    "support": "ragpulse_scorers.judges.support:build",
+    "correctness": "ragpulse_scorers.judges.correctness:build",
+    "variations": "ragpulse_scorers.judges.variations:build",
+    "coverage": "ragpulse_scorers.judges.coverage:build",
+    "retrieval": "ragpulse_scorers.judges.retrieval:build",
+}
+
+
+class UnknownScorer(ValueError):
+    """A scorer name that is neither built in nor a loadable ``module:callable``."""
+
+
+def known_scorers() -> list[str]:
+    return sorted(BUILTIN_SCORERS)
+
+
+def load_factory(name: str) -> ScorerFactory:
+    """The factory a scorer name stands for."""
+    target = BUILTIN_SCORERS.get(name, name)
+    module_name, _, attribute = target.partition(":")
+    if not module_name or not attribute:
+        raise UnknownScorer(
+            f"unknown scorer {name!r}; known scorers: {', '.join(known_scorers())},"
+            " or package.module:callable for another package's scorer"
+        )
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise UnknownScorer(f"scorer {name!r} cannot be loaded from {module_name}: {exc}") from exc
+    factory = getattr(module, attribute, None)
+    if not callable(factory):
+        raise UnknownScorer(f"scorer {name!r}: {module_name} has no callable {attribute!r}")
+    return factory  # type: ignore[no-any-return]
+
+
+def build_scorer(name: str, settings: ScorersSettings, store: Store) -> Scorer:
+    scorer = load_factory(name)(settings, store)
+    if not isinstance(scorer, Scorer):
+        raise UnknownScorer(f"scorer {name!r}: its factory returned {type(scorer).__name__}, not a Scorer")
+    return scorer
+
+
+def build_scorers(names: Iterable[str], settings: ScorersSettings, store: Store) -> list[Scorer]:
+    """Each named scorer once, in order; two names building scorers with one ``name`` is an error."""
+    scorers: list[Scorer] = []
+    for name in dict.fromkeys(names):
+        scorer = build_scorer(name, settings, store)
+        if any(existing.name == scorer.name for existing in scorers):
+            raise UnknownScorer(f"two configured scorers are both named {scorer.name!r}")
+        scorers.append(scorer)
+    return scorers

@@ -1,0 +1,178 @@
+"""The report in a terminal, with rich tables."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from ragpulse_scorers.report.data import ReportData
+from ragpulse_scorers.report.format import (
+    dollars,
+    excerpt,
+    milliseconds,
+    number,
+    percent,
+    rate_with_interval,
+    seconds,
+)
+
+
+def render_terminal(data: ReportData, console: Console) -> None:
+    scope = f"service {data.service}" if data.service else "all services"
+    console.rule(f"[bold]ragpulse report[/bold] · {escape(scope)} · since {data.since:%Y-%m-%d %H:%M} UTC")
+    if not data.requests:
+        console.print("No RAG requests in this window. Is traffic reaching the collector?")
+        return
+    scoring = data.scoring
+    console.print(
+        f"requests [bold]{data.requests}[/bold] · scored [bold]{scoring.scored}[/bold]"
+        f" ({percent(scoring.share_scored)}) · scoring lag p50 {seconds(scoring.lag_p50_s)},"
+        f" p95 {seconds(scoring.lag_p95_s)} · judge errors {scoring.judge_errors}"
+    )
+    console.print(_traffic_table(data))
+    console.print(_hallucination_table(data))
+    if data.injection:
+        console.print(_injection_table(data))
+    if data.metrics:
+        console.print(_metrics_table(data))
+    if data.latency:
+        console.print(_latency_table(data))
+    if data.worst:
+        console.print(_worst_table(data))
+    if data.spend:
+        console.print(_spend_table(data))
+    if scoring.outcomes:
+        console.print(_outcomes_table(data))
+
+
+def _traffic_table(data: ReportData) -> Table:
+    table = Table(title="Traffic per variant", title_justify="left")
+    for column in ("variant", "requests", "errors", "scored", "share scored"):
+        table.add_column(column, justify="left" if column == "variant" else "right")
+    for row in data.variants:
+        share = row.scored / row.requests if row.requests else None
+        table.add_row(
+            escape(row.variant or "(none)"),
+            str(row.requests),
+            str(row.errors),
+            str(row.scored),
+            percent(share),
+        )
+    return table
+
+
+def _hallucination_table(data: ReportData) -> Table:
+    table = Table(title="Hallucination rate per variant (95% Wilson interval)", title_justify="left")
+    for column in ("scorer", "variant", "scored", "hallucinated", "rate [95% CI]"):
+        table.add_column(column, justify="left" if column in ("scorer", "variant") else "right")
+    if not data.hallucination:
+        table.add_row("–", "–", "0", "0", "not scored yet")
+    for row in data.hallucination:
+        marker = (
+            " *"
+            if row.scorer == data.primary_scorer and len({r.scorer for r in data.hallucination}) > 1
+            else ""
+        )
+        table.add_row(
+            escape(row.scorer) + marker,
+            escape(row.variant or "(none)"),
+            str(row.rate.n),
+            str(row.rate.successes),
+            rate_with_interval(row.rate),
+        )
+    return table
+
+
+def _injection_table(data: ReportData) -> Table:
+    table = Table(
+        title="Measured vs injected (requests marked ragpulse.example.injected;"
+        f" judge: {data.primary_scorer})",
+        title_justify="left",
+    )
+    for column in ("variant", "scored", "injected rate", "measured rate [95% CI]", "caught", "false alarms"):
+        table.add_column(column, justify="left" if column == "variant" else "right")
+    for row in data.injection:
+        injected_rate = row.injected / row.scored if row.scored else None
+        table.add_row(
+            escape(row.variant),
+            str(row.scored),
+            percent(injected_rate),
+            rate_with_interval(row.measured),
+            f"{row.caught}/{row.injected}",
+            str(row.false_alarms),
+        )
+    return table
+
+
+def _metrics_table(data: ReportData) -> Table:
+    variants = sorted({row.variant for row in data.metrics})
+    table = Table(title="Mean score per variant (n scored)", title_justify="left")
+    table.add_column("scorer")
+    table.add_column("metric")
+    for variant in variants:
+        table.add_column(f"variant {escape(variant or '(none)')}", justify="right")
+    cells = {(row.scorer, row.metric, row.variant): row for row in data.metrics}
+    for scorer, metric in sorted({(row.scorer, row.metric) for row in data.metrics}):
+        values = []
+        for variant in variants:
+            cell = cells.get((scorer, metric, variant))
+            values.append(f"{number(cell.mean, 3)} ({cell.n})" if cell else "–")
+        table.add_row(escape(scorer), escape(metric), *values)
+    return table
+
+
+def _latency_table(data: ReportData) -> Table:
+    table = Table(title="Latency per step", title_justify="left")
+    for column in ("step", "spans", "p50", "p95"):
+        table.add_column(column, justify="left" if column == "step" else "right")
+    for row in data.latency:
+        table.add_row(row.step, str(row.count), milliseconds(row.p50_ms), milliseconds(row.p95_ms))
+    return table
+
+
+def _worst_table(data: ReportData) -> Table:
+    table = Table(
+        title=f"Worst requests (judge: {data.primary_scorer})", title_justify="left", show_lines=True
+    )
+    table.add_column("trace / variant", no_wrap=True)
+    table.add_column("support", justify="right")
+    table.add_column("question · answer · unsupported sentences", ratio=1)
+    for row in data.worst:
+        verdict = "[red]hallucinated[/red]" if row.hallucinated else "[green]supported[/green]"
+        lines = [
+            f"[bold]Q[/bold] {escape(excerpt(row.question, 120))}",
+            f"[bold]A[/bold] {escape(excerpt(row.answer, 200))}",
+            *(f"[red]✗[/red] {escape(excerpt(sentence, 200))}" for sentence in row.unsupported),
+        ]
+        table.add_row(
+            f"{row.trace_id[:16]}\n{escape(row.variant)} · {verdict}",
+            number(row.support, 3),
+            "\n".join(lines),
+        )
+    return table
+
+
+def _spend_table(data: ReportData) -> Table:
+    table = Table(title="Judge spend per day", title_justify="left")
+    for column in ("day", "scorer", "requests", "input tokens", "output tokens", "cost"):
+        table.add_column(column, justify="left" if column in ("day", "scorer") else "right")
+    for row in data.spend:
+        table.add_row(
+            row.day,
+            escape(row.scorer),
+            str(row.scored),
+            f"{row.input_tokens:,}",
+            f"{row.output_tokens:,}",
+            dollars(row.cost_usd),
+        )
+    return table
+
+
+def _outcomes_table(data: ReportData) -> Table:
+    table = Table(title="Scoring log outcomes", title_justify="left")
+    table.add_column("scorer: outcome")
+    table.add_column("candidates", justify="right")
+    for key, count in data.scoring.outcomes.items():
+        table.add_row(escape(key), str(count))
+    return table

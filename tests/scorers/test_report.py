@@ -1,0 +1,223 @@
+"""The report: what collect_report reads from the tables, and what the renderers show of it."""
+
+from __future__ import annotations
+
+import io
+import re
+from datetime import UTC, datetime, timedelta
+from xml.etree import ElementTree
+
+import pytest
+from ragpulse_collector.store import Store
+from ragpulse_scorers.report import collect_report, render_html, render_terminal
+from ragpulse_scorers.report.data import parse_since
+from ragpulse_scorers.stats import wilson_interval
+from report_data import SCORE_COLUMNS, SPAN_COLUMNS, insert_request, insert_scores, request_spans, score_rows
+from rich.console import Console
+
+HOUR_AGO = datetime.now(UTC) - timedelta(hours=1)
+UNSUPPORTED = "Python 7.3 made loops 40 times faster."
+DETAILS = {"sentences": [
+    {"sentence": "The for statement iterates over a sequence.", "supported": True},
+    {"sentence": UNSUPPORTED, "supported": False, "best_chunk": "c1"},
+]}  # fmt: skip
+
+
+def _fill(store: Store) -> None:
+    """Variant A: 10 requests, 2 hallucinated (both injected); variant B: 10 requests, none hallucinated."""
+    spans: list[list[object]] = []
+    scores: list[list[object]] = []
+    for index in range(20):
+        variant = "A" if index < 10 else "B"
+        hallucinated = index in (0, 1)
+        traced, request = request_spans(
+            index,
+            variant=variant,
+            answer=f"The for statement iterates. {UNSUPPORTED}"
+            if hallucinated
+            else "The for statement iterates.",
+            injected=hallucinated,
+            age=timedelta(minutes=30 - index),
+        )
+        spans += request
+        scores += score_rows(
+            traced,
+            hallucinated=hallucinated,
+            support=0.5 if hallucinated else 1.0,
+            utilization=0.2 if variant == "A" else 0.6,
+            details=DETAILS if hallucinated else {"sentences": []},
+            cost=0.01,
+        )
+    store.insert("otel_traces", spans, SPAN_COLUMNS)
+    store.insert("ragpulse_scores", scores, SCORE_COLUMNS)
+
+
+def _terminal_text(store: Store, **kwargs: object) -> str:
+    buffer = io.StringIO()
+    render_terminal(
+        collect_report(store, HOUR_AGO, **kwargs), Console(file=buffer, width=160, color_system=None)
+    )
+    return buffer.getvalue()
+
+
+def test_hallucination_rate_per_variant_carries_its_wilson_interval(store: Store) -> None:
+    _fill(store)
+    data = collect_report(store, HOUR_AGO)
+    rates = {row.variant: row.rate for row in data.hallucination}
+    assert (rates["A"].successes, rates["A"].n) == (2, 10)
+    assert (rates["B"].successes, rates["B"].n) == (0, 10)
+    assert rates["A"].interval == wilson_interval(2, 10)
+    assert [(v.variant, v.requests, v.scored) for v in data.variants] == [("A", 10, 10), ("B", 10, 10)]
+    assert data.primary_scorer == "lexical"
+    means = {(row.metric, row.variant): row.mean for row in data.metrics}
+    assert means[("utilization", "A")] == pytest.approx(0.2)
+    assert means[("support", "A")] == pytest.approx(0.9)
+
+
+def test_worst_requests_put_hallucinated_first_with_their_unsupported_sentences(store: Store) -> None:
+    _fill(store)
+    worst = collect_report(store, HOUR_AGO).worst
+    assert [row.hallucinated for row in worst[:3]] == [True, True, False]
+    assert worst[0].unsupported == [UNSUPPORTED]
+    assert UNSUPPORTED in worst[0].answer
+
+
+def test_latency_per_step_and_scoring_health(store: Store) -> None:
+    _fill(store)
+    data = collect_report(store, HOUR_AGO)
+    latency = {row.step: row for row in data.latency}
+    assert list(latency) == ["rag", "variations", "retrieve", "fuse", "generate"]
+    assert latency["generate"].p50_ms == pytest.approx(20.0)
+    assert latency["rag"].count == 20
+    assert data.scoring.scored == 20
+    assert data.scoring.share_scored == 1.0
+    assert data.scoring.lag_p50_s == pytest.approx(3.0)
+    assert sum(row.cost_usd for row in data.spend) == pytest.approx(0.20)
+
+
+def test_injected_requests_are_compared_with_what_the_judge_measured(store: Store) -> None:
+    _fill(store)
+    injection = {row.variant: row for row in collect_report(store, HOUR_AGO).injection}
+    assert (injection["A"].injected, injection["A"].caught, injection["A"].false_alarms) == (2, 2, 0)
+    assert injection["B"].injected == 0
+    assert injection["A"].measured.value == pytest.approx(0.2)
+
+
+def test_unscored_requests_show_up_as_traffic_but_not_as_scored(store: Store) -> None:
+    insert_request(store, 1, variant="A")
+    insert_request(store, 2, variant="A", status="Error")
+    data = collect_report(store, HOUR_AGO)
+    assert [(v.requests, v.errors, v.scored) for v in data.variants] == [(2, 1, 0)]
+    assert data.hallucination == [] and data.worst == [] and data.injection == []
+    assert data.scoring.lag_p50_s is None
+    text = _terminal_text(store)
+    assert "not scored yet" in text
+
+
+def test_judge_errors_are_counted_but_not_scored(store: Store) -> None:
+    traced = insert_request(store, 1, variant="A")
+    insert_scores(store, traced, hallucinated=False, support=1.0, error="judge timed out")
+    data = collect_report(store, HOUR_AGO)
+    assert data.scoring.judge_errors == 3
+    assert data.scoring.scored == 0
+    assert data.hallucination == []
+
+
+def test_service_filter_and_window_leave_other_rows_out(store: Store) -> None:
+    _fill(store)
+    old = insert_request(store, 99, variant="A", age=timedelta(hours=3))
+    insert_scores(store, old, hallucinated=True, support=0.0)
+    other = insert_request(store, 98, variant="A", service="other")
+    insert_scores(store, other, hallucinated=True, support=0.0, service="other")
+    assert collect_report(store, HOUR_AGO, service="svc").requests == 20
+    assert collect_report(store, HOUR_AGO).requests == 21
+    assert collect_report(store, HOUR_AGO, service="nobody").requests == 0
+
+
+def test_other_scorers_metrics_show_up_generically(store: Store) -> None:
+    traced = insert_request(store, 1, variant="B")
+    insert_scores(store, traced, hallucinated=False, support=1.0)
+    store.insert(
+        "ragpulse_scores",
+        [
+            [
+                traced.trace_id,
+                traced.time,
+                traced.time,
+                "svc",
+                "fusion",
+                "B",
+                "retrieval",
+                "1",
+                "mrr5_very_relevant",
+                0.5,
+                "",
+                "",
+                "{}",
+                "gpt",
+                100,
+                10,
+                0.002,
+                1.0,
+                "",
+            ]
+        ],
+        SCORE_COLUMNS,
+    )
+    data = collect_report(store, HOUR_AGO)
+    assert ("retrieval", "mrr5_very_relevant", "B") in {(m.scorer, m.metric, m.variant) for m in data.metrics}
+    assert "mrr5_very_relevant" in _terminal_text(store)
+    assert "mrr5_very_relevant" in render_html(data)
+
+
+def test_terminal_report_shows_the_hallucination_table_and_worst_requests(store: Store) -> None:
+    _fill(store)
+    text = _terminal_text(store)
+    assert "Hallucination rate per variant" in text
+    assert re.search(r"lexical\s+│\s+A\s+│\s+10\s+│\s+2\s+│\s+20\.0% \[5\.7%, 51\.0%\]", text)
+    assert "Measured vs injected" in text
+    assert "Latency per step" in text
+    assert UNSUPPORTED[:30] in text
+
+
+def test_html_report_is_self_contained_with_charts(store: Store) -> None:
+    _fill(store)
+    page = render_html(collect_report(store, HOUR_AGO))
+    assert page.startswith("<!DOCTYPE html>")
+    charts = re.findall(r"<svg.*?</svg>", page, re.S)
+    assert len(charts) >= 4
+    for chart in charts:
+        ElementTree.fromstring(chart)  # well-formed SVG, or browsers show nothing
+    assert "<script" not in page and "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    assert "20.0% [5.7%, 51.0%]" in page
+    assert UNSUPPORTED in page
+
+
+def test_traced_strings_are_escaped_in_html_and_terminal(store: Store) -> None:
+    payload = "<script>alert(1)</script><img src=x onerror=alert(2)>"
+    traced = insert_request(store, 1, variant=payload, question=payload, answer=f"[bold]{payload}")
+    insert_scores(store, traced, hallucinated=True, support=0.0, details={"sentences": [
+        {"sentence": payload, "supported": False}]})  # fmt: skip
+    page = render_html(collect_report(store, HOUR_AGO))
+    assert "<script>" not in page and "<img" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "[bold]<script>" in _terminal_text(store)
+
+
+def test_empty_window_renders_a_hint_instead_of_failing(store: Store) -> None:
+    data = collect_report(store, HOUR_AGO)
+    assert "No RAG requests in this window" in render_html(data)
+    assert "No RAG requests in this window" in _terminal_text(store)
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds_before"), [("24h", 86400), ("90m", 5400), ("7d", 604800), ("30s", 30), ("1.5h", 5400)]
+)
+def test_since_accepts_durations(text: str, seconds_before: float) -> None:
+    assert parse_since(text, now=1_000_000.0).timestamp() == pytest.approx(1_000_000.0 - seconds_before)
+
+
+def test_since_accepts_iso_and_rejects_garbage() -> None:
+    assert parse_since("2024-05-01T12:00:00") == datetime(2024, 5, 1, 12, tzinfo=UTC)
+    with pytest.raises(ValueError, match="--since"):
+        parse_since("yesterday")

@@ -1,0 +1,152 @@
+"""``ragpulse score --once`` through the real command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from pipeline_testing import insert_requests, log_rows, scored_traces
+from ragpulse_collector.cli import main
+from ragpulse_collector.store import Store
+
+RECORDING = "pipeline_testing:build_recording"
+HERE = Path(__file__).resolve().parent
+
+
+def test_score_once_runs_one_tick_and_prints_outcomes(
+    store: Store, chdb_dsn: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    traces = insert_requests(store, 12, variants=("A", "B"))
+
+    code = main(["score", "--once", "--dsn", chdb_dsn, "--scorer", RECORDING, "--sample-rate", "1"])
+
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "recording" in out and "scored" in out and "12" in out
+    assert scored_traces(store) == sorted(traces)
+
+
+def test_score_once_with_a_shard_scores_only_that_shard(store: Store, chdb_dsn: str) -> None:
+    traces = insert_requests(store, 40)
+
+    assert main(["score", "--once", "--dsn", chdb_dsn, "--scorer", RECORDING, "--shard", "1/2"]) == 0
+    first = set(scored_traces(store))
+    assert main(["score", "--once", "--dsn", chdb_dsn, "--scorer", RECORDING, "--shard", "0/2"]) == 0
+
+    assert 0 < len(first) < len(traces)
+    assert set(scored_traces(store)) == set(traces)
+    assert len(log_rows(store)) == len(traces)
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--scorer", "nonsense"], "known scorers"),
+        (["--scorer", RECORDING, "--shard", "2/2"], "shard"),
+        (["--scorer", RECORDING, "--sample-rate", "1.5"], "sample_rate"),
+    ],
+)
+def test_bad_flags_exit_2_with_the_reason(
+    chdb_dsn: str, capsys: pytest.CaptureFixture[str], flags: list[str], message: str
+) -> None:
+    code = main(["score", "--once", "--dsn", chdb_dsn, *flags])
+
+    assert code == 2
+    assert message in capsys.readouterr().err.replace("\n", " ")
+
+
+def test_unreachable_store_exits_nonzero(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["score", "--once", "--dsn", "http://127.0.0.1:9/ragpulse", "--scorer", RECORDING])
+
+    assert code == 1
+    assert "cannot reach the store" in capsys.readouterr().out
+
+
+class OutputLines:
+    """A process's output, read by one thread so waiting for a line never loses another."""
+
+    def __init__(self, process: subprocess.Popen[str]) -> None:
+        self._lines: queue.Queue[str] = queue.Queue()
+        self.seen: list[str] = []
+        threading.Thread(target=self._read, args=(process,), daemon=True).start()
+
+    def _read(self, process: subprocess.Popen[str]) -> None:
+        for line in process.stdout or ():
+            self._lines.put(line)
+
+    def wait_for(self, wanted: str, timeout_s: float) -> str:
+        """The first new line containing ``wanted``; fails after ``timeout_s``."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            try:
+                line = self._lines.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            self.seen.append(line)
+            if wanted in line:
+                return line
+        raise AssertionError(f"no line with {wanted!r} in {timeout_s} s: {''.join(self.seen)}")
+
+
+def otlp_root_span(trace: str) -> bytes:
+    now = time.time_ns()
+    attributes = {
+        "ragpulse.kind": "rag",
+        "ragpulse.variant": "A",
+        "input.value": "What is the capital of France?",
+        "output.value": "Paris.",
+    }
+    span = {
+        "traceId": trace,
+        "spanId": trace[:16],
+        "name": "rag demo",
+        "kind": 1,
+        "startTimeUnixNano": str(now - 2_000_000),
+        "endTimeUnixNano": str(now),
+        "attributes": [{"key": k, "value": {"stringValue": v}} for k, v in attributes.items()],
+    }
+    resource = {"attributes": [{"key": "service.name", "value": {"stringValue": "svc"}}]}
+    body = {
+        "resourceSpans": [{"resource": resource, "scopeSpans": [{"scope": {"name": "t"}, "spans": [span]}]}]
+    }
+    return json.dumps(body).encode()
+
+
+@pytest.mark.slow
+def test_serve_collects_and_scores_in_one_process_and_stops_on_sigterm(tmp_path: Path) -> None:
+    config = tmp_path / "ragpulse.toml"
+    config.write_text(
+        f'[scorer]\nscorers = ["{RECORDING}"]\ninterval_s = 0.5\nsettle_delay_s = 0\n', encoding="utf-8"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])}
+    env["COLUMNS"] = "500"
+    command = [sys.executable, "-m", "ragpulse_collector.cli", "--config", str(config), "serve"]
+    command += ["--dsn", f"chdb://{tmp_path / 'db'}", "--port", "0"]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=tmp_path
+    )
+    try:
+        output = OutputLines(process)
+        started = output.wait_for("collector on ", 60)
+        url = started.split("collector on ", 1)[1].split(";", 1)[0].strip()
+        request = urllib.request.Request(
+            f"{url}/v1/traces", data=otlp_root_span("ab" * 16), headers={"Content-Type": "application/json"}
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            assert response.status == 200
+        output.wait_for("recording: 1 scored", 60)
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
