@@ -1,0 +1,1 @@
+"""Pure metric computations (no judge, no store): coverage metrics, ranking metrics, Elo."""

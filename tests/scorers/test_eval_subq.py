@@ -1,0 +1,181 @@
+"""``ragpulse eval subq-types`` / ``subq-coverage`` on the real annotation files, with a fake judge server."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from ragpulse_scorers.evaluation.datasets import DatasetError
+from ragpulse_scorers.evaluation.subq import (
+    TypeExample,
+    evaluate_types,
+    load_coverage_examples,
+    load_type_examples,
+    run_coverage,
+    run_types,
+)
+
+
+def completion(content: str) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-test",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "judge-model",
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
+        ],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
+    }
+
+
+def fake_server(reply: Callable[[str, list[str]], Any]) -> tuple[httpx.Client, list[str]]:
+    """``reply(schema_name, sub_questions_in_prompt)`` is the JSON answer; returns the client and call log."""
+    calls: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        schema = body["response_format"]["json_schema"]["name"]
+        calls.append(schema)
+        prompt = next(m["content"] for m in body["messages"] if m["role"] == "user")
+        sub_questions = re.findall(r'<sub_question id="\d+">\n(.*?)\n</sub_question>', prompt, re.DOTALL)
+        return httpx.Response(200, json=completion(json.dumps(reply(schema, sub_questions))))
+
+    return httpx.Client(transport=httpx.MockTransport(handler)), calls
+
+
+@pytest.fixture(autouse=True)
+def judge_endpoint(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://judge.test/v1")
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    monkeypatch.setenv("RAGPULSE_JUDGE__MAX_RETRIES", "0")
+    # The default requests-per-minute limit would pace the fake server.
+    monkeypatch.setenv("RAGPULSE_JUDGE__REQUESTS_PER_MINUTE", "60000")
+
+
+def args(data: Path, **extra: Any) -> argparse.Namespace:
+    return argparse.Namespace(data=data, model="judge-model", limit=None, json=True, config=None, **extra)
+
+
+def run_json(run: Callable[..., int], namespace: argparse.Namespace, client: httpx.Client,
+             capsys: pytest.CaptureFixture[str]) -> tuple[int, dict[str, Any]]:  # fmt: skip
+    code = run(namespace, http_client=client)
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_oracle_typing_is_fully_accurate_and_ties_are_left_out(
+    shared_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = shared_data / "subq_types.jsonl"
+    truth = {e.sub_question: e.majority or e.annotator_types[0] for e in load_type_examples(path)}
+    client, calls = fake_server(
+        lambda schema, subs: {"types": [{"id": i, "type": truth[s]} for i, s in enumerate(subs, 1)]}
+    )
+    code, result = run_json(run_types, args(path), client, capsys)
+    assert code == 0
+    assert result["accuracy"] == 1.0
+    assert result["n"] + result["tied"] == 200 and result["tied"] > 0
+    assert calls == ["TypeVerdicts"] * 10  # one call per question, all its sub-questions at once
+    assert result["reference"]["humans"] == 0.746
+
+
+def test_always_core_is_right_exactly_on_core_majorities(
+    shared_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    client, _ = fake_server(
+        lambda schema, subs: {"types": [{"id": i, "type": "core"} for i in range(1, len(subs) + 1)]}
+    )
+    _, result = run_json(run_types, args(shared_data / "subq_types.jsonl"), client, capsys)
+    assert result["per_type"]["core"]["accuracy"] == 1.0
+    assert result["per_type"]["background"]["accuracy"] == 0.0
+    assert result["accuracy"] == pytest.approx(result["per_type"]["core"]["n"] / result["n"])
+
+
+def test_always_answered_agrees_exactly_where_humans_said_answered(
+    shared_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def everything_answered(schema: str, subs: list[str]) -> Any:
+        return {
+            "verdicts": [{"id": i, "answered": True, "first_sentence": 1} for i in range(1, len(subs) + 1)]
+        }
+
+    client, calls = fake_server(everything_answered)
+    code, result = run_json(run_coverage, args(shared_data / "subq_coverage.jsonl"), client, capsys)
+    assert code == 0
+    assert result["n"] == 200 and calls == ["CoverageVerdicts"] * 10  # one call per answer
+    assert result["agreement"] == pytest.approx(result["human_answered_share"])
+    assert (result["recall"], result["reference"]["gpt4"]) == (1.0, 0.83)
+
+
+def test_judge_failures_are_counted_not_guessed(
+    shared_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Invents sub-question 99 every time: rejected, repaired once, rejected again.
+    client, calls = fake_server(lambda schema, subs: {"verdicts": [{"id": 99, "answered": True}]})
+    namespace = args(
+        shared_data / "subq_coverage.jsonl",
+    )
+    namespace.limit = 2
+    code, result = run_json(run_coverage, namespace, client, capsys)
+    assert (result["n"], result["failed"], result["agreement"]) == (0, 40, None)
+    assert code == 1
+    assert len(calls) == 4  # two answers, each asked once and repaired once
+
+
+def test_ties_have_no_majority() -> None:
+    tied = TypeExample("q", "s1", ("core", "core", "background", "background"))
+    clear = TypeExample("q", "s2", ("core", "follow-up", "core", "background"))
+    assert tied.majority is None and clear.majority == "core"
+    result = evaluate_types([tied, clear], lambda q, subs: ["core", "core"])
+    assert (result["n"], result["tied"], result["accuracy"]) == (1, 1, 1.0)
+
+
+def test_table_output(shared_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    client, _ = fake_server(
+        lambda schema, subs: {"types": [{"id": i, "type": "core"} for i in range(1, len(subs) + 1)]}
+    )
+    namespace = args(shared_data / "subq_types.jsonl")
+    namespace.json, namespace.limit = False, 1
+    assert run_types(namespace, http_client=client) == 0
+    out = capsys.readouterr().out
+    assert "annotators' majority" in out and "74.6%" in out
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("{broken", "not JSON"),
+        ('{"question": "q", "sub_question": "s", "annotator_types": ["main"]}', "annotator_types"),
+        ('{"question": "", "sub_question": "s", "annotator_types": ["core"]}', "question"),
+    ],
+)
+def test_malformed_type_rows_name_the_line(tmp_path: Path, line: str, message: str) -> None:
+    path = tmp_path / "types.jsonl"
+    path.write_text('{"question": "q", "sub_question": "s", "annotator_types": ["core"]}\n' + line + "\n")
+    with pytest.raises(DatasetError, match=rf"types.jsonl:2: .*{message}"):
+        load_type_examples(path)
+
+
+def test_malformed_coverage_rows_are_rejected(tmp_path: Path) -> None:
+    path = tmp_path / "coverage.jsonl"
+    path.write_text('{"answer": "a", "sub_question": "s", "judgment": "maybe"}\n')
+    with pytest.raises(DatasetError, match="judgment"):
+        load_coverage_examples(path)
+
+
+def test_no_endpoint_configured_exits_2(shared_data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_BASE_URL")
+    monkeypatch.delenv("OPENAI_API_KEY")
+    assert run_types(args(shared_data / "subq_types.jsonl")) == 2
+
+
+def test_limit_counts_questions(shared_data: Path) -> None:
+    examples = load_type_examples(shared_data / "subq_types.jsonl", limit=3)
+    assert len(Counter(e.question for e in examples)) == 3
