@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from ragpulse_collector.schema import migrate
 from ragpulse_collector.store import Store
 
@@ -34,8 +33,8 @@ def migrated_store(chdb_dsn: str) -> Iterator[Store]:
 def store(migrated_store: Store) -> Store:
     """A migrated Store whose tables are all empty."""
     tables = migrated_store.query(
-        "SELECT name FROM system.tables WHERE database = {db:String} AND engine NOT IN ('MaterializedView', 'View')"
-        " AND name != 'ragpulse_schema_migrations'",
+        "SELECT name FROM system.tables WHERE database = {db:String}"
+        " AND engine NOT IN ('MaterializedView', 'View') AND name != 'ragpulse_schema_migrations'",
         {"db": migrated_store.database},
     )
     for (name,) in tables:

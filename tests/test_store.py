@@ -5,14 +5,14 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-
 from ragpulse_collector.schema import available_migrations, migrate
 from ragpulse_collector.store import Store, StoreUnavailable, describe_dsn
 
 
 def test_migrate_twice_changes_nothing(store: Store) -> None:
     assert migrate(store, ttl_days=30) == []
-    applied = {row[0] for row in store.query(f"SELECT Version FROM {store.table('ragpulse_schema_migrations')}")}
+    versions = store.query(f"SELECT Version FROM {store.table('ragpulse_schema_migrations')}")
+    applied = {row[0] for row in versions}
     assert applied == {m.version for m in available_migrations()}
 
 

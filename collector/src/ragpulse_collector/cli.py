@@ -22,7 +22,9 @@ console = Console(stderr=True)
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ragpulse", description="Watch RAG systems in production.")
-    parser.add_argument("--config", type=Path, help="TOML config file (default: $RAGPULSE_CONFIG, ./ragpulse.toml)")
+    parser.add_argument(
+        "--config", type=Path, help="TOML config file (default: $RAGPULSE_CONFIG, ./ragpulse.toml)"
+    )
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv for debug)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for entry_point in sorted(entry_points(group="ragpulse.cli"), key=lambda ep: ep.name):
@@ -34,7 +36,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     level = logging.WARNING - 10 * min(args.verbose + 1, 2)
-    logging.basicConfig(level=level, format="%(message)s", handlers=[RichHandler(console=console, show_path=False)])
+    logging.basicConfig(
+        level=level, format="%(message)s", handlers=[RichHandler(console=console, show_path=False)]
+    )
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

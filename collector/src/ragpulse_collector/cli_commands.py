@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = ("ragpulse_collector.commands",)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

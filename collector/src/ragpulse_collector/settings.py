@@ -37,6 +37,11 @@ class CollectorSettings(BaseModel):
     max_body_bytes: int = Field(16 * 1024 * 1024, ge=1024, description="Larger requests get 413")
     batch_max_spans: int = Field(20_000, ge=1, description="A write batch is flushed at this many spans")
     batch_max_wait_ms: int = Field(250, ge=1, description="... or when its oldest span waited this long")
+    batch_idle_ms: int = Field(
+        5, ge=0, description="... or when no request arrived for this long (senders await their acks)"
+    )
+    store_retry_ms: int = Field(1000, ge=1, description="How often an unreachable store is retried")
+    ack_timeout_s: float = Field(60.0, gt=0, description="A request not written or spooled by then gets 503")
     queue_max_spans: int = Field(200_000, ge=1, description="Spans waiting to be written before 429")
     spool_dir: Path | None = Field(None, description="Where batches wait while ClickHouse is down")
     spool_max_bytes: int = Field(1024**3, ge=1024)

@@ -120,6 +120,34 @@ class Store:
             settings=settings,
         )
 
+    def insert_columns(
+        self,
+        table: str,
+        columns: Sequence[Sequence[Any]],
+        column_types: dict[str, str],
+        *,
+        dedup_token: str | None = None,
+    ) -> None:
+        """Insert column-oriented data (one sequence per column, in ``column_types`` order).
+
+        Naming the types skips the per-insert DESCRIBE round trip; the collector's hot path uses this.
+        """
+        if not columns or not columns[0]:
+            return
+        settings = {"insert_deduplication_token": dedup_token} if dedup_token else None
+        client = self._client()
+        self._run(
+            f"insert into {table}",
+            client.insert,
+            table,
+            columns,
+            column_names=list(column_types),
+            column_type_names=list(column_types.values()),
+            column_oriented=True,
+            database=self.database,
+            settings=settings,
+        )
+
     def ping(self) -> bool:
         try:
             self.command("SELECT 1", use_database=False)

@@ -1,0 +1,264 @@
+"""Collector throughput: OTLP/HTTP protobuf into chDB, in spans per second (goal: at least 10,000).
+
+Several client threads post protobuf batches of RAG-Fusion-shaped requests (8 spans each: a root carrying a
+~10 KB context, variations, four retrieves with ten documents each, fuse, generate) over keep-alive
+connections; the clock stops when every post is acknowledged and every span is queryable in otel_traces.
+Bodies are built before the clock starts so the clients measure the collector, not themselves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import statistics
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from opentelemetry.proto.common.v1.common_pb2 import AnyValue, ArrayValue, KeyValue
+from opentelemetry.proto.trace.v1.trace_pb2 import ScopeSpans, Span
+from ragpulse import semconv
+from ragpulse_collector.schema import migrate
+from ragpulse_collector.server import TRACES_PATH, CollectorServer
+from ragpulse_collector.settings import RagpulseSettings
+from ragpulse_collector.store import Store
+from rich.console import Console
+from rich.table import Table
+
+SPANS_PER_REQUEST = 8
+GOAL_SPANS_PER_S = 10_000
+
+
+def _value(raw: Any) -> AnyValue:
+    if isinstance(raw, str):
+        return AnyValue(string_value=raw)
+    if isinstance(raw, bool):
+        return AnyValue(bool_value=raw)
+    if isinstance(raw, int):
+        return AnyValue(int_value=raw)
+    if isinstance(raw, float):
+        return AnyValue(double_value=raw)
+    return AnyValue(array_value=ArrayValue(values=[_value(item) for item in raw]))
+
+
+def _attributes(values: dict[str, Any]) -> list[KeyValue]:
+    return [KeyValue(key=key, value=_value(raw)) for key, raw in values.items()]
+
+
+def _rag_fusion_request(scope: ScopeSpans, rng: random.Random, start_ns: int) -> None:
+    """One RAG-Fusion request's 8 spans, appended to ``scope``."""
+    trace_id = rng.randbytes(16)
+    root_id = rng.randbytes(8)
+    question = "How does reciprocal rank fusion combine rankings from several query variations?"
+    variations = [f"{question} (variation {i})" for i in range(4)]
+    retrievals: list[dict[str, Any]] = [
+        {
+            "query": variation,
+            "query_index": index,
+            "documents": [
+                {"id": f"doc-{rng.randrange(10_000)}", "score": rng.random(), "rank": rank + 1}
+                for rank in range(10)
+            ],
+        }
+        for index, variation in enumerate(variations)
+    ]
+    context = [
+        {
+            "id": f"doc-{rng.randrange(10_000)}",
+            "text": "lorem ipsum " * 80,
+            "score": rng.random(),
+            "rank": rank + 1,
+            "source": "corpus",
+        }
+        for rank in range(10)
+    ]
+
+    def span(
+        name: str, kind: str, offset_ms: int, attributes: dict[str, Any], parent: bytes = root_id
+    ) -> None:
+        scope.spans.append(
+            Span(
+                trace_id=trace_id,
+                span_id=root_id if not parent else rng.randbytes(8),
+                parent_span_id=parent,
+                name=name,
+                kind=Span.SPAN_KIND_INTERNAL,
+                start_time_unix_nano=start_ns + offset_ms * 1_000_000,
+                end_time_unix_nano=start_ns + (offset_ms + 40) * 1_000_000,
+                attributes=_attributes({semconv.SPAN_KIND: kind, **attributes}),
+            )
+        )
+
+    span(
+        "rag fusion",
+        semconv.SpanKind.CHAIN,
+        0,
+        {
+            semconv.KIND: semconv.KIND_RAG,
+            semconv.PIPELINE: "fusion",
+            semconv.VARIANT: rng.choice("AB"),
+            semconv.INPUT_VALUE: question,
+            semconv.OUTPUT_VALUE: "Fusion sums 1/(k + rank) per document. " * 12,
+            semconv.CONTEXT: json.dumps(context),
+            semconv.VARIATIONS: json.dumps(variations),
+            semconv.RETRIEVALS: json.dumps(retrievals),
+            semconv.SESSION_ID: f"s-{rng.randrange(100)}",
+        },
+        parent=b"",
+    )
+    span(
+        semconv.SPAN_VARIATIONS,
+        semconv.SpanKind.CHAIN,
+        1,
+        {semconv.INPUT_VALUE: question, semconv.OUTPUT_VALUE: json.dumps(variations)},
+    )
+    for retrieval in retrievals:
+        documents: dict[str, Any] = {
+            semconv.INPUT_VALUE: retrieval["query"],
+            semconv.QUERY_INDEX: retrieval["query_index"],
+        }
+        for index, document in enumerate(retrieval["documents"]):
+            documents[semconv.retrieval_document(index, "id")] = document["id"]
+            documents[semconv.retrieval_document(index, "score")] = document["score"]
+        span(semconv.SPAN_RETRIEVE, semconv.SpanKind.RETRIEVER, 2, documents)
+    span(
+        semconv.SPAN_FUSE,
+        semconv.SpanKind.RERANKER,
+        3,
+        {
+            semconv.FUSION_METHOD: semconv.FUSION_METHOD_RRF,
+            semconv.FUSION_K: 60,
+            semconv.FUSION_OUTPUT_RANKING: json.dumps(
+                [{"id": c["id"], "score": c["score"]} for c in context]
+            ),
+        },
+    )
+    span(
+        semconv.SPAN_GENERATE,
+        semconv.SpanKind.LLM,
+        4,
+        {
+            semconv.LLM_MODEL_NAME: "stand-in",
+            semconv.GEN_AI_REQUEST_MODEL: "stand-in",
+            semconv.GEN_AI_USAGE_INPUT_TOKENS: 2900,
+            semconv.GEN_AI_USAGE_OUTPUT_TOKENS: 120,
+            semconv.PROMPT_CHARS: 11_500,
+        },
+    )
+
+
+def build_bodies(posts: int, spans_per_post: int, seed: int = 7) -> list[bytes]:
+    rng = random.Random(seed)
+    start_ns = time.time_ns() - 60_000_000_000
+    bodies = []
+    for _ in range(posts):
+        request = ExportTraceServiceRequest()
+        resource_spans = request.resource_spans.add()
+        resource_spans.resource.attributes.extend(
+            _attributes({"service.name": "bench-rag", "host.name": "bench"})
+        )
+        scope = resource_spans.scope_spans.add()
+        scope.scope.name, scope.scope.version = "ragpulse", "0.1.0"
+        for _ in range(max(1, spans_per_post // SPANS_PER_REQUEST)):
+            _rag_fusion_request(scope, rng, start_ns)
+        bodies.append(request.SerializeToString())
+    return bodies
+
+
+def _post_all(url: str, bodies: list[bytes], latencies: list[float], retries: list[int]) -> None:
+    parts = urlsplit(url)
+    connection = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=120)
+    try:
+        for body in bodies:
+            while True:
+                started = time.perf_counter()
+                connection.request("POST", TRACES_PATH, body, {"Content-Type": "application/x-protobuf"})
+                response = connection.getresponse()
+                response.read()
+                if response.status == 200:
+                    latencies.append(time.perf_counter() - started)
+                    break
+                if response.status not in (429, 503):
+                    raise RuntimeError(f"collector answered {response.status}")
+                retries.append(response.status)
+                time.sleep(float(response.getheader("Retry-After", "1")))
+    finally:
+        connection.close()
+
+
+def run(
+    posts: int = 80, spans_per_post: int = 512, clients: int = 8, dsn: str | None = None
+) -> dict[str, float]:
+    """Measure collector throughput; returns spans/s and the numbers behind it."""
+    bodies = build_bodies(posts, spans_per_post)
+    total_spans = posts * max(1, spans_per_post // SPANS_PER_REQUEST) * SPANS_PER_REQUEST
+    workdir = Path(tempfile.mkdtemp(prefix="ragpulse-bench-"))
+    settings = RagpulseSettings.load(
+        None, store={"dsn": dsn or f"chdb://{workdir / 'chdb'}"}, collector={"port": 0}
+    )
+    store = Store(settings.store.dsn, settings.store.database)
+    migrate(store, settings.store.ttl_days)
+    table = store.table("otel_traces")
+    already = int(store.query(f"SELECT count() FROM {table}")[0][0])
+    server = CollectorServer(settings, store)
+    server.start()
+    latencies: list[float] = []
+    retries: list[int] = []
+    shares = [bodies[index::clients] for index in range(clients)]
+    threads = [
+        threading.Thread(target=_post_all, args=(server.url, share, latencies, retries)) for share in shares
+    ]
+    started = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    while int(store.query(f"SELECT count() FROM {table}")[0][0]) - already < total_spans:
+        time.sleep(0.01)
+    elapsed = time.perf_counter() - started
+    server.stop()
+    if len(latencies) != posts:
+        raise RuntimeError(f"only {len(latencies)} of {posts} posts were acknowledged")
+    return {
+        "spans": float(total_spans),
+        "seconds": elapsed,
+        "spans_per_s": total_spans / elapsed,
+        "mb_per_s": sum(len(body) for body in bodies) / elapsed / 1e6,
+        "post_p50_ms": statistics.median(latencies) * 1000,
+        "post_max_ms": max(latencies) * 1000,
+        "retried_posts": float(len(retries)),
+        "goal_ratio": total_spans / elapsed / GOAL_SPANS_PER_S,
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--posts", type=int, default=80)
+    parser.add_argument("--spans-per-post", type=int, default=512)
+    parser.add_argument("--clients", type=int, default=8)
+    args = parser.parse_args(argv or [])
+    result = run(args.posts, args.spans_per_post, args.clients)
+    table = Table(title=f"collector throughput, OTLP/HTTP protobuf -> chDB ({os.cpu_count()} CPUs)")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    table.add_row("spans written", f"{result['spans']:,.0f}")
+    table.add_row("seconds until queryable", f"{result['seconds']:.2f}")
+    table.add_row("spans / s", f"{result['spans_per_s']:,.0f}")
+    table.add_row(f"ratio to goal ({GOAL_SPANS_PER_S:,} spans/s)", f"{result['goal_ratio']:.2f}")
+    table.add_row("MB / s (protobuf)", f"{result['mb_per_s']:.1f}")
+    table.add_row("post latency p50 / max (ms)", f"{result['post_p50_ms']:.0f} / {result['post_max_ms']:.0f}")
+    table.add_row("posts retried after 429/503", f"{result['retried_posts']:.0f}")
+    Console().print(table)
+
+
+if __name__ == "__main__":
+    import sys
+
+    main(sys.argv[1:])

@@ -1,0 +1,197 @@
+"""OTLP spans to ``otel_traces`` rows, as the OpenTelemetry Collector clickhouseexporter maps them.
+
+Rows are kept column by column: the writer concatenates the columns of many requests and inserts them
+column-oriented, which is what keeps per-span Python work small. Timestamps stay integer nanoseconds so
+``DateTime64(9)`` keeps the precision a ``datetime`` would lose.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from opentelemetry.proto.common.v1.common_pb2 import KeyValue
+
+from ragpulse_collector.values import as_string
+
+TABLE = "otel_traces"
+
+COLUMN_TYPES: dict[str, str] = {
+    "Timestamp": "DateTime64(9)",
+    "TraceId": "String",
+    "SpanId": "String",
+    "ParentSpanId": "String",
+    "TraceState": "String",
+    "SpanName": "LowCardinality(String)",
+    "SpanKind": "LowCardinality(String)",
+    "ServiceName": "LowCardinality(String)",
+    "ResourceAttributes": "Map(LowCardinality(String), String)",
+    "ScopeName": "String",
+    "ScopeVersion": "String",
+    "SpanAttributes": "Map(LowCardinality(String), String)",
+    "Duration": "UInt64",
+    "StatusCode": "LowCardinality(String)",
+    "StatusMessage": "String",
+    "Events.Timestamp": "Array(DateTime64(9))",
+    "Events.Name": "Array(LowCardinality(String))",
+    "Events.Attributes": "Array(Map(LowCardinality(String), String))",
+    "Links.TraceId": "Array(String)",
+    "Links.SpanId": "Array(String)",
+    "Links.TraceState": "Array(String)",
+    "Links.Attributes": "Array(Map(LowCardinality(String), String))",
+}
+COLUMN_NAMES: tuple[str, ...] = tuple(COLUMN_TYPES)
+
+# pdata SpanKind.String() and StatusCode.String(); values outside the enum render as "".
+SPAN_KINDS: dict[int, str] = {
+    0: "Unspecified",
+    1: "Internal",
+    2: "Server",
+    3: "Client",
+    4: "Producer",
+    5: "Consumer",
+}
+STATUS_CODES: dict[int, str] = {0: "Unset", 1: "Ok", 2: "Error"}
+
+TRACE_ID_BYTES = 16
+SPAN_ID_BYTES = 8
+
+
+@dataclass
+class SpanColumns:
+    """``otel_traces`` rows, one list per column in ``COLUMN_NAMES`` order."""
+
+    columns: list[list[Any]] = field(default_factory=lambda: [[] for _ in COLUMN_NAMES])
+
+    def __len__(self) -> int:
+        return len(self.columns[0])
+
+    def extend(self, other: SpanColumns) -> None:
+        for mine, theirs in zip(self.columns, other.columns, strict=True):
+            mine.extend(theirs)
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Row dictionaries, for tests and debugging; the writer never needs them."""
+        return [dict(zip(COLUMN_NAMES, values, strict=True)) for values in zip(*self.columns, strict=True)]
+
+
+@dataclass(frozen=True)
+class MappedRequest:
+    spans: SpanColumns
+    rejected: int
+    rejection_reason: str
+
+
+def attributes_to_map(attributes: Iterable[KeyValue]) -> dict[str, str]:
+    """``internal.AttributesToMap``: every value through ``AsString()``."""
+    mapped = {}
+    for kv in attributes:
+        value = kv.value
+        # Hot path: a non-empty string_value means the oneof holds a string, which is most attributes.
+        text = value.string_value
+        mapped[kv.key] = text if text else as_string(value)
+    return mapped
+
+
+def _hex_id(raw: bytes, size: int) -> str | None:
+    """Lowercase hex of an id of the right size, "" for an absent one, None for a malformed one."""
+    if len(raw) == size:
+        return raw.hex()
+    return "" if not raw else None
+
+
+def map_request(request: ExportTraceServiceRequest) -> MappedRequest:
+    """All spans of one export request as rows; spans with malformed ids are counted as rejected."""
+    out = SpanColumns()
+    (
+        timestamps,
+        trace_ids,
+        span_ids,
+        parent_ids,
+        trace_states,
+        names,
+        kinds,
+        services,
+        resource_attrs,
+        scope_names,
+        scope_versions,
+        span_attrs,
+        durations,
+        status_codes,
+        status_messages,
+        event_times,
+        event_names,
+        event_attrs,
+        link_trace_ids,
+        link_span_ids,
+        link_states,
+        link_attrs,
+    ) = out.columns
+    rejected = 0
+    kind_names = SPAN_KINDS.get
+    status_names = STATUS_CODES.get
+    for resource_spans in request.resource_spans:
+        resource = attributes_to_map(resource_spans.resource.attributes)
+        service = resource.get("service.name", "")
+        for scope_spans in resource_spans.scope_spans:
+            scope_name = scope_spans.scope.name
+            scope_version = scope_spans.scope.version
+            for span in scope_spans.spans:
+                trace_id = span.trace_id
+                span_id = span.span_id
+                parent_id = _hex_id(span.parent_span_id, SPAN_ID_BYTES)
+                if len(trace_id) != TRACE_ID_BYTES or len(span_id) != SPAN_ID_BYTES or parent_id is None:
+                    rejected += 1
+                    continue
+                links = span.links
+                link_traces: list[str] = []
+                link_spans: list[str] = []
+                if links:
+                    valid = True
+                    for link in links:
+                        link_trace = _hex_id(link.trace_id, TRACE_ID_BYTES)
+                        link_span = _hex_id(link.span_id, SPAN_ID_BYTES)
+                        if link_trace is None or link_span is None:
+                            valid = False
+                            break
+                        link_traces.append(link_trace)
+                        link_spans.append(link_span)
+                    if not valid:
+                        rejected += 1
+                        continue
+                start = span.start_time_unix_nano
+                end = span.end_time_unix_nano
+                timestamps.append(start)
+                trace_ids.append(trace_id.hex())
+                span_ids.append(span_id.hex())
+                parent_ids.append(parent_id)
+                trace_states.append(span.trace_state)
+                names.append(span.name)
+                kinds.append(kind_names(span.kind, ""))
+                services.append(service)
+                resource_attrs.append(resource)
+                scope_names.append(scope_name)
+                scope_versions.append(scope_version)
+                span_attrs.append(attributes_to_map(span.attributes))
+                # A span that ends before it starts is malformed; zero beats a wrapped-around uint64.
+                durations.append(end - start if end > start else 0)
+                status = span.status
+                status_codes.append(status_names(status.code, ""))
+                status_messages.append(status.message)
+                events = span.events
+                if events:
+                    event_times.append([event.time_unix_nano for event in events])
+                    event_names.append([event.name for event in events])
+                    event_attrs.append([attributes_to_map(event.attributes) for event in events])
+                else:
+                    event_times.append([])
+                    event_names.append([])
+                    event_attrs.append([])
+                link_trace_ids.append(link_traces)
+                link_span_ids.append(link_spans)
+                link_states.append([link.trace_state for link in links])
+                link_attrs.append([attributes_to_map(link.attributes) for link in links])
+    reason = f"{rejected} span(s) with a malformed trace, span or parent id" if rejected else ""
+    return MappedRequest(out, rejected, reason)

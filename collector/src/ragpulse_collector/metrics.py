@@ -1,0 +1,73 @@
+"""The collector's own counters and gauges, rendered in the Prometheus text exposition format."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from collections.abc import Callable
+
+PREFIX = "ragpulse_collector_"
+
+COUNTERS: dict[str, str] = {
+    "spans_received_total": "Spans in accepted OTLP requests",
+    "spans_rejected_total": "Spans refused through partial_success (malformed ids)",
+    "spans_written_total": "Spans inserted into otel_traces",
+    "spans_spooled_total": "Spans written to the on-disk spool while the store was unreachable",
+    "spans_replayed_total": "Spooled spans inserted after the store came back",
+    "batches_written_total": "Insert batches that reached the store",
+    "write_errors_total": "Failed insert attempts",
+}
+
+
+class CollectorMetrics:
+    """Thread-safe counters, plus gauges read at scrape time from callbacks."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._counters: Counter[str] = Counter()
+        self._responses: Counter[int] = Counter()
+        self._gauges: dict[str, tuple[str, Callable[[], float]]] = {}
+
+    def add(self, name: str, amount: int = 1) -> None:
+        if name not in COUNTERS:
+            raise KeyError(f"unknown counter {name}")
+        with self._lock:
+            self._counters[name] += amount
+
+    def count_response(self, status: int) -> None:
+        with self._lock:
+            self._responses[status] += 1
+
+    def gauge(self, name: str, help_text: str, read: Callable[[], float]) -> None:
+        self._gauges[name] = (help_text, read)
+
+    def value(self, name: str) -> int:
+        with self._lock:
+            return self._counters[name]
+
+    def render(self) -> str:
+        with self._lock:
+            counters = dict(self._counters)
+            responses = dict(self._responses)
+        lines: list[str] = []
+        for name, help_text in COUNTERS.items():
+            lines += [
+                f"# HELP {PREFIX}{name} {help_text}",
+                f"# TYPE {PREFIX}{name} counter",
+                f"{PREFIX}{name} {counters.get(name, 0)}",
+            ]
+        lines += [
+            f"# HELP {PREFIX}http_responses_total OTLP responses by status code",
+            f"# TYPE {PREFIX}http_responses_total counter",
+        ]
+        lines += [
+            f'{PREFIX}http_responses_total{{code="{code}"}} {count}'
+            for code, count in sorted(responses.items())
+        ]
+        for name, (help_text, read) in self._gauges.items():
+            lines += [
+                f"# HELP {PREFIX}{name} {help_text}",
+                f"# TYPE {PREFIX}{name} gauge",
+                f"{PREFIX}{name} {read():g}",
+            ]
+        return "\n".join(lines) + "\n"

@@ -1,0 +1,125 @@
+"""A bounded, crash-safe on-disk queue of write batches, for while ClickHouse is unreachable.
+
+Each batch is one file named by a sequence number, written to a temporary name, fsync'd and renamed, so a
+crash leaves either the whole batch or nothing. A batch keeps the dedup token it was first written with: when
+a crash falls between a successful insert and the file's removal, the replay's insert is a no-op in ClickHouse
+(``insert_deduplication_token`` within ``non_replicated_deduplication_window``) instead of a duplicate.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from ragpulse_collector.mapping import COLUMN_NAMES, SpanColumns
+
+logger = logging.getLogger(__name__)
+
+_SUFFIX = ".batch"
+_FORMAT_VERSION = 1
+
+
+class SpoolFull(Exception):
+    """The spool has no room for another batch."""
+
+
+@dataclass(frozen=True)
+class SpooledBatch:
+    path: Path
+    token: str
+    spans: SpanColumns
+
+
+class Spool:
+    """Batches in arrival order under ``directory``, at most ``max_bytes`` in all."""
+
+    def __init__(self, directory: Path, max_bytes: int) -> None:
+        self.directory = directory
+        self.max_bytes = max_bytes
+        self._lock = threading.Lock()
+        directory.mkdir(parents=True, exist_ok=True)
+        for leftover in directory.glob("*.tmp"):
+            # A write that crashed before its rename was never acknowledged: its sender retries it.
+            leftover.unlink()
+        self._files = sorted(directory.glob(f"*{_SUFFIX}"))
+        self._bytes = sum(path.stat().st_size for path in self._files)
+        self._next_sequence = int(self._files[-1].stem) + 1 if self._files else 0
+        if self._files:
+            logger.warning("spool %s holds %d batch(es) to replay", directory, len(self._files))
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._files)
+
+    @property
+    def size_bytes(self) -> int:
+        with self._lock:
+            return self._bytes
+
+    def append(self, token: str, spans: SpanColumns) -> None:
+        """Store a batch durably; :class:`SpoolFull` when it does not fit, ``OSError`` on disk errors."""
+        payload = json.dumps(
+            {
+                "version": _FORMAT_VERSION,
+                "token": token,
+                "columns": dict(zip(COLUMN_NAMES, spans.columns, strict=True)),
+            },
+            separators=(",", ":"),
+        ).encode()
+        with self._lock:
+            if self._bytes + len(payload) > self.max_bytes:
+                raise SpoolFull(
+                    f"spool {self.directory} is full ({self._bytes} of {self.max_bytes} bytes used)"
+                )
+            path = self.directory / f"{self._next_sequence:016d}{_SUFFIX}"
+            temporary = path.with_suffix(".tmp")
+            with open(temporary, "wb") as handle:
+                handle.write(payload)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(temporary, path)
+            _fsync_directory(self.directory)
+            self._next_sequence += 1
+            self._files.append(path)
+            self._bytes += len(payload)
+
+    def oldest(self) -> SpooledBatch | None:
+        """The first batch still to replay; unreadable files are set aside (``.corrupt``) and skipped."""
+        while True:
+            with self._lock:
+                if not self._files:
+                    return None
+                path = self._files[0]
+            try:
+                document = json.loads(path.read_bytes())
+                columns = [document["columns"][name] for name in COLUMN_NAMES]
+                return SpooledBatch(path, str(document["token"]), SpanColumns(columns))
+            except (OSError, ValueError, KeyError, TypeError) as exc:
+                logger.error("spooled batch %s is unreadable (%s); moved aside as .corrupt", path, exc)
+                self._forget(path, path.with_suffix(".corrupt"))
+
+    def remove(self, batch: SpooledBatch) -> None:
+        self._forget(batch.path, None)
+
+    def _forget(self, path: Path, rename_to: Path | None) -> None:
+        with self._lock:
+            size = path.stat().st_size if path.exists() else 0
+            if rename_to is None:
+                path.unlink(missing_ok=True)
+            else:
+                os.replace(path, rename_to)
+            _fsync_directory(self.directory)
+            self._files.remove(path)
+            self._bytes -= size
+
+
+def _fsync_directory(directory: Path) -> None:
+    descriptor = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)

@@ -1,0 +1,137 @@
+"""Spans to otel_traces rows, as the clickhouseexporter maps them."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+from opentelemetry.proto.trace.v1.trace_pb2 import Span, Status
+from otlp_testing import attributes, make_request, make_span
+from ragpulse_collector.mapping import COLUMN_NAMES, map_request
+
+
+def _only_row(span: Span, **request: object) -> dict[str, object]:
+    mapped = map_request(make_request([span], **request))  # type: ignore[arg-type]
+    assert mapped.rejected == 0
+    (row,) = mapped.spans.rows()
+    return row
+
+
+def test_full_span_maps_every_column() -> None:
+    link = Span.Link(
+        trace_id=bytes(range(16)),
+        span_id=bytes(range(8)),
+        trace_state="k=v",
+        attributes=attributes({"why": "fan-in"}),
+    )
+    event = Span.Event(
+        time_unix_nano=1_700_000_000_000_000_123, name="retry", attributes=attributes({"n": 2})
+    )
+    span = make_span(
+        "rag fusion",
+        {"ragpulse.kind": "rag", "score": 0.25},
+        trace_id=bytes.fromhex("0af7651916cd43dd8448eb211c80319c"),
+        span_id=bytes.fromhex("b7ad6b7169203331"),
+        parent_span_id=bytes.fromhex("00f067aa0ba902b7"),
+        trace_state="congo=t61",
+        kind=Span.SPAN_KIND_SERVER,
+        start_time_unix_nano=1_700_000_000_000_000_001,
+        end_time_unix_nano=1_700_000_000_002_500_001,
+        status=Status(code=Status.STATUS_CODE_ERROR, message="boom"),
+        events=[event],
+        links=[link],
+    )
+    row = _only_row(span, service="checkout", resource={"host.name": "h1"})
+    assert list(row) == list(COLUMN_NAMES)
+    assert row == {
+        "Timestamp": 1_700_000_000_000_000_001,
+        "TraceId": "0af7651916cd43dd8448eb211c80319c",
+        "SpanId": "b7ad6b7169203331",
+        "ParentSpanId": "00f067aa0ba902b7",
+        "TraceState": "congo=t61",
+        "SpanName": "rag fusion",
+        "SpanKind": "Server",
+        "ServiceName": "checkout",
+        "ResourceAttributes": {"service.name": "checkout", "host.name": "h1"},
+        "ScopeName": "tests",
+        "ScopeVersion": "1.0",
+        "SpanAttributes": {"ragpulse.kind": "rag", "score": "0.25"},
+        "Duration": 2_500_000,
+        "StatusCode": "Error",
+        "StatusMessage": "boom",
+        "Events.Timestamp": [1_700_000_000_000_000_123],
+        "Events.Name": ["retry"],
+        "Events.Attributes": [{"n": "2"}],
+        "Links.TraceId": [bytes(range(16)).hex()],
+        "Links.SpanId": [bytes(range(8)).hex()],
+        "Links.TraceState": ["k=v"],
+        "Links.Attributes": [{"why": "fan-in"}],
+    }
+
+
+def test_root_span_has_empty_parent_and_missing_service_name_is_empty() -> None:
+    request = make_request([make_span()])
+    del request.resource_spans[0].resource.attributes[:]
+    (row,) = map_request(request).spans.rows()
+    assert row["ParentSpanId"] == ""
+    assert row["ServiceName"] == ""
+
+
+def test_non_string_service_name_is_stringified() -> None:
+    request = make_request([make_span()])
+    request.resource_spans[0].resource.attributes[0].value.int_value = 7
+    assert map_request(request).spans.rows()[0]["ServiceName"] == "7"
+
+
+def test_span_ending_before_it_starts_gets_zero_duration() -> None:
+    row = _only_row(make_span(start_time_unix_nano=10_000, end_time_unix_nano=9_000))
+    assert row["Duration"] == 0
+
+
+@given(st.integers(min_value=0, max_value=7))
+def test_span_kind_names_are_pdata_strings(kind: int) -> None:
+    names = ["Unspecified", "Internal", "Server", "Client", "Producer", "Consumer"]
+    assert _only_row(make_span(kind=kind))["SpanKind"] == (names[kind] if kind < len(names) else "")
+
+
+@given(st.integers(min_value=0, max_value=4))
+def test_status_code_names_are_pdata_strings(code: int) -> None:
+    expected = ["Unset", "Ok", "Error"][code] if code < 3 else ""
+    assert _only_row(make_span(status=Status(code=code)))["StatusCode"] == expected
+
+
+@given(st.binary(max_size=20), st.binary(max_size=12), st.binary(max_size=12))
+def test_spans_with_malformed_ids_are_rejected_and_others_kept(
+    trace_id: bytes, span_id: bytes, parent_id: bytes
+) -> None:
+    good = make_span()
+    candidate = make_span(trace_id=trace_id, span_id=span_id, parent_span_id=parent_id)
+    mapped = map_request(make_request([good, candidate]))
+    valid = len(trace_id) == 16 and len(span_id) == 8 and len(parent_id) in (0, 8)
+    assert mapped.rejected == (0 if valid else 1)
+    assert bool(mapped.rejection_reason) == (not valid)
+    rows = mapped.spans.rows()
+    assert rows[0]["SpanId"] == good.span_id.hex()
+    if valid:
+        assert rows[1]["TraceId"] == trace_id.hex()
+        assert rows[1]["SpanId"] == span_id.hex()
+        assert rows[1]["ParentSpanId"] == parent_id.hex()
+        assert rows[1]["TraceId"] == rows[1]["TraceId"].lower()
+    else:
+        assert len(rows) == 1
+
+
+def test_link_with_malformed_id_rejects_its_span() -> None:
+    span = make_span(links=[Span.Link(trace_id=b"\x01" * 5, span_id=b"\x02" * 8)])
+    mapped = map_request(make_request([span]))
+    assert (mapped.rejected, len(mapped.spans)) == (1, 0)
+
+
+def test_spans_across_resources_and_scopes_keep_their_own_service_and_scope() -> None:
+    request = make_request([make_span("a")], service="one")
+    request.resource_spans.extend(make_request([make_span("b")], service="two").resource_spans)
+    request.resource_spans[1].scope_spans[0].scope.name = "other"
+    rows = map_request(request).spans.rows()
+    assert [(r["SpanName"], r["ServiceName"], r["ScopeName"]) for r in rows] == [
+        ("a", "one", "tests"),
+        ("b", "two", "other"),
+    ]
