@@ -1,9 +1,9 @@
 """Versioned, idempotent schema migrations.
 
 Each ``migrations/NNNN_name.sql`` file is one version; statements are separated by ``;`` at a line end and
-use ``${db}`` and ``${ttl_days}`` placeholders. Applied versions are recorded in ``ragpulse_schema_migrations``,
-and every statement is ``IF NOT EXISTS``-safe, so running ``migrate`` twice, or from two processes, changes
-nothing.
+use ``${db}`` and ``${ttl_days}`` placeholders. Applied versions are recorded in
+``ragpulse_schema_migrations``, and every statement is ``IF NOT EXISTS``-safe, so running ``migrate`` twice,
+or from two processes, changes nothing.
 """
 
 from __future__ import annotations

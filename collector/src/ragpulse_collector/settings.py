@@ -45,7 +45,9 @@ class CollectorSettings(BaseModel):
     queue_max_spans: int = Field(200_000, ge=1, description="Spans waiting to be written before 429")
     spool_dir: Path | None = Field(None, description="Where batches wait while ClickHouse is down")
     spool_max_bytes: int = Field(1024**3, ge=1024)
-    auth_token: SecretStr | None = Field(None, description="When set, requests need 'Authorization: Bearer <token>'")
+    auth_token: SecretStr | None = Field(
+        None, description="When set, requests need 'Authorization: Bearer <token>'"
+    )
 
 
 SettingsT = TypeVar("SettingsT", bound="RagpulseSettings")
@@ -77,7 +79,7 @@ class RagpulseSettings(BaseSettings):
 
     @classmethod
     def load(cls: type[SettingsT], config_file: Path | None = None, **overrides: Any) -> SettingsT:
-        """Settings from every source; ``overrides`` (from flags) win, nested as ``{"store": {"dsn": ...}}``."""
+        """Settings from every source; ``overrides`` (flags) win, nested as ``{"store": {"dsn": ...}}``."""
         path = config_file or _config_file_from_env()
         if path is not None and not path.is_file():
             raise FileNotFoundError(f"config file not found: {path}")

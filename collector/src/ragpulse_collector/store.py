@@ -1,7 +1,8 @@
 """The Store: one small API over clickhouse-connect, whichever engine the DSN names.
 
-``chdb:///abs/path`` opens embedded chDB (one process per path); ``http(s)://user:pass@host:8123/db`` talks to a
-ClickHouse server. The same SQL runs on both; values always travel by server-side binding (``{name:Type}``).
+``chdb:///abs/path`` opens embedded chDB (one process per path); ``http(s)://user:pass@host:8123/db``
+talks to a ClickHouse server. The same SQL runs on both; values always travel by server-side binding
+(``{name:Type}``).
 """
 
 from __future__ import annotations
@@ -83,7 +84,9 @@ class Store:
             self._local.client = None
             raise StoreUnavailable(f"{what} failed on {describe_dsn(self.dsn)}: {exc}") from exc
 
-    def command(self, sql: str, parameters: dict[str, Any] | None = None, *, use_database: bool = True) -> Any:
+    def command(
+        self, sql: str, parameters: dict[str, Any] | None = None, *, use_database: bool = True
+    ) -> Any:
         client = self._client()
         return self._run("command", client.command, sql, parameters=parameters, use_database=use_database)
 

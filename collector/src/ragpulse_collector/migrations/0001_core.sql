@@ -135,7 +135,7 @@ CREATE TABLE IF NOT EXISTS ${db}.ragpulse_scores (
 PARTITION BY toYYYYMM(RequestTime)
 ORDER BY (ServiceName, Scorer, Metric, TraceId)
 TTL toDateTime(RequestTime) + toIntervalDay(${ttl_days})
-SETTINGS index_granularity = 8192;
+SETTINGS index_granularity = 8192, non_replicated_deduplication_window = 10000;
 
 -- Every candidate's fate: scored, sampled out, throttled, over budget, skipped or failed, with the reason.
 CREATE TABLE IF NOT EXISTS ${db}.ragpulse_scoring_log (
@@ -153,4 +153,4 @@ CREATE TABLE IF NOT EXISTS ${db}.ragpulse_scoring_log (
 PARTITION BY toDate(LoggedAt)
 ORDER BY (Scorer, Outcome, LoggedAt)
 TTL toDateTime(LoggedAt) + toIntervalDay(${ttl_days})
-SETTINGS index_granularity = 8192, ttl_only_drop_parts = 1;
+SETTINGS index_granularity = 8192, ttl_only_drop_parts = 1, non_replicated_deduplication_window = 10000;

@@ -16,7 +16,7 @@ class SentenceVerdict:
 
 @dataclass(frozen=True)
 class SupportVerdict:
-    """``support_score`` is higher for better-supported responses (used for AUROC of the hallucinated class)."""
+    """``support_score`` is higher for better-supported responses; AUROC of the hallucinated class uses it."""
 
     hallucinated: bool
     support_score: float

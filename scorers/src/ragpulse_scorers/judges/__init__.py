@@ -1,1 +1,1 @@
-"""LLM judges built on ``ragpulse_scorers.llm``: one module per scorer, each with ``build(settings, store)``."""
+"""LLM judges built on ``ragpulse_scorers.llm``: a module per scorer, each with ``build(settings, store)``."""
