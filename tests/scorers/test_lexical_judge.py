@@ -8,6 +8,7 @@ from ragpulse_scorers.evaluation.datasets import SupportExample
 from ragpulse_scorers.lexical import LexicalJudge
 from ragpulse_scorers.lexical.tokens import normalise_number, sentence_features
 from ragpulse_scorers.lexical.tuning import grid_search
+from ragpulse_scorers.text import split_sentences
 
 CONTEXT = [
     "Automotive technicians in Alaska earn about $23.70 per hour or $49,400 per year. "
@@ -121,3 +122,74 @@ def test_grid_search_finds_parameters_that_separate_labelled_responses() -> None
     assert result.balanced_accuracy == 1.0
     assert [LexicalJudge(result.params).judge_support(QUESTION, CONTEXT, e.response).hallucinated
             for e in examples] == [False, False, True, True]  # fmt: skip
+
+
+# Context sentences whose negation sits next to other clauses and sentences sharing their words: where the
+# negation rule once compared the wrong clause or the wrong sentence and flagged a verbatim copy.
+NEGATED_CONTEXT = [
+    'The operators "in" and "not in" test for membership. '
+    "Return the lowest index in the string where substring sub is found. Return -1 if sub is not found.",
+    "This can either replace an existing key value pair, or insert a new key value pair if no key exists. "
+    "A raw string cannot end in an odd number of backslashes. "
+    "The default argument values are stored in the function object, not in the code object.",
+    "The tab character isn't copied. Every tab character in the copy becomes spaces.",
+]
+
+
+def test_a_verbatim_copy_of_a_sentence_with_a_negation_is_supported() -> None:
+    sentences = [s for chunk in NEGATED_CONTEXT for s in split_sentences(chunk)]
+    assert len(sentences) == 8
+    for sentence in sentences:
+        verdict = LexicalJudge().judge_support("What do strings do?", NEGATED_CONTEXT, sentence)
+        assert not verdict.hallucinated, (sentence, verdict.sentences[0].evidence)
+        assert verdict.sentences[0].evidence == sentence
+
+
+def test_a_flipped_negation_is_unsupported_whichever_way_it_flips() -> None:
+    for context, flipped in (
+        ("A raw string cannot end in an odd number of backslashes.",
+         "A raw string can end in an odd number of backslashes."),
+        ("Return -1 if sub is not found.", "Return -1 if sub is found."),
+        ("The tab character isn't copied.", "The tab character is copied."),
+        ("The default values are stored in the function object.",
+         "The default values are not stored in the function object."),
+        ("Python checks the types of arguments at run time, but it does not convert them to strings.",
+         "Python checks the types of arguments at run time, but it converts them to strings."),
+    ):  # fmt: skip
+        analysis = LexicalJudge().analyse("What happens?", [context], flipped)
+        assert analysis.hallucinated, flipped
+        assert "negation flipped" in analysis.claims[0].reason
+        assert not LexicalJudge().judge_support("What happens?", [context], context).hallucinated
+
+
+_SUBJECTS = ("the key", "a raw string", "the operator", "the code object", "the tab character", "the value")
+_VERBS = ("is copied", "is found", "can end", "test membership", "is stored", "contains the value")
+_NEGATED_VERBS = ("is not copied", "is never found", "cannot end", "isn't stored", "contains no value",
+                  "does not test membership")  # fmt: skip
+_TAILS = ("", " in the function object", " in an odd number", " for the key", " in the string")
+_JOINS = (", and ", ", but ", "; ", " while ", " or ", ", not ")
+
+
+@st.composite
+def context_sentence(draw: st.DrawFn) -> str:
+    clauses = [
+        draw(st.sampled_from(_SUBJECTS)) + " " + draw(st.sampled_from(_VERBS + _NEGATED_VERBS))
+        + draw(st.sampled_from(_TAILS))
+        for _ in range(draw(st.integers(1, 3)))
+    ]  # fmt: skip
+    text = clauses[0]
+    for clause in clauses[1:]:
+        text += draw(st.sampled_from(_JOINS)) + clause
+    return text[0].upper() + text[1:] + "."
+
+
+@settings(max_examples=200)
+@given(st.lists(context_sentence(), min_size=1, max_size=8), st.data())
+def test_an_answer_copied_verbatim_from_the_context_is_never_hallucinated(
+    sentences: list[str], data: st.DataObject
+) -> None:
+    middle = len(sentences) // 2
+    context = [" ".join(sentences[:middle]), " ".join(sentences[middle:])]
+    copied = data.draw(st.lists(st.sampled_from(sentences), min_size=1, max_size=4))
+    verdict = LexicalJudge().judge_support("What does the code do?", context, " ".join(copied))
+    assert not verdict.hallucinated, [(s.sentence, s.evidence) for s in verdict.sentences if not s.supported]
