@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 
 from pydantic import BaseModel, Field, SecretStr
-
 from ragpulse_collector.settings import RagpulseSettings
 
 

@@ -15,4 +15,7 @@ def wilson_interval(successes: int, n: int, z: float = 1.959963984540054) -> tup
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
     half_width = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return max(0.0, centre - half_width), min(1.0, centre + half_width)
+    # The closed forms are exact at the ends; floating point would leave 1e-17 above 0 (or below 1) there.
+    lower = 0.0 if successes == 0 else max(0.0, centre - half_width)
+    upper = 1.0 if successes == n else min(1.0, centre + half_width)
+    return lower, upper

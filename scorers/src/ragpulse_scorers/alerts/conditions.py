@@ -1,0 +1,124 @@
+"""Reads the numbers each alert rule needs from ClickHouse and turns them into observations.
+
+The same conditions run in Grafana (``dashboards/provisioning/alerting/rules.yml``); keep the two in step.
+A request counts as hallucinated when its ``hallucination`` score is at least 0.5 (lexical writes 1/0, the LLM
+support judge 1 − adherence) and as supported otherwise; rows with an error or no value are not counted.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from ragpulse_collector.store import Store
+
+from ragpulse_scorers.alerts import rules
+from ragpulse_scorers.alerts.rules import AlertKey, Observation
+from ragpulse_scorers.settings import AlertSettings
+
+_HALLUCINATION_COUNTS = """
+SELECT ServiceName, Variant, Scorer,
+       countIf(RequestTime > {start:DateTime64(6)} AND Value >= 0.5) AS hallucinated,
+       countIf(RequestTime > {start:DateTime64(6)}) AS scored,
+       countIf(RequestTime <= {start:DateTime64(6)} AND Value < 0.5) AS baseline_supported,
+       countIf(RequestTime <= {start:DateTime64(6)}) AS baseline_scored
+FROM {scores} FINAL
+WHERE Metric = 'hallucination' AND Error = '' AND Value IS NOT NULL
+  AND RequestTime > {baseline_start:DateTime64(6)} AND RequestTime <= {end:DateTime64(6)}
+GROUP BY ServiceName, Variant, Scorer
+ORDER BY ServiceName, Variant, Scorer
+"""
+
+_TRAFFIC_AND_SCORES = """
+SELECT r.ServiceName AS ServiceName, r.requests AS requests, s.scores AS scores
+FROM (
+    SELECT ServiceName, uniqExact(TraceId) AS requests
+    FROM {requests}
+    WHERE Timestamp > {start:DateTime64(6)} AND Timestamp <= {settled:DateTime64(6)}
+    GROUP BY ServiceName
+) AS r
+LEFT JOIN (
+    SELECT ServiceName, count() AS scores
+    FROM {scores}
+    WHERE ScoredAt > {start:DateTime64(6)} AND ScoredAt <= {end:DateTime64(6)}
+    GROUP BY ServiceName
+) AS s USING (ServiceName)
+ORDER BY ServiceName
+"""
+
+_JUDGE_ERRORS = """
+SELECT ServiceName, Scorer,
+       uniqExactIf(TraceId, Error != '') AS failed,
+       uniqExact(TraceId) AS judged
+FROM {scores} FINAL
+WHERE ScoredAt > {start:DateTime64(6)} AND ScoredAt <= {end:DateTime64(6)}
+GROUP BY ServiceName, Scorer
+ORDER BY ServiceName, Scorer
+"""
+
+
+def _with_tables(sql: str, store: Store) -> str:
+    # Only table names are formatted in; every value is bound server-side.
+    return sql.replace("{scores}", store.table("ragpulse_scores")).replace(
+        "{requests}", store.table("ragpulse_requests")
+    )
+
+
+def observe(store: Store, settings: AlertSettings, now: datetime) -> list[Observation]:
+    """Every rule's observation for every service/variant/scorer with data around ``now``."""
+    window = timedelta(minutes=settings.window_minutes)
+    bounds: dict[str, Any] = {"start": now - window, "end": now}
+    observations: list[Observation] = []
+
+    baseline_start = now - window - timedelta(days=settings.baseline_days)
+    rows = store.query_dicts(
+        _with_tables(_HALLUCINATION_COUNTS, store), {**bounds, "baseline_start": baseline_start}
+    )
+    for row in rows:
+        labels = (row["ServiceName"], row["Variant"], row["Scorer"])
+        observations.append(
+            rules.rate_above(
+                AlertKey(rules.HALLUCINATION_RATE, *labels),
+                "hallucination rate",
+                int(row["hallucinated"]),
+                int(row["scored"]),
+                threshold=settings.hallucination_threshold,
+                min_samples=settings.min_samples,
+                resolve_margin=settings.resolve_margin,
+            )
+        )
+        supported = int(row["scored"]) - int(row["hallucinated"])
+        observations.append(
+            rules.rate_dropped(
+                AlertKey(rules.SUPPORT_DROP, *labels),
+                "support rate",
+                (supported, int(row["scored"])),
+                (int(row["baseline_supported"]), int(row["baseline_scored"])),
+                min_samples=settings.min_samples,
+            )
+        )
+
+    settled = now - timedelta(minutes=settings.stall_grace_minutes)
+    for row in store.query_dicts(_with_tables(_TRAFFIC_AND_SCORES, store), {**bounds, "settled": settled}):
+        observations.append(
+            rules.scoring_stalled(
+                AlertKey(rules.SCORING_STALLED, row["ServiceName"]),
+                int(row["requests"]),
+                int(row["scores"]),
+                min_requests=settings.stall_min_requests,
+            )
+        )
+
+    for row in store.query_dicts(_with_tables(_JUDGE_ERRORS, store), bounds):
+        observations.append(
+            rules.rate_above(
+                AlertKey(rules.JUDGE_ERRORS, row["ServiceName"], scorer=row["Scorer"]),
+                "judge error rate",
+                int(row["failed"]),
+                int(row["judged"]),
+                threshold=settings.judge_error_threshold,
+                min_samples=settings.min_samples,
+                resolve_margin=settings.resolve_margin,
+            )
+        )
+    return observations

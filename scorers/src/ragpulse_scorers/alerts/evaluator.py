@@ -1,0 +1,103 @@
+"""One alert evaluation: observe, compare with the stored state, notify on changes, record the new state."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
+
+from ragpulse_collector.store import Store
+
+from ragpulse_scorers.alerts import state, webhook
+from ragpulse_scorers.alerts.conditions import observe
+from ragpulse_scorers.alerts.rules import Observation
+from ragpulse_scorers.alerts.state import FIRING, RESOLVED, AlertRecord
+from ragpulse_scorers.settings import AlertSettings
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class Evaluation:
+    fired: list[AlertRecord] = field(default_factory=list)
+    resolved: list[AlertRecord] = field(default_factory=list)
+    firing: list[AlertRecord] = field(default_factory=list)
+    """Every alert firing after this evaluation, new ones included."""
+
+
+def evaluate_alerts(store: Store, settings: AlertSettings, now: datetime | None = None) -> Evaluation:
+    """Evaluate every rule at ``now`` (default: the clock) and record fired, ongoing and resolved alerts.
+
+    An alert with no data this time (no traffic, too few samples to decide) keeps its state: silence is not
+    evidence that the problem went away.
+    """
+    now = (now or datetime.now(UTC)).astimezone(UTC)
+    current = state.load_firing(store)
+    result = Evaluation()
+    changed: list[AlertRecord] = []
+    for observation in observe(store, settings, now):
+        previous = current.pop(observation.key, None)
+        if previous is None and observation.fire:
+            record = _notified(_fired(observation, now), settings)
+            result.fired.append(record)
+        elif previous is not None and observation.clear:
+            record = _notified(_updated(previous, observation, now, RESOLVED), settings)
+            result.resolved.append(record)
+        elif previous is not None:
+            record = _updated(previous, observation, now, FIRING)
+            result.firing.append(record)
+        else:
+            continue
+        changed.append(record)
+    result.firing.extend([*current.values(), *result.fired])
+    state.save(store, changed)
+    for record in result.fired:
+        logger.warning("alert fired: %s", record.summary)
+    for record in result.resolved:
+        logger.info("alert resolved: %s", record.summary)
+    return result
+
+
+def _notified(record: AlertRecord, settings: AlertSettings) -> AlertRecord:
+    """Post the change to the webhook, when one is set; the outcome is kept on the record."""
+    if not settings.webhook_url:
+        return record
+    message = webhook.slack_message(record)
+    error = webhook.post(settings.webhook_url, message, timeout_s=settings.webhook_timeout_s)
+    return replace(record, notify_error=error)
+
+
+def _fired(observation: Observation, now: datetime) -> AlertRecord:
+    return AlertRecord(
+        alert_id=uuid.uuid4().hex,
+        key=observation.key,
+        state=FIRING,
+        fired_at=now,
+        resolved_at=None,
+        updated_at=now,
+        value=observation.value,
+        lower=observation.lower,
+        upper=observation.upper,
+        samples=observation.samples,
+        threshold=observation.threshold,
+        summary=observation.summary,
+    )
+
+
+def _updated(previous: AlertRecord, observation: Observation, now: datetime, new_state: str) -> AlertRecord:
+    # ReplacingMergeTree keeps the highest UpdatedAt: never let a clock step back hide the newer version.
+    updated_at = max(now, previous.updated_at + timedelta(microseconds=1))
+    return replace(
+        previous,
+        state=new_state,
+        resolved_at=updated_at if new_state == RESOLVED else None,
+        updated_at=updated_at,
+        value=observation.value,
+        lower=observation.lower,
+        upper=observation.upper,
+        samples=observation.samples,
+        threshold=observation.threshold,
+        summary=observation.summary,
+        notify_error=previous.notify_error if new_state == FIRING else "",
+    )

@@ -1,0 +1,45 @@
+"""The APScheduler job that evaluates the built-in alerts; the scorer's scheduler adds it."""
+
+from __future__ import annotations
+
+import logging
+from typing import Final
+
+from apscheduler.schedulers.base import BaseScheduler
+from ragpulse_collector.store import Store, StoreUnavailable
+
+from ragpulse_scorers.alerts.evaluator import evaluate_alerts
+from ragpulse_scorers.settings import AlertSettings, ScorersSettings
+
+logger = logging.getLogger(__name__)
+
+JOB_ID: Final = "ragpulse-alerts"
+
+
+def add_alert_job(scheduler: BaseScheduler, settings: ScorersSettings | AlertSettings, store: Store) -> None:
+    """Evaluate the alerts every ``alerts.interval_s`` seconds (nothing when ``alerts.enabled`` is false)."""
+    alerts = settings if isinstance(settings, AlertSettings) else settings.alerts
+    if not alerts.enabled:
+        logger.info("built-in alerts disabled")
+        return
+    scheduler.add_job(
+        run_alert_job,
+        trigger="interval",
+        seconds=alerts.interval_s,
+        args=(store, alerts),
+        id=JOB_ID,
+        name="ragpulse alerts",
+        max_instances=1,
+        coalesce=True,
+        replace_existing=True,
+    )
+
+
+def run_alert_job(store: Store, alerts: AlertSettings) -> None:
+    """One evaluation; failures are logged, never raised, so the scheduler keeps the job."""
+    try:
+        evaluate_alerts(store, alerts)
+    except StoreUnavailable as exc:
+        logger.warning("alert evaluation skipped, store unavailable: %s", exc)
+    except Exception:
+        logger.exception("alert evaluation failed")

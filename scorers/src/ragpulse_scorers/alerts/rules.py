@@ -1,0 +1,121 @@
+"""What each alert rule decides from its numbers: pure functions, so the thresholds are easy to test.
+
+Every rule yields an :class:`Observation` with two separate verdicts, ``fire`` and ``clear``. They are never
+both true, and a band where neither holds lies between them: an alert already firing stays firing there and a
+quiet one stays quiet, so a rate hovering at the threshold does not flap. For rates the band is the 95% Wilson
+interval itself: fire once the interval's lower bound is above the threshold (we are confident the rate is too
+high), clear once its upper bound is below it (confident it is fine again).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from ragpulse_scorers.stats import wilson_interval
+
+HALLUCINATION_RATE: Final = "hallucination_rate"
+SUPPORT_DROP: Final = "support_drop"
+SCORING_STALLED: Final = "scoring_stalled"
+JUDGE_ERRORS: Final = "judge_errors"
+RULES: Final = (HALLUCINATION_RATE, SUPPORT_DROP, SCORING_STALLED, JUDGE_ERRORS)
+
+
+@dataclass(frozen=True, order=True)
+class AlertKey:
+    """One alert series: a rule and the labels it is evaluated per ("" where a label does not apply)."""
+
+    rule: str
+    service: str
+    variant: str = ""
+    scorer: str = ""
+
+    def describe(self) -> str:
+        labels = [f"service {self.service}"]
+        if self.variant:
+            labels.append(f"variant {self.variant}")
+        if self.scorer:
+            labels.append(f"scorer {self.scorer}")
+        return ", ".join(labels)
+
+
+@dataclass(frozen=True)
+class Observation:
+    key: AlertKey
+    value: float
+    lower: float
+    upper: float
+    samples: int
+    threshold: float
+    fire: bool
+    clear: bool
+    summary: str
+
+
+def _interval(successes: int, n: int) -> tuple[float, float]:
+    """The Wilson interval, exact at the ends: its float arithmetic leaves ~1e-17 at 0 of n, which must not
+    count as "above a threshold of 0"."""
+    lower, upper = wilson_interval(successes, n)
+    return (0.0 if successes == 0 else lower), (1.0 if n and successes == n else upper)
+
+
+def _percent(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def rate_above(
+    key: AlertKey,
+    what: str,
+    events: int,
+    n: int,
+    *,
+    threshold: float,
+    min_samples: int,
+    resolve_margin: float = 0.0,
+) -> Observation:
+    """``events`` of ``n`` is too high: fire on the lower bound (with enough samples), clear on the upper."""
+    lower, upper = _interval(events, n)
+    rate = events / n if n else 0.0
+    fire = n >= min_samples and lower > threshold
+    clear = not fire and upper < threshold - resolve_margin
+    summary = (
+        f"{what} {_percent(rate)} (95% CI {_percent(lower)}–{_percent(upper)}, n={n}) for {key.describe()}; "
+        f"threshold {_percent(threshold)}"
+    )
+    return Observation(key, rate, lower, upper, n, threshold, fire, clear, summary)
+
+
+def rate_dropped(
+    key: AlertKey,
+    what: str,
+    current: tuple[int, int],
+    baseline: tuple[int, int],
+    *,
+    min_samples: int,
+) -> Observation:
+    """The current window's rate fell below its baseline's: the two 95% intervals no longer overlap.
+
+    Fires when the current upper bound is below the baseline's lower bound; clears once the current upper
+    bound is back at the baseline's own rate. ``current`` and ``baseline`` are (successes, n).
+    """
+    (cur_s, cur_n), (base_s, base_n) = current, baseline
+    cur_lower, cur_upper = _interval(cur_s, cur_n)
+    base_lower, _ = _interval(base_s, base_n)
+    cur_rate = cur_s / cur_n if cur_n else 0.0
+    base_rate = base_s / base_n if base_n else 0.0
+    enough = cur_n >= min_samples and base_n >= min_samples
+    fire = enough and cur_upper < base_lower
+    clear = not fire and cur_n > 0 and (cur_upper >= base_rate or base_n == 0)
+    summary = (
+        f"{what} {_percent(cur_rate)} (95% CI {_percent(cur_lower)}–{_percent(cur_upper)}, n={cur_n}) for "
+        f"{key.describe()}; baseline {_percent(base_rate)} (lower bound {_percent(base_lower)}, n={base_n})"
+    )
+    return Observation(key, cur_rate, cur_lower, cur_upper, cur_n, base_lower, fire, clear, summary)
+
+
+def scoring_stalled(key: AlertKey, requests: int, scores: int, *, min_requests: int) -> Observation:
+    """Requests keep arriving but nothing was scored: the scorer is down, stuck or out of budget."""
+    fire = requests >= min_requests and scores == 0
+    clear = scores > 0 or requests == 0
+    summary = f"{requests} requests and {scores} scores in the window for {key.describe()}"
+    return Observation(key, float(scores), 0.0, 0.0, requests, float(min_requests), fire, clear, summary)

@@ -1,0 +1,117 @@
+"""Alert episodes in the ``ragpulse_alerts`` table (migration 0004).
+
+One episode per alert series from firing to resolving. Each change inserts a newer version of the episode's
+row (ReplacingMergeTree on UpdatedAt), so the current state survives restarts and every scorer process sees
+it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Final
+
+from ragpulse_collector.store import Store
+
+from ragpulse_scorers.alerts.rules import AlertKey
+
+FIRING: Final = "firing"
+RESOLVED: Final = "resolved"
+
+_COLUMNS: Final = (
+    "AlertId",
+    "Rule",
+    "ServiceName",
+    "Variant",
+    "Scorer",
+    "State",
+    "FiredAt",
+    "ResolvedAt",
+    "UpdatedAt",
+    "Value",
+    "Lower",
+    "Upper",
+    "Samples",
+    "Threshold",
+    "Summary",
+    "NotifyError",
+)
+
+
+@dataclass(frozen=True)
+class AlertRecord:
+    alert_id: str
+    key: AlertKey
+    state: str
+    fired_at: datetime
+    resolved_at: datetime | None
+    updated_at: datetime
+    value: float
+    lower: float
+    upper: float
+    samples: int
+    threshold: float
+    summary: str
+    notify_error: str = ""
+
+    def row(self) -> list[Any]:
+        return [
+            self.alert_id,
+            self.key.rule,
+            self.key.service,
+            self.key.variant,
+            self.key.scorer,
+            self.state,
+            self.fired_at,
+            self.resolved_at,
+            self.updated_at,
+            self.value,
+            self.lower,
+            self.upper,
+            self.samples,
+            self.threshold,
+            self.summary,
+            self.notify_error,
+        ]
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> AlertRecord:
+        return cls(
+            alert_id=row["AlertId"],
+            key=AlertKey(row["Rule"], row["ServiceName"], row["Variant"], row["Scorer"]),
+            state=row["State"],
+            fired_at=_utc(row["FiredAt"]),
+            resolved_at=_utc(row["ResolvedAt"]) if row["ResolvedAt"] is not None else None,
+            updated_at=_utc(row["UpdatedAt"]),
+            value=float(row["Value"]),
+            lower=float(row["Lower"]),
+            upper=float(row["Upper"]),
+            samples=int(row["Samples"]),
+            threshold=float(row["Threshold"]),
+            summary=row["Summary"],
+            notify_error=row["NotifyError"],
+        )
+
+
+def _utc(value: datetime) -> datetime:
+    # The driver hands back naive datetimes in UTC.
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def save(store: Store, records: list[AlertRecord]) -> None:
+    store.insert("ragpulse_alerts", [record.row() for record in records], _COLUMNS)
+
+
+def load_alerts(store: Store, *, include_resolved: bool = True, limit: int = 1000) -> list[AlertRecord]:
+    """Current state of each episode, firing ones first, newest first."""
+    where = "" if include_resolved else f"WHERE State = '{FIRING}'"
+    rows = store.query_dicts(
+        f"SELECT {', '.join(_COLUMNS)} FROM {store.table('ragpulse_alerts')} FINAL {where} "
+        f"ORDER BY State = '{FIRING}' DESC, FiredAt DESC LIMIT {{limit:UInt32}}",
+        {"limit": limit},
+    )
+    return [AlertRecord.from_row(row) for row in rows]
+
+
+def load_firing(store: Store) -> dict[AlertKey, AlertRecord]:
+    return {record.key: record for record in load_alerts(store, include_resolved=False, limit=1_000_000)}

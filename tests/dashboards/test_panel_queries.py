@@ -1,0 +1,216 @@
+"""Every panel's SQL, expanded the way the ClickHouse plugin expands it, runs against chDB loaded with demo
+data and returns the columns its panel needs."""
+
+from __future__ import annotations
+
+import json
+import math
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from demo_data import SERVICE, STEPS, VARIANTS, Demo
+from grafana_macros import ALL, TimeRange, Variable, expand_dashboard_query
+from ragpulse_collector.store import Store
+
+DASHBOARDS = Path(__file__).resolve().parents[2] / "dashboards" / "json"
+TRACE_COLUMNS = {"traceID", "spanID", "parentSpanID", "serviceName", "operationName", "startTime", "duration",
+                 "tags", "serviceTags", "statusCode"}  # fmt: skip
+
+
+def load(name: str) -> dict[str, Any]:
+    board: dict[str, Any] = json.loads((DASHBOARDS / name).read_text())
+    return board
+
+
+def panels() -> list[tuple[str, dict[str, Any]]]:
+    found = []
+    for path in sorted(DASHBOARDS.glob("*.json")):
+        for panel in json.loads(path.read_text())["panels"]:
+            if panel["type"] != "row":
+                found.append((f"{path.stem}:{panel['title']}", panel))
+    return found
+
+
+PANELS = panels()
+
+
+def variables(demo: Demo, *, everything: bool) -> dict[str, Variable]:
+    """Dashboard variables: every multi-value one on All, or on one concrete value."""
+    chosen: dict[str, Variable] = {
+        "judge": Variable("lexical"),
+        "variant_a": Variable("A"),
+        "variant_b": Variable("B"),
+        "metric": Variable("support"),
+        "trace_id": Variable(demo.hallucinated_trace),
+    }
+    if everything:
+        chosen |= {
+            "service": Variable(ALL, (SERVICE,), multi=True),
+            "pipeline": Variable(ALL, ("fusion",), multi=True),
+            "variant": Variable(ALL, tuple(VARIANTS), multi=True),
+        }
+    else:
+        chosen |= {
+            "service": Variable([SERVICE], multi=True),
+            "pipeline": Variable(["fusion"], multi=True),
+            "variant": Variable(["B"], multi=True),
+        }
+    return chosen
+
+
+def time_range(demo: Demo) -> TimeRange:
+    return TimeRange(demo.now - timedelta(hours=6), demo.now + timedelta(minutes=1), interval_s=300)
+
+
+def run(store: Store, sql: str, demo: Demo, *, everything: bool = True) -> list[dict[str, Any]]:
+    return store.query_dicts(
+        expand_dashboard_query(sql, variables(demo, everything=everything), time_range(demo))
+    )
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def override_names(panel: dict[str, Any]) -> list[str]:
+    return [
+        o["matcher"]["options"] for o in panel["fieldConfig"]["overrides"] if o["matcher"]["id"] == "byName"
+    ]
+
+
+@pytest.mark.parametrize("everything", [True, False], ids=["all", "one-value"])
+@pytest.mark.parametrize(("name", "panel"), PANELS, ids=[name for name, _ in PANELS])
+def test_panel_query_returns_what_the_panel_draws(
+    demo_store: tuple[Store, Demo], name: str, panel: dict[str, Any], everything: bool
+) -> None:
+    store, demo = demo_store
+    (target,) = panel["targets"]
+    rows = run(store, target["rawSql"], demo, everything=everything)
+
+    assert rows, f"{name} returned no rows for the demo data"
+    columns = list(rows[0])
+    if target["format"] == 0:
+        assert columns[0] == "time" and isinstance(rows[0]["time"], datetime), columns
+        assert any(is_number(rows[0][c]) for c in columns[1:]), columns
+        times = [row["time"] for row in rows]
+        assert times == sorted(times), "time series must come ordered by time"
+    elif target["format"] == 1:
+        assert any(is_number(v) for v in rows[0].values()), columns
+    else:
+        assert target["format"] == 3
+        assert set(columns) >= TRACE_COLUMNS
+    for field in override_names(panel):
+        assert field in columns, f"{name}: override names {field!r}, query gives {columns}"
+    if panel.get("options", {}).get("xField"):
+        assert panel["options"]["xField"] in columns
+
+
+def panel(dashboard: str, title: str) -> dict[str, Any]:
+    return next(p for p in load(dashboard)["panels"] if p["title"] == title)
+
+
+def test_hallucination_table_matches_the_seeded_rates_with_wilson_bounds(
+    demo_store: tuple[Store, Demo],
+) -> None:
+    store, demo = demo_store
+    rows = run(store, panel("overview.json", "Hallucination rate per variant")["targets"][0]["rawSql"], demo)
+    assert [row["Variant"] for row in rows] == list(VARIANTS)
+    for row in rows:
+        assert row["scored"] == 60
+        assert row["rate"] == pytest.approx(VARIANTS[row["Variant"]])
+        assert 0 < row["lower"] < row["rate"] < row["upper"] < 1
+
+
+def test_band_series_carry_rate_bounds_and_sample_count(demo_store: tuple[Store, Demo]) -> None:
+    store, demo = demo_store
+    sql = panel("overview.json", "Hallucination rate per variant (95% Wilson interval)")["targets"][0][
+        "rawSql"
+    ]
+    rows = run(store, sql, demo)
+    assert {"time", "Variant", "rate", "lower", "upper", "n"} == set(rows[0])
+    assert sum(row["n"] for row in rows) == 120
+    assert all(row["lower"] <= row["rate"] <= row["upper"] for row in rows)
+
+
+def test_step_latency_names_every_step(demo_store: tuple[Store, Demo]) -> None:
+    store, demo = demo_store
+    rows = run(store, panel("overview.json", "Latency per step")["targets"][0]["rawSql"], demo)
+    assert {row["step"] for row in rows} == {*STEPS, "total"}
+    assert rows[0]["step"] == "total"  # slowest first: the whole request outlasts each step
+    assert next(row for row in rows if row["step"] == "retrieve")["calls"] == 3 * 120
+
+
+def test_variant_comparison_puts_a_and_b_side_by_side(demo_store: tuple[Store, Demo]) -> None:
+    store, demo = demo_store
+    rows = run(store, panel("variant-comparison.json", "Every metric: A vs B")["targets"][0]["rawSql"], demo)
+    lexical = next(row for row in rows if row["Scorer"] == "lexical" and row["Metric"] == "hallucination")
+    assert (lexical["a_n"], lexical["b_n"]) == (60, 60)
+    assert lexical["diff"] == pytest.approx(VARIANTS["B"] - VARIANTS["A"])
+    assert {"coverage_core", "mrr5_relevant", "completeness"} <= {row["Metric"] for row in rows}
+    assert all(not math.isnan(row["a_ci95"]) for row in rows)
+
+
+def test_worst_requests_come_first_with_question_and_answer(demo_store: tuple[Store, Demo]) -> None:
+    store, demo = demo_store
+    rows = run(store, panel("request-explorer.json", "Worst requests first")["targets"][0]["rawSql"], demo)
+    hallucinated = sum(sum(flags) for flags in demo.lexical.values())
+    assert [row["hallucination"] for row in rows[:hallucinated]] == [1.0] * hallucinated
+    assert rows[hallucinated]["hallucination"] == 0.0
+    assert "1850" in rows[0]["answer"] and rows[0]["question"].startswith("Are Python lists")
+
+
+def test_sentence_verdicts_of_the_selected_request_from_both_judges(demo_store: tuple[Store, Demo]) -> None:
+    store, demo = demo_store
+    rows = run(store, panel("request-explorer.json", "Sentence-level verdicts")["targets"][0]["rawSql"], demo)
+    sentences = range(1, demo.hallucinated_sentences + 1)
+    assert [(row["scorer"], row["sentence_index"]) for row in rows] == [
+        *(("lexical", i) for i in sentences),
+        *(("support", i) for i in sentences),
+    ]
+    assert [row["verdict"] for row in rows] == ["supported", "unsupported"] * 2
+    assert [row["sentence"] for row in rows[:2]] == [row["sentence"] for row in rows[2:]]
+    assert rows[1]["sentence"] == "They were invented in 1850."
+    assert rows[0]["evidence"] == "Lists are mutable sequences. [doc1]"
+
+
+def test_trace_link_opens_every_span_of_the_trace(demo_store: tuple[Store, Demo]) -> None:
+    store, demo = demo_store
+    worst = panel("request-explorer.json", "Worst requests first")
+    (trace_override,) = [
+        o for o in worst["fieldConfig"]["overrides"] if o["matcher"]["options"] == "trace_id"
+    ]
+    links = next(p["value"] for p in trace_override["properties"] if p["id"] == "links")
+    explore = next(link for link in links if "internal" in link)
+    assert explore["internal"]["datasourceUid"] == "ragpulse-clickhouse"
+    assert explore["internal"]["query"]["format"] == 3
+    sql = explore["internal"]["query"]["rawSql"].replace("${__value.raw}", demo.hallucinated_trace)
+    spans = run(store, sql, demo)
+    assert len(spans) == demo.spans_per_trace
+    assert {span["operationName"] for span in spans} == {*STEPS, "rag fusion"}
+    root = next(span for span in spans if span["parentSpanID"] == "")
+    assert all(span["parentSpanID"] == root["spanID"] for span in spans if span is not root)
+    tags = {tag["key"]: tag["value"] for tag in root["tags"]}
+    assert tags["ragpulse.kind"] == "rag" and tags["ragpulse.variant"] in VARIANTS
+    assert {tag["key"]: tag["value"] for tag in root["serviceTags"]} == {"service.name": SERVICE}
+
+
+def test_variable_queries_list_the_seeded_values(demo_store: tuple[Store, Demo]) -> None:
+    store, demo = demo_store
+    expected = {
+        "service": [SERVICE],
+        "pipeline": ["fusion"],
+        "variant": list(VARIANTS),
+        "variant_a": list(VARIANTS),
+        "judge": ["lexical", "support"],
+    }
+    for path in sorted(DASHBOARDS.glob("*.json")):
+        for variable in json.loads(path.read_text())["templating"]["list"]:
+            if variable["type"] != "query":
+                continue
+            rows = run(store, variable["query"]["rawSql"], demo)
+            values = [next(iter(row.values())) for row in rows]
+            if variable["name"] in expected:
+                assert values == expected[variable["name"]], (path.name, variable["name"])
+            assert values, (path.name, variable["name"])
