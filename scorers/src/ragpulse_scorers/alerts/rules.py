@@ -52,13 +52,6 @@ class Observation:
     summary: str
 
 
-def _interval(successes: int, n: int) -> tuple[float, float]:
-    """The Wilson interval, exact at the ends: its float arithmetic leaves ~1e-17 at 0 of n, which must not
-    count as "above a threshold of 0"."""
-    lower, upper = wilson_interval(successes, n)
-    return (0.0 if successes == 0 else lower), (1.0 if n and successes == n else upper)
-
-
 def _percent(x: float) -> str:
     return f"{100 * x:.1f}%"
 
@@ -74,7 +67,7 @@ def rate_above(
     resolve_margin: float = 0.0,
 ) -> Observation:
     """``events`` of ``n`` is too high: fire on the lower bound (with enough samples), clear on the upper."""
-    lower, upper = _interval(events, n)
+    lower, upper = wilson_interval(events, n)
     rate = events / n if n else 0.0
     fire = n >= min_samples and lower > threshold
     clear = not fire and upper < threshold - resolve_margin
@@ -99,8 +92,8 @@ def rate_dropped(
     bound is back at the baseline's own rate. ``current`` and ``baseline`` are (successes, n).
     """
     (cur_s, cur_n), (base_s, base_n) = current, baseline
-    cur_lower, cur_upper = _interval(cur_s, cur_n)
-    base_lower, _ = _interval(base_s, base_n)
+    cur_lower, cur_upper = wilson_interval(cur_s, cur_n)
+    base_lower, _ = wilson_interval(base_s, base_n)
     cur_rate = cur_s / cur_n if cur_n else 0.0
     base_rate = base_s / base_n if base_n else 0.0
     enough = cur_n >= min_samples and base_n >= min_samples
