@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
-from pydantic import BaseModel, Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -25,13 +25,19 @@ from ragpulse_collector.store import DEFAULT_DATABASE, default_dsn
 DEFAULT_CONFIG_FILE = Path("ragpulse.toml")
 
 
-class StoreSettings(BaseModel):
+class SettingsSection(BaseModel):
+    """A section of the config: an unknown key is a typo to report, not a setting to ignore."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class StoreSettings(SettingsSection):
     dsn: str = Field(default_factory=default_dsn, description="chdb:///abs/path or http(s)://user:pass@host:8123")
     database: str = DEFAULT_DATABASE
     ttl_days: int = Field(30, ge=1, description="How long spans, requests and scores are kept")
 
 
-class CollectorSettings(BaseModel):
+class CollectorSettings(SettingsSection):
     host: str = "127.0.0.1"
     port: int = Field(4318, ge=0, le=65535)
     max_body_bytes: int = Field(16 * 1024 * 1024, ge=1024, description="Larger requests get 413")

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import os
 
-from pydantic import BaseModel, Field, SecretStr
-from ragpulse_collector.settings import RagpulseSettings
+from pydantic import Field, SecretStr
+from ragpulse_collector.settings import RagpulseSettings, SettingsSection
 
 
-class ScorerSettings(BaseModel):
+class ScorerSettings(SettingsSection):
     scorers: list[str] = Field(default_factory=lambda: ["lexical"], description="Scorer names to run")
     interval_s: float = Field(10.0, gt=0, description="Seconds between scheduler ticks")
     settle_delay_s: float = Field(5.0, ge=0, description="Requests younger than this wait for late spans")
@@ -23,15 +23,17 @@ class ScorerSettings(BaseModel):
     concurrency: int = Field(4, ge=1, description="Requests judged at once")
     lookback_hours: float = Field(24.0, gt=0, description="Older unscored requests are left alone")
     max_attempts: int = Field(3, ge=1, description="A request whose scorer fails is retried up to this often")
-    shard: str = Field("0/1", pattern=r"^\d+/\d+$", description="i/N: this worker takes SampleKey % N == i")
+    shard: str = Field(
+        "0/1", pattern=r"^\d+/\d+$", description="i/N: this worker takes intDiv(SampleKey, 10000) % N == i"
+    )
 
 
-class PriceSettings(BaseModel):
+class PriceSettings(SettingsSection):
     input_per_million: float = Field(0.0, ge=0)
     output_per_million: float = Field(0.0, ge=0)
 
 
-class JudgeSettings(BaseModel):
+class JudgeSettings(SettingsSection):
     # The standard variables are defaults, so a config file or RAGPULSE_JUDGE__* still overrides them.
     base_url: str | None = Field(default_factory=lambda: os.environ.get("OPENAI_BASE_URL") or None)
     api_key: SecretStr | None = Field(
@@ -52,7 +54,7 @@ class JudgeSettings(BaseModel):
         return self.base_url is not None or self.api_key is not None
 
 
-class AlertSettings(BaseModel):
+class AlertSettings(SettingsSection):
     hallucination_threshold: float = Field(0.2, ge=0, le=1)
     window_minutes: float = Field(60.0, gt=0)
     min_samples: int = Field(30, ge=1)
