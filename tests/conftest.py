@@ -10,6 +10,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from opentelemetry import trace
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from ragpulse_collector.schema import migrate
 from ragpulse_collector.store import Store
 
@@ -40,6 +44,18 @@ def store(migrated_store: Store) -> Store:
     for (name,) in tables:
         migrated_store.command(f"TRUNCATE TABLE {migrated_store.table(name)}")
     return migrated_store
+
+
+@pytest.fixture(scope="session")
+def span_exporter() -> InMemorySpanExporter:
+    """Every span finished in this process, on its one SDK TracerProvider (OpenTelemetry sets it once)."""
+    exporter = InMemorySpanExporter()
+    provider = trace.get_tracer_provider()
+    if not isinstance(provider, TracerProvider):
+        provider = TracerProvider()
+        trace.set_tracer_provider(provider)
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    return exporter
 
 
 @pytest.fixture(scope="session")

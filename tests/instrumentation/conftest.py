@@ -1,7 +1,5 @@
-"""One SDK TracerProvider for the whole test session (OpenTelemetry lets a process set it once).
-
-Every span lands in an in-memory exporter that is emptied before each test; content settings go back to
-their defaults before each test too.
+"""Spans land in the session's in-memory exporter (``span_exporter`` in tests/conftest.py), emptied before
+each test; content settings go back to their defaults before each test too.
 """
 
 from __future__ import annotations
@@ -9,23 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from opentelemetry import trace
-from opentelemetry.sdk.trace import TracerProvider
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from ragpulse.settings import ENV_CAPTURE_CONTENT, ENV_MAX_TEXT_CHARS, apply_settings
 from span_capture import Spans
-
-
-@pytest.fixture(scope="session")
-def span_exporter() -> InMemorySpanExporter:
-    exporter = InMemorySpanExporter()
-    provider = trace.get_tracer_provider()
-    if not isinstance(provider, TracerProvider):
-        provider = TracerProvider()
-        trace.set_tracer_provider(provider)
-    provider.add_span_processor(SimpleSpanProcessor(exporter))
-    return exporter
 
 
 @pytest.fixture

@@ -12,6 +12,9 @@ from pydantic import SecretStr
 from ragpulse_scorers.settings import JudgeSettings, PriceSettings
 
 Reply = httpx.Response | Callable[[httpx.Request], httpx.Response]
+# What a judge played by a test function returns for a request body: the message content (a string or a
+# JSON-able object) or a whole response (an HTTP error, say).
+Answer = str | dict[str, Any] | httpx.Response
 
 MODEL = "judge-test-model"
 # $1 per million input tokens and $2 per million output tokens: easy to check by hand.
@@ -60,6 +63,18 @@ def error(status: int, message: str = "failure", headers: dict[str, str] | None 
     )
 
 
+def answering(
+    reply: Callable[[dict[str, Any]], Answer], prompt_tokens: int = 100, completion_tokens: int = 20
+) -> Callable[[httpx.Request], httpx.Response]:
+    """A ``FakeOpenAI`` reply made from each request body, for a judge whose answer depends on the prompt."""
+
+    def respond(request: httpx.Request) -> httpx.Response:
+        out = reply(json.loads(request.content))
+        return out if isinstance(out, httpx.Response) else completion(out, prompt_tokens, completion_tokens)
+
+    return respond
+
+
 def timeout(request: httpx.Request) -> httpx.Response:
     raise httpx.ReadTimeout("the judge took too long", request=request)
 
@@ -82,6 +97,10 @@ class FakeOpenAI:
 
     def http_client(self) -> httpx.Client:
         return httpx.Client(transport=httpx.MockTransport(self))
+
+    def schema_names(self) -> list[str]:
+        """The structured-output schema each request asked for, in order: which judge step was called."""
+        return [body["response_format"]["json_schema"]["name"] for body in self.requests]
 
     def messages(self, index: int = -1) -> list[dict[str, str]]:
         messages: list[dict[str, str]] = self.requests[index]["messages"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -10,13 +9,13 @@ from typing import Any
 
 import httpx
 import pytest
-from pydantic import SecretStr
+from judge_testing import MODEL, Answer, FakeOpenAI, answering, judge_settings
 from ragpulse_scorers.judges.coverage import CoverageJudge, CoverageScorer, build
 from ragpulse_scorers.llm.client import JudgeClient
 from ragpulse_scorers.llm.errors import JudgeOutputInvalid, JudgeTimeout
 from ragpulse_scorers.models import ContextChunk, RagRequest
 from ragpulse_scorers.scorer import NotApplicable
-from ragpulse_scorers.settings import JudgeSettings, PriceSettings, ScorersSettings
+from ragpulse_scorers.settings import ScorersSettings
 
 QUESTION = "Are frozen vegetables healthier than fresh ones?"
 # sub-question, its type, and the word that marks a text covering it (the fake judge's rule)
@@ -38,52 +37,12 @@ CHUNKS = [
 TOKENS_PER_CALL = (100, 20)
 
 
-def completion(content: str) -> dict[str, Any]:
-    return {
-        "id": "chatcmpl-test",
-        "object": "chat.completion",
-        "created": 0,
-        "model": "judge-model",
-        "choices": [
-            {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
-        ],
-        "usage": {
-            "prompt_tokens": TOKENS_PER_CALL[0],
-            "completion_tokens": TOKENS_PER_CALL[1],
-            "total_tokens": 120,
-        },
-    }
-
-
-def judge_client(
-    reply: Callable[[dict[str, Any]], Any], max_retries: int = 0
-) -> tuple[JudgeClient, list[str]]:
-    """A client whose server answers ``reply(request_body)``: a JSON-able object, a raw string or a Response.
-
-    Returns the client and the list of schema names of the calls it received, in order.
-    """
-    calls: list[str] = []
-
-    def handler(request: httpx.Request) -> httpx.Response:
-        body = json.loads(request.content)
-        calls.append(body["response_format"]["json_schema"]["name"])
-        out = reply(body)
-        if isinstance(out, httpx.Response):
-            return out
-        return httpx.Response(200, json=completion(out if isinstance(out, str) else json.dumps(out)))
-
-    settings = JudgeSettings.model_validate(
-        {
-            "base_url": "http://judge.test/v1",
-            "api_key": SecretStr("test-key"),
-            "model": "judge-model",
-            "max_retries": max_retries,
-            "requests_per_minute": 60000,
-            "prices": {"judge-model": PriceSettings(input_per_million=1.0, output_per_million=2.0)},
-        }
-    )
-    http_client = httpx.Client(transport=httpx.MockTransport(handler))
-    return JudgeClient(settings, None, http_client, sleep=lambda _: None), calls
+def judge_client(reply: Callable[[dict[str, Any]], Answer]) -> tuple[JudgeClient, FakeOpenAI]:
+    """A client whose server answers ``reply(request_body)``; the server tells which calls it received."""
+    server = FakeOpenAI(answering(reply, *TOKENS_PER_CALL))
+    settings = judge_settings(max_retries=0)
+    client = JudgeClient(settings, http_client=server.http_client(), sleep=lambda _: None)
+    return client, server
 
 
 def first_prompt(body: dict[str, Any]) -> str:
@@ -134,7 +93,7 @@ def by_metric(scores: list[Any]) -> dict[str, Any]:
 
 
 def test_scores_every_metric_from_the_judged_sub_questions() -> None:
-    client, calls = judge_client(fake_judge)
+    client, server = judge_client(fake_judge)
     scores = by_metric(CoverageScorer(CoverageJudge(client)).score(request()))
 
     # The answer covers both core sub-questions and the follow-up, not the background one.
@@ -151,7 +110,7 @@ def test_scores_every_metric_from_the_judged_sub_questions() -> None:
     assert scores["core_chunk_frequency_gap"].value is None
     assert scores["position_alignment"].value is None  # the background sub-question was never addressed
     assert scores["hybrid_rating"].value == pytest.approx(1.0 + 0.5 * 0.0 - 1.0)
-    assert calls == [
+    assert server.schema_names() == [
         "Decomposition",
         "TypeVerdicts",
         "CoverageVerdicts",
@@ -175,22 +134,22 @@ def test_scores_every_metric_from_the_judged_sub_questions() -> None:
 
 
 def test_tokens_and_cost_of_all_calls_are_shared_out_over_the_rows() -> None:
-    client, calls = judge_client(fake_judge)
+    client, server = judge_client(fake_judge)
     scores = CoverageScorer(CoverageJudge(client)).score(request())
-    assert sum(score.input_tokens for score in scores) == TOKENS_PER_CALL[0] * len(calls)
-    assert sum(score.output_tokens for score in scores) == TOKENS_PER_CALL[1] * len(calls)
-    expected_cost = len(calls) * (TOKENS_PER_CALL[0] * 1.0 + TOKENS_PER_CALL[1] * 2.0) / 1e6
+    assert sum(score.input_tokens for score in scores) == TOKENS_PER_CALL[0] * len(server.requests)
+    assert sum(score.output_tokens for score in scores) == TOKENS_PER_CALL[1] * len(server.requests)
+    expected_cost = len(server.requests) * (TOKENS_PER_CALL[0] * 1.0 + TOKENS_PER_CALL[1] * 2.0) / 1e6
     assert sum(score.cost_usd for score in scores) == pytest.approx(expected_cost)
-    assert {score.judge_model for score in scores} == {"judge-model"}
+    assert {score.judge_model for score in scores} == {MODEL}
 
 
 def test_sub_questions_are_decomposed_and_typed_once_per_question() -> None:
-    client, calls = judge_client(fake_judge)
+    client, server = judge_client(fake_judge)
     scorer = CoverageScorer(CoverageJudge(client))
     scorer.score(request())
-    calls.clear()
+    server.requests.clear()
     scorer.score(request(trace_id="t2", answer="Supermarkets sell frozen peas.", context=[]))
-    assert calls == ["CoverageVerdicts"]  # only the new answer is judged
+    assert server.schema_names() == ["CoverageVerdicts"]  # only the new answer is judged
 
 
 def test_without_chunks_retrieval_metrics_are_undefined_and_answer_metrics_still_scored() -> None:
@@ -203,10 +162,10 @@ def test_without_chunks_retrieval_metrics_are_undefined_and_answer_metrics_still
 
 @pytest.mark.parametrize("field", ["question", "answer"])
 def test_request_without_question_or_answer_is_not_applicable(field: str) -> None:
-    client, calls = judge_client(fake_judge)
+    client, server = judge_client(fake_judge)
     with pytest.raises(NotApplicable):
         CoverageScorer(CoverageJudge(client)).score(request(**{field: "  "}))
-    assert calls == []
+    assert server.schema_names() == []
 
 
 def test_verdict_naming_an_unknown_sub_question_is_repaired_once() -> None:
@@ -222,9 +181,9 @@ def test_verdict_naming_an_unknown_sub_question_is_repaired_once() -> None:
             assert "not in the input" in body["messages"][-1]["content"]  # the repair prompt says why
         return answer
 
-    client, calls = judge_client(invents_then_corrects)
+    client, server = judge_client(invents_then_corrects)
     scores = by_metric(CoverageScorer(CoverageJudge(client)).score(request()))
-    assert calls.count("TypeVerdicts") == 2
+    assert server.schema_names().count("TypeVerdicts") == 2
     assert scores["coverage_core"].value == 1.0
 
 
@@ -243,10 +202,10 @@ def test_answer_verdict_that_stays_invalid_fails_the_request(corrupt: Callable[[
         answer = fake_judge(body)
         return corrupt(answer) if "<sentence" in first_prompt(body) else answer
 
-    client, calls = judge_client(bad_answer_verdicts)
+    client, server = judge_client(bad_answer_verdicts)
     with pytest.raises(JudgeOutputInvalid):
         CoverageScorer(CoverageJudge(client)).score(request())
-    assert calls.count("CoverageVerdicts") == 2  # the first answer and its one repair
+    assert server.schema_names().count("CoverageVerdicts") == 2  # the first answer and its one repair
 
 
 def test_judge_timeout_fails_the_request() -> None:

@@ -7,6 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from ragpulse_scorers.metrics.coverage_metrics import (
     SUB_QUESTION_TYPES,
+    CoverageMetrics,
+    ScenarioMetrics,
     ScenarioShares,
     SubQuestionOutcome,
     SubQuestionType,
@@ -76,48 +78,27 @@ def _outcomes_for(engine: str) -> list[SubQuestionOutcome]:
     return outcomes
 
 
-def _table_2_row(
-    answer: dict[SubQuestionType, float | None],
-    retrieval: dict[SubQuestionType, float | None],
-    m3: float | None,
-    m4: float | None,
-) -> dict[str, int]:
+def _table_2_row(metrics: ScenarioMetrics | CoverageMetrics) -> dict[str, int]:
     def pct(value: float | None) -> int:
         assert value is not None
         return round(100 * value)
 
-    row = {f"m1_{t}": pct(answer[t]) for t in SUB_QUESTION_TYPES}
-    row |= {f"m2_{t}": pct(retrieval[t]) for t in SUB_QUESTION_TYPES}
-    return row | {"m3": pct(m3), "m4": pct(m4)}
+    row = {f"m1_{t}": pct(metrics.answer_coverage[t]) for t in SUB_QUESTION_TYPES}
+    row |= {f"m2_{t}": pct(metrics.retrieval_coverage[t]) for t in SUB_QUESTION_TYPES}
+    return row | {"m3": pct(metrics.core_identification), "m4": pct(metrics.core_retrieval_headroom)}
 
 
 @pytest.mark.parametrize("engine", list(TABLE_1))
 def test_table_2_is_reproduced_from_table_1_outcomes(engine: str) -> None:
     metrics = coverage_metrics(_outcomes_for(engine))
-    assert (
-        _table_2_row(
-            dict(metrics.answer_coverage),
-            dict(metrics.retrieval_coverage),
-            metrics.core_identification,
-            metrics.core_retrieval_headroom,
-        )
-        == TABLE_2[engine]
-    )
+    assert _table_2_row(metrics) == TABLE_2[engine]
 
 
 @pytest.mark.parametrize("engine", list(TABLE_1))
 def test_table_2_is_reproduced_from_table_1_shares(engine: str) -> None:
     shares = {t: ScenarioShares(*(p / 100 for p in column)) for t, column in TABLE_1[engine].items()}
     metrics = metrics_from_shares(shares)
-    assert (
-        _table_2_row(
-            dict(metrics.answer_coverage),
-            dict(metrics.retrieval_coverage),
-            metrics.core_identification,
-            metrics.core_retrieval_headroom,
-        )
-        == TABLE_2[engine]
-    )
+    assert _table_2_row(metrics) == TABLE_2[engine]
 
 
 def test_scenario_shares_recover_table_1_columns() -> None:

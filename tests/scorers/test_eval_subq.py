@@ -10,8 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
+from judge_testing import FakeOpenAI, answering
 from ragpulse_scorers.evaluation.datasets import DatasetError
 from ragpulse_scorers.evaluation.subq import (
     TypeExample,
@@ -23,32 +23,15 @@ from ragpulse_scorers.evaluation.subq import (
 )
 
 
-def completion(content: str) -> dict[str, Any]:
-    return {
-        "id": "chatcmpl-test",
-        "object": "chat.completion",
-        "created": 0,
-        "model": "judge-model",
-        "choices": [
-            {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
-        ],
-        "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
-    }
+def fake_server(reply: Callable[[str, list[str]], dict[str, Any]]) -> FakeOpenAI:
+    """A judge whose JSON answer is ``reply(schema_name, sub_questions_in_prompt)``."""
 
-
-def fake_server(reply: Callable[[str, list[str]], Any]) -> tuple[httpx.Client, list[str]]:
-    """``reply(schema_name, sub_questions_in_prompt)`` is the JSON answer; returns the client and call log."""
-    calls: list[str] = []
-
-    def handler(request: httpx.Request) -> httpx.Response:
-        body = json.loads(request.content)
-        schema = body["response_format"]["json_schema"]["name"]
-        calls.append(schema)
+    def answer(body: dict[str, Any]) -> dict[str, Any]:
         prompt = next(m["content"] for m in body["messages"] if m["role"] == "user")
         sub_questions = re.findall(r'<sub_question id="\d+">\n(.*?)\n</sub_question>', prompt, re.DOTALL)
-        return httpx.Response(200, json=completion(json.dumps(reply(schema, sub_questions))))
+        return reply(body["response_format"]["json_schema"]["name"], sub_questions)
 
-    return httpx.Client(transport=httpx.MockTransport(handler)), calls
+    return FakeOpenAI(answering(answer))
 
 
 @pytest.fixture(autouse=True)
@@ -64,9 +47,9 @@ def args(data: Path, **extra: Any) -> argparse.Namespace:
     return argparse.Namespace(data=data, model="judge-model", limit=None, json=True, config=None, **extra)
 
 
-def run_json(run: Callable[..., int], namespace: argparse.Namespace, client: httpx.Client,
+def run_json(run: Callable[..., int], namespace: argparse.Namespace, server: FakeOpenAI,
              capsys: pytest.CaptureFixture[str]) -> tuple[int, dict[str, Any]]:  # fmt: skip
-    code = run(namespace, http_client=client)
+    code = run(namespace, http_client=server.http_client())
     return code, json.loads(capsys.readouterr().out)
 
 
@@ -75,24 +58,25 @@ def test_oracle_typing_is_fully_accurate_and_ties_are_left_out(
 ) -> None:
     path = shared_data / "subq_types.jsonl"
     truth = {e.sub_question: e.majority or e.annotator_types[0] for e in load_type_examples(path)}
-    client, calls = fake_server(
+    server = fake_server(
         lambda schema, subs: {"types": [{"id": i, "type": truth[s]} for i, s in enumerate(subs, 1)]}
     )
-    code, result = run_json(run_types, args(path), client, capsys)
+    code, result = run_json(run_types, args(path), server, capsys)
     assert code == 0
     assert result["accuracy"] == 1.0
     assert result["n"] + result["tied"] == 200 and result["tied"] > 0
-    assert calls == ["TypeVerdicts"] * 10  # one call per question, all its sub-questions at once
+    # one call per question, all its sub-questions at once
+    assert server.schema_names() == ["TypeVerdicts"] * 10
     assert result["reference"]["humans"] == 0.746
 
 
 def test_always_core_is_right_exactly_on_core_majorities(
     shared_data: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    client, _ = fake_server(
+    server = fake_server(
         lambda schema, subs: {"types": [{"id": i, "type": "core"} for i in range(1, len(subs) + 1)]}
     )
-    _, result = run_json(run_types, args(shared_data / "subq_types.jsonl"), client, capsys)
+    _, result = run_json(run_types, args(shared_data / "subq_types.jsonl"), server, capsys)
     assert result["per_type"]["core"]["accuracy"] == 1.0
     assert result["per_type"]["background"]["accuracy"] == 0.0
     assert result["accuracy"] == pytest.approx(result["per_type"]["core"]["n"] / result["n"])
@@ -101,15 +85,15 @@ def test_always_core_is_right_exactly_on_core_majorities(
 def test_always_answered_agrees_exactly_where_humans_said_answered(
     shared_data: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    def everything_answered(schema: str, subs: list[str]) -> Any:
+    def everything_answered(schema: str, subs: list[str]) -> dict[str, Any]:
         return {
             "verdicts": [{"id": i, "answered": True, "first_sentence": 1} for i in range(1, len(subs) + 1)]
         }
 
-    client, calls = fake_server(everything_answered)
-    code, result = run_json(run_coverage, args(shared_data / "subq_coverage.jsonl"), client, capsys)
+    server = fake_server(everything_answered)
+    code, result = run_json(run_coverage, args(shared_data / "subq_coverage.jsonl"), server, capsys)
     assert code == 0
-    assert result["n"] == 200 and calls == ["CoverageVerdicts"] * 10  # one call per answer
+    assert result["n"] == 200 and server.schema_names() == ["CoverageVerdicts"] * 10  # one call per answer
     assert result["agreement"] == pytest.approx(result["human_answered_share"])
     assert (result["recall"], result["reference"]["gpt4"]) == (1.0, 0.83)
 
@@ -118,15 +102,15 @@ def test_judge_failures_are_counted_not_guessed(
     shared_data: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Invents sub-question 99 every time: rejected, repaired once, rejected again.
-    client, calls = fake_server(lambda schema, subs: {"verdicts": [{"id": 99, "answered": True}]})
+    server = fake_server(lambda schema, subs: {"verdicts": [{"id": 99, "answered": True}]})
     namespace = args(
         shared_data / "subq_coverage.jsonl",
     )
     namespace.limit = 2
-    code, result = run_json(run_coverage, namespace, client, capsys)
+    code, result = run_json(run_coverage, namespace, server, capsys)
     assert (result["n"], result["failed"], result["agreement"]) == (0, 40, None)
     assert code == 1
-    assert len(calls) == 4  # two answers, each asked once and repaired once
+    assert len(server.requests) == 4  # two answers, each asked once and repaired once
 
 
 def test_ties_have_no_majority() -> None:
@@ -138,12 +122,12 @@ def test_ties_have_no_majority() -> None:
 
 
 def test_table_output(shared_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    client, _ = fake_server(
+    server = fake_server(
         lambda schema, subs: {"types": [{"id": i, "type": "core"} for i in range(1, len(subs) + 1)]}
     )
     namespace = args(shared_data / "subq_types.jsonl")
     namespace.json, namespace.limit = False, 1
-    assert run_types(namespace, http_client=client) == 0
+    assert run_types(namespace, http_client=server.http_client()) == 0
     out = capsys.readouterr().out
     assert "annotators' majority" in out and "74.6%" in out
 

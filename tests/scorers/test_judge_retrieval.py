@@ -2,56 +2,29 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-import httpx
 import pytest
-from pydantic import SecretStr
+from judge_testing import Answer, FakeOpenAI, answering, error, judge_settings
 from ragpulse_scorers.judges.retrieval import RetrievalScorer
 from ragpulse_scorers.llm.client import JudgeClient
 from ragpulse_scorers.llm.errors import JudgeOutputInvalid, JudgeUnavailable
 from ragpulse_scorers.models import ContextChunk, RagRequest, RankedDocument, Retrieval
 from ragpulse_scorers.scorer import NotApplicable
-from ragpulse_scorers.settings import JudgeSettings
 
 # The fake judge grades a document by a marker in its text.
 GRADE_MARKERS = {"[very]": 2, "[somewhat]": 1, "[off-topic]": 0}
 
 
-def completion(content: str) -> dict[str, Any]:
-    return {
-        "id": "chatcmpl-test",
-        "object": "chat.completion",
-        "created": 0,
-        "model": "judge-model",
-        "choices": [
-            {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
-        ],
-        "usage": {"prompt_tokens": 300, "completion_tokens": 50, "total_tokens": 350},
-    }
-
-
-def judge_client(reply: Callable[[dict[str, Any]], Any]) -> tuple[JudgeClient, list[dict[str, Any]]]:
-    bodies: list[dict[str, Any]] = []
-
-    def handler(request: httpx.Request) -> httpx.Response:
-        body = json.loads(request.content)
-        bodies.append(body)
-        out = reply(body)
-        if isinstance(out, httpx.Response):
-            return out
-        return httpx.Response(200, json=completion(out if isinstance(out, str) else json.dumps(out)))
-
-    settings = JudgeSettings.model_validate(
-        {"base_url": "http://judge.test/v1", "api_key": SecretStr("k"), "model": "judge-model",
-         "max_retries": 1, "requests_per_minute": 60000}
-    )  # fmt: skip
-    http_client = httpx.Client(transport=httpx.MockTransport(handler))
-    return JudgeClient(settings, None, http_client, sleep=lambda _: None), bodies
+def judge_client(reply: Callable[[dict[str, Any]], Answer]) -> tuple[JudgeClient, list[dict[str, Any]]]:
+    """A client whose server answers ``reply(request_body)``; returns it with the bodies the server gets."""
+    server = FakeOpenAI(answering(reply, prompt_tokens=300, completion_tokens=50))
+    settings = judge_settings(max_retries=1)
+    client = JudgeClient(settings, http_client=server.http_client(), sleep=lambda _: None)
+    return client, server.requests
 
 
 def grade_by_marker(body: dict[str, Any]) -> dict[str, Any]:
@@ -186,7 +159,7 @@ def test_invalid_verdicts_are_rejected(corrupt: Callable[[Any], Any]) -> None:
 
 
 def test_server_errors_after_retries_fail_the_request() -> None:
-    client, bodies = judge_client(lambda body: httpx.Response(503, json={"error": {"message": "overloaded"}}))
+    client, bodies = judge_client(lambda body: error(503, "overloaded"))
     with pytest.raises(JudgeUnavailable):
         RetrievalScorer(client).score(request([chunk("a", "[very]", 1)]))
     assert len(bodies) == 2  # max_retries=1

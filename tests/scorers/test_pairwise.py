@@ -9,11 +9,10 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import httpx
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from pydantic import SecretStr
+from judge_testing import FakeOpenAI, answering, judge_settings
 from ragpulse_collector.store import Store
 from ragpulse_scorers.commands.pairwise import (
     parse_window,
@@ -25,46 +24,25 @@ from ragpulse_scorers.judges.pairwise import PairwiseJudge, pooled_documents
 from ragpulse_scorers.llm.client import JudgeClient
 from ragpulse_scorers.metrics.elo import elo_leaderboard
 from ragpulse_scorers.models import ContextChunk
-from ragpulse_scorers.settings import JudgeSettings
 
 REQUEST_COLUMNS = ("TraceId", "SpanId", "Timestamp", "ServiceName", "Pipeline", "Variant", "Question",
                    "Answer", "Context", "SampleKey")  # fmt: skip
-
-
-def completion(content: str) -> dict[str, Any]:
-    return {
-        "id": "chatcmpl-test",
-        "object": "chat.completion",
-        "created": 0,
-        "model": "judge-model",
-        "choices": [
-            {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
-        ],
-        "usage": {"prompt_tokens": 400, "completion_tokens": 100, "total_tokens": 500},
-    }
 
 
 def pairwise_judge(
     pick: Callable[[str, str], str], **settings: Any
 ) -> tuple[PairwiseJudge, list[dict[str, Any]]]:
     """A judge whose server answers ``pick(answer_a, answer_b)`` -> "A" / "B" / "C" (or raises)."""
-    bodies: list[dict[str, Any]] = []
 
-    def handler(request: httpx.Request) -> httpx.Response:
-        body = json.loads(request.content)
-        bodies.append(body)
+    def verdict(body: dict[str, Any]) -> dict[str, Any]:
         prompt = body["messages"][1]["content"]
         a, b = (re.search(rf"<{tag}>\n(.*?)\n</{tag}>", prompt, re.DOTALL).group(1)  # type: ignore[union-attr]
                 for tag in ("assistant_a_answer", "assistant_b_answer"))  # fmt: skip
-        verdict = {"comparison_reasoning": "fake", "winner": pick(a, b)}
-        return httpx.Response(200, json=completion(json.dumps(verdict)))
+        return {"comparison_reasoning": "fake", "winner": pick(a, b)}
 
-    judge_settings = JudgeSettings(
-        base_url="http://judge.test/v1", api_key=SecretStr("k"), model="judge-model", max_retries=0,
-        requests_per_minute=60000, **settings,
-    )  # fmt: skip
-    client = JudgeClient(judge_settings, None, httpx.Client(transport=httpx.MockTransport(handler)))
-    return PairwiseJudge(client), bodies
+    server = FakeOpenAI(answering(verdict, prompt_tokens=400, completion_tokens=100))
+    client = JudgeClient(judge_settings(max_retries=0, **settings), http_client=server.http_client())
+    return PairwiseJudge(client), server.requests
 
 
 def prefers_good(a: str, b: str) -> str:

@@ -109,19 +109,8 @@ class Store:
         dedup_token: str | None = None,
     ) -> None:
         """Insert rows; a ``dedup_token`` makes a retried insert of the same batch a no-op."""
-        if not rows:
-            return
-        settings = {"insert_deduplication_token": dedup_token} if dedup_token else None
-        client = self._client()
-        self._run(
-            f"insert into {table}",
-            client.insert,
-            table,
-            rows,
-            column_names=list(column_names),
-            database=self.database,
-            settings=settings,
-        )
+        if rows:
+            self._insert(table, rows, dedup_token, column_names=list(column_names))
 
     def insert_columns(
         self,
@@ -135,20 +124,29 @@ class Store:
 
         Naming the types skips the per-insert DESCRIBE round trip; the collector's hot path uses this.
         """
-        if not columns or not columns[0]:
-            return
+        if columns and columns[0]:
+            self._insert(
+                table,
+                columns,
+                dedup_token,
+                column_names=list(column_types),
+                column_type_names=list(column_types.values()),
+                column_oriented=True,
+            )
+
+    def _insert(
+        self, table: str, data: Sequence[Sequence[Any]], dedup_token: str | None, **layout: Any
+    ) -> None:
         settings = {"insert_deduplication_token": dedup_token} if dedup_token else None
         client = self._client()
         self._run(
             f"insert into {table}",
             client.insert,
             table,
-            columns,
-            column_names=list(column_types),
-            column_type_names=list(column_types.values()),
-            column_oriented=True,
+            data,
             database=self.database,
             settings=settings,
+            **layout,
         )
 
     def ping(self) -> bool:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from contextvars import Token
-from types import AsyncGeneratorType, GeneratorType
+from types import AsyncGeneratorType, GeneratorType, TracebackType
 from typing import Any
 
 from opentelemetry import context as otel_context
@@ -59,13 +58,11 @@ class Call:
         self.span: Span = trace.INVALID_SPAN
         self.context: otel_context.Context | None = None
 
-    def enter(self) -> tuple[Token[otel_context.Context], Token[RequestState | None]]:
-        """Make this call's span and request current (each step of a stream enters and leaves again)."""
-        return otel_context.attach(self.context), current_request.set(self.state)  # type: ignore[arg-type]
-
-    def leave(self, tokens: tuple[Token[otel_context.Context], Token[RequestState | None]]) -> None:
-        current_request.reset(tokens[1])
-        otel_context.detach(tokens[0])
+    def active(self, stream_end: type[BaseException] | tuple[()] = ()) -> Active:
+        """``with call.active():`` runs a block with this call's span and request current (each step of a
+        stream enters and leaves again); an exception from the block fails the call, except ``stream_end``,
+        which the caller turns into the end of a stream."""
+        return Active(self, stream_end)
 
     def complete(self, result: Any) -> Any:
         """End the call with its return value, or hand back a stream that ends it when the stream ends."""
@@ -110,6 +107,28 @@ class Call:
         if attributes:
             self.span.set_attributes(attributes)
         self.span.end()
+
+
+class Active:
+    """The context manager :meth:`Call.active` returns (a class, not a generator: this runs on every call)."""
+
+    __slots__ = ("_call", "_context_token", "_request_token", "_stream_end")
+
+    def __init__(self, call: Call, stream_end: type[BaseException] | tuple[()]) -> None:
+        self._call = call
+        self._stream_end = stream_end
+
+    def __enter__(self) -> None:
+        self._context_token = otel_context.attach(self._call.context)  # type: ignore[arg-type]
+        self._request_token = current_request.set(self._call.state)
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        current_request.reset(self._request_token)
+        otel_context.detach(self._context_token)
+        if error is not None and not isinstance(error, self._stream_end):
+            self._call.fail(error)
 
 
 def _stream_value(items: list[Any], joins_text: bool) -> Any:
@@ -174,31 +193,17 @@ class SyncStream:
         return self._step(self._inner.throw, *error)
 
     def close(self) -> None:
-        call = self._call
-        tokens = call.enter()
-        try:
+        with self._call.active():
             self._inner.close()
-        except BaseException as error:
-            call.leave(tokens)
-            call.fail(error)
-            raise
-        call.leave(tokens)
-        call.finish(self._items, streamed=True, abandoned=True)
+        self._call.finish(self._items, streamed=True, abandoned=True)
 
     def _step(self, method: Callable[..., Any], *args: Any) -> Any:
-        call = self._call
-        tokens = call.enter()
         try:
-            item = method(*args)
+            with self._call.active(StopIteration):
+                item = method(*args)
         except StopIteration:
-            call.leave(tokens)
-            call.finish(self._items, streamed=True)
+            self._call.finish(self._items, streamed=True)
             raise
-        except BaseException as error:
-            call.leave(tokens)
-            call.fail(error)
-            raise
-        call.leave(tokens)
         self._items.append(item)
         return item
 
@@ -229,31 +234,17 @@ class AsyncStream:
         return await self._step(self._inner.athrow, *error)
 
     async def aclose(self) -> None:
-        call = self._call
-        tokens = call.enter()
-        try:
+        with self._call.active():
             await self._inner.aclose()
-        except BaseException as error:
-            call.leave(tokens)
-            call.fail(error)
-            raise
-        call.leave(tokens)
-        call.finish(self._items, streamed=True, abandoned=True)
+        self._call.finish(self._items, streamed=True, abandoned=True)
 
     async def _step(self, method: Callable[..., Any], *args: Any) -> Any:
-        call = self._call
-        tokens = call.enter()
         try:
-            item = await method(*args)
+            with self._call.active(StopAsyncIteration):
+                item = await method(*args)
         except StopAsyncIteration:
-            call.leave(tokens)
-            call.finish(self._items, streamed=True)
+            self._call.finish(self._items, streamed=True)
             raise
-        except BaseException as error:
-            call.leave(tokens)
-            call.fail(error)
-            raise
-        call.leave(tokens)
         self._items.append(item)
         return item
 

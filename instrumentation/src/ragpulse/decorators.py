@@ -39,14 +39,8 @@ def instrument(function: F, recorder: StepRecorder) -> F:
             call = start_call(recorder, args, kwargs)
             if call is None:
                 return await function(*args, **kwargs)
-            tokens = call.enter()
-            try:
+            with call.active():
                 result = await function(*args, **kwargs)
-            except BaseException as error:
-                call.leave(tokens)
-                call.fail(error)
-                raise
-            call.leave(tokens)
             return call.complete(result)
 
         return async_wrapper  # type: ignore[return-value]
@@ -56,14 +50,8 @@ def instrument(function: F, recorder: StepRecorder) -> F:
         call = start_call(recorder, args, kwargs)
         if call is None:
             return function(*args, **kwargs)
-        tokens = call.enter()
-        try:
+        with call.active():
             result = function(*args, **kwargs)
-        except BaseException as error:
-            call.leave(tokens)
-            call.fail(error)
-            raise
-        call.leave(tokens)
         return call.complete(result)
 
     return wrapper  # type: ignore[return-value]

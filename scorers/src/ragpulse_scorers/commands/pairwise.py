@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from ragpulse_collector.schema import migrate
 from ragpulse_collector.store import Store
 from rich.console import Console
 from rich.table import Table
 
+from ragpulse_scorers.commands.store_access import open_migrated_store
 from ragpulse_scorers.judges.pairwise import PROMPT_VERSION, PairJudgment, PairwiseJudge, pooled_documents
 from ragpulse_scorers.judges.usage import Usage
 from ragpulse_scorers.llm.client import shared_client
@@ -88,9 +88,10 @@ def run_pairwise_command(args: argparse.Namespace) -> int:
     if not settings.judge.configured:
         console.print("[red]pairwise needs an LLM judge:[/red] set OPENAI_BASE_URL and/or OPENAI_API_KEY")
         return 2
-    store = Store(settings.store.dsn, settings.store.database)
+    store = open_migrated_store(settings, console)
+    if store is None:
+        return 1
     try:
-        migrate(store, settings.store.ttl_days)
         judge = PairwiseJudge(shared_client(settings.judge, store))
         run = play_pairwise(store, judge, args.variants, datetime.now(UTC) - args.since, args.limit)
         write_pairwise_scores(store, run.games)

@@ -5,11 +5,10 @@ from __future__ import annotations
 import argparse
 import logging
 
-from ragpulse_collector.schema import migrate
-from ragpulse_collector.store import Store, StoreUnavailable, describe_dsn
 from rich.console import Console
 from rich.table import Table
 
+from ragpulse_scorers.commands.store_access import open_migrated_store
 from ragpulse_scorers.pipeline.scheduler import build_scheduler, wait_for_shutdown
 from ragpulse_scorers.pipeline.tick import Outcome, TickReport, run_tick
 from ragpulse_scorers.settings import ScorersSettings
@@ -41,13 +40,10 @@ def run_score(args: argparse.Namespace) -> int:
         store={"dsn": args.dsn},
         scorer={"scorers": args.scorers, "sample_rate": args.sample_rate, "shard": args.shard},
     )
-    store = Store(settings.store.dsn, settings.store.database)
+    store = open_migrated_store(settings, console)
+    if store is None:
+        return 1
     try:
-        try:
-            migrate(store, settings.store.ttl_days)
-        except StoreUnavailable as exc:
-            console.print(f"[red]cannot reach the store {describe_dsn(settings.store.dsn)}:[/red] {exc}")
-            return 1
         if args.once:
             report = run_tick(settings, store)
             print_report(report)

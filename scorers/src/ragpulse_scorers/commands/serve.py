@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import argparse
 
-from ragpulse_collector.schema import migrate
-from ragpulse_collector.store import Store, StoreUnavailable, describe_dsn
 from rich.console import Console
 
 from ragpulse_scorers.commands.score import quiet_scheduler_logs
+from ragpulse_scorers.commands.store_access import open_migrated_store
 from ragpulse_scorers.pipeline.scheduler import build_scheduler, wait_for_shutdown
 from ragpulse_scorers.settings import ScorersSettings
 
@@ -37,13 +36,10 @@ def run_serve(args: argparse.Namespace) -> int:
     settings = ScorersSettings.load(
         args.config, store={"dsn": args.dsn}, collector={"host": args.host, "port": args.port}
     )
-    store = Store(settings.store.dsn, settings.store.database)
+    store = open_migrated_store(settings, console)
+    if store is None:
+        return 1
     try:
-        try:
-            migrate(store, settings.store.ttl_days)
-        except StoreUnavailable as exc:
-            console.print(f"[red]cannot reach the store {describe_dsn(settings.store.dsn)}:[/red] {exc}")
-            return 1
         server = CollectorServer(settings, store)
         quiet_scheduler_logs(args.verbose)
         scheduler = build_scheduler(settings, store)

@@ -1,0 +1,23 @@
+"""Opening the configured store for a command that writes to it, with a plain message when it is down."""
+
+from __future__ import annotations
+
+from ragpulse_collector.schema import migrate
+from ragpulse_collector.settings import RagpulseSettings
+from ragpulse_collector.store import Store, StoreUnavailable, describe_dsn
+from rich.console import Console
+
+
+def open_migrated_store(settings: RagpulseSettings, console: Console) -> Store | None:
+    """The configured store with its tables migrated, or None after telling the user it cannot be reached.
+
+    The caller closes the store it gets.
+    """
+    store = Store(settings.store.dsn, settings.store.database)
+    try:
+        migrate(store, settings.store.ttl_days)
+    except StoreUnavailable as exc:
+        store.close()
+        console.print(f"[red]cannot reach the store {describe_dsn(settings.store.dsn)}:[/red] {exc}")
+        return None
+    return store
