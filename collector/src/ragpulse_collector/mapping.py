@@ -43,6 +43,12 @@ COLUMN_TYPES: dict[str, str] = {
     "Links.Attributes": "Array(Map(LowCardinality(String), String))",
 }
 COLUMN_NAMES: tuple[str, ...] = tuple(COLUMN_TYPES)
+# The types the writer declares for its Native insert block. LowCardinality is a storage encoding: sent as
+# plain String, clickhouse-connect writes the column in C instead of building a dictionary in Python (map
+# keys included), and ClickHouse converts it on insert (input_format_native_allow_types_conversion).
+INSERT_COLUMN_TYPES: dict[str, str] = {
+    name: type_name.replace("LowCardinality(String)", "String") for name, type_name in COLUMN_TYPES.items()
+}
 
 # pdata SpanKind.String() and StatusCode.String(); values outside the enum render as "".
 SPAN_KINDS: dict[int, str] = {
@@ -141,14 +147,21 @@ def map_request(request: ExportTraceServiceRequest) -> MappedRequest:
             for span in scope_spans.spans:
                 trace_id = span.trace_id
                 span_id = span.span_id
-                parent_id = _hex_id(span.parent_span_id, SPAN_ID_BYTES)
-                if len(trace_id) != TRACE_ID_BYTES or len(span_id) != SPAN_ID_BYTES or parent_id is None:
+                parent_raw = span.parent_span_id
+                if len(parent_raw) == SPAN_ID_BYTES:
+                    parent_id = parent_raw.hex()
+                elif not parent_raw:
+                    parent_id = ""
+                else:
+                    rejected += 1
+                    continue
+                if len(trace_id) != TRACE_ID_BYTES or len(span_id) != SPAN_ID_BYTES:
                     rejected += 1
                     continue
                 links = span.links
-                link_traces: list[str] = []
-                link_spans: list[str] = []
                 if links:
+                    link_traces: list[str] = []
+                    link_spans: list[str] = []
                     valid = True
                     for link in links:
                         link_trace = _hex_id(link.trace_id, TRACE_ID_BYTES)
@@ -161,6 +174,15 @@ def map_request(request: ExportTraceServiceRequest) -> MappedRequest:
                     if not valid:
                         rejected += 1
                         continue
+                    link_trace_ids.append(link_traces)
+                    link_span_ids.append(link_spans)
+                    link_states.append([link.trace_state for link in links])
+                    link_attrs.append([attributes_to_map(link.attributes) for link in links])
+                else:
+                    link_trace_ids.append([])
+                    link_span_ids.append([])
+                    link_states.append([])
+                    link_attrs.append([])
                 start = span.start_time_unix_nano
                 end = span.end_time_unix_nano
                 timestamps.append(start)
@@ -189,9 +211,5 @@ def map_request(request: ExportTraceServiceRequest) -> MappedRequest:
                     event_times.append([])
                     event_names.append([])
                     event_attrs.append([])
-                link_trace_ids.append(link_traces)
-                link_span_ids.append(link_spans)
-                link_states.append([link.trace_state for link in links])
-                link_attrs.append([attributes_to_map(link.attributes) for link in links])
     reason = f"{rejected} span(s) with a malformed trace, span or parent id" if rejected else ""
     return MappedRequest(out, rejected, reason)

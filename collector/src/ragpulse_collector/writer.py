@@ -19,7 +19,7 @@ import uuid
 from collections import deque
 from dataclasses import dataclass, field
 
-from ragpulse_collector.mapping import COLUMN_TYPES, TABLE, SpanColumns
+from ragpulse_collector.mapping import INSERT_COLUMN_TYPES, TABLE, SpanColumns
 from ragpulse_collector.metrics import CollectorMetrics
 from ragpulse_collector.settings import CollectorSettings
 from ragpulse_collector.spool import Spool, SpoolFull
@@ -227,7 +227,7 @@ class BatchWriter:
         return Outcome.SPOOLED
 
     def _insert(self, token: str, spans: SpanColumns) -> None:
-        self._store.insert_columns(TABLE, spans.columns, COLUMN_TYPES, dedup_token=token)
+        self._store.insert_columns(TABLE, spans.columns, INSERT_COLUMN_TYPES, dedup_token=token)
         self._store_reachable = True
         self._metrics.add("batches_written_total")
 
