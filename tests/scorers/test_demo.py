@@ -11,9 +11,8 @@ from pathlib import Path
 import pytest
 
 
-@pytest.mark.slow
-def test_demo_sends_scores_and_reports_measured_against_injected(tmp_path: Path) -> None:
-    html = tmp_path / "report.html"
+def _run_demo(tmp_path: Path, html: Path, *flags: str) -> str:
+    """The demo's stdout; without a judge endpoint, so the lexical scorer judges and the run is repeatable."""
     env = {
         k: v
         for k, v in os.environ.items()
@@ -26,10 +25,7 @@ def test_demo_sends_scores_and_reports_measured_against_injected(tmp_path: Path)
             "-m",
             "ragpulse_collector.cli",
             "demo",
-            "--requests",
-            "20",
-            "--inject",
-            "0.5",
+            *flags,
             "--dir",
             str(tmp_path / "state"),
             "--html",
@@ -44,13 +40,41 @@ def test_demo_sends_scores_and_reports_measured_against_injected(tmp_path: Path)
         cwd=tmp_path,
     )
     assert result.returncode == 0, result.stderr[-3000:]
-    out = result.stdout
+    return result.stdout
+
+
+@pytest.mark.slow
+def test_demo_sends_scores_and_reports_measured_against_injected(tmp_path: Path) -> None:
+    html = tmp_path / "report.html"
+    out = _run_demo(tmp_path, html, "--requests", "20", "--inject", "0.2")
     assert "Hallucination rate per variant" in out
     assert "extractive stand-in" in out
-    assert re.search(r"variant A: injected 50\.0% \(5/10\) · measured \d+\.\d% \[", out)
+    assert re.search(r"variant A: injected 20\.0% \(2/10\) · measured \d+\.\d% \[", out)
     assert (tmp_path / "state" / "chdb").is_dir()
     page = html.read_text(encoding="utf-8")
     assert page.count("<svg") >= 4 and "Measured vs injected" in page
+    # 2 of 10 per variant: the 95% lower bound (5.7%) is far below the 20% threshold, so nothing fires.
+    assert not re.search(r"^alert firing", out, re.M)
+    assert re.search(r"no alert firing \(lexical\): variant A: 95% lower bound [\d.]+% below the 20\.0%", out)
+    assert "Alerts (" not in page
+
+
+@pytest.mark.slow
+def test_demo_with_high_injection_shows_the_hallucination_alert_firing_per_variant(tmp_path: Path) -> None:
+    html = tmp_path / "report.html"
+    out = _run_demo(tmp_path, html, "--requests", "60", "--inject", "0.6")
+    for variant in ("A", "B"):
+        assert re.search(
+            rf"^alert firing: hallucination rate [\d.]+% \(95% CI [\d.]+%–[\d.]+%, n=30\)"
+            rf" for service ragpulse-example, variant {variant}, scorer lexical; threshold 20\.0%",
+            out,
+            re.M,
+        ), out[-3000:]
+    assert "no alert firing" not in out
+    assert "Alerts (2 firing" in out
+    page = html.read_text(encoding="utf-8")
+    assert "Alerts (2 firing" in page
+    assert page.count("<span class='bad'>firing</span>") == 2
 
 
 def test_demo_refuses_zero_requests(tmp_path: Path) -> None:

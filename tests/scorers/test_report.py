@@ -9,6 +9,8 @@ from xml.etree import ElementTree
 
 import pytest
 from ragpulse_collector.store import Store
+from ragpulse_scorers.alerts import AlertKey, AlertRecord
+from ragpulse_scorers.alerts.state import FIRING, RESOLVED, save
 from ragpulse_scorers.report import collect_report, render_html, render_terminal
 from ragpulse_scorers.report.data import parse_since
 from ragpulse_scorers.stats import wilson_interval
@@ -52,11 +54,9 @@ def _fill(store: Store) -> None:
     store.insert("ragpulse_scores", scores, SCORE_COLUMNS)
 
 
-def _terminal_text(store: Store, **kwargs: object) -> str:
+def _terminal_text(store: Store) -> str:
     buffer = io.StringIO()
-    render_terminal(
-        collect_report(store, HOUR_AGO, **kwargs), Console(file=buffer, width=160, color_system=None)
-    )
+    render_terminal(collect_report(store, HOUR_AGO), Console(file=buffer, width=160, color_system=None))
     return buffer.getvalue()
 
 
@@ -202,6 +202,52 @@ def test_traced_strings_are_escaped_in_html_and_terminal(store: Store) -> None:
     assert "<script>" not in page and "<img" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "[bold]<script>" in _terminal_text(store)
+
+
+def _alert(
+    variant: str, state: str, fired_ago: timedelta, resolved_ago: timedelta | None = None
+) -> AlertRecord:
+    now = datetime.now(UTC)
+    return AlertRecord(
+        alert_id=f"alert-{variant}-{state}",
+        key=AlertKey("hallucination_rate", "svc", variant, "lexical"),
+        state=state,
+        fired_at=now - fired_ago,
+        resolved_at=None if resolved_ago is None else now - resolved_ago,
+        updated_at=now - (resolved_ago or fired_ago),
+        value=0.6,
+        lower=0.423,
+        upper=0.754,
+        samples=30,
+        threshold=0.2,
+        summary=f"hallucination rate 60.0% for service svc, variant {variant}, scorer lexical",
+    )
+
+
+def test_alerts_firing_lead_then_those_resolved_in_the_window(store: Store) -> None:
+    _fill(store)
+    payload = "<script>alert(1)</script>[bold]"
+    save(store, [
+        _alert("B", RESOLVED, fired_ago=timedelta(minutes=40), resolved_ago=timedelta(minutes=20)),
+        _alert(payload, FIRING, fired_ago=timedelta(hours=3)),
+        _alert("C", RESOLVED, fired_ago=timedelta(hours=4), resolved_ago=timedelta(hours=2)),
+    ])  # fmt: skip
+    data = collect_report(store, HOUR_AGO)
+    # Firing since before the window still shows; resolved before the window does not.
+    assert [(a.key.variant, a.state) for a in data.alerts] == [(payload, FIRING), ("B", RESOLVED)]
+    assert collect_report(store, HOUR_AGO, service="other").alerts == []
+
+    text = _terminal_text(store)
+    assert "Alerts (1 firing" in text
+    assert re.search(r"│ firing\s+│ hallucination rate 60\.0% for service", text)
+    assert re.search(r"│ resolved │ .*│ hallucination_rate / svc / B / lexical\s+│", text)
+    assert "<script>alert(1)</script>[bold]" in text  # markup in a traced variant is printed, not applied
+    assert "60.0% [42.3%, 75.4%] n=30" in text
+    page = render_html(data)
+    assert "<script>" not in page
+    assert "<span class='bad'>firing</span>" in page and "<span class='good'>resolved</span>" in page
+    assert "variant &lt;script&gt;alert(1)&lt;/script&gt;[bold], scorer lexical" in page
+    assert page.index("Alerts (1 firing") < page.index("Hallucination rate per variant")
 
 
 def test_empty_window_renders_a_hint_instead_of_failing(store: Store) -> None:

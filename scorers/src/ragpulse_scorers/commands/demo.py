@@ -2,7 +2,8 @@
 
 Embedded chDB under ``--dir``, the collector on a free local port, the scoring scheduler, and the example
 RAG-Fusion service sending real OTLP/HTTP traffic with a chosen share of planted unsupported statements; then
-the report in the terminal and as HTML, and the measured hallucination rate next to the injected one.
+one alert evaluation over the run, the report in the terminal and as HTML, the measured hallucination rate
+next to the injected one, and which alerts fire.
 """
 
 from __future__ import annotations
@@ -16,14 +17,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ragpulse_collector.schema import migrate
 from ragpulse_collector.server import CollectorServer
 from ragpulse_collector.store import Store
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from ragpulse_scorers.alerts import evaluate_alerts
 from ragpulse_scorers.commands.report import write_html
+from ragpulse_scorers.commands.store_access import open_migrated_store
 from ragpulse_scorers.pipeline.scheduler import build_scheduler
 from ragpulse_scorers.report import ReportData, collect_report, render_html, render_terminal
 from ragpulse_scorers.report.format import percent, rate_with_interval
@@ -35,6 +37,8 @@ logger = logging.getLogger(__name__)
 # Outcomes after which a scorer is done with a request (throttled or over-budget requests come back later).
 FINAL_OUTCOMES = ("scored", "skipped", "failed", "sampled_out")
 POLL_S = 0.5
+# Below this many scored requests per variant no demo alert can fire, however high the rate.
+DEMO_MIN_SAMPLES_FLOOR = 10
 # Loggers that report every batch and tick: useful when serving, noise under a progress bar.
 _CHATTY_LOGGERS = (
     "ragpulse_collector",
@@ -76,12 +80,13 @@ def handle(args: argparse.Namespace) -> int:
         raise ValueError("--requests must be at least 1")
     variants = [name.strip() for name in args.variants.split(",") if name.strip()]
     html_path: Path = args.html or args.dir / "report.html"
-    settings = _demo_settings(args.config, args.dir)
+    settings = _demo_settings(args.config, args.dir, args.requests // max(len(variants), 1))
     if args.verbose == 0:
         for name in _CHATTY_LOGGERS:
             logging.getLogger(name).setLevel(logging.WARNING)
-    store = Store(settings.store.dsn, settings.store.database)
-    migrate(store, settings.store.ttl_days)
+    store = open_migrated_store(settings, console)
+    if store is None:
+        return 1
     started = datetime.now(UTC)
     scorers = settings.scorer.scorers
     console.print(
@@ -137,18 +142,27 @@ def handle(args: argparse.Namespace) -> int:
         collector.stop()
     if failure:
         raise failure[0]
+    # The scheduler's alert job runs every alerts.interval_s: evaluate once more so the alerts reflect every
+    # score. The window is this run only, so traffic left in --dir by an earlier run does not count.
+    window_minutes = (datetime.now(UTC) - started).total_seconds() / 60 + 0.1
+    evaluate_alerts(store, settings.alerts.model_copy(update={"window_minutes": window_minutes}))
     data = collect_report(store, started, SERVICE_NAME)
     store.close()
     render_terminal(data, console)
     write_html(html_path, render_html(data))
     _print_comparison(data, summary_box[0] if summary_box else None)
+    _print_alerts(data, settings)
     console.print(f"\nHTML report: [bold]{escape(str(html_path.resolve()))}[/bold]")
     console.print(f"Rerun the report on this data: ragpulse report --dsn {settings.store.dsn} --since 1h")
     return 0
 
 
-def _demo_settings(config: Path | None, directory: Path) -> ScorersSettings:
-    """Short intervals and no settle delay, so requests are scored seconds after they land."""
+def _demo_settings(config: Path | None, directory: Path, requests_per_variant: int) -> ScorersSettings:
+    """Short intervals and no settle delay, so requests are scored seconds after they land.
+
+    Alerts keep their threshold but need fewer samples than in production: a demo variant gets tens of
+    requests, and the Wilson lower bound already keeps a small sample from firing on noise.
+    """
     base = ScorersSettings.load(config)
     # LLM judges when an endpoint is configured (lexical stays: free, and a second opinion); else lexical.
     scorers = ["support", "lexical"] if base.judge.configured else ["lexical"]
@@ -157,7 +171,12 @@ def _demo_settings(config: Path | None, directory: Path) -> ScorersSettings:
         store={"dsn": f"chdb://{(directory / 'chdb').resolve()}"},
         collector={"host": "127.0.0.1", "port": 0, "batch_max_wait_ms": 100},
         scorer={"scorers": scorers, "settle_delay_s": 0.0, "interval_s": 1.0, "sample_rate": 1.0},
+        alerts={"min_samples": _demo_min_samples(base.alerts.min_samples, requests_per_variant)},
     )
+
+
+def _demo_min_samples(configured: int, requests_per_variant: int) -> int:
+    return max(DEMO_MIN_SAMPLES_FLOOR, min(configured, requests_per_variant // 2))
 
 
 def _progress() -> Progress:
@@ -219,3 +238,27 @@ def _print_comparison(data: ReportData, traffic: Any) -> None:
             console.print(
                 f"variant {escape(name)}: injected {percent(tally.injected_rate)}, measured {measured}"
             )
+
+
+def _print_alerts(data: ReportData, settings: ScorersSettings) -> None:
+    """Which alerts fire after the run, or why none does: the demo's answer to "would I have been paged?"."""
+    console.rule("[bold]alerts[/bold]")
+    for alert in data.firing_alerts:
+        console.print(f"[red]alert firing[/red]: {escape(alert.summary)}")
+    if data.firing_alerts:
+        return
+    rates = [row for row in data.hallucination if row.scorer == data.primary_scorer]
+    if not rates:
+        console.print("no alert firing: nothing was scored")
+        return
+    threshold, min_samples = settings.alerts.hallucination_threshold, settings.alerts.min_samples
+    reasons = [
+        f"variant {escape(row.variant)}: "
+        + (
+            f"{row.rate.n} scored, an alert needs {min_samples}"
+            if row.rate.n < min_samples
+            else f"95% lower bound {percent(row.rate.interval[0])} below the {percent(threshold)} threshold"
+        )
+        for row in rates
+    ]
+    console.print(f"no alert firing ({escape(data.primary_scorer or '')}): {'; '.join(reasons)}")

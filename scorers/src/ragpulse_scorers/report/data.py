@@ -14,6 +14,7 @@ from typing import Any
 
 from ragpulse_collector.store import Store
 
+from ragpulse_scorers.alerts.state import FIRING, AlertRecord, load_alerts
 from ragpulse_scorers.report.details import unsupported_sentences
 from ragpulse_scorers.stats import wilson_interval
 
@@ -26,6 +27,8 @@ STEPS = ("rag", "variations", "retrieve", "fuse", "generate")
 INJECTED_ATTRIBUTE = "ragpulse.example.injected"
 _BUCKET_CHOICES_S = (10, 30, 60, 300, 900, 1800, 3600, 3 * 3600, 6 * 3600, 24 * 3600)
 _TARGET_BUCKETS = 30
+# Episodes read per report: firing ones come first, so only old resolved ones fall beyond it.
+_ALERTS_LIMIT = 500
 
 
 @dataclass(frozen=True)
@@ -157,6 +160,12 @@ class ReportData:
     spend: list[SpendRow]
     injection: list[InjectionRow]
     scoring: ScoringHealth
+    alerts: list[AlertRecord] = field(default_factory=list)
+    """Alerts firing now (whenever they fired), then those resolved within the window; newest first."""
+
+    @property
+    def firing_alerts(self) -> list[AlertRecord]:
+        return [alert for alert in self.alerts if alert.state == FIRING]
 
     @property
     def requests(self) -> int:
@@ -210,6 +219,7 @@ def collect_report(
         spend=_spend(store, params),
         injection=_injection(store, series_params) if primary else [],
         scoring=_scoring_health(store, params, sum(variant.requests for variant in variants)),
+        alerts=_alerts(store, since, service),
     )
 
 
@@ -457,6 +467,19 @@ def _scoring_health(store: Store, params: dict[str, Any], requests: int) -> Scor
         judge_errors=int(judge_errors),
         outcomes=outcomes,
     )
+
+
+def _alerts(store: Store, since: datetime, service: str | None) -> list[AlertRecord]:
+    # A store migrated before the alerts table existed still gets its report, without the alerts.
+    if not store.query(f"EXISTS TABLE {store.table('ragpulse_alerts')}")[0][0]:
+        return []
+    start = since if since.tzinfo else since.replace(tzinfo=UTC)
+    return [
+        alert
+        for alert in load_alerts(store, include_resolved=True, limit=_ALERTS_LIMIT)
+        if (service is None or alert.key.service == service)
+        and (alert.state == FIRING or (alert.resolved_at is not None and alert.resolved_at >= start))
+    ]
 
 
 def _finite(value: Any) -> float | None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from datetime import UTC, datetime
 
+from ragpulse_scorers.alerts.rules import SCORING_STALLED
+from ragpulse_scorers.alerts.state import AlertRecord
 from ragpulse_scorers.report.data import Rate
 
 
@@ -45,3 +47,20 @@ def clock(epoch_s: int, with_date: bool = False) -> str:
 def excerpt(text: str, limit: int = 160) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def alert_key(alert: AlertRecord) -> str:
+    """rule / service / variant (/ scorer), leaving out labels the rule is not evaluated per."""
+    key = alert.key
+    return " / ".join(part for part in (key.rule, key.service, key.variant, key.scorer) if part)
+
+
+def alert_value(alert: AlertRecord) -> str:
+    if alert.key.rule == SCORING_STALLED:
+        return f"{alert.value:.0f} scores / {alert.samples} requests"
+    return f"{percent(alert.value)} [{percent(alert.lower)}, {percent(alert.upper)}] n={alert.samples}"
+
+
+def alert_since(alert: AlertRecord) -> str:
+    fired = f"{alert.fired_at:%m-%d %H:%M:%S}"
+    return fired if alert.resolved_at is None else f"{fired} → {alert.resolved_at:%m-%d %H:%M:%S}"

@@ -10,8 +10,12 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from html import escape
 
+from ragpulse_scorers.alerts.state import FIRING
 from ragpulse_scorers.report.data import ReportData
 from ragpulse_scorers.report.format import (
+    alert_key,
+    alert_since,
+    alert_value,
     clock,
     dollars,
     excerpt,
@@ -52,6 +56,8 @@ def render_html(data: ReportData) -> str:
         f" {data.since:%Y-%m-%d %H:%M} UTC · generated {data.generated_at:%Y-%m-%d %H:%M:%S} UTC</p>",
         _tiles(data),
     ]
+    if data.alerts:
+        sections.append(_alerts_card(data))
     if data.requests:
         sections += [
             _cards(_traffic_card(data), _hallucination_series_card(data)),
@@ -108,6 +114,7 @@ def _tiles(data: ReportData) -> str:
         (f"{seconds(scoring.lag_p50_s)} / {seconds(scoring.lag_p95_s)}", "scoring lag p50 / p95"),
         (str(scoring.judge_errors), "judge errors"),
         (dollars(sum(row.cost_usd for row in data.spend)), "judge spend"),
+        (str(len(data.firing_alerts)), "alerts firing"),
     ]
     for variant in data.variants:
         rate = data.primary_rate(variant.variant)
@@ -121,6 +128,25 @@ def _tiles(data: ReportData) -> str:
         )
         + "</div>"
     )
+
+
+def _alerts_card(data: ReportData) -> str:
+    rows = [
+        [
+            f"<span class='{'bad' if alert.state == FIRING else 'good'}'>{escape(alert.state)}</span>",
+            escape(alert.summary),
+            f"<span class='mono'>{escape(alert_key(alert))}</span>",
+            escape(alert_value(alert)),
+            escape(alert_since(alert)),
+        ]
+        for alert in data.alerts
+    ]
+    table = _table(
+        ["state", "alert", "rule / service / variant", "value [95% CI]", "since (UTC)"],
+        rows,
+        [False, False, False, True, False],
+    )
+    return _card(f"Alerts ({len(data.firing_alerts)} firing, then resolved in this window)", table)
 
 
 def _x_clock(data: ReportData) -> bool:

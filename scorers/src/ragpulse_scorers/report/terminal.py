@@ -6,8 +6,12 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from ragpulse_scorers.alerts.state import FIRING
 from ragpulse_scorers.report.data import ReportData
 from ragpulse_scorers.report.format import (
+    alert_key,
+    alert_since,
+    alert_value,
     dollars,
     excerpt,
     milliseconds,
@@ -21,6 +25,9 @@ from ragpulse_scorers.report.format import (
 def render_terminal(data: ReportData, console: Console) -> None:
     scope = f"service {data.service}" if data.service else "all services"
     console.rule(f"[bold]ragpulse report[/bold] · {escape(scope)} · since {data.since:%Y-%m-%d %H:%M} UTC")
+    # Alerts lead: they are what needs acting on, and they can fire on a window without requests (a stall).
+    if data.alerts:
+        console.print(_alerts_table(data))
     if not data.requests:
         console.print("No RAG requests in this window. Is traffic reaching the collector?")
         return
@@ -44,6 +51,25 @@ def render_terminal(data: ReportData, console: Console) -> None:
         console.print(_spend_table(data))
     if scoring.outcomes:
         console.print(_outcomes_table(data))
+
+
+def _alerts_table(data: ReportData) -> Table:
+    table = Table(
+        title=f"Alerts ({len(data.firing_alerts)} firing, then resolved in this window)", title_justify="left"
+    )
+    for column in ("state", "alert", "rule / service / variant", "value [95% CI]", "since (UTC)"):
+        table.add_column(column, justify="right" if column == "value [95% CI]" else "left")
+    for alert in data.alerts:
+        style = "red" if alert.state == FIRING else "green"
+        table.add_row(
+            f"[{style}]{escape(alert.state)}[/{style}]",
+            escape(alert.summary),
+            escape(alert_key(alert)),
+            alert_value(alert),
+            alert_since(alert),
+            style="red" if alert.state == FIRING else None,
+        )
+    return table
 
 
 def _traffic_table(data: ReportData) -> Table:
