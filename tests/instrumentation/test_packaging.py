@@ -9,8 +9,15 @@ import tomllib
 from pathlib import Path
 
 PYPROJECT = Path(__file__).resolve().parents[2] / "instrumentation" / "pyproject.toml"
-BACK_END_MODULES = ("clickhouse_connect", "chdb", "openai", "apscheduler", "pydantic")
-BACK_END_MODULES += ("ragpulse_collector", "ragpulse_scorers")
+BACK_END_MODULES = (
+    "clickhouse_connect",
+    "chdb",
+    "openai",
+    "apscheduler",
+    "pydantic",
+    "ragpulse_collector",
+    "ragpulse_scorers",
+)
 
 
 def test_the_distribution_depends_on_opentelemetry_only() -> None:
