@@ -28,7 +28,7 @@ from opentelemetry.proto.common.v1.common_pb2 import AnyValue, ArrayValue, KeyVa
 from opentelemetry.proto.trace.v1.trace_pb2 import ScopeSpans, Span
 from ragpulse import semconv
 from ragpulse_collector.schema import migrate
-from ragpulse_collector.server import TRACES_PATH, CollectorServer
+from ragpulse_collector.server import TRACES_PATH, CollectorServer, tune_gc_for_collector
 from ragpulse_collector.settings import RagpulseSettings
 from ragpulse_collector.store import Store
 from rich.console import Console
@@ -243,12 +243,13 @@ def run(
     clients: int = 8,
     dsn: str | None = None,
     processes: int = 2,
+    tune_gc: bool = True,
 ) -> dict[str, float]:
     """Measure collector throughput; returns spans/s and the numbers behind it.
 
     The collector serves from this process, as it does in production, while ``processes`` spawned sender
     processes (``clients`` keep-alive connections in all) post pre-encoded bodies, so no sender competes
-    for the collector's GIL.
+    for the collector's GIL. ``tune_gc`` applies the ``collector`` command's garbage-collector setting.
     """
     processes = max(1, min(processes, clients, posts))
     total_spans = posts * max(1, spans_per_post // SPANS_PER_REQUEST) * SPANS_PER_REQUEST
@@ -261,6 +262,8 @@ def run(
     table = store.table("otel_traces")
     already = int(store.query(f"SELECT count() FROM {table}")[0][0])
     server = CollectorServer(settings, store)
+    if tune_gc:
+        tune_gc_for_collector()
     server.start()
     context = multiprocessing.get_context("spawn")
     ready = context.Semaphore(0)
@@ -325,8 +328,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--spans-per-post", type=int, default=512)
     parser.add_argument("--clients", type=int, default=8, help="keep-alive connections in all")
     parser.add_argument("--processes", type=int, default=2, help="sender processes sharing the connections")
+    parser.add_argument(
+        "--default-gc", action="store_true", help="keep CPython's GC thresholds (the collector raises them)"
+    )
     args = parser.parse_args(argv or [])
-    result = run(args.posts, args.spans_per_post, args.clients, processes=args.processes)
+    result = run(
+        args.posts, args.spans_per_post, args.clients, processes=args.processes, tune_gc=not args.default_gc
+    )
     table = Table(
         title=f"collector throughput, OTLP/HTTP protobuf -> chDB ({os.cpu_count()} CPUs, "
         f"{args.processes} sender processes, {args.clients} connections)"

@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ragpulse_collector.schema import migrate
-from ragpulse_collector.server import TRACES_PATH, CollectorServer
+from ragpulse_collector.server import TRACES_PATH, CollectorServer, tune_gc_for_collector
 from ragpulse_collector.settings import RagpulseSettings
 from ragpulse_collector.store import Store, StoreUnavailable, describe_dsn
 
@@ -99,6 +99,7 @@ def run_collector(args: argparse.Namespace) -> int:
             f"[/yellow] {exc}"
         )
     server = CollectorServer(settings, store)
+    tune_gc_for_collector()
     signal.signal(signal.SIGTERM, _interrupt)
     server.start()
     console.print(

@@ -29,13 +29,14 @@ class _UnsupportedJsonValue(ValueError):
 
 def format_double(value: float) -> str:
     """A double as Go's ``float64AsString``: shortest round-trip digits, ``e`` form outside [1e-6, 1e21)."""
+    shortest = repr(value)
+    # Python's repr already picks fixed notation for 1e-4 <= |x| < 1e16; only the ".0" differs from Go. Any
+    # other repr has an "e" or is "nan"/"inf"/"-inf", so the common case costs one repr and two scans.
+    if "e" not in shortest and "n" not in shortest:
+        return shortest[:-2] if shortest[-2:] == ".0" else shortest
     if math.isnan(value) or math.isinf(value):
         go_text = "NaN" if math.isnan(value) else ("+Inf" if value > 0 else "-Inf")
         return f"json: unsupported value: {go_text}"
-    shortest = repr(value)
-    if "e" not in shortest and "inf" not in shortest:
-        # Python's repr already picks fixed notation for 1e-4 <= |x| < 1e16; only the ".0" differs from Go.
-        return shortest[:-2] if shortest.endswith(".0") else shortest
     return _format_from_digits(value, shortest)
 
 
@@ -113,12 +114,13 @@ def _json_or_empty(value: AnyValue) -> str:
 def as_string(value: AnyValue) -> str:
     """``pcommon.Value.AsString()`` for an OTLP ``AnyValue``."""
     kind = value.WhichOneof("value")
-    if kind == "string_value":
-        return value.string_value
-    if kind == "int_value":
-        return str(value.int_value)
+    # Numbers first: callers read string_value themselves and come here for what it does not cover.
     if kind == "double_value":
         return format_double(value.double_value)
+    if kind == "int_value":
+        return str(value.int_value)
+    if kind == "string_value":
+        return value.string_value
     if kind == "bool_value":
         return "true" if value.bool_value else "false"
     if kind == "array_value" or kind == "kvlist_value":

@@ -31,7 +31,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run_serve(args: argparse.Namespace) -> int:
     # Imported when used: the server brings the HTTP stack, which no other command needs.
-    from ragpulse_collector.server import CollectorServer
+    from ragpulse_collector.server import CollectorServer, tune_gc_for_collector
 
     settings = ScorersSettings.load(
         args.config, store={"dsn": args.dsn}, collector={"host": args.host, "port": args.port}
@@ -43,6 +43,7 @@ def run_serve(args: argparse.Namespace) -> int:
         server = CollectorServer(settings, store)
         quiet_scheduler_logs(args.verbose)
         scheduler = build_scheduler(settings, store)
+        tune_gc_for_collector()  # this process is a long-running collector too
         server.start()
         try:
             scheduler.start()
