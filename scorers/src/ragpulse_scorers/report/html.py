@@ -42,7 +42,8 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:16px;margin:28px 0 8px}
 table{border-collapse:collapse;width:100%;font-size:13px}
 th,td{text-align:left;padding:5px 8px;border-bottom:1px solid #e2e8f0;vertical-align:top}
 th{background:#f1f5f9;font-weight:600}td.n{text-align:right;font-variant-numeric:tabular-nums}
-.chart{width:100%;max-width:640px;height:auto;display:block;margin:0 auto}.chart .grid{stroke:#e2e8f0}.chart .tick{font-size:11px;fill:#475569}
+.chart{width:100%;max-width:640px;height:auto;display:block;margin:0 auto}
+.chart .grid{stroke:#e2e8f0}.chart .tick{font-size:11px;fill:#475569}
 .chart .value{font-size:11px;fill:#0f172a}.chart .errorbar{stroke:#0f172a;stroke-width:1.5;fill:none}
 .bad{color:#b91c1c;font-weight:600}.good{color:#15803d}.muted{color:#64748b}
 .unsupported{color:#b91c1c;margin:2px 0}.mono{font-family:ui-monospace,Menlo,monospace;font-size:12px}
