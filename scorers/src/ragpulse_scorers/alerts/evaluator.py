@@ -6,6 +6,7 @@ import logging
 import uuid
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from ragpulse_collector.store import Store
 
@@ -76,12 +77,7 @@ def _fired(observation: Observation, now: datetime) -> AlertRecord:
         fired_at=now,
         resolved_at=None,
         updated_at=now,
-        value=observation.value,
-        lower=observation.lower,
-        upper=observation.upper,
-        samples=observation.samples,
-        threshold=observation.threshold,
-        summary=observation.summary,
+        **_observed(observation),
     )
 
 
@@ -93,11 +89,18 @@ def _updated(previous: AlertRecord, observation: Observation, now: datetime, new
         state=new_state,
         resolved_at=updated_at if new_state == RESOLVED else None,
         updated_at=updated_at,
-        value=observation.value,
-        lower=observation.lower,
-        upper=observation.upper,
-        samples=observation.samples,
-        threshold=observation.threshold,
-        summary=observation.summary,
         notify_error=previous.notify_error if new_state == FIRING else "",
+        **_observed(observation),
     )
+
+
+def _observed(observation: Observation) -> dict[str, Any]:
+    """The fields of an alert record that each evaluation refreshes from what it observed."""
+    return {
+        "value": observation.value,
+        "lower": observation.lower,
+        "upper": observation.upper,
+        "samples": observation.samples,
+        "threshold": observation.threshold,
+        "summary": observation.summary,
+    }
