@@ -33,6 +33,7 @@ def root_span(
     answer: str = "Paris is the capital.",
     context: str = CONTEXT,
     service: str = "svc",
+    reference: str = "",
 ) -> list[Any]:
     attributes = {
         "ragpulse.kind": "rag",
@@ -42,6 +43,8 @@ def root_span(
         "output.value": answer,
         "ragpulse.context": context,
     }
+    if reference:
+        attributes["ragpulse.reference"] = reference
     start = datetime.now(UTC) - age
     return [start, trace, trace[:16], "", "rag fusion", "Internal", service, attributes, 2_000_000, "Ok"]
 
