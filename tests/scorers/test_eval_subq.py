@@ -135,7 +135,7 @@ def test_table_output(shared_data: Path, capsys: pytest.CaptureFixture[str]) -> 
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        ("{broken", "not JSON"),
+        ("{broken", "invalid JSON"),
         ('{"question": "q", "sub_question": "s", "annotator_types": ["main"]}', "annotator_types"),
         ('{"question": "", "sub_question": "s", "annotator_types": ["core"]}', "question"),
     ],

@@ -13,7 +13,6 @@ import hashlib
 import itertools
 import json
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -89,9 +88,7 @@ def in_split(group: str, split: Split) -> bool:
 
 
 def load_support_dataset(path: Path, split: Split = Split.ALL, limit: int | None = None) -> SupportDataset:
-    rows = list(_read_jsonl(path))
-    if not rows:
-        raise DatasetError(f"{path}: no rows")
+    rows = read_jsonl(path)
     first_line, first = rows[0]
     if "sentences" in first and "answer" in first:
         parse, data_format = _lfqa_example, "lfqa"
@@ -116,7 +113,9 @@ def load_support_dataset(path: Path, split: Split = Split.ALL, limit: int | None
     return SupportDataset(data_format, examples)
 
 
-def _read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+def read_jsonl(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    """The JSON objects of a JSONL file with their line numbers; a problem names the file and line."""
+    rows = []
     with path.open(encoding="utf-8", errors="replace") as lines:
         for number, line in enumerate(lines, start=1):
             if not line.strip():
@@ -127,7 +126,10 @@ def _read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                 raise DatasetError(f"{path}:{number}: invalid JSON ({exc.msg})") from exc
             if not isinstance(row, dict):
                 raise DatasetError(f"{path}:{number}: expected a JSON object, got {type(row).__name__}")
-            yield number, row
+            rows.append((number, row))
+    if not rows:
+        raise DatasetError(f"{path}: no rows")
+    return rows
 
 
 def _describe(exc: Exception) -> str:

@@ -28,7 +28,7 @@ import httpx
 from rich.console import Console
 from rich.table import Table
 
-from ragpulse_scorers.evaluation.datasets import DatasetError
+from ragpulse_scorers.evaluation.datasets import DatasetError, read_jsonl
 from ragpulse_scorers.judges.coverage import CoverageJudge
 from ragpulse_scorers.judges.usage import Usage
 from ragpulse_scorers.llm.client import JudgeClient
@@ -70,7 +70,7 @@ class CoverageExample:
 def load_type_examples(path: Path, limit: int | None = None) -> list[TypeExample]:
     """Rows with ``question``, ``sub_question``, ``annotator_types``; ``limit`` counts questions."""
     examples = []
-    for line_number, row in _rows(path):
+    for line_number, row in read_jsonl(path):
         types = row.get("annotator_types")
         if not isinstance(types, list) or not types or any(t not in SUB_QUESTION_TYPES for t in types):
             raise DatasetError(
@@ -87,7 +87,7 @@ def load_type_examples(path: Path, limit: int | None = None) -> list[TypeExample
 def load_coverage_examples(path: Path, limit: int | None = None) -> list[CoverageExample]:
     """Rows with ``answer``, ``sub_question``, ``judgment``; ``limit`` counts answers."""
     examples = []
-    for line_number, row in _rows(path):
+    for line_number, row in read_jsonl(path):
         judgment = row.get("judgment")
         if judgment not in ("answered", "unanswered"):
             raise DatasetError(f"{path}:{line_number}: judgment must be 'answered' or 'unanswered'")
@@ -272,24 +272,6 @@ def _share(part: float, whole: float) -> float | None:
 
 def _pct(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.1%}"
-
-
-def _rows(path: Path) -> list[tuple[int, dict[str, Any]]]:
-    rows = []
-    with path.open(encoding="utf-8") as lines:
-        for line_number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise DatasetError(f"{path}:{line_number}: not JSON ({exc.msg})") from exc
-            if not isinstance(row, dict):
-                raise DatasetError(f"{path}:{line_number}: not a JSON object")
-            rows.append((line_number, row))
-    if not rows:
-        raise DatasetError(f"{path}: no rows")
-    return rows
 
 
 def _text(row: dict[str, Any], key: str, path: Path, line_number: int) -> str:
