@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from opentelemetry import trace
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
@@ -18,6 +19,10 @@ from ragpulse_collector.schema import migrate
 from ragpulse_collector.store import Store
 
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+# Speed lives in benchmarks/: a per-example deadline would be a timed assertion on a shared, noisy machine.
+settings.register_profile("ragpulse", deadline=None)
+settings.load_profile("ragpulse")
 
 
 @pytest.fixture(scope="session")

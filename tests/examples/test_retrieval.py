@@ -62,7 +62,7 @@ def test_a_query_of_only_stopwords_or_unknown_words_finds_nothing() -> None:
     assert BM25Index([]).search("for", 5) == []
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.text(max_size=300), st.integers(min_value=0, max_value=20))
 def test_bm25_search_takes_any_text(query: str, top_k: int) -> None:
     hits = default_index().search(query, top_k)
