@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from judge_testing import FakeOpenAI, answering, judge_settings
-from ragpulse_collector.store import Store
+from ragpulse_core.store import Store
 from ragpulse_scorers.commands.pairwise import (
     parse_window,
     play_pairwise,

@@ -1,4 +1,4 @@
-"""Registers the scorers' subcommands on the ``ragpulse`` command (see ``ragpulse_collector.cli``)."""
+"""Registers the scorers' subcommands on the ``ragpulse`` command (see ``ragpulse_core.cli``)."""
 
 from __future__ import annotations
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from datetime import datetime
 
-from ragpulse_collector.schema import migrate
-from ragpulse_collector.store import Store, StoreUnavailable
+from ragpulse_core.schema import migrate
+from ragpulse_core.store import Store, StoreUnavailable
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table

@@ -17,8 +17,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ragpulse_collector.server import CollectorServer
-from ragpulse_collector.store import Store
+from ragpulse_core.receivers import load_receiver
+from ragpulse_core.store import Store
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -93,7 +93,7 @@ def handle(args: argparse.Namespace) -> int:
         f"[bold]ragpulse demo[/bold]: {args.requests} requests, {percent(args.inject, 0)} injected, variants "
         f"{', '.join(variants)}; judges: {', '.join(scorers)}; store {settings.store.dsn}"
     )
-    collector = CollectorServer(settings, store)
+    collector = load_receiver()(settings, store)
     collector.start()
     scheduler = build_scheduler(settings, store)
     scheduler.start()

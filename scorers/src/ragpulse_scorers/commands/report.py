@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ragpulse_collector.store import Store, StoreUnavailable, describe_dsn
+from ragpulse_core.store import Store, StoreUnavailable, describe_dsn
 from rich.console import Console
 
 from ragpulse_scorers.report import collect_report, render_html, render_terminal

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 
+from ragpulse_core.receivers import load_receiver
 from rich.console import Console
 
 from ragpulse_scorers.commands.score import quiet_scheduler_logs
@@ -30,9 +31,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    # Imported when used: the server brings the HTTP stack, which no other command needs.
-    from ragpulse_collector.server import CollectorServer, tune_gc_for_collector
-
     settings = ScorersSettings.load(
         args.config, store={"dsn": args.dsn}, collector={"host": args.host, "port": args.port}
     )
@@ -40,10 +38,10 @@ def run_serve(args: argparse.Namespace) -> int:
     if store is None:
         return 1
     try:
-        server = CollectorServer(settings, store)
+        server = load_receiver()(settings, store)
         quiet_scheduler_logs(args.verbose)
         scheduler = build_scheduler(settings, store)
-        tune_gc_for_collector()  # this process is a long-running collector too
+        server.tune_process()  # this process is a long-running collector too
         server.start()
         try:
             scheduler.start()

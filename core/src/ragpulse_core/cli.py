@@ -1,8 +1,9 @@
 """The ``ragpulse`` command.
 
-Subcommands come from the installed parts through the ``ragpulse.cli`` entry-point group, so installing
-``ragpulse-collector`` alone gives ``collector`` and ``migrate``, and ``ragpulse-scorers`` adds the rest.
-Each part's ``register(subparsers)`` adds its commands and sets ``func(args) -> int`` on each.
+Subcommands come from the installed parts through the ``ragpulse.cli`` entry-point group: the core gives
+``migrate``, ``ragpulse-collector`` adds ``collector``, ``ragpulse-scorers`` adds the rest. Each part's
+``register(subparsers)`` adds its commands and sets ``func(args) -> int`` on each. Registering imports only
+argparse code: a command imports its heavy dependencies when it runs, so ``ragpulse --help`` stays fast.
 """
 
 from __future__ import annotations
@@ -13,11 +14,15 @@ import sys
 from collections.abc import Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
+from typing import TypeAlias
 
 from rich.console import Console
 from rich.logging import RichHandler
 
 console = Console(stderr=True)
+
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+COMMANDS_GROUP = "ragpulse.cli"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -27,7 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv for debug)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for entry_point in sorted(entry_points(group="ragpulse.cli"), key=lambda ep: ep.name):
+    for entry_point in sorted(entry_points(group=COMMANDS_GROUP), key=lambda ep: ep.name):
         entry_point.load()(subparsers)
     return parser
 
