@@ -48,28 +48,8 @@ _CHATTY_LOGGERS = (
 )
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "demo",
-        help="run collector, scorer and the example service locally, then report",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("--requests", type=int, default=200, help="questions the example service answers")
-    parser.add_argument(
-        "--inject", type=float, default=0.2, help="share of answers given an unsupported statement"
-    )
-    parser.add_argument(
-        "--dir", type=Path, default=Path(".ragpulse"), help="where the embedded database lives"
-    )
-    parser.add_argument("--html", type=Path, help="HTML report file (default: DIR/report.html)")
-    parser.add_argument("--variants", default="A,B", help="example variants: A plain RAG, B RAG-Fusion")
-    parser.add_argument("--seed", type=int, default=1, help="same seed, same traffic")
-    parser.add_argument("--timeout", type=float, default=240.0, help="seconds to wait for scoring")
-    parser.set_defaults(func=handle)
 
-
-def handle(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     try:
         from ragpulse_example.traffic import SERVICE_NAME, TrafficSummary, run_traffic
     except ImportError as exc:
