@@ -5,7 +5,9 @@ collector its span tables, the scorers theirs). Versions form one sequence acros
 may rely on another part's lower versions (the requests view reads the span table). Statements are separated
 by ``;`` at a line end and use ``${db}`` and ``${ttl_days}`` placeholders. Applied versions are recorded in
 ``ragpulse_schema_migrations``, and every statement is ``IF NOT EXISTS``-safe, so running ``migrate`` twice,
-or from two processes, changes nothing.
+or from two processes, changes nothing. A migration that moves rows into a table with a new layout copies them
+into a new table and swaps the two (``EXCHANGE TABLES``), each step safe to run again after a crash; run it
+from one process while no writer runs.
 """
 
 from __future__ import annotations
@@ -75,8 +77,8 @@ def applied_versions(store: Store) -> set[int]:
     return {int(row[0]) for row in rows}
 
 
-def migrate(store: Store, ttl_days: int) -> list[Migration]:
-    """Bring the schema up to date; returns the migrations applied now (empty when already current)."""
+def migrate(store: Store, ttl_days: int, *, through: int | None = None) -> list[Migration]:
+    """Bring the schema up to date (or up to version ``through``); returns the migrations applied now."""
     store.command(f"CREATE DATABASE IF NOT EXISTS `{store.database}`", use_database=False)
     store.command(
         f"CREATE TABLE IF NOT EXISTS {store.table('ragpulse_schema_migrations')} "
@@ -86,7 +88,7 @@ def migrate(store: Store, ttl_days: int) -> list[Migration]:
     done = applied_versions(store)
     applied = []
     for migration in available_migrations():
-        if migration.version in done:
+        if migration.version in done or (through is not None and migration.version > through):
             continue
         logger.info("applying migration %04d_%s", migration.version, migration.name)
         for statement in migration.statements(store.database, ttl_days):

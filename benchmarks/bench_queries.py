@@ -1,0 +1,355 @@
+"""Dashboard, alert and report queries at scale: each query's median time on a generated dataset.
+
+The dataset (default 1,000,000 requests: 8,000,000 spans, ~3,100,000 scores, over 30 days) is generated with
+``INSERT … SELECT`` from ``numbers()`` into a chDB database under ``.bench-cache/`` and kept there; it is
+generated again when the schema version, the size or the generator change. It is loaded twice, side by side:
+``before`` holds the schema as it was at the baseline (migrations below 0010) and runs the baseline's panel and
+rule SQL (read from git, ``--baseline``); ``after`` is the same rows migrated to the current schema and runs
+the current SQL, the report's queries and the built-in alert job's. Each query runs once to warm up, then
+five times; the median is printed at a 30-day and a 24-hour window, with the share under the goal.
+
+    python benchmarks/bench_queries.py --requests 1000000
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import yaml
+from ragpulse_core.schema import available_migrations, migrate
+from ragpulse_core.store import Store
+from rich.console import Console
+from rich.table import Table
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "dashboards"))
+
+from grafana_macros import ALL, TimeRange, Variable, expand_alert_query, expand_dashboard_query  # noqa: E402
+
+GOAL_MS = 300.0
+RUNS = 5
+TTL_DAYS = 40
+BASELINE = "265b00b"  # the last commit before time-first scores and the step-latency table
+LAST_BASELINE_MIGRATION = 9
+GENERATOR_VERSION = 1
+DASHBOARD_FILES = ("overview.json", "variant-comparison.json", "request-explorer.json")
+RULES_FILE = "dashboards/provisioning/alerting/rules.yml"
+SERVICES = ("shop-search", "support-bot")
+VARIANTS = ("A", "B")
+console = Console(width=120)
+
+
+@dataclass(frozen=True)
+class Query:
+    key: str
+    """What matches a query before and after (its panel id or rule uid), whatever its title became."""
+    name: str
+    run: Callable[[TimeRange], object]
+
+
+def _generate(store: Store, requests: int, days: int) -> None:
+    """Spans (the views fill requests, trace ranges and, where migrated, step latency), scores and log rows."""
+    db = f"`{store.database}`"
+    seconds = days * 86400
+    # Request i happened (i / requests) of the way back from now; its 8 spans are a RAG-Fusion request's.
+    store.command(f"""
+        INSERT INTO {db}.otel_traces
+            (Timestamp, TraceId, SpanId, ParentSpanId, SpanName, SpanKind, ServiceName, ResourceAttributes,
+             ScopeName, SpanAttributes, Duration, StatusCode)
+        SELECT
+            now64(9) - toIntervalMillisecond(intDiv(i * {seconds * 1000}, {requests}) - j * 5) AS Timestamp,
+            lower(hex(MD5(toString(i)))) AS TraceId,
+            substring(lower(hex(MD5(concat(toString(i), '/', toString(j))))), 1, 16) AS SpanId,
+            if(j = 0, '', substring(lower(hex(MD5(concat(toString(i), '/0')))), 1, 16)) AS ParentSpanId,
+            ['rag fusion', 'variations', 'retrieve', 'retrieve', 'retrieve', 'retrieve', 'fuse', 'generate'][j + 1]
+                AS SpanName,
+            'Internal' AS SpanKind,
+            ['{SERVICES[0]}', '{SERVICES[1]}'][i % 2 + 1] AS ServiceName,
+            map('service.name', ServiceName) AS ResourceAttributes,
+            'ragpulse' AS ScopeName,
+            if(j = 0,
+               map('ragpulse.kind', 'rag', 'ragpulse.pipeline', 'fusion',
+                   'ragpulse.variant', ['{VARIANTS[0]}', '{VARIANTS[1]}'][intDiv(i, 2) % 2 + 1],
+                   'openinference.span.kind', 'CHAIN',
+                   'input.value', concat('How do I configure feature ', toString(i % 5000), '?'),
+                   'output.value', concat('Open settings and enable feature ', toString(i % 5000),
+                                          '. It takes effect after a restart.'),
+                   'ragpulse.context', repeat('{{"id": "doc", "text": "Feature settings take effect."}} ', 6)),
+               map('openinference.span.kind', ['CHAIN', 'RETRIEVER', 'RERANKER', 'LLM'][least(j, 3) + 1],
+                   'ragpulse.query_index', toString(j),
+                   'input.value', concat('variation ', toString(j), ' of question ', toString(i % 5000))))
+                AS SpanAttributes,
+            toUInt64((20 + cityHash64(i, j) % 400) * 1000000 * if(j = 0, 4, 1)) AS Duration,
+            if(j = 0 AND cityHash64(i) % 100 < 2, 'Error', 'Unset') AS StatusCode
+        FROM (SELECT intDiv(number, 8) AS i, number % 8 AS j FROM numbers({requests * 8}))
+        SETTINGS max_insert_threads = 2, max_block_size = 65536
+    """)
+    # Lexical on every request (3 metrics), the support judge on one in twenty (2 metrics, paid).
+    store.command(f"""
+        INSERT INTO {db}.ragpulse_scores
+            (TraceId, RequestTime, ScoredAt, ServiceName, Pipeline, Variant, Scorer, ScorerVersion, Metric,
+             Value, Label, Details, JudgeModel, InputTokens, OutputTokens, CostUSD, LatencyMs, Error)
+        SELECT
+            TraceId, Timestamp, toDateTime64(Timestamp, 6) + toIntervalSecond(30 + cityHash64(TraceId) % 60),
+            ServiceName, Pipeline, Variant, scorer, '1', metric,
+            multiIf(metric = 'hallucination',
+                    toFloat64(cityHash64(TraceId, scorer) % 100 < if(Variant = 'A', 10, 14)),
+                    metric = 'unsupported_sentences', toFloat64(cityHash64(TraceId) % 3),
+                    (cityHash64(TraceId, metric) % 1000) / 1000),
+            '', '{{"sentences": []}}', if(paid, 'gpt-4o-mini', ''), if(paid, 900, 0), if(paid, 120, 0),
+            if(paid, 0.0002, 0), if(paid, 800, 1), ''
+        FROM (
+            SELECT TraceId, Timestamp, ServiceName, Pipeline, Variant, pair.1 AS scorer, pair.2 AS metric,
+                   pair.1 = 'support' AS paid
+            FROM {db}.ragpulse_requests
+            ARRAY JOIN
+                arrayConcat(
+                    [('lexical', 'hallucination'), ('lexical', 'support'), ('lexical', 'unsupported_sentences')],
+                    if(SampleKey % 20 = 0, [('support', 'hallucination'), ('support', 'adherence')], []))
+                AS pair
+        )
+        SETTINGS max_insert_threads = 2
+    """)
+    store.command(f"""
+        INSERT INTO {db}.ragpulse_scoring_log
+            (LoggedAt, TraceId, RequestTime, ServiceName, Variant, Scorer, ScorerVersion, Outcome, Worker)
+        SELECT toDateTime64(Timestamp, 6) + toIntervalSecond(90), TraceId, Timestamp, ServiceName, Variant,
+               'lexical', '1', 'scored', 'bench'
+        FROM {db}.ragpulse_requests
+    """)
+
+
+def _dataset_key(requests: int, days: int) -> str:
+    versions = ",".join(str(m.version) for m in available_migrations())
+    return hashlib.sha256(f"{GENERATOR_VERSION}/{requests}/{days}/{versions}".encode()).hexdigest()[:12]
+
+
+def prepare(cache: Path, requests: int, days: int, with_baseline: bool) -> tuple[Store, Store | None]:
+    """The ``before`` and ``after`` stores over one cached chDB path, generating what is missing."""
+    path = cache / f"queries-{requests}-{_dataset_key(requests, days)}"
+    ready = path / "READY"
+    after = Store(f"chdb://{path}", "bench_after")
+    before = Store(f"chdb://{path}", "bench_before") if with_baseline else None
+    if ready.exists():
+        return after, before
+    console.print(f"generating {requests:,} requests over {days} days into {path} …")
+    started = time.perf_counter()
+    migrate(after, TTL_DAYS, through=LAST_BASELINE_MIGRATION)
+    _generate(after, requests, days)
+    console.print(f"  generated in {time.perf_counter() - started:.0f} s")
+    if before is not None:
+        started = time.perf_counter()
+        migrate(before, TTL_DAYS, through=LAST_BASELINE_MIGRATION)
+        for table in ("otel_traces", "ragpulse_scores", "ragpulse_scoring_log"):
+            before.command(f"INSERT INTO {before.table(table)} SELECT * FROM {after.table(table)}")
+        console.print(f"  copied to the baseline schema in {time.perf_counter() - started:.0f} s")
+    started = time.perf_counter()
+    applied = migrate(after, TTL_DAYS)
+    names = ", ".join(f"{m.version:04d}" for m in applied)
+    console.print(f"  migrated the rows to the current schema ({names}) in {time.perf_counter() - started:.0f} s")
+    for store in (after, before):
+        if store is not None:
+            for table in ("otel_traces", "ragpulse_requests", "ragpulse_scores", "ragpulse_scoring_log"):
+                store.command(f"OPTIMIZE TABLE {store.table(table)} FINAL")
+    ready.write_text(datetime.now(UTC).isoformat())
+    return after, before
+
+
+def _in_database(sql: str, database: str) -> str:
+    return sql.replace("ragpulse.ragpulse_", f"{database}.ragpulse_").replace(
+        "ragpulse.otel_", f"{database}.otel_"
+    )
+
+
+def _git_text(ref: str | None, relative: str) -> str:
+    if ref is None:
+        return (ROOT / relative).read_text()
+    return subprocess.run(
+        ["git", "-C", str(ROOT), "show", f"{ref}:{relative}"], check=True, capture_output=True, text=True
+    ).stdout
+
+
+def _variables(store: Store, board: dict[str, Any]) -> dict[str, Variable]:
+    trace_id = store.query(f"SELECT any(TraceId) FROM {store.table('ragpulse_requests')}")[0][0]
+    chosen = {
+        "service": Variable(ALL, SERVICES, multi=True),
+        "pipeline": Variable(ALL, ("fusion",), multi=True),
+        "variant": Variable(ALL, VARIANTS, multi=True),
+        "judge": Variable("lexical"),
+        "variant_a": Variable(VARIANTS[0]),
+        "variant_b": Variable(VARIANTS[1]),
+        "metric": Variable("support"),
+        "trace_id": Variable(trace_id),
+    }
+    for variable in board["templating"]["list"]:
+        if variable["type"] in ("constant", "custom", "textbox") and variable["name"] not in chosen:
+            chosen[variable["name"]] = Variable(str(variable["query"]))
+    return chosen
+
+
+def panel_queries(store: Store, ref: str | None) -> Iterator[Query]:
+    for file in DASHBOARD_FILES:
+        board = json.loads(_git_text(ref, f"dashboards/json/{file}"))
+        chosen = _variables(store, board)
+        for panel in board["panels"]:
+            for target in panel.get("targets", []):
+                sql = _in_database(target["rawSql"], store.database)
+                name = f"{file.removesuffix('.json')}: {panel['title']}"
+                key = f"{file}#{panel['id']}/{target.get('refId', 'A')}"
+                if len(panel["targets"]) > 1:
+                    name += f" ({target['refId']})"
+
+                def run(window: TimeRange, sql: str = sql, chosen: dict[str, Variable] = chosen) -> object:
+                    return store.query(expand_dashboard_query(sql, chosen, window))
+
+                yield Query(key, name, run)
+
+
+def rule_queries(store: Store, ref: str | None) -> Iterator[Query]:
+    rules = yaml.safe_load(_git_text(ref, RULES_FILE))
+    for group in rules["groups"]:
+        for rule in group["rules"]:
+            for step in rule["data"]:
+                if step["datasourceUid"] == "__expr__":
+                    continue
+                sql = _in_database(step["model"]["rawSql"], store.database)
+                seconds = step["relativeTimeRange"]["from"]
+
+                def run(window: TimeRange, sql: str = sql, seconds: int = seconds) -> object:
+                    # A rule's window is its own, whatever the dashboard shows.
+                    rule_window = TimeRange(window.end - timedelta(seconds=seconds), window.end)
+                    return store.query(expand_alert_query(sql, rule_window))
+
+                yield Query(f"{rule['uid']}/{step['refId']}", f"alert rule: {rule['title']}", run)
+
+
+def application_queries(store: Store) -> Iterator[Query]:
+    """The report's queries and the built-in alert job's, as the application calls them."""
+    from ragpulse_scorers.alerts.conditions import observe
+    from ragpulse_scorers.report import queries
+    from ragpulse_scorers.settings import AlertSettings
+
+    def params(window: TimeRange) -> dict[str, Any]:
+        return {
+            "since_ms": int(window.start.timestamp() * 1000),
+            "service": "",
+            "scorer": "lexical",
+            "bucket": window.interval_s,
+            "limit": 20,
+        }
+
+    calls: dict[str, Callable[[dict[str, Any]], object]] = {
+        "variant_traffic": lambda p: queries.variant_traffic(store, p),
+        "score_aggregates": lambda p: queries.score_aggregates(store, p),
+        "latency": lambda p: queries.latency(store, p),
+        "hallucination_series": lambda p: queries.hallucination_series(store, p),
+        "traffic_series": lambda p: queries.traffic_series(store, p),
+        "worst_requests": lambda p: queries.worst_requests(store, p),
+        "spend": lambda p: queries.spend(store, p),
+        "injection": lambda p: queries.injection(store, p),
+        "scoring_health": lambda p: queries.scoring_health(store, p, 0),
+    }
+    for name, call in calls.items():
+        yield Query(name, f"report: {name}", lambda window, call=call: call(params(window)))
+    yield Query("observe", "alert job: observe", lambda window: observe(store, AlertSettings(), window.end))
+
+
+def median_ms(query: Query, window: TimeRange) -> float:
+    query.run(window)
+    times = []
+    for _ in range(RUNS):
+        started = time.perf_counter()
+        query.run(window)
+        times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times)
+
+
+def windows(days: int) -> dict[str, TimeRange]:
+    end = datetime.now(UTC)
+    return {
+        f"{days} d": TimeRange(end - timedelta(days=days), end, interval_s=3600),
+        "24 h": TimeRange(end - timedelta(hours=24), end, interval_s=60),
+    }
+
+
+Timings = dict[str, tuple[str, dict[str, float]]]
+"""Per query key: its name and its median per window label."""
+
+
+def measure(queries: list[Query], spans: dict[str, TimeRange]) -> Timings:
+    return {
+        query.key: (query.name, {label: median_ms(query, window) for label, window in spans.items()})
+        for query in queries
+    }
+
+
+def show(title: str, after: Timings, before: Timings) -> None:
+    labels = list(next(iter(after.values()))[1])
+    table = Table(title=title)
+    table.add_column("query")
+    for label in labels:
+        if before:
+            table.add_column(f"before {label} ms", justify="right")
+        table.add_column(f"{label} ms", justify="right")
+    for key, (name, times) in after.items():
+        cells = []
+        for label in labels:
+            if before:
+                old = before[key][1].get(label) if key in before else None
+                cells.append("" if old is None else f"{old:,.0f}")
+            cells.append(_coloured(times[label]))
+        table.add_row(name, *cells)
+    console.print(table)
+    for label in labels:
+        under = sum(times[label] < GOAL_MS for _, times in after.values())
+        line = f"{label}: {under} of {len(after)} under {GOAL_MS:.0f} ms"
+        if before:
+            old_under = sum(times[label] < GOAL_MS for _, times in before.values())
+            line += f" (before: {old_under} of {len(before)})"
+        console.print(line)
+
+
+def _coloured(ms: float) -> str:
+    return f"[green]{ms:,.0f}[/green]" if ms < GOAL_MS else f"[red]{ms:,.0f}[/red]"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--requests", type=int, default=1_000_000)
+    parser.add_argument("--days", type=int, default=30)
+    parser.add_argument("--cache", type=Path, default=ROOT / ".bench-cache")
+    parser.add_argument("--baseline", default=BASELINE, help="git ref whose panel and rule SQL runs on `before`")
+    parser.add_argument("--no-baseline", action="store_true", help="measure the current schema only")
+    args = parser.parse_args(argv)
+
+    after, before = prepare(args.cache, args.requests, args.days, with_baseline=not args.no_baseline)
+    spans = windows(args.days)
+    counts = after.query(
+        f"SELECT (SELECT count() FROM {after.table('ragpulse_requests')}),"
+        f" (SELECT count() FROM {after.table('ragpulse_scores')}),"
+        f" (SELECT count() FROM {after.table('otel_traces')})"
+    )[0]
+    console.print(f"{counts[0]:,} requests, {counts[1]:,} scores, {counts[2]:,} spans; median of {RUNS} after a warm-up")
+    current = [*panel_queries(after, None), *rule_queries(after, None)]
+    baseline = (
+        {}
+        if before is None
+        else measure([*panel_queries(before, args.baseline), *rule_queries(before, args.baseline)], spans)
+    )
+    show("dashboard panels and alert rules", measure(current, spans), baseline)
+    show("report and built-in alert job", measure(list(application_queries(after)), spans), {})
+
+
+if __name__ == "__main__":
+    main()
