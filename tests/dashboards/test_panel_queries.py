@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import statistics
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ import pytest
 from demo_data import SERVICE, STEPS, VARIANTS, Demo
 from grafana_macros import ALL, TimeRange, Variable, expand_dashboard_query
 from ragpulse_core.store import Store
+from ragpulse_scorers.stats import wilson_interval
 
 DASHBOARDS = Path(__file__).resolve().parents[2] / "dashboards" / "json"
 TRACE_COLUMNS = {"traceID", "spanID", "parentSpanID", "serviceName", "operationName", "startTime", "duration",
@@ -45,6 +47,10 @@ def variables(demo: Demo, *, everything: bool) -> dict[str, Variable]:
         "metric": Variable("support"),
         "trace_id": Variable(demo.hallucinated_trace),
     }
+    for board in DASHBOARDS.glob("*.json"):
+        for variable in json.loads(board.read_text())["templating"]["list"]:
+            if variable["type"] == "constant":
+                chosen[variable["name"]] = Variable(variable["query"])
     if everything:
         chosen |= {
             "service": Variable(ALL, (SERVICE,), multi=True),
@@ -149,7 +155,51 @@ def test_variant_comparison_puts_a_and_b_side_by_side(demo_store: tuple[Store, D
     assert (lexical["a_n"], lexical["b_n"]) == (60, 60)
     assert lexical["diff"] == pytest.approx(VARIANTS["B"] - VARIANTS["A"])
     assert {"coverage_core", "mrr5_relevant", "completeness"} <= {row["Metric"] for row in rows}
-    assert all(not math.isnan(row["a_ci95"]) for row in rows)
+    assert all(not math.isnan(row["low"]) and row["low"] <= row["diff"] <= row["high"] for row in rows)
+
+
+def test_rate_difference_has_newcombe_interval_and_a_verdict_in_points(demo_store: tuple[Store, Demo]) -> None:
+    store, demo = demo_store
+    rows = run(store, panel("variant-comparison.json", "Every metric: A vs B")["targets"][0]["rawSql"], demo)
+    lexical = next(row for row in rows if row["Scorer"] == "lexical" and row["Metric"] == "hallucination")
+    a_low, a_high = wilson_interval(6, 60)
+    b_low, b_high = wilson_interval(18, 60)
+    diff = 0.3 - 0.1
+    low = diff - math.sqrt((0.3 - b_low) ** 2 + (a_high - 0.1) ** 2)
+    high = diff + math.sqrt((b_high - 0.3) ** 2 + (0.1 - a_low) ** 2)
+    assert (lexical["low"], lexical["high"]) == (pytest.approx(low, abs=1e-3), pytest.approx(high, abs=1e-3))
+    assert lexical["verdict"] == f"B higher by 20.0 points [{low * 100:.1f}, {high * 100:.1f}]"
+
+
+def test_mean_difference_without_evidence_says_so_with_its_n(demo_store: tuple[Store, Demo]) -> None:
+    store, demo = demo_store
+    rows = run(store, panel("variant-comparison.json", "Every metric: A vs B")["targets"][0]["rawSql"], demo)
+    for row in rows:
+        if row["low"] <= 0 <= row["high"] and min(row["a_n"], row["b_n"]) >= 2:
+            assert row["verdict"] == f"no detectable difference at n = {row['a_n']} / {row['b_n']}"
+        elif min(row["a_n"], row["b_n"]) >= 2:
+            assert row["verdict"].startswith("B higher by " if row["diff"] > 0 else "B lower by ")
+
+
+def test_mean_difference_uses_welch_interval(demo_store: tuple[Store, Demo]) -> None:
+    """Known samples through the panel's SQL: its interval is Welch's, as ClickHouse's own welchTTest gives it."""
+    store, demo = demo_store
+    samples = {"A": [0.2, 0.4, 0.5, 0.7, 0.3, 0.6], "B": [0.6, 0.9, 0.8, 0.7, 0.95, 0.85, 0.75]}
+    values = ", ".join(f"('{variant}', {value})" for variant, group in samples.items() for value in group)
+    inline = (
+        "(SELECT now() AS RequestTime, 'lexical' AS Scorer, 'support' AS Metric, '' AS Error, v.1 AS Variant,"
+        f" toNullable(v.2) AS Value, 'svc' AS ServiceName, 'p' AS Pipeline FROM (SELECT arrayJoin([{values}]) AS v))"
+    )
+    sql = panel("variant-comparison.json", "Every metric: A vs B")["targets"][0]["rawSql"]
+    (row,) = run(store, sql.replace("ragpulse.ragpulse_scores", inline), demo)
+    # welchTTest's interval is for group 0 minus group 1: with A as group 1, that is B - A.
+    ((low, high),) = store.query(
+        "SELECT tupleElement(r, 3), tupleElement(r, 4)"
+        f" FROM (SELECT welchTTest(0.95)(Value, toUInt8(Variant = 'A')) AS r FROM {inline})"
+    )
+    assert row["diff"] == pytest.approx(statistics.mean(samples["B"]) - statistics.mean(samples["A"]))
+    assert (row["low"], row["high"]) == (pytest.approx(low, rel=0.02), pytest.approx(high, rel=0.02))
+    assert row["verdict"].startswith("B higher by 0.3")
 
 
 def test_worst_requests_come_first_with_question_and_answer(demo_store: tuple[Store, Demo]) -> None:
