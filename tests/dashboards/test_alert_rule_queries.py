@@ -14,8 +14,10 @@ import yaml
 from demo_data import SCORE_COLUMNS, SERVICE, VARIANTS, Demo, seed
 from grafana_macros import TimeRange, expand_alert_query
 from ragpulse_core.store import Store
+from ragpulse_scorers.settings import ScorerSettings
 from ragpulse_scorers.stats import wilson_interval
 
+SAMPLE_RATE_LITERAL = "1.0"
 RULES_FILE = Path(__file__).resolve().parents[2] / "dashboards" / "provisioning" / "alerting" / "rules.yml"
 
 
@@ -40,19 +42,34 @@ def labels(row: dict[str, Any]) -> list[str]:
     return [k for k, v in row.items() if isinstance(v, str)]
 
 
-def test_hallucination_rule_gives_the_wilson_lower_bound_per_series(store: Store) -> None:
+def test_hallucination_rule_gives_the_wilson_lower_bound_per_service_and_variant(store: Store) -> None:
     demo = seed(store, datetime.now(UTC).replace(microsecond=0))
     rows = evaluate(store, "ragpulse_hallucination_rate", demo.now)
-    by_series = {(row["ServiceName"], row["Variant"], row["Scorer"]): row for row in rows}
-    assert set(by_series) >= {(SERVICE, variant, "lexical") for variant in VARIANTS}
+    # Lexical and the support judge both scored part of the traffic: still one series per variant.
+    assert sorted((row["ServiceName"], row["Variant"]) for row in rows) == [(SERVICE, v) for v in VARIANTS]
     for row in rows:
-        assert labels(row) == ["ServiceName", "Variant", "Scorer"]
+        assert labels(row) == ["ServiceName", "Variant"]
         assert numbers(row) == ["hallucination_rate_lower_bound"]
-    for variant in VARIANTS:
-        flags = demo.lexical[variant]
+        flags = demo.lexical[row["Variant"]]
         expected, _ = wilson_interval(sum(flags), len(flags))
-        got = by_series[(SERVICE, variant, "lexical")]["hallucination_rate_lower_bound"]
-        assert got == pytest.approx(expected, abs=1e-4)
+        assert row["hallucination_rate_lower_bound"] == pytest.approx(expected, abs=1e-4)
+
+
+def test_hallucination_rule_takes_the_support_judge_over_lexical_for_a_request(store: Store) -> None:
+    now = datetime.now(UTC).replace(microsecond=0)
+    traces = [uuid.uuid4().hex for _ in range(40)]
+    # Lexical calls every request hallucinated; the support judge read half of them and disagrees.
+    rows = [score_row(trace, now, "lexical", 1.0) for trace in traces]
+    rows += [score_row(trace, now, "support", 0.0) for trace in traces[:20]]
+    store.insert("ragpulse_scores", rows, SCORE_COLUMNS)
+    (row,) = evaluate(store, "ragpulse_hallucination_rate", now + timedelta(seconds=1))
+    expected, _ = wilson_interval(20, 40)
+    assert row["hallucination_rate_lower_bound"] == pytest.approx(expected, abs=1e-4)
+
+
+def score_row(trace: str, at: datetime, scorer: str, value: float, variant: str = "C") -> list[Any]:
+    return [trace, at, at, SERVICE, "fusion", variant, scorer, "1", "hallucination", value, "", "", "{}", "",
+            0, 0, 0.0, 1.0, ""]  # fmt: skip
 
 
 def test_hallucination_rule_ignores_series_with_too_few_samples(store: Store) -> None:
@@ -101,12 +118,30 @@ def test_judge_error_rule_counts_error_rows(store: Store) -> None:
 def test_stalled_rule_is_zero_while_scores_flow_and_counts_unscored_traffic_otherwise(store: Store) -> None:
     demo: Demo = seed(store, datetime.now(UTC).replace(microsecond=0))
     (flowing,) = evaluate(store, "ragpulse_scoring_stalled", demo.now)
-    assert (flowing["ServiceName"], flowing["unscored_requests"]) == (SERVICE, 0)
+    assert (flowing["ServiceName"], flowing["unscored_expected"]) == (SERVICE, 0)
 
     store.command(f"TRUNCATE TABLE {store.table('ragpulse_scores')}")
     (stalled,) = evaluate(store, "ragpulse_scoring_stalled", demo.now)
-    assert labels(stalled) == ["ServiceName"] and numbers(stalled) == ["unscored_requests"]
-    assert stalled["unscored_requests"] == 2 * 60
+    assert labels(stalled) == ["ServiceName"] and numbers(stalled) == ["unscored_expected"]
+    assert stalled["unscored_expected"] == 2 * 60
+
+
+def test_stalled_rule_expects_only_the_sampled_share_of_traffic(store: Store) -> None:
+    demo: Demo = seed(store, datetime.now(UTC).replace(microsecond=0))
+    store.command(f"TRUNCATE TABLE {store.table('ragpulse_scores')}")
+    sql, seconds = rule_query("ragpulse_scoring_stalled")
+    window = TimeRange(demo.now - timedelta(seconds=seconds), demo.now)
+    # 120 requests at a 5% sample rate: 6 expected, too few to call scoring stalled.
+    sampled = sql.replace(f"{SAMPLE_RATE_LITERAL} AS sample_rate", "0.05 AS sample_rate")
+    assert sampled != sql
+    (row,) = store.query_dicts(expand_alert_query(sampled, window))
+    assert row["unscored_expected"] == 0
+
+
+def test_stalled_rule_sample_rate_is_the_scorers_default() -> None:
+    sql, _ = rule_query("ragpulse_scoring_stalled")
+    assert f"WITH {SAMPLE_RATE_LITERAL} AS sample_rate" in sql
+    assert float(SAMPLE_RATE_LITERAL) == ScorerSettings().sample_rate
 
 
 def test_support_drop_rule_compares_the_last_hour_with_the_week_before(store: Store) -> None:
