@@ -30,7 +30,7 @@ def panels() -> list[tuple[str, dict[str, Any]]]:
     found = []
     for path in sorted(DASHBOARDS.glob("*.json")):
         for panel in json.loads(path.read_text())["panels"]:
-            if panel["type"] != "row":
+            if panel["type"] not in ("row", "text"):
                 found.append((f"{path.stem}:{panel['title']}", panel))
     return found
 
@@ -264,3 +264,27 @@ def test_variable_queries_list_the_seeded_values(demo_store: tuple[Store, Demo])
             if variable["name"] in expected:
                 assert values == expected[variable["name"]], (path.name, variable["name"])
             assert values, (path.name, variable["name"])
+
+
+STATS = [(name, panel) for name, panel in PANELS if panel["type"] == "stat"]
+
+
+@pytest.mark.parametrize(("name", "stat"), STATS, ids=[name for name, _ in STATS])
+def test_stats_read_no_data_on_an_empty_window(demo_store: tuple[Store, Demo], name: str, stat: dict[str, Any]) -> None:
+    store, demo = demo_store
+    empty = TimeRange(demo.now - timedelta(days=3), demo.now - timedelta(days=2), interval_s=300)
+    sql = expand_dashboard_query(stat["targets"][0]["rawSql"], variables(demo, everything=True), empty)
+    assert store.query_dicts(sql) == [], f"{name} must show No data, not a number, for an empty window"
+
+
+def test_variant_comparison_opens_on_the_first_and_the_second_variant(demo_store: tuple[Store, Demo]) -> None:
+    store, demo = demo_store
+    board = load("variant-comparison.json")
+    listed = {
+        v["name"]: [next(iter(row.values())) for row in run(store, v["query"]["rawSql"], demo)]
+        for v in board["templating"]["list"]
+        if v["name"] in ("variant_a", "variant_b")
+    }
+    # Grafana opens each variable on the first entry of its list.
+    assert (listed["variant_a"][0], listed["variant_b"][0]) == ("A", "B")
+    assert sorted(listed["variant_b"]) == sorted(listed["variant_a"]) == list(VARIANTS)
