@@ -286,3 +286,26 @@ def test_job_records_alerts(store: Store) -> None:
     insert_hallucination_scores(store, hallucinated=150, total=200, at=now_utc() - timedelta(minutes=5))
     run_alert_job(store, settings())
     assert [r.key.rule for r in load_alerts(store)] == [rules.HALLUCINATION_RATE]
+
+
+def test_one_hallucination_alert_per_variant_from_the_best_judge(store: Store) -> None:
+    now = now_utc()
+    at = now - timedelta(minutes=5)
+    insert_hallucination_scores(store, hallucinated=200, total=200, at=at)  # lexical: every request bad
+    traces = [row[0] for row in store.query(f"SELECT TraceId FROM {store.table('ragpulse_scores')}")]
+    # The support judge read every one of these requests and found all of them supported.
+    rows = [
+        [trace, at, at + timedelta(seconds=30), "svc", "fusion", "A", "support", "1", "hallucination", 0.0,
+         "", "", "{}", "", 0, 0, 0.0, 1.0, ""]
+        for trace in traces
+    ]  # fmt: skip
+    store.insert("ragpulse_scores", rows, SCORE_COLUMNS)
+    assert evaluate_alerts(store, settings(), now=now).fired == []
+
+
+def test_scoring_stalled_ignores_traffic_the_sample_rate_leaves_out(store: Store) -> None:
+    now = now_utc()
+    insert_requests(store, 100, now - timedelta(minutes=20))
+    assert evaluate_alerts(store, settings(), now=now, sample_rate=0.05).fired == []  # 5 expected
+    stalled = evaluate_alerts(store, settings(), now=now, sample_rate=0.5)  # 50 expected, none scored
+    assert [r.key.rule for r in stalled.fired] == [rules.SCORING_STALLED]

@@ -2,7 +2,9 @@
 
 The same conditions run in Grafana (``dashboards/provisioning/alerting/rules.yml``); keep the two in step.
 A request counts as hallucinated when its ``hallucination`` score is at least 0.5 (lexical writes 1/0, the LLM
-support judge 1 − adherence) and as supported otherwise; rows with an error or no value are not counted.
+support judge 1 − adherence) and as supported otherwise; rows with an error or no value are not counted. Each
+request counts once, judged by the best judge that scored it (support over any other LLM judge over lexical),
+so one incident raises one alert per service and variant, not one per judge.
 """
 
 from __future__ import annotations
@@ -17,22 +19,27 @@ from ragpulse_scorers.alerts.rules import AlertKey, Observation
 from ragpulse_scorers.settings import AlertSettings
 
 _HALLUCINATION_COUNTS = """
-SELECT ServiceName, Variant, Scorer,
-       countIf(RequestTime > {start:DateTime64(6)} AND Value >= 0.5) AS hallucinated,
+SELECT ServiceName, Variant,
+       countIf(RequestTime > {start:DateTime64(6)} AND bad) AS hallucinated,
        countIf(RequestTime > {start:DateTime64(6)}) AS scored,
-       countIf(RequestTime <= {start:DateTime64(6)} AND Value < 0.5) AS baseline_supported,
+       countIf(RequestTime <= {start:DateTime64(6)} AND NOT bad) AS baseline_supported,
        countIf(RequestTime <= {start:DateTime64(6)}) AS baseline_scored
-FROM {scores} FINAL
-WHERE Metric = 'hallucination' AND Error = '' AND Value IS NOT NULL
-  AND RequestTime > {baseline_start:DateTime64(6)} AND RequestTime <= {end:DateTime64(6)}
-GROUP BY ServiceName, Variant, Scorer
-ORDER BY ServiceName, Variant, Scorer
+FROM (
+    SELECT ServiceName, Variant, RequestTime,
+           argMax(Value, (Scorer = 'support', Scorer != 'lexical')) >= 0.5 AS bad
+    FROM {scores}
+    WHERE Metric = 'hallucination' AND Error = '' AND Value IS NOT NULL
+      AND RequestTime > {baseline_start:DateTime64(6)} AND RequestTime <= {end:DateTime64(6)}
+    GROUP BY ServiceName, Variant, TraceId, RequestTime
+)
+GROUP BY ServiceName, Variant
+ORDER BY ServiceName, Variant
 """
 
 _TRAFFIC_AND_SCORES = """
 SELECT r.ServiceName AS ServiceName, r.requests AS requests, s.scores AS scores
 FROM (
-    SELECT ServiceName, uniqExact(TraceId) AS requests
+    SELECT ServiceName, count() AS requests
     FROM {requests}
     WHERE Timestamp > {start:DateTime64(6)} AND Timestamp <= {settled:DateTime64(6)}
     GROUP BY ServiceName
@@ -50,7 +57,7 @@ _JUDGE_ERRORS = """
 SELECT ServiceName, Scorer,
        uniqExactIf(TraceId, Error != '') AS failed,
        uniqExact(TraceId) AS judged
-FROM {scores} FINAL
+FROM {scores}
 WHERE ScoredAt > {start:DateTime64(6)} AND ScoredAt <= {end:DateTime64(6)}
 GROUP BY ServiceName, Scorer
 ORDER BY ServiceName, Scorer
@@ -64,8 +71,13 @@ def _with_tables(sql: str, store: Store) -> str:
     )
 
 
-def observe(store: Store, settings: AlertSettings, now: datetime) -> list[Observation]:
-    """Every rule's observation for every service/variant/scorer with data around ``now``."""
+def observe(
+    store: Store, settings: AlertSettings, now: datetime, *, sample_rate: float = 1.0
+) -> list[Observation]:
+    """Every rule's observation for every service/variant/scorer with data around ``now``.
+
+    ``sample_rate`` is the scorers' (``scorer.sample_rate``): a stall is judged on the requests it selects.
+    """
     window = timedelta(minutes=settings.window_minutes)
     bounds: dict[str, Any] = {"start": now - window, "end": now}
     observations: list[Observation] = []
@@ -75,7 +87,7 @@ def observe(store: Store, settings: AlertSettings, now: datetime) -> list[Observ
         _with_tables(_HALLUCINATION_COUNTS, store), {**bounds, "baseline_start": baseline_start}
     )
     for row in rows:
-        labels = (row["ServiceName"], row["Variant"], row["Scorer"])
+        labels = (row["ServiceName"], row["Variant"])
         observations.append(
             rules.rate_above(
                 AlertKey(rules.HALLUCINATION_RATE, *labels),
@@ -106,6 +118,7 @@ def observe(store: Store, settings: AlertSettings, now: datetime) -> list[Observ
                 int(row["requests"]),
                 int(row["scores"]),
                 min_requests=settings.stall_min_requests,
+                sample_rate=sample_rate,
             )
         )
 

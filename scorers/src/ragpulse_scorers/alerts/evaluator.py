@@ -27,7 +27,9 @@ class Evaluation:
     """Every alert firing after this evaluation, new ones included."""
 
 
-def evaluate_alerts(store: Store, settings: AlertSettings, now: datetime | None = None) -> Evaluation:
+def evaluate_alerts(
+    store: Store, settings: AlertSettings, now: datetime | None = None, *, sample_rate: float = 1.0
+) -> Evaluation:
     """Evaluate every rule at ``now`` (default: the clock) and record fired, ongoing and resolved alerts.
 
     An alert with no data this time (no traffic, too few samples to decide) keeps its state: silence is not
@@ -37,7 +39,7 @@ def evaluate_alerts(store: Store, settings: AlertSettings, now: datetime | None 
     current = state.load_firing(store)
     result = Evaluation()
     changed: list[AlertRecord] = []
-    for observation in observe(store, settings, now):
+    for observation in observe(store, settings, now, sample_rate=sample_rate):
         previous = current.pop(observation.key, None)
         if previous is None and observation.fire:
             record = _notified(_fired(observation, now), settings)

@@ -19,6 +19,7 @@ JOB_ID: Final = "ragpulse-alerts"
 def add_alert_job(scheduler: BaseScheduler, settings: ScorersSettings | AlertSettings, store: Store) -> None:
     """Evaluate the alerts every ``alerts.interval_s`` seconds (nothing when ``alerts.enabled`` is false)."""
     alerts = settings if isinstance(settings, AlertSettings) else settings.alerts
+    sample_rate = 1.0 if isinstance(settings, AlertSettings) else settings.scorer.sample_rate
     if not alerts.enabled:
         logger.info("built-in alerts disabled")
         return
@@ -26,7 +27,7 @@ def add_alert_job(scheduler: BaseScheduler, settings: ScorersSettings | AlertSet
         run_alert_job,
         trigger="interval",
         seconds=alerts.interval_s,
-        args=(store, alerts),
+        args=(store, alerts, sample_rate),
         id=JOB_ID,
         name="ragpulse alerts",
         max_instances=1,
@@ -35,10 +36,10 @@ def add_alert_job(scheduler: BaseScheduler, settings: ScorersSettings | AlertSet
     )
 
 
-def run_alert_job(store: Store, alerts: AlertSettings) -> None:
+def run_alert_job(store: Store, alerts: AlertSettings, sample_rate: float = 1.0) -> None:
     """One evaluation; failures are logged, never raised, so the scheduler keeps the job."""
     try:
-        evaluate_alerts(store, alerts)
+        evaluate_alerts(store, alerts, sample_rate=sample_rate)
     except StoreUnavailable as exc:
         logger.warning("alert evaluation skipped, store unavailable: %s", exc)
     except Exception:

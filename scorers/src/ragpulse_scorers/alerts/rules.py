@@ -106,9 +106,12 @@ def rate_dropped(
     return Observation(key, cur_rate, cur_lower, cur_upper, cur_n, base_lower, fire, clear, summary)
 
 
-def scoring_stalled(key: AlertKey, requests: int, scores: int, *, min_requests: int) -> Observation:
-    """Requests keep arriving but nothing was scored: the scorer is down, stuck or out of budget."""
-    fire = requests >= min_requests and scores == 0
+def scoring_stalled(
+    key: AlertKey, requests: int, scores: int, *, min_requests: int, sample_rate: float = 1.0
+) -> Observation:
+    """Requests the sample rate selects keep arriving but nothing was scored: the scorer is down, stuck or out
+    of budget. Traffic the sample rate leaves out is not expected to be scored, so it never fires this."""
+    fire = requests * sample_rate >= min_requests and scores == 0
     clear = scores > 0 or requests == 0
     summary = f"{requests} requests and {scores} scores in the window for {key.describe()}"
     return Observation(key, float(scores), 0.0, 0.0, requests, float(min_requests), fire, clear, summary)

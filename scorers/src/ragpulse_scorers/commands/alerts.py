@@ -25,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         migrate(store, settings.store.ttl_days)
         if args.evaluate:
-            evaluation = evaluate_alerts(store, settings.alerts)
+            evaluation = evaluate_alerts(store, settings.alerts, sample_rate=settings.scorer.sample_rate)
             console.print(
                 f"evaluated: {len(evaluation.fired)} fired, {len(evaluation.resolved)} resolved, "
                 f"{len(evaluation.firing)} firing"

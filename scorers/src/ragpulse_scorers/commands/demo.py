@@ -125,7 +125,11 @@ def run(args: argparse.Namespace) -> int:
     # The scheduler's alert job runs every alerts.interval_s: evaluate once more so the alerts reflect every
     # score. The window is this run only, so traffic left in --dir by an earlier run does not count.
     window_minutes = (datetime.now(UTC) - started).total_seconds() / 60 + 0.1
-    evaluate_alerts(store, settings.alerts.model_copy(update={"window_minutes": window_minutes}))
+    evaluate_alerts(
+        store,
+        settings.alerts.model_copy(update={"window_minutes": window_minutes}),
+        sample_rate=settings.scorer.sample_rate,
+    )
     data = collect_report(store, started, SERVICE_NAME)
     store.close()
     render_terminal(data, console)

@@ -45,7 +45,6 @@ NAMES: dict[str, Any] = {
     "support_metrics": list(SUPPORT_METRICS),
     "kind_key": semconv.KIND,
     "kind_rag": semconv.KIND_RAG,
-    "steps": list(STEPS[1:]),
     "injected_key": INJECTED_ATTRIBUTE,
 }
 
@@ -63,7 +62,7 @@ def variant_traffic(store: Store, params: dict[str, Any]) -> list[VariantTraffic
     scored = {
         row["Variant"]: int(row["scored"])
         for row in store.query_dicts(
-            f"SELECT Variant, uniqExact(TraceId) AS scored FROM {store.table('ragpulse_scores')} FINAL"
+            f"SELECT Variant, uniqExact(TraceId) AS scored FROM {store.table('ragpulse_scores')}"
             f" WHERE {_SCORES_WHERE} AND Error = '' GROUP BY Variant",
             params,
         )
@@ -94,7 +93,7 @@ def score_aggregates(store: Store, params: dict[str, Any]) -> list[dict[str, Any
     return store.query_dicts(
         "SELECT Scorer, Metric, Variant, count() AS n, countIf(Value >= 0.5) AS positives,"
         " avg(Value) AS mean"
-        f" FROM {store.table('ragpulse_scores')} FINAL"
+        f" FROM {store.table('ragpulse_scores')}"
         f" WHERE {_SCORES_WHERE} AND Error = '' AND Value IS NOT NULL"
         " GROUP BY Scorer, Metric, Variant ORDER BY Scorer, Metric, Variant",
         params,
@@ -102,12 +101,11 @@ def score_aggregates(store: Store, params: dict[str, Any]) -> list[dict[str, Any
 
 
 def latency(store: Store, params: dict[str, Any]) -> list[LatencyRow]:
+    # The step table names the request's own span 'total'; the report calls it by its kind.
     rows = store.query_dicts(
-        "SELECT if(SpanAttributes[{kind_key:String}] = {kind_rag:String}, {kind_rag:String}, SpanName)"
-        " AS step, count() AS n,"
-        " quantileExact(0.5)(Duration) / 1e6 AS p50, quantileExact(0.95)(Duration) / 1e6 AS p95"
-        f" FROM {store.table('otel_traces')} WHERE {_REQUESTS_WHERE}"
-        " AND (SpanAttributes[{kind_key:String}] = {kind_rag:String} OR has({steps:Array(String)}, SpanName))"
+        "SELECT if(Step = 'total', {kind_rag:String}, Step) AS step, count() AS n,"
+        " quantileExact(0.5)(DurationMs) AS p50, quantileExact(0.95)(DurationMs) AS p95"
+        f" FROM {store.table('ragpulse_step_latency')} WHERE {_REQUESTS_WHERE}"
         " GROUP BY step",
         {**params, **NAMES},
     )
@@ -123,7 +121,7 @@ def hallucination_series(store: Store, params: dict[str, Any]) -> list[SeriesPoi
     rows = store.query_dicts(
         "SELECT toUnixTimestamp(toStartOfInterval(RequestTime, toIntervalSecond({bucket:UInt32}))) AS bucket,"
         " Variant, count() AS n, countIf(Value >= 0.5) AS positives"
-        f" FROM {store.table('ragpulse_scores')} FINAL WHERE {_SCORES_WHERE} AND Scorer = {{scorer:String}}"
+        f" FROM {store.table('ragpulse_scores')} WHERE {_SCORES_WHERE} AND Scorer = {{scorer:String}}"
         " AND Metric = {hallucination:String} AND Error = '' AND Value IS NOT NULL"
         " GROUP BY bucket, Variant ORDER BY bucket, Variant",
         {**params, **NAMES},
@@ -151,7 +149,7 @@ def worst_requests(store: Store, params: dict[str, Any]) -> list[WorstRequest]:
         " maxIf(Value, Metric = {hallucination:String}) AS hallucination,"
         " minIf(Value, has({support_metrics:Array(String)}, Metric)) AS support,"
         " groupArray(Details) AS details"
-        f" FROM {store.table('ragpulse_scores')} FINAL WHERE {_SCORES_WHERE} AND Scorer = {{scorer:String}}"
+        f" FROM {store.table('ragpulse_scores')} WHERE {_SCORES_WHERE} AND Scorer = {{scorer:String}}"
         " AND Error = '' GROUP BY TraceId"
         " HAVING countIf(Metric = {hallucination:String}) > 0"
         " ORDER BY hallucination DESC, support ASC NULLS LAST, TraceId LIMIT {limit:UInt32}",
@@ -191,7 +189,7 @@ def spend(store: Store, params: dict[str, Any]) -> list[SpendRow]:
     rows = store.query_dicts(
         "SELECT toString(toDate(ScoredAt)) AS day, Scorer, sum(CostUSD) AS cost, sum(InputTokens) AS input,"
         " sum(OutputTokens) AS output, uniqExact(TraceId) AS scored"
-        f" FROM {store.table('ragpulse_scores')} FINAL WHERE {_SCORES_WHERE}"
+        f" FROM {store.table('ragpulse_scores')} WHERE {_SCORES_WHERE}"
         " GROUP BY day, Scorer ORDER BY day, Scorer",
         params,
     )
@@ -215,12 +213,14 @@ def injection(store: Store, params: dict[str, Any]) -> list[InjectionRow]:
         " countIf(s.hallucinated AND i.injected = 1) AS caught,"
         " countIf(s.hallucinated AND i.injected = 0) AS false_alarms"
         " FROM (SELECT TraceId, any(Variant) AS Variant, max(Value) >= 0.5 AS hallucinated"
-        f"       FROM {store.table('ragpulse_scores')} FINAL"
+        f"       FROM {store.table('ragpulse_scores')}"
         f"       WHERE {_SCORES_WHERE} AND Scorer = {{scorer:String}}"
         "       AND Metric = {hallucination:String} AND Error = '' AND Value IS NOT NULL"
         "       GROUP BY TraceId) AS s"
         " LEFT JOIN (SELECT TraceId, toUInt8(1) AS injected"
         f"       FROM {store.table('otel_traces')} WHERE {_REQUESTS_WHERE}"
+        # mapContains first: the span table's bloom filter on attribute keys skips every granule without it.
+        "       AND mapContains(SpanAttributes, {injected_key:String})"
         "       AND SpanAttributes[{kind_key:String}] = {kind_rag:String}"
         "       AND lower(SpanAttributes[{injected_key:String}]) IN ('true', '1')"
         "       GROUP BY TraceId) AS i ON s.TraceId = i.TraceId"
@@ -249,12 +249,12 @@ def scoring_health(store: Store, params: dict[str, Any], requests: int) -> Scori
         " toString(max(last)) AS last_scored"
         " FROM (SELECT TraceId, dateDiff('millisecond', any(RequestTime), min(ScoredAt)) / 1000 AS lag_s,"
         "       max(ScoredAt) AS last"
-        f"       FROM {store.table('ragpulse_scores')} FINAL WHERE {_SCORES_WHERE} AND Error = ''"
+        f"       FROM {store.table('ragpulse_scores')} WHERE {_SCORES_WHERE} AND Error = ''"
         "       GROUP BY TraceId)",
         params,
     )[0]
     judge_errors = store.query(
-        f"SELECT count() FROM {store.table('ragpulse_scores')} FINAL WHERE {_SCORES_WHERE} AND Error != ''",
+        f"SELECT count() FROM {store.table('ragpulse_scores')} WHERE {_SCORES_WHERE} AND Error != ''",
         params,
     )[0][0]
     outcomes = {
