@@ -11,6 +11,12 @@ def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser("migrate", help="create or upgrade the ClickHouse schema")
     add_store_flags(parser)
     parser.add_argument("--ttl-days", type=int, help="how long rows are kept (default 30)")
+    parser.add_argument(
+        "--cluster",
+        metavar="NAME",
+        help="create Replicated tables ON CLUSTER NAME with Distributed tables over them (ClickHouse server)",
+    )
+    parser.add_argument("--dry-run", action="store_true", help="print the DDL instead of running it")
     parser.set_defaults(func=runs("ragpulse_core.migrate_command"))
 
 

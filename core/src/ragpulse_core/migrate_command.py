@@ -7,7 +7,7 @@ import argparse
 from rich.console import Console
 from rich.table import Table
 
-from ragpulse_core.schema import migrate
+from ragpulse_core.schema import migrate, planned_statements
 from ragpulse_core.settings import RagpulseSettings
 from ragpulse_core.store import Store, StoreUnavailable, describe_dsn
 
@@ -22,9 +22,9 @@ def settings_from_flags(
     return settings_class.load(args.config, store=store, **sections)
 
 
-def migrate_and_show(settings: RagpulseSettings, store: Store) -> None:
+def migrate_and_show(settings: RagpulseSettings, store: Store, cluster: str | None = None) -> None:
     """Apply pending migrations and print what was applied; raises StoreUnavailable."""
-    applied = migrate(store, settings.store.ttl_days)
+    applied = migrate(store, settings.store.ttl_days, cluster=cluster)
     where = f"{describe_dsn(store.dsn)} (database {store.database})"
     if not applied:
         console.print(f"schema up to date on {where}")
@@ -38,11 +38,28 @@ def migrate_and_show(settings: RagpulseSettings, store: Store) -> None:
     console.print(table)
 
 
+def print_plan(settings: RagpulseSettings, cluster: str | None) -> None:
+    """Every statement a migration of an empty database runs, as SQL a person can paste into a client."""
+    current = ""
+    for label, statement in planned_statements(settings.store.database, settings.store.ttl_days, cluster):
+        if label != current:
+            console.out(f"-- {label}", highlight=False)
+            current = label
+        console.out(f"{statement};\n", highlight=False)
+
+
 def run(args: argparse.Namespace) -> int:
     settings = settings_from_flags(args)
+    cluster = getattr(args, "cluster", None)
+    if getattr(args, "dry_run", False):
+        print_plan(settings, cluster)
+        return 0
     store = Store(settings.store.dsn, settings.store.database)
+    if cluster and store.is_embedded:
+        console.print("[red]migrate failed:[/red] --cluster needs a ClickHouse server DSN (http(s)://…), not chDB")
+        return 1
     try:
-        migrate_and_show(settings, store)
+        migrate_and_show(settings, store, cluster)
     except StoreUnavailable as exc:
         console.print(f"[red]migrate failed:[/red] {exc}")
         return 1

@@ -20,6 +20,8 @@ from importlib.metadata import entry_points
 from string import Template
 from typing import TYPE_CHECKING
 
+from ragpulse_core.cluster import cluster_statements
+
 if TYPE_CHECKING:
     from ragpulse_core.store import Store
 
@@ -37,9 +39,17 @@ class Migration:
     sql: str
     part: str = ""
 
-    def statements(self, database: str, ttl_days: int) -> list[str]:
+    def statements(self, database: str, ttl_days: int, cluster: str | None = None) -> list[str]:
+        """The statements to run, for one node or, rewritten, for ``cluster`` (see ragpulse_core.cluster)."""
         rendered = Template(self.sql).substitute(db=f"`{database}`", ttl_days=int(ttl_days))
-        return [s.strip() for s in _STATEMENT_END.split(rendered) if _strip_comments(s).strip()]
+        single = [s.strip() for s in _STATEMENT_END.split(rendered) if _strip_comments(s).strip()]
+        return _for(single, cluster)
+
+
+def _for(statements: list[str], cluster: str | None) -> list[str]:
+    if cluster is None:
+        return statements
+    return [clustered for statement in statements for clustered in cluster_statements(statement, cluster)]
 
 
 def _strip_comments(sql: str) -> str:
@@ -77,21 +87,43 @@ def applied_versions(store: Store) -> set[int]:
     return {int(row[0]) for row in rows}
 
 
-def migrate(store: Store, ttl_days: int, *, through: int | None = None) -> list[Migration]:
-    """Bring the schema up to date (or up to version ``through``); returns the migrations applied now."""
-    store.command(f"CREATE DATABASE IF NOT EXISTS `{store.database}`", use_database=False)
-    store.command(
-        f"CREATE TABLE IF NOT EXISTS {store.table('ragpulse_schema_migrations')} "
+def _bookkeeping(database: str) -> list[str]:
+    return [
+        f"CREATE DATABASE IF NOT EXISTS `{database}`",
+        f"CREATE TABLE IF NOT EXISTS `{database}`.`ragpulse_schema_migrations` "
         "(Version UInt32, Name String, AppliedAt DateTime64(6) DEFAULT now64(6)) "
-        "ENGINE = ReplacingMergeTree(AppliedAt) ORDER BY Version"
-    )
+        "ENGINE = ReplacingMergeTree(AppliedAt) ORDER BY Version",
+    ]
+
+
+def planned_statements(database: str, ttl_days: int, cluster: str | None = None) -> list[tuple[str, str]]:
+    """Every statement ``migrate`` would run on an empty database, each with what it belongs to."""
+    plan = [("schema bookkeeping", statement) for statement in _for(_bookkeeping(database), cluster)]
+    for migration in available_migrations():
+        label = f"{migration.version:04d}_{migration.name} ({migration.part})"
+        plan += [(label, statement) for statement in migration.statements(database, ttl_days, cluster)]
+    return plan
+
+
+def migrate(
+    store: Store, ttl_days: int, *, through: int | None = None, cluster: str | None = None
+) -> list[Migration]:
+    """Bring the schema up to date (or up to version ``through``); returns the migrations applied now.
+
+    With ``cluster``, every table is created Replicated on each node of that ClickHouse cluster with a
+    Distributed table of the same name over it.
+    """
+    create_database, *create_log = _for(_bookkeeping(store.database), cluster)
+    store.command(create_database, use_database=False)
+    for statement in create_log:
+        store.command(statement)
     done = applied_versions(store)
     applied = []
     for migration in available_migrations():
         if migration.version in done or (through is not None and migration.version > through):
             continue
         logger.info("applying migration %04d_%s", migration.version, migration.name)
-        for statement in migration.statements(store.database, ttl_days):
+        for statement in migration.statements(store.database, ttl_days, cluster):
             store.command(statement)
         store.insert(
             "ragpulse_schema_migrations", [[migration.version, migration.name]], ["Version", "Name"]
