@@ -1,4 +1,4 @@
--- One narrow row per pipeline step and per ragpulse request (the root, as step 'total'), so latency panels
+-- One narrow row per pipeline step and per ragpulse request (its own span, as step 'total'), so latency panels
 -- read four columns instead of every span's attribute map. The request's span is found by its name first
 -- ("rag <pipeline>"; it need not be the trace's root, a web framework's span may sit above it), so the map is
 -- read only for those spans, once, as they land. Step names are ragpulse.semconv's span names.

@@ -1,0 +1,119 @@
+"""Migrations that change a table's layout keep its rows: a database migrated with the old schema and holding
+data is migrated to the current one, and again after a crash midway, without losing or doubling a row."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from ragpulse_core.schema import available_migrations, migrate
+from ragpulse_core.store import Store
+
+OLD_SCHEMA = 9
+SPAN_COLUMNS = ["Timestamp", "TraceId", "SpanId", "ParentSpanId", "SpanName", "SpanKind", "ServiceName",
+                "SpanAttributes", "Duration", "StatusCode"]  # fmt: skip
+SCORE_COLUMNS = ["TraceId", "RequestTime", "ScoredAt", "ServiceName", "Pipeline", "Variant", "Scorer",
+                 "ScorerVersion", "Metric", "Value", "Error"]  # fmt: skip
+STEPS = ("variations", "retrieve", "fuse", "generate")
+
+
+@pytest.fixture
+def old_store(chdb_dsn: str) -> Iterator[Store]:
+    """A database of its own beside the session's, migrated to the schema before 0010."""
+    store = Store(chdb_dsn, f"old_{uuid.uuid4().hex[:8]}")
+    migrate(store, ttl_days=30, through=OLD_SCHEMA)
+    yield store
+    store.command(f"DROP DATABASE IF EXISTS `{store.database}`", use_database=False)
+
+
+def seed(store: Store, traces: int) -> tuple[list[list[object]], list[str]]:
+    now = datetime.now(UTC).replace(microsecond=0)
+    spans: list[list[object]] = []
+    scores: list[list[object]] = []
+    ids = [uuid.uuid4().hex for _ in range(traces)]
+    for index, trace in enumerate(ids):
+        at = now - timedelta(hours=index)
+        root = uuid.uuid4().hex[:16]
+        attributes = {"ragpulse.kind": "rag", "ragpulse.variant": "AB"[index % 2]}
+        spans.append([at, trace, root, "", "rag fusion", "Server", "svc", attributes, 900 * 10**6, "Ok"])
+        spans += [[at, trace, uuid.uuid4().hex[:16], root, step, "Internal", "svc", {}, 10**8, "Ok"] for step in STEPS]
+        spans.append([at, trace, uuid.uuid4().hex[:16], root, "embed", "Internal", "svc", {}, 10**7, "Ok"])
+        for metric, value in (("hallucination", float(index % 3 == 0)), ("support", 0.75)):
+            scores.append([trace, at, at + timedelta(minutes=1), "svc", "fusion", "AB"[index % 2], "lexical", "1",
+                           metric, value, ""])  # fmt: skip
+    store.insert("otel_traces", spans, SPAN_COLUMNS)
+    store.insert("ragpulse_scores", scores, SCORE_COLUMNS)
+    return scores, ids
+
+
+def score_rows(store: Store) -> list[tuple[object, ...]]:
+    return sorted(
+        store.query(
+            "SELECT TraceId, RequestTime, Scorer, Metric, Value FROM"
+            f" {store.table('ragpulse_scores')} ORDER BY TraceId, Metric"
+        )
+    )
+
+
+def sorting_key(store: Store, table: str) -> str:
+    return str(
+        store.query(
+            "SELECT sorting_key FROM system.tables WHERE database = {db:String} AND name = {t:String}",
+            {"db": store.database, "t": table},
+        )[0][0]
+    )
+
+
+def test_scores_and_spans_survive_the_new_layout(old_store: Store) -> None:
+    scores, traces = seed(old_store, 40)
+    before = score_rows(old_store)
+    assert not sorting_key(old_store, "ragpulse_scores").startswith("toStartOfHour")
+
+    applied = migrate(old_store, ttl_days=30)
+
+    assert {m.version for m in applied} == {m.version for m in available_migrations() if m.version > OLD_SCHEMA}
+    assert score_rows(old_store) == before and len(before) == len(scores)
+    assert sorting_key(old_store, "ragpulse_scores").startswith("toStartOfHour(RequestTime)")
+    # Spans stored before the step table existed are in it: every step and the request itself, no others.
+    steps = old_store.query(
+        f"SELECT Step, count() FROM {old_store.table('ragpulse_step_latency')} GROUP BY Step ORDER BY Step"
+    )
+    assert dict(steps) == {"total": 40, **{step: 40 for step in STEPS}}
+
+
+def test_rerunning_a_layout_migration_after_a_crash_keeps_every_row_once(old_store: Store) -> None:
+    seed(old_store, 12)
+    before = score_rows(old_store)
+    migrate(old_store, ttl_days=30)
+    layout = next(m for m in available_migrations() if m.name == "scores_time_first")
+    steps = next(m for m in available_migrations() if m.name == "step_latency")
+    # A crash after the swap, before the version was recorded: the whole migration runs again.
+    for migration in (layout, steps):
+        for statement in migration.statements(old_store.database, 30):
+            old_store.command(statement)
+    assert score_rows(old_store) == before
+    assert sorting_key(old_store, "ragpulse_scores").startswith("toStartOfHour(RequestTime)")
+    total = old_store.query(f"SELECT count() FROM {old_store.table('ragpulse_step_latency')}")[0][0]
+    assert total == 12 * (len(STEPS) + 1)
+
+
+def test_new_spans_reach_the_step_table_through_its_view(store: Store) -> None:
+    seed(store, 3)
+    rows = store.query(
+        f"SELECT Step, DurationMs FROM {store.table('ragpulse_step_latency')} WHERE Step IN ('total', 'fuse')"
+    )
+    assert sorted(rows) == [("fuse", 100.0)] * 3 + [("total", 900.0)] * 3
+
+
+def test_step_table_names_the_steps_semconv_names() -> None:
+    from ragpulse import semconv
+
+    (migration,) = [m for m in available_migrations() if m.name == "step_latency"]
+    named = {semconv.SPAN_VARIATIONS, semconv.SPAN_RETRIEVE, semconv.SPAN_FUSE, semconv.SPAN_GENERATE}
+    listed = "(" + ", ".join(f"'{step}'" for step in STEPS) + ")"
+    assert set(STEPS) == named
+    assert migration.sql.count(listed) == 4  # the Step expression and the filter, in the view and the backfill
+    assert f"SpanAttributes['{semconv.KIND}'] = '{semconv.KIND_RAG}'" in migration.sql
+    assert f"startsWith(SpanName, '{semconv.SPAN_RAG_PREFIX} ')" in migration.sql
