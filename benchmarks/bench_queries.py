@@ -3,9 +3,9 @@
 The dataset (default 1,000,000 requests: 8,000,000 spans, ~3,100,000 scores, over 30 days) is generated with
 ``INSERT … SELECT`` from ``numbers()`` into a chDB database under ``.bench-cache/`` and kept there; it is
 generated again when the schema version, the size or the generator change. It is loaded twice, side by side:
-``before`` holds the schema as it was at the baseline (migrations below 0010) and runs the baseline's panel and
-rule SQL (read from git, ``--baseline``); ``after`` is the same rows migrated to the current schema and runs
-the current SQL, the report's queries and the built-in alert job's. Each query runs once to warm up, then
+``before`` holds the schema as it was at the baseline (migrations below 0010) and runs the baseline's panel
+and rule SQL (read from git, ``--baseline``); ``after`` is the same rows migrated to the current schema and
+runs the current SQL, the report's queries and the built-in alert job's. Each query runs once to warm up, then
 five times; the median is printed at a 30-day and a 24-hour window, with the share under the goal.
 
     python benchmarks/bench_queries.py --requests 1000000
@@ -59,7 +59,7 @@ class Query:
 
 
 def _generate(store: Store, requests: int, days: int) -> None:
-    """Spans (the views fill requests, trace ranges and, where migrated, step latency), scores and log rows."""
+    """Spans (their views fill requests, trace ranges and, once migrated, step latency), scores, log rows."""
     db = f"`{store.database}`"
     seconds = days * 86400
     # Request i happened (i / requests) of the way back from now; its 8 spans are a RAG-Fusion request's.
@@ -72,8 +72,8 @@ def _generate(store: Store, requests: int, days: int) -> None:
             lower(hex(MD5(toString(i)))) AS TraceId,
             substring(lower(hex(MD5(concat(toString(i), '/', toString(j))))), 1, 16) AS SpanId,
             if(j = 0, '', substring(lower(hex(MD5(concat(toString(i), '/0')))), 1, 16)) AS ParentSpanId,
-            ['rag fusion', 'variations', 'retrieve', 'retrieve', 'retrieve', 'retrieve', 'fuse', 'generate'][j + 1]
-                AS SpanName,
+            ['rag fusion', 'variations', 'retrieve', 'retrieve', 'retrieve', 'retrieve', 'fuse',
+             'generate'][j + 1] AS SpanName,
             'Internal' AS SpanKind,
             ['{SERVICES[0]}', '{SERVICES[1]}'][i % 2 + 1] AS ServiceName,
             map('service.name', ServiceName) AS ResourceAttributes,
@@ -85,7 +85,8 @@ def _generate(store: Store, requests: int, days: int) -> None:
                    'input.value', concat('How do I configure feature ', toString(i % 5000), '?'),
                    'output.value', concat('Open settings and enable feature ', toString(i % 5000),
                                           '. It takes effect after a restart.'),
-                   'ragpulse.context', repeat('{{"id": "doc", "text": "Feature settings take effect."}} ', 6)),
+                   'ragpulse.context',
+                   repeat('{{"id": "doc", "text": "Feature settings take effect."}} ', 6)),
                map('openinference.span.kind', ['CHAIN', 'RETRIEVER', 'RERANKER', 'LLM'][least(j, 3) + 1],
                    'ragpulse.query_index', toString(j),
                    'input.value', concat('variation ', toString(j), ' of question ', toString(i % 5000))))
@@ -115,7 +116,8 @@ def _generate(store: Store, requests: int, days: int) -> None:
             FROM {db}.ragpulse_requests
             ARRAY JOIN
                 arrayConcat(
-                    [('lexical', 'hallucination'), ('lexical', 'support'), ('lexical', 'unsupported_sentences')],
+                    [('lexical', 'hallucination'), ('lexical', 'support'),
+                     ('lexical', 'unsupported_sentences')],
                     if(SampleKey % 20 = 0, [('support', 'hallucination'), ('support', 'adherence')], []))
                 AS pair
         )
@@ -157,7 +159,9 @@ def prepare(cache: Path, requests: int, days: int, with_baseline: bool) -> tuple
     started = time.perf_counter()
     applied = migrate(after, TTL_DAYS)
     names = ", ".join(f"{m.version:04d}" for m in applied)
-    console.print(f"  migrated the rows to the current schema ({names}) in {time.perf_counter() - started:.0f} s")
+    console.print(
+        f"  migrated the rows to the current schema ({names}) in {time.perf_counter() - started:.0f} s"
+    )
     for store in (after, before):
         if store is not None:
             for table in ("otel_traces", "ragpulse_requests", "ragpulse_scores", "ragpulse_scoring_log"):
@@ -325,11 +329,15 @@ def _coloured(ms: float) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--requests", type=int, default=1_000_000)
     parser.add_argument("--days", type=int, default=30)
     parser.add_argument("--cache", type=Path, default=ROOT / ".bench-cache")
-    parser.add_argument("--baseline", default=BASELINE, help="git ref whose panel and rule SQL runs on `before`")
+    parser.add_argument(
+        "--baseline", default=BASELINE, help="git ref whose panel and rule SQL runs on `before`"
+    )
     parser.add_argument("--no-baseline", action="store_true", help="measure the current schema only")
     args = parser.parse_args(argv)
 
@@ -340,7 +348,9 @@ def main(argv: list[str] | None = None) -> None:
         f" (SELECT count() FROM {after.table('ragpulse_scores')}),"
         f" (SELECT count() FROM {after.table('otel_traces')})"
     )[0]
-    console.print(f"{counts[0]:,} requests, {counts[1]:,} scores, {counts[2]:,} spans; median of {RUNS} after a warm-up")
+    console.print(
+        f"{counts[0]:,} requests, {counts[1]:,} scores, {counts[2]:,} spans; median of {RUNS} after a warm-up"
+    )
     current = [*panel_queries(after, None), *rule_queries(after, None)]
     baseline = (
         {}

@@ -19,7 +19,7 @@ def dry_run(capsys: pytest.CaptureFixture[str], *flags: str) -> list[str]:
     assert main(["migrate", "--dry-run", *flags]) == 0
     text = capsys.readouterr().out
     statements = [s.strip() for s in re.split(r";\n", text)]
-    return [s for s in statements if "\n".join(l for l in s.splitlines() if not l.startswith("--")).strip()]
+    return [s for s in statements if body(s)]
 
 
 def body(statement: str) -> str:
@@ -45,7 +45,11 @@ def test_cluster_dry_run_parses_and_names_replicated_and_distributed_tables(
         engine = re.search(r"ENGINE = (\w+)", statement).group(1)
         assert engine.startswith("Replicated") or engine == "Distributed", statement
     scores = next(s for s in tables if "ragpulse_scores_local ON" in s and "ReplacingMergeTree" in s)
-    assert "ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/ragpulse/ragpulse_scores_local', '{replica}', ScoredAt)" in scores
+    assert (
+        "ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/ragpulse/ragpulse_scores_local',"
+        " '{replica}', ScoredAt)"
+        in scores
+    )
     assert any(
         "Distributed(`prod`, `ragpulse`, ragpulse_scores_local, cityHash64(TraceId))" in s for s in tables
     )
@@ -86,7 +90,8 @@ def test_a_statement_without_a_cluster_form_is_refused() -> None:
 
 def test_alter_column_reaches_the_distributed_table_too() -> None:
     local, distributed = cluster_statements(
-        "ALTER TABLE `ragpulse`.ragpulse_requests ADD COLUMN IF NOT EXISTS Source LowCardinality(String)", CLUSTER
+        "ALTER TABLE `ragpulse`.ragpulse_requests ADD COLUMN IF NOT EXISTS Source LowCardinality(String)",
+        CLUSTER,
     )
     assert local.startswith("ALTER TABLE `ragpulse`.ragpulse_requests_local ON CLUSTER `prod` ADD COLUMN")
     assert distributed.startswith("ALTER TABLE `ragpulse`.ragpulse_requests ON CLUSTER `prod` ADD COLUMN")

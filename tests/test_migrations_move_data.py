@@ -28,7 +28,7 @@ def old_store(chdb_dsn: str) -> Iterator[Store]:
     store.command(f"DROP DATABASE IF EXISTS `{store.database}`", use_database=False)
 
 
-def seed(store: Store, traces: int) -> tuple[list[list[object]], list[str]]:
+def seed(store: Store, traces: int) -> list[list[object]]:
     now = datetime.now(UTC).replace(microsecond=0)
     spans: list[list[object]] = []
     scores: list[list[object]] = []
@@ -38,14 +38,18 @@ def seed(store: Store, traces: int) -> tuple[list[list[object]], list[str]]:
         root = uuid.uuid4().hex[:16]
         attributes = {"ragpulse.kind": "rag", "ragpulse.variant": "AB"[index % 2]}
         spans.append([at, trace, root, "", "rag fusion", "Server", "svc", attributes, 900 * 10**6, "Ok"])
-        spans += [[at, trace, uuid.uuid4().hex[:16], root, step, "Internal", "svc", {}, 10**8, "Ok"] for step in STEPS]
+        spans += [
+            [at, trace, uuid.uuid4().hex[:16], root, step, "Internal", "svc", {}, 10**8, "Ok"]
+            for step in STEPS
+        ]
         spans.append([at, trace, uuid.uuid4().hex[:16], root, "embed", "Internal", "svc", {}, 10**7, "Ok"])
         for metric, value in (("hallucination", float(index % 3 == 0)), ("support", 0.75)):
-            scores.append([trace, at, at + timedelta(minutes=1), "svc", "fusion", "AB"[index % 2], "lexical", "1",
+            variant = "AB"[index % 2]
+            scores.append([trace, at, at + timedelta(minutes=1), "svc", "fusion", variant, "lexical", "1",
                            metric, value, ""])  # fmt: skip
     store.insert("otel_traces", spans, SPAN_COLUMNS)
     store.insert("ragpulse_scores", scores, SCORE_COLUMNS)
-    return scores, ids
+    return scores
 
 
 def score_rows(store: Store) -> list[tuple[object, ...]]:
@@ -67,13 +71,15 @@ def sorting_key(store: Store, table: str) -> str:
 
 
 def test_scores_and_spans_survive_the_new_layout(old_store: Store) -> None:
-    scores, traces = seed(old_store, 40)
+    scores = seed(old_store, 40)
     before = score_rows(old_store)
     assert not sorting_key(old_store, "ragpulse_scores").startswith("toStartOfHour")
 
     applied = migrate(old_store, ttl_days=30)
 
-    assert {m.version for m in applied} == {m.version for m in available_migrations() if m.version > OLD_SCHEMA}
+    assert {m.version for m in applied} == {
+        m.version for m in available_migrations() if m.version > OLD_SCHEMA
+    }
     assert score_rows(old_store) == before and len(before) == len(scores)
     assert sorting_key(old_store, "ragpulse_scores").startswith("toStartOfHour(RequestTime)")
     # Spans stored before the step table existed are in it: every step and the request itself, no others.
@@ -114,6 +120,7 @@ def test_step_table_names_the_steps_semconv_names() -> None:
     named = {semconv.SPAN_VARIATIONS, semconv.SPAN_RETRIEVE, semconv.SPAN_FUSE, semconv.SPAN_GENERATE}
     listed = "(" + ", ".join(f"'{step}'" for step in STEPS) + ")"
     assert set(STEPS) == named
-    assert migration.sql.count(listed) == 4  # the Step expression and the filter, in the view and the backfill
+    # Step and the filter, in the view and in the backfill.
+    assert migration.sql.count(listed) == 4
     assert f"SpanAttributes['{semconv.KIND}'] = '{semconv.KIND_RAG}'" in migration.sql
     assert f"startsWith(SpanName, '{semconv.SPAN_RAG_PREFIX} ')" in migration.sql

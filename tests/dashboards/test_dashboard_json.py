@@ -15,7 +15,9 @@ import yaml
 from ragpulse_scorers.settings import AlertSettings
 
 ROOT = Path(__file__).resolve().parents[2]
-BOARDS = {path.name: json.loads(path.read_text()) for path in sorted((ROOT / "dashboards" / "json").glob("*.json"))}
+BOARDS = {
+    path.name: json.loads(path.read_text()) for path in sorted((ROOT / "dashboards" / "json").glob("*.json"))
+}
 RULES = {
     rule["uid"]: rule
     for group in yaml.safe_load((ROOT / "dashboards/provisioning/alerting/rules.yml").read_text())["groups"]
@@ -23,7 +25,10 @@ RULES = {
 }
 PANELS = [(f"{name}:{panel['title']}", panel) for name, board in BOARDS.items() for panel in board["panels"]]
 SQL = [(name, target["rawSql"]) for name, panel in PANELS for target in panel.get("targets", [])] + [
-    (uid, step["model"]["rawSql"]) for uid, rule in RULES.items() for step in rule["data"] if "rawSql" in step["model"]
+    (uid, step["model"]["rawSql"])
+    for uid, rule in RULES.items()
+    for step in rule["data"]
+    if "rawSql" in step["model"]
 ]
 STATS = [(name, panel) for name, panel in PANELS if panel["type"] == "stat"]
 RATE_SERIES = [
@@ -82,13 +87,15 @@ def test_hallucination_threshold_is_the_alerts_everywhere() -> None:
     assert "20%" in RULES["ragpulse_hallucination_rate"]["title"] and threshold == 0.2
     judged = [
         panel("overview.json", "Hallucination rate")["fieldConfig"]["defaults"]["thresholds"],
-        panel("overview.json", "Hallucination rate per variant (95% Wilson interval)")["fieldConfig"]["defaults"][
-            "thresholds"
-        ],
+        panel("overview.json", "Hallucination rate per variant (95% Wilson interval)")["fieldConfig"][
+            "defaults"
+        ]["thresholds"],
         panel("variant-comparison.json", "Hallucination rate over time: A vs B")["fieldConfig"]["defaults"][
             "thresholds"
         ],
-        panel("variant-comparison.json", "Hallucination rate: A vs B")["fieldConfig"]["defaults"]["thresholds"],
+        panel("variant-comparison.json", "Hallucination rate: A vs B")["fieldConfig"]["defaults"][
+            "thresholds"
+        ],
     ]
     table = panel("overview.json", "Hallucination rate per variant")
     judged += [
@@ -123,8 +130,17 @@ def test_variant_comparison_columns_have_friendly_names_and_the_metric_panel_a_u
                 p["value"] for p in override["properties"] if p["id"] == "displayName"
             )
     assert "a_ci95" not in shown
-    assert (shown["a_n"], shown["b_mean"], shown["diff"], shown["low"]) == ("n A", "mean B", "B − A", "B − A, 95% low")
-    assert (shown["verdict"], shown["error_rate"], shown["p95_ms"]) == ("Verdict", "Error rate", "Latency p95")
+    assert (shown["a_n"], shown["b_mean"], shown["diff"], shown["low"]) == (
+        "n A",
+        "mean B",
+        "B − A",
+        "B − A, 95% low",
+    )
+    assert (shown["verdict"], shown["error_rate"], shown["p95_ms"]) == (
+        "Verdict",
+        "Error rate",
+        "Latency p95",
+    )
     assert panel("variant-comparison.json", "${metric} over time: A vs B")["fieldConfig"]["defaults"]["unit"]
 
 
@@ -141,7 +157,9 @@ def test_wilson_bounds_take_their_variants_colour_and_stay_out_of_the_legend(boa
     assert config["defaults"]["displayName"] == "${__field.labels.Variant}"
     assert config["defaults"]["color"]["mode"] == "palette-classic-by-name"
     (bounds,) = [o for o in config["overrides"] if "lower" in o["matcher"]["options"]]
-    assert re.match(bounds["matcher"]["options"], "upper A") and re.match(bounds["matcher"]["options"], "lower B")
+    assert re.match(bounds["matcher"]["options"], "upper A") and re.match(
+        bounds["matcher"]["options"], "lower B"
+    )
     hide = next(p["value"] for p in bounds["properties"] if p["id"] == "custom.hideFrom")
     assert hide["legend"] is True and hide["viz"] is False
 
@@ -161,9 +179,13 @@ def test_alerts_link_absolutely_to_the_panel_that_explains_them(uid: str) -> Non
     panel_id = int(annotations["__panelId__"])
     assert any(p["id"] == panel_id for p in board["panels"])
     assert f"/d/{board['uid']}/" in url.replace("{{ externalURL }}", "/")
-    assert parse_qs(urlsplit(url.replace("{{ externalURL }}", "http://g/")).query)["viewPanel"] == [str(panel_id)]
+    assert parse_qs(urlsplit(url.replace("{{ externalURL }}", "http://g/")).query)["viewPanel"] == [
+        str(panel_id)
+    ]
     runbook = parse_qs(urlsplit(annotations["runbook_url"].replace("{{ externalURL }}", "http://g/")).query)
-    runbook_panel = next(p for p in BOARDS["overview.json"]["panels"] if p["id"] == int(runbook["viewPanel"][0]))
+    runbook_panel = next(
+        p for p in BOARDS["overview.json"]["panels"] if p["id"] == int(runbook["viewPanel"][0])
+    )
     assert RULES[uid]["title"] in runbook_panel["options"]["content"]
 
 

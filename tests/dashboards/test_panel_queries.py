@@ -158,7 +158,9 @@ def test_variant_comparison_puts_a_and_b_side_by_side(demo_store: tuple[Store, D
     assert all(not math.isnan(row["low"]) and row["low"] <= row["diff"] <= row["high"] for row in rows)
 
 
-def test_rate_difference_has_newcombe_interval_and_a_verdict_in_points(demo_store: tuple[Store, Demo]) -> None:
+def test_rate_difference_has_newcombe_interval_and_a_verdict_in_points(
+    demo_store: tuple[Store, Demo],
+) -> None:
     store, demo = demo_store
     rows = run(store, panel("variant-comparison.json", "Every metric: A vs B")["targets"][0]["rawSql"], demo)
     lexical = next(row for row in rows if row["Scorer"] == "lexical" and row["Metric"] == "hallucination")
@@ -182,13 +184,14 @@ def test_mean_difference_without_evidence_says_so_with_its_n(demo_store: tuple[S
 
 
 def test_mean_difference_uses_welch_interval(demo_store: tuple[Store, Demo]) -> None:
-    """Known samples through the panel's SQL: its interval is Welch's, as ClickHouse's own welchTTest gives it."""
+    """Known samples through the panel's SQL: its interval is Welch's, as ClickHouse's welchTTest gives it."""
     store, demo = demo_store
     samples = {"A": [0.2, 0.4, 0.5, 0.7, 0.3, 0.6], "B": [0.6, 0.9, 0.8, 0.7, 0.95, 0.85, 0.75]}
     values = ", ".join(f"('{variant}', {value})" for variant, group in samples.items() for value in group)
     inline = (
         "(SELECT now() AS RequestTime, 'lexical' AS Scorer, 'support' AS Metric, '' AS Error, v.1 AS Variant,"
-        f" toNullable(v.2) AS Value, 'svc' AS ServiceName, 'p' AS Pipeline FROM (SELECT arrayJoin([{values}]) AS v))"
+        " toNullable(v.2) AS Value, 'svc' AS ServiceName, 'p' AS Pipeline"
+        f" FROM (SELECT arrayJoin([{values}]) AS v))"
     )
     sql = panel("variant-comparison.json", "Every metric: A vs B")["targets"][0]["rawSql"]
     (row,) = run(store, sql.replace("ragpulse.ragpulse_scores", inline), demo)
@@ -270,7 +273,9 @@ STATS = [(name, panel) for name, panel in PANELS if panel["type"] == "stat"]
 
 
 @pytest.mark.parametrize(("name", "stat"), STATS, ids=[name for name, _ in STATS])
-def test_stats_read_no_data_on_an_empty_window(demo_store: tuple[Store, Demo], name: str, stat: dict[str, Any]) -> None:
+def test_stats_read_no_data_on_an_empty_window(
+    demo_store: tuple[Store, Demo], name: str, stat: dict[str, Any]
+) -> None:
     store, demo = demo_store
     empty = TimeRange(demo.now - timedelta(days=3), demo.now - timedelta(days=2), interval_s=300)
     sql = expand_dashboard_query(stat["targets"][0]["rawSql"], variables(demo, everything=True), empty)

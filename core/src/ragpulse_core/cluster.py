@@ -22,7 +22,9 @@ _CREATE_TABLE = re.compile(
     r"\((?P<arguments>[^)]*)\)(?P<rest>.*)$",
     re.DOTALL,
 )
-_CREATE_VIEW = re.compile(rf"^CREATE MATERIALIZED VIEW (IF NOT EXISTS )?{_NAME}\s+TO\s+{_NAME}\s+AS\s+(.*)$", re.DOTALL)
+_CREATE_VIEW = re.compile(
+    rf"^CREATE MATERIALIZED VIEW (IF NOT EXISTS )?{_NAME}\s+TO\s+{_NAME}\s+AS\s+(.*)$", re.DOTALL
+)
 _INSERT_SELECT = re.compile(rf"^INSERT INTO {_NAME}\s.*\bSELECT\b", re.DOTALL)
 _EXCHANGE = re.compile(rf"^EXCHANGE TABLES {_NAME} AND {_NAME}$")
 _DROP_TABLE = re.compile(rf"^DROP TABLE (IF EXISTS )?{_NAME}$")
@@ -80,7 +82,11 @@ def _replicated_and_distributed(match: re.Match[str], cluster: str, on: str) -> 
     )
     columns = match.group("columns")
     sharding = next(
-        (f"cityHash64({column})" for column in _SHARDING_COLUMNS if re.search(rf"^\s*{column}\s", columns, re.M)),
+        (
+            f"cityHash64({column})"
+            for column in _SHARDING_COLUMNS
+            if re.search(rf"^\s*{column}\s", columns, re.M)
+        ),
         "rand()",
     )
     return [

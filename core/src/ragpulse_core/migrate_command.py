@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     store = Store(settings.store.dsn, settings.store.database)
     if cluster and store.is_embedded:
-        console.print("[red]migrate failed:[/red] --cluster needs a ClickHouse server DSN (http(s)://…), not chDB")
+        console.print("[red]migrate failed:[/red] --cluster needs a ClickHouse server DSN (http(s)://…)")
         return 1
     try:
         migrate_and_show(settings, store, cluster)
