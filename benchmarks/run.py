@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import importlib
+import subprocess
 import sys
 from pathlib import Path
 
 from rich.console import Console
 
 BENCHMARKS = ("bench_decorators", "bench_collector")
+# chDB holds one data path per process: benchmarks with a database of their own run in a process of their own.
+SEPARATE_PROCESS = ("bench_queries",)
 
 
 def main() -> int:
@@ -17,6 +20,9 @@ def main() -> int:
     for name in BENCHMARKS:
         console.rule(name)
         importlib.import_module(name).main()
+    for name in SEPARATE_PROCESS:
+        console.rule(name)
+        subprocess.run([sys.executable, str(Path(__file__).parent / f"{name}.py")], check=True)
     return 0
 
 
