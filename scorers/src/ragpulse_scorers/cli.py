@@ -18,7 +18,7 @@ from ragpulse_scorers.evaluation.datasets import Split
 SUPPORT_JUDGE_NAMES = ("lexical", "openai")
 # The demo's default story: B plants more statements than A, then its retrieval degrades half-way through.
 DEMO_INJECT = "A=0.05,B=0.1"
-DEMO_DRIFT = "B=0.4"
+DEMO_DRIFT = "B=0.5"
 
 
 def register(subparsers: Subparsers) -> None:

@@ -15,8 +15,8 @@ from rich.markup import escape as markup_escape
 
 from ragpulse_scorers.alerts.state import AlertRecord
 from ragpulse_scorers.demo.truth import RequestLabels
-from ragpulse_scorers.report.data import Rate, ReportData, WorstRequest
 from ragpulse_scorers.report.format import excerpt, number, percent
+from ragpulse_scorers.report.model import Rate, ReportData, WorstRequest
 from ragpulse_scorers.stats import difference_interval
 
 EVIDENCE_LIMIT = 3

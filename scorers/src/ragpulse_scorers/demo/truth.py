@@ -15,7 +15,8 @@ from ragpulse.semconv import KIND, KIND_RAG
 from ragpulse_core.store import Store
 from ragpulse_example.labels import DEGRADED_RETRIEVAL_ATTRIBUTE, PLANTED_ATTRIBUTE
 
-from ragpulse_scorers.report.data import HALLUCINATION, Rate
+from ragpulse_scorers.metric_names import HALLUCINATION
+from ragpulse_scorers.report.model import Rate
 
 # One row per labelled request: whether it was planted, whether its retrieval was degraded.
 _LABELS = """
