@@ -69,10 +69,10 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--requests must be at least 1")
     variants = [name.strip() for name in args.variants.split(",") if name.strip()]
     inject = parse_rates(args.inject, variants, "--inject")
+    if not 0.0 <= args.drift_at <= 1.0:
+        raise ValueError(f"--drift-at must lie in [0, 1], got {args.drift_at}")
     drift = Drift(args.drift_at, parse_rates(args.drift, variants, "--drift"))
     drifting = any(drift.degraded.values()) and drift.start_index(args.requests) < args.requests
-    if not 0.0 <= drift.at <= 1.0:
-        raise ValueError(f"--drift-at must lie in [0, 1], got {drift.at}")
     html_path: Path = args.html or args.dir / "report.html"
     per_variant = args.requests // max(len(variants), 1)
     smallest_part = round(per_variant * min(drift.at, 1 - drift.at)) if drifting else per_variant
