@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ragpulse.semconv import KIND, KIND_RAG
+from ragpulse import semconv
 from ragpulse_core.store import Store
 from ragpulse_example.labels import DEGRADED_RETRIEVAL_ATTRIBUTE, PLANTED_ATTRIBUTE
 
@@ -73,8 +73,8 @@ def _label_params() -> dict[str, Any]:
     return {
         "planted_key": PLANTED_ATTRIBUTE,
         "degraded_key": DEGRADED_RETRIEVAL_ATTRIBUTE,
-        "kind_key": KIND,
-        "kind_rag": KIND_RAG,
+        "kind_key": semconv.KIND,
+        "kind_rag": semconv.KIND_RAG,
     }
 
 
