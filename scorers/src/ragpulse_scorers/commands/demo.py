@@ -14,10 +14,10 @@ import argparse
 import logging
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ragpulse_core.receivers import load_receiver
 from ragpulse_core.store import Store
@@ -34,6 +34,9 @@ from ragpulse_scorers.pipeline.scheduler import build_scheduler
 from ragpulse_scorers.report import ReportData, collect_report, render_html, render_terminal
 from ragpulse_scorers.report.format import percent
 from ragpulse_scorers.settings import ScorersSettings
+
+if TYPE_CHECKING:
+    from ragpulse_example.traffic import TrafficSummary
 
 console = Console()
 logger = logging.getLogger(__name__)
@@ -56,16 +59,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         from ragpulse_example.rates import parse_rates
         from ragpulse_example.standins import STANDIN_MODEL
-        from ragpulse_example.traffic import SERVICE_NAME, Drift, TrafficSummary, run_traffic
+        from ragpulse_example.traffic import SERVICE_NAME, Drift, run_traffic
     except ImportError as exc:
         console.print(f"[red]the demo needs the example service[/red] (pip install -e ./examples): {exc}")
         return 1
-    # These read the example's labels, so they load only once the example is known to be installed.
-    from ragpulse_scorers.demo.comparison import comparison_html, print_comparison
-    from ragpulse_scorers.demo.page import with_sections
-    from ragpulse_scorers.demo.story import build_story, print_story, story_html
-    from ragpulse_scorers.demo.truth import labels_of, measured_vs_truth
-
     if args.requests < 1:
         raise ValueError("--requests must be at least 1")
     variants = [name.strip() for name in args.variants.split(",") if name.strip()]
@@ -81,21 +78,22 @@ def run(args: argparse.Namespace) -> int:
     if args.verbose == 0:
         for name in _CHATTY_LOGGERS:
             logging.getLogger(name).setLevel(logging.WARNING)
+        # The story prints every alert this run fired, with its value and interval; no log line before it.
+        logging.getLogger("ragpulse_scorers.alerts.evaluator").setLevel(logging.ERROR)
     store = open_migrated_store(settings, console)
     if store is None:
         return 1
     started = datetime.now(UTC)
     scorers = settings.scorer.scorers
     drift_text = (
-        f"; from {percent(drift.at, 0)} of the run on, degraded retrieval for"
-        f" {', '.join(f'{percent(share, 0)} of {name}' for name, share in drift.degraded.items() if share)}"
+        f"from {percent(drift.at, 0)} of the run on, degraded retrieval for {_shares(drift.degraded)}"
         if drifting
-        else "; no drift"
+        else "no drift"
     )
     console.print(
         f"[bold]ragpulse demo[/bold]: {args.requests} requests, variants {', '.join(variants)}; planted"
-        f" statements in {', '.join(f'{percent(rate, 0)} of {name}' for name, rate in inject.items())}"
-        f"{drift_text}; judges: {', '.join(scorers)}; store {settings.store.dsn}"
+        f" statements in {_shares(inject)}; {drift_text}; judges: {', '.join(scorers)};"
+        f" store {settings.store.dsn}"
     )
     collector = load_receiver()(settings, store)
     collector.start()
@@ -153,6 +151,39 @@ def run(args: argparse.Namespace) -> int:
     if failure:
         raise failure[0]
     traffic = summary_box[0] if summary_box else None
+    _tell(
+        store,
+        started,
+        traffic,
+        settings,
+        html_path,
+        standin=traffic is not None and traffic.model == STANDIN_MODEL,
+    )
+    return 0
+
+
+def _shares(rates: Mapping[str, float]) -> str:
+    return ", ".join(f"{percent(rate, 0)} of {name}" for name, rate in rates.items() if rate) or "none"
+
+
+def _tell(
+    store: Store,
+    started: datetime,
+    traffic: TrafficSummary | None,
+    settings: ScorersSettings,
+    html_path: Path,
+    *,
+    standin: bool,
+) -> None:
+    """Evaluate the alerts once over this run, then report: the story first, the full report, the truth."""
+    # These read the example's labels, so they load only once the example is known to be installed.
+    from ragpulse_example.traffic import SERVICE_NAME
+
+    from ragpulse_scorers.demo.comparison import comparison_html, print_comparison
+    from ragpulse_scorers.demo.page import with_sections
+    from ragpulse_scorers.demo.story import build_story, print_story, story_html
+    from ragpulse_scorers.demo.truth import labels_of, measured_vs_truth
+
     evaluated_at = datetime.now(UTC)
     split_at = (
         datetime.fromtimestamp(traffic.drift_started_at, UTC)
@@ -166,7 +197,6 @@ def run(args: argparse.Namespace) -> int:
     truth = measured_vs_truth(store, started, SERVICE_NAME, scorer) if scorer else []
     labels = labels_of(store, [row.trace_id for row in data.worst])
     store.close()
-    standin = traffic is not None and traffic.model == STANDIN_MODEL
     # This evaluation's alerts: one left firing in --dir by an earlier run is in the report, not the story.
     story = build_story(
         data,
@@ -189,7 +219,6 @@ def run(args: argparse.Namespace) -> int:
             console.print(escape(line))
     console.print(f"\nHTML report: [bold]{escape(str(html_path.resolve()))}[/bold]")
     console.print(f"Rerun the report on this data: ragpulse report --dsn {settings.store.dsn} --since 1h")
-    return 0
 
 
 def _demo_settings(config: Path | None, directory: Path, samples_per_part: int) -> ScorersSettings:
