@@ -190,7 +190,12 @@ def test_a_synchronous_export_to_a_dead_collector_does_not_hold_up_the_decorated
     )
     environment = {k: v for k, v in os.environ.items() if not k.startswith("OTEL_")}
     completed = subprocess.run(
-        [sys.executable, "-c", script], env=environment, capture_output=True, text=True, check=True, timeout=120
+        [sys.executable, "-c", script],
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
     )
     result, seconds = completed.stdout.split()
     assert result == "alpha"

@@ -52,9 +52,9 @@ def test_import_loads_the_opentelemetry_api_and_configure_loads_the_sdk() -> Non
         "ragpulse.configure(service_name='lazy')\n"
         "print(bool(heavy()))\n"
     )
-    environment = {**os.environ, "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:9"}
+    env = {**os.environ, "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:9"}
     after_import, after_configure = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60, env=environment
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60, env=env
     ).stdout.splitlines()
     assert after_import == "[]"
     assert after_configure == "True"
