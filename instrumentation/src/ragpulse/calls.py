@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from types import AsyncGeneratorType, GeneratorType, TracebackType
 from typing import Any
 
@@ -155,12 +157,24 @@ def _stream_value(items: list[Any], joins_text: bool) -> Any:
 
 
 _tracer_cache: tuple[trace.TracerProvider, Tracer] | None = None
+_provider_in_use: ContextVar[trace.TracerProvider | None] = ContextVar("ragpulse_provider", default=None)
+
+
+@contextmanager
+def use_tracer_provider(provider: trace.TracerProvider) -> Iterator[None]:
+    """Record the requests that start inside this block with ``provider`` instead of the global one (for an
+    application or a test that keeps several providers; OpenTelemetry sets the global one only once)."""
+    token = _provider_in_use.set(provider)
+    try:
+        yield
+    finally:
+        _provider_in_use.reset(token)
 
 
 def _tracer() -> Tracer:
-    """The tracer of the global provider as it is now, so a provider set after import is used."""
+    """The tracer of the provider in use as it is now, so a provider set after import is used."""
     global _tracer_cache
-    provider = trace.get_tracer_provider()
+    provider = _provider_in_use.get() or trace.get_tracer_provider()
     cached = _tracer_cache
     if cached is not None and cached[0] is provider:
         return cached[1]

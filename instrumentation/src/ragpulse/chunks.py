@@ -41,8 +41,8 @@ def to_chunk(obj: object, index: int = 0) -> Chunk:
     Accepts a ``Chunk`` (or anything with ``id``/``text`` like ``FusedChunk``, itself a ``str``), a string,
     a mapping (``id``, ``text``/``content``/``page_content``, ``score``, ``metadata``, ``source``), a
     ``(chunk, score)`` pair, a LangChain ``Document`` (``page_content``, ``metadata``), a LlamaIndex
-    ``NodeWithScore`` (``node``, ``score``) or node (``node_id``, ``get_content()``), or an object with ``text``/``content``.
-    Raises :class:`ChunkError` for anything else.
+    ``NodeWithScore`` (``node``, ``score``) or node (``node_id``, ``get_content()``), or an object with
+    ``text``/``content``. Raises :class:`ChunkError` for anything else.
     """
     kind = type(obj)
     if kind is Chunk:
