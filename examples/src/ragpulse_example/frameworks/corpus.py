@@ -12,9 +12,9 @@ from typing import Final
 PASSAGES: Final = {
     "eiffel": "The Eiffel Tower stands in Paris. It was completed in 1889 for the World's Fair.",
     "eiffel-height": "The Eiffel Tower is 330 metres tall including its antennas.",
-    "colosseum": "The Colosseum is an amphitheatre in the centre of Rome. It could hold about 50,000 people.",
+    "colosseum": "The Colosseum is an amphitheatre in Rome. It could hold about 50,000 people.",
     "liberty": "The Statue of Liberty stands on Liberty Island in New York Harbor. France gave it in 1886.",
-    "big-ben": "Big Ben is the nickname of the great bell of the clock at the Palace of Westminster in London.",
+    "big-ben": "Big Ben is the nickname of the great bell of the clock at Westminster in London.",
     "sagrada": "The Sagrada Familia is a basilica in Barcelona designed by Antoni Gaudi.",
     "acropolis": "The Acropolis of Athens is an ancient citadel above the city. The Parthenon stands on it.",
     "opera": "The Sydney Opera House opened in 1973 on Bennelong Point in Sydney Harbour.",

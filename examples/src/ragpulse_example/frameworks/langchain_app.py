@@ -76,7 +76,10 @@ def build_chain(question: Question, *, decorated: bool) -> Runnable[dict[str, st
         | ANSWER_PROMPT
         | chat_model
     )
-    return mark["rag"](RunnableParallel(context=fused, question=_question) | write_answer | StrOutputParser())
+    chain: Runnable[dict[str, str], str] = mark["rag"](
+        RunnableParallel(context=fused, question=_question) | write_answer | StrOutputParser()
+    )
+    return chain
 
 
 def reciprocal_rank_fusion(rankings: list[list[Document]]) -> list[Document]:

@@ -82,7 +82,10 @@ class Parts:
 
 
 def build_parts(question: Question) -> Parts:
-    nodes = [TextNode(text=text, id_=key, metadata={"source": key}, excluded_llm_metadata_keys=["source"]) for key, text in PASSAGES.items()]
+    nodes = [
+        TextNode(text=text, id_=key, metadata={"source": key}, excluded_llm_metadata_keys=["source"])
+        for key, text in PASSAGES.items()
+    ]
     index = VectorStoreIndex(nodes, embed_model=MockEmbedding(embed_dim=EMBEDDING_SIZE))
     llm = MockLLM()
     return Parts(
@@ -114,7 +117,9 @@ def decorated_pipeline(parts: Parts) -> Callable[[str], Response]:
     def answer(question: str) -> Response:
         queries = [question, *make_variations(question)]
         rankings = [search(QueryBundle(query)) for query in queries]
-        response: Response = synthesize(QueryBundle(question), fuse(rankings))
+        response = synthesize(QueryBundle(question), fuse(rankings))
+        if not isinstance(response, Response):
+            raise TypeError(f"expected a Response, the synthesizer returned {type(response).__name__}")
         return response
 
     return answer
