@@ -93,14 +93,17 @@ class RagRecorder(StepRecorder):
             if call.state is not None:
                 call.state.question = question
             _put(attributes, semconv.INPUT_VALUE, call.texts.content(semconv.INPUT_VALUE, question))
+        call.data = first_context(args, kwargs)
         return attributes
 
     def end(self, call: Call, result: Any) -> Attributes:
         state = call.state
         if state is not None and state.context is None:
-            # No @generate step reported what the model saw: a returned LlamaIndex Response's source_nodes
-            # or a chain's {"context": ...} is the context.
+            # No @generate step reported what the model saw: a returned LlamaIndex Response's source_nodes,
+            # a returned or given chain dict's {"context": ...} is the context.
             context = context_in(result if call.source is None else call.source)
+            if context is None:
+                context = call.data
             if context is not None:
                 state.context = ranked_chunks(context, self.span_name)
         attributes = self.end_failed(call)
