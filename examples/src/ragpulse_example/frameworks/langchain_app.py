@@ -11,8 +11,7 @@ traces it with ``openinference-instrumentation-langchain`` for the duration of t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, nullcontext
+from collections.abc import Callable
 from typing import Any, Literal, cast
 
 import ragpulse
@@ -27,6 +26,7 @@ from langchain_core.vectorstores import InMemoryVectorStore
 from opentelemetry import trace
 
 from ragpulse_example.frameworks.corpus import CHAT_MODEL_NAME, PASSAGES, Question, question_named
+from ragpulse_example.frameworks.tracing import openinference_to, ragpulse_to
 
 Instrumentation = Literal["ragpulse", "openinference"]
 PIPELINE = "langchain-fusion"
@@ -52,7 +52,12 @@ def run(
     global one)."""
     decorated = instrumentation == "ragpulse"
     chain = build_chain(question_named(question), decorated=decorated)
-    tracing = _ragpulse_to(tracer_provider) if decorated else _openinference_to(tracer_provider)
+    if decorated:
+        tracing = ragpulse_to(tracer_provider)
+    else:
+        from openinference.instrumentation.langchain import LangChainInstrumentor
+
+        tracing = openinference_to(LangChainInstrumentor(), tracer_provider)
     with tracing:
         answer: str = chain.invoke({"question": question})
     return answer
@@ -131,19 +136,3 @@ def _no_marks() -> dict[str, Callable[[Any], Any]]:
 
 def _unchanged(target: Any) -> Any:
     return target
-
-
-def _ragpulse_to(provider: trace.TracerProvider | None) -> Any:
-    return nullcontext() if provider is None else ragpulse.use_tracer_provider(provider)
-
-
-@contextmanager
-def _openinference_to(provider: trace.TracerProvider | None) -> Iterator[None]:
-    from openinference.instrumentation.langchain import LangChainInstrumentor
-
-    instrumentor = LangChainInstrumentor()
-    instrumentor.instrument(tracer_provider=provider or trace.get_tracer_provider())
-    try:
-        yield
-    finally:
-        instrumentor.uninstrument()

@@ -13,8 +13,7 @@ traced by ``openinference-instrumentation-llama-index`` for the duration of the 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, nullcontext
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -31,6 +30,7 @@ from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 from opentelemetry import trace
 
 from ragpulse_example.frameworks.corpus import PASSAGES, Question, question_named
+from ragpulse_example.frameworks.tracing import openinference_to, ragpulse_to
 
 Instrumentation = Literal["ragpulse", "openinference"]
 PIPELINE = "llamaindex-fusion"
@@ -52,7 +52,7 @@ def run(
     parts = build_parts(question_named(question))
     if instrumentation == "ragpulse":
         pipeline = decorated_pipeline(parts)
-        with nullcontext() if tracer_provider is None else ragpulse.use_tracer_provider(tracer_provider):
+        with ragpulse_to(tracer_provider):
             return str(pipeline(question).response)
     engine = RetrieverQueryEngine.from_args(
         QueryFusionRetriever(
@@ -67,7 +67,9 @@ def run(
         llm=parts.llm,
         text_qa_template=ANSWER_PROMPT,
     )
-    with _openinference_to(tracer_provider):
+    from openinference.instrumentation.llama_index import LlamaIndexInstrumentor
+
+    with openinference_to(LlamaIndexInstrumentor(), tracer_provider):
         return str(engine.query(question))
 
 
@@ -123,15 +125,3 @@ def decorated_pipeline(parts: Parts) -> Callable[[str], Response]:
         return response
 
     return answer
-
-
-@contextmanager
-def _openinference_to(provider: trace.TracerProvider | None) -> Iterator[None]:
-    from openinference.instrumentation.llama_index import LlamaIndexInstrumentor
-
-    instrumentor = LlamaIndexInstrumentor()
-    instrumentor.instrument(tracer_provider=provider or trace.get_tracer_provider())
-    try:
-        yield
-    finally:
-        instrumentor.uninstrument()
