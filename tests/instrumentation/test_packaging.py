@@ -16,6 +16,7 @@ BACK_END_MODULES = (
     "openai",
     "apscheduler",
     "pydantic",
+    "ragpulse_core",
     "ragpulse_collector",
     "ragpulse_scorers",
 )

@@ -13,11 +13,12 @@ from pydantic import BaseModel, field_validator
 from ragpulse_scorers.judges.usage import Usage
 from ragpulse_scorers.llm.client import JudgeClient, shared_client
 from ragpulse_scorers.llm.prompting import DATA_RULE, fence
+from ragpulse_scorers.metric_names import CORRECTNESS
 from ragpulse_scorers.models import RagRequest, Score
 from ragpulse_scorers.scorer import NotApplicable
 
 if TYPE_CHECKING:
-    from ragpulse_collector.store import Store
+    from ragpulse_core.store import Store
 
     from ragpulse_scorers.settings import ScorersSettings
 
@@ -71,7 +72,7 @@ class CorrectnessScorer:
         return usage.stamp(
             [
                 Score(
-                    metric="correctness",
+                    metric=CORRECTNESS,
                     value=1.0 if correct else 0.0,
                     label="yes" if correct else "no",
                     explanation=call.output.reasoning,

@@ -22,6 +22,7 @@ from ragpulse_scorers.judges.usage import Usage
 from ragpulse_scorers.llm.client import JudgeCall, JudgeClient, shared_client
 from ragpulse_scorers.llm.errors import JudgeRejected
 from ragpulse_scorers.llm.prompting import DATA_RULE, fence
+from ragpulse_scorers.metric_names import ADHERENCE, COMPLETENESS, HALLUCINATION, RELEVANCE, UTILIZATION
 from ragpulse_scorers.models import RagRequest, Score
 from ragpulse_scorers.scorer import NotApplicable
 from ragpulse_scorers.settings import ScorersSettings
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     import argparse
 
     import httpx
-    from ragpulse_collector.store import Store
+    from ragpulse_core.store import Store
 
 SCORER_VERSION = "1"
 PROMPT_VERSION = "support-p1"
@@ -222,7 +223,7 @@ def support_scores(found: SupportAssessment) -> list[Score]:
     ]
     return [
         Score(
-            metric="adherence",
+            metric=ADHERENCE,
             value=adherence,
             label="supported" if judgment.overall_supported else "unsupported",
             explanation=judgment.overall_supported_explanation,
@@ -233,21 +234,21 @@ def support_scores(found: SupportAssessment) -> list[Score]:
             },
         ),
         Score(
-            metric="hallucination",
+            metric=HALLUCINATION,
             value=1.0 - adherence,
             label="grounded" if judgment.overall_supported else "hallucinated",
             explanation=judgment.overall_supported_explanation,
             details={"unsupported_keys": unsupported},
         ),
         Score(
-            metric="relevance",
+            metric=RELEVANCE,
             value=metrics.relevance,
             explanation=judgment.relevance_explanation,
             details={"relevant_keys": relevant},
         ),
-        Score(metric="utilization", value=metrics.utilization, details={"utilized_keys": utilized}),
+        Score(metric=UTILIZATION, value=metrics.utilization, details={"utilized_keys": utilized}),
         Score(
-            metric="completeness",
+            metric=COMPLETENESS,
             value=metrics.completeness,
             label="" if metrics.completeness is not None else "no relevant sentences",
             details={"relevant_keys": relevant, "utilized_keys": utilized},

@@ -14,11 +14,12 @@ from pydantic import BaseModel, Field
 from ragpulse_scorers.judges.usage import Usage
 from ragpulse_scorers.llm.client import JudgeClient, shared_client
 from ragpulse_scorers.llm.prompting import DATA_RULE, fence
+from ragpulse_scorers.metric_names import VARIATIONS_SCORE
 from ragpulse_scorers.models import RagRequest, Score
 from ragpulse_scorers.scorer import NotApplicable
 
 if TYPE_CHECKING:
-    from ragpulse_collector.store import Store
+    from ragpulse_core.store import Store
 
     from ragpulse_scorers.settings import ScorersSettings
 
@@ -72,7 +73,7 @@ class VariationsScorer:
         judgment = call.output
         scores = [
             Score(
-                metric="variations_score",
+                metric=VARIATIONS_SCORE,
                 value=judgment.score,
                 explanation=judgment.reasoning,
                 details={"variations": len(variations)},
