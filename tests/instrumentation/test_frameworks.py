@@ -13,9 +13,10 @@ import ragpulse
 from langchain_core.documents import Document
 from langchain_core.embeddings import DeterministicFakeEmbedding
 from langchain_core.language_models import FakeListChatModel, GenericFakeChatModel
-from langchain_core.messages import AIMessage
+from langchain_core.messages import AIMessage, AIMessageChunk
+from langchain_core.output_parsers import StrOutputParser
 from langchain_core.prompts import ChatPromptTemplate
-from langchain_core.runnables import RunnableLambda
+from langchain_core.runnables import RunnableLambda, RunnablePassthrough
 from langchain_core.vectorstores import InMemoryVectorStore
 from llama_index.core import VectorStoreIndex
 from llama_index.core.base.llms.types import ChatMessage
@@ -142,6 +143,41 @@ def test_a_generate_step_taking_the_chain_dict_records_question_and_context(span
     assert generate[semconv.LLM_MODEL_NAME] == generate[semconv.GEN_AI_REQUEST_MODEL] == "fake-4"
     root = attrs(spans.one("rag request"))
     assert [chunk["id"] for chunk in json.loads(root[semconv.CONTEXT])] == ["eiffel"]
+
+
+def test_a_streamed_generation_sums_the_usage_its_chunks_report(spans: Spans) -> None:
+    @ragpulse.generate
+    def stream(question: str) -> Any:
+        yield AIMessageChunk(
+            content="Par", usage_metadata={"input_tokens": 11, "output_tokens": 1, "total_tokens": 12}
+        )
+        yield AIMessageChunk(
+            content="is.",
+            usage_metadata={"input_tokens": 0, "output_tokens": 1, "total_tokens": 1},
+            response_metadata={"model_name": "fake-4"},
+        )
+
+    assert "".join(str(chunk.content) for chunk in stream("Where is the Eiffel Tower?")) == "Paris."
+    generate = attrs(spans.one("generate"))
+    assert generate[semconv.OUTPUT_VALUE] == "Paris."
+    assert (generate[semconv.LLM_TOKEN_COUNT_PROMPT], generate[semconv.LLM_TOKEN_COUNT_COMPLETION]) == (11, 2)
+    assert generate[semconv.LLM_TOKEN_COUNT_TOTAL] == 13
+    assert generate[semconv.LLM_MODEL_NAME] == "fake-4"
+
+
+def test_a_streamed_chain_of_dict_chunks_gives_answer_and_context(spans: Spans) -> None:
+    retriever = langchain_retriever(k=1)
+    chain = ragpulse.rag(pipeline="assign")(
+        RunnablePassthrough.assign(context=lambda inputs: retriever.invoke(inputs["question"])).assign(
+            answer=PROMPT | FakeListChatModel(responses=["Paris."]) | StrOutputParser()
+        )
+    )
+    chunks = list(chain.stream({"question": "Where is the Eiffel Tower?"}))
+
+    root = attrs(spans.one("rag assign"))
+    assert root[semconv.OUTPUT_VALUE] == "".join(chunk.get("answer", "") for chunk in chunks) == "Paris."
+    (documents,) = [chunk["context"] for chunk in chunks if "context" in chunk]
+    assert [chunk["id"] for chunk in json.loads(root[semconv.CONTEXT])] == [documents[0].id]
 
 
 def test_a_model_named_by_the_decorator_is_not_replaced_by_the_response_s(spans: Spans) -> None:

@@ -64,7 +64,8 @@ class Call:
         self.span: Span = trace.INVALID_SPAN
         self.context: otel_context.Context | None = None
         self.source: Any = None
-        """The object a streamed answer came in (a LlamaIndex ``StreamingResponse``): what else it holds."""
+        """What a streamed result came in, for what else it holds: the object holding the stream (a
+        LlamaIndex ``StreamingResponse``), else the list of streamed items (chunks reporting usage)."""
 
     def active(self, stream_end: type[BaseException] | tuple[()] = ()) -> Active:
         """``with call.active():`` runs a block with this call's span and request current (each step of a
@@ -94,6 +95,8 @@ class Call:
         self.done = True
         try:
             if streamed:
+                if self.source is None:
+                    self.source = result
                 result = _stream_value(result, self.recorder.joins_text)
             attributes = self.recorder.end(self, result)
             if abandoned:

@@ -178,8 +178,11 @@ def generate(
 ) -> F | Callable[[F], F]:
     """The answer generation ``(question, chunks, ...) -> str`` (or a stream of str).
 
-    The chunks argument (named ``chunks``/``context``/``documents``/``docs``, else the first list) becomes
-    the root's ``ragpulse.context``. The model is the option, else the function's ``model`` argument.
+    The chunks argument (named ``chunks``/``context``/``documents``/``docs``, else the first list, else a
+    dict argument's ``context``/``source_documents``) becomes the root's ``ragpulse.context``. The model is
+    the option, else the function's ``model`` argument, else the one the response names (a LangChain
+    message's ``response_metadata``); token usage comes from the response (``usage``, ``usage_metadata``),
+    summed over a stream's chunks.
     """
 
     def decorate(target: F) -> F:

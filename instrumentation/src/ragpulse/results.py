@@ -94,17 +94,40 @@ def _choice_text(result: Any, field: str) -> str | None:
     return content if isinstance(content, str) else None
 
 
+Counts = tuple[int | None, int | None, int | None]
+"""Prompt, completion and total tokens, each None when not reported."""
+
+
 def usage_attributes(result: Any) -> dict[str, AttributeValue]:
     """Token counts from an OpenAI-style ``usage`` (chat: prompt/completion, responses: input/output) or a
     LangChain message's ``usage_metadata``, on the result or on the message a dict result holds."""
+    return _count_attributes(_usage_counts(result))
+
+
+def stream_usage_attributes(items: list[Any]) -> dict[str, AttributeValue]:
+    """Token counts of a stream, summed over the items that report some (LangChain chunks each report
+    their share, OpenAI's last chunk reports the whole)."""
+    sums: list[int | None] = [None, None, None]
+    for item in items:
+        for position, count in enumerate(_usage_counts(item)):
+            if count is not None:
+                sums[position] = count + (sums[position] or 0)
+    return _count_attributes((sums[0], sums[1], sums[2]))
+
+
+def _usage_counts(result: Any) -> Counts:
     usage = _usage(result)
     if usage is None and isinstance(result, Mapping):
         usage = next((_usage(result[key]) for key in ANSWER_FIELDS if key in result), None)
     if usage is None:
-        return {}
+        return None, None, None
     prompt = _count(usage, "prompt_tokens", "input_tokens")
     completion = _count(usage, "completion_tokens", "output_tokens")
-    total = _count(usage, "total_tokens")
+    return prompt, completion, _count(usage, "total_tokens")
+
+
+def _count_attributes(counts: Counts) -> dict[str, AttributeValue]:
+    prompt, completion, total = counts
     attributes: dict[str, AttributeValue] = {}
     if prompt is not None:
         attributes[semconv.LLM_TOKEN_COUNT_PROMPT] = prompt

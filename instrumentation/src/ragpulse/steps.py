@@ -16,7 +16,7 @@ from ragpulse.chunks import Chunk, to_chunk
 from ragpulse.inputs import context_in, first_context, first_query, query_text
 from ragpulse.internal import report_internal_error
 from ragpulse.request import RequestState, Retrieval
-from ragpulse.results import answer_text, response_model, usage_attributes
+from ragpulse.results import answer_text, response_model, stream_usage_attributes, usage_attributes
 
 logger = logging.getLogger("ragpulse")
 
@@ -101,7 +101,7 @@ class RagRecorder(StepRecorder):
         if state is not None and state.context is None:
             # No @generate step reported what the model saw: a returned LlamaIndex Response's source_nodes,
             # a returned or given chain dict's {"context": ...} is the context.
-            context = context_in(result if call.source is None else call.source)
+            context = _context_of(result if call.source is None else call.source)
             if context is None:
                 context = call.data
             if context is not None:
@@ -301,8 +301,9 @@ class GenerateRecorder(StepRecorder):
         return attributes
 
     def end(self, call: Call, result: Any) -> Attributes:
-        attributes = usage_attributes(result)
-        model = response_model(result)
+        items = call.source if isinstance(call.source, list) else None
+        attributes = usage_attributes(result) if items is None else stream_usage_attributes(items)
+        model = response_model(result) if items is None else _first_model(items)
         if model is not None:
             attributes[semconv.GEN_AI_RESPONSE_MODEL] = model
             if not call.data:
@@ -312,3 +313,14 @@ class GenerateRecorder(StepRecorder):
         if answer is not None:
             _put(attributes, semconv.OUTPUT_VALUE, call.texts.content(semconv.OUTPUT_VALUE, answer))
         return attributes
+
+
+def _first_model(items: list[Any]) -> str | None:
+    return next((model for model in map(response_model, items) if model is not None), None)
+
+
+def _context_of(result: Any) -> list[Any] | None:
+    """The context a result carries; for a stream of items (a chain's dict chunks), the first that does."""
+    if type(result) is list:
+        return next((found for found in map(context_in, result) if found is not None), None)
+    return context_in(result)
