@@ -9,7 +9,6 @@ object derives from that same class, so ``|`` composes, the framework's own ``ba
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import inspect
 from collections.abc import AsyncIterator, Iterator, Sequence
@@ -121,6 +120,8 @@ class TracedBatchRunnable(TracedRunnable):
     async def abatch(
         self, inputs: Sequence[Any], config: Any = None, *, return_exceptions: bool = False, **kwargs: Any
     ) -> list[Any]:
+        import asyncio  # here, not at the top: a service that only decorates need not load asyncio
+
         calls = (
             self.ainvoke(item, item_config, **kwargs)
             for item, item_config in zip(inputs, _configs(config, len(inputs)), strict=True)
