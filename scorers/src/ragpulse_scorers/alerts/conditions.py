@@ -16,6 +16,7 @@ from ragpulse_core.store import Store
 
 from ragpulse_scorers.alerts import rules
 from ragpulse_scorers.alerts.rules import AlertKey, Observation
+from ragpulse_scorers.metric_names import HALLUCINATION
 from ragpulse_scorers.settings import AlertSettings
 
 _HALLUCINATION_COUNTS = """
@@ -28,7 +29,7 @@ FROM (
     SELECT ServiceName, Variant, RequestTime,
            argMax(Value, (Scorer = 'support', Scorer != 'lexical')) >= 0.5 AS bad
     FROM {scores}
-    WHERE Metric = 'hallucination' AND Error = '' AND Value IS NOT NULL
+    WHERE Metric = {hallucination:String} AND Error = '' AND Value IS NOT NULL
       AND RequestTime > {baseline_start:DateTime64(6)} AND RequestTime <= {end:DateTime64(6)}
     GROUP BY ServiceName, Variant, TraceId, RequestTime
 )
@@ -84,7 +85,8 @@ def observe(
 
     baseline_start = now - window - timedelta(days=settings.baseline_days)
     rows = store.query_dicts(
-        _with_tables(_HALLUCINATION_COUNTS, store), {**bounds, "baseline_start": baseline_start}
+        _with_tables(_HALLUCINATION_COUNTS, store),
+        {**bounds, "baseline_start": baseline_start, "hallucination": HALLUCINATION},
     )
     for row in rows:
         labels = (row["ServiceName"], row["Variant"])
