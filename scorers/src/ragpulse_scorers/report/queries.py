@@ -140,11 +140,11 @@ def traffic_series(store: Store, params: dict[str, Any]) -> list[TrafficPoint]:
 
 
 def worst_requests(store: Store, params: dict[str, Any]) -> list[WorstRequest]:
+    # The worst are chosen on narrow columns; only their sentence details and texts are read.
     scored = store.query_dicts(
         "SELECT TraceId, any(Variant) AS variant,"
         " maxIf(Value, Metric = {hallucination:String}) AS hallucination,"
-        " minIf(Value, has({support_metrics:Array(String)}, Metric)) AS support,"
-        " groupArray(Details) AS details"
+        " minIf(Value, has({support_metrics:Array(String)}, Metric)) AS support"
         f" FROM {store.table('ragpulse_scores')} WHERE {_SCORES_WHERE} AND Scorer = {{scorer:String}}"
         " AND Error = '' GROUP BY TraceId"
         " HAVING countIf(Metric = {hallucination:String}) > 0"
@@ -153,19 +153,31 @@ def worst_requests(store: Store, params: dict[str, Any]) -> list[WorstRequest]:
     )
     if not scored:
         return []
+    ids = {"ids": [row["TraceId"] for row in scored]}
+    details = {
+        row["TraceId"]: row["details"]
+        for row in store.query_dicts(
+            "SELECT TraceId, groupArray(Details) AS details"
+            f" FROM {store.table('ragpulse_scores')} WHERE {_SCORES_WHERE} AND Scorer = {{scorer:String}}"
+            " AND Error = '' AND TraceId IN {ids:Array(String)} GROUP BY TraceId",
+            {**params, **ids},
+        )
+    }
     texts = {
         row["TraceId"]: row
         for row in store.query_dicts(
             f"SELECT TraceId, any(Question) AS question, any(Answer) AS answer"
             f" FROM {store.table('ragpulse_requests')} WHERE TraceId IN {{ids:Array(String)}}"
             " GROUP BY TraceId",
-            {"ids": [row["TraceId"] for row in scored]},
+            ids,
         )
     }
     worst: list[WorstRequest] = []
     for row in scored:
         text = texts.get(row["TraceId"], {})
-        unsupported = [sentence for details in row["details"] for sentence in unsupported_sentences(details)]
+        unsupported = [
+            sentence for raw in details.get(row["TraceId"], []) for sentence in unsupported_sentences(raw)
+        ]
         support = row["support"]
         worst.append(
             WorstRequest(
