@@ -261,7 +261,6 @@ def application_queries(store: Store) -> Iterator[Query]:
         "traffic_series": lambda p: queries.traffic_series(store, p),
         "worst_requests": lambda p: queries.worst_requests(store, p),
         "spend": lambda p: queries.spend(store, p),
-        "injection": lambda p: queries.injection(store, p),
         "scoring_health": lambda p: queries.scoring_health(store, p, 0),
     }
     for name, call in calls.items():
