@@ -142,7 +142,11 @@ def _problem(valid_utf8: bool, text_bytes: int) -> str:
 
 
 def load_requests(store: Store, candidates: Sequence[Candidate]) -> dict[str, dict[str, Any]]:
-    """The full ``ragpulse_requests`` rows of ``candidates``, by trace id."""
+    """The full ``ragpulse_requests`` rows of ``candidates``, by trace id.
+
+    Until parts merge, a hybrid trace has both the view's row and the assembled row that completes it: the
+    assembled one wins.
+    """
     if not candidates:
         return {}
     # Python datetimes stop at microseconds while Timestamp has nanoseconds: widen the range a little.
@@ -157,7 +161,7 @@ def load_requests(store: Store, candidates: Sequence[Candidate]) -> dict[str, di
         FROM {store.table("ragpulse_requests")}
         WHERE Timestamp >= {{oldest:DateTime64(9)}} AND Timestamp <= {{newest:DateTime64(9)}}
           AND has({{ids:Array(String)}}, TraceId)
-        ORDER BY Timestamp
+        ORDER BY Timestamp, Source = 'ragpulse'
         LIMIT 1 BY TraceId
         """,
         {"oldest": oldest, "newest": newest, "ids": [candidate.trace_id for candidate in candidates]},
