@@ -1,5 +1,5 @@
-"""LangChain and LlamaIndex RAG-Fusion apps traced only by OpenInference's instrumentors, exported by the stock
-OTLP/HTTP exporter to the collector, assembled into requests by a scheduler tick and scored lexically."""
+"""LangChain and LlamaIndex RAG-Fusion apps traced only by OpenInference's instrumentors, exported by the
+stock OTLP/HTTP exporter to the collector, assembled by a scheduler tick and scored lexically."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from ragpulse_scorers.pipeline.tick import Outcome, run_tick
 from ragpulse_scorers.settings import ScorersSettings
 
 sys.path.insert(0, str(Path(__file__).parent / "scorers"))
-from framework_apps import QUERIES, QUESTION, LangChainFusion, llama_index_fusion  # noqa: E402
+from framework_apps import QUERIES, QUESTION, LangChainFusion, llama_index_fusion
 
 ANSWER = "The Eiffel Tower is 330 metres tall."
 

@@ -98,9 +98,11 @@ class CannedLLM(MockLLM):
 
 
 def llama_index_fusion(answer: str, top_k: int = 3) -> RetrieverQueryEngine:
-    """QueryFusionRetriever (reciprocal rerank over the question and three written queries) and a query engine."""
+    """QueryFusionRetriever (reciprocal rerank of the question and three written queries), a query engine."""
     embed = MockEmbedding(embed_dim=8)
-    index = VectorStoreIndex.from_documents([LlamaDocument(text=text) for text in PASSAGES], embed_model=embed)
+    index = VectorStoreIndex.from_documents(
+        [LlamaDocument(text=text) for text in PASSAGES], embed_model=embed
+    )
     retriever = QueryFusionRetriever(
         [index.as_retriever(similarity_top_k=2)],
         llm=CannedLLM(reply="\n".join(QUERIES)),

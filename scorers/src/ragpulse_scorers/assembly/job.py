@@ -27,7 +27,9 @@ from ragpulse_scorers.pipeline.sampling import SAMPLE_BUCKETS, Shard
 logger = logging.getLogger(__name__)
 
 _REQUEST_SPAN_KINDS = [kind.value for kind in names.REQUEST_KINDS]
-_REQUEST_GEN_AI_OPERATIONS = sorted(op for op, kind in names.GEN_AI_KINDS.items() if kind in names.REQUEST_KINDS)
+_REQUEST_GEN_AI_OPERATIONS = sorted(
+    op for op, kind in names.GEN_AI_KINDS.items() if kind in names.REQUEST_KINDS
+)
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,7 @@ class AssemblyReport:
 
 
 def assemble_requests(store: Store, window: AssemblyWindow) -> AssemblyReport:
-    """Assemble every qualifying trace of the window, ``batch_size`` traces at a time, up to ``max_traces``."""
+    """Assemble the window's qualifying traces, ``batch_size`` at a time, up to ``max_traces``."""
     report = AssemblyReport()
     while report.traces < window.max_traces:
         limit = min(window.batch_size, window.max_traces - report.traces)
@@ -120,7 +122,8 @@ def _settled_traces(store: Store, window: AssemblyWindow, limit: int) -> list[tu
 def _read_spans(store: Store, window: AssemblyWindow, traces: list[str]) -> dict[str, list[TraceSpan]]:
     rows = store.query(
         f"""
-        SELECT TraceId, SpanId, ParentSpanId, SpanName, ServiceName, ScopeName, Timestamp, Duration, StatusCode,
+        SELECT TraceId, SpanId, ParentSpanId, SpanName, ServiceName, ScopeName, Timestamp, Duration,
+               StatusCode,
                mapFilter((key, value) -> has({{keys:Array(String)}}, key)
                                          OR arrayExists(p -> startsWith(key, p), {{prefixes:Array(String)}}),
                          SpanAttributes) AS Attributes
@@ -162,4 +165,3 @@ def _span(
         status_code=status_code,
         attributes={str(key): str(value) for key, value in attributes.items()},
     )
-

@@ -2,7 +2,8 @@
 
 - question and answer from the root chain span (JSON unwrapped), else from the outermost LLM span and the
   generating LLM span;
-- the generating LLM span is the one that produced the answer and saw the most retrieved documents;
+- the generating LLM span is the one whose output holds the answer and whose prompt holds retrieved
+  documents, the last to end among equals;
 - context: the retrieved or reranked documents whose text appears in the generating span's prompt, in the
   order the prompt holds them; otherwise the reranker's output (or a fusion retriever's); otherwise the leaf
   retrievers' union in rank order;
@@ -149,7 +150,6 @@ def assemble(trace_id: str, delivered: Iterable[TraceSpan]) -> AssembledRequest 
         documents[span_id] = [_with_recorded_id(document, ids) for document in found]
 
     chain = trace.outermost((Kind.CHAIN, Kind.AGENT))
-    question = _question(root, chain, trace.outermost((Kind.LLM,)))
     answer = root.get(names.OUTPUT_VALUE) if root.is_ragpulse_root else ""
     if not answer and chain is not None:
         answer = answer_text(chain.get(names.OUTPUT_VALUE))
@@ -161,6 +161,7 @@ def assemble(trace_id: str, delivered: Iterable[TraceSpan]) -> AssembledRequest 
     ]
     final = _final_ranking(trace, documents, retrievers)
     generator = _generator(trace, answer, documents)
+    question = _question(root, chain, _outermost_llm(trace, generator))
     if not answer and generator is not None:
         answer = spans.output_text(generator)
     queries = _ordered_queries(trace, leaves, question, generator)
@@ -170,6 +171,7 @@ def assemble(trace_id: str, delivered: Iterable[TraceSpan]) -> AssembledRequest 
         model, (input_tokens, output_tokens) = spans.model(generator), spans.tokens(generator)
 
     ragpulse_root = root if root.is_ragpulse_root else None
+    openinference = any(names.SPAN_KIND in span.attributes for span in foreign)
     return AssembledRequest(
         trace_id=trace_id,
         span_id=root.span_id,
@@ -180,14 +182,14 @@ def assemble(trace_id: str, delivered: Iterable[TraceSpan]) -> AssembledRequest 
         question=question,
         answer=answer,
         context=spans.to_json(context) if context else "",
-        variations=_kept(ragpulse_root, names.RAGPULSE_VARIATIONS, spans.to_json(queries) if len(queries) > 1 else ""),
+        variations=_kept(ragpulse_root, names.RAGPULSE_VARIATIONS, _variations_json(queries)),
         retrievals=_kept(ragpulse_root, names.RAGPULSE_RETRIEVALS, _retrievals_json(leaves, queries)),
         reference=root.get(names.RAGPULSE_REFERENCE),
         session_id=_first(trace, root, names.SESSION_ID),
         user_id=_first(trace, root, names.USER_ID),
         duration_ms=root.duration_ns / 1e6,
         status_code=root.status_code,
-        source=Source.OPENINFERENCE if any(names.SPAN_KIND in s.attributes for s in foreign) else Source.GENAI,
+        source=Source.OPENINFERENCE if openinference else Source.GENAI,
         model=model,
         input_tokens=input_tokens,
         output_tokens=output_tokens,
@@ -227,6 +229,14 @@ def _question(root: TraceSpan, chain: TraceSpan | None, outermost_llm: TraceSpan
     return question_text(outermost_llm.get(names.INPUT_VALUE))
 
 
+def _outermost_llm(trace: Trace, generator: TraceSpan | None) -> TraceSpan | None:
+    """The LLM span nearest the root; among siblings, the generating one (not a query writer before it)."""
+    llms = [span for span in trace.spans if span.kind is Kind.LLM]
+    if not llms:
+        return None
+    return min(llms, key=lambda s: (trace.depth(s), s is not generator, s.timestamp, s.span_id))
+
+
 def _final_ranking(
     trace: Trace, documents: dict[str, list[Document]], retrievers: set[str]
 ) -> list[Document]:
@@ -234,28 +244,25 @@ def _final_ranking(
     rerankers = [s for s in trace.spans if s.kind is Kind.RERANKER and documents[s.span_id]]
     if rerankers:
         return documents[max(rerankers, key=lambda s: (s.end, s.span_id)).span_id]
-    fusers = [
-        s for s in trace.spans if s.span_id in retrievers and trace.has_descendant(s, retrievers)
-    ]
+    fusers = [s for s in trace.spans if s.span_id in retrievers and trace.has_descendant(s, retrievers)]
     if fusers:
         return documents[min(fusers, key=lambda s: (trace.depth(s), s.timestamp, s.span_id)).span_id]
     return []
 
 
 def _generator(trace: Trace, answer: str, documents: dict[str, list[Document]]) -> TraceSpan | None:
-    """The LLM span that wrote the answer: its output matches the answer, its prompt holds the most
-    retrieved documents, and (among equals) it ended last."""
+    """The LLM span that wrote the answer: its output holds the answer, its prompt holds retrieved
+    documents, and (among equals) it ended last, as a final answer does after query writers and checks."""
     llms = [span for span in trace.spans if span.kind is Kind.LLM]
     if not llms:
         return None
     texts = {normalized(d.text) for found in documents.values() for d in found if d.text.strip()}
     wanted = normalized(answer)
 
-    def rank(span: TraceSpan) -> tuple[bool, int, datetime, str]:
-        output = normalized(spans.output_text(span))
-        matches = bool(wanted and output) and (wanted in output or output in wanted)
+    def rank(span: TraceSpan) -> tuple[bool, bool, datetime, str]:
+        matches = bool(wanted) and wanted in normalized(spans.output_text(span))
         prompt = spans.prompt_text(span)
-        return (matches, sum(1 for text in texts if text in prompt), span.end, span.span_id)
+        return (matches, any(text in prompt for text in texts), span.end, span.span_id)
 
     return max(llms, key=rank)
 
@@ -275,9 +282,19 @@ def _ordered_queries(
 
     def order(query: str) -> tuple[int, int, int, str]:
         at = written.find(normalized(query)) if query.strip() else -1
-        return (0 if normalized(query) == asked else 1, at if at >= 0 else len(written) + 1, first_seen[query], query)
+        return (
+            0 if normalized(query) == asked else 1,
+            at if at >= 0 else len(written) + 1,
+            first_seen[query],
+            query,
+        )
 
     return sorted(first_seen, key=order)
+
+
+def _variations_json(queries: list[str]) -> str:
+    """A single query is a plain retrieval, not a set of variations."""
+    return spans.to_json(queries) if len(queries) > 1 else ""
 
 
 def _retrievals_json(leaves: list[_Retrieval], queries: list[str]) -> str:
@@ -339,7 +356,11 @@ def _seen_by(generator: TraceSpan, candidates: list[Document]) -> list[Document]
     for document in candidates:
         text = normalized(document.text)
         at = prompt.find(text) if text else -1
-        if at >= 0 and document.id not in found and all(text != normalized(d.text) for _, d in found.values()):
+        if (
+            at >= 0
+            and document.id not in found
+            and all(text != normalized(d.text) for _, d in found.values())
+        ):
             found[document.id] = (at, document)
     return [document for _, document in sorted(found.values(), key=lambda item: (item[0], item[1].id))]
 

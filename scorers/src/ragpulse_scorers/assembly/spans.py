@@ -166,13 +166,17 @@ def query(span: TraceSpan) -> str:
 
 def prompt_text(span: TraceSpan) -> str:
     """Everything an LLM span was given, as one normalized text: input messages, prompts, the input value."""
-    parts = [fields.get("message.content", "") for fields in indexed(span.attributes, names.LLM_INPUT_MESSAGES)]
+    parts = [
+        fields.get("message.content", "") for fields in indexed(span.attributes, names.LLM_INPUT_MESSAGES)
+    ]
     parts.extend(
         fields.get("message_content.text", "")
         for message in indexed(span.attributes, names.LLM_INPUT_MESSAGES)
         for fields in indexed(message, "message.contents.")
     )
-    parts.extend(fields.get("prompt.text", "") for fields in indexed(span.attributes, f"{names.LLM_PROMPTS}."))
+    parts.extend(
+        fields.get("prompt.text", "") for fields in indexed(span.attributes, f"{names.LLM_PROMPTS}.")
+    )
     for key in (names.LLM_PROMPTS, names.INPUT_VALUE):
         parts.extend(string_leaves(span.get(key)))
     for key in (names.GEN_AI_SYSTEM_INSTRUCTIONS, names.GEN_AI_INPUT_MESSAGES):

@@ -83,7 +83,7 @@ def _flatten(items: list[Any]) -> Iterator[Any]:
 
 def message_role(message: dict[str, Any]) -> str:
     """The role of a chat message in any of the shapes seen: OpenAI/GenAI ``role``, LangChain's ``type``
-    (``human``, ``ai``) or its serialized constructor form (``{"id": [..., "HumanMessage"], "kwargs": ...}``)."""
+    (``human``, ``ai``) or its serialized constructor form (``{"id": [..., "HumanMessage"], ...}``)."""
     role = message.get("role")
     if isinstance(role, str):
         return role.lower()
@@ -157,4 +157,3 @@ def messages_text(value: str, roles: frozenset[str] | None = None) -> list[str]:
             if text is not None:
                 texts.append(text)
     return texts
-
