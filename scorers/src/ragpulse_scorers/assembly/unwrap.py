@@ -63,10 +63,14 @@ def _pick(value: Any, keys: tuple[str, ...], roles: frozenset[str], depth: int) 
                     return found
         return None
     if isinstance(value, list):
-        messages = [item for item in _flatten(value) if isinstance(item, dict) and message_role(item)]
+        messages = [
+            (message_role(item), text)
+            for item in _flatten(value)
+            if isinstance(item, dict) and (text := message_content(item)) is not None
+        ]
         if messages:
-            chosen = [m for m in messages if message_role(m) in roles] or messages
-            return message_content(chosen[-1])
+            chosen = [text for role, text in messages if role in roles] or [text for _, text in messages]
+            return chosen[-1]
         if len(value) == 1:
             return _pick(value[0], keys, roles, depth + 1)
     return None
