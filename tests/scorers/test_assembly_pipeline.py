@@ -15,7 +15,7 @@ from ragpulse_scorers.lexical.scorer import LexicalScorer
 from ragpulse_scorers.models import RagRequest
 from ragpulse_scorers.pipeline.candidates import Candidate, load_requests
 from ragpulse_scorers.pipeline.tick import Outcome, run_tick
-from span_trees import SPAN_ROW_COLUMNS, FusionRequest, span_rows
+from span_trees import LLAMA_INDEX_SCOPE, SPAN_ROW_COLUMNS, FusionRequest, span_rows
 
 CORPUS = {
     "n1": "The Eiffel Tower is 330 metres tall.",
@@ -141,7 +141,7 @@ def test_only_settled_request_traces_are_assembled(store: Store, chdb_dsn: str) 
     insert_trace(store, growing, [replace(late, span_id="late-span")])
     insert_fusion(store, ancient, fusion("llamaindex"), age=timedelta(hours=30))
     embed = TraceSpan(
-        "e1", "", "MockEmbedding.get_text_embedding_batch", "fusion-app", "openinference.instrumentation.llama_index",
+        "e1", "", "MockEmbedding.get_text_embedding_batch", "fusion-app", LLAMA_INDEX_SCOPE,
         datetime.now(UTC) - timedelta(minutes=5), 1000, "Ok", {"openinference.span.kind": "EMBEDDING"},
     )  # fmt: skip
     insert_trace(store, indexing, [embed])
