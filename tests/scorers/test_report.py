@@ -12,7 +12,7 @@ from ragpulse_core.store import Store
 from ragpulse_scorers.alerts import AlertKey, AlertRecord
 from ragpulse_scorers.alerts.state import FIRING, RESOLVED, save
 from ragpulse_scorers.report import collect_report, render_html, render_terminal
-from ragpulse_scorers.report.data import parse_since
+from ragpulse_scorers.report.collect import parse_since
 from ragpulse_scorers.stats import wilson_interval
 from report_data import SCORE_COLUMNS, SPAN_COLUMNS, insert_request, insert_scores, request_spans, score_rows
 from rich.console import Console

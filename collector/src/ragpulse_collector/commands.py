@@ -1,11 +1,10 @@
-"""``ragpulse collector``: the command's flags; the work is in :mod:`ragpulse_collector.service`."""
+"""``ragpulse collector``: the command's flags; what it does is in :mod:`ragpulse_collector.service`."""
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
-from ragpulse_core.cli import Subparsers
+from ragpulse_core.cli import Subparsers, runs
 from ragpulse_core.commands import add_store_flags
 
 
@@ -21,21 +20,4 @@ def register(subparsers: Subparsers) -> None:
     )
     collector.add_argument("--max-body-bytes", type=int, help="larger requests get 413")
     collector.add_argument("--auth-token", help="require 'Authorization: Bearer <token>'")
-    collector.set_defaults(func=run_collector)
-
-
-def run_collector(args: argparse.Namespace) -> int:
-    from ragpulse_collector.service import serve_collector
-    from ragpulse_core.migrate_command import settings_from_flags
-
-    settings = settings_from_flags(
-        args,
-        collector={
-            "host": args.host,
-            "port": args.port,
-            "spool_dir": args.spool_dir,
-            "max_body_bytes": args.max_body_bytes,
-            "auth_token": args.auth_token,
-        },
-    )
-    return serve_collector(settings)
+    collector.set_defaults(func=runs("ragpulse_collector.service"))

@@ -17,12 +17,13 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from ragpulse_core.settings import RagpulseSettings
+from ragpulse_core.store import Store
+
 from ragpulse_collector import otlp
 from ragpulse_collector.mapping import map_request
 from ragpulse_collector.metrics import CollectorMetrics
-from ragpulse_core.settings import RagpulseSettings
 from ragpulse_collector.spool import Spool
-from ragpulse_core.store import Store
 from ragpulse_collector.writer import BatchWriter, QueueFull, WriteFailed
 
 logger = logging.getLogger(__name__)

@@ -2,17 +2,32 @@
 
 from __future__ import annotations
 
+import argparse
 import signal
 from types import FrameType
 
+from ragpulse_core.migrate_command import migrate_and_show, settings_from_flags
+from ragpulse_core.settings import RagpulseSettings
+from ragpulse_core.store import Store, StoreUnavailable, describe_dsn
 from rich.console import Console
 
 from ragpulse_collector.server import TRACES_PATH, CollectorServer, tune_gc_for_collector
-from ragpulse_core.migrate_command import migrate_and_show
-from ragpulse_core.settings import RagpulseSettings
-from ragpulse_core.store import Store, StoreUnavailable, describe_dsn
 
 console = Console()
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = settings_from_flags(
+        args,
+        collector={
+            "host": args.host,
+            "port": args.port,
+            "spool_dir": args.spool_dir,
+            "max_body_bytes": args.max_body_bytes,
+            "auth_token": args.auth_token,
+        },
+    )
+    return serve_collector(settings)
 
 
 def serve_collector(settings: RagpulseSettings) -> int:

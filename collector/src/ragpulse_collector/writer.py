@@ -19,11 +19,12 @@ import uuid
 from collections import deque
 from dataclasses import dataclass, field
 
+from ragpulse_core.settings import CollectorSettings
+from ragpulse_core.store import Store, StoreUnavailable
+
 from ragpulse_collector.mapping import INSERT_COLUMN_TYPES, TABLE, SpanColumns
 from ragpulse_collector.metrics import CollectorMetrics
-from ragpulse_core.settings import CollectorSettings
 from ragpulse_collector.spool import Spool, SpoolFull
-from ragpulse_core.store import Store, StoreUnavailable
 
 logger = logging.getLogger(__name__)
 

@@ -9,10 +9,11 @@ argparse code: a command imports its heavy dependencies when it runs, so ``ragpu
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 import sys
-from collections.abc import Sequence
-from importlib.metadata import entry_points
+from collections.abc import Callable, Sequence
+from importlib.metadata import PackageNotFoundError, entry_points, version
 from pathlib import Path
 from typing import TypeAlias
 
@@ -22,7 +23,30 @@ from rich.logging import RichHandler
 console = Console(stderr=True)
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+CommandFunction: TypeAlias = Callable[[argparse.Namespace], int]
 COMMANDS_GROUP = "ragpulse.cli"
+PARTS = ("ragpulse-core", "ragpulse-collector", "ragpulse-scorers", "ragpulse")
+
+
+def runs(module_name: str, function_name: str = "run") -> CommandFunction:
+    """``module_name.run(args)`` (or another function), imported only when the command runs."""
+
+    def run(args: argparse.Namespace) -> int:
+        command: CommandFunction = getattr(importlib.import_module(module_name), function_name)
+        return command(args)
+
+    return run
+
+
+def installed_versions() -> str:
+    """``ragpulse-core 0.1.0, ragpulse-collector 0.1.0, ...``: the parts installed here."""
+    found = []
+    for part in PARTS:
+        try:
+            found.append(f"{part} {version(part)}")
+        except PackageNotFoundError:
+            continue
+    return ", ".join(found)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -31,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--config", type=Path, help="TOML config file (default: $RAGPULSE_CONFIG, ./ragpulse.toml)"
     )
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv for debug)")
+    parser.add_argument("--version", action="version", version=installed_versions())
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for entry_point in sorted(entry_points(group=COMMANDS_GROUP), key=lambda ep: ep.name):
         entry_point.load()(subparsers)

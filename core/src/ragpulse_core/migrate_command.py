@@ -38,7 +38,7 @@ def migrate_and_show(settings: RagpulseSettings, store: Store) -> None:
     console.print(table)
 
 
-def migrate_from_flags(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     settings = settings_from_flags(args)
     store = Store(settings.store.dsn, settings.store.database)
     try:

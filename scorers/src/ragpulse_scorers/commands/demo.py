@@ -26,6 +26,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ragpulse_scorers.alerts import evaluate_alerts
 from ragpulse_scorers.commands.report import write_html
 from ragpulse_scorers.commands.store_access import open_migrated_store
+from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.pipeline.scheduler import build_scheduler
 from ragpulse_scorers.report import ReportData, collect_report, render_html, render_terminal
 from ragpulse_scorers.report.format import percent, rate_with_interval
@@ -35,7 +36,7 @@ console = Console()
 logger = logging.getLogger(__name__)
 
 # Outcomes after which a scorer is done with a request (throttled or over-budget requests come back later).
-FINAL_OUTCOMES = ("scored", "skipped", "failed", "sampled_out")
+FINAL_OUTCOMES = (Outcome.SCORED, Outcome.SKIPPED, Outcome.FAILED, Outcome.SAMPLED_OUT)
 POLL_S = 0.5
 # Below this many scored requests per variant no demo alert can fire, however high the rate.
 DEMO_MIN_SAMPLES_FLOOR = 10
@@ -48,28 +49,8 @@ _CHATTY_LOGGERS = (
 )
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "demo",
-        help="run collector, scorer and the example service locally, then report",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("--requests", type=int, default=200, help="questions the example service answers")
-    parser.add_argument(
-        "--inject", type=float, default=0.2, help="share of answers given an unsupported statement"
-    )
-    parser.add_argument(
-        "--dir", type=Path, default=Path(".ragpulse"), help="where the embedded database lives"
-    )
-    parser.add_argument("--html", type=Path, help="HTML report file (default: DIR/report.html)")
-    parser.add_argument("--variants", default="A,B", help="example variants: A plain RAG, B RAG-Fusion")
-    parser.add_argument("--seed", type=int, default=1, help="same seed, same traffic")
-    parser.add_argument("--timeout", type=float, default=240.0, help="seconds to wait for scoring")
-    parser.set_defaults(func=handle)
 
-
-def handle(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     try:
         from ragpulse_example.traffic import SERVICE_NAME, TrafficSummary, run_traffic
     except ImportError as exc:

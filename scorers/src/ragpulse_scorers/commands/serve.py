@@ -18,19 +18,8 @@ from ragpulse_scorers.settings import ScorersSettings
 console = Console()
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "serve",
-        help="run the collector and the scorer in one process",
-        description="Receive OTLP/HTTP traces and score them on a schedule until Ctrl-C.",
-    )
-    parser.add_argument("--dsn", help="store DSN (default: store.dsn from the config)")
-    parser.add_argument("--host", help="collector listen address (default: collector.host)")
-    parser.add_argument("--port", type=int, help="collector port (default: collector.port)")
-    parser.set_defaults(func=run_serve)
 
-
-def run_serve(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     settings = ScorersSettings.load(
         args.config, store={"dsn": args.dsn}, collector={"host": args.host, "port": args.port}
     )

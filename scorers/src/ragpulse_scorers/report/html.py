@@ -11,7 +11,6 @@ from collections.abc import Iterable, Sequence
 from html import escape
 
 from ragpulse_scorers.alerts.state import FIRING
-from ragpulse_scorers.report.data import ReportData
 from ragpulse_scorers.report.format import (
     alert_key,
     alert_since,
@@ -25,6 +24,7 @@ from ragpulse_scorers.report.format import (
     rate_with_interval,
     seconds,
 )
+from ragpulse_scorers.report.model import ReportData
 from ragpulse_scorers.report.svg import Bar, Point, bar_chart, line_chart
 
 _STYLE = """

@@ -7,7 +7,6 @@ from rich.markup import escape
 from rich.table import Table
 
 from ragpulse_scorers.alerts.state import FIRING
-from ragpulse_scorers.report.data import ReportData
 from ragpulse_scorers.report.format import (
     alert_key,
     alert_since,
@@ -20,6 +19,7 @@ from ragpulse_scorers.report.format import (
     rate_with_interval,
     seconds,
 )
+from ragpulse_scorers.report.model import ReportData
 
 
 def render_terminal(data: ReportData, console: Console) -> None:
