@@ -20,7 +20,8 @@ from ragpulse_collector.server import CollectorServer
 from ragpulse_core.store import Store
 from ragpulse_scorers.lexical.scorer import LexicalScorer
 from ragpulse_scorers.models import RagRequest
-from ragpulse_scorers.pipeline.tick import Outcome, run_tick
+from ragpulse_scorers.outcomes import Outcome
+from ragpulse_scorers.pipeline.tick import run_tick
 from ragpulse_scorers.settings import ScorersSettings
 
 sys.path.insert(0, str(Path(__file__).parent / "scorers"))
