@@ -13,8 +13,8 @@ from ragpulse_core.store import Store
 from ragpulse_scorers.assembly.spans import TraceSpan
 from ragpulse_scorers.lexical.scorer import LexicalScorer
 from ragpulse_scorers.models import RagRequest
-from ragpulse_scorers.pipeline.candidates import Candidate, load_requests
 from ragpulse_scorers.outcomes import Outcome
+from ragpulse_scorers.pipeline.candidates import Candidate, load_requests
 from ragpulse_scorers.pipeline.tick import run_tick
 from span_trees import LLAMA_INDEX_SCOPE, SPAN_ROW_COLUMNS, FusionRequest, span_rows
 
