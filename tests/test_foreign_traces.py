@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ import pytest
 from openinference.instrumentation.langchain import LangChainInstrumentor
 from openinference.instrumentation.llama_index import LlamaIndexInstrumentor
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+from opentelemetry.instrumentation.instrumentor import BaseInstrumentor
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor
@@ -31,21 +33,22 @@ ANSWER = "The Eiffel Tower is 330 metres tall."
 
 
 @pytest.fixture
-def collector(store: Store) -> Iterator[CollectorServer]:
-    settings = ScorersSettings.load(collector={"host": "127.0.0.1", "port": 0})
-    server = CollectorServer(settings, store)
-    server.start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
 def provider(collector: CollectorServer) -> Iterator[TracerProvider]:
     """The service's own tracer provider: the stock OTLP/HTTP exporter, pointed at the collector."""
     provider = TracerProvider(resource=Resource.create({"service.name": "fusion-app"}))
     provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter(endpoint=f"{collector.url}/v1/traces")))
     yield provider
     provider.shutdown()
+
+
+@contextmanager
+def traced_by(instrumentor: BaseInstrumentor, provider: TracerProvider) -> Iterator[None]:
+    """The app traced by one OpenInference instrumentor on its provider, for the block only."""
+    instrumentor.instrument(tracer_provider=provider)
+    try:
+        yield
+    finally:
+        instrumentor.uninstrument()
 
 
 def land(provider: TracerProvider, collector: CollectorServer, store: Store) -> int:
@@ -67,12 +70,8 @@ def test_a_langchain_fusion_app_traced_by_openinference_becomes_a_scored_request
     store: Store, chdb_dsn: str, collector: CollectorServer, provider: TracerProvider
 ) -> None:
     app = LangChainFusion(answer=ANSWER)
-    instrumentor = LangChainInstrumentor()
-    instrumentor.instrument(tracer_provider=provider)
-    try:
+    with traced_by(LangChainInstrumentor(), provider):
         assert app.chain().invoke({"question": QUESTION}) == ANSWER
-    finally:
-        instrumentor.uninstrument()
     spans = land(provider, collector, store)
 
     report = tick(store, chdb_dsn)
@@ -88,6 +87,7 @@ def test_a_langchain_fusion_app_traced_by_openinference_becomes_a_scored_request
     assert all(len(r.documents) == 3 for r in request.retrievals)
     context_ids = {chunk.id for chunk in request.context}
     assert context_ids <= {d.id for r in request.retrievals for d in r.documents}
+    assert (row["InputTokens"], row["OutputTokens"]) == app.usage
     assert report.assembled == 1
     assert report.count("lexical", Outcome.SCORED) == 1
     print(f"langchain: {spans} spans landed, {report.assembled} assembled, 1 scored")
@@ -96,13 +96,9 @@ def test_a_langchain_fusion_app_traced_by_openinference_becomes_a_scored_request
 def test_a_llama_index_fusion_app_traced_by_openinference_becomes_a_scored_request(
     store: Store, chdb_dsn: str, collector: CollectorServer, provider: TracerProvider
 ) -> None:
-    instrumentor = LlamaIndexInstrumentor()
-    instrumentor.instrument(tracer_provider=provider)
-    try:
+    with traced_by(LlamaIndexInstrumentor(), provider):
         engine = llama_index_fusion(ANSWER)  # building the index is traced too: not a request
         response = engine.query(QUESTION)
-    finally:
-        instrumentor.uninstrument()
     spans = land(provider, collector, store)
     traces = store.query(f"SELECT uniqExact(TraceId) FROM {store.table('otel_traces')}")[0][0]
 
@@ -124,14 +120,10 @@ def test_a_llama_index_fusion_app_traced_by_openinference_becomes_a_scored_reque
 def test_assembling_again_changes_nothing(
     store: Store, chdb_dsn: str, collector: CollectorServer, provider: TracerProvider
 ) -> None:
-    instrumentor = LangChainInstrumentor()
-    instrumentor.instrument(tracer_provider=provider)
-    try:
-        chain = LangChainFusion(answer=ANSWER).chain()
+    chain = LangChainFusion(answer=ANSWER).chain()
+    with traced_by(LangChainInstrumentor(), provider):
         for _ in range(2):
             chain.invoke({"question": QUESTION})
-    finally:
-        instrumentor.uninstrument()
     land(provider, collector, store)
 
     first = tick(store, chdb_dsn)

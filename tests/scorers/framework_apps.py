@@ -5,12 +5,15 @@ OpenInference's instrumentors only."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import repeat
 from operator import itemgetter
 from typing import Any
 
 from langchain_core.documents import Document
 from langchain_core.embeddings import DeterministicFakeEmbedding
-from langchain_core.language_models import FakeListChatModel, FakeListLLM
+from langchain_core.language_models import FakeListLLM
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage
 from langchain_core.output_parsers import StrOutputParser
 from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableLambda
@@ -43,6 +46,8 @@ class LangChainFusion:
     """Query-writing chain | retriever.map() | reciprocal rank fusion, then prompt | chat model."""
 
     answer: str
+    usage: tuple[int, int] = (57, 9)
+    """Input and output tokens the chat model reports (``AIMessage.usage_metadata``)."""
     top_n: int = 3
     fused: list[list[str]] = field(default_factory=list)
     """The texts handed to the prompt, per invocation: the context the model saw."""
@@ -63,9 +68,18 @@ class LangChainFusion:
         return (
             {"context": retrieval | RunnableLambda(format_docs), "question": itemgetter("question")}
             | prompt
-            | FakeListChatModel(responses=[self.answer])
+            | GenericFakeChatModel(messages=repeat(self.reply()))
             | StrOutputParser()
         )
+
+    def reply(self) -> AIMessage:
+        tokens_in, tokens_out = self.usage
+        usage = {
+            "input_tokens": tokens_in,
+            "output_tokens": tokens_out,
+            "total_tokens": tokens_in + tokens_out,
+        }
+        return AIMessage(content=self.answer, usage_metadata=usage)
 
     def reciprocal_rank_fusion(self, rankings: list[list[Document]], k: int = 60) -> list[Document]:
         scores: dict[str, float] = {}

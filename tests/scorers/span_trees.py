@@ -5,7 +5,7 @@ knows the request each trace holds."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -267,6 +267,18 @@ def _genai_chat(system: str, user: str, output: str, model: str, tokens: tuple[i
         "gen_ai.usage.input_tokens": tokens[0],
         "gen_ai.usage.output_tokens": tokens[1],
     }
+
+
+def ragpulse_root(span: TraceSpan, recorded: dict[str, str]) -> TraceSpan:
+    """``span`` as ragpulse's ``@rag`` decorator writes a root (pipeline ``lcel``, variant ``B``)."""
+    attributes = {
+        "openinference.span.kind": "CHAIN",
+        "ragpulse.kind": "rag",
+        "ragpulse.pipeline": "lcel",
+        "ragpulse.variant": "B",
+        **recorded,
+    }
+    return replace(span, scope_name="ragpulse", attributes=attributes)
 
 
 SPAN_ROW_COLUMNS = [

@@ -16,7 +16,7 @@ from ragpulse_scorers.models import RagRequest
 from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.pipeline.candidates import Candidate, load_requests
 from ragpulse_scorers.pipeline.tick import run_tick
-from span_trees import LLAMA_INDEX_SCOPE, SPAN_ROW_COLUMNS, FusionRequest, span_rows
+from span_trees import LLAMA_INDEX_SCOPE, SPAN_ROW_COLUMNS, FusionRequest, ragpulse_root, span_rows
 
 CORPUS = {
     "n1": "The Eiffel Tower is 330 metres tall.",
@@ -183,17 +183,8 @@ def test_a_ragpulse_root_without_context_is_completed_from_its_openinference_chi
 ) -> None:
     trace = trace_id("hybrid", 0)
     spans = fusion("langchain").spans(datetime.now(UTC) - timedelta(minutes=5))
-    root = replace(
-        spans[0],
-        scope_name="ragpulse",
-        attributes={
-            "openinference.span.kind": "CHAIN",
-            "ragpulse.kind": "rag",
-            "ragpulse.pipeline": "lcel",
-            "ragpulse.variant": "B",
-            "input.value": QUESTION,
-            "output.value": "The Eiffel Tower is 330 metres tall.",
-        },
+    root = ragpulse_root(
+        spans[0], {"input.value": QUESTION, "output.value": "The Eiffel Tower is 330 metres tall."}
     )
     insert_trace(store, trace, [root, *spans[1:]])
     [from_view] = request_rows(store)

@@ -14,7 +14,7 @@ from ragpulse_scorers.assembly.names import Source
 from ragpulse_scorers.assembly.rules import COLUMNS, AssembledRequest, assemble
 from ragpulse_scorers.assembly.spans import TraceSpan, content_id
 from ragpulse_scorers.models import RagRequest
-from span_trees import SHAPES, FusionRequest
+from span_trees import SHAPES, FusionRequest, ragpulse_root
 
 START = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 WORDS = ["amber", "basalt", "cedar", "delta", "ember", "fjord", "granite", "harbor", "iris", "juniper"]
@@ -139,19 +139,8 @@ def test_a_ragpulse_root_without_context_takes_it_from_its_openinference_childre
     request: FusionRequest,
 ) -> None:
     spans = request.spans(START)
-    root = spans[0]
-    rag_root = replace(
-        root,
-        scope_name="ragpulse",
-        attributes={
-            "openinference.span.kind": "CHAIN",
-            "ragpulse.kind": "rag",
-            "ragpulse.pipeline": "lcel",
-            "ragpulse.variant": "B",
-            "input.value": request.question,
-            "ragpulse.reference": "known answer",
-        },
-    )
+    recorded = {"input.value": request.question, "ragpulse.reference": "known answer"}
+    rag_root = ragpulse_root(spans[0], recorded)
 
     row = assembled([rag_root, *spans[1:]])
 
