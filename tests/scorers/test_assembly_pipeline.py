@@ -206,3 +206,22 @@ def test_rows_from_ragpulse_roots_say_so(store: Store) -> None:
     insert_requests(store, 1)
 
     assert [row["Source"] for row in request_rows(store)] == ["ragpulse"]
+
+
+def test_a_long_request_waits_until_its_end_has_settled_before_either_step_takes_it(
+    store: Store, chdb_dsn: str
+) -> None:
+    # Started 70 s ago, ended 20 s ago: its start is past the 60 s settle delay, its end is not. Scoring the
+    # view's row now would judge it without the context its OpenInference children hold.
+    trace = trace_id("long", 0)
+    spans = fusion("langchain").spans(datetime.now(UTC) - timedelta(seconds=70))
+    root = ragpulse_root(spans[0], {"input.value": QUESTION})
+    insert_trace(store, trace, [replace(root, duration_ns=50 * 10**9), *spans[1:]])
+    settings = settings_for(chdb_dsn)
+
+    early = run_tick(settings, store, [LexicalScorer()])
+    later = run_tick(settings, store, [LexicalScorer()], now=datetime.now(UTC) + timedelta(seconds=45))
+
+    assert (early.assembled, early.total(Outcome.SKIPPED), early.total(Outcome.SCORED)) == (0, 0, 0)
+    assert (later.assembled, later.total(Outcome.SCORED)) == (1, 1)
+    assert lexical_outcomes(store) == {trace: "scored"}

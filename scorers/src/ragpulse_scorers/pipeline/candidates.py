@@ -51,6 +51,7 @@ class Selection:
     version: str
     oldest: datetime
     newest: datetime
+    """Requests that ended after this wait: a trace assembled from other spans settles from its end too."""
     sample_threshold: int
     shard: Shard
     max_attempts: int
@@ -71,6 +72,7 @@ def select_candidates(store: Store, selection: Selection) -> list[Candidate]:
                    {valid_utf8} AS valid_utf8, {text_bytes} AS text_bytes
             FROM {store.table("ragpulse_requests")}
             WHERE Timestamp >= {{oldest:DateTime64(6)}} AND Timestamp <= {{newest:DateTime64(6)}}
+              AND Timestamp + toIntervalMicrosecond(toUInt64(DurationMs * 1000)) <= {{newest:DateTime64(6)}}
               AND intDiv(SampleKey, {SAMPLE_BUCKETS}) % {{shards:UInt64}} = {{shard:UInt64}}
             ORDER BY Timestamp, TraceId
             LIMIT 1 BY TraceId
