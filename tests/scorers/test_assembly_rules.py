@@ -193,3 +193,17 @@ def test_indexing_and_embedding_traces_are_not_requests() -> None:
     ]
 
     assert assemble("trace-1", indexing) is None
+
+
+def test_spans_whose_parents_form_a_cycle_still_assemble() -> None:
+    def span(span_id: str, parent: str, attributes: dict[str, Any]) -> TraceSpan:
+        return TraceSpan(span_id, parent, span_id, "svc", "openinference", START, 1000, "Ok", attributes)
+
+    looped = [
+        span("a", "b", {"openinference.span.kind": "CHAIN", "input.value": "Q?", "output.value": "A."}),
+        span("b", "a", {"openinference.span.kind": "LLM", "llm.prompts": '["Q?"]', "output.value": "A."}),
+    ]
+
+    row = assembled(looped)
+
+    assert (row.question, row.answer) == ("Q?", "A.")

@@ -78,20 +78,23 @@ class Trace:
         for span in sorted(delivered, key=lambda s: (s.span_id, repr(s))):
             unique.setdefault(span.span_id, span)
         self.spans = sorted(unique.values(), key=lambda s: (s.timestamp, s.span_id))
-        self._children: dict[str, list[TraceSpan]] = {}
-        for span in self.spans:
-            if span.parent_span_id in unique and span.parent_span_id != span.span_id:
-                self._children.setdefault(span.parent_span_id, []).append(span)
+        self._parents = {
+            span.span_id: span.parent_span_id
+            for span in self.spans
+            if span.parent_span_id in unique and span.parent_span_id != span.span_id
+        }
         self._depths = self._depth_map(unique)
 
     def _depth_map(self, unique: dict[str, TraceSpan]) -> dict[str, int]:
         depths: dict[str, int] = {}
         for span in self.spans:
-            chain = []
+            chain: list[TraceSpan] = []
+            on_path: set[str] = set()
             current: TraceSpan | None = span
             # Walk up until a known depth, a missing parent or a cycle (malformed input must not hang).
-            while current is not None and current.span_id not in depths and current not in chain:
+            while current is not None and current.span_id not in depths and current.span_id not in on_path:
                 chain.append(current)
+                on_path.add(current.span_id)
                 current = unique.get(current.parent_span_id)
             depth = depths.get(current.span_id, -1) if current is not None else -1
             for visited in reversed(chain):
@@ -102,18 +105,15 @@ class Trace:
     def depth(self, span: TraceSpan) -> int:
         return self._depths[span.span_id]
 
-    def has_descendant(self, span: TraceSpan, among: set[str]) -> bool:
-        stack = list(self._children.get(span.span_id, []))
-        seen: set[str] = set()
-        while stack:
-            child = stack.pop()
-            if child.span_id in seen:
-                continue
-            seen.add(child.span_id)
-            if child.span_id in among:
-                return True
-            stack.extend(self._children.get(child.span_id, []))
-        return False
+    def ancestors(self, span_ids: set[str]) -> set[str]:
+        """Every span above any of ``span_ids``: one walk up per span, each ancestor visited once."""
+        found: set[str] = set()
+        for span_id in span_ids:
+            parent = self._parents.get(span_id)
+            while parent is not None and parent not in found:
+                found.add(parent)
+                parent = self._parents.get(parent)
+        return found
 
     def outermost(self, kinds: tuple[Kind, ...]) -> TraceSpan | None:
         found = [span for span in self.spans if span.kind in kinds]
@@ -154,12 +154,13 @@ def assemble(trace_id: str, delivered: Iterable[TraceSpan]) -> AssembledRequest 
     if not answer and chain is not None:
         answer = answer_text(chain.get(names.OUTPUT_VALUE))
     retrievers = {s.span_id for s in trace.spans if s.kind is Kind.RETRIEVER and documents[s.span_id]}
+    fusers = retrievers & trace.ancestors(retrievers)
     leaves = [
         _Retrieval(span, spans.query(span), documents[span.span_id])
         for span in trace.spans
-        if span.span_id in retrievers and not trace.has_descendant(span, retrievers)
+        if span.span_id in retrievers - fusers
     ]
-    final = _final_ranking(trace, documents, retrievers)
+    final = _final_ranking(trace, documents, fusers)
     generator = _generator(trace, answer, documents)
     question = _question(root, chain, _outermost_llm(trace, generator))
     if not answer and generator is not None:
@@ -237,16 +238,14 @@ def _outermost_llm(trace: Trace, generator: TraceSpan | None) -> TraceSpan | Non
     return min(llms, key=lambda s: (trace.depth(s), s is not generator, s.timestamp, s.span_id))
 
 
-def _final_ranking(
-    trace: Trace, documents: dict[str, list[Document]], retrievers: set[str]
-) -> list[Document]:
+def _final_ranking(trace: Trace, documents: dict[str, list[Document]], fusers: set[str]) -> list[Document]:
     """The reranked list: the last reranker's output, else the outermost retriever that fused others."""
     rerankers = [s for s in trace.spans if s.kind is Kind.RERANKER and documents[s.span_id]]
     if rerankers:
         return documents[max(rerankers, key=lambda s: (s.end, s.span_id)).span_id]
-    fusers = [s for s in trace.spans if s.span_id in retrievers and trace.has_descendant(s, retrievers)]
-    if fusers:
-        return documents[min(fusers, key=lambda s: (trace.depth(s), s.timestamp, s.span_id)).span_id]
+    outer = [span for span in trace.spans if span.span_id in fusers]
+    if outer:
+        return documents[min(outer, key=lambda s: (trace.depth(s), s.timestamp, s.span_id)).span_id]
     return []
 
 
