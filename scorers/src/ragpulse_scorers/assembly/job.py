@@ -2,10 +2,11 @@
 
 A trace qualifies when it ended (its last span) at least the settle delay ago, within the lookback window,
 in this worker's shard, carries a retriever, reranker or LLM span of another instrumentation, has no
-ragpulse root that recorded its context, and has no assembled row yet. Work goes in bounded batches: one
-light query picks a batch of trace ids, a second reads only those traces' spans and only the attributes
-assembly uses (a filtered map, never whole attribute maps), and the rows go in with one insert. An assembled
-row is deterministic and the table is a ReplacingMergeTree, so a batch retried after a crash changes nothing.
+ragpulse root that recorded its context, and has no assembled row yet. One query over the window picks up to
+``max_traces`` trace ids (light columns and a few named attributes); then, ``batch_size`` traces at a time,
+a second reads only those traces' spans and only the attributes assembly uses (a filtered map, never whole
+attribute maps), and the rows go in with one insert. An assembled row is deterministic and the table is a
+ReplacingMergeTree, so a batch retried after a crash changes nothing.
 """
 
 from __future__ import annotations
@@ -54,11 +55,11 @@ class AssemblyReport:
 def assemble_requests(store: Store, window: AssemblyWindow) -> AssemblyReport:
     """Assemble the window's qualifying traces, ``batch_size`` at a time, up to ``max_traces``."""
     report = AssemblyReport()
-    while report.traces < window.max_traces:
-        limit = min(window.batch_size, window.max_traces - report.traces)
-        batch = _settled_traces(store, window, limit)
-        if not batch:
-            break
+    # One scan of the window finds the tick's traces; reading and writing go batch by batch, so a tick
+    # holds at most one batch of spans in memory and a crash loses at most one batch's work.
+    settled = _settled_traces(store, window, window.max_traces)
+    for offset in range(0, len(settled), window.batch_size):
+        batch = settled[offset : offset + window.batch_size]
         spans = _read_spans(store, window, [trace for trace, _ in batch])
         rows = []
         for trace, sample_key in batch:
@@ -68,9 +69,6 @@ def assemble_requests(store: Store, window: AssemblyWindow) -> AssemblyReport:
         store.insert("ragpulse_requests", rows, COLUMNS)
         report.traces += len(batch)
         report.assembled += len(rows)
-        # A trace that yields no row would be selected again: stop rather than loop over it in this tick.
-        if len(rows) < len(batch) or len(batch) < limit:
-            break
     if report.traces:
         logger.info("assembled %d requests from %d settled traces", report.assembled, report.traces)
     return report

@@ -75,8 +75,10 @@ class Trace:
     def __init__(self, delivered: Iterable[TraceSpan]) -> None:
         unique: dict[str, TraceSpan] = {}
         # A span delivered twice keeps one copy; which one must not depend on arrival order.
-        for span in sorted(delivered, key=lambda s: (s.span_id, repr(s))):
-            unique.setdefault(span.span_id, span)
+        for span in delivered:
+            kept = unique.get(span.span_id)
+            if kept is None or (kept != span and repr(span) < repr(kept)):
+                unique[span.span_id] = span
         self.spans = sorted(unique.values(), key=lambda s: (s.timestamp, s.span_id))
         self._parents = {
             span.span_id: span.parent_span_id
@@ -161,12 +163,13 @@ def assemble(trace_id: str, delivered: Iterable[TraceSpan]) -> AssembledRequest 
         if span.span_id in retrievers - fusers
     ]
     final = _final_ranking(trace, documents, fusers)
-    generator = _generator(trace, answer, documents)
+    prompts = {span.span_id: spans.prompt_text(span) for span in trace.spans if span.kind is Kind.LLM}
+    generator = _generator(trace, answer, documents, prompts)
     question = _question(root, chain, _outermost_llm(trace, generator))
     if not answer and generator is not None:
         answer = spans.output_text(generator)
     queries = _ordered_queries(trace, leaves, question, generator)
-    context = _context(generator, final, leaves)
+    context = _context(None if generator is None else prompts[generator.span_id], final, leaves)
     model, (input_tokens, output_tokens) = "", (0, 0)
     if generator is not None:
         model, (input_tokens, output_tokens) = spans.model(generator), spans.tokens(generator)
@@ -202,13 +205,13 @@ def _recorded_ids(found: Iterable[list[Document]]) -> dict[str, str]:
     ids: dict[str, str] = {}
     for document in sorted((d for docs in found for d in docs), key=lambda d: (d.id, d.text)):
         if document.text and not document.id.startswith("sha256:"):
-            ids.setdefault(normalized(document.text), document.id)
+            ids.setdefault(document.key, document.id)
     return ids
 
 
 def _with_recorded_id(document: Document, ids: dict[str, str]) -> Document:
-    if document.id.startswith("sha256:") and normalized(document.text) in ids:
-        return Document(ids[normalized(document.text)], document.text, document.score, document.source)
+    if document.id.startswith("sha256:") and document.key in ids:
+        return Document(ids[document.key], document.text, document.score, document.source)
     return document
 
 
@@ -249,18 +252,20 @@ def _final_ranking(trace: Trace, documents: dict[str, list[Document]], fusers: s
     return []
 
 
-def _generator(trace: Trace, answer: str, documents: dict[str, list[Document]]) -> TraceSpan | None:
+def _generator(
+    trace: Trace, answer: str, documents: dict[str, list[Document]], prompts: dict[str, str]
+) -> TraceSpan | None:
     """The LLM span that wrote the answer: its output holds the answer, its prompt holds retrieved
     documents, and (among equals) it ended last, as a final answer does after query writers and checks."""
     llms = [span for span in trace.spans if span.kind is Kind.LLM]
     if not llms:
         return None
-    texts = {normalized(d.text) for found in documents.values() for d in found if d.text.strip()}
+    texts = {d.key for found in documents.values() for d in found if d.key}
     wanted = normalized(answer)
 
     def rank(span: TraceSpan) -> tuple[bool, bool, datetime, str]:
         matches = bool(wanted) and wanted in normalized(spans.output_text(span))
-        prompt = spans.prompt_text(span)
+        prompt = prompts[span.span_id]
         return (matches, any(text in prompt for text in texts), span.end, span.span_id)
 
     return max(llms, key=rank)
@@ -316,11 +321,9 @@ def _retrievals_json(leaves: list[_Retrieval], queries: list[str]) -> str:
     )
 
 
-def _context(
-    generator: TraceSpan | None, final: list[Document], leaves: list[_Retrieval]
-) -> list[dict[str, Any]]:
+def _context(prompt: str | None, final: list[Document], leaves: list[_Retrieval]) -> list[dict[str, Any]]:
     union = _union_in_rank_order(leaves)
-    chosen = _seen_by(generator, final + union) if generator is not None else []
+    chosen = _seen_by(prompt, final + union) if prompt is not None else []
     chosen = chosen or final or union
     final_scores = {document.id: document.score for document in final}
     return [
@@ -348,17 +351,16 @@ def _union_in_rank_order(leaves: list[_Retrieval]) -> list[Document]:
     return union
 
 
-def _seen_by(generator: TraceSpan, candidates: list[Document]) -> list[Document]:
-    """The candidates whose text is in the generator's prompt, in the order the prompt holds them."""
-    prompt = spans.prompt_text(generator)
+def _seen_by(prompt: str, candidates: list[Document]) -> list[Document]:
+    """The candidates whose text is in the generator's (normalized) prompt, in the order it holds them."""
     found: dict[str, tuple[int, Document]] = {}
     for document in candidates:
-        text = normalized(document.text)
+        text = document.key
         at = prompt.find(text) if text else -1
         if (
             at >= 0
             and document.id not in found
-            and all(text != normalized(d.text) for _, d in found.values())
+            and all(text != d.key for _, d in found.values())
         ):
             found[document.id] = (at, document)
     return [document for _, document in sorted(found.values(), key=lambda item: (item[0], item[1].id))]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -22,7 +22,6 @@ from ragpulse_scorers.assembly.unwrap import (
 )
 
 _INDEXED = re.compile(r"^(\d+)\.(.+)$")
-_WHITESPACE = re.compile(r"\s+")
 
 
 @dataclass(frozen=True)
@@ -46,12 +45,14 @@ class TraceSpan:
     def end(self) -> datetime:
         return self.timestamp + timedelta(microseconds=self.duration_ns // 1000)
 
-    @property
-    def kind(self) -> Kind:
+    kind: Kind = field(init=False, compare=False, repr=False)
+    """What the span did; read once, since the rules ask for every span's kind many times."""
+
+    def __post_init__(self) -> None:
         declared = self.get(names.SPAN_KIND).upper()
-        if declared in Kind.__members__:
-            return Kind(declared)
-        return names.GEN_AI_KINDS.get(self.get(names.GEN_AI_OPERATION_NAME), Kind.OTHER)
+        kind = Kind(declared) if declared in Kind.__members__ else None
+        fallback = names.GEN_AI_KINDS.get(self.get(names.GEN_AI_OPERATION_NAME), Kind.OTHER)
+        object.__setattr__(self, "kind", kind or fallback)
 
     @property
     def is_ragpulse_root(self) -> bool:
@@ -73,6 +74,12 @@ class Document:
     score: float | None
     source: str | None
 
+    key: str = field(init=False, compare=False, repr=False)
+    """The text as :func:`normalized` writes it, computed once: documents are compared many times."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", normalized(self.text))
+
 
 def content_id(text: str) -> str:
     """The id of a document recorded without one (LangChain's ``retriever.invoke``): stable across spans."""
@@ -81,7 +88,7 @@ def content_id(text: str) -> str:
 
 def normalized(text: str) -> str:
     """Text with whitespace runs collapsed, for finding a document's text inside a prompt."""
-    return _WHITESPACE.sub(" ", text).strip()
+    return " ".join(text.split())
 
 
 def indexed(attributes: dict[str, str], prefix: str) -> list[dict[str, str]]:
