@@ -357,11 +357,7 @@ def _seen_by(prompt: str, candidates: list[Document]) -> list[Document]:
     for document in candidates:
         text = document.key
         at = prompt.find(text) if text else -1
-        if (
-            at >= 0
-            and document.id not in found
-            and all(text != d.key for _, d in found.values())
-        ):
+        if at >= 0 and document.id not in found and all(text != d.key for _, d in found.values()):
             found[document.id] = (at, document)
     return [document for _, document in sorted(found.values(), key=lambda item: (item[0], item[1].id))]
 
