@@ -1,7 +1,7 @@
 """The attribute names and values request assembly reads, spelled once.
 
-They follow OpenInference and the GenAI conventions (and ragpulse's root span); the scorers do not import the
-instrumentation package, so the names read here are listed here.
+Every name comes from ``ragpulse.semconv`` (OpenInference, the GenAI conventions and ragpulse's root span);
+this module gathers the ones assembly reads, so its queries can ask for exactly those keys.
 """
 
 from __future__ import annotations
@@ -9,45 +9,47 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Final
 
+from ragpulse import semconv
+
 # OpenInference
-SPAN_KIND: Final = "openinference.span.kind"
-INPUT_VALUE: Final = "input.value"
-OUTPUT_VALUE: Final = "output.value"
-SESSION_ID: Final = "session.id"
-USER_ID: Final = "user.id"
-LLM_MODEL_NAME: Final = "llm.model_name"
-LLM_TOKEN_COUNT_PROMPT: Final = "llm.token_count.prompt"
-LLM_TOKEN_COUNT_COMPLETION: Final = "llm.token_count.completion"
-LLM_PROMPTS: Final = "llm.prompts"
-RERANKER_QUERY: Final = "reranker.query"
-RETRIEVAL_DOCUMENTS: Final = "retrieval.documents."
-RERANKER_OUTPUT_DOCUMENTS: Final = "reranker.output_documents."
-LLM_INPUT_MESSAGES: Final = "llm.input_messages."
-LLM_OUTPUT_MESSAGES: Final = "llm.output_messages."
+SPAN_KIND: Final = semconv.SPAN_KIND
+INPUT_VALUE: Final = semconv.INPUT_VALUE
+OUTPUT_VALUE: Final = semconv.OUTPUT_VALUE
+SESSION_ID: Final = semconv.SESSION_ID
+USER_ID: Final = semconv.USER_ID
+LLM_MODEL_NAME: Final = semconv.LLM_MODEL_NAME
+LLM_TOKEN_COUNT_PROMPT: Final = semconv.LLM_TOKEN_COUNT_PROMPT
+LLM_TOKEN_COUNT_COMPLETION: Final = semconv.LLM_TOKEN_COUNT_COMPLETION
+LLM_PROMPTS: Final = semconv.LLM_PROMPTS
+RERANKER_QUERY: Final = semconv.RERANKER_QUERY
+RETRIEVAL_DOCUMENTS: Final = semconv.RETRIEVAL_DOCUMENTS_PREFIX
+RERANKER_OUTPUT_DOCUMENTS: Final = semconv.RERANKER_OUTPUT_DOCUMENTS_PREFIX
+LLM_INPUT_MESSAGES: Final = semconv.LLM_INPUT_MESSAGES_PREFIX
+LLM_OUTPUT_MESSAGES: Final = semconv.LLM_OUTPUT_MESSAGES_PREFIX
 
 # OpenTelemetry GenAI
-GEN_AI_OPERATION_NAME: Final = "gen_ai.operation.name"
-GEN_AI_REQUEST_MODEL: Final = "gen_ai.request.model"
-GEN_AI_RESPONSE_MODEL: Final = "gen_ai.response.model"
-GEN_AI_USAGE_INPUT_TOKENS: Final = "gen_ai.usage.input_tokens"
-GEN_AI_USAGE_OUTPUT_TOKENS: Final = "gen_ai.usage.output_tokens"
-GEN_AI_INPUT_MESSAGES: Final = "gen_ai.input.messages"
-GEN_AI_OUTPUT_MESSAGES: Final = "gen_ai.output.messages"
-GEN_AI_SYSTEM_INSTRUCTIONS: Final = "gen_ai.system_instructions"
-GEN_AI_RETRIEVAL_DOCUMENTS: Final = "gen_ai.retrieval.documents"
-GEN_AI_RETRIEVAL_QUERY_TEXT: Final = "gen_ai.retrieval.query.text"
+GEN_AI_OPERATION_NAME: Final = semconv.GEN_AI_OPERATION_NAME
+GEN_AI_REQUEST_MODEL: Final = semconv.GEN_AI_REQUEST_MODEL
+GEN_AI_RESPONSE_MODEL: Final = semconv.GEN_AI_RESPONSE_MODEL
+GEN_AI_USAGE_INPUT_TOKENS: Final = semconv.GEN_AI_USAGE_INPUT_TOKENS
+GEN_AI_USAGE_OUTPUT_TOKENS: Final = semconv.GEN_AI_USAGE_OUTPUT_TOKENS
+GEN_AI_INPUT_MESSAGES: Final = semconv.GEN_AI_INPUT_MESSAGES
+GEN_AI_OUTPUT_MESSAGES: Final = semconv.GEN_AI_OUTPUT_MESSAGES
+GEN_AI_SYSTEM_INSTRUCTIONS: Final = semconv.GEN_AI_SYSTEM_INSTRUCTIONS
+GEN_AI_RETRIEVAL_DOCUMENTS: Final = semconv.GEN_AI_RETRIEVAL_DOCUMENTS
+GEN_AI_RETRIEVAL_QUERY_TEXT: Final = semconv.GEN_AI_RETRIEVAL_QUERY_TEXT
 
 # ragpulse's root span
-RAGPULSE_SCOPE: Final = "ragpulse"
+RAGPULSE_SCOPE: Final = semconv.INSTRUMENTATION_NAME
 """The instrumentation scope of ragpulse's decorators: their spans are not foreign."""
-RAGPULSE_KIND: Final = "ragpulse.kind"
-RAGPULSE_KIND_RAG: Final = "rag"
-RAGPULSE_PIPELINE: Final = "ragpulse.pipeline"
-RAGPULSE_VARIANT: Final = "ragpulse.variant"
-RAGPULSE_CONTEXT: Final = "ragpulse.context"
-RAGPULSE_VARIATIONS: Final = "ragpulse.variations"
-RAGPULSE_RETRIEVALS: Final = "ragpulse.retrievals"
-RAGPULSE_REFERENCE: Final = "ragpulse.reference"
+RAGPULSE_KIND: Final = semconv.KIND
+RAGPULSE_KIND_RAG: Final = semconv.KIND_RAG
+RAGPULSE_PIPELINE: Final = semconv.PIPELINE
+RAGPULSE_VARIANT: Final = semconv.VARIANT
+RAGPULSE_CONTEXT: Final = semconv.CONTEXT
+RAGPULSE_VARIATIONS: Final = semconv.VARIATIONS
+RAGPULSE_RETRIEVALS: Final = semconv.RETRIEVALS
+RAGPULSE_REFERENCE: Final = semconv.REFERENCE
 
 EXACT_KEYS: Final = (
     SPAN_KIND, INPUT_VALUE, OUTPUT_VALUE, SESSION_ID, USER_ID, LLM_MODEL_NAME, LLM_TOKEN_COUNT_PROMPT,
