@@ -309,3 +309,11 @@ def test_scoring_stalled_ignores_traffic_the_sample_rate_leaves_out(store: Store
     assert evaluate_alerts(store, settings(), now=now, sample_rate=0.05).fired == []  # 5 expected
     stalled = evaluate_alerts(store, settings(), now=now, sample_rate=0.5)  # 50 expected, none scored
     assert [r.key.rule for r in stalled.fired] == [rules.SCORING_STALLED]
+
+
+def test_hallucination_alert_names_the_judges_that_decided_it(store: Store) -> None:
+    now = now_utc()
+    insert_hallucination_scores(store, hallucinated=120, total=200, at=now - timedelta(minutes=5))
+    (fired,) = evaluate_alerts(store, settings(), now=now).fired
+    assert fired.key == AlertKey(rules.HALLUCINATION_RATE, "svc", "A")
+    assert "for service svc, variant A, judged by lexical; threshold 20.0%" in fired.summary

@@ -57,7 +57,7 @@ def test_default_demo_tells_the_story_b_got_worse_and_the_alert_fires_for_b_only
     assert 0 < lower < difference < upper
     assert re.search(
         r"alert firing for B: hallucination rate [\d.]+% \(95% CI [\d.]+%–[\d.]+%, n=\d+\)"
-        r" for service ragpulse-example, variant B, scorer lexical; threshold 20\.0%",
+        r" for service ragpulse-example, variant B, judged by lexical; threshold 20\.0%",
         lead,
     )
     assert re.search(
@@ -109,7 +109,7 @@ def test_demo_with_high_injection_shows_the_hallucination_alert_firing_per_varia
     for variant in ("A", "B"):
         assert re.search(
             rf"^alert firing: hallucination rate [\d.]+% \(95% CI [\d.]+%–[\d.]+%, n=30\)"
-            rf" for service ragpulse-example, variant {variant}, scorer lexical; threshold 20\.0%",
+            rf" for service ragpulse-example, variant {variant}, judged by lexical; threshold 20\.0%",
             out,
             re.M,
         ), out[-3000:]

@@ -24,10 +24,14 @@ SELECT ServiceName, Variant,
        countIf(RequestTime > {start:DateTime64(6)} AND bad) AS hallucinated,
        countIf(RequestTime > {start:DateTime64(6)}) AS scored,
        countIf(RequestTime <= {start:DateTime64(6)} AND NOT bad) AS baseline_supported,
-       countIf(RequestTime <= {start:DateTime64(6)}) AS baseline_scored
+       countIf(RequestTime <= {start:DateTime64(6)}) AS baseline_scored,
+       arrayStringConcat(
+           arraySort(groupUniqArrayIf(judge, RequestTime > {start:DateTime64(6)})), ', '
+       ) AS judges
 FROM (
     SELECT ServiceName, Variant, RequestTime,
-           argMax(Value, (Scorer = 'support', Scorer != 'lexical')) >= 0.5 AS bad
+           argMax(Value, (Scorer = 'support', Scorer != 'lexical')) >= 0.5 AS bad,
+           argMax(Scorer, (Scorer = 'support', Scorer != 'lexical')) AS judge
     FROM {scores}
     WHERE Metric = {hallucination:String} AND Error = '' AND Value IS NOT NULL
       AND RequestTime > {baseline_start:DateTime64(6)} AND RequestTime <= {end:DateTime64(6)}
@@ -99,6 +103,7 @@ def observe(
                 threshold=settings.hallucination_threshold,
                 min_samples=settings.min_samples,
                 resolve_margin=settings.resolve_margin,
+                judged_by=row["judges"],
             )
         )
         supported = int(row["scored"]) - int(row["hallucinated"])
@@ -109,6 +114,7 @@ def observe(
                 (supported, int(row["scored"])),
                 (int(row["baseline_supported"]), int(row["baseline_scored"])),
                 min_samples=settings.min_samples,
+                judged_by=row["judges"],
             )
         )
 

@@ -56,6 +56,10 @@ def _percent(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
+def _judges(judged_by: str) -> str:
+    return f", judged by {judged_by}" if judged_by else ""
+
+
 def rate_above(
     key: AlertKey,
     what: str,
@@ -65,6 +69,7 @@ def rate_above(
     threshold: float,
     min_samples: int,
     resolve_margin: float = 0.0,
+    judged_by: str = "",
 ) -> Observation:
     """``events`` of ``n`` is too high: fire on the lower bound (with enough samples), clear on the upper."""
     lower, upper = wilson_interval(events, n)
@@ -72,8 +77,8 @@ def rate_above(
     fire = n >= min_samples and lower > threshold
     clear = not fire and upper < threshold - resolve_margin
     summary = (
-        f"{what} {_percent(rate)} (95% CI {_percent(lower)}–{_percent(upper)}, n={n}) for {key.describe()}; "
-        f"threshold {_percent(threshold)}"
+        f"{what} {_percent(rate)} (95% CI {_percent(lower)}–{_percent(upper)}, n={n}) for {key.describe()}"
+        f"{_judges(judged_by)}; threshold {_percent(threshold)}"
     )
     return Observation(key, rate, lower, upper, n, threshold, fire, clear, summary)
 
@@ -85,6 +90,7 @@ def rate_dropped(
     baseline: tuple[int, int],
     *,
     min_samples: int,
+    judged_by: str = "",
 ) -> Observation:
     """The current window's rate fell below its baseline's: the two 95% intervals no longer overlap.
 
@@ -101,7 +107,8 @@ def rate_dropped(
     clear = not fire and cur_n > 0 and (cur_upper >= base_rate or base_n == 0)
     summary = (
         f"{what} {_percent(cur_rate)} (95% CI {_percent(cur_lower)}–{_percent(cur_upper)}, n={cur_n}) for "
-        f"{key.describe()}; baseline {_percent(base_rate)} (lower bound {_percent(base_lower)}, n={base_n})"
+        f"{key.describe()}{_judges(judged_by)}; baseline {_percent(base_rate)}"
+        f" (lower bound {_percent(base_lower)}, n={base_n})"
     )
     return Observation(key, cur_rate, cur_lower, cur_upper, cur_n, base_lower, fire, clear, summary)
 
