@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import statistics
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from ragpulse_scorers.stats import wilson_interval
+from ragpulse_scorers.stats import newcombe_interval, student_t_quantile, welch_interval, wilson_interval
 
 
 def test_matches_the_textbook_value_for_20_of_100() -> None:
@@ -40,3 +42,65 @@ def test_more_samples_at_the_same_rate_narrow_the_interval(successes: int) -> No
     small = wilson_interval(successes, 50)
     large = wilson_interval(successes * 10, 500)
     assert large[1] - large[0] < small[1] - small[0]
+
+
+# Newcombe (1998), Table II, method 10 (hybrid score, no continuity correction): the paper's six examples.
+NEWCOMBE_TABLE_II = [
+    ((56, 70, 48, 80), (0.0524, 0.3339)),
+    ((9, 10, 3, 10), (0.1705, 0.8090)),
+    ((6, 7, 2, 7), (0.0582, 0.8062)),
+    ((5, 56, 0, 29), (-0.0381, 0.1926)),
+    ((0, 10, 0, 20), (-0.1611, 0.2775)),
+    ((10, 10, 0, 20), (0.6791, 1.0000)),
+]
+
+
+@pytest.mark.parametrize(("counts", "expected"), NEWCOMBE_TABLE_II)
+def test_newcombe_interval_matches_the_published_examples(
+    counts: tuple[int, int, int, int], expected: tuple[float, float]
+) -> None:
+    lower, upper = newcombe_interval(*counts)
+    assert lower == pytest.approx(expected[0], abs=1e-4)
+    assert upper == pytest.approx(expected[1], abs=1e-4)
+
+
+@given(
+    st.integers(1, 400).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))),
+    st.integers(1, 400).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))),
+)
+def test_newcombe_interval_holds_the_observed_difference_and_flips_with_the_order(
+    a: tuple[int, int], b: tuple[int, int]
+) -> None:
+    lower, upper = newcombe_interval(*a, *b)
+    assert -1.0 <= lower <= a[0] / a[1] - b[0] / b[1] <= upper <= 1.0
+    flipped = newcombe_interval(*b, *a)
+    assert flipped == pytest.approx((-upper, -lower), abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("freedom", "quantile"), [(1, 12.7062), (2, 4.3027), (5, 2.5706), (10, 2.2281), (30, 2.0423), (1000, 1.9623)]
+)
+def test_student_t_quantiles_match_the_printed_tables(freedom: float, quantile: float) -> None:
+    assert student_t_quantile(0.975, freedom) == pytest.approx(quantile, abs=1e-4)
+    assert student_t_quantile(0.025, freedom) == pytest.approx(-quantile, abs=1e-4)
+
+
+def test_welch_interval_matches_the_worked_example() -> None:
+    # Welch's t-test, Wikipedia's first example: t = −2.46, ν = 25.0, p = 0.021 (two-sided).
+    a1 = [27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1, 21.9, 22.6, 23.1, 19.6, 19.0, 21.7, 21.4]
+    a2 = [27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0, 24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4]
+    moments = (statistics.mean(a1), statistics.variance(a1), len(a1))
+    others = (statistics.mean(a2), statistics.variance(a2), len(a2))
+    lower, upper = welch_interval(*moments, *others)
+    difference = moments[0] - others[0]
+    assert lower < difference < upper < 0
+    # At confidence 1 − p the interval's upper end reaches zero: the same test, read as an interval.
+    _, upper_at_p = welch_interval(*moments, *others, confidence=1 - 0.021)
+    assert upper_at_p == pytest.approx(0.0, abs=0.02)
+    assert difference / ((upper - lower) / 2 / student_t_quantile(0.975, 25.0)) == pytest.approx(-2.46, abs=0.01)
+
+
+def test_welch_interval_needs_two_samples_a_side_and_collapses_without_spread() -> None:
+    with pytest.raises(ValueError, match="two samples"):
+        welch_interval(1.0, 0.0, 1, 0.0, 0.0, 5)
+    assert welch_interval(0.8, 0.0, 10, 0.5, 0.0, 10) == pytest.approx((0.3, 0.3))

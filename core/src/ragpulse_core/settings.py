@@ -9,10 +9,11 @@ sections; every process loads the same file.
 from __future__ import annotations
 
 import os
+import tomllib
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -20,9 +21,13 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
-from ragpulse_core.store import DEFAULT_DATABASE, default_dsn
+from ragpulse_core.store import DEFAULT_DATABASE, default_dsn, validate_dsn
 
 DEFAULT_CONFIG_FILE = Path("ragpulse.toml")
+
+
+class ConfigError(ValueError):
+    """Settings that cannot be used, said in one line naming their source."""
 
 
 class SettingsSection(BaseModel):
@@ -35,6 +40,11 @@ class StoreSettings(SettingsSection):
     dsn: str = Field(default_factory=default_dsn, description="chdb:///abs/path or http(s)://user:pass@host:8123")
     database: str = DEFAULT_DATABASE
     ttl_days: int = Field(30, ge=1, description="How long spans, requests and scores are kept")
+
+    @field_validator("dsn")
+    @classmethod
+    def _known_scheme(cls, dsn: str) -> str:
+        return validate_dsn(dsn)
 
 
 class CollectorSettings(SettingsSection):
@@ -87,10 +97,39 @@ class RagpulseSettings(BaseSettings):
     def load(cls: type[SettingsT], config_file: Path | None = None, **overrides: Any) -> SettingsT:
         """Settings from every source; ``overrides`` (flags) win, nested as ``{"store": {"dsn": ...}}``."""
         path = config_file or _config_file_from_env()
-        if path is not None and not path.is_file():
-            raise FileNotFoundError(f"config file not found: {path}")
+        if path is not None:
+            _check_config_file(path, set(cls.model_fields))
         layered = type(cls.__name__, (cls,), {"_config_file": path})
-        return cls.model_validate(layered(**_drop_none(overrides)).model_dump())
+        try:
+            return cls.model_validate(layered(**_drop_none(overrides)).model_dump())
+        except ValidationError as exc:
+            raise ConfigError(_describe_invalid(exc, path)) from None
+
+
+def _check_config_file(path: Path, sections: set[str]) -> None:
+    """A file that is missing, is not TOML, or has a section no part reads is an error naming the file."""
+    if not path.is_file():
+        raise FileNotFoundError(f"config file not found: {path}")
+    try:
+        document = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    unknown = sorted(set(document) - sections)
+    if unknown:
+        raise ConfigError(
+            f"{path}: unknown section{'s' if len(unknown) > 1 else ''} "
+            + ", ".join(f"[{name}]" for name in unknown)
+            + f" (known: {', '.join(sorted(sections))})"
+        )
+
+
+def _describe_invalid(exc: ValidationError, path: Path | None) -> str:
+    problems = "; ".join(
+        f"{'.'.join(str(part) for part in error['loc'])}: {error['msg'].removeprefix('Value error, ')}"
+        for error in exc.errors()
+    )
+    source = f"flags, environment or {path}" if path else "flags or environment"
+    return f"invalid settings ({source}): {problems}"
 
 
 def _config_file_from_env() -> Path | None:

@@ -71,7 +71,18 @@ class AlertSettings(SettingsSection):
     webhook_timeout_s: float = Field(5.0, gt=0)
 
 
+class LiveSettings(SettingsSection):
+    """The live report page ``ragpulse serve`` runs beside the collector, on a port of its own."""
+
+    enabled: bool = Field(True, description="Serve the live report while `ragpulse serve` runs")
+    host: str = "127.0.0.1"
+    port: int = Field(4319, ge=0, le=65535, description="0 picks a free port")
+    window_hours: float = Field(24.0, gt=0, description="The page reports requests this recent")
+    refresh_s: int = Field(15, ge=1, description="The page reloads itself this often")
+
+
 class ScorersSettings(RagpulseSettings):
     scorer: ScorerSettings = Field(default_factory=ScorerSettings)
     judge: JudgeSettings = Field(default_factory=JudgeSettings)
     alerts: AlertSettings = Field(default_factory=AlertSettings)
+    live: LiveSettings = Field(default_factory=LiveSettings)
