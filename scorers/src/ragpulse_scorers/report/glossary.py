@@ -29,12 +29,18 @@ GLOSSARY: Final[dict[str, Term]] = {
         " all. One unbacked sentence sets it to 0, however verbatim the rest is.",
         HIGHER,
     ),
-    names.ADHERENCE: Term("1 when the LLM judge finds every claim of the answer in the context, else 0.", HIGHER),
+    names.ADHERENCE: Term(
+        "1 when the LLM judge finds every claim of the answer in the context, else 0.", HIGHER
+    ),
     names.UNSUPPORTED_SENTENCES: Term(
-        "Claim sentences per answer that the context does not back (a count, not a share).", LOWER, "sentences"
+        "Claim sentences per answer that the context does not back (a count, not a share).",
+        LOWER,
+        "sentences",
     ),
     names.RELEVANCE: Term("Share of the context's sentences that bear on the question.", HIGHER),
-    names.UTILIZATION: Term("Share of the retrieved chunks (or relevant sentences) the answer drew on.", HIGHER),
+    names.UTILIZATION: Term(
+        "Share of the retrieved chunks (or relevant sentences) the answer drew on.", HIGHER
+    ),
     names.COMPLETENESS: Term(
         "Share of the context's relevant sentences the answer used (TRACe completeness).", HIGHER
     ),

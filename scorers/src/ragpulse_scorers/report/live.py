@@ -34,7 +34,9 @@ class LivePage:
         self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ragpulse-live")
         self._http = ThreadingHTTPServer((settings.live.host, settings.live.port), self._handler_class())
         self._http.daemon_threads = True
-        self._thread = threading.Thread(target=self._http.serve_forever, name="ragpulse-live-http", daemon=True)
+        self._thread = threading.Thread(
+            target=self._http.serve_forever, name="ragpulse-live-http", daemon=True
+        )
 
     @property
     def url(self) -> str:
@@ -69,7 +71,7 @@ class LivePage:
             server_version = "ragpulse-live"
             timeout = 30
 
-            def do_GET(self) -> None:  # noqa: N802 (the stdlib's name)
+            def do_GET(self) -> None:
                 path = self.path.split("?", 1)[0]
                 if path == "/healthz":
                     self._send(HTTPStatus.OK, b"ok\n", "text/plain; charset=utf-8")
@@ -93,7 +95,7 @@ class LivePage:
                 self.end_headers()
                 self.wfile.write(body)
 
-            def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (the stdlib's name)
+            def log_message(self, format: str, *args: object) -> None:
                 logger.debug("live page: " + format, *args)
 
         return Handler

@@ -101,6 +101,18 @@ def score_aggregates(store: Store, params: dict[str, Any]) -> list[dict[str, Any
     )
 
 
+def score_spread(store: Store, params: dict[str, Any]) -> dict[tuple[str, str, str], float]:
+    """Sample variance of each (scorer, metric, variant)'s values, for Welch's interval on their means."""
+    rows = store.query_dicts(
+        "SELECT Scorer, Metric, Variant, varSamp(Value) AS variance"
+        f" FROM {store.table('ragpulse_scores')} FINAL"
+        f" WHERE {_SCORES_WHERE} AND Error = '' AND Value IS NOT NULL AND Metric != {{hallucination:String}}"
+        " GROUP BY Scorer, Metric, Variant",
+        {**params, **NAMES},
+    )
+    return {(row["Scorer"], row["Metric"], row["Variant"]): float(row["variance"]) for row in rows}
+
+
 def latency(store: Store, params: dict[str, Any]) -> list[LatencyRow]:
     rows = store.query_dicts(
         "SELECT if(SpanAttributes[{kind_key:String}] = {kind_rag:String}, {kind_rag:String}, SpanName)"
