@@ -49,7 +49,7 @@ def colour(index: int) -> str:
     return PALETTE[index % len(PALETTE)]
 
 
-def nice_ticks(top: float, count: int = 4) -> list[float]:
+def nice_ticks(top: float, count: int = 5) -> list[float]:
     """0 up to the first multiple of a 1-2-5 step at or above ``top``, in about ``count`` steps."""
     if not top > 0 or math.isinf(top):
         return [0.0, 1.0]
