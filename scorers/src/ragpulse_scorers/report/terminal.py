@@ -153,7 +153,7 @@ def _hallucination_table(data: ReportData) -> Table:
 def _injection_table(data: ReportData) -> Table:
     table = Table(
         title="Measured vs injected (requests marked ragpulse.example.injected;"
-        f" judge: {data.primary_scorer})",
+        f" judge: {shown(data.primary_scorer or '')})",
         title_justify="left",
     )
     for column in ("variant", "scored", "injected rate", "measured rate [95% CI]", "caught", "false alarms"):
@@ -228,7 +228,7 @@ def _spend_table(data: ReportData) -> Table:
         table.add_column(column, justify="left" if column in ("day", "scorer") else "right")
     for row in data.spend:
         table.add_row(
-            row.day,
+            shown(row.day),
             shown(row.scorer),
             str(row.scored),
             f"{row.input_tokens:,}",
