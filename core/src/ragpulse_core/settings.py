@@ -13,7 +13,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -21,7 +21,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
-from ragpulse_core.store import DEFAULT_DATABASE, default_dsn, validate_dsn
+from ragpulse_core.store import DEFAULT_DATABASE, default_dsn, validate_dsn, with_credentials
 
 DEFAULT_CONFIG_FILE = Path("ragpulse.toml")
 
@@ -40,11 +40,22 @@ class StoreSettings(SettingsSection):
     dsn: str = Field(default_factory=default_dsn, description="chdb:///abs/path or http(s)://user:pass@host:8123")
     database: str = DEFAULT_DATABASE
     ttl_days: int = Field(30, ge=1, description="How long spans, requests and scores are kept")
+    user: str | None = Field(None, description="ClickHouse user, given apart from an http(s) DSN")
+    password: SecretStr | None = Field(
+        None, description="ClickHouse password, given apart from the DSN: any characters, encoded into it"
+    )
 
     @field_validator("dsn")
     @classmethod
     def _known_scheme(cls, dsn: str) -> str:
         return validate_dsn(dsn)
+
+    @model_validator(mode="after")
+    def _credentials_into_dsn(self) -> StoreSettings:
+        if self.user is not None or self.password is not None:
+            secret = self.password.get_secret_value() if self.password is not None else None
+            self.dsn = with_credentials(self.dsn, self.user, secret)
+        return self
 
 
 class CollectorSettings(SettingsSection):

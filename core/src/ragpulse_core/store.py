@@ -13,7 +13,7 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 import clickhouse_connect
 from clickhouse_connect.driver.client import Client
@@ -43,6 +43,22 @@ def validate_dsn(dsn: str) -> str:
     if parts.scheme != "chdb" and not parts.hostname:
         raise InvalidDsn(f"store DSN {describe_dsn(dsn)!r} names no host")
     return dsn
+
+
+def with_credentials(dsn: str, user: str | None, password: str | None) -> str:
+    """``dsn`` with ``user`` and ``password`` percent-encoded into it, replacing any it had.
+
+    A password such as ``p@ss/w:rd`` pasted into a URL would split it in the wrong places; given apart (as
+    ``store.user``/``store.password``, e.g. from a compose file) it is encoded here.
+    """
+    parts = urlsplit(dsn)
+    if parts.scheme not in ("http", "https"):
+        raise InvalidDsn("store.user and store.password apply to http(s) DSNs only")
+    name = user if user is not None else unquote(parts.username or "default")
+    secret = password if password is not None else unquote(parts.password or "")
+    userinfo = quote(name, safe="") + (f":{quote(secret, safe='')}" if secret else "")
+    host = parts.netloc.rpartition("@")[2]
+    return parts._replace(netloc=f"{userinfo}@{host}").geturl()
 
 
 def embedded_path(dsn: str) -> Path | None:
