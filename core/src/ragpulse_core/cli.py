@@ -81,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except (FileNotFoundError, ValueError) as exc:
-        return _fail(str(exc), 2)
+        return _fail(_describe(exc), 2)
     except StoreUnavailable as exc:
         return _fail(str(exc), 1)
     except OSError as exc:
@@ -89,6 +89,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _fail("address already in use: another process listens on that port (pass --port)", 1)
         return _fail(f"{exc.strerror or exc}{f': {exc.filename}' if exc.filename else ''}", 1)
     return code
+
+
+def _describe(exc: Exception) -> str:
+    from pydantic import ValidationError  # only on this path: --help stays light
+
+    if isinstance(exc, ValidationError):
+        from ragpulse_core.settings import describe_invalid
+
+        return describe_invalid(exc)
+    return str(exc)
 
 
 def _fail(message: str, code: int) -> int:

@@ -114,7 +114,9 @@ class RagpulseSettings(BaseSettings):
         try:
             return cls.model_validate(layered(**_drop_none(overrides)).model_dump())
         except ValidationError as exc:
-            raise ConfigError(_describe_invalid(exc, path)) from None
+            # Pydantic's own error stays (callers match on it); the note says where the values came from.
+            exc.add_note(f"from flags, environment or {path}" if path else "from flags or environment")
+            raise
 
 
 def _check_config_file(path: Path, sections: set[str]) -> None:
@@ -134,13 +136,14 @@ def _check_config_file(path: Path, sections: set[str]) -> None:
         )
 
 
-def _describe_invalid(exc: ValidationError, path: Path | None) -> str:
+def describe_invalid(exc: ValidationError) -> str:
+    """One line for a person: every invalid setting with its reason, and where the values came from."""
     problems = "; ".join(
         f"{'.'.join(str(part) for part in error['loc'])}: {error['msg'].removeprefix('Value error, ')}"
         for error in exc.errors()
     )
-    source = f"flags, environment or {path}" if path else "flags or environment"
-    return f"invalid settings ({source}): {problems}"
+    source = " ".join(getattr(exc, "__notes__", []))
+    return f"invalid settings ({source}): {problems}" if source else f"invalid settings: {problems}"
 
 
 def _config_file_from_env() -> Path | None:
