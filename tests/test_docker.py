@@ -62,7 +62,9 @@ def test_a_password_with_url_delimiters_reaches_clickhouse_intact(
     assert unquote(dsn.username or "") == "ragpulse" and unquote(dsn.password or "") == HOSTILE_PASSWORD
 
 
-def test_openai_settings_turn_on_the_llm_judge(rendered: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_openai_settings_turn_on_the_llm_judge(
+    rendered: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
     environment = rendered["services"]["scorer"]["environment"]
     assert _settings(environment, monkeypatch).scorer.scorers == ["lexical"]
     judged = _settings(environment, monkeypatch, OPENAI_BASE_URL="http://llm.internal:8000/v1")

@@ -86,7 +86,8 @@ def test_live_page_shows_each_variant_and_the_difference_and_report_points_to_it
 ) -> None:
     database, collector, page = served
     traffic = subprocess.run(
-        [sys.executable, "-m", "ragpulse_example", "--endpoint", collector, "--requests", "40", "--inject", "0.3"],
+        [sys.executable, "-m", "ragpulse_example", "--endpoint", collector, "--requests", "40",
+         "--inject", "0.3"],
         env=_environment(), capture_output=True, text=True, timeout=120, check=True,
     )  # fmt: skip
     assert "variant B: 20 sent" in traffic.stdout
@@ -100,8 +101,8 @@ def test_live_page_shows_each_variant_and_the_difference_and_report_points_to_it
     dom = chromium.dump_dom(page)
     text = visible_text(dom)
     assert "reloads every 15 s" in text and 'http-equiv="refresh" content="15"' in dom
-    assert re.search(r"Hallucination rate: (B (higher|lower) by [\d.]+ points|no detectable difference at n = 20)",
-                     text)  # fmt: skip
+    verdict = r"Hallucination rate: (B (higher|lower) by [\d.]+ points|no detectable difference at n = 20)"
+    assert re.search(verdict, text)
     assert re.search(r"hallucination rate lexical B − A [+-][\d.]+ points \[-?[\d.]+, -?[\d.]+\]", text)
     for variant in ("A", "B"):
         assert re.search(rf"lexical {variant} 20 \d+ [\d.]+% \[[\d.]+%, [\d.]+%\]", text), variant
@@ -114,4 +115,4 @@ def test_live_page_shows_each_variant_and_the_difference_and_report_points_to_it
         )  # fmt: skip
         said = (result.stdout + result.stderr).strip().splitlines()
         assert result.returncode == 1 and len(said) == 1, said
-        assert f"`ragpulse serve` (pid" in said[0] and f"its live report is at {page}" in said[0]
+        assert "`ragpulse serve` (pid" in said[0] and f"its live report is at {page}" in said[0]

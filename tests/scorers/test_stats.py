@@ -78,7 +78,8 @@ def test_newcombe_interval_holds_the_observed_difference_and_flips_with_the_orde
 
 
 @pytest.mark.parametrize(
-    ("freedom", "quantile"), [(1, 12.7062), (2, 4.3027), (5, 2.5706), (10, 2.2281), (30, 2.0423), (1000, 1.9623)]
+    ("freedom", "quantile"),
+    [(1, 12.7062), (2, 4.3027), (5, 2.5706), (10, 2.2281), (30, 2.0423), (1000, 1.9623)],
 )
 def test_student_t_quantiles_match_the_printed_tables(freedom: float, quantile: float) -> None:
     assert student_t_quantile(0.975, freedom) == pytest.approx(quantile, abs=1e-4)
@@ -97,7 +98,9 @@ def test_welch_interval_matches_the_worked_example() -> None:
     # At confidence 1 − p the interval's upper end reaches zero: the same test, read as an interval.
     _, upper_at_p = welch_interval(*moments, *others, confidence=1 - 0.021)
     assert upper_at_p == pytest.approx(0.0, abs=0.02)
-    assert difference / ((upper - lower) / 2 / student_t_quantile(0.975, 25.0)) == pytest.approx(-2.46, abs=0.01)
+    assert difference / ((upper - lower) / 2 / student_t_quantile(0.975, 25.0)) == pytest.approx(
+        -2.46, abs=0.01
+    )
 
 
 def test_welch_interval_needs_two_samples_a_side_and_collapses_without_spread() -> None:

@@ -13,7 +13,15 @@ import tomllib
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -37,7 +45,9 @@ class SettingsSection(BaseModel):
 
 
 class StoreSettings(SettingsSection):
-    dsn: str = Field(default_factory=default_dsn, description="chdb:///abs/path or http(s)://user:pass@host:8123")
+    dsn: str = Field(
+        default_factory=default_dsn, description="chdb:///abs/path or http(s)://user:pass@host:8123"
+    )
     database: str = DEFAULT_DATABASE
     ttl_days: int = Field(30, ge=1, description="How long spans, requests and scores are kept")
     user: str | None = Field(None, description="ClickHouse user, given apart from an http(s) DSN")

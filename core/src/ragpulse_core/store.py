@@ -18,7 +18,10 @@ from urllib.parse import quote, unquote, urlsplit
 import clickhouse_connect
 from clickhouse_connect.driver.client import Client
 
-from ragpulse_core.errors import InvalidDsn, StoreMissing, StoreUnavailable
+# Re-exported: callers import the errors from the store they use.
+from ragpulse_core.errors import InvalidDsn as InvalidDsn
+from ragpulse_core.errors import StoreMissing as StoreMissing
+from ragpulse_core.errors import StoreUnavailable as StoreUnavailable
 from ragpulse_core.holder import current_holder
 
 logger = logging.getLogger(__name__)

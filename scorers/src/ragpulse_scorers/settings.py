@@ -12,7 +12,6 @@ from pathlib import Path
 from pydantic import Field, SecretStr, model_validator
 from ragpulse_core.settings import RagpulseSettings, SettingsSection
 
-
 DEFAULT_SCORERS = ("lexical",)
 LLM_SUPPORT_SCORER = "support"
 
@@ -20,7 +19,7 @@ LLM_SUPPORT_SCORER = "support"
 class ScorerSettings(SettingsSection):
     scorers: list[str] = Field(
         default_factory=lambda: list(DEFAULT_SCORERS),
-        description="Scorer names to run (default: lexical, plus support when a judge endpoint is configured)",
+        description="Scorer names to run (default: lexical, plus support once a judge endpoint is set)",
     )
     interval_s: float = Field(10.0, gt=0, description="Seconds between scheduler ticks")
     settle_delay_s: float = Field(5.0, ge=0, description="Requests younger than this wait for late spans")

@@ -19,14 +19,17 @@ from ragpulse_scorers.settings import ScorersSettings
 console = Console()
 
 
-
 def run(args: argparse.Namespace) -> int:
     since = parse_since(args.since)
     settings = ScorersSettings.load(args.config, store={"dsn": args.dsn})
     try:
         store = Store(settings.store.dsn, settings.store.database, read_only=True)
     except StoreUnavailable as exc:  # held by `ragpulse serve`, or no database there
-        hint = " Run `ragpulse serve` or `ragpulse demo` first, or pass --dsn." if isinstance(exc, StoreMissing) else ""
+        hint = (
+            " Run `ragpulse serve` or `ragpulse demo` first, or pass --dsn."
+            if isinstance(exc, StoreMissing)
+            else ""
+        )
         console.print(f"[red]error:[/red] {escape(str(exc))}.{hint}", soft_wrap=True)
         return 1
     try:

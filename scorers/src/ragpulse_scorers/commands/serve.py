@@ -47,7 +47,9 @@ def run(args: argparse.Namespace) -> int:
         # written before the final tick ends.
         cleanup.callback(lambda: scheduler.shutdown(wait=True) if scheduler.running else None)
         server.tune_process()  # this process is a long-running collector too
-        _listening(server.start, "the collector", f"{settings.collector.host}:{settings.collector.port}", "--port")
+        _listening(
+            server.start, "the collector", f"{settings.collector.host}:{settings.collector.port}", "--port"
+        )
         cleanup.callback(server.stop)
         path = embedded_path(store.dsn)
         if path is not None:
@@ -80,7 +82,9 @@ def _listening(start: Callable[[], T], what: str, address: str, remedy: str) -> 
     except OSError as exc:
         if exc.errno != errno.EADDRINUSE:
             raise
-        raise PortInUse(f"{address} is already in use, so {what} cannot listen there: pass {remedy}") from None
+        raise PortInUse(
+            f"{address} is already in use, so {what} cannot listen there: pass {remedy}"
+        ) from None
 
 
 class PortInUse(ValueError):

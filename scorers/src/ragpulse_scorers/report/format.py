@@ -106,7 +106,9 @@ def shown(text: str) -> str:
 def sample_sizes(difference: Difference) -> str:
     if difference.n_baseline == difference.n_variant:
         return f"n = {difference.n_variant}"
-    return f"n = {difference.n_variant} ({difference.variant}) / {difference.n_baseline} ({difference.baseline})"
+    return (
+        f"n = {difference.n_variant} ({difference.variant}) / {difference.n_baseline} ({difference.baseline})"
+    )
 
 
 def _unit(difference: Difference) -> tuple[float, str, int]:
@@ -136,14 +138,15 @@ def verdict(difference: Difference) -> str:
     scale, unit, digits = _unit(difference)
     higher = difference.estimate > 0
     low, high = (difference.low, difference.high) if higher else (-difference.high, -difference.low)
+    size = abs(difference.estimate) * scale
     return (
-        f"{difference.variant} {'higher' if higher else 'lower'} by {abs(difference.estimate) * scale:.{digits}f}"
+        f"{difference.variant} {'higher' if higher else 'lower'} by {size:.{digits}f}"
         f"{unit} [{low * scale:.{digits}f}, {high * scale:.{digits}f}]"
     )
 
 
 def judgement(difference: Difference) -> str:
-    """``better``, ``worse`` or ``same`` for the variant, by the metric's good direction; ``""`` if neither."""
+    """``better``, ``worse`` or ``same`` for the variant by the metric's good direction (``""``: none)."""
     if not difference.detectable:
         return "same"
     better = term(difference.metric).better

@@ -134,8 +134,8 @@ def _tiles(data: ReportData) -> str:
         rate = data.primary_rate(variant.variant)
         if rate is not None:
             above = f", alert above {percent(limit)}" if limit is not None else ""
-            tiles.append((percent(rate.value), f"hallucination · variant {variant.variant} (n={rate.n}{above})",
-                          above_threshold(rate.value, limit)))  # fmt: skip
+            label = f"hallucination · variant {variant.variant} (n={rate.n}{above})"
+            tiles.append((percent(rate.value), label, above_threshold(rate.value, limit)))
     tiles += [
         (str(data.requests), "requests", False),
         (str(sum(variant.errors for variant in data.variants)), "errors", False),
@@ -147,7 +147,8 @@ def _tiles(data: ReportData) -> str:
     return (
         "<div class='tiles'>"
         + "".join(
-            f"<div class='tile{' alarm' if alarm else ''}'><b>{escape(value)}</b><span>{escape(label)}</span></div>"
+            f"<div class='tile{' alarm' if alarm else ''}'><b>{escape(value)}</b>"
+            f"<span>{escape(label)}</span></div>"
             for value, label, alarm in tiles
         )
         + "</div>"
@@ -159,7 +160,9 @@ def _verdict_card(data: ReportData) -> str:
     variants = [variant.variant for variant in data.variants]
     if not data.differences:
         only = f"only variant {escape(variants[0])}" if len(variants) == 1 else "one variant scored"
-        return _card("Is B better than A?", f"<p class='muted'>Nothing to compare: {only} in this window.</p>")
+        return _card(
+            "Is B better than A?", f"<p class='muted'>Nothing to compare: {only} in this window.</p>"
+        )
     lead = next((d for d in data.differences if d.is_rate), None)
     parts = []
     if lead is not None:
@@ -188,8 +191,9 @@ def _verdict_card(data: ReportData) -> str:
     table = _table(["metric", "scorer", "compared", "difference [95% CI]", "verdict"], rows,
                    [False, False, False, True, False])  # fmt: skip
     note = (
-        "<p class='muted'>Rates: Newcombe's interval for a difference of proportions; means: Welch's interval."
-        " “No detectable difference” means the 95% interval includes zero at these sample sizes.</p>"
+        "<p class='muted'>Rates: Newcombe's interval for a difference of proportions; means: Welch's"
+        " interval. “No detectable difference” means the 95% interval includes zero at these sample"
+        " sizes.</p>"
     )
     return _card("Is B better than A?", *parts, table, note)
 
@@ -292,7 +296,11 @@ def _hallucination_card(data: ReportData) -> str:
                 )
             )
     chart = bar_chart(
-        bars, lambda y: percent(y, 0), "Hallucination rate per variant", y_max=1.0, thresholds=_thresholds(data)
+        bars,
+        lambda y: percent(y, 0),
+        "Hallucination rate per variant",
+        y_max=1.0,
+        thresholds=_thresholds(data),
     )
     table = _table(
         ["scorer", "variant", "scored", "hallucinated", "rate [95% CI]"],
@@ -402,7 +410,10 @@ def _metrics_card(data: ReportData) -> str:
 
 
 def _metric_bars(
-    keys: list[tuple[str, str]], variants: list[str], cells: dict[tuple[str, str, str], MetricRow], digits: int
+    keys: list[tuple[str, str]],
+    variants: list[str],
+    cells: dict[tuple[str, str, str], MetricRow],
+    digits: int,
 ) -> list[Bar]:
     return [
         Bar(metric, f"variant {variant}", cell.mean, label=number(cell.mean, digits))

@@ -41,7 +41,8 @@ class LivePage:
     @property
     def url(self) -> str:
         host, port = self._http.server_address[:2]
-        shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
+        name = host.decode() if isinstance(host, bytes) else str(host)
+        shown = "127.0.0.1" if name in ("0.0.0.0", "") else name
         return f"http://{shown}:{port}/"
 
     def start(self) -> None:

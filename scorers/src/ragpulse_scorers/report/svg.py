@@ -86,7 +86,8 @@ class _Scale:
                 f'<line x1="{_LEFT}" x2="{_WIDTH - _RIGHT}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>'
             )
             parts.append(
-                f'<text x="{_LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" class="tick">{escape(fmt(value))}</text>'
+                f'<text x="{_LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" class="tick">'
+                f"{escape(fmt(value))}</text>"
             )
         return parts
 
@@ -95,8 +96,8 @@ class _Scale:
         for threshold in thresholds:
             y = self.y(threshold.value)
             parts.append(
-                f'<line x1="{_LEFT}" x2="{_WIDTH - _RIGHT}" y1="{y:.1f}" y2="{y:.1f}" stroke="{THRESHOLD_COLOUR}"'
-                ' stroke-width="1.5" stroke-dasharray="6 4" class="threshold"/>'
+                f'<line x1="{_LEFT}" x2="{_WIDTH - _RIGHT}" y1="{y:.1f}" y2="{y:.1f}"'
+                f' stroke="{THRESHOLD_COLOUR}" stroke-width="1.5" stroke-dasharray="6 4" class="threshold"/>'
             )
             parts.append(
                 f'<text x="{_WIDTH - _RIGHT - 4}" y="{y - 4:.1f}" text-anchor="end" class="tick"'
