@@ -26,6 +26,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ragpulse_scorers.alerts import evaluate_alerts
 from ragpulse_scorers.commands.report import write_html
 from ragpulse_scorers.commands.store_access import open_migrated_store
+from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.pipeline.scheduler import build_scheduler
 from ragpulse_scorers.report import ReportData, collect_report, render_html, render_terminal
 from ragpulse_scorers.report.format import percent, rate_with_interval
@@ -35,7 +36,7 @@ console = Console()
 logger = logging.getLogger(__name__)
 
 # Outcomes after which a scorer is done with a request (throttled or over-budget requests come back later).
-FINAL_OUTCOMES = ("scored", "skipped", "failed", "sampled_out")
+FINAL_OUTCOMES = (Outcome.SCORED, Outcome.SKIPPED, Outcome.FAILED, Outcome.SAMPLED_OUT)
 POLL_S = 0.5
 # Below this many scored requests per variant no demo alert can fire, however high the rate.
 DEMO_MIN_SAMPLES_FLOOR = 10

@@ -52,6 +52,7 @@ def user_prompt(question: str, reference: str, answer: str) -> str:
 class CorrectnessScorer:
     name = "correctness"
     version = f"{SCORER_VERSION}+{PROMPT_VERSION}"
+    requires: tuple[str, ...] = ("reference",)
 
     def __init__(self, client: JudgeClient) -> None:
         self._client = client

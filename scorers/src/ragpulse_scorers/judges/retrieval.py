@@ -74,6 +74,7 @@ class RelevanceVerdicts(BaseModel):
 class RetrievalScorer:
     name = "retrieval"
     version = f"1/{PROMPT_VERSION}"
+    requires: tuple[str, ...] = ("question",)
 
     def __init__(self, client: JudgeClient) -> None:
         self.client = client

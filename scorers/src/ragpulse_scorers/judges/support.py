@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field, field_validator
 
-from ragpulse_scorers.evaluation.support_judge import SentenceVerdict, SupportVerdict
 from ragpulse_scorers.judges.keys import KeyedSentence, key_documents
 from ragpulse_scorers.judges.usage import Usage
 from ragpulse_scorers.llm.client import JudgeCall, JudgeClient, shared_client
@@ -26,6 +25,7 @@ from ragpulse_scorers.metric_names import ADHERENCE, COMPLETENESS, HALLUCINATION
 from ragpulse_scorers.models import RagRequest, Score
 from ragpulse_scorers.scorer import NotApplicable
 from ragpulse_scorers.settings import ScorersSettings
+from ragpulse_scorers.verdicts import SentenceVerdict, SupportVerdict
 
 if TYPE_CHECKING:
     import argparse
@@ -200,6 +200,7 @@ def assess_support(
 class SupportScorer:
     name = "support"
     version = f"{SCORER_VERSION}+{PROMPT_VERSION}"
+    requires: tuple[str, ...] = ("answer", "context")
 
     def __init__(self, client: JudgeClient) -> None:
         self._client = client

@@ -59,6 +59,7 @@ def user_prompt(question: str, variations: list[str]) -> str:
 class VariationsScorer:
     name = "variations"
     version = f"{SCORER_VERSION}+{PROMPT_VERSION}"
+    requires: tuple[str, ...] = ("variations",)
 
     def __init__(self, client: JudgeClient) -> None:
         self._client = client

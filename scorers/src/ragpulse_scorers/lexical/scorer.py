@@ -27,6 +27,7 @@ MAX_CONTEXT_CHARS = 200_000
 class LexicalScorer:
     name = "lexical"
     version = "1"
+    requires: tuple[str, ...] = ("answer", "context")
 
     def __init__(self, judge: LexicalJudge | None = None) -> None:
         self.judge = judge or LexicalJudge()
