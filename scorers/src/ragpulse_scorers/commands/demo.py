@@ -127,7 +127,9 @@ def run(args: argparse.Namespace) -> int:
     # score. The window is this run only, so traffic left in --dir by an earlier run does not count.
     window_minutes = (datetime.now(UTC) - started).total_seconds() / 60 + 0.1
     evaluate_alerts(store, settings.alerts.model_copy(update={"window_minutes": window_minutes}))
-    data = collect_report(store, started, SERVICE_NAME)
+    data = collect_report(
+        store, started, SERVICE_NAME, hallucination_threshold=settings.alerts.hallucination_threshold
+    )
     store.close()
     render_terminal(data, console)
     write_html(html_path, render_html(data))

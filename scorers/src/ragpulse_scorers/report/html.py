@@ -382,11 +382,14 @@ def _metrics_card(data: ReportData) -> str:
         if key not in counts
         and all(0.0 <= row.mean <= 1.0 for row in data.metrics if (row.scorer, row.metric) == key)
     ]
+    ratio_chart = bar_chart(_metric_bars(ratios, variants, cells, 2), lambda y: number(y, 1),
+                            "Mean score per metric and variant (0–1)", y_max=1.0)
+    count_chart = bar_chart(_metric_bars(counts, variants, cells, 2), lambda y: f"{y:g}",
+                            "Mean count per answer and variant")
     charts = [
-        bar_chart(_metric_bars(ratios, variants, cells, 2), lambda y: number(y, 1),
-                  "Mean score per metric and variant (0–1)", y_max=1.0),
-        bar_chart(_metric_bars(counts, variants, cells, 2), lambda y: f"{y:g}",
-                  "Mean count per answer and variant"),
+        f"<p class='muted'>{caption}</p>{chart}"
+        for caption, chart in (("Shares, 0 to 1:", ratio_chart), ("Counts per answer:", count_chart))
+        if chart
     ]  # fmt: skip
     differences = {(d.scorer, d.metric, d.variant): d for d in data.differences if not d.is_rate}
     rows = []

@@ -18,7 +18,7 @@ _WIDTH = 640
 _HEIGHT = 240
 _LEFT, _RIGHT, _TOP, _BOTTOM = 56, 16, 16, 40
 _LEGEND = 14
-_NUDGE = 4.0  # px between series sharing an x
+_NUDGE = 8.0  # px between series sharing an x
 
 
 @dataclass(frozen=True)
