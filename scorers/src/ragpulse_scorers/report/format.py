@@ -145,6 +145,14 @@ def verdict(difference: Difference) -> str:
     )
 
 
+def verdict_with_interval(difference: Difference) -> str:
+    """The verdict, with the signed difference and its interval when the verdict itself has none."""
+    said = verdict(difference)
+    if difference.detectable or math.isnan(difference.low):
+        return said
+    return f"{said}: {signed_difference(difference)}"
+
+
 def judgement(difference: Difference) -> str:
     """``better``, ``worse`` or ``same`` for the variant by the metric's good direction (``""``: none)."""
     if not difference.detectable:

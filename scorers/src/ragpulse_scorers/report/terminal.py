@@ -21,8 +21,7 @@ from ragpulse_scorers.report.format import (
     rate_with_interval,
     seconds,
     shown,
-    signed_difference,
-    verdict,
+    verdict_with_interval,
 )
 from ragpulse_scorers.report.model import ReportData
 
@@ -66,22 +65,21 @@ def render_terminal(data: ReportData, console: Console) -> None:
 
 def _verdict(data: ReportData) -> Table:
     first = data.differences[0]
+    compared = first.variant if len({d.variant for d in data.differences}) == 1 else "each variant"
     table = Table(
-        title=f"{first.variant if len({d.variant for d in data.differences}) == 1 else 'Each variant'}"
-        f" vs {shown(first.baseline)} (difference with its 95% interval)",
+        title=f"Is {shown(compared)} better than {shown(first.baseline)}? (difference, 95% interval)",
         title_justify="left",
     )
-    for column in ("metric", "scorer", "verdict", "difference [95% CI]"):
-        table.add_column(column, justify="right" if column.startswith("difference") else "left")
+    table.add_column("metric")
+    table.add_column("scorer")
+    table.add_column("verdict", ratio=1)
     for difference in data.differences:
-        tone = judgement(difference)
-        style = {"better": "green", "worse": "red"}.get(tone, "")
-        name = "hallucination rate" if difference.is_rate else difference.metric
+        style = {"better": "green", "worse": "red"}.get(judgement(difference), "")
+        said = shown(verdict_with_interval(difference))
         table.add_row(
-            f"[bold]{shown(name)}[/bold]" if difference.is_rate else shown(name),
+            "[bold]hallucination rate[/bold]" if difference.is_rate else shown(difference.metric),
             shown(difference.scorer),
-            f"[{style}]{shown(verdict(difference))}[/{style}]" if style else shown(verdict(difference)),
-            shown(signed_difference(difference)),
+            f"[{style}]{said}[/{style}]" if style else said,
         )
     return table
 
