@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import io
 import socket
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -157,3 +160,27 @@ def test_alerts_listing_is_readable_at_80_columns() -> None:
     assert "hallucination_rate · checkout-assistant · B · lexical" in text
     assert "0.450 [0.381–0.521], n=200, threshold 0.200" in text
     assert "1 firing, 1 resolved" in text
+
+
+def test_a_database_another_process_holds_is_said_in_one_line_before_chdb_complains(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    database = tmp_path / "held"
+    ragpulse = str(Path(sys.executable).with_name("ragpulse"))
+    holder = subprocess.Popen(
+        [ragpulse, "collector", "--dsn", f"chdb://{database}", "--port", "0"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while not (database / "status").exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        time.sleep(1)  # the status file is written, then locked
+        capfd.readouterr()
+        assert main(["report", "--dsn", f"chdb://{database}"]) == 1
+        said = capfd.readouterr()
+        assert f"another process holds the chDB database {database}" in said.out
+        assert said.err == "" and "Cannot lock file" not in said.out  # chDB never got to print its error
+    finally:
+        holder.terminate()
+        holder.wait(timeout=60)

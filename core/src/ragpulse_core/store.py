@@ -7,6 +7,7 @@ talks to a ClickHouse server. The same SQL runs on both; values always travel by
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import os
 import threading
@@ -30,6 +31,8 @@ DEFAULT_DATABASE = "ragpulse"
 
 
 DSN_SCHEMES = ("chdb", "http", "https")
+# Embedded paths this process opened: chDB shares them between handles here, so their lock is ours.
+_OPENED_HERE: set[Path] = set()
 
 
 def validate_dsn(dsn: str) -> str:
@@ -107,6 +110,9 @@ class Store:
     def _client(self) -> Client:
         client: Client | None = getattr(self._local, "client", None)
         if client is None:
+            if self._path is not None and self._path not in _OPENED_HERE and _locked_elsewhere(self._path):
+                # Checked before chDB tries, which would print its lock error to stderr and then fail vaguely.
+                raise StoreUnavailable(self._held_message())
             try:
                 # chDB is in-process: HTTP session and timeout options mean nothing to it.
                 http_options: dict[str, Any] = (
@@ -117,19 +123,25 @@ class Store:
                 client = clickhouse_connect.get_client(dsn=self.dsn, **http_options)
             except Exception as exc:
                 raise StoreUnavailable(self._why_unreachable(exc)) from exc
+            if self._path is not None:
+                _OPENED_HERE.add(self._path)
             self._local.client = client
         return client
 
     def _why_unreachable(self, exc: Exception) -> str:
         if self._path is not None and _is_lock_error(exc):
-            holder = current_holder(self._path)
-            if holder is not None:
-                return holder.describe(self._path)
-            return (
-                f"another process holds the chDB database {self._path} (chDB opens a path in one process"
-                " at a time): stop it, or read through a ClickHouse server"
-            )
+            return self._held_message()
         return f"cannot connect to {describe_dsn(self.dsn)}: {_first_line(exc)}"
+
+    def _held_message(self) -> str:
+        assert self._path is not None
+        holder = current_holder(self._path)
+        if holder is not None:
+            return holder.describe(self._path)
+        return (
+            f"another process holds the chDB database {self._path} (chDB opens a path in one process at a"
+            " time): stop it, or point both at a ClickHouse server"
+        )
 
     def _run(self, what: str, call: Any, *args: Any, **kwargs: Any) -> Any:
         try:
@@ -245,6 +257,25 @@ def _first_line(exc: Exception) -> str:
     """Drivers put stack traces and server dumps after the first line; a person needs that line."""
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _locked_elsewhere(path: Path) -> bool:
+    """Another process runs chDB on ``path``: it holds an exclusive flock on the directory's status file."""
+    try:
+        descriptor = os.open(path / "status", os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    else:
+        fcntl.flock(descriptor, fcntl.LOCK_UN)
+        return False
+    finally:
+        os.close(descriptor)
 
 
 def _is_lock_error(exc: Exception) -> bool:
