@@ -249,7 +249,7 @@ def _traffic_card(data: ReportData) -> str:
     chart = line_chart(
         series, lambda x: clock(int(x), with_date), lambda y: f"{y:.0f}", "Requests and errors over time"
     )
-    return _card(f"Traffic per {seconds(data.bucket_s)} bucket", chart)
+    return _card(f"Traffic per {seconds(data.bucket_s)} bucket (UTC)", chart)
 
 
 def _hallucination_series_card(data: ReportData) -> str:
@@ -436,7 +436,7 @@ def _spend_card(data: ReportData) -> str:
         else ""
     )
     table = _table(
-        ["day", "scorer", "requests", "input tokens", "output tokens", "cost"],
+        ["day (UTC)", "scorer", "requests", "input tokens", "output tokens", "cost"],
         (
             [
                 row.day,
@@ -456,7 +456,7 @@ def _spend_card(data: ReportData) -> str:
 def _scoring_card(data: ReportData) -> str:
     scoring = data.scoring
     summary = _table(
-        ["requests", "scored", "share scored", "lag p50", "lag p95", "last score"],
+        ["requests", "scored", "share scored", "lag p50", "lag p95", "last score (UTC)"],
         [
             [
                 str(scoring.requests),
