@@ -161,8 +161,9 @@ def line_chart(
         return _LEFT + _NUDGE * len(series) + base + offsets.get(name, 0.0)
 
     body = scale.axis(y_format)
-    for tick in range(5 if x_max > x_min else 1):
-        x = x_min + (x_max - x_min) * tick / 4
+    # Ticks sit on buckets the data has (at most five, evenly chosen), so every label names a real bucket.
+    buckets = sorted({point.x for point in points})
+    for x in (buckets[round(i * (len(buckets) - 1) / 4)] for i in range(5)) if len(buckets) > 5 else buckets:
         body.append(
             f'<text x="{sx(x):.1f}" y="{_HEIGHT - _BOTTOM + 2:.1f}" text-anchor="middle" class="tick">'
             f"{escape(x_label(x))}</text>"
