@@ -201,8 +201,8 @@ def worst_requests(store: Store, params: dict[str, Any]) -> list[WorstRequest]:
 
 def spend(store: Store, params: dict[str, Any]) -> list[SpendRow]:
     rows = store.query_dicts(
-        "SELECT toString(toDate(ScoredAt, 'UTC')) AS day, Scorer, sum(CostUSD) AS cost, sum(InputTokens) AS input,"
-        " sum(OutputTokens) AS output, uniqExact(TraceId) AS scored"
+        "SELECT toString(toDate(ScoredAt, 'UTC')) AS day, Scorer, sum(CostUSD) AS cost,"
+        " sum(InputTokens) AS input, sum(OutputTokens) AS output, uniqExact(TraceId) AS scored"
         f" FROM {store.table('ragpulse_scores')} FINAL WHERE {_SCORES_WHERE}"
         " GROUP BY day, Scorer ORDER BY day, Scorer",
         params,
