@@ -1,4 +1,4 @@
-"""The Wilson interval every report, dashboard and alert quotes."""
+"""The Wilson interval every report, dashboard and alert quotes; the interval of a difference of two rates."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import statistics
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from ragpulse_scorers.stats import newcombe_interval, student_t_quantile, welch_interval, wilson_interval
+from ragpulse_scorers.stats import difference_interval, student_t_quantile, welch_interval, wilson_interval
 
 
 def test_matches_the_textbook_value_for_20_of_100() -> None:
@@ -44,37 +44,43 @@ def test_more_samples_at_the_same_rate_narrow_the_interval(successes: int) -> No
     assert large[1] - large[0] < small[1] - small[0]
 
 
-# Newcombe (1998), Table II, method 10 (hybrid score, no continuity correction): the paper's six examples.
-NEWCOMBE_TABLE_II = [
-    ((56, 70, 48, 80), (0.0524, 0.3339)),
-    ((9, 10, 3, 10), (0.1705, 0.8090)),
-    ((6, 7, 2, 7), (0.0582, 0.8062)),
-    ((5, 56, 0, 29), (-0.0381, 0.1926)),
-    ((0, 10, 0, 20), (-0.1611, 0.2775)),
-    ((10, 10, 0, 20), (0.6791, 1.0000)),
+# Newcombe (1998), "Interval estimation for the difference between independent proportions: comparison of
+# eleven methods", Statistics in Medicine 17:873-890, Table II, method 10 (score interval, no continuity
+# correction): (successes, n) of each sample and the published 95% limits.
+NEWCOMBE_1998_METHOD_10 = [
+    ((56, 70), (48, 80), (0.0524, 0.3339)),
+    ((9, 10), (3, 10), (0.1705, 0.8090)),
+    ((5, 56), (0, 29), (-0.0381, 0.1926)),
+    ((0, 10), (0, 20), (-0.1611, 0.2775)),
+    ((10, 10), (0, 20), (0.6791, 1.0)),
 ]
 
 
-@pytest.mark.parametrize(("counts", "expected"), NEWCOMBE_TABLE_II)
-def test_newcombe_interval_matches_the_published_examples(
-    counts: tuple[int, int, int, int], expected: tuple[float, float]
+@pytest.mark.parametrize(("first", "second", "published"), NEWCOMBE_1998_METHOD_10)
+def test_difference_interval_matches_newcombes_worked_examples(
+    first: tuple[int, int], second: tuple[int, int], published: tuple[float, float]
 ) -> None:
-    lower, upper = newcombe_interval(*counts)
-    assert lower == pytest.approx(expected[0], abs=1e-4)
-    assert upper == pytest.approx(expected[1], abs=1e-4)
+    lower, upper = difference_interval(*first, *second)
+    assert lower == pytest.approx(published[0], abs=5e-5)
+    assert upper == pytest.approx(published[1], abs=5e-5)
 
 
-@given(
-    st.integers(1, 400).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))),
-    st.integers(1, 400).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))),
-)
-def test_newcombe_interval_holds_the_observed_difference_and_flips_with_the_order(
-    a: tuple[int, int], b: tuple[int, int]
+def test_difference_interval_of_an_empty_sample_says_nothing_is_known() -> None:
+    assert difference_interval(3, 10, 0, 0) == (-1.0, 1.0)
+
+
+samples = st.integers(1, 2000).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n)))
+
+
+@given(samples, samples)
+def test_difference_interval_contains_the_observed_difference_and_mirrors_when_swapped(
+    first: tuple[int, int], second: tuple[int, int]
 ) -> None:
-    lower, upper = newcombe_interval(*a, *b)
-    assert -1.0 <= lower <= a[0] / a[1] - b[0] / b[1] <= upper <= 1.0
-    flipped = newcombe_interval(*b, *a)
-    assert flipped == pytest.approx((-upper, -lower), abs=1e-12)
+    lower, upper = difference_interval(*first, *second)
+    difference = first[0] / first[1] - second[0] / second[1]
+    assert -1.0 <= lower <= difference <= upper <= 1.0
+    swapped = difference_interval(*second, *first)
+    assert swapped == pytest.approx((-upper, -lower))
 
 
 @pytest.mark.parametrize(

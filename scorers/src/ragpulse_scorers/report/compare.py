@@ -10,7 +10,7 @@ import math
 from collections.abc import Sequence
 
 from ragpulse_scorers.report.model import Difference, HallucinationRow, MetricRow
-from ragpulse_scorers.stats import newcombe_interval, welch_interval
+from ragpulse_scorers.stats import difference_interval, welch_interval
 
 
 def rate_differences(rows: Sequence[HallucinationRow], scorer: str | None) -> list[Difference]:
@@ -23,7 +23,7 @@ def rate_differences(rows: Sequence[HallucinationRow], scorer: str | None) -> li
     differences = []
     for variant in others:
         rate = by_variant[variant]
-        low, high = newcombe_interval(rate.successes, rate.n, base.successes, base.n)
+        low, high = difference_interval(rate.successes, rate.n, base.successes, base.n)
         differences.append(
             Difference(scorer, "hallucination", baseline, variant, rate.value - base.value, low, high,
                        base.n, rate.n, is_rate=True)

@@ -85,8 +85,6 @@ def render_html(data: ReportData, refresh_s: int | None = None) -> str:
             _cards(_hallucination_series_card(data), _traffic_card(data)),
             _cards(_hallucination_card(data), _latency_card(data)),
         ]
-        if data.injection:
-            sections.append(_injection_card(data))
         if data.metrics:
             sections.append(_metrics_card(data))
         sections.append(_cards(_spend_card(data), _scoring_card(data)))
@@ -343,31 +341,6 @@ def _short_ms(value: float) -> str:
     if value >= 1000:
         return f"{value / 1000:g} s"
     return f"{value:.2g} ms" if value < 10 else f"{value:.0f} ms"
-
-
-def _injection_card(data: ReportData) -> str:
-    table = _table(
-        ["variant", "scored", "injected rate", "measured rate [95% CI]", "caught", "false alarms"],
-        (
-            [
-                escape(row.variant),
-                str(row.scored),
-                percent(row.injected / row.scored if row.scored else None),
-                rate_with_interval(row.measured),
-                f"{row.caught}/{row.injected}",
-                str(row.false_alarms),
-            ]
-            for row in data.injection
-        ),
-        [False, True, True, True, True, True],
-    )
-    note = (
-        "<p class='muted'>Requests the example service marked"
-        " <span class='mono'>ragpulse.example.injected</span>"
-        f" (an unsupported statement planted on purpose) against what the {escape(data.primary_scorer or '')}"
-        " judge measured on the same requests.</p>"
-    )
-    return _card("Measured vs injected", note, table)
 
 
 def _metrics_card(data: ReportData) -> str:
