@@ -17,7 +17,6 @@ from ragpulse_scorers.report import render_terminal
 from ragpulse_scorers.report.format import printable
 from ragpulse_scorers.report.model import (
     HallucinationRow,
-    InjectionRow,
     LatencyRow,
     MetricRow,
     Rate,
@@ -67,7 +66,6 @@ def _report(text: str) -> ReportData:
         hallucination_series=[], traffic_series=[],
         worst=[WorstRequest(text, text, text, text, True, 0.0, [text])],
         spend=[SpendRow("2026-01-01", text, 0.1, 10, 5, 8)],
-        injection=[InjectionRow(text, 8, 2, Rate(2, 8), 2, 0)],
         scoring=ScoringHealth(10, 8, 1.0, 2.0, text, 0, {text: 3}),
         alerts=[_alert(text)],
     )  # fmt: skip
