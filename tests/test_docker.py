@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import threading
 import tomllib
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -91,7 +92,8 @@ def _run_job_once(job: Any, path: Path) -> None:
     done = threading.Event()
     scheduler.add_listener(lambda _event: done.set(), EVENT_JOB_EXECUTED | EVENT_JOB_ERROR)
     heartbeat.add_heartbeat(scheduler, "tick", path)
-    scheduler.add_job(job, id="tick")
+    # An interval job is kept after its run (a one-off job is removed, racing the shutdown below).
+    scheduler.add_job(job, "interval", hours=1, id="tick", next_run_time=datetime.now(UTC))
     scheduler.start()
     try:
         assert done.wait(30)
