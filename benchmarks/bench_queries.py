@@ -256,6 +256,7 @@ def application_queries(store: Store) -> Iterator[Query]:
     calls: dict[str, Callable[[dict[str, Any]], object]] = {
         "variant_traffic": lambda p: queries.variant_traffic(store, p),
         "score_aggregates": lambda p: queries.score_aggregates(store, p),
+        "score_spread": lambda p: queries.score_spread(store, p),
         "latency": lambda p: queries.latency(store, p),
         "hallucination_series": lambda p: queries.hallucination_series(store, p),
         "traffic_series": lambda p: queries.traffic_series(store, p),

@@ -125,8 +125,6 @@ def migrate(
         logger.info("applying migration %04d_%s", migration.version, migration.name)
         for statement in migration.statements(store.database, ttl_days, cluster):
             store.command(statement)
-        store.insert(
-            "ragpulse_schema_migrations", [[migration.version, migration.name]], ["Version", "Name"]
-        )
+        store.insert("ragpulse_schema_migrations", [[migration.version, migration.name]], ["Version", "Name"])
         applied.append(migration)
     return applied
