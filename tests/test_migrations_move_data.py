@@ -87,6 +87,13 @@ def test_scores_and_spans_survive_the_new_layout(old_store: Store) -> None:
         f"SELECT Step, count() FROM {old_store.table('ragpulse_step_latency')} GROUP BY Step ORDER BY Step"
     )
     assert dict(steps) == {"total": 40, **{step: 40 for step in STEPS}}
+    # And their hourly quantile states, one count per step row.
+    hourly = old_store.query(
+        f"SELECT Step, sum(Calls), quantilesBFloat16Merge(0.5, 0.95, 0.99)(Latency)[2]"
+        f" FROM {old_store.table('ragpulse_step_latency_hours')} GROUP BY Step ORDER BY Step"
+    )
+    assert {step: calls for step, calls, _ in hourly} == dict(steps)
+    assert {step: p95 for step, _, p95 in hourly}["total"] == pytest.approx(900, rel=0.01)
 
 
 def test_rerunning_a_layout_migration_after_a_crash_keeps_every_row_once(old_store: Store) -> None:
@@ -96,13 +103,16 @@ def test_rerunning_a_layout_migration_after_a_crash_keeps_every_row_once(old_sto
     layout = next(m for m in available_migrations() if m.name == "scores_time_first")
     steps = next(m for m in available_migrations() if m.name == "step_latency")
     # A crash after the swap, before the version was recorded: the whole migration runs again.
-    for migration in (layout, steps):
+    hours = next(m for m in available_migrations() if m.name == "step_latency_hours")
+    for migration in (layout, steps, hours):
         for statement in migration.statements(old_store.database, 30):
             old_store.command(statement)
     assert score_rows(old_store) == before
     assert sorting_key(old_store, "ragpulse_scores").startswith("toStartOfHour(RequestTime)")
     total = old_store.query(f"SELECT count() FROM {old_store.table('ragpulse_step_latency')}")[0][0]
     assert total == 12 * (len(STEPS) + 1)
+    calls = old_store.query(f"SELECT sum(Calls) FROM {old_store.table('ragpulse_step_latency_hours')}")[0][0]
+    assert calls == total
 
 
 def test_new_spans_reach_the_step_table_through_its_view(store: Store) -> None:

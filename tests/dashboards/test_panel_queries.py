@@ -293,3 +293,25 @@ def test_variant_comparison_opens_on_the_first_and_the_second_variant(demo_store
     # Grafana opens each variable on the first entry of its list.
     assert (listed["variant_a"][0], listed["variant_b"][0]) == ("A", "B")
     assert sorted(listed["variant_b"]) == sorted(listed["variant_a"]) == list(VARIANTS)
+
+
+def test_latency_over_weeks_reads_hourly_states_that_agree_with_the_step_rows(
+    demo_store: tuple[Store, Demo],
+) -> None:
+    store, demo = demo_store
+    sql = panel("overview.json", "Latency per step")["targets"][0]["rawSql"]
+    chosen = variables(demo, everything=True)
+    recent = time_range(demo)
+    weeks = TimeRange(demo.now - timedelta(days=30), recent.end, interval_s=3600)
+    from_rows = {row["step"]: row for row in store.query_dicts(expand_dashboard_query(sql, chosen, recent))}
+    hourly_sql = expand_dashboard_query(sql, chosen, weeks)
+    from_hours = {row["step"]: row for row in store.query_dicts(hourly_sql)}
+    assert "ragpulse_step_latency_hours WHERE" in hourly_sql and "AND NOT (" in hourly_sql
+    assert set(from_hours) == set(from_rows) == {*STEPS, "total"}
+    for step, row in from_rows.items():
+        assert (from_hours[step]["calls"], from_hours[step]["errors"]) == (row["calls"], row["errors"])
+        assert from_hours[step]["p95_ms"] == pytest.approx(row["p95_ms"], rel=0.1)
+    # A chosen variant needs the step rows: the hourly states know no variant.
+    one_variant = expand_dashboard_query(sql, variables(demo, everything=False), weeks)
+    rows = store.query_dicts(one_variant)
+    assert next(row for row in rows if row["step"] == "total")["calls"] == 60
