@@ -6,7 +6,8 @@ Every query filters on the window start (``since_ms``) and optionally one servic
 from __future__ import annotations
 
 import math
-from datetime import UTC, datetime
+import time
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ragpulse import semconv
@@ -36,6 +37,8 @@ STEPS = (
 )
 # Episodes read per report: firing ones come first, so only old resolved ones fall beyond it.
 ALERTS_LIMIT = 500
+# Beyond this, latency comes from hourly quantile states rather than from every step row.
+HOURLY_LATENCY_AFTER = timedelta(days=2)
 # Values every query may bind, so a metric or attribute name never enters SQL text.
 NAMES: dict[str, Any] = {
     "hallucination": HALLUCINATION,
@@ -58,7 +61,7 @@ def variant_traffic(store: Store, params: dict[str, Any]) -> list[VariantTraffic
     scored = {
         row["Variant"]: int(row["scored"])
         for row in store.query_dicts(
-            f"SELECT Variant, uniqExact(TraceId) AS scored FROM {store.table('ragpulse_scores')}"
+            f"SELECT Variant, uniqExact(cityHash64(TraceId)) AS scored FROM {store.table('ragpulse_scores')}"
             f" WHERE {_SCORES_WHERE} AND Error = '' GROUP BY Variant",
             params,
         )
@@ -109,14 +112,21 @@ def score_spread(store: Store, params: dict[str, Any]) -> dict[tuple[str, str, s
 
 
 def latency(store: Store, params: dict[str, Any]) -> list[LatencyRow]:
-    # The step table names the request's own span 'total'; the report calls it by its kind.
-    rows = store.query_dicts(
-        "SELECT if(Step = 'total', {kind_rag:String}, Step) AS step, count() AS n,"
+    # The step table names the request's own span 'total'; the report calls it by its kind. Windows longer
+    # than HOURLY_LATENCY_AFTER read the hourly quantile states (from the hour the window starts in).
+    long_window = time.time() * 1000 - params["since_ms"] > HOURLY_LATENCY_AFTER.total_seconds() * 1000
+    sql = (
+        "SELECT if(Step = 'total', {kind_rag:String}, Step) AS step, sum(Calls) AS n,"
+        " quantilesBFloat16Merge(0.5, 0.95, 0.99)(Latency) AS q, q[1] AS p50, q[2] AS p95"
+        f" FROM {store.table('ragpulse_step_latency_hours')}"
+        " WHERE Hour >= toStartOfHour(fromUnixTimestamp64Milli({since_ms:Int64}))"
+        " AND ({service:String} = '' OR ServiceName = {service:String})"
+        if long_window
+        else "SELECT if(Step = 'total', {kind_rag:String}, Step) AS step, count() AS n,"
         " quantileExact(0.5)(DurationMs) AS p50, quantileExact(0.95)(DurationMs) AS p95"
         f" FROM {store.table('ragpulse_step_latency')} WHERE {_REQUESTS_WHERE}"
-        " GROUP BY step",
-        {**params, **NAMES},
     )
+    rows = store.query_dicts(f"{sql} GROUP BY step", {**params, **NAMES})
     by_step = {row["step"]: row for row in rows}
     return [
         LatencyRow(step, int(by_step[step]["n"]), float(by_step[step]["p50"]), float(by_step[step]["p95"]))
@@ -208,7 +218,7 @@ def worst_requests(store: Store, params: dict[str, Any]) -> list[WorstRequest]:
 def spend(store: Store, params: dict[str, Any]) -> list[SpendRow]:
     rows = store.query_dicts(
         "SELECT toString(toDate(ScoredAt, 'UTC')) AS day, Scorer, sum(CostUSD) AS cost,"
-        " sum(InputTokens) AS input, sum(OutputTokens) AS output, uniqExact(TraceId) AS scored"
+        " sum(InputTokens) AS input, sum(OutputTokens) AS output, uniqExact(cityHash64(TraceId)) AS scored"
         f" FROM {store.table('ragpulse_scores')} WHERE {_SCORES_WHERE}"
         " GROUP BY day, Scorer ORDER BY day, Scorer",
         params,
@@ -231,10 +241,10 @@ def scoring_health(store: Store, params: dict[str, Any], requests: int) -> Scori
     lag = store.query_dicts(
         "SELECT count() AS scored, quantileExact(0.5)(lag_s) AS p50, quantileExact(0.95)(lag_s) AS p95,"
         " toString(max(last), 'UTC') AS last_scored"
-        " FROM (SELECT TraceId, dateDiff('millisecond', any(RequestTime), min(ScoredAt)) / 1000 AS lag_s,"
+        " FROM (SELECT dateDiff('millisecond', any(RequestTime), min(ScoredAt)) / 1000 AS lag_s,"
         "       max(ScoredAt) AS last"
         f"       FROM {store.table('ragpulse_scores')} WHERE {_SCORES_WHERE} AND Error = ''"
-        "       GROUP BY TraceId)",
+        "       GROUP BY cityHash64(TraceId))",
         params,
     )[0]
     judge_errors = store.query(
