@@ -24,7 +24,8 @@ def test_long_windows_read_hourly_states_that_agree_with_the_rows(store: Store) 
         kind = {"ragpulse.kind": "rag"}
         total_ns, generate_ns = (400 + 10 * index) * 10**6, 300 * 10**6
         spans.append([at, trace, root, "", "rag fusion", "Server", "svc", kind, total_ns, "Ok"])
-        spans.append([at, trace, uuid.uuid4().hex[:16], root, "generate", "Internal", "svc", {}, generate_ns, "Ok"])
+        step = uuid.uuid4().hex[:16]
+        spans.append([at, trace, step, root, "generate", "Internal", "svc", {}, generate_ns, "Ok"])
     store.insert("otel_traces", spans, SPAN_COLUMNS)
 
     def latency(since: timedelta) -> dict[str, LatencyRow]:
