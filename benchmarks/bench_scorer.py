@@ -1,0 +1,171 @@
+"""Scorer throughput: one default ``ragpulse score --once`` over 20,000 pending requests, lexical judge.
+
+The goal is a tick that costs at most 1.25x the judge's own time: the pipeline around the judge (selecting
+candidates, reading request rows, building requests, writing scores and log rows) adds at most 25%. The judge
+alone is ``LexicalScorer.score`` over the same requests, built in memory before its clock starts, on one
+thread, measured in the same run before and after the tick (the faster of the two counts, which makes the
+ratio the conservative one). Each step runs in a process of its own, since chDB lets one process hold a
+database path; the tick's process reports its peak RSS, which must stay bounded by a batch, not the backlog.
+
+The requests are the demo's kind: a question of the example service, five of the BM25 top-10 pydoc passages
+as context, an extractive answer from them, one in ten with a planted unsupported sentence.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+REQUESTS = 20_000
+GOAL_RATIO = 1.25
+CONTEXT_CHUNKS = 5
+INJECT_ONE_IN = 10
+_COLUMNS = ("TraceId", "SpanId", "Timestamp", "ServiceName", "Pipeline", "Variant", "Question", "Answer",
+            "Context", "SampleKey")  # fmt: skip
+
+
+def _request_rows(count: int, seed: int = 7) -> list[list[Any]]:
+    from ragpulse_example.bm25 import default_index
+    from ragpulse_example.injection import inject
+    from ragpulse_example.questions import load_questions
+    from ragpulse_example.standins import extractive_answer
+
+    rng = random.Random(seed)
+    index = default_index()
+    questions = load_questions()
+    hits = {question.text: index.search(question.text, 10) for question in questions}
+    start = datetime.now(UTC) - timedelta(hours=1)
+    rows: list[list[Any]] = []
+    for i in range(count):
+        question = questions[i % len(questions)].text
+        chosen = sorted(rng.sample(range(len(hits[question])), CONTEXT_CHUNKS))
+        passages = [hits[question][rank].passage for rank in chosen]
+        context = [
+            {"id": passage.id, "text": passage.text, "rank": rank, "score": hits[question][position].score}
+            for rank, (position, passage) in enumerate(zip(chosen, passages, strict=True), 1)
+        ]
+        answer = extractive_answer(question, [passage.text for passage in passages])
+        if i % INJECT_ONE_IN == 0:
+            answer = inject(answer, question, seed=i)
+        trace = f"{rng.getrandbits(128):032x}"
+        rows.append([trace, trace[:16], start + timedelta(milliseconds=100 * i), "bench", "pydoc-qa",
+                     "AB"[i % 2], question, answer, json.dumps(context), rng.getrandbits(64)])  # fmt: skip
+    return rows
+
+
+def _prepare(dsn: str, count: int) -> dict[str, Any]:
+    from ragpulse_core.schema import migrate
+    from ragpulse_core.store import Store
+
+    store = Store(dsn)
+    migrate(store, 30)
+    rows = _request_rows(count)
+    for start in range(0, len(rows), 5_000):
+        store.insert("ragpulse_requests", rows[start : start + 5_000], _COLUMNS)
+    return {"requests": count}
+
+
+def _judge_alone(dsn: str) -> dict[str, Any]:
+    from ragpulse_core.store import Store
+    from ragpulse_scorers.lexical.scorer import LexicalScorer
+    from ragpulse_scorers.models import RagRequest
+
+    store = Store(dsn)
+    rows = store.query_dicts(f"SELECT * FROM {store.table('ragpulse_requests')} ORDER BY Timestamp")
+    requests = [RagRequest.from_row(row) for row in rows]
+    scorer = LexicalScorer()
+    started = time.perf_counter()
+    for request in requests:
+        scorer.score(request)
+    return {"seconds": time.perf_counter() - started, "requests": len(requests)}
+
+
+def _tick(dsn: str) -> dict[str, Any]:
+    """``ragpulse score --once`` with default settings (the lexical scorer), as a user runs it."""
+    from ragpulse_core.cli import main
+    from ragpulse_core.store import Store
+
+    store = Store(dsn)
+    store.query("SELECT 1")  # chDB loaded: the baseline RSS of any process holding the database
+    rss_before_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    started = time.perf_counter()
+    code = main(["score", "--once", "--dsn", dsn])
+    seconds = time.perf_counter() - started
+    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    (scored,) = store.query(
+        f"SELECT uniqExact(TraceId) FROM {store.table('ragpulse_scoring_log')}"
+        " WHERE Scorer = 'lexical' AND Outcome IN ('scored', 'skipped')"
+    )[0]
+    (requests,) = store.query(f"SELECT uniqExact(TraceId) FROM {store.table('ragpulse_requests')}")[0]
+    return {
+        "exit_code": code,
+        "seconds": seconds,
+        "done": scored,
+        "pending": requests - scored,
+        "rss_start_mib": rss_before_kib / 1024,
+        "peak_rss_mib": peak_kib / 1024,
+    }
+
+
+_STEPS = {"prepare": _prepare, "judge": _judge_alone, "tick": _tick}
+
+
+def _step(name: str, dsn: str, *args: str) -> dict[str, Any]:
+    done = subprocess.run(
+        [sys.executable, __file__, "--step", name, dsn, *args],
+        capture_output=True, text=True, check=False, timeout=3600,
+    )  # fmt: skip
+    if done.returncode != 0:
+        raise RuntimeError(f"step {name} failed:\n{done.stderr[-4000:]}")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--requests", type=int, default=REQUESTS)
+    parser.add_argument("--step", nargs="+", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv if argv is not None else [])
+    if args.step:
+        name, *rest = args.step
+        step_args = (int(value) for value in rest[1:])
+        print(json.dumps(_STEPS[name](rest[0], *step_args)))
+        return
+
+    console = Console()
+    with tempfile.TemporaryDirectory(prefix="bench-scorer-") as tmp:
+        dsn = f"chdb://{Path(tmp) / 'db'}"
+        _step("prepare", dsn, str(args.requests))
+        before = _step("judge", dsn)
+        tick = _step("tick", dsn)
+        after = _step("judge", dsn)
+    judge_s = min(before["seconds"], after["seconds"])
+    ratio = tick["seconds"] / judge_s
+    table = Table(title=f"scorer throughput: one default `score --once` over {args.requests:,} pending requests")
+    for column in ("", "seconds", "requests/s"):
+        table.add_column(column, justify="right" if column else "left")
+    table.add_row("lexical judge alone (1 thread)", f"{judge_s:.1f}", f"{args.requests / judge_s:,.0f}")
+    table.add_row("score --once (whole tick)", f"{tick['seconds']:.1f}", f"{tick['done'] / tick['seconds']:,.0f}")
+    console.print(table)
+    verdict = "[green]ok[/green]" if ratio <= GOAL_RATIO and tick["pending"] == 0 else "[red]over goal[/red]"
+    console.print(
+        f"ratio {ratio:.2f} (goal ≤ {GOAL_RATIO}) {verdict}; {tick['done']:,} done, {tick['pending']:,} left"
+        f" pending; peak RSS {tick['peak_rss_mib']:.0f} MiB ({tick['rss_start_mib']:.0f} MiB at start);"
+        f" judge alone {before['seconds']:.1f} s before, {after['seconds']:.1f} s after"
+    )
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
