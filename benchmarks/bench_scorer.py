@@ -153,11 +153,12 @@ def main(argv: list[str] | None = None) -> None:
         after = _step("judge", dsn)
     judge_s = min(before["seconds"], after["seconds"])
     ratio = tick["seconds"] / judge_s
-    table = Table(title=f"scorer throughput: one default `score --once` over {args.requests:,} pending requests")
+    table = Table(title=f"one default `score --once` over {args.requests:,} pending requests")
     for column in ("", "seconds", "requests/s"):
         table.add_column(column, justify="right" if column else "left")
     table.add_row("lexical judge alone (1 thread)", f"{judge_s:.1f}", f"{args.requests / judge_s:,.0f}")
-    table.add_row("score --once (whole tick)", f"{tick['seconds']:.1f}", f"{tick['done'] / tick['seconds']:,.0f}")
+    tick_rate = tick["done"] / tick["seconds"]
+    table.add_row("score --once (whole tick)", f"{tick['seconds']:.1f}", f"{tick_rate:,.0f}")
     console.print(table)
     verdict = "[green]ok[/green]" if ratio <= GOAL_RATIO and tick["pending"] == 0 else "[red]over goal[/red]"
     console.print(

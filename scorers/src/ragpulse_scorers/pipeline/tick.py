@@ -13,7 +13,7 @@ import os
 import socket
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
@@ -70,6 +70,7 @@ class ScoringJob:
         scorers: Sequence[Scorer] | None = None,
         *,
         write_batch: int | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._settings = settings
         self._store = store
@@ -85,6 +86,7 @@ class ScoringJob:
         self._budgets = {name: RequestBudget(limits.max_per_minute) for name, limits in self._limits.items()}
         self._circuits = {scorer.name: JudgeCircuit(config.circuit_failures) for scorer in self._scorers}
         self._write_batch = write_batch or config.batch_size
+        self._clock = clock
         shard = f" shard {self._shard}" if self._shard.count > 1 else ""
         self._worker = f"{socket.gethostname()}:{os.getpid()}{shard}"
 
@@ -123,7 +125,8 @@ class ScoringJob:
             sample_rate=config.sample_rate,
             batch_size=config.batch_size,
             write_batch=self._write_batch,
-            deadline=time.monotonic() + config.tick_deadline_s,
+            deadline=self._clock() + config.tick_deadline_s,
+            clock=self._clock,
         )
         ScorerTurn(
             self._store,

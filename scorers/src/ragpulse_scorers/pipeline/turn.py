@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -50,7 +50,7 @@ class OutcomeCounter(Protocol):
 
 @dataclass(frozen=True)
 class TurnPlan:
-    """What a turn may do: where to look, its limits, batch size and deadline (``time.monotonic``)."""
+    """What a turn may do: where to look, its limits, batch sizes, and its deadline on ``clock``."""
 
     selection: Selection
     limits: JudgeLimits
@@ -58,6 +58,10 @@ class TurnPlan:
     batch_size: int
     write_batch: int
     deadline: float
+    clock: Callable[[], float] = time.monotonic
+
+    def expired(self) -> bool:
+        return self.clock() >= self.deadline
 
 
 class ScorerTurn:
@@ -95,7 +99,7 @@ class ScorerTurn:
         selection = self._plan.selection
         with self._judging_pool() as pool:
             while window > 0 and not self._stopped:
-                if time.monotonic() >= self._plan.deadline:
+                if self._plan.expired():
                     self._stopped = "deadline"
                     break
                 limit = min(self._plan.batch_size, window)
@@ -164,7 +168,7 @@ class ScorerTurn:
             return Judgment(key, Outcome.OVER_BUDGET, "judge budget spent earlier in this tick")
         if self._judge_down.is_set() or (not probe and not self._circuit.closed):
             return self._deferral(key)
-        if time.monotonic() >= self._plan.deadline:
+        if self._plan.expired():
             self._stopped = "deadline"
             return None
         try:
