@@ -27,6 +27,13 @@ LOG_COLUMNS = (
     "Reason", "Worker",
 )  # fmt: skip
 
+# The columns that tell one batch from another: a retried insert repeats them, another batch never does
+# (each judgment has its own ScoredAt, each write its own LoggedAt). Hashing these, not the whole rows with
+# their details, keeps the token cheap.
+_TOKEN_KEYS = {
+    "ragpulse_scores": ("TraceId", "ScoredAt", "Scorer", "ScorerVersion", "Metric"),
+    "ragpulse_scoring_log": ("LoggedAt", "TraceId", "Scorer", "ScorerVersion", "Outcome"),
+}
 _UINT32_MAX = 2**32 - 1
 
 
@@ -143,5 +150,7 @@ class ScoreWriter:
 
     def _insert(self, table: str, rows: list[list[Any]], columns: Sequence[str]) -> None:
         if rows:
-            token = hashlib.sha256(repr((table, rows)).encode()).hexdigest()
+            key = [columns.index(name) for name in _TOKEN_KEYS[table]]
+            keys = [[row[i] for i in key] for row in rows]
+            token = hashlib.sha256(repr((table, keys)).encode()).hexdigest()
             self._store.insert(table, rows, columns, dedup_token=token)
