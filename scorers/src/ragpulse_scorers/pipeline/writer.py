@@ -82,7 +82,7 @@ def score_rows(
             _finite_or_none(score.value),
             score.label,
             score.explanation,
-            json.dumps(score.details, ensure_ascii=False, default=str),
+            json.dumps(score.details, ensure_ascii=False, default=str) if score.details else "{}",
             score.judge_model,
             _uint32(score.input_tokens),
             _uint32(score.output_tokens),
