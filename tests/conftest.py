@@ -15,7 +15,9 @@ from opentelemetry import trace
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from ragpulse_collector.server import CollectorServer
 from ragpulse_core.schema import migrate
+from ragpulse_core.settings import RagpulseSettings
 from ragpulse_core.store import Store
 
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -49,6 +51,15 @@ def store(migrated_store: Store) -> Store:
     for (name,) in tables:
         migrated_store.command(f"TRUNCATE TABLE {migrated_store.table(name)}")
     return migrated_store
+
+
+@pytest.fixture
+def collector(store: Store) -> Iterator[CollectorServer]:
+    """A collector on a free loopback port over the session's store."""
+    server = CollectorServer(RagpulseSettings.load(None, collector={"host": "127.0.0.1", "port": 0}), store)
+    server.start()
+    yield server
+    server.stop()
 
 
 @pytest.fixture(scope="session")

@@ -54,6 +54,12 @@ class ScorerSettings(SettingsSection):
     )
 
 
+class AssemblySettings(SettingsSection):
+    enabled: bool = Field(True, description="Assemble requests from OpenInference and GenAI traces each tick")
+    batch_size: int = Field(200, ge=1, description="Traces read and assembled per query")
+    max_traces_per_tick: int = Field(5000, ge=1, description="Most traces assembled per tick")
+
+
 class PriceSettings(SettingsSection):
     input_per_million: float = Field(0.0, ge=0)
     output_per_million: float = Field(0.0, ge=0)
@@ -99,5 +105,6 @@ class AlertSettings(SettingsSection):
 
 class ScorersSettings(RagpulseSettings):
     scorer: ScorerSettings = Field(default_factory=ScorerSettings)
+    assembly: AssemblySettings = Field(default_factory=AssemblySettings)
     judge: JudgeSettings = Field(default_factory=JudgeSettings)
     alerts: AlertSettings = Field(default_factory=AlertSettings)

@@ -64,6 +64,7 @@ class Selection:
     version: str
     oldest: datetime
     newest: datetime
+    """Requests that ended after this wait: a trace assembled from other spans settles from its end too."""
     sample_threshold: int
     shard: Shard
     max_attempts: int
@@ -86,6 +87,7 @@ def select_candidates(store: Store, selection: Selection) -> list[Candidate]:
             SELECT TraceId, Timestamp, ServiceName, Variant, SampleKey
             FROM {store.table("ragpulse_requests")}
             WHERE Timestamp >= {{oldest:DateTime64(6)}} AND Timestamp <= {{newest:DateTime64(6)}}
+              AND Timestamp + toIntervalMicrosecond(toUInt64(DurationMs * 1000)) <= {{newest:DateTime64(6)}}
               AND intDiv(SampleKey, {SAMPLE_BUCKETS}) % {{shards:UInt64}} = {{shard:UInt64}}
               AND (toUnixTimestamp64Nano(Timestamp), TraceId) > ({{after_ns:Int64}}, {{after_trace:String}})
             ORDER BY Timestamp, TraceId
@@ -153,7 +155,11 @@ def _candidate(
 
 
 def load_requests(store: Store, candidates: Sequence[Candidate]) -> dict[str, RequestRow]:
-    """The ``ragpulse_requests`` rows of ``candidates`` by trace id, without the texts of unjudgeable ones."""
+    """The ``ragpulse_requests`` rows of ``candidates`` by trace id, without the texts of unjudgeable ones.
+
+    Until parts merge, a hybrid trace has both the view's row and the assembled row that completes it: the
+    assembled one wins.
+    """
     if not candidates:
         return {}
     # Python datetimes stop at microseconds while Timestamp has nanoseconds: widen the range a little.
@@ -173,7 +179,7 @@ def load_requests(store: Store, candidates: Sequence[Candidate]) -> dict[str, Re
             FROM {store.table("ragpulse_requests")}
             WHERE Timestamp >= {{oldest:DateTime64(9)}} AND Timestamp <= {{newest:DateTime64(9)}}
               AND has({{ids:Array(String)}}, TraceId)
-            ORDER BY Timestamp
+            ORDER BY Timestamp, Source = 'ragpulse'
             LIMIT 1 BY TraceId
         )
         """,

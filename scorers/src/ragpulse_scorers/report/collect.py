@@ -57,7 +57,6 @@ def collect_report(
         traffic_series=queries.traffic_series(store, series_params),
         worst=queries.worst_requests(store, {**series_params, "limit": worst_limit}) if primary else [],
         spend=queries.spend(store, params),
-        injection=queries.injection(store, series_params) if primary else [],
         scoring=queries.scoring_health(store, params, sum(variant.requests for variant in variants)),
         alerts=queries.alerts(store, since, service),
     )

@@ -96,18 +96,6 @@ class SpendRow:
 
 
 @dataclass(frozen=True)
-class InjectionRow:
-    """Requests that carried the planted-statement marker against what the judge measured on them."""
-
-    variant: str
-    scored: int
-    injected: int
-    measured: Rate
-    caught: int
-    false_alarms: int
-
-
-@dataclass(frozen=True)
 class ScoringHealth:
     requests: int
     scored: int
@@ -137,7 +125,6 @@ class ReportData:
     traffic_series: list[TrafficPoint]
     worst: list[WorstRequest]
     spend: list[SpendRow]
-    injection: list[InjectionRow]
     scoring: ScoringHealth
     alerts: list[AlertRecord] = field(default_factory=list)
     """Alerts firing now (whenever they fired), then those resolved within the window; newest first."""

@@ -16,7 +16,6 @@ from ragpulse_scorers.alerts.state import FIRING, AlertRecord, load_alerts
 from ragpulse_scorers.metric_names import HALLUCINATION, SUPPORT_METRICS
 from ragpulse_scorers.report.details import unsupported_sentences
 from ragpulse_scorers.report.model import (
-    InjectionRow,
     LatencyRow,
     Rate,
     ScoringHealth,
@@ -35,8 +34,6 @@ STEPS = (
     semconv.SPAN_FUSE,
     semconv.SPAN_GENERATE,
 )
-# The example service marks requests it planted an unsupported statement in, so the demo can check the judge.
-INJECTED_ATTRIBUTE = "ragpulse.example.injected"
 # Episodes read per report: firing ones come first, so only old resolved ones fall beyond it.
 ALERTS_LIMIT = 500
 # Values every query may bind, so a metric or attribute name never enters SQL text.
@@ -46,7 +43,6 @@ NAMES: dict[str, Any] = {
     "kind_key": semconv.KIND,
     "kind_rag": semconv.KIND_RAG,
     "steps": list(STEPS[1:]),
-    "injected_key": INJECTED_ATTRIBUTE,
 }
 
 _REQUESTS_WHERE = (
@@ -203,40 +199,6 @@ def spend(store: Store, params: dict[str, Any]) -> list[SpendRow]:
             int(row["input"]),
             int(row["output"]),
             int(row["scored"]),
-        )
-        for row in rows
-    ]
-
-
-def injection(store: Store, params: dict[str, Any]) -> list[InjectionRow]:
-    rows = store.query_dicts(
-        "SELECT s.Variant AS variant, count() AS n, sum(i.injected) AS injected,"
-        " countIf(s.hallucinated) AS measured,"
-        " countIf(s.hallucinated AND i.injected = 1) AS caught,"
-        " countIf(s.hallucinated AND i.injected = 0) AS false_alarms"
-        " FROM (SELECT TraceId, any(Variant) AS Variant, max(Value) >= 0.5 AS hallucinated"
-        f"       FROM {store.table('ragpulse_scores')} FINAL"
-        f"       WHERE {_SCORES_WHERE} AND Scorer = {{scorer:String}}"
-        "       AND Metric = {hallucination:String} AND Error = '' AND Value IS NOT NULL"
-        "       GROUP BY TraceId) AS s"
-        " LEFT JOIN (SELECT TraceId, toUInt8(1) AS injected"
-        f"       FROM {store.table('otel_traces')} WHERE {_REQUESTS_WHERE}"
-        "       AND SpanAttributes[{kind_key:String}] = {kind_rag:String}"
-        "       AND lower(SpanAttributes[{injected_key:String}]) IN ('true', '1')"
-        "       GROUP BY TraceId) AS i ON s.TraceId = i.TraceId"
-        " GROUP BY variant ORDER BY variant",
-        {**params, **NAMES},
-    )
-    if not any(int(row["injected"]) for row in rows):
-        return []
-    return [
-        InjectionRow(
-            variant=row["variant"],
-            scored=int(row["n"]),
-            injected=int(row["injected"]),
-            measured=Rate(int(row["measured"]), int(row["n"])),
-            caught=int(row["caught"]),
-            false_alarms=int(row["false_alarms"]),
         )
         for row in rows
     ]
