@@ -33,7 +33,7 @@ class Endpoint:
 
 
 @pytest.fixture
-def warnings(caplog: pytest.LogCaptureFixture) -> Iterator[pytest.LogCaptureFixture]:
+def judge_logs(caplog: pytest.LogCaptureFixture) -> Iterator[pytest.LogCaptureFixture]:
     with caplog.at_level(logging.INFO, logger="ragpulse_scorers"):
         yield caplog
 
@@ -43,7 +43,7 @@ def warning_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
 
 
 def test_a_dead_judge_is_probed_once_per_tick_and_its_requests_deferred_once(
-    store: Store, chdb_dsn: str, warnings: pytest.LogCaptureFixture
+    store: Store, chdb_dsn: str, judge_logs: pytest.LogCaptureFixture
 ) -> None:
     traces = insert_requests(store, 30, variants=("A", "B"))
     endpoint = Endpoint()
@@ -57,7 +57,7 @@ def test_a_dead_judge_is_probed_once_per_tick_and_its_requests_deferred_once(
     assert first.count("recording", Outcome.DEFERRED) == 30
     assert [row["Outcome"] for row in log_rows(store)] == ["deferred"] * 30
     assert "Connection refused" in log_rows(store)[0]["Reason"]
-    (summary,) = warning_lines(warnings)
+    (summary,) = warning_lines(judge_logs)
     assert "judge unreachable" in summary and "30 requests deferred" in summary
 
     second = job.run()
@@ -72,7 +72,7 @@ def test_a_dead_judge_is_probed_once_per_tick_and_its_requests_deferred_once(
 
 
 def test_a_judge_dying_mid_tick_opens_the_circuit_after_a_few_failures_in_a_row(
-    store: Store, chdb_dsn: str, warnings: pytest.LogCaptureFixture
+    store: Store, chdb_dsn: str, judge_logs: pytest.LogCaptureFixture
 ) -> None:
     insert_requests(store, 20)
     answered: list[str] = []
@@ -91,7 +91,7 @@ def test_a_judge_dying_mid_tick_opens_the_circuit_after_a_few_failures_in_a_row(
     assert report.count("recording", Outcome.SCORED) == 2
     assert report.count("recording", Outcome.FAILED) == 2
     assert report.count("recording", Outcome.DEFERRED) == 16
-    assert len(warning_lines(warnings)) == 1
+    assert len(warning_lines(judge_logs)) == 1
 
 
 def test_other_judge_errors_do_not_open_the_circuit(store: Store, chdb_dsn: str) -> None:
@@ -116,7 +116,7 @@ def test_score_once_with_the_judge_down_finishes_with_one_summary_line(
     store: Store,
     chdb_dsn: str,
     monkeypatch: pytest.MonkeyPatch,
-    warnings: pytest.LogCaptureFixture,
+    judge_logs: pytest.LogCaptureFixture,
     down: Callable[[httpx.Request], httpx.Response],
 ) -> None:
     insert_requests(store, 200, variants=("A", "B"))
@@ -133,9 +133,9 @@ def test_score_once_with_the_judge_down_finishes_with_one_summary_line(
     assert len(server.requests) == 5  # one probe: the client's attempt and its four retries
     assert {row["Outcome"] for row in log_rows(store, "support")} == {"deferred"}
     assert len(log_rows(store, "support")) == 200
-    assert len(warning_lines(warnings)) == 1
+    assert len(warning_lines(judge_logs)) == 1
 
     assert main(command) == 0  # the next run probes once more, and logs nothing new
     assert len(server.requests) == 10
     assert len(log_rows(store, "support")) == 200
-    assert len(warning_lines(warnings)) == 2
+    assert len(warning_lines(judge_logs)) == 2

@@ -171,11 +171,11 @@ class ScorerTurn:
         if self._plan.expired():
             self._stopped = "deadline"
             return None
+        key = _key(candidate, row.values.get("Pipeline", ""))
         try:
             request = RagRequest.from_row(row.values)
         except RequestRowError as exc:
             return Judgment(key, Outcome.SKIPPED, _clip(str(exc)))
-        key = replace(key, pipeline=request.pipeline)
         for name in self._scorer.requires:
             if not getattr(request, name, None):
                 return Judgment(key, Outcome.SKIPPED, f"request has no {name}")
