@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from browser_testing import Chromium, find_chromium, install_chromium
 from hypothesis import settings
 from opentelemetry import trace
 from opentelemetry.sdk.trace import TracerProvider
@@ -80,3 +81,14 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(f"{SHARED_DATA} not present")
     return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Chromium:
+    """Debian's headless chromium, installed here when missing and allowed (CI or root); else a skip."""
+    binary = find_chromium()
+    if binary is None:
+        binary, reason = install_chromium()
+        if binary is None:
+            pytest.skip(reason)
+    return Chromium(binary)
