@@ -48,7 +48,8 @@ def _request_rows(count: int, seed: int = 7) -> list[list[Any]]:
     index = default_index()
     questions = load_questions()
     hits = {question.text: index.search(question.text, 10) for question in questions}
-    start = datetime.now(UTC) - timedelta(hours=1)
+    # Spread over the hour that ended an hour ago, however many: all settled, none past the lookback.
+    start, step = datetime.now(UTC) - timedelta(hours=2), timedelta(hours=1) / count
     rows: list[list[Any]] = []
     for i in range(count):
         question = questions[i % len(questions)].text
@@ -62,7 +63,7 @@ def _request_rows(count: int, seed: int = 7) -> list[list[Any]]:
         if i % INJECT_ONE_IN == 0:
             answer = inject(answer, question, seed=i)
         trace = f"{rng.getrandbits(128):032x}"
-        rows.append([trace, trace[:16], start + timedelta(milliseconds=100 * i), "bench", "pydoc-qa",
+        rows.append([trace, trace[:16], start + step * i, "bench", "pydoc-qa",
                      "AB"[i % 2], question, answer, json.dumps(context), rng.getrandbits(64)])  # fmt: skip
     return rows
 
