@@ -21,7 +21,7 @@ console = Console()
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     collector = subparsers.add_parser(
-        "collector", help="receive OTLP/HTTP traces and write them to ClickHouse"
+        "collector", help="receive OTLP/HTTP (and OTLP/gRPC) traces and write them to ClickHouse"
     )
     _add_store_flags(collector)
     collector.add_argument("--host", help="address to listen on (default 127.0.0.1)")
@@ -30,7 +30,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--spool-dir", type=Path, help="where batches wait while ClickHouse is unreachable"
     )
     collector.add_argument("--max-body-bytes", type=int, help="larger requests get 413")
-    collector.add_argument("--auth-token", help="require 'Authorization: Bearer <token>'")
+    collector.add_argument(
+        "--grpc-port", type=int, help="also receive OTLP/gRPC on this port (4317 by convention; default off)"
+    )
+    collector.add_argument(
+        "--auth-token",
+        help="require 'Authorization: Bearer <token>' (visible in ps: prefer --auth-token-file or "
+        "RAGPULSE_COLLECTOR__AUTH_TOKEN)",
+    )
+    collector.add_argument("--auth-token-file", type=Path, help="read the bearer token from this file")
     collector.set_defaults(func=run_collector)
 
     migrate_parser = subparsers.add_parser("migrate", help="create or upgrade the ClickHouse schema")
@@ -83,6 +91,8 @@ def run_collector(args: argparse.Namespace) -> int:
             "spool_dir": args.spool_dir,
             "max_body_bytes": args.max_body_bytes,
             "auth_token": args.auth_token,
+            "auth_token_file": args.auth_token_file,
+            "grpc_port": args.grpc_port,
         },
     )
     store = Store(settings.store.dsn, settings.store.database)
@@ -102,8 +112,9 @@ def run_collector(args: argparse.Namespace) -> int:
     tune_gc_for_collector()
     signal.signal(signal.SIGTERM, _interrupt)
     server.start()
+    grpc = f" and OTLP/gRPC on port {server.grpc_port}" if server.grpc_port is not None else ""
     console.print(
-        f"collector listening on [bold]{server.url}{TRACES_PATH}[/bold], writing to {describe_dsn(store.dsn)}"
+        f"collector listening on [bold]{server.url}{TRACES_PATH}[/bold]{grpc}, writing to {describe_dsn(store.dsn)}"
     )
     try:
         server.serve_forever()

@@ -8,6 +8,7 @@ talks to a ClickHouse server. The same SQL runs on both; values always travel by
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,6 +17,7 @@ from urllib.parse import urlsplit
 
 import clickhouse_connect
 from clickhouse_connect.driver.client import Client
+from clickhouse_connect.driver.exceptions import DatabaseError, DataError, OperationalError
 
 logger = logging.getLogger(__name__)
 
@@ -24,6 +26,25 @@ DEFAULT_DATABASE = "ragpulse"
 
 class StoreUnavailable(Exception):
     """The database could not be reached or refused the operation; callers may retry later."""
+
+
+class StoreRefused(StoreUnavailable):
+    """The database, reached, refused the data itself: retrying the same rows fails the same way.
+
+    A subclass so that callers which only retry keep working; the collector's writer tells the two apart
+    and sets refused rows aside instead of retrying them forever.
+    """
+
+
+# ClickHouse error codes that blame the data rather than the server's state: TYPE_MISMATCH,
+# CANNOT_PARSE_TEXT, ARGUMENT_OUT_OF_BOUND, CANNOT_CONVERT_TYPE, INCORRECT_DATA, TOO_LARGE_ARRAY_SIZE,
+# TOO_LARGE_STRING_SIZE, SIZES_OF_ARRAYS_DONT_MATCH, VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE,
+# CANNOT_INSERT_NULL_IN_ORDINARY_COLUMN, DECIMAL_OVERFLOW. DataError is the client failing to encode a value.
+_DATA_ERROR_CODES = frozenset({6, 27, 41, 53, 69, 70, 117, 128, 131, 190, 321, 349, 407})
+# TOO_MANY_PARTS (252) blames the data only when it names the partitions of one insert block; merges
+# falling behind share the code and clear up on their own.
+_TOO_MANY_PARTS = 252
+_ERROR_CODE = re.compile(r"Code: (\d+)\.")
 
 
 def default_dsn(base_dir: Path | None = None) -> str:
@@ -80,6 +101,8 @@ class Store:
         except StoreUnavailable:
             raise
         except Exception as exc:
+            if _blames_the_data(exc):
+                raise StoreRefused(f"{what} refused by {describe_dsn(self.dsn)}: {exc}") from exc
             # A broken connection poisons the thread's client: drop it so the next call reconnects.
             self._local.client = None
             raise StoreUnavailable(f"{what} failed on {describe_dsn(self.dsn)}: {exc}") from exc
@@ -161,3 +184,18 @@ class Store:
         if client is not None:
             client.close()
             self._local.client = None
+
+
+def _blames_the_data(exc: Exception) -> bool:
+    """Whether ``exc`` is the database refusing these values rather than failing to take any."""
+    if isinstance(exc, OperationalError):
+        return False
+    if isinstance(exc, DataError):
+        return True
+    if isinstance(exc, DatabaseError):
+        match = _ERROR_CODE.search(str(exc))
+        code = int(match.group(1)) if match else None
+        if code == _TOO_MANY_PARTS:
+            return "partitions for single INSERT block" in str(exc)
+        return code in _DATA_ERROR_CODES
+    return False

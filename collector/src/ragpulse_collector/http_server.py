@@ -1,0 +1,242 @@
+"""The OTLP/HTTP receiver: ``POST /v1/traces``, ``GET /healthz``, ``GET /metrics``, served by aiohttp.
+
+Why aiohttp: parsing HTTP is not this project's job. aiohttp is maintained, parses with llhttp (C),
+rejects malformed framing itself (negative or garbled ``Content-Length``, bad chunk sizes: 400), bounds the
+request line, header fields and header count, takes a listen backlog, and streams bodies with flow control,
+so a body is only read as far as the handler asks. One event loop holds any number of slow connections
+without a thread each (slowloris starves no one); decoding and mapping run on a few worker threads.
+
+Status codes follow the OTLP/HTTP spec, so stock exporters retry exactly what is worth retrying: 200 (with
+``partial_success`` for refused spans), 400 for a body that cannot be decoded, 413 when too large, 415 for
+an unknown content type, 401 for a missing or wrong bearer token, 408 for a body that does not arrive, and
+429/503 with ``Retry-After`` when the write queue is full or the write did not happen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from aiohttp import web
+
+from ragpulse_collector import otlp
+from ragpulse_collector.auth import BearerAuth
+from ragpulse_collector.metrics import CollectorMetrics
+from ragpulse_collector.receiver import ExportResult, ExportStatus, Queued, Receiver
+from ragpulse_collector.settings import CollectorSettings
+
+logger = logging.getLogger(__name__)
+
+TRACES_PATH = "/v1/traces"
+RETRY_AFTER_QUEUE_FULL_S = 1
+RETRY_AFTER_UNAVAILABLE_S = 5
+# Decoding and mapping hold the GIL; more threads than this would only queue for it.
+DECODE_THREADS = 4
+READ_CHUNK = 256 * 1024
+
+HTTP_STATUS: dict[ExportStatus, tuple[int, int]] = {
+    ExportStatus.OK: (200, 0),
+    ExportStatus.INVALID: (400, otlp.RPC_INVALID_ARGUMENT),
+    ExportStatus.TOO_LARGE: (413, otlp.RPC_INVALID_ARGUMENT),
+    ExportStatus.QUEUE_FULL: (429, otlp.RPC_RESOURCE_EXHAUSTED),
+    ExportStatus.UNAVAILABLE: (503, otlp.RPC_UNAVAILABLE),
+}
+RETRY_AFTER_S: dict[ExportStatus, int] = {
+    ExportStatus.QUEUE_FULL: RETRY_AFTER_QUEUE_FULL_S,
+    ExportStatus.UNAVAILABLE: RETRY_AFTER_UNAVAILABLE_S,
+}
+
+Health = Callable[[], tuple[bool, dict[str, Any]]]
+
+
+class _BodyTooLarge(Exception):
+    pass
+
+
+class HttpReceiver:
+    """aiohttp on its own event-loop thread; ``start()`` returns once it listens."""
+
+    def __init__(
+        self,
+        settings: CollectorSettings,
+        receiver: Receiver,
+        auth: BearerAuth,
+        metrics: CollectorMetrics,
+        health: Health,
+    ) -> None:
+        self._settings = settings
+        self._receiver = receiver
+        self._auth = auth
+        self._metrics = metrics
+        self._health = health
+        self._decoders = ThreadPoolExecutor(DECODE_THREADS, thread_name_prefix="ragpulse-decode")
+        self._loop = asyncio.new_event_loop()
+        self._runner: web.AppRunner | None = None
+        self._thread = threading.Thread(target=self._loop.run_forever, name="ragpulse-http", daemon=True)
+        self.address: tuple[str, int] | None = None
+        self._admission: asyncio.Semaphore | None = None
+
+    def start(self) -> None:
+        self._thread.start()
+        asyncio.run_coroutine_threadsafe(self._listen(), self._loop).result(timeout=30)
+
+    def stop(self) -> None:
+        if self._runner is not None:
+            asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self._loop).result(timeout=30)
+            self._runner = None
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=10)
+        self._decoders.shutdown(wait=False, cancel_futures=True)
+
+    async def _listen(self) -> None:
+        settings = self._settings
+        self._admission = asyncio.Semaphore(settings.max_concurrent_requests)
+        app = web.Application(middlewares=[self._close_unread_bodies])
+        app.router.add_post(TRACES_PATH, self._traces)
+        app.router.add_get("/healthz", self._healthz)
+        app.router.add_get("/metrics", self._metrics_page)
+        self._runner = web.AppRunner(
+            app,
+            access_log=None,
+            handle_signals=False,
+            keepalive_timeout=settings.keepalive_timeout_s,
+            max_line_size=settings.max_header_bytes,
+            max_field_size=settings.max_header_bytes,
+            # Anything unread when the answer is sent is not drained: the connection is closed instead.
+            lingering_time=0,
+            # Bodies arrive as sent; otlp.decompress inflates them within the limit (no gzip bombs).
+            auto_decompress=False,
+        )
+        await self._runner.setup()
+        site = web.TCPSite(
+            self._runner, settings.host, settings.port, backlog=settings.backlog, reuse_address=True
+        )
+        await site.start()
+        server = site._server
+        assert isinstance(server, asyncio.base_events.Server)
+        host, port = server.sockets[0].getsockname()[:2]
+        self.address = (str(host), int(port))
+
+    @web.middleware
+    async def _close_unread_bodies(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        """Every answer sent before its body was read (404, 405, 401, 413...) closes the connection."""
+        try:
+            response = await handler(request)
+        except web.HTTPException as exc:
+            self._metrics.count_response(exc.status)
+            if _body_unread(request):
+                exc.force_close()
+            raise
+        if _body_unread(request):
+            response.force_close()
+        return response
+
+    async def _traces(self, request: web.Request) -> web.StreamResponse:
+        try:
+            kind, unsupported = otlp.media_type(request.headers.get("Content-Type")), None
+        except otlp.UnsupportedMediaType as exc:
+            kind, unsupported = otlp.PROTOBUF, exc
+        if not self._auth.allows(request.headers.get("Authorization")):
+            return self._status_reply(
+                401, kind, otlp.RPC_UNAUTHENTICATED, "missing or wrong bearer token", {"WWW-Authenticate": "Bearer"}
+            )
+        if unsupported is not None:
+            return self._status_reply(415, kind, otlp.RPC_INVALID_ARGUMENT, str(unsupported))
+        assert self._admission is not None
+        async with self._admission:
+            try:
+                async with asyncio.timeout(self._settings.body_timeout_s):
+                    body = await self._read_body(request)
+            except _BodyTooLarge as exc:
+                return self._status_reply(413, kind, otlp.RPC_INVALID_ARGUMENT, str(exc))
+            except TimeoutError:
+                message = f"body not received within {self._settings.body_timeout_s:g} s"
+                return self._status_reply(408, kind, otlp.RPC_INVALID_ARGUMENT, message)
+            loop = asyncio.get_running_loop()
+            accepted = await loop.run_in_executor(
+                self._decoders, self._receiver.accept, body, kind, request.headers.get("Content-Encoding")
+            )
+            del body  # not kept alive while the ack is awaited
+        if isinstance(accepted, Queued):
+            accepted_result = await self._settle(accepted)
+        else:
+            accepted_result = accepted
+        return self._export_reply(accepted_result, kind)
+
+    async def _read_body(self, request: web.Request) -> bytes:
+        limit = self._settings.max_body_bytes
+        declared = request.content_length
+        if declared is not None and declared > limit:
+            raise _BodyTooLarge(f"body of {declared} bytes exceeds {limit} bytes")
+        parts: list[bytes] = []
+        total = 0
+        while chunk := await request.content.read(READ_CHUNK):
+            total += len(chunk)
+            if total > limit:
+                raise _BodyTooLarge(f"body exceeds {limit} bytes")
+            parts.append(chunk)
+        return b"".join(parts)
+
+    async def _settle(self, queued: Queued) -> ExportResult:
+        loop = asyncio.get_running_loop()
+        resolved = loop.create_future()
+
+        def wake() -> None:
+            if not resolved.done():
+                resolved.set_result(None)
+
+        queued.ticket.add_done_callback(lambda: loop.call_soon_threadsafe(wake))
+        timeout = self._settings.ack_timeout_s
+        try:
+            await asyncio.wait_for(asyncio.shield(resolved), timeout)
+        except TimeoutError:
+            if not self._receiver.withdraw_if_queued(queued):
+                # Already inside an insert: that insert's outcome is the answer, if it comes in time.
+                try:
+                    await asyncio.wait_for(asyncio.shield(resolved), timeout)
+                except TimeoutError:
+                    pass
+        return self._receiver.conclude(queued)
+
+    def _export_reply(self, result: ExportResult, kind: str) -> web.Response:
+        status, rpc_code = HTTP_STATUS[result.status]
+        if result.status is ExportStatus.OK:
+            self._metrics.count_response(status)
+            body = otlp.encode_response(kind, result.rejected, result.message)
+            return web.Response(status=200, body=body, content_type=kind)
+        headers = {}
+        if result.status in RETRY_AFTER_S:
+            headers["Retry-After"] = str(RETRY_AFTER_S[result.status])
+        return self._status_reply(status, kind, rpc_code, result.message, headers)
+
+    def _status_reply(
+        self, status: int, kind: str, rpc_code: int, message: str, headers: dict[str, str] | None = None
+    ) -> web.Response:
+        self._metrics.count_response(status)
+        return web.Response(
+            status=status, body=otlp.encode_status(kind, rpc_code, message), content_type=kind, headers=headers
+        )
+
+    async def _healthz(self, request: web.Request) -> web.Response:
+        loop = asyncio.get_running_loop()
+        ok, report = await loop.run_in_executor(self._decoders, self._health)
+        return web.Response(status=200 if ok else 503, text=json.dumps(report), content_type="application/json")
+
+    async def _metrics_page(self, request: web.Request) -> web.Response:
+        if self._settings.metrics_require_auth and not self._auth.allows(request.headers.get("Authorization")):
+            return web.Response(status=401, text="missing or wrong bearer token\n", headers={"WWW-Authenticate": "Bearer"})
+        return web.Response(
+            body=self._metrics.render().encode(),
+            headers={"Content-Type": "text/plain; version=0.0.4; charset=utf-8"},
+        )
+
+
+def _body_unread(request: web.Request) -> bool:
+    return request.can_read_body and not request.content.is_eof()
