@@ -6,10 +6,10 @@ STAMP := $(VENV)/.installed
 
 .PHONY: install test bench demo lint typecheck compose-config clean
 
-$(STAMP): instrumentation/pyproject.toml collector/pyproject.toml scorers/pyproject.toml examples/pyproject.toml
+$(STAMP): instrumentation/pyproject.toml core/pyproject.toml collector/pyproject.toml scorers/pyproject.toml examples/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e './instrumentation[test]' -e './collector[test]' -e './scorers[test]' -e './examples'
+	$(BIN)/pip install --quiet -e './instrumentation[test]' -e './core[test]' -e './collector[test]' -e './scorers[test]' -e './examples'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -24,10 +24,10 @@ demo: $(STAMP)
 	$(BIN)/ragpulse demo
 
 lint: $(STAMP)
-	$(BIN)/ruff check instrumentation collector scorers examples tests benchmarks
+	$(BIN)/ruff check instrumentation core collector scorers examples tests benchmarks
 
 typecheck: $(STAMP)
-	$(BIN)/mypy instrumentation/src collector/src scorers/src
+	$(BIN)/mypy instrumentation/src core/src collector/src scorers/src
 
 compose-config:
 	docker-compose -f docker-compose.yml config --quiet

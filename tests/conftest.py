@@ -15,8 +15,8 @@ from opentelemetry import trace
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
-from ragpulse_collector.schema import migrate
-from ragpulse_collector.store import Store
+from ragpulse_core.schema import migrate
+from ragpulse_core.store import Store
 
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 

@@ -10,7 +10,7 @@ from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExport
 from opentelemetry.sdk.trace.export import SpanExportResult
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from ragpulse_collector.server import CollectorServer
-from ragpulse_collector.store import Store
+from ragpulse_core.store import Store
 from ragpulse_scorers.lexical.scorer import LexicalScorer
 from ragpulse_scorers.models import RagRequest
 from ragpulse_scorers.settings import ScorersSettings

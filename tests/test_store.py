@@ -5,8 +5,8 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from ragpulse_collector.schema import available_migrations, migrate
-from ragpulse_collector.store import Store, StoreUnavailable, describe_dsn
+from ragpulse_core.schema import available_migrations, migrate
+from ragpulse_core.store import Store, StoreUnavailable, describe_dsn
 
 
 def test_migrate_twice_changes_nothing(store: Store) -> None:

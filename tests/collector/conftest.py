@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 from ragpulse_collector.server import CollectorServer
-from ragpulse_collector.settings import RagpulseSettings
-from ragpulse_collector.store import Store
+from ragpulse_core.settings import RagpulseSettings
+from ragpulse_core.store import Store
 
 StartCollector = Callable[..., CollectorServer]
 

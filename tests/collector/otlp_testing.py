@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue, ArrayValue, KeyValue
 from opentelemetry.proto.trace.v1.trace_pb2 import Span
-from ragpulse_collector.store import Store, StoreUnavailable
+from ragpulse_core.store import Store, StoreUnavailable
 
 _ids = itertools.count(1)
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from ragpulse_collector.cli import main
-from ragpulse_collector.store import Store
+from ragpulse_core.cli import main
+from ragpulse_core.store import Store
 
 
 def test_migrate_on_a_current_schema_reports_it_is_up_to_date(

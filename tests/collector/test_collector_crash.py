@@ -30,7 +30,7 @@ def _collector(dsn: str, port: int, spool: Path, cwd: Path) -> subprocess.Popen[
     command = [
         sys.executable,
         "-m",
-        "ragpulse_collector.cli",
+        "ragpulse_core.cli",
         "collector",
         "--dsn",
         dsn,
@@ -92,7 +92,7 @@ def test_spool_of_a_killed_collector_is_replayed_exactly_once(tmp_path: Path) ->
         [
             sys.executable,
             "-c",
-            "import sys; from ragpulse_collector.store import Store; print(list(Store(sys.argv[1]).query("
+            "import sys; from ragpulse_core.store import Store; print(list(Store(sys.argv[1]).query("
             "'SELECT count(), uniqExact(SpanId) FROM ragpulse.otel_traces')[0]))",
             dsn,
         ],

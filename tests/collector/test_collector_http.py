@@ -16,7 +16,7 @@ from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from otlp_testing import FlakyStore, make_request, make_span, post, span_count, wait_until
-from ragpulse_collector.store import Store
+from ragpulse_core.store import Store
 
 
 def _rag_spans_through_sdk(endpoint: str, compression: Compression = Compression.NoCompression) -> None:

@@ -10,7 +10,7 @@ from conftest import StartCollector
 from otlp_testing import FlakyStore, make_request, make_span, post, span_count, wait_until
 from ragpulse_collector.mapping import SpanColumns, map_request
 from ragpulse_collector.spool import Spool, SpoolFull
-from ragpulse_collector.store import Store
+from ragpulse_core.store import Store
 
 
 def _columns(count: int) -> SpanColumns:

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 from demo_data import Demo, seed, truncate
-from ragpulse_collector.store import Store
+from ragpulse_core.store import Store
 
 
 @pytest.fixture(scope="module")

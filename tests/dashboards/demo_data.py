@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from ragpulse_collector.store import Store
+from ragpulse_core.store import Store
 
 SERVICE = "ragpulse-example"
 PIPELINE = "fusion"

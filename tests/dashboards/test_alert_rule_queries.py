@@ -13,7 +13,7 @@ import pytest
 import yaml
 from demo_data import SCORE_COLUMNS, SERVICE, VARIANTS, Demo, seed
 from grafana_macros import TimeRange, expand_alert_query
-from ragpulse_collector.store import Store
+from ragpulse_core.store import Store
 from ragpulse_scorers.stats import wilson_interval
 
 RULES_FILE = Path(__file__).resolve().parents[2] / "dashboards" / "provisioning" / "alerting" / "rules.yml"

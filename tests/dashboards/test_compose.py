@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 import yaml
-from ragpulse_collector.cli import build_parser
+from ragpulse_core.cli import build_parser
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = ROOT / "docker-compose.yml"

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from demo_data import SERVICE, STEPS, VARIANTS, Demo
 from grafana_macros import ALL, TimeRange, Variable, expand_dashboard_query
-from ragpulse_collector.store import Store
+from ragpulse_core.store import Store
 
 DASHBOARDS = Path(__file__).resolve().parents[2] / "dashboards" / "json"
 TRACE_COLUMNS = {"traceID", "spanID", "parentSpanID", "serviceName", "operationName", "startTime", "duration",

@@ -15,6 +15,7 @@ BACK_END_MODULES = (
     "openai",
     "apscheduler",
     "pydantic",
+    "ragpulse_core",
     "ragpulse_collector",
     "ragpulse_scorers",
 )

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from ragpulse_collector.store import Store
+from ragpulse_core.store import Store
 from ragpulse_scorers.models import RagRequest, Score
 from ragpulse_scorers.settings import ScorersSettings
 

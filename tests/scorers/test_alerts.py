@@ -10,7 +10,7 @@ import pytest
 from apscheduler.schedulers.background import BackgroundScheduler
 from hypothesis import given
 from hypothesis import strategies as st
-from ragpulse_collector.store import Store
+from ragpulse_core.store import Store
 from ragpulse_scorers.alerts import add_alert_job, evaluate_alerts, load_alerts, rules
 from ragpulse_scorers.alerts.job import JOB_ID, run_alert_job
 from ragpulse_scorers.alerts.rules import AlertKey

@@ -12,8 +12,8 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import Any
 
 import pytest
-from ragpulse_collector.cli import main
-from ragpulse_collector.store import Store
+from ragpulse_core.cli import main
+from ragpulse_core.store import Store
 from ragpulse_scorers.alerts import evaluate_alerts, load_alerts
 from ragpulse_scorers.commands import alerts as alerts_command
 from ragpulse_scorers.settings import AlertSettings

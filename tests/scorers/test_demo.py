@@ -23,7 +23,7 @@ def _run_demo(tmp_path: Path, html: Path, *flags: str) -> str:
         [
             sys.executable,
             "-m",
-            "ragpulse_collector.cli",
+            "ragpulse_core.cli",
             "demo",
             *flags,
             "--dir",
@@ -79,7 +79,7 @@ def test_demo_with_high_injection_shows_the_hallucination_alert_firing_per_varia
 
 def test_demo_refuses_zero_requests(tmp_path: Path) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "ragpulse_collector.cli", "demo", "--requests", "0", "--dir", str(tmp_path)],
+        [sys.executable, "-m", "ragpulse_core.cli", "demo", "--requests", "0", "--dir", str(tmp_path)],
         capture_output=True,
         text=True,
         timeout=60,

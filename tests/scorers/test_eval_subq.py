@@ -12,14 +12,13 @@ from typing import Any
 
 import pytest
 from judge_testing import FakeOpenAI, answering
+from ragpulse_scorers.commands.eval_subq import run_coverage, run_types
 from ragpulse_scorers.evaluation.datasets import DatasetError
 from ragpulse_scorers.evaluation.subq import (
     TypeExample,
     evaluate_types,
     load_coverage_examples,
     load_type_examples,
-    run_coverage,
-    run_types,
 )
 
 

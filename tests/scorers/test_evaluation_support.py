@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ragpulse_collector.cli import main
+from ragpulse_core.cli import main
 from ragpulse_scorers.evaluation.datasets import (
     DatasetError,
     Split,

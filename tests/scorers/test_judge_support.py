@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from judge_testing import MODEL, FakeOpenAI, completion, judge_settings
-from ragpulse_collector.cli import main
-from ragpulse_collector.store import Store
+from ragpulse_core.cli import main
+from ragpulse_core.store import Store
 from ragpulse_scorers.evaluation.judges import SUPPORT_JUDGES
 from ragpulse_scorers.evaluation.support_judge import SupportVerdict
 from ragpulse_scorers.judges.keys import KeyedSentence, key_documents, sentence_letters

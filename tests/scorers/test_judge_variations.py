@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 from judge_testing import FakeOpenAI, completion, judge_settings
-from ragpulse_collector.store import Store
+from ragpulse_core.store import Store
 from ragpulse_scorers.judges.variations import PROMPT_VERSION, VariationsScorer, build
 from ragpulse_scorers.llm.client import JudgeClient
 from ragpulse_scorers.llm.errors import JudgeOutputInvalid

@@ -11,7 +11,7 @@ import httpx
 import pytest
 from judge_testing import MODEL, FakeOpenAI, completion, error, judge_settings, timeout
 from pydantic import BaseModel, Field
-from ragpulse_collector.store import Store
+from ragpulse_core.store import Store
 from ragpulse_scorers.llm.client import MAX_RETRY_AFTER_S, JudgeClient
 from ragpulse_scorers.llm.errors import (
     BudgetExceeded,

@@ -13,13 +13,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from judge_testing import FakeOpenAI, answering, judge_settings
-from ragpulse_collector.store import Store
-from ragpulse_scorers.commands.pairwise import (
-    parse_window,
-    play_pairwise,
-    run_pairwise_command,
-    write_pairwise_scores,
-)
+from ragpulse_core.store import Store
+from ragpulse_scorers.cli_arguments import parse_window
+from ragpulse_scorers.commands.pairwise import play_pairwise, write_pairwise_scores
+from ragpulse_scorers.commands.pairwise import run as run_pairwise_command
 from ragpulse_scorers.judges.pairwise import PairwiseJudge, pooled_documents
 from ragpulse_scorers.llm.client import JudgeClient
 from ragpulse_scorers.metrics.elo import elo_leaderboard

@@ -16,7 +16,7 @@ from pipeline_testing import (
     settings_for,
     trace_id,
 )
-from ragpulse_collector.store import Store
+from ragpulse_core.store import Store
 from ragpulse_scorers.models import RagRequest, Score
 from ragpulse_scorers.pipeline.errors import OverBudget
 from ragpulse_scorers.pipeline.sampling import SAMPLE_BUCKETS

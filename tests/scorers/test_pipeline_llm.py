@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from judge_testing import FakeOpenAI, completion, judge_settings, timeout
 from pipeline_testing import insert_requests, log_rows, settings_for
-from ragpulse_collector.store import Store
+from ragpulse_core.store import Store
 from ragpulse_scorers.judges.correctness import CorrectnessScorer
 from ragpulse_scorers.llm.client import JudgeClient
 from ragpulse_scorers.pipeline.tick import Outcome, run_tick

@@ -21,8 +21,8 @@ KILLED = 9
 WORKER = r"""
 import json, os, sys, time
 from pipeline_testing import RecordingScorer, insert_requests, settings_for
-from ragpulse_collector.schema import migrate
-from ragpulse_collector.store import Store
+from ragpulse_core.schema import migrate
+from ragpulse_core.store import Store
 from ragpulse_scorers.pipeline.tick import Outcome, ScoringJob
 
 dsn, mode, k = sys.argv[1], sys.argv[2], int(sys.argv[3])

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 from pipeline_testing import RecordingScorer
-from ragpulse_collector.store import Store
+from ragpulse_core.store import Store
 from ragpulse_scorers.registry import (
     BUILTIN_SCORERS,
     UnknownScorer,

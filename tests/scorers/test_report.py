@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from xml.etree import ElementTree
 
 import pytest
-from ragpulse_collector.store import Store
+from ragpulse_core.store import Store
 from ragpulse_scorers.alerts import AlertKey, AlertRecord
 from ragpulse_scorers.alerts.state import FIRING, RESOLVED, save
 from ragpulse_scorers.report import collect_report, render_html, render_terminal

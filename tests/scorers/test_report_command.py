@@ -6,8 +6,8 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from ragpulse_collector.cli import main
-from ragpulse_collector.store import Store
+from ragpulse_core.cli import main
+from ragpulse_core.store import Store
 from report_data import insert_request, insert_scores
 
 

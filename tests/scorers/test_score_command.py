@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 from pipeline_testing import insert_requests, log_rows, scored_traces
-from ragpulse_collector.cli import main
-from ragpulse_collector.store import Store
+from ragpulse_core.cli import main
+from ragpulse_core.store import Store
 
 RECORDING = "pipeline_testing:build_recording"
 HERE = Path(__file__).resolve().parent
@@ -129,7 +129,7 @@ def test_serve_collects_and_scores_in_one_process_and_stops_on_sigterm(tmp_path:
     )
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])}
     env["COLUMNS"] = "500"
-    command = [sys.executable, "-m", "ragpulse_collector.cli", "--config", str(config), "serve"]
+    command = [sys.executable, "-m", "ragpulse_core.cli", "--config", str(config), "serve"]
     command += ["--dsn", f"chdb://{tmp_path / 'db'}", "--port", "0"]
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=tmp_path

@@ -1,5 +1,1 @@
-"""ragpulse collector: OTLP/HTTP in, ClickHouse (server or embedded chDB) out."""
-
-from ragpulse_collector.store import Store, StoreUnavailable
-
-__all__ = ["Store", "StoreUnavailable"]
+"""ragpulse collector: OTLP in, ClickHouse (server or embedded chDB) out."""

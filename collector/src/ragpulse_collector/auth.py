@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hmac
 
-from ragpulse_collector.settings import CollectorSettings
+from ragpulse_core.settings import CollectorSettings
 
 
 def configured_token(settings: CollectorSettings) -> str | None:

@@ -13,7 +13,7 @@ import time
 
 from ragpulse_collector.mapping import TABLE, SpanColumns
 from ragpulse_collector.metrics import CollectorMetrics
-from ragpulse_collector.store import Store
+from ragpulse_core.store import Store
 
 logger = logging.getLogger(__name__)
 

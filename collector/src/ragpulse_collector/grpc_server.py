@@ -26,7 +26,7 @@ from ragpulse_collector.auth import BearerAuth
 from ragpulse_collector.http_server import RETRY_AFTER_S
 from ragpulse_collector.metrics import CollectorMetrics
 from ragpulse_collector.receiver import ExportResult, ExportStatus, Receiver
-from ragpulse_collector.settings import CollectorSettings
+from ragpulse_core.settings import CollectorSettings
 
 logger = logging.getLogger(__name__)
 

@@ -28,7 +28,7 @@ from ragpulse_collector import otlp
 from ragpulse_collector.auth import BearerAuth
 from ragpulse_collector.metrics import CollectorMetrics
 from ragpulse_collector.receiver import ExportResult, ExportStatus, Queued, Receiver
-from ragpulse_collector.settings import CollectorSettings
+from ragpulse_core.settings import CollectorSettings
 
 logger = logging.getLogger(__name__)
 

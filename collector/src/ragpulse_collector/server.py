@@ -16,9 +16,9 @@ from ragpulse_collector.deadletters import DeadLetters
 from ragpulse_collector.http_server import TRACES_PATH, HttpReceiver
 from ragpulse_collector.metrics import CollectorMetrics
 from ragpulse_collector.receiver import Receiver
-from ragpulse_collector.settings import RagpulseSettings
+from ragpulse_core.settings import RagpulseSettings
 from ragpulse_collector.spool import Spool
-from ragpulse_collector.store import Store
+from ragpulse_core.store import Store
 from ragpulse_collector.writer import BatchWriter
 
 if TYPE_CHECKING:
@@ -111,6 +111,9 @@ class CollectorServer:
         logger.info("collector listening on %s%s", self.url, TRACES_PATH)
         if self._grpc is not None:
             logger.info("collector listening for OTLP/gRPC on port %d", self._grpc.port)
+
+    def tune_process(self) -> None:
+        tune_gc_for_collector()
 
     def flush(self, timeout: float = 10.0) -> bool:
         return self.writer.flush(timeout)

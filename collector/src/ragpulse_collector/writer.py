@@ -34,9 +34,9 @@ from dataclasses import dataclass, field
 from ragpulse_collector.deadletters import DeadLetters
 from ragpulse_collector.mapping import INSERT_COLUMN_TYPES, TABLE, SpanColumns
 from ragpulse_collector.metrics import CollectorMetrics
-from ragpulse_collector.settings import CollectorSettings
+from ragpulse_core.settings import CollectorSettings
 from ragpulse_collector.spool import Spool, SpoolFull
-from ragpulse_collector.store import Store, StoreRefused, StoreUnavailable
+from ragpulse_core.store import Store, StoreRefused, StoreUnavailable
 
 logger = logging.getLogger(__name__)
 

@@ -1,6 +1,5 @@
-"""ragpulse scorers: sample recorded RAG requests, judge them, write scores back to ClickHouse."""
+"""ragpulse scorers: sample recorded RAG requests, judge them, write scores back to ClickHouse.
 
-from ragpulse_scorers.models import ContextChunk, RagRequest, RankedDocument, Retrieval, Score
-from ragpulse_scorers.scorer import NotApplicable, Scorer
-
-__all__ = ["ContextChunk", "NotApplicable", "RagRequest", "RankedDocument", "Retrieval", "Score", "Scorer"]
+The package root imports nothing, so registering the ``ragpulse`` subcommands stays light; the scorer
+protocol is :mod:`ragpulse_scorers.scorer`, the request and score models :mod:`ragpulse_scorers.models`.
+"""

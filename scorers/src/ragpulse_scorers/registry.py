@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from ragpulse_scorers.scorer import Scorer
 
 if TYPE_CHECKING:
-    from ragpulse_collector.store import Store
+    from ragpulse_core.store import Store
 
     from ragpulse_scorers.settings import ScorersSettings
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 
 from pydantic import Field, SecretStr
-from ragpulse_collector.settings import RagpulseSettings, SettingsSection
+from ragpulse_core.settings import RagpulseSettings, SettingsSection
 
 
 class ScorerSettings(SettingsSection):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from ragpulse_collector.store import Store
+from ragpulse_core.store import Store
 
 from ragpulse_scorers.alerts import rules
 from ragpulse_scorers.alerts.rules import AlertKey, Observation

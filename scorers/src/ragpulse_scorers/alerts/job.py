@@ -6,7 +6,7 @@ import logging
 from typing import Final
 
 from apscheduler.schedulers.base import BaseScheduler
-from ragpulse_collector.store import Store, StoreUnavailable
+from ragpulse_core.store import Store, StoreUnavailable
 
 from ragpulse_scorers.alerts.evaluator import evaluate_alerts
 from ragpulse_scorers.settings import AlertSettings, ScorersSettings

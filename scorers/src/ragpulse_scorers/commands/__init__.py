@@ -1,1 +1,1 @@
-"""The scorers' subcommands of ``ragpulse`` (registered through ``ragpulse_scorers.cli_commands``)."""
+"""What the scorers' subcommands do, a ``run(args)`` each; their flags are in ``ragpulse_scorers.cli``."""

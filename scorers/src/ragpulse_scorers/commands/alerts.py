@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from datetime import datetime
 
-from ragpulse_collector.schema import migrate
-from ragpulse_collector.store import Store, StoreUnavailable
+from ragpulse_core.schema import migrate
+from ragpulse_core.store import Store, StoreUnavailable
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -18,15 +18,8 @@ from ragpulse_scorers.settings import ScorersSettings
 console = Console()
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser("alerts", help="list built-in alerts (firing first)")
-    parser.add_argument("--dsn", help="store DSN (default: the configured one)")
-    parser.add_argument("--all", action="store_true", help="also list resolved alerts")
-    parser.add_argument("--evaluate", action="store_true", help="evaluate every alert rule now, then list")
-    parser.set_defaults(func=handle)
 
-
-def handle(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     settings = ScorersSettings.load(args.config, store={"dsn": args.dsn})
     store = Store(settings.store.dsn, settings.store.database)
     try:

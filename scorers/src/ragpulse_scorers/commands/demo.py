@@ -17,8 +17,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ragpulse_collector.server import CollectorServer
-from ragpulse_collector.store import Store
+from ragpulse_core.receivers import load_receiver
+from ragpulse_core.store import Store
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -48,28 +48,8 @@ _CHATTY_LOGGERS = (
 )
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "demo",
-        help="run collector, scorer and the example service locally, then report",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("--requests", type=int, default=200, help="questions the example service answers")
-    parser.add_argument(
-        "--inject", type=float, default=0.2, help="share of answers given an unsupported statement"
-    )
-    parser.add_argument(
-        "--dir", type=Path, default=Path(".ragpulse"), help="where the embedded database lives"
-    )
-    parser.add_argument("--html", type=Path, help="HTML report file (default: DIR/report.html)")
-    parser.add_argument("--variants", default="A,B", help="example variants: A plain RAG, B RAG-Fusion")
-    parser.add_argument("--seed", type=int, default=1, help="same seed, same traffic")
-    parser.add_argument("--timeout", type=float, default=240.0, help="seconds to wait for scoring")
-    parser.set_defaults(func=handle)
 
-
-def handle(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     try:
         from ragpulse_example.traffic import SERVICE_NAME, TrafficSummary, run_traffic
     except ImportError as exc:
@@ -93,7 +73,7 @@ def handle(args: argparse.Namespace) -> int:
         f"[bold]ragpulse demo[/bold]: {args.requests} requests, {percent(args.inject, 0)} injected, variants "
         f"{', '.join(variants)}; judges: {', '.join(scorers)}; store {settings.store.dsn}"
     )
-    collector = CollectorServer(settings, store)
+    collector = load_receiver()(settings, store)
     collector.start()
     scheduler = build_scheduler(settings, store)
     scheduler.start()

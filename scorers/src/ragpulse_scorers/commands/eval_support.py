@@ -11,34 +11,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ragpulse_scorers.evaluation.datasets import Split, load_support_dataset
-from ragpulse_scorers.evaluation.judges import add_judge_arguments, build_judge
+from ragpulse_scorers.evaluation.datasets import load_support_dataset
+from ragpulse_scorers.evaluation.judges import build_judge
 from ragpulse_scorers.evaluation.support_task import evaluate_support, total_judgements
-
-
-def register(tasks: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = tasks.add_parser(
-        "support",
-        help="response-level hallucination detection (RAGTruth-style or LFQA-style JSONL)",
-        description="Judge every response of a labelled JSONL file and compare with the human labels.",
-    )
-    parser.add_argument(
-        "--data", type=Path, required=True, help="JSONL file (ragtruth_qa_dev or lfqa_sentences)"
-    )
-    add_judge_arguments(parser)
-    parser.add_argument(
-        "--split",
-        type=Split,
-        choices=list(Split),
-        default=Split.ALL,
-        help="questions to use: tune or holdout half (by a hash of the question id), or all",
-    )
-    parser.add_argument("--limit", type=int, help="judge at most this many responses")
-    parser.add_argument(
-        "--workers", type=int, default=1, help="responses judged at once (for network judges)"
-    )
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
-    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

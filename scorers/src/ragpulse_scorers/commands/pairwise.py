@@ -12,13 +12,12 @@ from __future__ import annotations
 import argparse
 import itertools
 import logging
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
-from ragpulse_collector.store import Store
+from ragpulse_core.store import Store
 from rich.console import Console
 from rich.table import Table
 
@@ -38,8 +37,6 @@ console = Console()
 SCORER = "pairwise"
 SCORER_VERSION = f"1/{PROMPT_VERSION}"
 METRIC = "pairwise_win"
-_WINDOW = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$")
-_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "": 3600}
 _RESULT_LABEL = {1.0: "win", 0.5: "tie", 0.0: "loss"}
 
 
@@ -62,26 +59,8 @@ class PairwiseRun:
     stopped: str = ""
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "pairwise",
-        help="judge variants' answers head to head and rank the variants by Elo",
-        description="Judge the answers two or more variants gave to the same questions, in both orders, "
-        "write a pairwise_win score per judged trace and print the Elo leaderboard.",
-    )
-    parser.add_argument("--dsn", help="store DSN (default: store.dsn from the config)")
-    parser.add_argument(
-        "--variants", type=_variant_list, metavar="A,B", help="variants to compare (default: all)"
-    )
-    parser.add_argument("--since", type=parse_window, default=timedelta(hours=24), metavar="24h",
-                        help="look back this far: 90s, 30m, 24h, 7d (default 24h)")  # fmt: skip
-    parser.add_argument("--limit", type=int, default=50, metavar="N", help="at most N questions (default 50)")
-    parser.add_argument("--tournaments", type=int, default=10, help="Elo tournaments to average (default 10)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the tournaments' shuffles (default 0)")
-    parser.set_defaults(func=run_pairwise_command)
 
-
-def run_pairwise_command(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     if args.limit < 1 or args.tournaments < 1:
         raise ValueError("--limit and --tournaments must be at least 1")
     settings = ScorersSettings.load(args.config, store={"dsn": args.dsn})
@@ -104,19 +83,6 @@ def run_pairwise_command(args: argparse.Namespace) -> int:
     return 1 if run.failures or run.stopped else 0
 
 
-def parse_window(text: str) -> timedelta:
-    """``90s``, ``30m``, ``24h``, ``7d``; a bare number is hours."""
-    match = _WINDOW.match(text)
-    if not match or float(match.group(1)) <= 0:
-        raise argparse.ArgumentTypeError(f"not a window: {text!r} (use e.g. 30m, 24h, 7d)")
-    return timedelta(seconds=float(match.group(1)) * _UNIT_SECONDS[match.group(2)])
-
-
-def _variant_list(text: str) -> list[str]:
-    variants = list(dict.fromkeys(v.strip() for v in text.split(",") if v.strip()))
-    if len(variants) < 2:
-        raise argparse.ArgumentTypeError("name at least two variants, comma-separated: A,B")
-    return variants
 
 
 def candidate_questions(

@@ -16,25 +16,8 @@ from ragpulse_scorers.settings import ScorersSettings
 console = Console()
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "score",
-        help="score recorded requests",
-        description="Score requests recorded in ragpulse_requests: one tick with --once, else every "
-        "scorer.interval_s seconds until Ctrl-C.",
-    )
-    parser.add_argument("--once", action="store_true", help="run one tick, print what happened, exit")
-    parser.add_argument("--dsn", help="store DSN (default: store.dsn from the config)")
-    parser.add_argument(
-        "--scorer", dest="scorers", action="extend", nargs="+", metavar="NAME",
-        help="scorers to run (default: scorer.scorers from the config)",
-    )  # fmt: skip
-    parser.add_argument("--sample-rate", type=float, help="share of requests scored, 0 to 1")
-    parser.add_argument("--shard", metavar="i/N", help="this worker takes shard i of N")
-    parser.set_defaults(func=run_score)
 
-
-def run_score(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     settings = ScorersSettings.load(
         args.config,
         store={"dsn": args.dsn},

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 
+from ragpulse_core.receivers import load_receiver
 from rich.console import Console
 
 from ragpulse_scorers.commands.score import quiet_scheduler_logs
@@ -17,22 +18,8 @@ from ragpulse_scorers.settings import ScorersSettings
 console = Console()
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "serve",
-        help="run the collector and the scorer in one process",
-        description="Receive OTLP/HTTP traces and score them on a schedule until Ctrl-C.",
-    )
-    parser.add_argument("--dsn", help="store DSN (default: store.dsn from the config)")
-    parser.add_argument("--host", help="collector listen address (default: collector.host)")
-    parser.add_argument("--port", type=int, help="collector port (default: collector.port)")
-    parser.set_defaults(func=run_serve)
 
-
-def run_serve(args: argparse.Namespace) -> int:
-    # Imported when used: the server brings the HTTP stack, which no other command needs.
-    from ragpulse_collector.server import CollectorServer, tune_gc_for_collector
-
+def run(args: argparse.Namespace) -> int:
     settings = ScorersSettings.load(
         args.config, store={"dsn": args.dsn}, collector={"host": args.host, "port": args.port}
     )
@@ -40,10 +27,10 @@ def run_serve(args: argparse.Namespace) -> int:
     if store is None:
         return 1
     try:
-        server = CollectorServer(settings, store)
+        server = load_receiver()(settings, store)
         quiet_scheduler_logs(args.verbose)
         scheduler = build_scheduler(settings, store)
-        tune_gc_for_collector()  # this process is a long-running collector too
+        server.tune_process()  # this process is a long-running collector too
         server.start()
         try:
             scheduler.start()

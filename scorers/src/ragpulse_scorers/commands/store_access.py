@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ragpulse_collector.schema import migrate
-from ragpulse_collector.settings import RagpulseSettings
-from ragpulse_collector.store import Store, StoreUnavailable, describe_dsn
+from ragpulse_core.schema import migrate
+from ragpulse_core.settings import RagpulseSettings
+from ragpulse_core.store import Store, StoreUnavailable, describe_dsn
 from rich.console import Console
 
 

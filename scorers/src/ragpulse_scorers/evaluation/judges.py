@@ -1,7 +1,7 @@
 """Which support judges ``ragpulse eval support --judge NAME`` can measure.
 
 To add a judge, add ``SUPPORT_JUDGES["name"] = factory`` where ``factory(args)`` builds it from the parsed
-command line, and add the flags it needs in :func:`add_judge_arguments`.
+command line, and its name to ``SUPPORT_JUDGE_NAMES`` in :mod:`ragpulse_scorers.cli`.
 """
 
 from __future__ import annotations
@@ -27,11 +27,6 @@ SUPPORT_JUDGES: dict[str, JudgeFactory] = {
     "openai": _openai_judge,
 }
 
-
-def add_judge_arguments(parser: argparse.ArgumentParser) -> None:
-    """The flags that choose and configure a judge."""
-    parser.add_argument("--judge", choices=sorted(SUPPORT_JUDGES), default="lexical", help="judge to measure")
-    parser.add_argument("--model", help="model of an LLM judge (default: judge.model, $RAGPULSE_JUDGE_MODEL)")
 
 
 def build_judge(args: argparse.Namespace) -> SupportJudge:

@@ -1,4 +1,4 @@
-"""``ragpulse eval subq-types`` and ``ragpulse eval subq-coverage``: the coverage scorer's judges against the
+"""Measuring the coverage scorer's judges against the
 human annotations of Xie et al. 2024 (``subq_types.jsonl``, ``subq_coverage.jsonl`` in ../shared/data).
 
 - subq-types: the judge types all sub-questions of a question in one call (as the ``coverage`` scorer does);
@@ -15,8 +15,6 @@ A judge failure (after the client's retries and repair) leaves that call's examp
 
 from __future__ import annotations
 
-import argparse
-import json
 import logging
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -24,17 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import httpx
-from rich.console import Console
-from rich.table import Table
-
 from ragpulse_scorers.evaluation.datasets import DatasetError, read_jsonl
-from ragpulse_scorers.judges.coverage import CoverageJudge
-from ragpulse_scorers.judges.usage import Usage
-from ragpulse_scorers.llm.client import JudgeClient
 from ragpulse_scorers.llm.errors import JudgeError
 from ragpulse_scorers.metrics.coverage_metrics import SUB_QUESTION_TYPES, SubQuestionType
-from ragpulse_scorers.settings import ScorersSettings
 
 logger = logging.getLogger(__name__)
 
@@ -166,99 +156,6 @@ def evaluate_coverage(examples: Sequence[CoverageExample], judge_answer: JudgeAn
     }
 
 
-def register(tasks: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    for name, help_text, data_help, run in (
-        ("subq-types", "sub-question typing (core / background / follow-up) vs annotators' majority",
-         "JSONL like subq_types.jsonl", run_types),
-        ("subq-coverage", "sub-question coverage of answers vs human judgments",
-         "JSONL like subq_coverage.jsonl", run_coverage),
-    ):  # fmt: skip
-        parser = tasks.add_parser(name, help=help_text, description=help_text)
-        parser.add_argument("--data", type=Path, required=True, help=data_help)
-        parser.add_argument("--judge", choices=["openai"], default="openai", help="judge to measure")
-        parser.add_argument("--model", help="judge model (default: judge.model, $RAGPULSE_JUDGE_MODEL)")
-        parser.add_argument(
-            "--limit", type=int, help="at most this many questions (types) or answers (coverage)"
-        )
-        parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
-        parser.set_defaults(func=run)
-
-
-def run_types(args: argparse.Namespace, http_client: httpx.Client | None = None) -> int:
-    """``http_client`` is the seam tests use to put a mock transport under the judge."""
-    examples = load_type_examples(args.data, _limit(args))
-    judge = _coverage_judge(args, http_client)
-    if judge is None:
-        return 2
-    result = evaluate_types(examples, lambda q, subs: judge.classify(q, subs, Usage()))
-    return _report(args, result | {"judge_model": judge.client.model}, _types_table)
-
-
-def run_coverage(args: argparse.Namespace, http_client: httpx.Client | None = None) -> int:
-    examples = load_coverage_examples(args.data, _limit(args))
-    judge = _coverage_judge(args, http_client)
-    if judge is None:
-        return 2
-    result = evaluate_coverage(
-        examples, lambda answer, subs: [c.answered for c in judge.judge_answer(answer, subs, Usage())]
-    )
-    return _report(args, result | {"judge_model": judge.client.model}, _coverage_table)
-
-
-def _coverage_judge(args: argparse.Namespace, http_client: httpx.Client | None) -> CoverageJudge | None:
-    settings = ScorersSettings.load(getattr(args, "config", None), judge={"model": args.model})
-    if not settings.judge.configured:
-        Console(stderr=True).print("[red]no judge endpoint:[/red] set OPENAI_BASE_URL and/or OPENAI_API_KEY")
-        return None
-    return CoverageJudge(JudgeClient(settings.judge, http_client=http_client))
-
-
-def _report(
-    args: argparse.Namespace, result: dict[str, Any], table: Callable[[dict[str, Any]], Table]
-) -> int:
-    if args.json:
-        print(json.dumps(result))
-    else:
-        Console().print(table(result))
-    return 1 if result["n"] == 0 else 0
-
-
-def _types_table(result: dict[str, Any]) -> Table:
-    table = Table(title=f"sub-question types: {result['judge_model']} vs annotators' majority")
-    for heading in ("majority type", "n", "accuracy"):
-        table.add_column(heading, justify="left" if heading == "majority type" else "right")
-    for type_, row in result["per_type"].items():
-        table.add_row(type_, str(row["n"]), _pct(row["accuracy"]))
-    table.add_row("all", str(result["n"]), _pct(result["accuracy"]), style="bold")
-    reference = result["reference"]
-    table.caption = (
-        f"{result['tied']} tied, {result['failed']} failed (left out). "
-        f"Paper: humans {_pct(reference['humans'])}, GPT-4 zero-shot {_pct(reference['gpt4_zero_shot'])}, "
-        f"few-shot {_pct(reference['gpt4_few_shot'])}"
-    )
-    return table
-
-
-def _coverage_table(result: dict[str, Any]) -> Table:
-    table = Table(title=f"sub-question coverage: {result['judge_model']} vs human judgments")
-    for heading in ("n", "agreement", "precision", "recall", "F1"):
-        table.add_column(heading, justify="right")
-    table.add_row(
-        str(result["n"]), *(_pct(result[key]) for key in ("agreement", "precision", "recall", "f1"))
-    )
-    table.caption = (
-        f"positive class: answered; {result['failed']} failed (left out). "
-        f"Paper: GPT-4 agreement {_pct(result['reference']['gpt4'])}"
-    )
-    return table
-
-
-def _limit(args: argparse.Namespace) -> int | None:
-    if args.limit is not None and args.limit < 1:
-        raise ValueError("--limit must be at least 1")
-    return args.limit  # type: ignore[no-any-return]
-
-
 def _grouped(examples: Sequence[Any], key: Callable[[Any], str]) -> dict[str, list[Any]]:
     groups: dict[str, list[Any]] = {}
     for example in examples:
@@ -268,10 +165,6 @@ def _grouped(examples: Sequence[Any], key: Callable[[Any], str]) -> dict[str, li
 
 def _share(part: float, whole: float) -> float | None:
     return part / whole if whole else None
-
-
-def _pct(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.1%}"
 
 
 def _text(row: dict[str, Any], key: str, path: Path, line_number: int) -> str:

@@ -41,7 +41,7 @@ from ragpulse_scorers.scorer import NotApplicable
 from ragpulse_scorers.text import split_sentences
 
 if TYPE_CHECKING:
-    from ragpulse_collector.store import Store
+    from ragpulse_core.store import Store
 
     from ragpulse_scorers.settings import ScorersSettings
 

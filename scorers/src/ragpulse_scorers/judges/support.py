@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     import argparse
 
     import httpx
-    from ragpulse_collector.store import Store
+    from ragpulse_core.store import Store
 
 SCORER_VERSION = "1"
 PROMPT_VERSION = "support-p1"

@@ -18,7 +18,7 @@ from ragpulse_scorers.models import RagRequest, Score
 from ragpulse_scorers.scorer import NotApplicable
 
 if TYPE_CHECKING:
-    from ragpulse_collector.store import Store
+    from ragpulse_core.store import Store
 
     from ragpulse_scorers.settings import ScorersSettings
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ragpulse_collector.store import Store
+from ragpulse_core.store import Store
 
 from ragpulse_scorers.lexical.judge import LexicalAnalysis, LexicalJudge
 from ragpulse_scorers.models import ContextChunk, RagRequest, Score

@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING
 
-from ragpulse_collector.store import StoreUnavailable
+from ragpulse_core.store import StoreUnavailable
 
 from ragpulse_scorers.llm.errors import BudgetExceeded
 
 if TYPE_CHECKING:
-    from ragpulse_collector.store import Store
+    from ragpulse_core.store import Store
 
 logger = logging.getLogger(__name__)
 

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from ragpulse_collector.store import StoreUnavailable
+from ragpulse_core.store import StoreUnavailable
 
 if TYPE_CHECKING:
-    from ragpulse_collector.store import Store
+    from ragpulse_core.store import Store
 
 logger = logging.getLogger(__name__)
 

@@ -33,7 +33,7 @@ from ragpulse_scorers.llm.ratelimit import TokenBucket
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from ragpulse_collector.store import Store
+    from ragpulse_core.store import Store
 
     from ragpulse_scorers.settings import JudgeSettings
 

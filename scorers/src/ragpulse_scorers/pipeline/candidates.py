@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from ragpulse_collector.store import Store
+from ragpulse_core.store import Store
 
 from ragpulse_scorers.pipeline.sampling import SAMPLE_BUCKETS, Shard
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from apscheduler.schedulers.background import BackgroundScheduler
-from ragpulse_collector.store import Store
+from ragpulse_core.store import Store
 
 from ragpulse_scorers.pipeline.tick import ScoringJob
 from ragpulse_scorers.scorer import Scorer

@@ -20,7 +20,7 @@ from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
-from ragpulse_collector.store import Store, StoreUnavailable
+from ragpulse_core.store import Store, StoreUnavailable
 
 from ragpulse_scorers.models import RagRequest, RequestRowError, Score
 from ragpulse_scorers.pipeline.candidates import Candidate, Selection, load_requests, select_candidates

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from ragpulse_collector.store import Store
+from ragpulse_core.store import Store
 
 from ragpulse_scorers.alerts.state import FIRING, AlertRecord, load_alerts
 from ragpulse_scorers.report.details import unsupported_sentences

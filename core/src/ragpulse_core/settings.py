@@ -20,7 +20,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
-from ragpulse_collector.store import DEFAULT_DATABASE, default_dsn
+from ragpulse_core.store import DEFAULT_DATABASE, default_dsn
 
 DEFAULT_CONFIG_FILE = Path("ragpulse.toml")
 

@@ -1,7 +1,9 @@
-"""Versioned, idempotent schema migrations.
+"""Versioned, idempotent schema migrations, contributed by every installed part.
 
-Each ``migrations/NNNN_name.sql`` file is one version; statements are separated by ``;`` at a line end and
-use ``${db}`` and ``${ttl_days}`` placeholders. Applied versions are recorded in
+Each part names a package of ``NNNN_name.sql`` files in the ``ragpulse.migrations`` entry-point group (the
+collector its span tables, the scorers theirs). Versions form one sequence across parts, so a part's migration
+may rely on another part's lower versions (the requests view reads the span table). Statements are separated
+by ``;`` at a line end and use ``${db}`` and ``${ttl_days}`` placeholders. Applied versions are recorded in
 ``ragpulse_schema_migrations``, and every statement is ``IF NOT EXISTS``-safe, so running ``migrate`` twice,
 or from two processes, changes nothing.
 """
@@ -12,16 +14,18 @@ import logging
 import re
 from dataclasses import dataclass
 from importlib import resources
+from importlib.metadata import entry_points
 from string import Template
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ragpulse_collector.store import Store
+    from ragpulse_core.store import Store
 
 logger = logging.getLogger(__name__)
 
 _FILE_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 _STATEMENT_END = re.compile(r";\s*$", re.MULTILINE)
+MIGRATIONS_GROUP = "ragpulse.migrations"
 
 
 @dataclass(frozen=True)
@@ -29,6 +33,7 @@ class Migration:
     version: int
     name: str
     sql: str
+    part: str = ""
 
     def statements(self, database: str, ttl_days: int) -> list[str]:
         rendered = Template(self.sql).substitute(db=f"`{database}`", ttl_days=int(ttl_days))
@@ -40,15 +45,28 @@ def _strip_comments(sql: str) -> str:
 
 
 def available_migrations() -> list[Migration]:
-    found = []
-    for entry in resources.files("ragpulse_collector.migrations").iterdir():
-        match = _FILE_NAME.match(entry.name)
-        if match:
-            found.append(Migration(int(match.group(1)), match.group(2), entry.read_text(encoding="utf-8")))
+    """Every installed part's migrations, in version order."""
+    found = [
+        migration
+        for entry_point in entry_points(group=MIGRATIONS_GROUP)
+        for migration in migrations_in(entry_point.value, part=entry_point.name)
+    ]
     found.sort(key=lambda m: m.version)
     versions = [m.version for m in found]
     if len(versions) != len(set(versions)):
-        raise RuntimeError(f"duplicate migration versions: {versions}")
+        clashes = sorted(f"{m.version:04d} ({m.part})" for m in found if versions.count(m.version) > 1)
+        raise RuntimeError(f"two parts claim the same migration version: {', '.join(clashes)}")
+    return found
+
+
+def migrations_in(package: str, *, part: str = "") -> list[Migration]:
+    """The ``NNNN_name.sql`` files of one package."""
+    found = []
+    for entry in resources.files(package).iterdir():
+        match = _FILE_NAME.match(entry.name)
+        if match:
+            text = entry.read_text(encoding="utf-8")
+            found.append(Migration(int(match.group(1)), match.group(2), text, part))
     return found
 
 

@@ -1,0 +1,68 @@
+"""Running the collector as a process: migrate (or spool while the store is down), serve until stopped."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+from types import FrameType
+
+from ragpulse_core.migrate_command import migrate_and_show, settings_from_flags
+from ragpulse_core.settings import RagpulseSettings
+from ragpulse_core.store import Store, StoreUnavailable, describe_dsn
+from rich.console import Console
+
+from ragpulse_collector.server import TRACES_PATH, CollectorServer, tune_gc_for_collector
+
+console = Console()
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = settings_from_flags(
+        args,
+        collector={
+            "host": args.host,
+            "port": args.port,
+            "spool_dir": args.spool_dir,
+            "max_body_bytes": args.max_body_bytes,
+            "auth_token": args.auth_token,
+            "auth_token_file": args.auth_token_file,
+            "grpc_port": args.grpc_port,
+        },
+    )
+    return serve_collector(settings)
+
+
+def serve_collector(settings: RagpulseSettings) -> int:
+    store = Store(settings.store.dsn, settings.store.database)
+    try:
+        migrate_and_show(settings, store)
+    except StoreUnavailable as exc:
+        if settings.collector.spool_dir is None:
+            console.print(
+                f"[red]cannot reach the store and no --spool-dir to hold spans meanwhile:[/red] {exc}"
+            )
+            return 1
+        console.print(
+            f"[yellow]store unreachable, spooling to {settings.collector.spool_dir} until it is back:"
+            f"[/yellow] {exc}"
+        )
+    server = CollectorServer(settings, store)
+    tune_gc_for_collector()
+    signal.signal(signal.SIGTERM, _interrupt)
+    server.start()
+    grpc = f" and OTLP/gRPC on port {server.grpc_port}" if server.grpc_port is not None else ""
+    console.print(
+        f"collector listening on [bold]{server.url}{TRACES_PATH}[/bold]{grpc}, "
+        f"writing to {describe_dsn(store.dsn)}"
+    )
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        console.print("stopping: writing what is queued")
+    finally:
+        server.stop()
+    return 0
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt

@@ -1,0 +1,51 @@
+"""What ``ragpulse migrate`` does, kept out of the command module so ``--help`` stays light."""
+
+from __future__ import annotations
+
+import argparse
+
+from rich.console import Console
+from rich.table import Table
+
+from ragpulse_core.schema import migrate
+from ragpulse_core.settings import RagpulseSettings
+from ragpulse_core.store import Store, StoreUnavailable, describe_dsn
+
+console = Console()
+
+
+def settings_from_flags(
+    args: argparse.Namespace, settings_class: type[RagpulseSettings] = RagpulseSettings, **sections: object
+) -> RagpulseSettings:
+    """Settings with the shared store flags (and any ``sections`` of flags) over the other sources."""
+    store = {"dsn": args.dsn, "database": args.database, "ttl_days": getattr(args, "ttl_days", None)}
+    return settings_class.load(args.config, store=store, **sections)
+
+
+def migrate_and_show(settings: RagpulseSettings, store: Store) -> None:
+    """Apply pending migrations and print what was applied; raises StoreUnavailable."""
+    applied = migrate(store, settings.store.ttl_days)
+    where = f"{describe_dsn(store.dsn)} (database {store.database})"
+    if not applied:
+        console.print(f"schema up to date on {where}")
+        return
+    table = Table(title=f"migrations applied on {where}")
+    table.add_column("version", justify="right")
+    table.add_column("part")
+    table.add_column("name")
+    for migration in applied:
+        table.add_row(f"{migration.version:04d}", migration.part, migration.name)
+    console.print(table)
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = settings_from_flags(args)
+    store = Store(settings.store.dsn, settings.store.database)
+    try:
+        migrate_and_show(settings, store)
+    except StoreUnavailable as exc:
+        console.print(f"[red]migrate failed:[/red] {exc}")
+        return 1
+    finally:
+        store.close()
+    return 0

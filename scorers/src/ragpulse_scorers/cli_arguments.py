@@ -1,0 +1,26 @@
+"""Argument types the scorers' commands parse with; light, so ``ragpulse --help`` imports nothing heavy."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from datetime import timedelta
+
+_WINDOW = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$")
+_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "": 3600}
+
+
+def parse_window(text: str) -> timedelta:
+    """``90s``, ``30m``, ``24h``, ``7d``; a bare number is hours."""
+    match = _WINDOW.match(text)
+    if not match or float(match.group(1)) <= 0:
+        raise argparse.ArgumentTypeError(f"not a window: {text!r} (use e.g. 30m, 24h, 7d)")
+    return timedelta(seconds=float(match.group(1)) * _UNIT_SECONDS[match.group(2)])
+
+
+def variant_list(text: str) -> list[str]:
+    """``A,B``: two or more distinct variant names."""
+    variants = list(dict.fromkeys(v.strip() for v in text.split(",") if v.strip()))
+    if len(variants) < 2:
+        raise argparse.ArgumentTypeError("name at least two variants, comma-separated: A,B")
+    return variants
