@@ -27,8 +27,8 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue, ArrayValue, KeyValue
 from opentelemetry.proto.trace.v1.trace_pb2 import ScopeSpans, Span
 from ragpulse import semconv
-from ragpulse_core.schema import migrate
 from ragpulse_collector.server import TRACES_PATH, CollectorServer, tune_gc_for_collector
+from ragpulse_core.schema import migrate
 from ragpulse_core.settings import RagpulseSettings
 from ragpulse_core.store import Store
 from rich.console import Console

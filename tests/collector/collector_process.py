@@ -25,7 +25,17 @@ def unused_port() -> int:
 
 def start_collector_process(dsn: str, port: int, cwd: Path, *flags: str) -> subprocess.Popen[bytes]:
     env = {key: value for key, value in os.environ.items() if not key.startswith("RAGPULSE_")}
-    command = [sys.executable, "-m", "ragpulse_core.cli", "collector", "--dsn", dsn, "--port", str(port), *flags]
+    command = [
+        sys.executable,
+        "-m",
+        "ragpulse_core.cli",
+        "collector",
+        "--dsn",
+        dsn,
+        "--port",
+        str(port),
+        *flags,
+    ]
     return subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 

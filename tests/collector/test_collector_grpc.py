@@ -76,9 +76,11 @@ def test_stock_grpc_exporter_spans_land_in_otel_traces(
     )
     provider.add_span_processor(SimpleSpanProcessor(exporter))
     tracer = provider.get_tracer("ragpulse", "0.1.0")
-    with tracer.start_as_current_span("rag", attributes={"input.value": "Why?"}):
-        with tracer.start_as_current_span("retrieve"):
-            pass
+    with (
+        tracer.start_as_current_span("rag", attributes={"input.value": "Why?"}),
+        tracer.start_as_current_span("retrieve"),
+    ):
+        pass
     provider.shutdown()
     assert server.flush()
     rows = store.query(

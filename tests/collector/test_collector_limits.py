@@ -11,7 +11,7 @@ import signal
 import socket
 import subprocess
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
@@ -39,7 +39,7 @@ def collector(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, i
         process.wait(30)
 
 
-def _exchange(port: int, head: bytes, blocks: Iterator[bytes] = iter(())) -> tuple[bytes, int]:
+def _exchange(port: int, head: bytes, blocks: Iterable[bytes] = ()) -> tuple[bytes, int]:
     """Send ``head`` then ``blocks`` until the server hangs up; (everything it answered, body bytes sent)."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=30)
     answer = bytearray()
@@ -105,7 +105,12 @@ def test_a_negative_chunk_size_is_refused_without_reading_the_stream(
 
 @pytest.mark.parametrize(
     ("method", "path", "expected"),
-    [("POST", "/v1/traces", 413), ("POST", "/v1/logs", 404), ("PUT", "/v1/traces", 405), ("GET", "/healthz", 200)],
+    [
+        ("POST", "/v1/traces", 413),
+        ("POST", "/v1/logs", 404),
+        ("PUT", "/v1/traces", 405),
+        ("GET", "/healthz", 200),
+    ],
 )
 def test_a_512_mib_chunked_body_is_never_read_past_the_limit(
     collector: tuple[str, int, subprocess.Popen[bytes]], method: str, path: str, expected: int

@@ -34,7 +34,9 @@ class PoisonRefusingStore(FlakyStore):
 
 
 def _dead_letters(store: Store) -> list[dict[str, Any]]:
-    return store.query_dicts(f"SELECT TargetTable, Reason, Payload FROM {store.table('ragpulse_dead_letters')}")
+    return store.query_dicts(
+        f"SELECT TargetTable, Reason, Payload FROM {store.table('ragpulse_dead_letters')}"
+    )
 
 
 def test_one_request_over_101_days_is_written_whole(start_collector: StartCollector, store: Store) -> None:

@@ -8,7 +8,7 @@ from ragpulse_core.settings import CollectorSettings
 
 
 def configured_token(settings: CollectorSettings) -> str | None:
-    """The token from ``auth_token`` (flag, env or TOML) or else ``auth_token_file``, None when neither is set.
+    """The token from ``auth_token`` (flag, env or TOML), else from ``auth_token_file``, else None.
 
     A file keeps the secret out of argv and the environment; surrounding whitespace (a trailing newline)
     is not part of it.

@@ -11,9 +11,10 @@ import logging
 import threading
 import time
 
+from ragpulse_core.store import Store
+
 from ragpulse_collector.mapping import TABLE, SpanColumns
 from ragpulse_collector.metrics import CollectorMetrics
-from ragpulse_core.store import Store
 
 logger = logging.getLogger(__name__)
 

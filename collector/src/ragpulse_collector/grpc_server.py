@@ -20,13 +20,13 @@ from dataclasses import dataclass
 import grpc
 from google.protobuf import any_pb2, duration_pb2
 from google.rpc import error_details_pb2, status_pb2
+from ragpulse_core.settings import CollectorSettings
 
 from ragpulse_collector import otlp
 from ragpulse_collector.auth import BearerAuth
 from ragpulse_collector.http_server import RETRY_AFTER_S
 from ragpulse_collector.metrics import CollectorMetrics
 from ragpulse_collector.receiver import ExportResult, ExportStatus, Receiver
-from ragpulse_core.settings import CollectorSettings
 
 logger = logging.getLogger(__name__)
 
@@ -103,7 +103,9 @@ class GrpcReceiver:
     def _export(self, body: bytes, context: grpc.ServicerContext) -> bytes:
         metadata = dict(context.invocation_metadata())
         if not self._auth.allows(_text(metadata.get("authorization"))):
-            self._abort(context, _status(grpc.StatusCode.UNAUTHENTICATED, "missing or wrong bearer token", None))
+            self._abort(
+                context, _status(grpc.StatusCode.UNAUTHENTICATED, "missing or wrong bearer token", None)
+            )
         # gRPC has already inflated a compressed message, within max_receive_message_length.
         result = self._receiver.export(body, otlp.PROTOBUF, None)
         if result.status is not ExportStatus.OK:

@@ -15,6 +15,7 @@ an unknown content type, 401 for a missing or wrong bearer token, 408 for a body
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import threading
@@ -23,12 +24,12 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from aiohttp import web
+from ragpulse_core.settings import CollectorSettings
 
 from ragpulse_collector import otlp
 from ragpulse_collector.auth import BearerAuth
 from ragpulse_collector.metrics import CollectorMetrics
 from ragpulse_collector.receiver import ExportResult, ExportStatus, Queued, Receiver
-from ragpulse_core.settings import CollectorSettings
 
 logger = logging.getLogger(__name__)
 
@@ -145,7 +146,11 @@ class HttpReceiver:
             kind, unsupported = otlp.PROTOBUF, exc
         if not self._auth.allows(request.headers.get("Authorization")):
             return self._status_reply(
-                401, kind, otlp.RPC_UNAUTHENTICATED, "missing or wrong bearer token", {"WWW-Authenticate": "Bearer"}
+                401,
+                kind,
+                otlp.RPC_UNAUTHENTICATED,
+                "missing or wrong bearer token",
+                {"WWW-Authenticate": "Bearer"},
             )
         if unsupported is not None:
             return self._status_reply(415, kind, otlp.RPC_INVALID_ARGUMENT, str(unsupported))
@@ -192,17 +197,15 @@ class HttpReceiver:
             if not resolved.done():
                 resolved.set_result(None)
 
-        queued.ticket.add_done_callback(lambda: loop.call_soon_threadsafe(wake))
+        queued.ticket.add_done_callback(lambda: _call_soon(loop, wake))
         timeout = self._settings.ack_timeout_s
         try:
             await asyncio.wait_for(asyncio.shield(resolved), timeout)
         except TimeoutError:
             if not self._receiver.withdraw_if_queued(queued):
                 # Already inside an insert: that insert's outcome is the answer, if it comes in time.
-                try:
+                with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(asyncio.shield(resolved), timeout)
-                except TimeoutError:
-                    pass
         return self._receiver.conclude(queued)
 
     def _export_reply(self, result: ExportResult, kind: str) -> web.Response:
@@ -221,17 +224,26 @@ class HttpReceiver:
     ) -> web.Response:
         self._metrics.count_response(status)
         return web.Response(
-            status=status, body=otlp.encode_status(kind, rpc_code, message), content_type=kind, headers=headers
+            status=status,
+            body=otlp.encode_status(kind, rpc_code, message),
+            content_type=kind,
+            headers=headers,
         )
 
     async def _healthz(self, request: web.Request) -> web.Response:
         loop = asyncio.get_running_loop()
         ok, report = await loop.run_in_executor(self._decoders, self._health)
-        return web.Response(status=200 if ok else 503, text=json.dumps(report), content_type="application/json")
+        return web.Response(
+            status=200 if ok else 503, text=json.dumps(report), content_type="application/json"
+        )
 
     async def _metrics_page(self, request: web.Request) -> web.Response:
-        if self._settings.metrics_require_auth and not self._auth.allows(request.headers.get("Authorization")):
-            return web.Response(status=401, text="missing or wrong bearer token\n", headers={"WWW-Authenticate": "Bearer"})
+        if self._settings.metrics_require_auth and not self._auth.allows(
+            request.headers.get("Authorization")
+        ):
+            return web.Response(
+                status=401, text="missing or wrong bearer token\n", headers={"WWW-Authenticate": "Bearer"}
+            )
         return web.Response(
             body=self._metrics.render().encode(),
             headers={"Content-Type": "text/plain; version=0.0.4; charset=utf-8"},
@@ -240,3 +252,8 @@ class HttpReceiver:
 
 def _body_unread(request: web.Request) -> bool:
     return request.can_read_body and not request.content.is_eof()
+
+
+def _call_soon(loop: asyncio.AbstractEventLoop, callback: Callable[[], None]) -> None:
+    """Run ``callback`` on the event loop's thread (ticket callbacks come from the writer's)."""
+    loop.call_soon_threadsafe(callback)

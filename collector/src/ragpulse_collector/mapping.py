@@ -91,8 +91,8 @@ class SpanColumns:
     def by_partitions(self, max_partitions: int) -> list[SpanColumns]:
         """The rows in groups that each touch at most ``max_partitions`` days (``otel_traces``'s partitions).
 
-        ClickHouse refuses an insert block spread over more partitions than ``max_partitions_per_insert_block``;
-        almost every batch covers one day, and is returned as it is.
+        ClickHouse refuses an insert block spread over more partitions than
+        ``max_partitions_per_insert_block``; almost every batch covers one day, and is returned as it is.
         """
         days = [timestamp // NS_PER_DAY for timestamp in self.columns[0]]
         distinct = sorted(set(days))
@@ -251,5 +251,7 @@ def map_request(request: ExportTraceServiceRequest) -> MappedRequest:
     if rejected:
         reasons.append(f"{rejected} span(s) with a malformed trace, span or parent id")
     if out_of_range:
-        reasons.append(f"{out_of_range} span(s) with a time after 2262-04-11, which DateTime64(9) cannot hold")
+        reasons.append(
+            f"{out_of_range} span(s) with a time after 2262-04-11, which DateTime64(9) cannot hold"
+        )
     return MappedRequest(out, rejected + out_of_range, "; ".join(reasons))

@@ -11,10 +11,11 @@ import enum
 import hashlib
 from dataclasses import dataclass
 
+from ragpulse_core.settings import CollectorSettings
+
 from ragpulse_collector import otlp
 from ragpulse_collector.mapping import map_request
 from ragpulse_collector.metrics import CollectorMetrics
-from ragpulse_core.settings import CollectorSettings
 from ragpulse_collector.writer import BatchWriter, QueueFull, Ticket, WriteFailed
 
 

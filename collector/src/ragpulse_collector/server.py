@@ -11,14 +11,15 @@ import logging
 import threading
 from typing import TYPE_CHECKING, Any
 
+from ragpulse_core.settings import RagpulseSettings
+from ragpulse_core.store import Store
+
 from ragpulse_collector.auth import BearerAuth, configured_token
 from ragpulse_collector.deadletters import DeadLetters
 from ragpulse_collector.http_server import TRACES_PATH, HttpReceiver
 from ragpulse_collector.metrics import CollectorMetrics
 from ragpulse_collector.receiver import Receiver
-from ragpulse_core.settings import RagpulseSettings
 from ragpulse_collector.spool import Spool
-from ragpulse_core.store import Store
 from ragpulse_collector.writer import BatchWriter
 
 if TYPE_CHECKING:
@@ -150,7 +151,9 @@ class CollectorServer:
             problems.append(f"the spool is over {collector.spool_high_water:.0%} full")
         since_dead_letter = self.dead_letters.seconds_since_last()
         if since_dead_letter is not None and since_dead_letter < collector.dead_letter_window_s:
-            problems.append(f"the store refused rows {since_dead_letter:.0f} s ago (see ragpulse_dead_letters)")
+            problems.append(
+                f"the store refused rows {since_dead_letter:.0f} s ago (see ragpulse_dead_letters)"
+            )
         report = {
             "ok": not problems,
             "problems": problems,

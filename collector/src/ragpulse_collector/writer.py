@@ -31,12 +31,13 @@ from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from ragpulse_core.settings import CollectorSettings
+from ragpulse_core.store import Store, StoreRefused, StoreUnavailable
+
 from ragpulse_collector.deadletters import DeadLetters
 from ragpulse_collector.mapping import INSERT_COLUMN_TYPES, TABLE, SpanColumns
 from ragpulse_collector.metrics import CollectorMetrics
-from ragpulse_core.settings import CollectorSettings
 from ragpulse_collector.spool import Spool, SpoolFull
-from ragpulse_core.store import Store, StoreRefused, StoreUnavailable
 
 logger = logging.getLogger(__name__)
 
@@ -359,7 +360,9 @@ class BatchWriter:
         budget = [MAX_BISECT_INSERTS]
         written = 0
         for index, group in enumerate(groups):
-            written += self._insert_or_bisect(token if len(groups) == 1 else f"{token}-p{index}", group, budget)
+            written += self._insert_or_bisect(
+                token if len(groups) == 1 else f"{token}-p{index}", group, budget
+            )
         self._store_reachable = True
         self._progressed()
         return written

@@ -59,7 +59,7 @@ class CollectorSettings(SettingsSection):
     grpc_port: int | None = Field(None, ge=0, le=65535, description="OTLP/gRPC port (4317); off when unset")
     backlog: int = Field(1024, ge=1, description="Connections waiting to be accepted")
     max_concurrent_requests: int = Field(
-        64, ge=1, description="Requests decoded at once; the rest wait unread (their bodies stay in the socket)"
+        64, ge=1, description="Requests decoded at once; the rest wait, their bodies unread in the socket"
     )
     max_header_bytes: int = Field(8190, ge=1024, description="Longest request line or header field")
     body_timeout_s: float = Field(30.0, gt=0, description="A body not received by then gets 408")
@@ -73,7 +73,9 @@ class CollectorSettings(SettingsSection):
     stall_after_s: float = Field(
         30.0, gt=0, description="/healthz fails when the writer has work and no progress for this long"
     )
-    spool_high_water: float = Field(0.8, gt=0, le=1, description="/healthz fails above this share of the spool")
+    spool_high_water: float = Field(
+        0.8, gt=0, le=1, description="/healthz fails above this share of the spool"
+    )
     dead_letter_window_s: float = Field(
         300.0, gt=0, description="/healthz fails while dead letters were added within this window"
     )
