@@ -90,17 +90,23 @@ def _head(method: str, path: str, *headers: str) -> bytes:
     return ("\r\n".join(lines) + "\r\n\r\n").encode()
 
 
+def _assert_stream_left_unread(
+    collector: tuple[str, int, subprocess.Popen[bytes]], head: bytes, blocks: Iterable[bytes], expected: int
+) -> None:
+    """The answer is ``expected``, the server hung up before the 512 MiB were sent, and its memory held."""
+    _, port, process = collector
+    before = peak_rss_bytes(process.pid)
+    answer, sent = _exchange(port, head, blocks)
+    assert _status(answer) == expected
+    assert sent < STREAM_BYTES
+    assert peak_rss_bytes(process.pid) - before < RSS_CEILING
+
+
 def test_a_negative_chunk_size_is_refused_without_reading_the_stream(
     collector: tuple[str, int, subprocess.Popen[bytes]],
 ) -> None:
-    _, port, process = collector
-    before = peak_rss_bytes(process.pid)
-    answer, sent = _exchange(
-        port, _head("POST", "/v1/traces", "Transfer-Encoding: chunked") + b"-1\r\n", _stream(STREAM_BYTES)
-    )
-    assert _status(answer) == 400
-    assert sent < STREAM_BYTES
-    assert peak_rss_bytes(process.pid) - before < RSS_CEILING
+    head = _head("POST", "/v1/traces", "Transfer-Encoding: chunked") + b"-1\r\n"
+    _assert_stream_left_unread(collector, head, _stream(STREAM_BYTES), 400)
 
 
 @pytest.mark.parametrize(
@@ -115,25 +121,15 @@ def test_a_negative_chunk_size_is_refused_without_reading_the_stream(
 def test_a_512_mib_chunked_body_is_never_read_past_the_limit(
     collector: tuple[str, int, subprocess.Popen[bytes]], method: str, path: str, expected: int
 ) -> None:
-    _, port, process = collector
-    before = peak_rss_bytes(process.pid)
-    answer, sent = _exchange(port, _head(method, path, "Transfer-Encoding: chunked"), _chunks(STREAM_BYTES))
-    assert _status(answer) == expected
-    assert sent < STREAM_BYTES
-    assert peak_rss_bytes(process.pid) - before < RSS_CEILING
+    head = _head(method, path, "Transfer-Encoding: chunked")
+    _assert_stream_left_unread(collector, head, _chunks(STREAM_BYTES), expected)
 
 
 def test_a_declared_length_over_the_limit_is_refused_before_the_body(
     collector: tuple[str, int, subprocess.Popen[bytes]],
 ) -> None:
-    _, port, process = collector
-    before = peak_rss_bytes(process.pid)
-    answer, sent = _exchange(
-        port, _head("POST", "/v1/traces", f"Content-Length: {STREAM_BYTES}"), _stream(STREAM_BYTES)
-    )
-    assert _status(answer) == 413
-    assert sent < STREAM_BYTES
-    assert peak_rss_bytes(process.pid) - before < RSS_CEILING
+    head = _head("POST", "/v1/traces", f"Content-Length: {STREAM_BYTES}")
+    _assert_stream_left_unread(collector, head, _stream(STREAM_BYTES), 413)
 
 
 @pytest.mark.parametrize("length", ["-5", "abc", "1e3", "5, 6"])
