@@ -1,9 +1,9 @@
 """The OTLP/gRPC receiver (``TraceService/Export``, port 4317 by convention), beside the HTTP one.
 
-The same :class:`Receiver` decides, so mapping, limits, deduplication and acknowledgement mean the same on
-both transports. Status codes follow the OTLP/gRPC spec: ``INVALID_ARGUMENT`` for a payload that cannot be
-decoded, ``UNAUTHENTICATED`` for a wrong token (metadata ``authorization: Bearer ...``), and for what a
-client should retry, ``RESOURCE_EXHAUSTED`` (queue full) or ``UNAVAILABLE`` (not written) with a
+The same :class:`ExportHandler` decides, so mapping, limits, deduplication and acknowledgement mean the
+same on both transports. Status codes follow the OTLP/gRPC spec: ``INVALID_ARGUMENT`` for a payload that
+cannot be decoded, ``UNAUTHENTICATED`` for a wrong token (metadata ``authorization: Bearer ...``), and for
+what a client should retry, ``RESOURCE_EXHAUSTED`` (queue full) or ``UNAVAILABLE`` (not written) with a
 ``google.rpc.RetryInfo`` in the status details. A request over the size limits gets ``RESOURCE_EXHAUSTED``
 without RetryInfo, which the spec makes non-retryable.
 
@@ -24,9 +24,9 @@ from ragpulse_core.settings import CollectorSettings
 
 from ragpulse_collector import otlp
 from ragpulse_collector.auth import BearerAuth
+from ragpulse_collector.exports import ExportHandler, ExportResult, ExportStatus
 from ragpulse_collector.http_server import RETRY_AFTER_S
 from ragpulse_collector.metrics import CollectorMetrics
-from ragpulse_collector.receiver import ExportResult, ExportStatus, Receiver
 
 logger = logging.getLogger(__name__)
 
@@ -69,11 +69,11 @@ def _status(code: grpc.StatusCode, message: str, retry_after_s: int | None) -> _
 
 class GrpcReceiver:
     def __init__(
-        self, settings: CollectorSettings, receiver: Receiver, auth: BearerAuth, metrics: CollectorMetrics
+        self, settings: CollectorSettings, exports: ExportHandler, auth: BearerAuth, metrics: CollectorMetrics
     ) -> None:
         assert settings.grpc_port is not None
         self._settings = settings
-        self._receiver = receiver
+        self._exports = exports
         self._auth = auth
         self._metrics = metrics
         # Each call holds its thread until acknowledged, as an HTTP request awaits its answer.
@@ -107,7 +107,7 @@ class GrpcReceiver:
                 context, _status(grpc.StatusCode.UNAUTHENTICATED, "missing or wrong bearer token", None)
             )
         # gRPC has already inflated a compressed message, within max_receive_message_length.
-        result = self._receiver.export(body, otlp.PROTOBUF, None)
+        result = self._exports.export(body, otlp.PROTOBUF, None)
         if result.status is not ExportStatus.OK:
             self._abort(context, self._error_status(result))
         self._metrics.count_response(200)

@@ -28,8 +28,8 @@ from ragpulse_core.settings import CollectorSettings
 
 from ragpulse_collector import otlp
 from ragpulse_collector.auth import BearerAuth
+from ragpulse_collector.exports import ExportHandler, ExportResult, ExportStatus, Queued
 from ragpulse_collector.metrics import CollectorMetrics
-from ragpulse_collector.receiver import ExportResult, ExportStatus, Queued, Receiver
 
 logger = logging.getLogger(__name__)
 
@@ -65,13 +65,13 @@ class HttpReceiver:
     def __init__(
         self,
         settings: CollectorSettings,
-        receiver: Receiver,
+        exports: ExportHandler,
         auth: BearerAuth,
         metrics: CollectorMetrics,
         health: Health,
     ) -> None:
         self._settings = settings
-        self._receiver = receiver
+        self._exports = exports
         self._auth = auth
         self._metrics = metrics
         self._health = health
@@ -92,6 +92,8 @@ class HttpReceiver:
             self._runner = None
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=10)
+        if not self._thread.is_alive():
+            self._loop.close()
         self._decoders.shutdown(wait=False, cancel_futures=True)
 
     async def _listen(self) -> None:
@@ -118,9 +120,7 @@ class HttpReceiver:
             self._runner, settings.host, settings.port, backlog=settings.backlog, reuse_address=True
         )
         await site.start()
-        server = site._server
-        assert isinstance(server, asyncio.base_events.Server)
-        host, port = server.sockets[0].getsockname()[:2]
+        host, port = self._runner.addresses[0][:2]
         self.address = (str(host), int(port))
 
     @web.middleware
@@ -166,7 +166,7 @@ class HttpReceiver:
                 return self._status_reply(408, kind, otlp.RPC_INVALID_ARGUMENT, message)
             loop = asyncio.get_running_loop()
             accepted = await loop.run_in_executor(
-                self._decoders, self._receiver.accept, body, kind, request.headers.get("Content-Encoding")
+                self._decoders, self._exports.accept, body, kind, request.headers.get("Content-Encoding")
             )
             del body  # not kept alive while the ack is awaited
         if isinstance(accepted, Queued):
@@ -202,11 +202,11 @@ class HttpReceiver:
         try:
             await asyncio.wait_for(asyncio.shield(resolved), timeout)
         except TimeoutError:
-            if not self._receiver.withdraw_if_queued(queued):
+            if not self._exports.withdraw_if_queued(queued):
                 # Already inside an insert: that insert's outcome is the answer, if it comes in time.
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(asyncio.shield(resolved), timeout)
-        return self._receiver.conclude(queued)
+        return self._exports.conclude(queued)
 
     def _export_reply(self, result: ExportResult, kind: str) -> web.Response:
         status, rpc_code = HTTP_STATUS[result.status]

@@ -1,7 +1,7 @@
 """The collector: its receivers (OTLP/HTTP, and OTLP/gRPC when a port is set), its writer, its health.
 
 The transports live in :mod:`ragpulse_collector.http_server` and :mod:`ragpulse_collector.grpc_server`; both
-hand bodies to one :class:`Receiver`, which feeds one :class:`BatchWriter`.
+hand bodies to one :class:`ExportHandler`, which feeds one :class:`BatchWriter`.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from ragpulse_core.store import Store
 
 from ragpulse_collector.auth import BearerAuth, configured_token
 from ragpulse_collector.deadletters import DeadLetters
+from ragpulse_collector.exports import ExportHandler
 from ragpulse_collector.http_server import TRACES_PATH, HttpReceiver
 from ragpulse_collector.metrics import CollectorMetrics
-from ragpulse_collector.receiver import Receiver
 from ragpulse_collector.spool import Spool
 from ragpulse_collector.writer import BatchWriter
 
@@ -57,7 +57,7 @@ class CollectorServer:
         self.spool = Spool(collector.spool_dir, collector.spool_max_bytes) if collector.spool_dir else None
         self.dead_letters = DeadLetters(store, self.metrics)
         self.writer = BatchWriter(store, collector, self.spool, self.metrics, self.dead_letters)
-        self.receiver = Receiver(collector, self.writer, self.metrics)
+        self.exports = ExportHandler(collector, self.writer, self.metrics)
         self._auth = BearerAuth(configured_token(collector))
         self.metrics.gauge(
             "queue_spans", "Spans accepted and not yet written or spooled", lambda: self.writer.queued_spans
@@ -101,13 +101,13 @@ class CollectorServer:
                 return
             collector = self.settings.collector
             self.writer.start()
-            self._http = HttpReceiver(collector, self.receiver, self._auth, self.metrics, self.health)
+            self._http = HttpReceiver(collector, self.exports, self._auth, self.metrics, self.health)
             self._http.start()
             if collector.grpc_port is not None:
                 # Imported when used: grpcio is a large extension module that HTTP-only collectors skip.
                 from ragpulse_collector.grpc_server import GrpcReceiver
 
-                self._grpc = GrpcReceiver(collector, self.receiver, self._auth, self.metrics)
+                self._grpc = GrpcReceiver(collector, self.exports, self._auth, self.metrics)
                 self._grpc.start()
         logger.info("collector listening on %s%s", self.url, TRACES_PATH)
         if self._grpc is not None:

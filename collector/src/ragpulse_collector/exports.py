@@ -48,7 +48,7 @@ def request_digest(kind: str, body: bytes) -> str:
     return hashlib.blake2b(body, digest_size=16, person=kind.encode()[:16]).hexdigest()
 
 
-class Receiver:
+class ExportHandler:
     def __init__(self, settings: CollectorSettings, writer: BatchWriter, metrics: CollectorMetrics) -> None:
         self.settings = settings
         self.writer = writer
