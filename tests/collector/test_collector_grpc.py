@@ -40,15 +40,24 @@ def channel_to() -> Iterator[ChannelTo]:
 
 
 def _export(
-    channel: grpc.Channel, body: bytes, metadata: tuple[tuple[str, str], ...] = ()
+    channel: grpc.Channel,
+    body: bytes,
+    metadata: tuple[tuple[str, str], ...] = (),
+    compression: grpc.Compression = grpc.Compression.NoCompression,
 ) -> ExportTraceServiceResponse:
     call = channel.unary_unary(EXPORT)
-    return ExportTraceServiceResponse.FromString(call(body, metadata=metadata, timeout=30))
+    reply = call(body, metadata=metadata, timeout=30, compression=compression)
+    return ExportTraceServiceResponse.FromString(reply)
 
 
-def _failure(channel: grpc.Channel, body: bytes, metadata: tuple[tuple[str, str], ...] = ()) -> grpc.RpcError:
+def _failure(
+    channel: grpc.Channel,
+    body: bytes,
+    metadata: tuple[tuple[str, str], ...] = (),
+    compression: grpc.Compression = grpc.Compression.NoCompression,
+) -> grpc.RpcError:
     with pytest.raises(grpc.RpcError) as caught:
-        _export(channel, body, metadata)
+        _export(channel, body, metadata, compression)
     return caught.value
 
 
@@ -105,6 +114,9 @@ def test_grpc_answers_carry_partial_success_and_refusals_their_codes(
     assert invalid.code() is grpc.StatusCode.INVALID_ARGUMENT and _retry_delay_s(invalid) is None
     too_large = _failure(channel, b"\x0a" * (65 * 1024), auth)
     assert too_large.code() is grpc.StatusCode.RESOURCE_EXHAUSTED and _retry_delay_s(too_large) is None
+    bomb = make_request([make_span(attrs={"zeros": "0" * (4 << 20)})]).SerializeToString()
+    inflated = _failure(channel, bomb, auth, grpc.Compression.Gzip)
+    assert inflated.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
     assert span_count(store) == (1, 1)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import socket
 import threading
 from pathlib import Path
@@ -110,3 +111,17 @@ def test_stray_files_in_the_spool_directory_do_not_stop_start_up(
     assert (spool_dir / "README.txt").exists() and (spool_dir / "backup.batch").exists()
     status, _, health = post(server.url, b"", path="/healthz", method="GET")
     assert status == 200 and json.loads(health)["spool_batches"] == 0
+
+
+def test_malformed_requests_do_not_flood_the_error_log(
+    start_collector: StartCollector, store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    server = start_collector()
+    host, port = server.url.removeprefix("http://").split(":")
+    caplog.set_level(logging.DEBUG, logger="ragpulse_collector")
+    for _ in range(3):
+        with socket.create_connection((host, int(port)), timeout=10) as connection:
+            connection.sendall(b"POST /v1/traces HTTP/1.1\r\nHost: c\r\nContent-Length: -5\r\n\r\n")
+            assert connection.recv(65536).split(b" ", 2)[1] == b"400"
+    assert wait_until(lambda: len([r for r in caplog.records if "Error handling" in r.getMessage()]) == 3)
+    assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []

@@ -24,6 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 from ragpulse_core.settings import CollectorSettings
 
 from ragpulse_collector import otlp
@@ -57,6 +58,15 @@ Health = Callable[[], tuple[bool, dict[str, Any]]]
 
 class _BodyTooLarge(Exception):
     pass
+
+
+class _ConnectionLog(logging.LoggerAdapter):  # type: ignore[type-arg]
+    """aiohttp's connection log, with malformed requests (already answered 400) demoted to debug, so a client
+    sending garbage cannot flood the log; errors in the handlers stay errors."""
+
+    def exception(self, msg: object, *args: object, exc_info: Any = True, **kwargs: Any) -> None:
+        level = logging.DEBUG if isinstance(exc_info, HttpProcessingError) else logging.ERROR
+        self.log(level, msg, *args, exc_info=exc_info, **kwargs)
 
 
 class HttpReceiver:
@@ -107,6 +117,7 @@ class HttpReceiver:
             app,
             access_log=None,
             handle_signals=False,
+            logger=_ConnectionLog(logger, {}),
             keepalive_timeout=settings.keepalive_timeout_s,
             max_line_size=settings.max_header_bytes,
             max_field_size=settings.max_header_bytes,
