@@ -129,19 +129,21 @@ def _hex_ids_to_base64(holder: dict[str, Any], names: tuple[str, ...]) -> None:
             raise PayloadError(f"{name} {value!r} is not hex") from exc
 
 
-def expanded_size(request: ExportTraceServiceRequest) -> tuple[int, int]:
-    """(spans, estimated bytes of their rows): each row repeats its resource's and scope's attributes.
+def expanded_size(request: ExportTraceServiceRequest, encoded_bytes: int) -> tuple[int, int]:
+    """(spans, estimated bytes of their rows): the spans as encoded, plus their resource's and scope's
+    attributes repeated on each row.
 
-    Cheap (protobuf sizes, no mapping), so a request that would balloon is refused before any work.
+    Cheap (the sizes of resources and scopes only, no mapping), so a request that would balloon is refused
+    before any work.
     """
     spans = 0
-    size = 0
+    size = encoded_bytes
     for resource_spans in request.resource_spans:
         shared = resource_spans.resource.ByteSize()
         for scope_spans in resource_spans.scope_spans:
             count = len(scope_spans.spans)
             spans += count
-            size += (shared + scope_spans.scope.ByteSize()) * count + scope_spans.ByteSize()
+            size += (shared + scope_spans.scope.ByteSize()) * count
     return spans, size
 
 
