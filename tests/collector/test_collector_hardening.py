@@ -12,6 +12,7 @@ import pytest
 from conftest import StartCollector
 from otlp_testing import make_request, make_span, post, span_count, wait_until
 from ragpulse_collector.mapping import map_request
+from ragpulse_collector.server import CollectorServer
 from ragpulse_collector.spool import Spool
 from ragpulse_core.settings import RagpulseSettings
 from ragpulse_core.store import Store
@@ -49,19 +50,35 @@ def test_200_simultaneous_connections_all_get_answers(start_collector: StartColl
     assert span_count(store) == (200, 200)
 
 
-def test_slow_connections_do_not_starve_the_others(start_collector: StartCollector, store: Store) -> None:
-    server = start_collector()
+def _slow_post(server: CollectorServer, declared: int, sent: bytes) -> socket.socket:
+    """A connection that declared a body of ``declared`` bytes and sent only ``sent`` so far."""
     host, port = server.url.removeprefix("http://").split(":")
-    slow = []
-    for _ in range(50):
-        connection = socket.create_connection((host, int(port)))
-        connection.sendall(b"POST /v1/traces HTTP/1.1\r\nHost: c\r\nContent-Length: 100\r\n\r\n{")
-        slow.append(connection)
+    connection = socket.create_connection((host, int(port)), timeout=10)
+    head = b"POST /v1/traces HTTP/1.1\r\nHost: c\r\nContent-Type: application/x-protobuf\r\n"
+    connection.sendall(head + b"Content-Length: %d\r\n\r\n" % declared + sent)
+    return connection
+
+
+def test_slow_connections_do_not_starve_the_others(start_collector: StartCollector, store: Store) -> None:
+    server = start_collector(max_concurrent_requests=8)
+    slow = [_slow_post(server, 100, b"{") for _ in range(100)]
     try:
         assert post(server.url, make_request([make_span()]).SerializeToString())[0] == 200
     finally:
         for connection in slow:
             connection.close()
+
+
+def test_bodies_over_the_buffer_budget_get_429_and_the_rest_is_served(
+    start_collector: StartCollector, store: Store
+) -> None:
+    server = start_collector(max_buffered_bytes=64 * 1024)
+    with _slow_post(server, 100_000, b"x" * 40_000):
+        assert wait_until(lambda: "http_body_bytes_buffered 40000" in server.metrics.render())
+        status, headers, _ = post(server.url, b"x" * 40_000)
+        assert status == 429 and int(headers["Retry-After"]) >= 1
+        assert post(server.url, make_request([make_span()]).SerializeToString())[0] == 200
+    assert span_count(store) == (1, 1)
 
 
 @pytest.mark.parametrize("header", ["Bearer s3cret", "bearer s3cret", "BEARER  s3cret"])

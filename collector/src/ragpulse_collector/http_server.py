@@ -60,6 +60,10 @@ class _BodyTooLarge(Exception):
     pass
 
 
+class _BodiesBuffered(Exception):
+    """All requests together hold as many body bytes as the collector lets them (429)."""
+
+
 class _ConnectionLog(logging.LoggerAdapter):  # type: ignore[type-arg]
     """aiohttp's connection log, with malformed requests (already answered 400) demoted to debug, so a client
     sending garbage cannot flood the log; errors in the handlers stay errors."""
@@ -90,7 +94,14 @@ class HttpReceiver:
         self._runner: web.AppRunner | None = None
         self._thread = threading.Thread(target=self._loop.run_forever, name="ragpulse-http", daemon=True)
         self.address: tuple[str, int] | None = None
-        self._admission: asyncio.Semaphore | None = None
+        self._decoding: asyncio.Semaphore | None = None
+        # Body bytes held by requests being read or waiting to be decoded; only the event loop changes it.
+        self._buffered_bytes = 0
+        metrics.gauge(
+            "http_body_bytes_buffered",
+            "Request body bytes read and not yet decoded",
+            lambda: self._buffered_bytes,
+        )
 
     def start(self) -> None:
         self._thread.start()
@@ -108,7 +119,7 @@ class HttpReceiver:
 
     async def _listen(self) -> None:
         settings = self._settings
-        self._admission = asyncio.Semaphore(settings.max_concurrent_requests)
+        self._decoding = asyncio.Semaphore(settings.max_concurrent_requests)
         app = web.Application(middlewares=[self._close_unread_bodies])
         app.router.add_post(TRACES_PATH, self._traces)
         app.router.add_get("/healthz", self._healthz)
@@ -165,39 +176,55 @@ class HttpReceiver:
             )
         if unsupported is not None:
             return self._status_reply(415, kind, otlp.RPC_INVALID_ARGUMENT, str(unsupported))
-        assert self._admission is not None
-        async with self._admission:
-            try:
-                async with asyncio.timeout(self._settings.body_timeout_s):
-                    body = await self._read_body(request)
-            except _BodyTooLarge as exc:
-                return self._status_reply(413, kind, otlp.RPC_INVALID_ARGUMENT, str(exc))
-            except TimeoutError:
-                message = f"body not received within {self._settings.body_timeout_s:g} s"
-                return self._status_reply(408, kind, otlp.RPC_INVALID_ARGUMENT, message)
-            loop = asyncio.get_running_loop()
-            accepted = await loop.run_in_executor(
-                self._decoders, self._exports.accept, body, kind, request.headers.get("Content-Encoding")
-            )
-            del body  # not kept alive while the ack is awaited
-        if isinstance(accepted, Queued):
-            accepted_result = await self._settle(accepted)
-        else:
-            accepted_result = accepted
-        return self._export_reply(accepted_result, kind)
+        assert self._decoding is not None
+        try:
+            async with asyncio.timeout(self._settings.body_timeout_s):
+                body = await self._read_body(request)
+        except _BodyTooLarge as exc:
+            return self._status_reply(413, kind, otlp.RPC_INVALID_ARGUMENT, str(exc))
+        except _BodiesBuffered as exc:
+            headers = {"Retry-After": str(RETRY_AFTER_QUEUE_FULL_S)}
+            return self._status_reply(429, kind, otlp.RPC_RESOURCE_EXHAUSTED, f"{exc}; retry later", headers)
+        except TimeoutError:
+            message = f"body not received within {self._settings.body_timeout_s:g} s"
+            return self._status_reply(408, kind, otlp.RPC_INVALID_ARGUMENT, message)
+        try:
+            async with self._decoding:
+                loop = asyncio.get_running_loop()
+                encoding = request.headers.get("Content-Encoding")
+                accepted = await loop.run_in_executor(
+                    self._decoders, self._exports.accept, body, kind, encoding
+                )
+        finally:
+            self._buffered_bytes -= len(body)
+        del body  # not kept alive while the ack is awaited
+        result = await self._settle(accepted) if isinstance(accepted, Queued) else accepted
+        return self._export_reply(result, kind)
 
     async def _read_body(self, request: web.Request) -> bytes:
+        """The body, within the per-request limit and the budget of all bodies held at once.
+
+        Only bytes received count against the budget, so slow senders hold little of it and cannot starve
+        the others. The caller gives the body's length back to the budget once it is decoded.
+        """
         limit = self._settings.max_body_bytes
         declared = request.content_length
         if declared is not None and declared > limit:
             raise _BodyTooLarge(f"body of {declared} bytes exceeds {limit} bytes")
         parts: list[bytes] = []
-        total = 0
-        while chunk := await request.content.read(READ_CHUNK):
-            total += len(chunk)
-            if total > limit:
-                raise _BodyTooLarge(f"body exceeds {limit} bytes")
-            parts.append(chunk)
+        held = 0
+        try:
+            while chunk := await request.content.read(READ_CHUNK):
+                if held + len(chunk) > limit:
+                    raise _BodyTooLarge(f"body exceeds {limit} bytes")
+                if self._buffered_bytes + len(chunk) > self._settings.max_buffered_bytes:
+                    raise _BodiesBuffered(f"request bodies in progress hold {self._buffered_bytes} bytes")
+                self._buffered_bytes += len(chunk)
+                held += len(chunk)
+                parts.append(chunk)
+        except BaseException:
+            self._buffered_bytes -= held
+            raise
         return b"".join(parts)
 
     async def _settle(self, queued: Queued) -> ExportResult:

@@ -58,8 +58,9 @@ class CollectorSettings(SettingsSection):
     metrics_require_auth: bool = Field(False, description="Whether /metrics needs the bearer token too")
     grpc_port: int | None = Field(None, ge=0, le=65535, description="OTLP/gRPC port (4317); off when unset")
     backlog: int = Field(1024, ge=1, description="Connections waiting to be accepted")
-    max_concurrent_requests: int = Field(
-        64, ge=1, description="Requests decoded at once; the rest wait, their bodies unread in the socket"
+    max_concurrent_requests: int = Field(64, ge=1, description="Requests decoding or in gRPC calls at once")
+    max_buffered_bytes: int = Field(
+        256 * 1024 * 1024, ge=1024, description="Request bodies held at once (read so far); past it 429"
     )
     max_header_bytes: int = Field(8190, ge=1024, description="Longest request line or header field")
     body_timeout_s: float = Field(30.0, gt=0, description="A body not received by then gets 408")
