@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import socket
 import subprocess
 import sys
 import textwrap
@@ -156,3 +157,46 @@ def test_sdk_disabled_installs_nothing(receiver: Receiver) -> None:
     environment = {**os.environ, "OTEL_SDK_DISABLED": "true", "OTEL_EXPORTER_OTLP_ENDPOINT": receiver.url}
     subprocess.run([sys.executable, "-c", script], env=environment, check=True, timeout=60)
     assert receiver.received == []
+
+
+def test_a_synchronous_export_to_a_dead_collector_does_not_hold_up_the_decorated_call() -> None:
+    """``batch=False`` exports on the caller's thread; with nothing listening, the call must still return
+    promptly (the exporter's default deadline made each span wait ~6 s, a request of 4 spans ~25 s)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        dead_port = probe.getsockname()[1]
+    script = textwrap.dedent(
+        f"""
+        import time, ragpulse
+
+        ragpulse.configure(service_name="dead", endpoint="http://127.0.0.1:{dead_port}", batch=False)
+
+        @ragpulse.retrieve
+        def search(query):
+            return [{{"id": "a", "text": "alpha"}}]
+
+        @ragpulse.generate
+        def write(question, chunks):
+            return "alpha"
+
+        @ragpulse.rag
+        def answer(question):
+            return write(question, search(question) + search(question + "?"))
+
+        started = time.monotonic()
+        result = answer("q")
+        print(result, time.monotonic() - started)
+        """
+    )
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("OTEL_")}
+    completed = subprocess.run(
+        [sys.executable, "-c", script],
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    result, seconds = completed.stdout.split()
+    assert result == "alpha"
+    assert float(seconds) < 5.0, completed.stderr

@@ -125,7 +125,7 @@ def test_a_failure_while_starting_runs_the_function_untraced(
     def explode(*args: object) -> object:
         raise RuntimeError("bug in ragpulse")
 
-    monkeypatch.setattr(steps, "first_of_type", explode)
+    monkeypatch.setattr(steps, "first_query", explode)
 
     @ragpulse.variations
     def make_variations(question: str) -> list[str]:

@@ -100,3 +100,12 @@ def test_output_is_sorted_by_score_with_ranks_1_to_n(rankings: list[list[str]], 
     assert [chunk.score for chunk in fused] == sorted((chunk.score for chunk in fused), reverse=True)
     assert [chunk.rank for chunk in fused] == list(range(1, len(fused) + 1))
     assert {chunk.id for chunk in fused} == {name for ranking in rankings for name in ranking}
+
+
+def test_fused_chunks_are_their_text_so_they_go_straight_into_a_prompt() -> None:
+    fused = rrf([[{"id": "a", "text": "Alpha."}, ("Beta.", 0.2)]], k=0)
+    assert " ".join(fused) == "Alpha. Beta."
+    assert f"{fused[0]}" == fused[0].text == "Alpha."
+    assert (fused[0].id, fused[0].rank) == ("a", 1)
+    with pytest.raises(AttributeError, match="read-only"):
+        fused[0].score = 2.0  # type: ignore[misc]

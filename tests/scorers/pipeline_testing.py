@@ -78,6 +78,7 @@ class RecordingScorer:
 
     name: str = "recording"
     version: str = "1"
+    requires: tuple[str, ...] = ()
     value: float = 1.0
     behaviour: Callable[[RagRequest], list[Score] | None] | None = None
     calls: list[str] = field(default_factory=list)

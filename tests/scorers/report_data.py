@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -41,10 +42,11 @@ def request_spans(
     service: str = "svc",
     age: timedelta = timedelta(minutes=10),
     status: str = "Ok",
-    injected: bool = False,
+    labels: Mapping[str, str] | None = None,
     step_ms: float = 5.0,
 ) -> tuple[Traced, list[list[Any]]]:
-    """A root span (becoming a ragpulse_requests row) and one span per RAG-Fusion step."""
+    """A root span (becoming a ragpulse_requests row) and one span per RAG-Fusion step; ``labels`` are extra
+    root attributes."""
     trace = trace_id(index)
     start = datetime.now(UTC) - age
     root: dict[str, str] = {
@@ -55,8 +57,7 @@ def request_spans(
         "output.value": answer,
         "ragpulse.context": json.dumps([{"id": "c1", "text": "The for statement iterates.", "rank": 1}]),
     }
-    if injected:
-        root["ragpulse.example.injected"] = "true"
+    root.update(labels or {})
     spans: list[list[Any]] = [
         [start, trace, trace[:16], "", "rag fusion", "Internal", service, root, int(step_ms * 5e6), status]
     ]

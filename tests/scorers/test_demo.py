@@ -44,12 +44,55 @@ def _run_demo(tmp_path: Path, html: Path, *flags: str) -> str:
 
 
 @pytest.mark.slow
+def test_default_demo_tells_the_story_b_got_worse_and_the_alert_fires_for_b_only(tmp_path: Path) -> None:
+    html = tmp_path / "report.html"
+    out = _run_demo(tmp_path, html)
+    lead, _, rest = out.partition("ragpulse report ·")
+    # The lead comes first: B − A with an interval above 0, B's alerts (with value and interval), A quiet.
+    verdict = re.search(
+        r"hallucination rate \(lexical\): B higher than A by ([\d.]+) points \[([\d.]+), ([\d.]+)\]", lead
+    )
+    assert verdict, out[-4000:]
+    difference, lower, upper = map(float, verdict.groups())
+    assert 0 < lower < difference < upper
+    assert re.search(
+        r"alert firing for B: hallucination rate [\d.]+% \(95% CI [\d.]+%–[\d.]+%, n=\d+\)"
+        r" for service ragpulse-example, variant B, scorer lexical; threshold 20\.0%",
+        lead,
+    )
+    assert re.search(
+        r"alert firing for B: support rate [\d.]+% \(95% CI [\d.]+%–[\d.]+%, n=\d+\) .*variant B.*;"
+        r" baseline [\d.]+% \(lower bound [\d.]+%, n=\d+\)",
+        lead,
+    )
+    assert "alert firing for A" not in out and "no alert for A" in lead
+    assert "the support-drop baseline is the run's first" in lead
+    # Why: B's worst requests, each traced to what the service did to it.
+    why = lead.partition("why, worst first (variant B):")[2]
+    assert re.search(r"1\. [0-9a-f]{16} · support [\d.]+ · (planted statement|degraded retrieval)", why)
+    assert "✗" in why
+    # The truth table: A had no degraded retrieval, B some; the judge caught what was caused.
+    assert re.search(r"variant A: planted 5\.0% \(5/100\), degraded retrieval 0/100 ·", rest)
+    assert re.search(r"variant B: planted 10\.0% \(10/100\), degraded retrieval [1-9]\d*/100 ·", rest)
+    alerts = re.findall(r"^alert firing: (.*)$", rest, re.M)
+    assert alerts and all("variant B" in alert for alert in alerts)
+    page = html.read_text(encoding="utf-8")
+    story = page.index("What this run shows")
+    assert story < page.index("Alerts (") and story < page.index("Hallucination rate per variant")
+    assert re.search(r"B higher than A by [\d.]+ points \[[\d.]+, [\d.]+\]", page)
+    assert "alert firing for B: hallucination rate" in page and "no alert for A" in page
+    assert "Measured vs injected" in page and "ragpulse.example.degraded_retrieval" in page
+
+
+@pytest.mark.slow
 def test_demo_sends_scores_and_reports_measured_against_injected(tmp_path: Path) -> None:
     html = tmp_path / "report.html"
-    out = _run_demo(tmp_path, html, "--requests", "20", "--inject", "0.2")
+    out = _run_demo(tmp_path, html, "--requests", "20", "--inject", "0.2", "--drift", "none")
     assert "Hallucination rate per variant" in out
     assert "extractive stand-in" in out
-    assert re.search(r"variant A: injected 20\.0% \(2/10\) · measured \d+\.\d% \[", out)
+    assert re.search(
+        r"variant A: planted 20\.0% \(2/10\), degraded retrieval 0/10 · measured \d+\.\d% \[", out
+    )
     assert (tmp_path / "state" / "chdb").is_dir()
     page = html.read_text(encoding="utf-8")
     assert page.count("<svg") >= 4 and "Measured vs injected" in page
@@ -62,7 +105,7 @@ def test_demo_sends_scores_and_reports_measured_against_injected(tmp_path: Path)
 @pytest.mark.slow
 def test_demo_with_high_injection_shows_the_hallucination_alert_firing_per_variant(tmp_path: Path) -> None:
     html = tmp_path / "report.html"
-    out = _run_demo(tmp_path, html, "--requests", "60", "--inject", "0.6")
+    out = _run_demo(tmp_path, html, "--requests", "60", "--inject", "0.6", "--drift", "none")
     for variant in ("A", "B"):
         assert re.search(
             rf"^alert firing: hallucination rate [\d.]+% \(95% CI [\d.]+%–[\d.]+%, n=30\)"
@@ -77,12 +120,21 @@ def test_demo_with_high_injection_shows_the_hallucination_alert_firing_per_varia
     assert page.count("<span class='bad'>firing</span>") == 2
 
 
-def test_demo_refuses_zero_requests(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--requests", "0"], "--requests must be at least 1"),
+        (["--inject", "B=half"], "--inject: 'B=half' is not a rate"),
+        (["--drift", "Z=0.5"], "--drift: unknown variant 'Z'"),
+    ],
+)
+def test_demo_refuses_bad_input_with_one_clear_line(tmp_path: Path, flags: list[str], message: str) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "ragpulse_core.cli", "demo", "--requests", "0", "--dir", str(tmp_path)],
+        [sys.executable, "-m", "ragpulse_core.cli", "demo", *flags, "--dir", str(tmp_path)],
         capture_output=True,
         text=True,
         timeout=60,
     )
     assert result.returncode == 2
-    assert "--requests must be at least 1" in result.stdout + result.stderr
+    assert message in result.stdout + result.stderr
+    assert "Traceback" not in result.stderr

@@ -17,7 +17,6 @@ from judge_testing import MODEL, FakeOpenAI, completion, judge_settings
 from ragpulse_core.cli import main
 from ragpulse_core.store import Store
 from ragpulse_scorers.evaluation.judges import SUPPORT_JUDGES
-from ragpulse_scorers.evaluation.support_judge import SupportVerdict
 from ragpulse_scorers.judges.keys import KeyedSentence, key_documents, sentence_letters
 from ragpulse_scorers.judges.support import (
     PROMPT_VERSION,
@@ -32,6 +31,7 @@ from ragpulse_scorers.llm.errors import JudgeOutputInvalid
 from ragpulse_scorers.models import ContextChunk, RagRequest
 from ragpulse_scorers.scorer import NotApplicable, Scorer
 from ragpulse_scorers.settings import ScorersSettings
+from ragpulse_scorers.verdicts import SupportVerdict
 
 DOC_0 = "The Eiffel Tower is in Paris. It was finished in 1889."
 DOC_1 = "Paris is the capital of France. Lyon is known for its food."

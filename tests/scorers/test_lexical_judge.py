@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from ragpulse_scorers.evaluation.datasets import SupportExample
+from ragpulse_scorers.evaluation.lexical_tuning import grid_search
 from ragpulse_scorers.lexical import LexicalJudge
 from ragpulse_scorers.lexical.tokens import normalise_number, sentence_features
-from ragpulse_scorers.lexical.tuning import grid_search
 from ragpulse_scorers.text import split_sentences
 
 CONTEXT = [

@@ -18,9 +18,10 @@ from pipeline_testing import (
 )
 from ragpulse_core.store import Store
 from ragpulse_scorers.models import RagRequest, Score
+from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.pipeline.errors import OverBudget
 from ragpulse_scorers.pipeline.sampling import SAMPLE_BUCKETS
-from ragpulse_scorers.pipeline.tick import Outcome, run_tick
+from ragpulse_scorers.pipeline.tick import run_tick
 from ragpulse_scorers.scorer import NotApplicable
 
 
@@ -265,7 +266,7 @@ def test_non_utf8_text_is_skipped(store: Store, chdb_dsn: str) -> None:
 def test_required_fields_missing_are_skipped(store: Store, chdb_dsn: str) -> None:
     insert_requests(store, 1, answer="")
     scorer = RecordingScorer()
-    scorer.requires = ("answer", "context")  # type: ignore[attr-defined]
+    scorer.requires = ("answer", "context")
 
     run_tick(settings_for(chdb_dsn), store, [scorer])
 

@@ -10,7 +10,8 @@ from pipeline_testing import insert_requests, log_rows, settings_for
 from ragpulse_core.store import Store
 from ragpulse_scorers.judges.correctness import CorrectnessScorer
 from ragpulse_scorers.llm.client import JudgeClient
-from ragpulse_scorers.pipeline.tick import Outcome, run_tick
+from ragpulse_scorers.outcomes import Outcome
+from ragpulse_scorers.pipeline.tick import run_tick
 
 GOOD = completion({"judgment": "Yes", "reasoning": "The prediction names the same city."})
 GARBAGE = completion("Sure! The answer looks right to me.")

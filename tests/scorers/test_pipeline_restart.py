@@ -23,7 +23,8 @@ import json, os, sys, time
 from pipeline_testing import RecordingScorer, insert_requests, settings_for
 from ragpulse_core.schema import migrate
 from ragpulse_core.store import Store
-from ragpulse_scorers.pipeline.tick import Outcome, ScoringJob
+from ragpulse_scorers.outcomes import Outcome
+from ragpulse_scorers.pipeline.tick import ScoringJob
 
 dsn, mode, k = sys.argv[1], sys.argv[2], int(sys.argv[3])
 

@@ -12,7 +12,7 @@ from ragpulse_core.store import Store
 from ragpulse_scorers.alerts import AlertKey, AlertRecord
 from ragpulse_scorers.alerts.state import FIRING, RESOLVED, save
 from ragpulse_scorers.report import collect_report, render_html, render_terminal
-from ragpulse_scorers.report.data import parse_since
+from ragpulse_scorers.report.collect import parse_since
 from ragpulse_scorers.stats import wilson_interval
 from report_data import SCORE_COLUMNS, SPAN_COLUMNS, insert_request, insert_scores, request_spans, score_rows
 from rich.console import Console
@@ -26,7 +26,7 @@ DETAILS = {"sentences": [
 
 
 def _fill(store: Store) -> None:
-    """Variant A: 10 requests, 2 hallucinated (both injected); variant B: 10 requests, none hallucinated."""
+    """Variant A: 10 requests, 2 hallucinated; variant B: 10 requests, none hallucinated."""
     spans: list[list[object]] = []
     scores: list[list[object]] = []
     for index in range(20):
@@ -38,7 +38,6 @@ def _fill(store: Store) -> None:
             answer=f"The for statement iterates. {UNSUPPORTED}"
             if hallucinated
             else "The for statement iterates.",
-            injected=hallucinated,
             age=timedelta(minutes=30 - index),
         )
         spans += request
@@ -95,20 +94,12 @@ def test_latency_per_step_and_scoring_health(store: Store) -> None:
     assert sum(row.cost_usd for row in data.spend) == pytest.approx(0.20)
 
 
-def test_injected_requests_are_compared_with_what_the_judge_measured(store: Store) -> None:
-    _fill(store)
-    injection = {row.variant: row for row in collect_report(store, HOUR_AGO).injection}
-    assert (injection["A"].injected, injection["A"].caught, injection["A"].false_alarms) == (2, 2, 0)
-    assert injection["B"].injected == 0
-    assert injection["A"].measured.value == pytest.approx(0.2)
-
-
 def test_unscored_requests_show_up_as_traffic_but_not_as_scored(store: Store) -> None:
     insert_request(store, 1, variant="A")
     insert_request(store, 2, variant="A", status="Error")
     data = collect_report(store, HOUR_AGO)
     assert [(v.requests, v.errors, v.scored) for v in data.variants] == [(2, 1, 0)]
-    assert data.hallucination == [] and data.worst == [] and data.injection == []
+    assert data.hallucination == [] and data.worst == []
     assert data.scoring.lag_p50_s is None
     text = _terminal_text(store)
     assert "not scored yet" in text
@@ -175,7 +166,6 @@ def test_terminal_report_shows_the_hallucination_table_and_worst_requests(store:
     text = _terminal_text(store)
     assert "Hallucination rate per variant" in text
     assert re.search(r"lexical\s+│\s+A\s+│\s+10\s+│\s+2\s+│\s+20\.0% \[5\.7%, 51\.0%\]", text)
-    assert "Measured vs injected" in text
     assert "Latency per step" in text
     assert UNSUPPORTED[:30] in text
 

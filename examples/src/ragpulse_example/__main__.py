@@ -1,4 +1,4 @@
-"""``python -m ragpulse_example --endpoint URL --requests N --inject 0.2 --variants A,B --seed 1``."""
+"""``python -m ragpulse_example --endpoint URL --requests N --inject A=0.05,B=0.2 --drift B=0.4``."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from ragpulse_example.traffic import run_traffic
+from ragpulse_example.rates import parse_rates
+from ragpulse_example.traffic import Drift, run_traffic
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -17,7 +18,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--requests", type=int, default=100, help="how many questions to send")
     parser.add_argument(
-        "--inject", type=float, default=0.0, help="share of answers given an unsupported statement"
+        "--inject",
+        default="0",
+        help="share of answers given an unsupported statement: 0.2 for every variant, or A=0.05,B=0.2",
+    )
+    parser.add_argument(
+        "--drift",
+        default="none",
+        help="share of each variant's requests from --drift-at on whose retrieval degrades, e.g. B=0.4",
+    )
+    parser.add_argument(
+        "--drift-at", type=float, default=0.5, help="where in the run the drift starts (0 to 1)"
     )
     parser.add_argument(
         "--variants", default="A,B", help="comma-separated variants, sent in turn (A: RAG, B: RAG-Fusion)"
@@ -27,11 +38,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     variants = [name.strip() for name in args.variants.split(",") if name.strip()]
     try:
-        summary = run_traffic(args.endpoint, args.requests, args.inject, variants, args.seed)
+        inject = parse_rates(args.inject, variants, "--inject")
+        drift = Drift(args.drift_at, parse_rates(args.drift, variants, "--drift"))
+        summary = run_traffic(args.endpoint, args.requests, inject, variants, args.seed, drift=drift)
     except ValueError as exc:
         parser.error(str(exc))
     for name, tally in summary.by_variant.items():
-        print(f"variant {name}: {tally.sent} sent, {tally.injected} injected, {tally.errors} failed")
+        print(
+            f"variant {name}: {tally.sent} sent, {tally.planted} planted, {tally.degraded} with degraded"
+            f" retrieval, {tally.errors} failed"
+        )
     print(f"{summary.requests} requests in {summary.elapsed_s:.1f}s with model {summary.model}")
     return 1 if summary.errors == summary.requests and summary.requests else 0
 

@@ -7,7 +7,8 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from ragpulse_example.standins import STANDIN_MODEL, extractive_answer, rewrite_variations
+from ragpulse_example.bm25 import BM25Index, default_index
+from ragpulse_example.standins import STANDIN_MODEL, extractive_answer, rewrite_variations, speaks_to
 
 if TYPE_CHECKING:
     from openai import OpenAI
@@ -36,15 +37,26 @@ class Backend(Protocol):
 
 
 class StandinBackend:
-    """Rule-based rewrites and extractive answers: deterministic, offline, and labelled as such."""
+    """Rule-based rewrites and extractive answers: deterministic, offline, and labelled as such.
+
+    Given passages that share no word with the question, the stand-in does what a model often does with
+    passages that miss the point: it answers from what it knows, here the passages a sound retriever finds in
+    ``knowledge``. Such an answer is true but unsupported by the context it was given.
+    """
 
     model = STANDIN_MODEL
+
+    def __init__(self, knowledge: BM25Index | None = None) -> None:
+        self._knowledge = knowledge
 
     def variations(self, question: str, count: int) -> list[str]:
         return rewrite_variations(question, count)
 
     def answer(self, question: str, passages: Sequence[str]) -> str:
-        return extractive_answer(question, passages)
+        if speaks_to(question, passages):
+            return extractive_answer(question, passages)
+        knowledge = self._knowledge or default_index()
+        return extractive_answer(question, [hit.passage.text for hit in knowledge.search(question, 5)])
 
 
 class OpenAIBackend:

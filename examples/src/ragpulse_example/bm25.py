@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
@@ -63,6 +64,17 @@ class BM25Index:
                 scores[index] += idf * frequency * (self.k1 + 1) / (frequency + norm)
         best = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:top_k]
         return [Hit(self.passages[index], score) for index, score in best]
+
+    def unrelated(self, text: str, top_k: int, seed: str) -> list[Hit]:
+        """``top_k`` passages sharing no word with ``text``, drawn by ``seed``, as a broken retriever returns.
+
+        Their score is their BM25 score for ``text``, which is 0.
+        """
+        terms = set(tokenize(text))
+        matching = {index for term in terms for index, _ in self._postings.get(term, ())}
+        candidates = [index for index in range(len(self.passages)) if index not in matching]
+        chosen = random.Random(seed).sample(candidates, min(top_k, len(candidates)))
+        return [Hit(self.passages[index], 0.0) for index in chosen]
 
 
 @lru_cache(maxsize=1)

@@ -10,8 +10,6 @@ import random
 
 from ragpulse_example.standins import keywords, split_passage
 
-INJECTED_ATTRIBUTE = "ragpulse.example.injected"
-
 _TEMPLATES = (
     "Since Python {major}.{minor}, {term} runs about {n} times faster because CPython caches it in the "
     "Zephyr table.",

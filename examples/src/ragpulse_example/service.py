@@ -2,6 +2,10 @@
 
 Two variants so per-variant numbers mean something: ``A`` is plain RAG (the question alone, BM25 top 5) and
 ``B`` is RAG-Fusion (the question plus three variations, BM25 top 10 each, fused with RRF, top 5).
+
+What a request is made to do on purpose is labelled on its root span (:mod:`ragpulse_example.labels`): a
+planted unsupported statement, or degraded retrieval, where every retrieval returns chunks sharing no word
+with the question, as a broken index would.
 """
 
 from __future__ import annotations
@@ -15,7 +19,8 @@ from opentelemetry import trace
 
 from ragpulse_example.backends import Backend
 from ragpulse_example.bm25 import BM25Index
-from ragpulse_example.injection import INJECTED_ATTRIBUTE, inject
+from ragpulse_example.injection import inject
+from ragpulse_example.labels import DEGRADED_RETRIEVAL_ATTRIBUTE, PLANTED_ATTRIBUTE
 
 PIPELINE = "pydoc-qa"
 CHUNK_SOURCE = "python-reference"
@@ -57,24 +62,42 @@ class RagFusionService:
         self._fuse = ragpulse.fuse(self._rrf)
         self._generate = ragpulse.generate(model=backend.model)(self._answer)
 
-    def _ask(self, question: str, *, inject_seed: int | None = None) -> str:
-        """Answer ``question``; with ``inject_seed`` an unsupported sentence is planted in the answer."""
+    def _ask(
+        self, question: str, *, inject_seed: int | None = None, degraded_retrieval: bool = False
+    ) -> str:
+        """Answer ``question``; with ``inject_seed`` an unsupported sentence is planted in the answer, with
+        ``degraded_retrieval`` every retrieval returns chunks unrelated to the question."""
         self.last_trace_id = format(trace.get_current_span().get_span_context().trace_id, "032x")
+        if degraded_retrieval:
+            ragpulse.set_attributes(**{DEGRADED_RETRIEVAL_ATTRIBUTE: True})
+        unrelated_to = question if degraded_retrieval else None
         queries = [question]
         if self.variant.variation_count:
             queries += self._variations(question)
-        rankings = [self._retrieve(query, query_index=index) for index, query in enumerate(queries)]
+        rankings = [
+            self._retrieve(query, query_index=index, unrelated_to=unrelated_to)
+            for index, query in enumerate(queries)
+        ]
         chunks = self._fuse(rankings) if len(rankings) > 1 else rankings[0][: self.variant.context_size]
         answer: str = self._generate(question, [_as_dict(chunk) for chunk in chunks])
         if inject_seed is not None:
             answer = inject(answer, question, inject_seed)
-            ragpulse.set_attributes(**{INJECTED_ATTRIBUTE: True})
+            ragpulse.set_attributes(**{PLANTED_ATTRIBUTE: True})
         return answer
 
     def _make_variations(self, question: str) -> list[str]:
         return self.backend.variations(question, self.variant.variation_count)
 
-    def _search(self, query: str, *, query_index: int = 0) -> list[dict[str, Any]]:
+    def _search(
+        self, query: str, *, query_index: int = 0, unrelated_to: str | None = None
+    ) -> list[dict[str, Any]]:
+        """BM25's best passages for ``query``, or with ``unrelated_to`` passages sharing no word with it."""
+        depth = self.variant.retrieve_depth
+        hits = (
+            self.index.search(query, depth)
+            if unrelated_to is None
+            else self.index.unrelated(unrelated_to, depth, seed=unrelated_to)
+        )
         return [
             {
                 "id": hit.passage.id,
@@ -82,7 +105,7 @@ class RagFusionService:
                 "score": round(hit.score, 4),
                 "source": CHUNK_SOURCE,
             }
-            for hit in self.index.search(query, self.variant.retrieve_depth)
+            for hit in hits
         ]
 
     def _rrf(self, rankings: Sequence[Sequence[dict[str, Any]]]) -> list[Any]:

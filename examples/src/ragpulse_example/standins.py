@@ -70,6 +70,12 @@ def _is_prose(sentence: str) -> bool:
     return 30 <= len(sentence) <= 400 and not _GRAMMAR.search(sentence) and sentence[-1:] in ".!?:"
 
 
+def speaks_to(question: str, passages: Sequence[str]) -> bool:
+    """Whether the passages share any content word with the question (BM25 hits always do)."""
+    query = set(tokenize(question))
+    return any(query & set(tokenize(passage)) for passage in passages)
+
+
 def extractive_answer(question: str, passages: Sequence[str], max_sentences: int = 3) -> str:
     """The passages' sentences sharing the most content words with the question, in reading order.
 

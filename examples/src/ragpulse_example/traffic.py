@@ -1,7 +1,9 @@
-"""Traffic for the demo: questions sent through the instrumented service, a chosen share of them injected.
+"""Traffic for the demo: questions sent through the instrumented service, some of them made to go wrong.
 
-Which requests get an injected statement is exact and deterministic: per variant, ``round(rate * n)`` of its
-requests, chosen by a shuffle seeded with ``seed``, so two runs with the same arguments send the same traffic.
+What goes wrong is planned exactly and deterministically. Per variant, ``round(rate * n)`` of its ``n``
+requests get a planted unsupported statement; with a :class:`Drift`, ``round(share * m)`` of the ``m``
+requests it sends from the drift point on get degraded retrieval. Both are chosen by shuffles seeded with
+``seed``, so two runs with the same arguments send the same traffic.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import ragpulse
@@ -28,13 +30,33 @@ FLUSH_EVERY = 100
 
 
 @dataclass(frozen=True)
+class Drift:
+    """From ``at`` (a share of the run, 0 to 1) on, ``degraded[variant]`` of a variant's requests get degraded
+    retrieval; variants it does not name keep theirs."""
+
+    at: float
+    degraded: Mapping[str, float]
+
+    def start_index(self, requests: int) -> int:
+        return round(self.at * requests)
+
+
+@dataclass(frozen=True)
+class PlannedRequest:
+    variant: str
+    planted: bool
+    degraded_retrieval: bool
+
+
+@dataclass(frozen=True)
 class RequestRecord:
     index: int
     variant: str
     question_id: str
     question: str
     answer: str
-    injected: bool
+    planted: bool
+    degraded_retrieval: bool
     trace_id: str
     error: str | None = None
 
@@ -42,12 +64,13 @@ class RequestRecord:
 @dataclass
 class VariantTraffic:
     sent: int = 0
-    injected: int = 0
+    planted: int = 0
+    degraded: int = 0
     errors: int = 0
 
     @property
-    def injected_rate(self) -> float:
-        return self.injected / self.sent if self.sent else 0.0
+    def planted_rate(self) -> float:
+        return self.planted / self.sent if self.sent else 0.0
 
 
 @dataclass
@@ -56,26 +79,57 @@ class TrafficSummary:
     requests: int = 0
     errors: int = 0
     elapsed_s: float = 0.0
+    drift_started_at: float | None = None
+    """Epoch seconds just before the first request from the drift point on was sent (None: no drift)."""
     by_variant: dict[str, VariantTraffic] = field(default_factory=dict)
     records: list[RequestRecord] = field(default_factory=list)
 
     @property
-    def injected(self) -> int:
-        return sum(variant.injected for variant in self.by_variant.values())
+    def planted(self) -> int:
+        return sum(variant.planted for variant in self.by_variant.values())
 
 
-def plan_injections(requests: int, variants: Sequence[str], inject_rate: float, seed: int) -> list[bool]:
-    """Per request, whether it is injected: exactly ``round(rate * n)`` of each variant's ``n`` requests."""
-    if not 0.0 <= inject_rate <= 1.0:
-        raise ValueError(f"inject rate must lie in [0, 1], got {inject_rate}")
-    plan = [False] * requests
+def plan_traffic(
+    requests: int,
+    variants: Sequence[str],
+    inject: Mapping[str, float],
+    seed: int,
+    drift: Drift | None = None,
+) -> list[PlannedRequest]:
+    """Per request, in order: its variant (they alternate), whether it is planted, whether degraded."""
+    _check_rates("inject", inject, variants)
+    if drift is not None:
+        _check_rates("drift", drift.degraded, variants)
+        if not 0.0 <= drift.at <= 1.0:
+            raise ValueError(f"the drift point must lie in [0, 1], got {drift.at}")
+    planted: set[int] = set()
+    degraded: set[int] = set()
     rng = random.Random(seed)
-    for slot in range(len(variants)):
+    drift_start = drift.start_index(requests) if drift is not None else requests
+    for slot, name in enumerate(variants):
         indices = list(range(slot, requests, len(variants)))
-        rng.shuffle(indices)
-        for index in indices[: round(inject_rate * len(indices))]:
-            plan[index] = True
-    return plan
+        planted |= _exact_share(indices, inject.get(name, 0.0), rng)
+        if drift is not None:
+            later = [index for index in indices if index >= drift_start]
+            degraded |= _exact_share(later, drift.degraded.get(name, 0.0), rng)
+    return [
+        PlannedRequest(variants[index % len(variants)], index in planted, index in degraded)
+        for index in range(requests)
+    ]
+
+
+def _check_rates(what: str, rates: Mapping[str, float], variants: Sequence[str]) -> None:
+    for name, rate in rates.items():
+        if name not in variants:
+            raise ValueError(f"{what} names variant {name!r}, which sends no traffic ({', '.join(variants)})")
+        if not 0.0 <= rate <= 1.0:
+            raise ValueError(f"{what} rate for variant {name} must lie in [0, 1], got {rate}")
+
+
+def _exact_share(indices: list[int], rate: float, rng: random.Random) -> set[int]:
+    shuffled = list(indices)
+    rng.shuffle(shuffled)
+    return set(shuffled[: round(rate * len(shuffled))])
 
 
 def flush_spans() -> None:
@@ -88,11 +142,12 @@ def flush_spans() -> None:
 def run_traffic(
     endpoint: str,
     requests: int,
-    inject_rate: float,
+    inject: Mapping[str, float],
     variants: Sequence[str],
     seed: int,
     on_request: Callable[[RequestRecord], None] | None = None,
     backend: Backend | None = None,
+    drift: Drift | None = None,
 ) -> TrafficSummary:
     """Send ``requests`` questions, alternating ``variants``, to the OTLP/HTTP collector at ``endpoint``.
 
@@ -100,21 +155,26 @@ def run_traffic(
     """
     if not variants:
         raise ValueError("at least one variant is needed")
+    plan = plan_traffic(requests, variants, inject, seed, drift)
     chosen_backend = backend or default_backend()
-    services = [RagFusionService(variant_named(name), chosen_backend, default_index()) for name in variants]
+    services = {
+        name: RagFusionService(variant_named(name), chosen_backend, default_index()) for name in variants
+    }
     ragpulse.configure(service_name=SERVICE_NAME, endpoint=endpoint)
     questions = load_questions()
-    injections = plan_injections(requests, variants, inject_rate, seed)
     rng = random.Random(seed)
-    summary = TrafficSummary(model=services[0].backend.model)
+    summary = TrafficSummary(model=chosen_backend.model)
+    drift_start = drift.start_index(requests) if drift is not None else None
     started = time.monotonic()
-    for index in range(requests):
-        service = services[index % len(services)]
+    for index, planned in enumerate(plan):
+        if index == drift_start:
+            summary.drift_started_at = time.time()
         question = rng.choice(questions)
-        record = _send(service, index, question.id, question.text, injections[index], seed)
-        tally = summary.by_variant.setdefault(service.variant.name, VariantTraffic())
+        record = _send(services[planned.variant], index, question.id, question.text, planned, seed)
+        tally = summary.by_variant.setdefault(planned.variant, VariantTraffic())
         tally.sent += 1
-        tally.injected += record.injected
+        tally.planted += record.planted
+        tally.degraded += record.degraded_retrieval
         tally.errors += record.error is not None
         summary.records.append(record)
         if on_request is not None:
@@ -129,12 +189,21 @@ def run_traffic(
 
 
 def _send(
-    service: RagFusionService, index: int, question_id: str, question: str, injected: bool, seed: int
+    service: RagFusionService,
+    index: int,
+    question_id: str,
+    question: str,
+    planned: PlannedRequest,
+    seed: int,
 ) -> RequestRecord:
     answer, error = "", None
     service.last_trace_id = ""
     try:
-        answer = service.ask(question, inject_seed=seed * 1_000_003 + index if injected else None)
+        answer = service.ask(
+            question,
+            inject_seed=seed * 1_000_003 + index if planned.planted else None,
+            degraded_retrieval=planned.degraded_retrieval,
+        )
     except Exception as exc:  # One failed request (a model timeout, say) must not stop the traffic.
         logger.warning("request %d failed: %s", index, exc)
         error = f"{type(exc).__name__}: {exc}"
@@ -144,7 +213,8 @@ def _send(
         question_id=question_id,
         question=question,
         answer=answer,
-        injected=injected and error is None,
+        planted=planned.planted and error is None,
+        degraded_retrieval=planned.degraded_retrieval and error is None,
         trace_id=service.last_trace_id,
         error=error,
     )

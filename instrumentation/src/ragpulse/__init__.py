@@ -4,6 +4,7 @@ Five decorators mark the steps (``rag`` for the request, ``variations``, ``retri
 ``generate``); the root span collects what the steps saw so one span describes the whole request.
 """
 
+from ragpulse.calls import use_tracer_provider
 from ragpulse.chunks import Chunk, ChunkError, to_chunk
 from ragpulse.configure import configure
 from ragpulse.decorators import fuse, generate, rag, retrieve, variations
@@ -29,5 +30,6 @@ __all__ = [
     "set_session",
     "set_user",
     "to_chunk",
+    "use_tracer_provider",
     "variations",
 ]

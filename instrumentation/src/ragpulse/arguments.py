@@ -55,3 +55,33 @@ def first_of_type(args: tuple[Any, ...], kwargs: Mapping[str, Any], kind: type |
         if isinstance(value, kind):
             return value
     return _MISSING
+
+
+def accepts_keyword(function: Callable[..., Any], name: str) -> bool:
+    """Whether ``function`` can be called with the keyword argument ``name`` (True when unknowable)."""
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    return any(
+        (parameter.name == name and parameter.kind != parameter.POSITIONAL_ONLY)
+        or parameter.kind == parameter.VAR_KEYWORD
+        for parameter in parameters
+    )
+
+
+def callable_name(target: Any) -> str:
+    """A function's ``__name__``; for a runnable its ``get_name()`` or ``name``, else its class name."""
+    name = getattr(target, "__name__", None)
+    if isinstance(name, str):
+        return name
+    get_name = getattr(target, "get_name", None)
+    if callable(get_name):
+        try:
+            named = get_name()
+        except Exception:
+            named = None
+        if isinstance(named, str) and named:
+            return named
+    name = getattr(target, "name", None)
+    return name if isinstance(name, str) and name else type(target).__name__

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from types import AsyncGeneratorType, GeneratorType, TracebackType
 from typing import Any
 
@@ -22,6 +24,8 @@ from ragpulse.text import TextRecorder
 
 Attributes = dict[str, AttributeValue]
 INSTRUMENTATION_NAME = "ragpulse"
+STREAMING_RESPONSE_FIELD = "response_gen"
+"""Where a LlamaIndex ``StreamingResponse`` streams its answer: the call ends when that stream does."""
 
 
 class StepRecorder(ABC):
@@ -32,6 +36,8 @@ class StepRecorder(ABC):
     """True for the root: its call opens a new request state."""
     joins_text = False
     """True when a streamed result is text to join (an answer), False when it is a list of items."""
+    consumed_kwargs: tuple[str, ...] = ()
+    """Keyword arguments the step reads but the decorated function does not take: not passed on to it."""
 
     @abstractmethod
     def begin(self, call: Call, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> Attributes:
@@ -47,7 +53,7 @@ class StepRecorder(ABC):
 
 
 class Call:
-    __slots__ = ("context", "data", "done", "recorder", "span", "state", "texts")
+    __slots__ = ("context", "data", "done", "recorder", "source", "span", "state", "texts")
 
     def __init__(self, recorder: StepRecorder, state: RequestState | None, texts: TextRecorder) -> None:
         self.recorder = recorder
@@ -57,6 +63,9 @@ class Call:
         self.done = False
         self.span: Span = trace.INVALID_SPAN
         self.context: otel_context.Context | None = None
+        self.source: Any = None
+        """What a streamed result came in, for what else it holds: the object holding the stream (a
+        LlamaIndex ``StreamingResponse``), else the list of streamed items (chunks reporting usage)."""
 
     def active(self, stream_end: type[BaseException] | tuple[()] = ()) -> Active:
         """``with call.active():`` runs a block with this call's span and request current (each step of a
@@ -71,6 +80,12 @@ class Call:
             return SyncStream(self, result)
         if kind is AsyncGeneratorType or kind is AsyncStream:
             return AsyncStream(self, result)
+        if self.recorder.joins_text and kind is not str:
+            answer_stream = getattr(result, STREAMING_RESPONSE_FIELD, None)
+            if type(answer_stream) is GeneratorType:
+                self.source = result
+                setattr(result, STREAMING_RESPONSE_FIELD, SyncStream(self, answer_stream))
+                return result
         self.finish(result)
         return result
 
@@ -80,6 +95,8 @@ class Call:
         self.done = True
         try:
             if streamed:
+                if self.source is None:
+                    self.source = result
                 result = _stream_value(result, self.recorder.joins_text)
             attributes = self.recorder.end(self, result)
             if abandoned:
@@ -132,19 +149,35 @@ class Active:
 
 
 def _stream_value(items: list[Any], joins_text: bool) -> Any:
+    """A stream's result: its text joined, or its items; a stream of lists (a runnable's output arriving in
+    pieces, or a retriever's single list) is their concatenation."""
     if not joins_text:
+        if items and all(type(item) is list for item in items):
+            return [element for item in items for element in item]
         return items
     texts = [stream_item_text(item) for item in items]
     return "".join(text for text in texts if text is not None)
 
 
 _tracer_cache: tuple[trace.TracerProvider, Tracer] | None = None
+_provider_in_use: ContextVar[trace.TracerProvider | None] = ContextVar("ragpulse_provider", default=None)
+
+
+@contextmanager
+def use_tracer_provider(provider: trace.TracerProvider) -> Iterator[None]:
+    """Record the requests that start inside this block with ``provider`` instead of the global one (for an
+    application or a test that keeps several providers; OpenTelemetry sets the global one only once)."""
+    token = _provider_in_use.set(provider)
+    try:
+        yield
+    finally:
+        _provider_in_use.reset(token)
 
 
 def _tracer() -> Tracer:
-    """The tracer of the global provider as it is now, so a provider set after import is used."""
+    """The tracer of the provider in use as it is now, so a provider set after import is used."""
     global _tracer_cache
-    provider = trace.get_tracer_provider()
+    provider = _provider_in_use.get() or trace.get_tracer_provider()
     cached = _tracer_cache
     if cached is not None and cached[0] is provider:
         return cached[1]
@@ -157,13 +190,16 @@ def start_call(recorder: StepRecorder, args: tuple[Any, ...], kwargs: Mapping[st
     """Start the span of one call; None (and the call runs untraced) when ragpulse itself fails."""
     try:
         texts = TextRecorder(current_settings())
-        call = Call(recorder, current_request.get(), texts)
+        if recorder.starts_request:
+            call = Call(recorder, RequestState(span=trace.INVALID_SPAN, texts=texts), texts)
+        else:
+            call = Call(recorder, current_request.get(), texts)
         attributes = recorder.begin(call, args, kwargs)
         span = _tracer().start_span(recorder.span_name, attributes=attributes)
         call.span = span
         call.context = trace.set_span_in_context(span)
-        if recorder.starts_request:
-            call.state = RequestState(span=span, texts=texts)
+        if call.state is not None and recorder.starts_request:
+            call.state.span = span
         return call
     except Exception:
         report_internal_error(f"{recorder.span_name} start")

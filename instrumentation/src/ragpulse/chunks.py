@@ -38,11 +38,11 @@ def text_id(text: str) -> str:
 def to_chunk(obj: object, index: int = 0) -> Chunk:
     """Normalize one chunk; ``index`` is its position in its list, named in the error message.
 
-    Accepts a ``Chunk`` (or anything with ``id``/``text`` like ``FusedChunk``), a string, a mapping
-    (``id``, ``text``/``content``/``page_content``, ``score``, ``metadata``, ``source``), a ``(chunk, score)``
-    pair, a LangChain ``Document`` (``page_content``, ``metadata``), a LlamaIndex ``NodeWithScore``
-    (``node``, ``score``) or node (``node_id``, ``get_content()``), or an object with ``text``/``content``.
-    Raises :class:`ChunkError` for anything else.
+    Accepts a ``Chunk`` (or anything with ``id``/``text`` like ``FusedChunk``, itself a ``str``), a string,
+    a mapping (``id``, ``text``/``content``/``page_content``, ``score``, ``metadata``, ``source``), a
+    ``(chunk, score)`` pair, a LangChain ``Document`` (``page_content``, ``metadata``), a LlamaIndex
+    ``NodeWithScore`` (``node``, ``score``) or node (``node_id``, ``get_content()``), or an object with
+    ``text``/``content``. Raises :class:`ChunkError` for anything else.
     """
     kind = type(obj)
     if kind is Chunk:
@@ -52,6 +52,8 @@ def to_chunk(obj: object, index: int = 0) -> Chunk:
     if isinstance(obj, Mapping):
         return _from_mapping(obj, index)
     if isinstance(obj, str):
+        if kind is not str and hasattr(obj, "text"):
+            return _from_attributes(obj, index)
         return Chunk(text_id(obj), str(obj), None, None, _NO_METADATA)
     if isinstance(obj, tuple):
         return _from_pair(obj, index)

@@ -9,6 +9,7 @@ from typing import Any, TypeVar, overload
 
 from ragpulse import semconv
 from ragpulse.calls import StepRecorder, start_call
+from ragpulse.runnables import is_runnable, traced_runnable
 from ragpulse.steps import (
     FuseRecorder,
     GenerateRecorder,
@@ -21,12 +22,17 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def instrument(function: F, recorder: StepRecorder) -> F:
-    """Wrap ``function`` (sync, coroutine, generator or async generator) so each call is one span."""
+    """Wrap ``function`` so each call is one span: a function (sync, coroutine, generator or async
+    generator) gets a function, a runnable (``invoke``/``stream``/...) a runnable."""
+    if is_runnable(function):
+        return traced_runnable(function, recorder)  # type: ignore[no-any-return]
+    target = _without_keywords(function, recorder.consumed_kwargs) if recorder.consumed_kwargs else function
+
     if inspect.isgeneratorfunction(function) or inspect.isasyncgenfunction(function):
 
         @functools.wraps(function)
         def stream_wrapper(*args: Any, **kwargs: Any) -> Any:
-            stream = function(*args, **kwargs)
+            stream = target(*args, **kwargs)
             call = start_call(recorder, args, kwargs)
             return stream if call is None else call.complete(stream)
 
@@ -38,9 +44,9 @@ def instrument(function: F, recorder: StepRecorder) -> F:
         async def async_wrapper(*args: Any, **kwargs: Any) -> Any:
             call = start_call(recorder, args, kwargs)
             if call is None:
-                return await function(*args, **kwargs)
+                return await target(*args, **kwargs)
             with call.active():
-                result = await function(*args, **kwargs)
+                result = await target(*args, **kwargs)
             return call.complete(result)
 
         return async_wrapper  # type: ignore[return-value]
@@ -49,12 +55,19 @@ def instrument(function: F, recorder: StepRecorder) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         call = start_call(recorder, args, kwargs)
         if call is None:
-            return function(*args, **kwargs)
+            return target(*args, **kwargs)
         with call.active():
-            result = function(*args, **kwargs)
+            result = target(*args, **kwargs)
         return call.complete(result)
 
     return wrapper  # type: ignore[return-value]
+
+
+def _without_keywords(function: Callable[..., Any], names: tuple[str, ...]) -> Callable[..., Any]:
+    def call_without(*args: Any, **kwargs: Any) -> Any:
+        return function(*args, **{key: value for key, value in kwargs.items() if key not in names})
+
+    return call_without
 
 
 @overload
@@ -78,9 +91,15 @@ def rag(
 ) -> F | Callable[[F], F]:
     """The root span ``rag <pipeline>`` of one RAG request.
 
-    The question is the argument named ``question_arg`` (else the first string argument); the answer is the
-    returned string, a returned dict's or object's ``answer``/``text``/``output``/``content``, or a streamed
-    answer joined when its stream ends.
+    The question is the argument named ``question_arg`` (else the first argument that carries one: a
+    string, a ``QueryBundle``, a dict's ``question``/``query``/``input``); the answer is the returned string,
+    a returned dict's or object's ``answer``/``text``/``output``/``content``/``result``/``response`` (also
+    a message's content), or a streamed answer joined when its stream ends (a LlamaIndex
+    ``StreamingResponse`` included). When no ``generate`` step reported the context, a returned
+    ``Response``'s ``source_nodes`` or a dict's ``context``/``source_documents`` is the context.
+
+    Decorating a runnable (a LangChain chain or retriever) returns a runnable: ``invoke``, ``ainvoke``,
+    ``stream``, ``astream``, ``batch`` and ``abatch`` are traced, one span per input, and ``|`` composes.
     """
 
     def decorate(target: F) -> F:
@@ -113,8 +132,10 @@ def retrieve(
     """A retrieval ``(query, ...) -> chunks``: the ranking is recorded as ids and scores.
 
     ``capture_text=True`` also records each chunk's text on this span (when content capture is on). The
-    query index is the ``query_index`` argument when the function has one, else the call's order in the
-    request (0, 1, 2...).
+    query index is the ``query_index`` argument when the caller passes one (the decorator consumes it when
+    the function does not take it), else the query's position among the request's queries: the question
+    0, then the variations in order, so concurrent retrievals keep their query's index whichever starts
+    first.
     """
 
     def decorate(target: F) -> F:
@@ -157,8 +178,11 @@ def generate(
 ) -> F | Callable[[F], F]:
     """The answer generation ``(question, chunks, ...) -> str`` (or a stream of str).
 
-    The chunks argument (named ``chunks``/``context``/``documents``/``docs``, else the first list) becomes
-    the root's ``ragpulse.context``. The model is the option, else the function's ``model`` argument.
+    The chunks argument (named ``chunks``/``context``/``documents``/``docs``, else the first list, else a
+    dict argument's ``context``/``source_documents``) becomes the root's ``ragpulse.context``. The model is
+    the option, else the function's ``model`` argument, else the one the response names (a LangChain
+    message's ``response_metadata``); token usage comes from the response (``usage``, ``usage_metadata``),
+    summed over a stream's chunks.
     """
 
     def decorate(target: F) -> F:

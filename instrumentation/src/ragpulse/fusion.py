@@ -12,8 +12,10 @@ from ragpulse.chunks import Chunk, to_chunk
 DEFAULT_K = 60
 
 
-@dataclass(frozen=True, slots=True)
-class FusedChunk:
+class FusedChunk(str):
+    """One chunk of a fused ranking. It is its text (a ``str``), so fused chunks go straight into a prompt
+    (``" ".join(chunks)``, f-strings), and it carries what fusion knows about it as read-only attributes."""
+
     id: str
     text: str
     score: float
@@ -24,6 +26,32 @@ class FusedChunk:
     metadata: Mapping[str, Any]
     chunk: object
     """The application's original object (its first occurrence)."""
+
+    def __new__(
+        cls,
+        *,
+        id: str,
+        text: str,
+        score: float,
+        rank: int,
+        source: str | None,
+        metadata: Mapping[str, Any],
+        chunk: object,
+    ) -> FusedChunk:
+        self = super().__new__(cls, text)
+        self.__dict__.update(
+            id=id, text=text, score=score, rank=rank, source=source, metadata=metadata, chunk=chunk
+        )
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"FusedChunk is read-only: cannot set {name!r}")
+
+    def __getnewargs_ex__(self) -> tuple[tuple[()], dict[str, Any]]:
+        return (), dict(self.__dict__)
+
+    def __repr__(self) -> str:
+        return f"FusedChunk(id={self.id!r}, rank={self.rank}, score={self.score!r}, text={self.text!r})"
 
 
 @dataclass(slots=True)

@@ -6,8 +6,8 @@ and streams re-enter the state of the request that created them on every step.
 
 from __future__ import annotations
 
-import itertools
 import logging
+import threading
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -39,11 +39,29 @@ class RequestState:
     span: Span
     texts: TextRecorder
     """The root span's text recorder: what ``set_reference`` cut is listed with what the root cut."""
-    retrieve_counter: itertools.count[int] = field(default_factory=itertools.count)
+    question: str | None = None
     variations: list[str] | None = None
     retrievals: list[Retrieval] = field(default_factory=list)
     context: list[tuple[int, Chunk]] | None = None
     """``(rank, chunk)`` for the chunks that reached ``generate``, rank 1 first as it saw them."""
+    other_queries: dict[str, int] = field(default_factory=dict)
+    """Indices given to retrieval queries that are neither the question nor a variation."""
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def query_index(self, query: str) -> int:
+        """The position of ``query`` among the request's queries: the question (0), then the variations
+        that differ from it. Any other query gets the next free index the first time it is seen, so the
+        same query keeps its index, whichever thread or task reaches the retriever first."""
+        queries = [] if self.question is None else [self.question]
+        queries += [variation for variation in self.variations or () if variation != self.question]
+        if query in queries:
+            return queries.index(query)
+        with self.lock:
+            index = self.other_queries.get(query)
+            if index is None:
+                index = len(queries) + len(self.other_queries)
+                self.other_queries[query] = index
+            return index
 
 
 current_request: ContextVar[RequestState | None] = ContextVar("ragpulse_request", default=None)

@@ -10,14 +10,19 @@ from typing import Any
 from opentelemetry.util.types import AttributeValue
 
 from ragpulse import semconv
-from ragpulse.arguments import MISSING, ArgumentLocator, first_of_type
+from ragpulse.arguments import MISSING, ArgumentLocator, accepts_keyword, callable_name, first_of_type
 from ragpulse.calls import Attributes, Call, StepRecorder
 from ragpulse.chunks import Chunk, to_chunk
+from ragpulse.inputs import context_in, first_context, first_query, query_text
 from ragpulse.internal import report_internal_error
 from ragpulse.request import RequestState, Retrieval
-from ragpulse.results import answer_text, response_model, usage_attributes
+from ragpulse.results import answer_text, response_model, stream_usage_attributes, usage_attributes
 
 logger = logging.getLogger("ragpulse")
+
+QUERY_INDEX_ARGUMENT = "query_index"
+"""A retrieval's keyword for its position among the request's queries; consumed by the decorator when the
+decorated function does not take it."""
 
 FLAT_DOCUMENT_LIMIT = 32
 """Documents flattened into per-document attributes; the SDK keeps 128 attributes per span and drops the
@@ -36,7 +41,9 @@ def to_json(value: Any) -> str:
 
 def ranked_chunks(items: Any, site: str) -> list[tuple[int, Chunk]]:
     """``(rank, chunk)`` for each item that normalizes; one that does not is counted and left out."""
-    if not isinstance(items, list | tuple):
+    if isinstance(items, str):
+        items = [items]
+    elif not isinstance(items, list | tuple):
         logger.debug("ragpulse: %s got %s, not a list of chunks", site, type(items).__name__)
         return []
     ranked: list[tuple[int, Chunk]] = []
@@ -46,11 +53,6 @@ def ranked_chunks(items: Any, site: str) -> list[tuple[int, Chunk]]:
         except Exception:
             report_internal_error(f"{site} chunk")
     return ranked
-
-
-def _first_text(args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> str | None:
-    value = first_of_type(args, kwargs, str)
-    return None if value is MISSING else value
 
 
 def _put(attributes: Attributes, name: str, value: AttributeValue | None) -> None:
@@ -71,7 +73,7 @@ class RagRecorder(StepRecorder):
         question_arg: str | None,
         name: str | None,
     ) -> None:
-        self.pipeline = pipeline or function.__name__
+        self.pipeline = pipeline or callable_name(function)
         self.variant = variant
         self.span_name = name or f"{semconv.SPAN_RAG_PREFIX} {self.pipeline}"
         self.question = ArgumentLocator(function, (question_arg,)) if question_arg else None
@@ -83,12 +85,27 @@ class RagRecorder(StepRecorder):
             semconv.PIPELINE: self.pipeline,
         }
         _put(attributes, semconv.VARIANT, self.variant)
-        question = self.question.find(args, kwargs) if self.question else _first_text(args, kwargs)
-        if isinstance(question, str):
+        if self.question is None:
+            question = first_query(args, kwargs)
+        else:
+            question = query_text(self.question.find(args, kwargs))
+        if question is not None:
+            if call.state is not None:
+                call.state.question = question
             _put(attributes, semconv.INPUT_VALUE, call.texts.content(semconv.INPUT_VALUE, question))
+        call.data = first_context(args, kwargs)
         return attributes
 
     def end(self, call: Call, result: Any) -> Attributes:
+        state = call.state
+        if state is not None and state.context is None:
+            # No @generate step reported what the model saw: a returned LlamaIndex Response's source_nodes,
+            # a returned or given chain dict's {"context": ...} is the context.
+            context = _context_of(result if call.source is None else call.source)
+            if context is None:
+                context = call.data
+            if context is not None:
+                state.context = ranked_chunks(context, self.span_name)
         attributes = self.end_failed(call)
         answer = answer_text(result)
         if answer is not None:
@@ -143,7 +160,7 @@ class VariationsRecorder(StepRecorder):
 
     def begin(self, call: Call, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> Attributes:
         attributes: Attributes = {semconv.SPAN_KIND: semconv.SpanKind.CHAIN}
-        question = _first_text(args, kwargs)
+        question = first_query(args, kwargs)
         if question is not None:
             _put(attributes, semconv.INPUT_VALUE, call.texts.content(semconv.INPUT_VALUE, question))
         return attributes
@@ -163,13 +180,19 @@ class RetrieveRecorder(StepRecorder):
     def __init__(self, function: Callable[..., Any], *, name: str | None, capture_text: bool) -> None:
         self.span_name = name or semconv.SPAN_RETRIEVE
         self.capture_text = capture_text
-        self.query_index = ArgumentLocator(function, ("query_index",))
+        self.query_index = ArgumentLocator(function, (QUERY_INDEX_ARGUMENT,))
+        if not accepts_keyword(function, QUERY_INDEX_ARGUMENT):
+            self.consumed_kwargs = (QUERY_INDEX_ARGUMENT,)
 
     def begin(self, call: Call, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> Attributes:
-        query = _first_text(args, kwargs) or ""
+        query = first_query(args, kwargs) or ""
         explicit = self.query_index.find(args, kwargs)
-        counted = 0 if call.state is None else next(call.state.retrieve_counter)
-        query_index = explicit if isinstance(explicit, int) and not isinstance(explicit, bool) else counted
+        if explicit is MISSING:
+            explicit = kwargs.get(QUERY_INDEX_ARGUMENT)
+        if isinstance(explicit, int) and not isinstance(explicit, bool):
+            query_index = explicit
+        else:
+            query_index = 0 if call.state is None else call.state.query_index(query)
         call.data = (query, query_index)
         attributes: Attributes = {
             semconv.SPAN_KIND: semconv.SpanKind.RETRIEVER,
@@ -261,10 +284,15 @@ class GenerateRecorder(StepRecorder):
         chunks = self.chunks.find(args, kwargs)
         if chunks is MISSING:
             chunks = first_of_type(args, kwargs, list)
+        if chunks is MISSING:
+            chunks = first_context(args, kwargs)
+            if chunks is None:
+                chunks = MISSING
         context = [] if chunks is MISSING else ranked_chunks(chunks, self.span_name)
         if call.state is not None and chunks is not MISSING:
             call.state.context = context
-        question = _first_text(args, kwargs)
+        call.data = semconv.LLM_MODEL_NAME in attributes
+        question = first_query(args, kwargs)
         prompt_chars = sum(len(chunk.text) for _, chunk in context)
         if question is not None:
             prompt_chars += len(question)
@@ -273,11 +301,26 @@ class GenerateRecorder(StepRecorder):
         return attributes
 
     def end(self, call: Call, result: Any) -> Attributes:
-        attributes = usage_attributes(result)
-        model = response_model(result)
+        items = call.source if isinstance(call.source, list) else None
+        attributes = usage_attributes(result) if items is None else stream_usage_attributes(items)
+        model = response_model(result) if items is None else _first_model(items)
         if model is not None:
             attributes[semconv.GEN_AI_RESPONSE_MODEL] = model
+            if not call.data:
+                attributes[semconv.LLM_MODEL_NAME] = model
+                attributes[semconv.GEN_AI_REQUEST_MODEL] = model
         answer = answer_text(result)
         if answer is not None:
             _put(attributes, semconv.OUTPUT_VALUE, call.texts.content(semconv.OUTPUT_VALUE, answer))
         return attributes
+
+
+def _first_model(items: list[Any]) -> str | None:
+    return next((model for model in map(response_model, items) if model is not None), None)
+
+
+def _context_of(result: Any) -> list[Any] | None:
+    """The context a result carries; for a stream of items (a chain's dict chunks), the first that does."""
+    if type(result) is list:
+        return next((found for found in map(context_in, result) if found is not None), None)
+    return context_in(result)

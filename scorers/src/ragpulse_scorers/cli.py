@@ -16,6 +16,9 @@ from ragpulse_scorers.cli_arguments import parse_window, variant_list
 from ragpulse_scorers.evaluation.datasets import Split
 
 SUPPORT_JUDGE_NAMES = ("lexical", "openai")
+# The demo's default story: B plants more statements than A, then its retrieval degrades half-way through.
+DEMO_INJECT = "A=0.05,B=0.1"
+DEMO_DRIFT = "B=0.5"
 
 
 def register(subparsers: Subparsers) -> None:
@@ -39,15 +42,27 @@ def _demo(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "demo",
         help="run collector, scorer and the example service locally, then report",
-        description="The whole product on one machine in about a minute: embedded chDB under --dir, the "
+        description="The whole product on one machine in well under a minute: embedded chDB under --dir, the "
         "collector on a free local port, the scoring scheduler, and the example RAG-Fusion service sending "
-        "real OTLP/HTTP traffic with a chosen share of planted unsupported statements; then one alert "
-        "evaluation, the report in the terminal and as HTML, and the measured hallucination rate next to "
-        "the injected one.",
+        "real OTLP/HTTP traffic with planted unsupported statements and, from the drift point on, degraded "
+        "retrieval for one variant; then one alert evaluation and the report in the terminal and as HTML, "
+        "led by how B differs from A and the alert that fired for it.",
     )
     parser.add_argument("--requests", type=int, default=200, help="questions the example service answers")
     parser.add_argument(
-        "--inject", type=float, default=0.2, help="share of answers given an unsupported statement"
+        "--inject",
+        default=DEMO_INJECT,
+        help="share of answers given an unsupported statement: 0.2 for every variant, or per variant "
+        f"(default {DEMO_INJECT})",
+    )
+    parser.add_argument(
+        "--drift",
+        default=DEMO_DRIFT,
+        help="from --drift-at on, the share of each variant's requests whose retrieval returns unrelated "
+        f"chunks; none for no drift (default {DEMO_DRIFT})",
+    )
+    parser.add_argument(
+        "--drift-at", type=float, default=0.5, help="where in the run the drift starts, 0 to 1 (default 0.5)"
     )
     parser.add_argument(
         "--dir", type=Path, default=Path(".ragpulse"), help="where the embedded database lives"

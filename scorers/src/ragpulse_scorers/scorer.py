@@ -16,10 +16,15 @@ class NotApplicable(Exception):
 
 @runtime_checkable
 class Scorer(Protocol):
-    """``name`` and ``version`` identify the scores; a new version re-scores and replaces old rows."""
+    """``name`` and ``version`` identify the scores; a new version re-scores and replaces old rows.
+
+    ``requires`` names the request fields (``context``, ``variations``, ``reference``...) without which the
+    scorer has nothing to judge: the scheduler skips such requests with that reason, without calling it.
+    """
 
     name: str
     version: str
+    requires: tuple[str, ...]
 
     def score(self, request: RagRequest) -> list[Score]:
         """Judge one request. Raise :class:`NotApplicable` to skip it; any other exception fails it."""

@@ -14,6 +14,7 @@ from ragpulse_core.store import Store
 
 from ragpulse_scorers.alerts import rules
 from ragpulse_scorers.alerts.rules import AlertKey, Observation
+from ragpulse_scorers.metric_names import HALLUCINATION
 from ragpulse_scorers.settings import AlertSettings
 
 _HALLUCINATION_COUNTS = """
@@ -23,7 +24,7 @@ SELECT ServiceName, Variant, Scorer,
        countIf(RequestTime <= {start:DateTime64(6)} AND Value < 0.5) AS baseline_supported,
        countIf(RequestTime <= {start:DateTime64(6)}) AS baseline_scored
 FROM {scores} FINAL
-WHERE Metric = 'hallucination' AND Error = '' AND Value IS NOT NULL
+WHERE Metric = {hallucination:String} AND Error = '' AND Value IS NOT NULL
   AND RequestTime > {baseline_start:DateTime64(6)} AND RequestTime <= {end:DateTime64(6)}
 GROUP BY ServiceName, Variant, Scorer
 ORDER BY ServiceName, Variant, Scorer
@@ -72,7 +73,8 @@ def observe(store: Store, settings: AlertSettings, now: datetime) -> list[Observ
 
     baseline_start = now - window - timedelta(days=settings.baseline_days)
     rows = store.query_dicts(
-        _with_tables(_HALLUCINATION_COUNTS, store), {**bounds, "baseline_start": baseline_start}
+        _with_tables(_HALLUCINATION_COUNTS, store),
+        {**bounds, "baseline_start": baseline_start, "hallucination": HALLUCINATION},
     )
     for row in rows:
         labels = (row["ServiceName"], row["Variant"], row["Scorer"])

@@ -1,9 +1,11 @@
 """``ragpulse demo``: the whole product on one machine in about a minute.
 
 Embedded chDB under ``--dir``, the collector on a free local port, the scoring scheduler, and the example
-RAG-Fusion service sending real OTLP/HTTP traffic with a chosen share of planted unsupported statements; then
-one alert evaluation over the run, the report in the terminal and as HTML, the measured hallucination rate
-next to the injected one, and which alerts fire.
+RAG-Fusion service sending real OTLP/HTTP traffic: planted unsupported statements at a rate per variant and,
+from the drift point on, degraded retrieval for one variant. Then one alert evaluation (the run's part from
+the drift point on, against its first part as the baseline), the report in the terminal and as HTML led by
+the story (how B differs from A, the alert that fired for it and the requests that show why), and the
+measured hallucination rate next to what the service caused.
 """
 
 from __future__ import annotations
@@ -12,10 +14,10 @@ import argparse
 import logging
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ragpulse_core.receivers import load_receiver
 from ragpulse_core.store import Store
@@ -26,16 +28,21 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ragpulse_scorers.alerts import evaluate_alerts
 from ragpulse_scorers.commands.report import write_html
 from ragpulse_scorers.commands.store_access import open_migrated_store
+from ragpulse_scorers.demo.alert_window import AlertWindow
+from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.pipeline.scheduler import build_scheduler
 from ragpulse_scorers.report import ReportData, collect_report, render_html, render_terminal
-from ragpulse_scorers.report.format import percent, rate_with_interval
+from ragpulse_scorers.report.format import percent
 from ragpulse_scorers.settings import ScorersSettings
+
+if TYPE_CHECKING:
+    from ragpulse_example.traffic import TrafficSummary
 
 console = Console()
 logger = logging.getLogger(__name__)
 
 # Outcomes after which a scorer is done with a request (throttled or over-budget requests come back later).
-FINAL_OUTCOMES = ("scored", "skipped", "failed", "sampled_out")
+FINAL_OUTCOMES = (Outcome.SCORED, Outcome.SKIPPED, Outcome.FAILED, Outcome.SAMPLED_OUT)
 POLL_S = 0.5
 # Below this many scored requests per variant no demo alert can fire, however high the rate.
 DEMO_MIN_SAMPLES_FLOOR = 10
@@ -48,30 +55,45 @@ _CHATTY_LOGGERS = (
 )
 
 
-
 def run(args: argparse.Namespace) -> int:
     try:
-        from ragpulse_example.traffic import SERVICE_NAME, TrafficSummary, run_traffic
+        from ragpulse_example.rates import parse_rates
+        from ragpulse_example.standins import STANDIN_MODEL
+        from ragpulse_example.traffic import SERVICE_NAME, Drift, run_traffic
     except ImportError as exc:
         console.print(f"[red]the demo needs the example service[/red] (pip install -e ./examples): {exc}")
         return 1
-
     if args.requests < 1:
         raise ValueError("--requests must be at least 1")
     variants = [name.strip() for name in args.variants.split(",") if name.strip()]
+    inject = parse_rates(args.inject, variants, "--inject")
+    if not 0.0 <= args.drift_at <= 1.0:
+        raise ValueError(f"--drift-at must lie in [0, 1], got {args.drift_at}")
+    drift = Drift(args.drift_at, parse_rates(args.drift, variants, "--drift"))
+    drifting = any(drift.degraded.values()) and drift.start_index(args.requests) < args.requests
     html_path: Path = args.html or args.dir / "report.html"
-    settings = _demo_settings(args.config, args.dir, args.requests // max(len(variants), 1))
+    per_variant = args.requests // max(len(variants), 1)
+    smallest_part = round(per_variant * min(drift.at, 1 - drift.at)) if drifting else per_variant
+    settings = _demo_settings(args.config, args.dir, smallest_part)
     if args.verbose == 0:
         for name in _CHATTY_LOGGERS:
             logging.getLogger(name).setLevel(logging.WARNING)
+        # The story prints every alert this run fired, with its value and interval; no log line before it.
+        logging.getLogger("ragpulse_scorers.alerts.evaluator").setLevel(logging.ERROR)
     store = open_migrated_store(settings, console)
     if store is None:
         return 1
     started = datetime.now(UTC)
     scorers = settings.scorer.scorers
+    drift_text = (
+        f"from {percent(drift.at, 0)} of the run on, degraded retrieval for {_shares(drift.degraded)}"
+        if drifting
+        else "no drift"
+    )
     console.print(
-        f"[bold]ragpulse demo[/bold]: {args.requests} requests, {percent(args.inject, 0)} injected, variants "
-        f"{', '.join(variants)}; judges: {', '.join(scorers)}; store {settings.store.dsn}"
+        f"[bold]ragpulse demo[/bold]: {args.requests} requests, variants {', '.join(variants)}; planted"
+        f" statements in {_shares(inject)}; {drift_text}; judges: {', '.join(scorers)};"
+        f" store {settings.store.dsn}"
     )
     collector = load_receiver()(settings, store)
     collector.start()
@@ -84,7 +106,13 @@ def run(args: argparse.Namespace) -> int:
         try:
             summary_box.append(
                 run_traffic(
-                    collector.url, args.requests, args.inject, variants, args.seed, on_request=advance
+                    collector.url,
+                    args.requests,
+                    inject,
+                    variants,
+                    args.seed,
+                    on_request=advance,
+                    drift=drift if drifting else None,
                 )
             )
         except BaseException as exc:  # Reported on the main thread, which owns the console.
@@ -122,26 +150,83 @@ def run(args: argparse.Namespace) -> int:
         collector.stop()
     if failure:
         raise failure[0]
-    # The scheduler's alert job runs every alerts.interval_s: evaluate once more so the alerts reflect every
-    # score. The window is this run only, so traffic left in --dir by an earlier run does not count.
-    window_minutes = (datetime.now(UTC) - started).total_seconds() / 60 + 0.1
-    evaluate_alerts(store, settings.alerts.model_copy(update={"window_minutes": window_minutes}))
-    data = collect_report(store, started, SERVICE_NAME)
-    store.close()
-    render_terminal(data, console)
-    write_html(html_path, render_html(data))
-    _print_comparison(data, summary_box[0] if summary_box else None)
-    _print_alerts(data, settings)
-    console.print(f"\nHTML report: [bold]{escape(str(html_path.resolve()))}[/bold]")
-    console.print(f"Rerun the report on this data: ragpulse report --dsn {settings.store.dsn} --since 1h")
+    traffic = summary_box[0] if summary_box else None
+    _tell(
+        store,
+        started,
+        traffic,
+        settings,
+        html_path,
+        standin=traffic is not None and traffic.model == STANDIN_MODEL,
+    )
     return 0
 
 
-def _demo_settings(config: Path | None, directory: Path, requests_per_variant: int) -> ScorersSettings:
+def _shares(rates: Mapping[str, float]) -> str:
+    return ", ".join(f"{percent(rate, 0)} of {name}" for name, rate in rates.items() if rate) or "none"
+
+
+def _tell(
+    store: Store,
+    started: datetime,
+    traffic: TrafficSummary | None,
+    settings: ScorersSettings,
+    html_path: Path,
+    *,
+    standin: bool,
+) -> None:
+    """Evaluate the alerts once over this run, then report: the story first, the full report, the truth."""
+    # These read the example's labels, so they load only once the example is known to be installed.
+    from ragpulse_example.traffic import SERVICE_NAME
+
+    from ragpulse_scorers.demo.comparison import comparison_html, print_comparison
+    from ragpulse_scorers.demo.page import with_sections
+    from ragpulse_scorers.demo.story import build_story, print_story, story_html
+    from ragpulse_scorers.demo.truth import labels_of, measured_vs_truth
+
+    evaluated_at = datetime.now(UTC)
+    split_at = (
+        datetime.fromtimestamp(traffic.drift_started_at, UTC)
+        if traffic is not None and traffic.drift_started_at is not None
+        else None
+    )
+    window = AlertWindow(started, evaluated_at, split_at)
+    evaluation = evaluate_alerts(store, window.settings(settings.alerts), now=evaluated_at)
+    data = collect_report(store, started, SERVICE_NAME)
+    scorer = data.primary_scorer or ""
+    truth = measured_vs_truth(store, started, SERVICE_NAME, scorer) if scorer else []
+    labels = labels_of(store, [row.trace_id for row in data.worst])
+    store.close()
+    # This evaluation's alerts: one left firing in --dir by an earlier run is in the report, not the story.
+    story = build_story(
+        data,
+        [alert for alert in evaluation.firing if alert.updated_at >= evaluated_at],
+        labels,
+        window.describe(),
+    )
+    if story is not None:
+        print_story(story, console)
+    render_terminal(data, console)
+    print_comparison(truth, scorer, standin, console)
+    _print_alerts(data, settings, whole_run=split_at is None)
+    sections = [story_html(story)] if story is not None else []
+    write_html(
+        html_path, with_sections(render_html(data), [*sections, comparison_html(truth, scorer, standin)])
+    )
+    if story is not None:
+        console.rule("[bold]in short[/bold]")
+        for line in story.headlines():
+            console.print(escape(line))
+    console.print(f"\nHTML report: [bold]{escape(str(html_path.resolve()))}[/bold]")
+    console.print(f"Rerun the report on this data: ragpulse report --dsn {settings.store.dsn} --since 1h")
+
+
+def _demo_settings(config: Path | None, directory: Path, samples_per_part: int) -> ScorersSettings:
     """Short intervals and no settle delay, so requests are scored seconds after they land.
 
-    Alerts keep their threshold but need fewer samples than in production: a demo variant gets tens of
-    requests, and the Wilson lower bound already keeps a small sample from firing on noise.
+    The scheduler's alert job is off: the demo evaluates alerts once, after the run, over windows sized to
+    it. Alerts keep their threshold but need fewer samples than in production: a demo variant gets tens of
+    requests in each part of the run, and the Wilson bounds already keep a small sample from firing on noise.
     """
     base = ScorersSettings.load(config)
     # LLM judges when an endpoint is configured (lexical stays: free, and a second opinion); else lexical.
@@ -151,12 +236,15 @@ def _demo_settings(config: Path | None, directory: Path, requests_per_variant: i
         store={"dsn": f"chdb://{(directory / 'chdb').resolve()}"},
         collector={"host": "127.0.0.1", "port": 0, "batch_max_wait_ms": 100},
         scorer={"scorers": scorers, "settle_delay_s": 0.0, "interval_s": 1.0, "sample_rate": 1.0},
-        alerts={"min_samples": _demo_min_samples(base.alerts.min_samples, requests_per_variant)},
+        alerts={
+            "enabled": False,
+            "min_samples": _demo_min_samples(base.alerts.min_samples, samples_per_part),
+        },
     )
 
 
-def _demo_min_samples(configured: int, requests_per_variant: int) -> int:
-    return max(DEMO_MIN_SAMPLES_FLOOR, min(configured, requests_per_variant // 2))
+def _demo_min_samples(configured: int, samples_per_part: int) -> int:
+    return max(DEMO_MIN_SAMPLES_FLOOR, min(configured, samples_per_part // 2))
 
 
 def _progress() -> Progress:
@@ -196,32 +284,11 @@ def _scoring_progress(
     return int(landed), done
 
 
-def _print_comparison(data: ReportData, traffic: Any) -> None:
-    """Measured against injected, per variant: the number the demo exists to show."""
-    console.rule("[bold]measured vs injected[/bold]")
-    if traffic is not None and traffic.model == "extractive-standin":
-        console.print(
-            "Answers come from the extractive stand-in (sentences copied from the retrieved passages), so "
-            "every hallucination the judge should find is one the demo planted."
-        )
-    for row in data.injection:
-        injected = row.injected / row.scored if row.scored else 0.0
-        console.print(
-            f"variant {escape(row.variant)}: injected {percent(injected)} ({row.injected}/{row.scored})"
-            f" · measured {rate_with_interval(row.measured)} by {escape(data.primary_scorer or '')}"
-            f" · caught {row.caught}/{row.injected}, {row.false_alarms} false alarms"
-        )
-    if not data.injection and traffic is not None:
-        for name, tally in traffic.by_variant.items():
-            rate = data.primary_rate(name)
-            measured = rate_with_interval(rate) if rate else "not scored"
-            console.print(
-                f"variant {escape(name)}: injected {percent(tally.injected_rate)}, measured {measured}"
-            )
+def _print_alerts(data: ReportData, settings: ScorersSettings, whole_run: bool) -> None:
+    """Which alerts fire after the run, or why none does: the demo's answer to "would I have been paged?".
 
-
-def _print_alerts(data: ReportData, settings: ScorersSettings) -> None:
-    """Which alerts fire after the run, or why none does: the demo's answer to "would I have been paged?"."""
+    The reasons quote the run's rates, so they are given only when the alert window was the whole run.
+    """
     console.rule("[bold]alerts[/bold]")
     for alert in data.firing_alerts:
         console.print(f"[red]alert firing[/red]: {escape(alert.summary)}")
@@ -230,6 +297,9 @@ def _print_alerts(data: ReportData, settings: ScorersSettings) -> None:
     rates = [row for row in data.hallucination if row.scorer == data.primary_scorer]
     if not rates:
         console.print("no alert firing: nothing was scored")
+        return
+    if not whole_run:
+        console.print("no alert firing: no rate in the window is confidently above its threshold")
         return
     threshold, min_samples = settings.alerts.hallucination_threshold, settings.alerts.min_samples
     reasons = [

@@ -9,7 +9,7 @@ from ragpulse_core.store import Store, StoreUnavailable, describe_dsn
 from rich.console import Console
 
 from ragpulse_scorers.report import collect_report, render_html, render_terminal
-from ragpulse_scorers.report.data import parse_since
+from ragpulse_scorers.report.collect import parse_since
 from ragpulse_scorers.settings import ScorersSettings
 
 console = Console()

@@ -9,8 +9,9 @@ from rich.console import Console
 from rich.table import Table
 
 from ragpulse_scorers.commands.store_access import open_migrated_store
+from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.pipeline.scheduler import build_scheduler, wait_for_shutdown
-from ragpulse_scorers.pipeline.tick import Outcome, TickReport, run_tick
+from ragpulse_scorers.pipeline.tick import TickReport, run_tick
 from ragpulse_scorers.settings import ScorersSettings
 
 console = Console()
@@ -56,10 +57,12 @@ def quiet_scheduler_logs(verbose: int) -> None:
 def print_report(report: TickReport) -> None:
     table = Table(title="scoring tick")
     table.add_column("scorer")
-    for outcome in Outcome:
+    # Outcomes no scorer met this tick are left out, so the table fits 80 columns.
+    shown = [outcome for outcome in Outcome if any(counts[outcome] for counts in report.counts.values())]
+    for outcome in shown or [Outcome.SCORED]:
         table.add_column(outcome.value.replace("_", " "), justify="right")
     for scorer, counts in report.counts.items():
-        table.add_row(scorer, *(str(counts[outcome.value]) for outcome in Outcome))
+        table.add_row(scorer, *(str(counts[outcome]) for outcome in shown or [Outcome.SCORED]))
     console.print(table)
     for scorer, error in report.errors.items():
         console.print(f"[red]{scorer} stopped:[/red] {error}")

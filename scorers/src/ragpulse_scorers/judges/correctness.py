@@ -13,6 +13,7 @@ from pydantic import BaseModel, field_validator
 from ragpulse_scorers.judges.usage import Usage
 from ragpulse_scorers.llm.client import JudgeClient, shared_client
 from ragpulse_scorers.llm.prompting import DATA_RULE, fence
+from ragpulse_scorers.metric_names import CORRECTNESS
 from ragpulse_scorers.models import RagRequest, Score
 from ragpulse_scorers.scorer import NotApplicable
 
@@ -51,6 +52,7 @@ def user_prompt(question: str, reference: str, answer: str) -> str:
 class CorrectnessScorer:
     name = "correctness"
     version = f"{SCORER_VERSION}+{PROMPT_VERSION}"
+    requires: tuple[str, ...] = ("reference",)
 
     def __init__(self, client: JudgeClient) -> None:
         self._client = client
@@ -71,7 +73,7 @@ class CorrectnessScorer:
         return usage.stamp(
             [
                 Score(
-                    metric="correctness",
+                    metric=CORRECTNESS,
                     value=1.0 if correct else 0.0,
                     label="yes" if correct else "no",
                     explanation=call.output.reasoning,

@@ -247,6 +247,7 @@ class CoverageJudge:
 class CoverageScorer:
     name = "coverage"
     version = f"1/{DECOMPOSE_PROMPT}/{TYPES_PROMPT}/{ANSWER_PROMPT}/{PASSAGE_PROMPT}"
+    requires: tuple[str, ...] = ("question", "answer")
 
     def __init__(self, judge: CoverageJudge) -> None:
         self.judge = judge

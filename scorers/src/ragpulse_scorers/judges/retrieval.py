@@ -24,6 +24,7 @@ from ragpulse_scorers.judges.usage import Usage
 from ragpulse_scorers.llm.client import JudgeClient, shared_client
 from ragpulse_scorers.llm.errors import JudgeRejected
 from ragpulse_scorers.llm.prompting import DATA_RULE, fence
+from ragpulse_scorers.metric_names import FUSION_GAIN, MRR5_RELEVANT, MRR5_VERY_RELEVANT, PRECISION_AT_K
 from ragpulse_scorers.metrics.ranking import (
     SOMEWHAT_RELEVANT,
     VERY_RELEVANT,
@@ -73,6 +74,7 @@ class RelevanceVerdicts(BaseModel):
 class RetrievalScorer:
     name = "retrieval"
     version = f"1/{PROMPT_VERSION}"
+    requires: tuple[str, ...] = ("question",)
 
     def __init__(self, client: JudgeClient) -> None:
         self.client = client
@@ -97,18 +99,18 @@ class RetrievalScorer:
         k = len(ranked)
         scores = [
             Score(
-                metric="mrr5_very_relevant",
+                metric=MRR5_VERY_RELEVANT,
                 value=reciprocal_rank(grades, VERY_RELEVANT, MRR_DEPTH),
                 explanation=_first_hit(grades, VERY_RELEVANT, "very relevant"),
                 details={"chunks": chunk_details, "unjudged": k - len(judged)},
             ),
             Score(
-                metric="mrr5_relevant",
+                metric=MRR5_RELEVANT,
                 value=reciprocal_rank(grades, SOMEWHAT_RELEVANT, MRR_DEPTH),
                 explanation=_first_hit(grades, SOMEWHAT_RELEVANT, "somewhat or very relevant"),
             ),
             Score(
-                metric="precision_at_k",
+                metric=PRECISION_AT_K,
                 value=precision_at_k(grades, SOMEWHAT_RELEVANT, k),
                 label=f"k={k}",
                 explanation=f"{sum(g is not None and g >= 1 for g in grades)} of {k} chunks somewhat or very "
@@ -170,7 +172,7 @@ def _fusion_score(
     original = next((r for r in retrievals if r.query_index == 0), None)
     if original is None:
         return Score(
-            metric="fusion_gain",
+            metric=FUSION_GAIN,
             value=None,
             label="undefined",
             explanation="undefined: no retrieval for the original query (query_index 0)",
@@ -180,7 +182,7 @@ def _fusion_score(
     gain = fusion_gain(fused, original_grades, SOMEWHAT_RELEVANT, MRR_DEPTH)
     details["fusion_gain_very_relevant"] = fusion_gain(fused, original_grades, VERY_RELEVANT, MRR_DEPTH)
     return Score(
-        metric="fusion_gain",
+        metric=FUSION_GAIN,
         value=gain,
         explanation=f"MRR@5 (somewhat or very relevant), fused ranking minus original query's: {gain:+.2f}",
         details=details,

@@ -16,15 +16,16 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field, field_validator
 
-from ragpulse_scorers.evaluation.support_judge import SentenceVerdict, SupportVerdict
 from ragpulse_scorers.judges.keys import KeyedSentence, key_documents
 from ragpulse_scorers.judges.usage import Usage
 from ragpulse_scorers.llm.client import JudgeCall, JudgeClient, shared_client
 from ragpulse_scorers.llm.errors import JudgeRejected
 from ragpulse_scorers.llm.prompting import DATA_RULE, fence
+from ragpulse_scorers.metric_names import ADHERENCE, COMPLETENESS, HALLUCINATION, RELEVANCE, UTILIZATION
 from ragpulse_scorers.models import RagRequest, Score
 from ragpulse_scorers.scorer import NotApplicable
 from ragpulse_scorers.settings import ScorersSettings
+from ragpulse_scorers.verdicts import SentenceVerdict, SupportVerdict
 
 if TYPE_CHECKING:
     import argparse
@@ -199,6 +200,7 @@ def assess_support(
 class SupportScorer:
     name = "support"
     version = f"{SCORER_VERSION}+{PROMPT_VERSION}"
+    requires: tuple[str, ...] = ("answer", "context")
 
     def __init__(self, client: JudgeClient) -> None:
         self._client = client
@@ -222,7 +224,7 @@ def support_scores(found: SupportAssessment) -> list[Score]:
     ]
     return [
         Score(
-            metric="adherence",
+            metric=ADHERENCE,
             value=adherence,
             label="supported" if judgment.overall_supported else "unsupported",
             explanation=judgment.overall_supported_explanation,
@@ -233,21 +235,21 @@ def support_scores(found: SupportAssessment) -> list[Score]:
             },
         ),
         Score(
-            metric="hallucination",
+            metric=HALLUCINATION,
             value=1.0 - adherence,
             label="grounded" if judgment.overall_supported else "hallucinated",
             explanation=judgment.overall_supported_explanation,
             details={"unsupported_keys": unsupported},
         ),
         Score(
-            metric="relevance",
+            metric=RELEVANCE,
             value=metrics.relevance,
             explanation=judgment.relevance_explanation,
             details={"relevant_keys": relevant},
         ),
-        Score(metric="utilization", value=metrics.utilization, details={"utilized_keys": utilized}),
+        Score(metric=UTILIZATION, value=metrics.utilization, details={"utilized_keys": utilized}),
         Score(
-            metric="completeness",
+            metric=COMPLETENESS,
             value=metrics.completeness,
             label="" if metrics.completeness is not None else "no relevant sentences",
             details={"relevant_keys": relevant, "utilized_keys": utilized},

@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 from ragpulse_scorers.judges.usage import Usage
 from ragpulse_scorers.llm.client import JudgeClient, shared_client
 from ragpulse_scorers.llm.prompting import DATA_RULE, fence
+from ragpulse_scorers.metric_names import VARIATIONS_SCORE
 from ragpulse_scorers.models import RagRequest, Score
 from ragpulse_scorers.scorer import NotApplicable
 
@@ -58,6 +59,7 @@ def user_prompt(question: str, variations: list[str]) -> str:
 class VariationsScorer:
     name = "variations"
     version = f"{SCORER_VERSION}+{PROMPT_VERSION}"
+    requires: tuple[str, ...] = ("variations",)
 
     def __init__(self, client: JudgeClient) -> None:
         self._client = client
@@ -72,7 +74,7 @@ class VariationsScorer:
         judgment = call.output
         scores = [
             Score(
-                metric="variations_score",
+                metric=VARIATIONS_SCORE,
                 value=judgment.score,
                 explanation=judgment.reasoning,
                 details={"variations": len(variations)},

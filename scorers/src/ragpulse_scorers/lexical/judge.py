@@ -13,7 +13,7 @@ question count as covered: restating the question is not a hallucination) and sc
 A claim is unsupported when its score is below ``threshold``; a response is hallucinated when any claim is.
 The response's support score is the lowest claim score (the weakest claim decides, like the label).
 
-How the defaults were chosen (reproduce with ``python -m ragpulse_scorers.lexical.tuning --data
+How the defaults were chosen (reproduce with ``python -m ragpulse_scorers.evaluation.lexical_tuning --data
 ragtruth_qa_dev.jsonl --split tune``): on the *tune* half of ``ragtruth_qa_dev.jsonl`` only (questions whose
 ``source_id`` has an even first byte of SHA-256, see :func:`ragpulse_scorers.evaluation.datasets.in_split`:
 152 responses, 26 questions), a grid search over ``local_weight`` 0..1 by 0.1, both penalties 0.3..1 by 0.1
@@ -35,9 +35,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ragpulse_scorers.evaluation.support_judge import SentenceVerdict, SupportVerdict
 from ragpulse_scorers.lexical.tokens import SentenceFeatures, number_vocabulary, sentence_features
 from ragpulse_scorers.text import split_sentences
+from ragpulse_scorers.verdicts import SentenceVerdict, SupportVerdict
 
 _HEDGE = re.compile(
     r"\b(?:i\s+(?:do\s+not|don'?t|cannot|can'?t|am\s+(?:unable|not\s+able|not\s+sure)|'m\s+(?:unable|not\s+sure))"
@@ -176,7 +176,7 @@ class LexicalAnalysis:
 
 
 class LexicalJudge:
-    """Implements :class:`~ragpulse_scorers.evaluation.support_judge.SupportJudge` without a model."""
+    """Implements :class:`~ragpulse_scorers.verdicts.SupportJudge` without a model."""
 
     name = "lexical"
 

@@ -8,6 +8,13 @@ from typing import Any
 from ragpulse_core.store import Store
 
 from ragpulse_scorers.lexical.judge import LexicalAnalysis, LexicalJudge
+from ragpulse_scorers.metric_names import (
+    CONTEXT_UTILIZATION,
+    HALLUCINATION,
+    SUPPORT,
+    UNSUPPORTED_SENTENCES,
+    UTILIZATION,
+)
 from ragpulse_scorers.models import ContextChunk, RagRequest, Score
 from ragpulse_scorers.scorer import NotApplicable
 from ragpulse_scorers.settings import ScorersSettings
@@ -20,6 +27,7 @@ MAX_CONTEXT_CHARS = 200_000
 class LexicalScorer:
     name = "lexical"
     version = "1"
+    requires: tuple[str, ...] = ("answer", "context")
 
     def __init__(self, judge: LexicalJudge | None = None) -> None:
         self.judge = judge or LexicalJudge()
@@ -108,7 +116,7 @@ def _scores(
     }
     return [
         Score(
-            metric="hallucination",
+            metric=HALLUCINATION,
             value=1.0 if analysis.hallucinated else 0.0,
             label="hallucinated" if analysis.hallucinated else "grounded",
             explanation=explanation,
@@ -116,24 +124,24 @@ def _scores(
             latency_ms=latency_ms,
         ),
         Score(
-            metric="support",
+            metric=SUPPORT,
             value=analysis.support_score,
             explanation="score of the weakest claim",
             latency_ms=latency_ms,
         ),
         Score(
-            metric="utilization",
+            metric=UTILIZATION,
             value=analysis.chunk_utilization,
             explanation=f"the answer drew on {len(used_chunks)} of {len(chunks)} chunks",
             details=usage,
             latency_ms=latency_ms,
         ),
         Score(
-            metric="context_utilization",
+            metric=CONTEXT_UTILIZATION,
             value=analysis.character_utilization,
             explanation="share of context characters in the sentences the answer drew on",
             details=usage,
             latency_ms=latency_ms,
         ),
-        Score(metric="unsupported_sentences", value=float(len(unsupported)), latency_ms=latency_ms),
+        Score(metric=UNSUPPORTED_SENTENCES, value=float(len(unsupported)), latency_ms=latency_ms),
     ]

@@ -18,6 +18,7 @@ from typing import Any
 
 from ragpulse_core.store import Store
 
+from ragpulse_scorers.outcomes import DEFERRAL_OUTCOMES, FINAL_OUTCOMES, Outcome
 from ragpulse_scorers.pipeline.sampling import SAMPLE_BUCKETS, Shard
 
 # A judge cannot use more text than this and a prompt this size would be slow and costly: such requests are
@@ -25,8 +26,6 @@ from ragpulse_scorers.pipeline.sampling import SAMPLE_BUCKETS, Shard
 MAX_REQUEST_BYTES = 256 * 1024
 
 _TEXT_COLUMNS = ("Question", "Answer", "Context", "Variations", "Retrievals", "Reference")
-_FINAL_OUTCOMES = ("scored", "skipped")
-_DEFERRAL_OUTCOMES = ("sampled_out", "throttled", "over_budget")
 
 
 @dataclass(frozen=True)
@@ -39,7 +38,7 @@ class Candidate:
     variant: str
     in_sample: bool
     failures: int
-    logged_deferrals: frozenset[str]
+    logged_deferrals: frozenset[Outcome]
     problem: str
     """Why the request cannot be judged at all (not UTF-8, too large), or empty."""
 
@@ -79,7 +78,7 @@ def select_candidates(store: Store, selection: Selection) -> list[Candidate]:
         LEFT JOIN (
             SELECT TraceId,
                    countIf(Outcome IN {{final:Array(String)}}) AS finished,
-                   countIf(Outcome = 'failed') AS failures,
+                   countIf(Outcome = {{failed:String}}) AS failures,
                    groupUniqArrayIf(Outcome, Outcome IN {{deferrals:Array(String)}}) AS deferrals
             FROM {store.table("ragpulse_scoring_log")}
             WHERE Scorer = {{scorer:String}} AND ScorerVersion = {{version:String}}
@@ -87,7 +86,7 @@ def select_candidates(store: Store, selection: Selection) -> list[Candidate]:
             GROUP BY TraceId
         ) AS l ON r.TraceId = l.TraceId
         WHERE l.finished = 0 AND l.failures < {{max_attempts:UInt32}}
-          AND (in_sample OR NOT has(l.deferrals, 'sampled_out'))
+          AND (in_sample OR NOT has(l.deferrals, {{sampled_out:String}}))
         ORDER BY r.Timestamp, r.TraceId
         LIMIT {{limit:UInt32}}
     """
@@ -99,8 +98,10 @@ def select_candidates(store: Store, selection: Selection) -> list[Candidate]:
             "newest": selection.newest,
             "shards": selection.shard.count,
             "shard": selection.shard.index,
-            "final": list(_FINAL_OUTCOMES),
-            "deferrals": list(_DEFERRAL_OUTCOMES),
+            "final": sorted(FINAL_OUTCOMES),
+            "deferrals": sorted(DEFERRAL_OUTCOMES),
+            "failed": Outcome.FAILED,
+            "sampled_out": Outcome.SAMPLED_OUT,
             "scorer": selection.scorer,
             "version": selection.version,
             "max_attempts": selection.max_attempts,
@@ -128,7 +129,7 @@ def _candidate(
         variant=variant,
         in_sample=bool(in_sample),
         failures=int(failures),
-        logged_deferrals=frozenset(deferrals),
+        logged_deferrals=frozenset(Outcome(deferral) for deferral in deferrals),
         problem=_problem(bool(valid_utf8), int(text_bytes)),
     )
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import logging
 import signal
 import threading
@@ -13,6 +11,7 @@ from datetime import UTC, datetime
 from apscheduler.schedulers.background import BackgroundScheduler
 from ragpulse_core.store import Store
 
+from ragpulse_scorers.alerts.job import add_alert_job
 from ragpulse_scorers.pipeline.tick import ScoringJob
 from ragpulse_scorers.scorer import Scorer
 from ragpulse_scorers.settings import ScorersSettings
@@ -20,7 +19,6 @@ from ragpulse_scorers.settings import ScorersSettings
 logger = logging.getLogger(__name__)
 
 SCORING_JOB_ID = "ragpulse-scoring"
-ALERT_JOB_MODULE = "ragpulse_scorers.alerts.job"
 
 
 def build_scheduler(
@@ -42,18 +40,8 @@ def build_scheduler(
         coalesce=True,
         next_run_time=datetime.now(UTC),
     )
-    if _module_exists(ALERT_JOB_MODULE):
-        importlib.import_module(ALERT_JOB_MODULE).add_alert_job(scheduler, settings, store)
-    else:
-        logger.debug("%s is not installed: no alert job", ALERT_JOB_MODULE)
+    add_alert_job(scheduler, settings, store)
     return scheduler
-
-
-def _module_exists(name: str) -> bool:
-    try:
-        return importlib.util.find_spec(name) is not None
-    except ModuleNotFoundError:  # a parent package is missing
-        return False
 
 
 def wait_for_shutdown() -> None:

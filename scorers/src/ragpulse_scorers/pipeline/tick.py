@@ -17,12 +17,12 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from enum import StrEnum
 from typing import Any
 
 from ragpulse_core.store import Store, StoreUnavailable
 
 from ragpulse_scorers.models import RagRequest, RequestRowError, Score
+from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.pipeline.candidates import Candidate, Selection, load_requests, select_candidates
 from ragpulse_scorers.pipeline.errors import OverBudget
 from ragpulse_scorers.pipeline.limits import RequestBudget, allot
@@ -40,13 +40,6 @@ CANDIDATE_WINDOW = 4
 MAX_REASON_CHARS = 2000
 
 
-class Outcome(StrEnum):
-    SCORED = "scored"
-    SAMPLED_OUT = "sampled_out"
-    THROTTLED = "throttled"
-    OVER_BUDGET = "over_budget"
-    SKIPPED = "skipped"
-    FAILED = "failed"
 
 
 @dataclass
@@ -209,7 +202,7 @@ def _judge(
     except RequestRowError as exc:
         return Judgment(key, Outcome.SKIPPED, _clip(str(exc)))
     key = replace(key, pipeline=request.pipeline)
-    for name in getattr(scorer, "requires", ()):
+    for name in scorer.requires:
         if not getattr(request, name, None):
             return Judgment(key, Outcome.SKIPPED, f"request has no {name}")
     started = time.monotonic()

@@ -13,6 +13,7 @@ from typing import Any
 from ragpulse_core.store import Store
 
 from ragpulse_scorers.models import Score
+from ragpulse_scorers.outcomes import Outcome
 
 ERROR_METRIC = "error"
 
@@ -45,7 +46,7 @@ class Judgment:
     """One candidate's fate in a tick: its outcome, why, and the score rows to write (possibly none)."""
 
     request: RequestKey
-    outcome: str
+    outcome: Outcome
     reason: str = ""
     score_rows: list[list[Any]] = field(default_factory=list)
     replaces_error: bool = False
@@ -113,7 +114,9 @@ class ScoreWriter:
     def write(self, judgments: Sequence[Judgment], logged_at: datetime) -> None:
         rows = [row for judgment in judgments for row in judgment.score_rows]
         self._insert("ragpulse_scores", rows, SCORE_COLUMNS)
-        recovered = [j.request.trace_id for j in judgments if j.replaces_error and j.outcome == "scored"]
+        recovered = [
+            j.request.trace_id for j in judgments if j.replaces_error and j.outcome == Outcome.SCORED
+        ]
         if recovered:
             self._store.command(
                 f"DELETE FROM {self._store.table('ragpulse_scores')} WHERE Scorer = {{scorer:String}}"

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 from ragpulse_scorers.alerts.rules import SCORING_STALLED
 from ragpulse_scorers.alerts.state import AlertRecord
-from ragpulse_scorers.report.data import Rate
+from ragpulse_scorers.report.model import Rate
 
 
 def percent(value: float | None, digits: int = 1) -> str:

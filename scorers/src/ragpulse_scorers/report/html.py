@@ -11,7 +11,6 @@ from collections.abc import Iterable, Sequence
 from html import escape
 
 from ragpulse_scorers.alerts.state import FIRING
-from ragpulse_scorers.report.data import ReportData
 from ragpulse_scorers.report.format import (
     alert_key,
     alert_since,
@@ -25,6 +24,7 @@ from ragpulse_scorers.report.format import (
     rate_with_interval,
     seconds,
 )
+from ragpulse_scorers.report.model import ReportData
 from ragpulse_scorers.report.svg import Bar, Point, bar_chart, line_chart
 
 _STYLE = """
@@ -64,8 +64,6 @@ def render_html(data: ReportData) -> str:
             _cards(_traffic_card(data), _hallucination_series_card(data)),
             _cards(_hallucination_card(data), _latency_card(data)),
         ]
-        if data.injection:
-            sections.append(_injection_card(data))
         if data.metrics:
             sections.append(_metrics_card(data))
         sections.append(_cards(_spend_card(data), _scoring_card(data)))
@@ -235,31 +233,6 @@ def _latency_card(data: ReportData) -> str:
         [False, True, True, True],
     )
     return _card("Latency per step", chart, table)
-
-
-def _injection_card(data: ReportData) -> str:
-    table = _table(
-        ["variant", "scored", "injected rate", "measured rate [95% CI]", "caught", "false alarms"],
-        (
-            [
-                escape(row.variant),
-                str(row.scored),
-                percent(row.injected / row.scored if row.scored else None),
-                rate_with_interval(row.measured),
-                f"{row.caught}/{row.injected}",
-                str(row.false_alarms),
-            ]
-            for row in data.injection
-        ),
-        [False, True, True, True, True, True],
-    )
-    note = (
-        "<p class='muted'>Requests the example service marked"
-        " <span class='mono'>ragpulse.example.injected</span>"
-        f" (an unsupported statement planted on purpose) against what the {escape(data.primary_scorer or '')}"
-        " judge measured on the same requests.</p>"
-    )
-    return _card("Measured vs injected", note, table)
 
 
 def _metrics_card(data: ReportData) -> str:

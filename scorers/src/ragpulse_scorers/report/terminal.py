@@ -7,7 +7,6 @@ from rich.markup import escape
 from rich.table import Table
 
 from ragpulse_scorers.alerts.state import FIRING
-from ragpulse_scorers.report.data import ReportData
 from ragpulse_scorers.report.format import (
     alert_key,
     alert_since,
@@ -20,6 +19,7 @@ from ragpulse_scorers.report.format import (
     rate_with_interval,
     seconds,
 )
+from ragpulse_scorers.report.model import ReportData
 
 
 def render_terminal(data: ReportData, console: Console) -> None:
@@ -39,8 +39,6 @@ def render_terminal(data: ReportData, console: Console) -> None:
     )
     console.print(_traffic_table(data))
     console.print(_hallucination_table(data))
-    if data.injection:
-        console.print(_injection_table(data))
     if data.metrics:
         console.print(_metrics_table(data))
     if data.latency:
@@ -106,27 +104,6 @@ def _hallucination_table(data: ReportData) -> Table:
             str(row.rate.n),
             str(row.rate.successes),
             rate_with_interval(row.rate),
-        )
-    return table
-
-
-def _injection_table(data: ReportData) -> Table:
-    table = Table(
-        title="Measured vs injected (requests marked ragpulse.example.injected;"
-        f" judge: {data.primary_scorer})",
-        title_justify="left",
-    )
-    for column in ("variant", "scored", "injected rate", "measured rate [95% CI]", "caught", "false alarms"):
-        table.add_column(column, justify="left" if column == "variant" else "right")
-    for row in data.injection:
-        injected_rate = row.injected / row.scored if row.scored else None
-        table.add_row(
-            escape(row.variant),
-            str(row.scored),
-            percent(injected_rate),
-            rate_with_interval(row.measured),
-            f"{row.caught}/{row.injected}",
-            str(row.false_alarms),
         )
     return table
 

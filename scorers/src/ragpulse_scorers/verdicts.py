@@ -1,4 +1,4 @@
-"""The interface ``ragpulse eval support`` measures: any judge that can call a response hallucinated."""
+"""What a support judge decides about a response: the verdicts production judges return and eval measures."""
 
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
 """Choosing the lexical judge's weights and threshold by grid search on labelled responses.
 
-``python -m ragpulse_scorers.lexical.tuning --data ragtruth_qa_dev.jsonl --split tune`` prints the parameters
-that maximise balanced accuracy on the chosen split (ties go to the larger AUROC, then to the grid's first
-point). The evidence for each claim is gathered once; only the cheap weighting is repeated per grid point.
+``python -m ragpulse_scorers.evaluation.lexical_tuning --data ragtruth_qa_dev.jsonl --split tune`` prints the
+parameters that maximise balanced accuracy on the chosen split (ties go to the larger AUROC, then to the
+grid's first point). The evidence for each claim is gathered once; only the cheap weighting is repeated per
+grid point.
 """
 
 from __future__ import annotations

@@ -1,0 +1,93 @@
+"""A report's data: the queries of :mod:`ragpulse_scorers.report.queries` put together for one window.
+
+Rates use Wilson intervals so a rate over 12 requests is not read like one over 1,200.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+from ragpulse_core.store import Store
+
+from ragpulse_scorers.metric_names import HALLUCINATION
+from ragpulse_scorers.report import queries
+from ragpulse_scorers.report.model import HallucinationRow, MetricRow, Rate, ReportData
+
+# Scorers whose hallucination verdict leads the report when several are present: LLM judges first.
+PREFERRED_SCORERS = ("support", "lexical")
+_BUCKET_CHOICES_S = (10, 30, 60, 300, 900, 1800, 3600, 3 * 3600, 6 * 3600, 24 * 3600)
+_TARGET_BUCKETS = 30
+
+
+def collect_report(
+    store: Store, since: datetime, service: str | None = None, worst_limit: int = 10
+) -> ReportData:
+    """Everything a report shows for requests at or after ``since`` (an aware datetime, or naive UTC)."""
+    params: dict[str, Any] = {"since_ms": _epoch_ms(since), "service": service or ""}
+    now = datetime.now(UTC)
+    variants = queries.variant_traffic(store, params)
+    score_rows = queries.score_aggregates(store, params)
+    hallucination = [
+        HallucinationRow(row["Scorer"], row["Variant"], Rate(int(row["positives"]), int(row["n"])))
+        for row in score_rows
+        if row["Metric"] == HALLUCINATION
+    ]
+    primary = _primary_scorer({row.scorer for row in hallucination})
+    first_rows = queries.first_request(store, params)
+    first_request_ms = min((_epoch_ms(row["first"]) for row in first_rows), default=None)
+    bucket_s = _bucket_seconds((first_request_ms or params["since_ms"]) / 1000, now.timestamp())
+    series_params = {**params, "bucket": bucket_s, "scorer": primary or ""}
+    return ReportData(
+        generated_at=now,
+        since=since,
+        service=service,
+        primary_scorer=primary,
+        bucket_s=bucket_s,
+        variants=variants,
+        hallucination=hallucination,
+        metrics=[
+            MetricRow(row["Scorer"], row["Metric"], row["Variant"], int(row["n"]), float(row["mean"]))
+            for row in score_rows
+            if row["Metric"] != HALLUCINATION
+        ],
+        latency=queries.latency(store, params),
+        hallucination_series=queries.hallucination_series(store, series_params) if primary else [],
+        traffic_series=queries.traffic_series(store, series_params),
+        worst=queries.worst_requests(store, {**series_params, "limit": worst_limit}) if primary else [],
+        spend=queries.spend(store, params),
+        scoring=queries.scoring_health(store, params, sum(variant.requests for variant in variants)),
+        alerts=queries.alerts(store, since, service),
+    )
+
+
+def _epoch_ms(moment: datetime) -> int:
+    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return int(aware.timestamp() * 1000)
+
+
+def _primary_scorer(scorers: set[str]) -> str | None:
+    for name in PREFERRED_SCORERS:
+        if name in scorers:
+            return name
+    return min(scorers) if scorers else None
+
+
+def _bucket_seconds(start_s: float, end_s: float) -> int:
+    span = max(end_s - start_s, 1.0)
+    return next((size for size in _BUCKET_CHOICES_S if span / size <= _TARGET_BUCKETS), _BUCKET_CHOICES_S[-1])
+
+
+def parse_since(text: str, now: float | None = None) -> datetime:
+    """``24h``, ``90m``, ``7d``, ``30s`` (before now) or an ISO timestamp, as an aware UTC datetime."""
+    units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+    stripped = text.strip().lower()
+    if stripped[-1:] in units and stripped[:-1].replace(".", "", 1).isdigit():
+        seconds = float(stripped[:-1]) * units[stripped[-1]]
+        return datetime.fromtimestamp((time.time() if now is None else now) - seconds, UTC)
+    try:
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise ValueError(f"--since must look like 24h, 90m, 7d or an ISO timestamp, not {text!r}") from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)

@@ -1,0 +1,148 @@
+"""What a report shows: plain values, independent of where they were read."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from ragpulse_scorers.alerts.state import FIRING, AlertRecord
+from ragpulse_scorers.stats import wilson_interval
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A proportion with its 95% Wilson interval."""
+
+    successes: int
+    n: int
+
+    @property
+    def value(self) -> float:
+        return self.successes / self.n if self.n else math.nan
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson_interval(self.successes, self.n)
+
+
+@dataclass(frozen=True)
+class VariantTraffic:
+    variant: str
+    requests: int
+    errors: int
+    scored: int
+
+
+@dataclass(frozen=True)
+class HallucinationRow:
+    scorer: str
+    variant: str
+    rate: Rate
+
+
+@dataclass(frozen=True)
+class MetricRow:
+    scorer: str
+    metric: str
+    variant: str
+    n: int
+    mean: float
+
+
+@dataclass(frozen=True)
+class LatencyRow:
+    step: str
+    count: int
+    p50_ms: float
+    p95_ms: float
+
+
+@dataclass(frozen=True)
+class SeriesPoint:
+    """One time bucket (start, seconds since the epoch) of one variant."""
+
+    bucket: int
+    variant: str
+    rate: Rate
+
+
+@dataclass(frozen=True)
+class TrafficPoint:
+    bucket: int
+    requests: int
+    errors: int
+
+
+@dataclass(frozen=True)
+class WorstRequest:
+    trace_id: str
+    variant: str
+    question: str
+    answer: str
+    hallucinated: bool
+    support: float | None
+    unsupported: list[str]
+
+
+@dataclass(frozen=True)
+class SpendRow:
+    day: str
+    scorer: str
+    cost_usd: float
+    input_tokens: int
+    output_tokens: int
+    scored: int
+
+
+@dataclass(frozen=True)
+class ScoringHealth:
+    requests: int
+    scored: int
+    lag_p50_s: float | None
+    lag_p95_s: float | None
+    last_scored_at: str | None
+    judge_errors: int
+    outcomes: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def share_scored(self) -> float:
+        return self.scored / self.requests if self.requests else math.nan
+
+
+@dataclass(frozen=True)
+class ReportData:
+    generated_at: datetime
+    since: datetime
+    service: str | None
+    primary_scorer: str | None
+    bucket_s: int
+    variants: list[VariantTraffic]
+    hallucination: list[HallucinationRow]
+    metrics: list[MetricRow]
+    latency: list[LatencyRow]
+    hallucination_series: list[SeriesPoint]
+    traffic_series: list[TrafficPoint]
+    worst: list[WorstRequest]
+    spend: list[SpendRow]
+    scoring: ScoringHealth
+    alerts: list[AlertRecord] = field(default_factory=list)
+    """Alerts firing now (whenever they fired), then those resolved within the window; newest first."""
+
+    @property
+    def firing_alerts(self) -> list[AlertRecord]:
+        return [alert for alert in self.alerts if alert.state == FIRING]
+
+    @property
+    def requests(self) -> int:
+        return sum(variant.requests for variant in self.variants)
+
+    def primary_rate(self, variant: str) -> Rate | None:
+        return next(
+            (
+                row.rate
+                for row in self.hallucination
+                if row.scorer == self.primary_scorer and row.variant == variant
+            ),
+            None,
+        )

@@ -1,0 +1,61 @@
+"""The parts' arrows point one way: collector → core and scorers → core, never between the server parts."""
+
+from __future__ import annotations
+
+import ast
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+# Each part's package, and the top-level packages it must never import.
+FORBIDDEN_IMPORTS = {
+    "core/src/ragpulse_core": ("ragpulse_collector", "ragpulse_scorers", "ragpulse"),
+    "collector/src/ragpulse_collector": ("ragpulse_scorers",),
+    "scorers/src/ragpulse_scorers": ("ragpulse_collector",),
+}
+DEPENDENCIES = {
+    "core": ({"clickhouse-connect", "pydantic", "pydantic-settings", "rich"}, {"ragpulse-collector"}),
+    "collector": ({"ragpulse-core"}, {"ragpulse-scorers"}),
+    "scorers": ({"ragpulse-core"}, {"ragpulse-collector"}),
+}
+
+
+def imported_packages(source: Path) -> set[str]:
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+@pytest.mark.parametrize("package", sorted(FORBIDDEN_IMPORTS))
+def test_a_part_imports_no_part_it_must_not_know(package: str) -> None:
+    offenders = {
+        str(path.relative_to(ROOT)): sorted(imported_packages(path) & set(FORBIDDEN_IMPORTS[package]))
+        for path in (ROOT / package).rglob("*.py")
+    }
+    assert {path: names for path, names in offenders.items() if names} == {}
+
+
+def test_scorers_use_ragpulse_for_its_semantic_conventions_only() -> None:
+    pattern = re.compile(r"^from ragpulse(?:\.(\w+))? import (.+)$", re.MULTILINE)
+    imports = [
+        imported
+        for path in (ROOT / "scorers/src/ragpulse_scorers").rglob("*.py")
+        for imported in pattern.findall(path.read_text(encoding="utf-8"))
+    ]
+    assert imports and all(imported == ("", "semconv") for imported in imports), imports
+
+
+@pytest.mark.parametrize("part", sorted(DEPENDENCIES))
+def test_each_part_depends_on_the_core_and_not_on_its_sibling(part: str) -> None:
+    project = tomllib.loads((ROOT / part / "pyproject.toml").read_text())["project"]
+    names = {re.split(r"[<>=!~\[; ]", requirement, maxsplit=1)[0] for requirement in project["dependencies"]}
+    required, forbidden = DEPENDENCIES[part]
+    assert required <= names and not names & forbidden, names
