@@ -102,11 +102,6 @@ class Ticket:
     def done_within(self, timeout: float) -> bool:
         return self._done.wait(timeout)
 
-    def wait(self, timeout: float) -> Outcome:
-        if not self._done.wait(timeout):
-            raise WriteFailed(f"not written within {timeout:g} s")
-        return self.result()
-
     def result(self) -> Outcome:
         if self._error is not None:
             raise self._error
