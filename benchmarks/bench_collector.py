@@ -344,15 +344,27 @@ def _tree_at(rev: str, into: Path) -> Path | None:
     return into
 
 
-def _spans_per_s_in_child(tree: Path, posts: int, spans_per_post: int, clients: int, processes: int) -> float:
+# Run in a child with the tree's collector: a warm-up run takes the engine start and migrations, then the
+# measured run. CPU seconds of the collector's process (senders are other processes) barely move with load
+# from elsewhere on the machine, where wall-clock throughput does.
+_CHILD = """
+import json, sys, tempfile, time
+import bench_collector as b
+posts, spans_per_post, clients, processes = map(int, sys.argv[1:])
+dsn = f"chdb://{tempfile.mkdtemp(prefix='ragpulse-bench-')}/chdb"
+b.run(processes, spans_per_post, clients, dsn=dsn, processes=processes)
+cpu = time.process_time()
+result = b.run(posts, spans_per_post, clients, dsn=dsn, processes=processes)
+result["cpu_ms_per_kspan"] = (time.process_time() - cpu) * 1e6 / result["spans"]
+print("RESULT " + json.dumps(result))
+"""
+
+
+def _measure_in_child(tree: Path, posts: int, spans_per_post: int, clients: int, processes: int) -> Any:
     """:func:`run` of the ``bench_collector`` in ``tree``, with that tree's collector, in a fresh process."""
-    code = (
-        "import json, bench_collector as b; "
-        f"print('RESULT ' + json.dumps(b.run({posts}, {spans_per_post}, {clients}, processes={processes})))"
-    )
     path = os.pathsep.join(str(part) for part in (tree / "benchmarks", tree / "collector" / "src"))
     done = subprocess.run(
-        [sys.executable, "-c", code],
+        [sys.executable, "-c", _CHILD, *(str(n) for n in (posts, spans_per_post, clients, processes))],
         env={**os.environ, "PYTHONPATH": path},
         cwd=tree,
         capture_output=True,
@@ -361,7 +373,7 @@ def _spans_per_s_in_child(tree: Path, posts: int, spans_per_post: int, clients: 
         check=True,
     )
     result = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")][-1]
-    return float(json.loads(result.removeprefix("RESULT "))["spans_per_s"])
+    return json.loads(result.removeprefix("RESULT "))
 
 
 def compare_with_baseline(
@@ -372,20 +384,28 @@ def compare_with_baseline(
         baseline = _tree_at(rev, Path(scratch))
         if baseline is None:
             return None
-        measured: dict[str, list[float]] = {"this tree": [], rev: []}
+        measured: dict[str, list[Any]] = {"this tree": [], rev: []}
         for _ in range(rounds):
             for name, tree in (("this tree", REPO), (rev, baseline)):
-                measured[name].append(_spans_per_s_in_child(tree, posts, spans_per_post, clients, processes))
-    table = Table(title=f"collector throughput side by side, alternating: this tree vs {rev} (http.server)")
+                measured[name].append(_measure_in_child(tree, posts, spans_per_post, clients, processes))
+    table = Table(title=f"collector side by side, alternating: this tree vs {rev} (http.server)")
     table.add_column("collector")
     table.add_column("spans / s per round", justify="right")
-    table.add_column("median", justify="right")
-    for name, values in measured.items():
-        table.add_row(
-            name, ", ".join(f"{value:,.0f}" for value in values), f"{statistics.median(values):,.0f}"
+    table.add_column("median spans / s", justify="right")
+    table.add_column("median CPU ms / 1000 spans", justify="right")
+    medians: dict[str, tuple[float, float]] = {}
+    for name, results in measured.items():
+        rates = [result["spans_per_s"] for result in results]
+        medians[name] = (
+            statistics.median(rates),
+            statistics.median(result["cpu_ms_per_kspan"] for result in results),
         )
-    ratio = statistics.median(measured["this tree"]) / statistics.median(measured[rev])
-    table.add_row("ratio", "", f"{ratio:.2f}")
+        rounds_text = ", ".join(f"{rate:,.0f}" for rate in rates)
+        table.add_row(name, rounds_text, f"{medians[name][0]:,.0f}", f"{medians[name][1]:.0f}")
+    ours, theirs = medians["this tree"], medians[rev]
+    table.add_row(
+        "ratio (this tree / baseline)", "", f"{ours[0] / theirs[0]:.2f}", f"{ours[1] / theirs[1]:.2f}"
+    )
     return table
 
 

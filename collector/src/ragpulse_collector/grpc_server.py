@@ -7,8 +7,8 @@ what a client should retry, ``RESOURCE_EXHAUSTED`` (queue full) or ``UNAVAILABLE
 ``google.rpc.RetryInfo`` in the status details. A request over the size limits gets ``RESOURCE_EXHAUSTED``
 without RetryInfo, which the spec makes non-retryable.
 
-The method handler takes the raw request bytes (no deserializer) so the request's digest is taken from
-exactly what was sent, as on HTTP.
+The method handler takes the raw request bytes (no deserializer), so decoding, its limits and its errors are
+the same code as on HTTP.
 """
 
 from __future__ import annotations

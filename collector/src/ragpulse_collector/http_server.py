@@ -37,8 +37,9 @@ logger = logging.getLogger(__name__)
 TRACES_PATH = "/v1/traces"
 RETRY_AFTER_QUEUE_FULL_S = 1
 RETRY_AFTER_UNAVAILABLE_S = 5
-# Decoding and mapping hold the GIL; more threads than this would only queue for it.
-DECODE_THREADS = 4
+# Decoding and mapping hold the GIL: a second thread only contends for it with the first and the writer
+# (measured: about a quarter fewer spans per second with four).
+DECODE_THREADS = 1
 READ_CHUNK = 256 * 1024
 
 HTTP_STATUS: dict[ExportStatus, tuple[int, int]] = {
@@ -270,7 +271,8 @@ class HttpReceiver:
 
     async def _healthz(self, request: web.Request) -> web.Response:
         loop = asyncio.get_running_loop()
-        ok, report = await loop.run_in_executor(self._decoders, self._health)
+        # Not on the decoding thread: /healthz must answer while requests queue for it.
+        ok, report = await loop.run_in_executor(None, self._health)
         return web.Response(
             status=200 if ok else 503, text=json.dumps(report), content_type="application/json"
         )

@@ -12,10 +12,10 @@ What the answers mean:
 
 - A request that timed out while still queued is withdrawn (:meth:`BatchWriter.withdraw`), so its 503 means
   "not written"; one already in an insert waits for that insert's outcome.
-- Each request is known by a digest of its content. A retry that arrives while the original is queued or
-  being written shares the original's ticket; a retry of one written recently is acknowledged without
-  writing it again. The batch's dedup token derives from its requests' digests, so a replayed batch is a
-  no-op in ClickHouse.
+- Each request is known by a digest of its spans' ids and start times. A retry that arrives while the
+  original is queued or being written shares the original's ticket; a retry of one written recently is
+  acknowledged without writing it again. The batch's dedup token derives from its requests' digests, so a
+  replayed batch (or a request retried alone after a crash) is a no-op in ClickHouse.
 - The store refusing data (:class:`StoreRefused`) is not the store being down: the refused insert is split
   in halves until the refused rows are found; those go to the dead letters and the rest is written.
 """
