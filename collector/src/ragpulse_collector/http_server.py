@@ -37,9 +37,10 @@ logger = logging.getLogger(__name__)
 TRACES_PATH = "/v1/traces"
 RETRY_AFTER_QUEUE_FULL_S = 1
 RETRY_AFTER_UNAVAILABLE_S = 5
-# Decoding and mapping hold the GIL: a second thread only contends for it with the first and the writer
-# (measured: about a quarter fewer spans per second with four).
-DECODE_THREADS = 1
+# Decoding and mapping hold the GIL, so threads do not add CPU; a few let concurrent requests finish close
+# together and reach the writer as one batch (one insert). Measured side by side: 1 thread cost ~20% more CPU
+# per span than 4; 8 were no better than 4.
+DECODE_THREADS = 4
 READ_CHUNK = 256 * 1024
 
 HTTP_STATUS: dict[ExportStatus, tuple[int, int]] = {
