@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-BENCHMARKS = ("bench_decorators", "bench_collector")
+BENCHMARKS = ("bench_decorators", "bench_collector", "bench_assembly")
 
 
 def main() -> int:

@@ -10,12 +10,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from browser_testing import Chromium, find_chromium, install_chromium
 from hypothesis import settings
 from opentelemetry import trace
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from ragpulse_collector.server import CollectorServer
 from ragpulse_core.schema import migrate
+from ragpulse_core.settings import RagpulseSettings
 from ragpulse_core.store import Store
 
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -51,6 +54,15 @@ def store(migrated_store: Store) -> Store:
     return migrated_store
 
 
+@pytest.fixture
+def collector(store: Store) -> Iterator[CollectorServer]:
+    """A collector on a free loopback port over the session's store."""
+    server = CollectorServer(RagpulseSettings.load(None, collector={"host": "127.0.0.1", "port": 0}), store)
+    server.start()
+    yield server
+    server.stop()
+
+
 @pytest.fixture(scope="session")
 def span_exporter() -> InMemorySpanExporter:
     """Every span finished in this process, on its one SDK TracerProvider (OpenTelemetry sets it once)."""
@@ -69,3 +81,14 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(f"{SHARED_DATA} not present")
     return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Chromium:
+    """Debian's headless chromium, installed here when missing and allowed (CI or root); else a skip."""
+    binary = find_chromium()
+    if binary is None:
+        binary, reason = install_chromium()
+        if binary is None:
+            pytest.skip(reason)
+    return Chromium(binary)

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
 import ragpulse
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.sdk.trace.export import SpanExportResult
@@ -13,7 +10,6 @@ from ragpulse_collector.server import CollectorServer
 from ragpulse_core.store import Store
 from ragpulse_scorers.lexical.scorer import LexicalScorer
 from ragpulse_scorers.models import RagRequest
-from ragpulse_scorers.settings import ScorersSettings
 
 PASSAGES = {
     "for": "The for statement iterates over the elements of a sequence. It runs the else clause at the end.",
@@ -54,15 +50,6 @@ def answer(question: str) -> str:
     queries = make_variations(question)
     rankings = [search(query, query_index=index) for index, query in enumerate(queries)]
     return generate(question, fuse(rankings))
-
-
-@pytest.fixture
-def collector(store: Store) -> Iterator[CollectorServer]:
-    settings = ScorersSettings.load(collector={"host": "127.0.0.1", "port": 0})
-    server = CollectorServer(settings, store)
-    server.start()
-    yield server
-    server.stop()
 
 
 def test_a_decorated_request_is_stored_read_back_and_judged(

@@ -9,6 +9,7 @@ import httpx
 import pytest
 from openai import OpenAI
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from ragpulse_example import __main__ as example_main
 from ragpulse_example.__main__ import main
 from ragpulse_example.backends import OpenAIBackend, StandinBackend, default_backend
 from ragpulse_example.bm25 import default_index, tokenize
@@ -190,3 +191,21 @@ def test_llm_backend_answers_from_the_model() -> None:
     assert OpenAIBackend("m", client=_chat_server("It runs when the loop ends.")).answer("q?", ["p"]) == (
         "It runs when the loop ends."
     )
+
+
+def test_forever_sends_batch_after_batch_no_faster_than_the_rate(
+    exporter: InMemorySpanExporter, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pauses: list[float] = []
+
+    def pause(seconds: float) -> None:
+        pauses.append(seconds)
+        if len(pauses) == 3:
+            raise KeyboardInterrupt  # what stopping the container does
+
+    monkeypatch.setattr(example_main, "sleep", pause)
+    assert main(["--requests", "2", "--forever", "--rate", "0.5", "--seed", "3"]) == 0
+    assert capsys.readouterr().out.count("2 requests in") == 3
+    assert len(_roots(exporter)) == 6
+    # 2 requests at 0.5 per second: a batch and its pause take 4 s.
+    assert all(0 < pause_s <= 4.0 for pause_s in pauses) and max(pauses) > 3.0

@@ -87,8 +87,11 @@ def score_rows(
     error: str = "",
     scored_after: timedelta = timedelta(seconds=3),
     service: str = "svc",
+    unsupported: int | None = None,
 ) -> list[list[Any]]:
     metrics = {"hallucination": float(hallucinated), "support": support, "utilization": utilization}
+    if unsupported is not None:
+        metrics["unsupported_sentences"] = float(unsupported)
     return [
         [traced.trace_id, traced.time, traced.time + scored_after, service, "fusion", traced.variant, scorer,
          "1", metric, None if error else value, "", "", json.dumps(details or {}), "m", 10, 5,

@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 import io
+import itertools
+import math
 import re
 from datetime import UTC, datetime, timedelta
 from xml.etree import ElementTree
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from ragpulse_core.store import Store
 from ragpulse_scorers.alerts import AlertKey, AlertRecord
 from ragpulse_scorers.alerts.state import FIRING, RESOLVED, save
 from ragpulse_scorers.report import collect_report, render_html, render_terminal
 from ragpulse_scorers.report.collect import parse_since
+from ragpulse_scorers.report.format import judgement, verdict
+from ragpulse_scorers.report.model import Difference
+from ragpulse_scorers.report.svg import nice_ticks
 from ragpulse_scorers.stats import wilson_interval
 from report_data import SCORE_COLUMNS, SPAN_COLUMNS, insert_request, insert_scores, request_spans, score_rows
 from rich.console import Console
@@ -257,3 +264,47 @@ def test_since_accepts_iso_and_rejects_garbage() -> None:
     assert parse_since("2024-05-01T12:00:00") == datetime(2024, 5, 1, 12, tzinfo=UTC)
     with pytest.raises(ValueError, match="--since"):
         parse_since("yesterday")
+
+
+@given(st.floats(min_value=1e-6, max_value=1e9, allow_nan=False))
+def test_axis_ticks_step_by_1_2_or_5_and_reach_past_the_data(top: float) -> None:
+    ticks = nice_ticks(top)
+    step = ticks[1] - ticks[0]
+    mantissa = step / 10 ** math.floor(math.log10(step))
+    assert ticks[0] == 0 and ticks[-1] >= top * (1 - 1e-9)
+    assert any(math.isclose(mantissa, allowed, rel_tol=1e-6) for allowed in (1, 2, 5, 10))
+    assert 3 <= len(ticks) <= 7
+    assert all(math.isclose(b - a, step, rel_tol=1e-6) for a, b in itertools.pairwise(ticks))
+
+
+def test_latency_ticks_and_bar_labels_carry_their_unit(store: Store) -> None:
+    _fill(store)
+    page = render_html(collect_report(store, HOUR_AGO))
+    latency = re.search(r'<svg[^>]*aria-label="Latency per step".*?</svg>', page, re.S)
+    assert latency
+    labels = re.findall(r'class="(?:tick|value)">([^<]+)</text>', latency.group(0))
+    numbers = [label for label in labels if label[0].isdigit()]
+    assert numbers and all(label.endswith((" ms", " s")) for label in numbers), numbers
+
+
+def test_terminal_report_leads_with_b_against_a_and_its_interval(store: Store) -> None:
+    _fill(store)
+    text = _terminal_text(store)
+    assert text.index("Is B better than A?") < text.index("Traffic per variant")
+    assert re.search(r"hallucination rate\s+│ lexical │ no detectable difference at n = 10: -20\.0 points"
+                     r" \[-51\.0, 11\.2\]", text)  # fmt: skip
+    assert re.search(r"utilization\s+│ lexical │ B higher by 0\.400 \[0\.400, 0\.400\]", text)
+
+
+@pytest.mark.parametrize(
+    ("estimate", "low", "high", "said"),
+    [
+        (0.12, 0.051, 0.189, "B higher by 12.0 points [5.1, 18.9]"),
+        (-0.031, -0.059, -0.004, "B lower by 3.1 points [0.4, 5.9]"),
+        (0.02, -0.03, 0.07, "no detectable difference at n = 40"),
+    ],
+)
+def test_rate_verdicts_read_plainly(estimate: float, low: float, high: float, said: str) -> None:
+    difference = Difference("lexical", "hallucination", "A", "B", estimate, low, high, 40, 40, is_rate=True)
+    assert verdict(difference) == said
+    assert judgement(difference) == ("same" if low < 0 < high else "worse" if estimate > 0 else "better")

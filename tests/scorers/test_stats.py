@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import statistics
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from ragpulse_scorers.stats import difference_interval, wilson_interval
+from ragpulse_scorers.stats import difference_interval, student_t_quantile, welch_interval, wilson_interval
 
 
 def test_matches_the_textbook_value_for_20_of_100() -> None:
@@ -79,3 +81,35 @@ def test_difference_interval_contains_the_observed_difference_and_mirrors_when_s
     assert -1.0 <= lower <= difference <= upper <= 1.0
     swapped = difference_interval(*second, *first)
     assert swapped == pytest.approx((-upper, -lower))
+
+
+@pytest.mark.parametrize(
+    ("freedom", "quantile"),
+    [(1, 12.7062), (2, 4.3027), (5, 2.5706), (10, 2.2281), (30, 2.0423), (1000, 1.9623)],
+)
+def test_student_t_quantiles_match_the_printed_tables(freedom: float, quantile: float) -> None:
+    assert student_t_quantile(0.975, freedom) == pytest.approx(quantile, abs=1e-4)
+    assert student_t_quantile(0.025, freedom) == pytest.approx(-quantile, abs=1e-4)
+
+
+def test_welch_interval_matches_the_worked_example() -> None:
+    # Welch's t-test, Wikipedia's first example: t = −2.46, ν = 25.0, p = 0.021 (two-sided).
+    a1 = [27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1, 21.9, 22.6, 23.1, 19.6, 19.0, 21.7, 21.4]
+    a2 = [27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0, 24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4]
+    moments = (statistics.mean(a1), statistics.variance(a1), len(a1))
+    others = (statistics.mean(a2), statistics.variance(a2), len(a2))
+    lower, upper = welch_interval(*moments, *others)
+    difference = moments[0] - others[0]
+    assert lower < difference < upper < 0
+    # At confidence 1 − p the interval's upper end reaches zero: the same test, read as an interval.
+    _, upper_at_p = welch_interval(*moments, *others, confidence=1 - 0.021)
+    assert upper_at_p == pytest.approx(0.0, abs=0.02)
+    assert difference / ((upper - lower) / 2 / student_t_quantile(0.975, 25.0)) == pytest.approx(
+        -2.46, abs=0.01
+    )
+
+
+def test_welch_interval_needs_two_samples_a_side_and_collapses_without_spread() -> None:
+    with pytest.raises(ValueError, match="two samples"):
+        welch_interval(1.0, 0.0, 1, 0.0, 0.0, 5)
+    assert welch_interval(0.8, 0.0, 10, 0.5, 0.0, 10) == pytest.approx((0.3, 0.3))

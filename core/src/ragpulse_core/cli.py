@@ -9,6 +9,7 @@ argparse code: a command imports its heavy dependencies when it runs, so ``ragpu
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import logging
 import sys
@@ -19,6 +20,9 @@ from typing import TypeAlias
 
 from rich.console import Console
 from rich.logging import RichHandler
+from rich.markup import escape
+
+from ragpulse_core.errors import StoreUnavailable
 
 console = Console(stderr=True)
 
@@ -77,8 +81,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except (FileNotFoundError, ValueError) as exc:
-        console.print(f"[red]error:[/red] {exc}")
-        return 2
+        return _fail(_describe(exc), 2)
+    except StoreUnavailable as exc:
+        return _fail(str(exc), 1)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            return _fail("address already in use: another process listens on that port (pass --port)", 1)
+        return _fail(f"{exc.strerror or exc}{f': {exc.filename}' if exc.filename else ''}", 1)
+    return code
+
+
+def _describe(exc: Exception) -> str:
+    from pydantic import ValidationError  # only on this path: --help stays light
+
+    if isinstance(exc, ValidationError):
+        from ragpulse_core.settings import describe_invalid
+
+        return describe_invalid(exc)
+    return str(exc)
+
+
+def _fail(message: str, code: int) -> int:
+    """One line, never a traceback: the first line of what went wrong, markup-escaped."""
+    lines = message.strip().splitlines() or ["failed"]
+    console.print(f"[red]error:[/red] {escape(lines[0])}", soft_wrap=True)
     return code
 
 

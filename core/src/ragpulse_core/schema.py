@@ -91,8 +91,6 @@ def migrate(store: Store, ttl_days: int) -> list[Migration]:
         logger.info("applying migration %04d_%s", migration.version, migration.name)
         for statement in migration.statements(store.database, ttl_days):
             store.command(statement)
-        store.insert(
-            "ragpulse_schema_migrations", [[migration.version, migration.name]], ["Version", "Name"]
-        )
+        store.insert("ragpulse_schema_migrations", [[migration.version, migration.name]], ["Version", "Name"])
         applied.append(migration)
     return applied

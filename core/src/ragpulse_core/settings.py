@@ -9,10 +9,19 @@ sections; every process loads the same file.
 from __future__ import annotations
 
 import os
+import tomllib
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -20,9 +29,13 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
-from ragpulse_core.store import DEFAULT_DATABASE, default_dsn
+from ragpulse_core.store import DEFAULT_DATABASE, default_dsn, validate_dsn, with_credentials
 
 DEFAULT_CONFIG_FILE = Path("ragpulse.toml")
+
+
+class ConfigError(ValueError):
+    """Settings that cannot be used, said in one line naming their source."""
 
 
 class SettingsSection(BaseModel):
@@ -32,9 +45,27 @@ class SettingsSection(BaseModel):
 
 
 class StoreSettings(SettingsSection):
-    dsn: str = Field(default_factory=default_dsn, description="chdb:///abs/path or http(s)://user:pass@host:8123")
+    dsn: str = Field(
+        default_factory=default_dsn, description="chdb:///abs/path or http(s)://user:pass@host:8123"
+    )
     database: str = DEFAULT_DATABASE
     ttl_days: int = Field(30, ge=1, description="How long spans, requests and scores are kept")
+    user: str | None = Field(None, description="ClickHouse user, given apart from an http(s) DSN")
+    password: SecretStr | None = Field(
+        None, description="ClickHouse password, given apart from the DSN: any characters, encoded into it"
+    )
+
+    @field_validator("dsn")
+    @classmethod
+    def _known_scheme(cls, dsn: str) -> str:
+        return validate_dsn(dsn)
+
+    @model_validator(mode="after")
+    def _credentials_into_dsn(self) -> StoreSettings:
+        if self.user is not None or self.password is not None:
+            secret = self.password.get_secret_value() if self.password is not None else None
+            self.dsn = with_credentials(self.dsn, self.user, secret)
+        return self
 
 
 class CollectorSettings(SettingsSection):
@@ -113,10 +144,42 @@ class RagpulseSettings(BaseSettings):
     def load(cls: type[SettingsT], config_file: Path | None = None, **overrides: Any) -> SettingsT:
         """Settings from every source; ``overrides`` (flags) win, nested as ``{"store": {"dsn": ...}}``."""
         path = config_file or _config_file_from_env()
-        if path is not None and not path.is_file():
-            raise FileNotFoundError(f"config file not found: {path}")
+        if path is not None:
+            _check_config_file(path, set(cls.model_fields))
         layered = type(cls.__name__, (cls,), {"_config_file": path})
-        return cls.model_validate(layered(**_drop_none(overrides)).model_dump())
+        try:
+            return cls.model_validate(layered(**_drop_none(overrides)).model_dump())
+        except ValidationError as exc:
+            # Pydantic's own error stays (callers match on it); the note says where the values came from.
+            exc.add_note(f"from flags, environment or {path}" if path else "from flags or environment")
+            raise
+
+
+def _check_config_file(path: Path, sections: set[str]) -> None:
+    """A file that is missing, is not TOML, or has a section no part reads is an error naming the file."""
+    if not path.is_file():
+        raise FileNotFoundError(f"config file not found: {path}")
+    try:
+        document = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    unknown = sorted(set(document) - sections)
+    if unknown:
+        raise ConfigError(
+            f"{path}: unknown section{'s' if len(unknown) > 1 else ''} "
+            + ", ".join(f"[{name}]" for name in unknown)
+            + f" (known: {', '.join(sorted(sections))})"
+        )
+
+
+def describe_invalid(exc: ValidationError) -> str:
+    """One line for a person: every invalid setting with its reason, and where the values came from."""
+    problems = "; ".join(
+        f"{'.'.join(str(part) for part in error['loc'])}: {error['msg'].removeprefix('Value error, ')}"
+        for error in exc.errors()
+    )
+    source = " ".join(getattr(exc, "__notes__", []))
+    return f"invalid settings ({source}): {problems}" if source else f"invalid settings: {problems}"
 
 
 def _config_file_from_env() -> Path | None:

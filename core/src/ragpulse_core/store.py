@@ -7,44 +7,84 @@ talks to a ClickHouse server. The same SQL runs on both; values always travel by
 
 from __future__ import annotations
 
+import fcntl
 import logging
+import os
 import re
 import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 import clickhouse_connect
 from clickhouse_connect.driver.client import Client
 from clickhouse_connect.driver.exceptions import DatabaseError, DataError, OperationalError
 
+# Re-exported: callers import the errors from the store they use.
+from ragpulse_core.errors import InvalidDsn as InvalidDsn
+from ragpulse_core.errors import StoreMissing as StoreMissing
+from ragpulse_core.errors import StoreRefused as StoreRefused
+from ragpulse_core.errors import StoreUnavailable as StoreUnavailable
+from ragpulse_core.holder import current_holder
+
 logger = logging.getLogger(__name__)
 
 DEFAULT_DATABASE = "ragpulse"
 
-
-class StoreUnavailable(Exception):
-    """The database could not be reached or refused the operation; callers may retry later."""
-
-
-class StoreRefused(StoreUnavailable):
-    """The database, reached, refused the data itself: retrying the same rows fails the same way.
-
-    A subclass so that callers which only retry keep working; the collector's writer tells the two apart
-    and sets refused rows aside instead of retrying them forever.
-    """
-
-
-# ClickHouse error codes that blame the data rather than the server's state: TYPE_MISMATCH,
-# CANNOT_PARSE_TEXT, ARGUMENT_OUT_OF_BOUND, CANNOT_CONVERT_TYPE, INCORRECT_DATA, TOO_LARGE_ARRAY_SIZE,
-# TOO_LARGE_STRING_SIZE, SIZES_OF_ARRAYS_DONT_MATCH, VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE,
-# CANNOT_INSERT_NULL_IN_ORDINARY_COLUMN, DECIMAL_OVERFLOW. DataError is the client failing to encode a value.
+# ClickHouse error codes that blame the data rather than the server's state: CANNOT_PARSE_TEXT,
+# CANNOT_PARSE_INPUT_ASSERTION_FAILED, CANNOT_PARSE_DATETIME, TYPE_MISMATCH, ARGUMENT_OUT_OF_BOUND,
+# CANNOT_CONVERT_TYPE, INCORRECT_DATA, TOO_LARGE_ARRAY_SIZE, TOO_LARGE_STRING_SIZE,
+# SIZES_OF_ARRAYS_DONT_MATCH, VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE, CANNOT_INSERT_NULL_IN_ORDINARY_COLUMN,
+# DECIMAL_OVERFLOW. DataError is the client failing to encode a value.
 _DATA_ERROR_CODES = frozenset({6, 27, 41, 53, 69, 70, 117, 128, 131, 190, 321, 349, 407})
 # TOO_MANY_PARTS (252) blames the data only when it names the partitions of one insert block; merges
 # falling behind share the code and clear up on their own.
 _TOO_MANY_PARTS = 252
 _ERROR_CODE = re.compile(r"Code: (\d+)\.")
+
+
+DSN_SCHEMES = ("chdb", "http", "https")
+# Embedded paths this process opened: chDB shares them between handles here, so their lock is ours.
+_OPENED_HERE: set[Path] = set()
+
+
+def validate_dsn(dsn: str) -> str:
+    """``dsn`` unchanged when its scheme is one the Store opens; else an :class:`InvalidDsn` saying why."""
+    parts = urlsplit(dsn)
+    if parts.scheme not in DSN_SCHEMES:
+        hint = f" (an embedded database there is chdb://{Path(dsn).resolve()})" if not parts.scheme else ""
+        raise InvalidDsn(
+            f"unsupported store DSN {describe_dsn(dsn)!r}{hint}: use chdb:///abs/path,"
+            " http://user:pass@host:8123 or https://..."
+        )
+    if parts.scheme == "chdb" and not parts.path:
+        raise InvalidDsn(f"store DSN {dsn!r} names no path: use chdb:///abs/path")
+    if parts.scheme != "chdb" and not parts.hostname:
+        raise InvalidDsn(f"store DSN {describe_dsn(dsn)!r} names no host")
+    return dsn
+
+
+def with_credentials(dsn: str, user: str | None, password: str | None) -> str:
+    """``dsn`` with ``user`` and ``password`` percent-encoded into it, replacing any it had.
+
+    A password such as ``p@ss/w:rd`` pasted into a URL would split it in the wrong places; given apart (as
+    ``store.user``/``store.password``, e.g. from a compose file) it is encoded here.
+    """
+    parts = urlsplit(dsn)
+    if parts.scheme not in ("http", "https"):
+        raise InvalidDsn("store.user and store.password apply to http(s) DSNs only")
+    name = user if user is not None else unquote(parts.username or "default")
+    secret = password if password is not None else unquote(parts.password or "")
+    userinfo = quote(name, safe="") + (f":{quote(secret, safe='')}" if secret else "")
+    host = parts.netloc.rpartition("@")[2]
+    return parts._replace(netloc=f"{userinfo}@{host}").geturl()
+
+
+def embedded_path(dsn: str) -> Path | None:
+    """The directory of a ``chdb://`` DSN; None for a server DSN."""
+    parts = urlsplit(dsn)
+    return Path(parts.path) if parts.scheme == "chdb" else None
 
 
 def default_dsn(base_dir: Path | None = None) -> str:
@@ -68,13 +108,15 @@ class Store:
     client; chDB (4.x) allows many handles to one path inside a process.
     """
 
-    def __init__(self, dsn: str, database: str = DEFAULT_DATABASE) -> None:
-        self.dsn = dsn
+    def __init__(self, dsn: str, database: str = DEFAULT_DATABASE, *, read_only: bool = False) -> None:
+        """Open ``dsn``; an embedded path is created unless ``read_only`` (then a missing one is an error)."""
+        self.dsn = validate_dsn(dsn)
         self.database = database
         self.is_embedded = dsn.startswith("chdb:")
         self._local = threading.local()
-        if self.is_embedded:
-            Path(urlsplit(dsn).path).mkdir(parents=True, exist_ok=True)
+        self._path = embedded_path(dsn)
+        if self._path is not None:
+            _prepare_embedded(self._path, create=not read_only)
 
     def table(self, name: str) -> str:
         return f"`{self.database}`.`{name}`"
@@ -82,6 +124,9 @@ class Store:
     def _client(self) -> Client:
         client: Client | None = getattr(self._local, "client", None)
         if client is None:
+            if self._path is not None and self._path not in _OPENED_HERE and _locked_elsewhere(self._path):
+                # Checked before chDB tries, which would print its lock error to stderr and then fail vaguely.
+                raise StoreUnavailable(self._held_message())
             try:
                 # chDB is in-process: HTTP session and timeout options mean nothing to it.
                 http_options: dict[str, Any] = (
@@ -91,9 +136,26 @@ class Store:
                 )
                 client = clickhouse_connect.get_client(dsn=self.dsn, **http_options)
             except Exception as exc:
-                raise StoreUnavailable(f"cannot connect to {describe_dsn(self.dsn)}: {exc}") from exc
+                raise StoreUnavailable(self._why_unreachable(exc)) from exc
+            if self._path is not None:
+                _OPENED_HERE.add(self._path)
             self._local.client = client
         return client
+
+    def _why_unreachable(self, exc: Exception) -> str:
+        if self._path is not None and _is_lock_error(exc):
+            return self._held_message()
+        return f"cannot connect to {describe_dsn(self.dsn)}: {_first_line(exc)}"
+
+    def _held_message(self) -> str:
+        assert self._path is not None
+        holder = current_holder(self._path)
+        if holder is not None:
+            return holder.describe(self._path)
+        return (
+            f"another process holds the chDB database {self._path} (chDB opens a path in one process at a"
+            " time): stop it, or point both at a ClickHouse server"
+        )
 
     def _run(self, what: str, call: Any, *args: Any, **kwargs: Any) -> Any:
         try:
@@ -105,6 +167,8 @@ class Store:
                 raise StoreRefused(f"{what} refused by {describe_dsn(self.dsn)}: {exc}") from exc
             # A broken connection poisons the thread's client: drop it so the next call reconnects.
             self._local.client = None
+            if self._path is not None and _is_lock_error(exc):
+                raise StoreUnavailable(self._why_unreachable(exc)) from exc
             raise StoreUnavailable(f"{what} failed on {describe_dsn(self.dsn)}: {exc}") from exc
 
     def command(
@@ -184,6 +248,55 @@ class Store:
         if client is not None:
             client.close()
             self._local.client = None
+
+
+def _prepare_embedded(path: Path, *, create: bool) -> None:
+    """Check (and unless reading only, create) an embedded database directory, naming what is wrong."""
+    if path.exists() and not path.is_dir():
+        raise InvalidDsn(f"the chDB path {path} is a file, not a database directory")
+    holder = current_holder(path)
+    if holder is not None:
+        raise StoreUnavailable(holder.describe(path))
+    if not create:
+        if not path.is_dir():
+            raise StoreMissing(f"no ragpulse database at {path} (this command creates none)")
+        return
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InvalidDsn(f"cannot create the chDB directory {path}: {exc.strerror or exc}") from exc
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise InvalidDsn(f"cannot write to the chDB directory {path}: permission denied")
+
+
+def _first_line(exc: Exception) -> str:
+    """Drivers put stack traces and server dumps after the first line; a person needs that line."""
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _locked_elsewhere(path: Path) -> bool:
+    """Another process runs chDB on ``path``: it holds an exclusive flock on the directory's status file."""
+    try:
+        descriptor = os.open(path / "status", os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    else:
+        fcntl.flock(descriptor, fcntl.LOCK_UN)
+        return False
+    finally:
+        os.close(descriptor)
+
+
+def _is_lock_error(exc: Exception) -> bool:
+    text = str(exc).lower()
+    return "cannot lock file" in text or "another server instance" in text
 
 
 def _blames_the_data(exc: Exception) -> bool:

@@ -1,4 +1,8 @@
-"""``python -m ragpulse_example --endpoint URL --requests N --inject A=0.05,B=0.2 --drift B=0.4``."""
+"""``python -m ragpulse_example --endpoint URL --requests N --inject A=0.05,B=0.2 --drift B=0.4``.
+
+``--forever`` keeps sending batches of ``--requests`` (a new seed each batch, so questions vary), at most
+``--rate`` requests per second, until stopped: steady traffic for a long-running stack.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ import argparse
 import logging
 import sys
 from collections.abc import Sequence
+from time import sleep
 
 from ragpulse_example.rates import parse_rates
 from ragpulse_example.traffic import Drift, run_traffic
@@ -34,22 +39,39 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--variants", default="A,B", help="comma-separated variants, sent in turn (A: RAG, B: RAG-Fusion)"
     )
     parser.add_argument("--seed", type=int, default=1, help="same seed, same traffic")
+    parser.add_argument("--forever", action="store_true", help="send batch after batch until stopped")
+    parser.add_argument(
+        "--rate", type=float, help="at most this many requests per second (default: as fast as answered)"
+    )
     args = parser.parse_args(argv)
+    if args.rate is not None and args.rate <= 0:
+        parser.error("--rate must be above 0")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     variants = [name.strip() for name in args.variants.split(",") if name.strip()]
+    seed = args.seed
     try:
         inject = parse_rates(args.inject, variants, "--inject")
         drift = Drift(args.drift_at, parse_rates(args.drift, variants, "--drift"))
-        summary = run_traffic(args.endpoint, args.requests, inject, variants, args.seed, drift=drift)
+        while True:
+            summary = run_traffic(args.endpoint, args.requests, inject, variants, seed, drift=drift)
+            for name, tally in summary.by_variant.items():
+                print(
+                    f"variant {name}: {tally.sent} sent, {tally.planted} planted, {tally.degraded} with"
+                    f" degraded retrieval, {tally.errors} failed"
+                )
+            print(
+                f"{summary.requests} requests in {summary.elapsed_s:.1f}s with model {summary.model}",
+                flush=True,
+            )
+            if not args.forever:
+                return 1 if summary.errors == summary.requests and summary.requests else 0
+            if args.rate is not None:
+                sleep(max(0.0, summary.requests / args.rate - summary.elapsed_s))
+            seed += 1
     except ValueError as exc:
         parser.error(str(exc))
-    for name, tally in summary.by_variant.items():
-        print(
-            f"variant {name}: {tally.sent} sent, {tally.planted} planted, {tally.degraded} with degraded"
-            f" retrieval, {tally.errors} failed"
-        )
-    print(f"{summary.requests} requests in {summary.elapsed_s:.1f}s with model {summary.model}")
-    return 1 if summary.errors == summary.requests and summary.requests else 0
+    except KeyboardInterrupt:
+        return 0
 
 
 if __name__ == "__main__":

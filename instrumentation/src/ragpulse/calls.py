@@ -23,7 +23,6 @@ from ragpulse.settings import current_settings
 from ragpulse.text import TextRecorder
 
 Attributes = dict[str, AttributeValue]
-INSTRUMENTATION_NAME = "ragpulse"
 STREAMING_RESPONSE_FIELD = "response_gen"
 """Where a LlamaIndex ``StreamingResponse`` streams its answer: the call ends when that stream does."""
 
@@ -181,7 +180,7 @@ def _tracer() -> Tracer:
     cached = _tracer_cache
     if cached is not None and cached[0] is provider:
         return cached[1]
-    tracer = provider.get_tracer(INSTRUMENTATION_NAME)
+    tracer = provider.get_tracer(semconv.INSTRUMENTATION_NAME)
     _tracer_cache = (provider, tracer)
     return tracer
 

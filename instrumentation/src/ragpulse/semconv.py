@@ -21,6 +21,12 @@ LLM_TOKEN_COUNT_COMPLETION: Final = "llm.token_count.completion"
 LLM_TOKEN_COUNT_TOTAL: Final = "llm.token_count.total"
 RERANKER_QUERY: Final = "reranker.query"
 RERANKER_TOP_K: Final = "reranker.top_k"
+LLM_PROMPTS: Final = "llm.prompts"
+# Flattened lists: ``<prefix><i>.<field>``.
+RETRIEVAL_DOCUMENTS_PREFIX: Final = "retrieval.documents."
+RERANKER_OUTPUT_DOCUMENTS_PREFIX: Final = "reranker.output_documents."
+LLM_INPUT_MESSAGES_PREFIX: Final = "llm.input_messages."
+LLM_OUTPUT_MESSAGES_PREFIX: Final = "llm.output_messages."
 
 
 class SpanKind:
@@ -54,8 +60,13 @@ GEN_AI_USAGE_INPUT_TOKENS: Final = "gen_ai.usage.input_tokens"
 GEN_AI_USAGE_OUTPUT_TOKENS: Final = "gen_ai.usage.output_tokens"
 GEN_AI_RETRIEVAL_TOP_K: Final = "gen_ai.retrieval.top_k"
 GEN_AI_RETRIEVAL_QUERY_TEXT: Final = "gen_ai.retrieval.query.text"
+GEN_AI_RETRIEVAL_DOCUMENTS: Final = "gen_ai.retrieval.documents"
+GEN_AI_INPUT_MESSAGES: Final = "gen_ai.input.messages"
+GEN_AI_OUTPUT_MESSAGES: Final = "gen_ai.output.messages"
+GEN_AI_SYSTEM_INSTRUCTIONS: Final = "gen_ai.system_instructions"
 
-# ragpulse: the root span of one RAG request
+# ragpulse: the instrumentation scope of the decorators, and the root span of one RAG request
+INSTRUMENTATION_NAME: Final = "ragpulse"
 KIND: Final = "ragpulse.kind"
 KIND_RAG: Final = "rag"
 PIPELINE: Final = "ragpulse.pipeline"

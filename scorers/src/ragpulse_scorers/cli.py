@@ -173,10 +173,13 @@ def _score(subparsers: Subparsers) -> None:
 def _serve(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "serve",
-        help="run the collector and the scorer in one process",
-        description="Receive OTLP traces and score them on a schedule until Ctrl-C.",
+        help="run the collector, the scorer and the live report page in one process",
+        description="Receive OTLP traces, score them on a schedule and serve the live report (default"
+        " http://127.0.0.1:4319/, live.port) until Ctrl-C.",
     )
     _add_dsn(parser)
     parser.add_argument("--host", help="collector listen address (default: collector.host)")
     parser.add_argument("--port", type=int, help="collector port (default: collector.port)")
+    parser.add_argument("--live-port", type=int, help="live report page port (default: live.port, 4319)")
+    parser.add_argument("--no-live", action="store_true", help="do not serve the live report page")
     parser.set_defaults(func=runs("ragpulse_scorers.commands.serve"))

@@ -7,13 +7,20 @@ Environment: ``RAGPULSE_SCORER__SAMPLE_RATE=0.2`` and so on; the judge also hono
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, model_validator
 from ragpulse_core.settings import RagpulseSettings, SettingsSection
+
+DEFAULT_SCORERS = ("lexical",)
+LLM_SUPPORT_SCORER = "support"
 
 
 class ScorerSettings(SettingsSection):
-    scorers: list[str] = Field(default_factory=lambda: ["lexical"], description="Scorer names to run")
+    scorers: list[str] = Field(
+        default_factory=lambda: list(DEFAULT_SCORERS),
+        description="Scorer names to run (default: lexical, plus support once a judge endpoint is set)",
+    )
     interval_s: float = Field(10.0, gt=0, description="Seconds between scheduler ticks")
     settle_delay_s: float = Field(5.0, ge=0, description="Requests younger than this wait for late spans")
     sample_rate: float = Field(1.0, ge=0, le=1, description="Share of requests scored, chosen on SampleKey")
@@ -26,6 +33,15 @@ class ScorerSettings(SettingsSection):
     shard: str = Field(
         "0/1", pattern=r"^\d+/\d+$", description="i/N: this worker takes intDiv(SampleKey, 10000) % N == i"
     )
+    heartbeat_file: Path | None = Field(
+        None, description="Touched after every finished tick of `ragpulse score`, for a healthcheck"
+    )
+
+
+class AssemblySettings(SettingsSection):
+    enabled: bool = Field(True, description="Assemble requests from OpenInference and GenAI traces each tick")
+    batch_size: int = Field(200, ge=1, description="Traces read and assembled per query")
+    max_traces_per_tick: int = Field(5000, ge=1, description="Most traces assembled per tick")
 
 
 class PriceSettings(SettingsSection):
@@ -71,7 +87,27 @@ class AlertSettings(SettingsSection):
     webhook_timeout_s: float = Field(5.0, gt=0)
 
 
+class LiveSettings(SettingsSection):
+    """The live report page ``ragpulse serve`` runs beside the collector, on a port of its own."""
+
+    enabled: bool = Field(True, description="Serve the live report while `ragpulse serve` runs")
+    host: str = "127.0.0.1"
+    port: int = Field(4319, ge=0, le=65535, description="0 picks a free port")
+    window_hours: float = Field(24.0, gt=0, description="The page reports requests this recent")
+    refresh_s: int = Field(15, ge=1, description="The page reloads itself this often")
+
+
 class ScorersSettings(RagpulseSettings):
     scorer: ScorerSettings = Field(default_factory=ScorerSettings)
+    assembly: AssemblySettings = Field(default_factory=AssemblySettings)
     judge: JudgeSettings = Field(default_factory=JudgeSettings)
     alerts: AlertSettings = Field(default_factory=AlertSettings)
+    live: LiveSettings = Field(default_factory=LiveSettings)
+
+    @model_validator(mode="after")
+    def _judge_scores_when_configured(self) -> ScorersSettings:
+        """An LLM endpoint (``OPENAI_BASE_URL``/``OPENAI_API_KEY`` or ``[judge]``) turns on its support judge,
+        unless the scorer list was chosen explicitly."""
+        if "scorers" not in self.scorer.model_fields_set and self.judge.configured:
+            self.scorer.scorers = [*DEFAULT_SCORERS, LLM_SUPPORT_SCORER]
+        return self

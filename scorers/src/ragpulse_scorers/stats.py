@@ -41,3 +41,84 @@ def difference_interval(
     lower = difference - math.sqrt((p_1 - lower_1) ** 2 + (upper_2 - p_2) ** 2)
     upper = difference + math.sqrt((upper_1 - p_1) ** 2 + (p_2 - lower_2) ** 2)
     return max(-1.0, lower), min(1.0, upper)
+
+
+def welch_interval(
+    mean_a: float,
+    variance_a: float,
+    n_a: int,
+    mean_b: float,
+    variance_b: float,
+    n_b: int,
+    confidence: float = 0.95,
+) -> tuple[float, float]:
+    """Welch's interval for the difference of two means, ``mean_a − mean_b``, from sample variances.
+
+    The degrees of freedom are Welch–Satterthwaite's, so unequal variances and sizes are allowed. Each side
+    needs at least two samples; without spread on either side the interval is the point itself.
+    """
+    if n_a < 2 or n_b < 2:
+        raise ValueError(f"Welch's interval needs two samples per side, got {n_a} and {n_b}")
+    difference = mean_a - mean_b
+    share_a, share_b = variance_a / n_a, variance_b / n_b
+    standard_error = math.sqrt(share_a + share_b)
+    if standard_error == 0:
+        return difference, difference
+    freedom = (share_a + share_b) ** 2 / (share_a**2 / (n_a - 1) + share_b**2 / (n_b - 1))
+    half_width = student_t_quantile(0.5 + confidence / 2, freedom) * standard_error
+    return difference - half_width, difference + half_width
+
+
+def student_t_quantile(probability: float, freedom: float) -> float:
+    """The ``probability`` quantile of Student's t with (possibly fractional) ``freedom`` degrees."""
+    if not 0 < probability < 1 or freedom <= 0:
+        raise ValueError(f"need 0 < probability < 1 and freedom > 0, got {probability}, {freedom}")
+    if probability < 0.5:
+        return -student_t_quantile(1 - probability, freedom)
+    low, high = 0.0, 1.0
+    while _student_t_cdf(high, freedom) < probability:
+        high *= 2
+    for _ in range(100):
+        middle = (low + high) / 2
+        if _student_t_cdf(middle, freedom) < probability:
+            low = middle
+        else:
+            high = middle
+    return (low + high) / 2
+
+
+def _student_t_cdf(t: float, freedom: float) -> float:
+    tail = 0.5 * _regularized_beta(freedom / (freedom + t * t), freedom / 2, 0.5)
+    return 1 - tail if t >= 0 else tail
+
+
+def _regularized_beta(x: float, a: float, b: float) -> float:
+    """I_x(a, b) by Lentz's continued fraction, on whichever side of the mean it converges fast."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    log_front = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
+    if x < (a + 1) / (a + b + 2):
+        return math.exp(log_front) * _beta_fraction(x, a, b) / a
+    return 1 - math.exp(log_front) * _beta_fraction(1 - x, b, a) / b
+
+
+def _beta_fraction(x: float, a: float, b: float) -> float:
+    tiny = 1e-300
+    c, d = 1.0, 1 - (a + b) * x / (a + 1)
+    d = 1 / (d if abs(d) > tiny else tiny)
+    result = d
+    for m in range(1, 300):
+        for numerator in (
+            m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+            -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1)),
+        ):
+            d = 1 + numerator * d
+            d = 1 / (d if abs(d) > tiny else tiny)
+            c = 1 + numerator / c
+            c = c if abs(c) > tiny else tiny
+            result *= c * d
+        if abs(c * d - 1) < 1e-15:
+            break
+    return result

@@ -1,4 +1,8 @@
-"""``ragpulse alerts``: the built-in alerts, current and past; ``--evaluate`` runs one evaluation first."""
+"""``ragpulse alerts``: the built-in alerts, current and past; ``--evaluate`` runs one evaluation first.
+
+Listing only reads: it creates no directory and no table. Each alert is a short block (its labels, the
+value and interval that fired it, when, and its summary) that stays readable in an 80-column terminal.
+"""
 
 from __future__ import annotations
 
@@ -6,70 +10,83 @@ import argparse
 from datetime import datetime
 
 from ragpulse_core.schema import migrate
-from ragpulse_core.store import Store, StoreUnavailable
-from rich.console import Console
+from ragpulse_core.store import Store, StoreMissing, StoreUnavailable
+from rich.console import Console, Group
 from rich.markup import escape
 from rich.table import Table
 
 from ragpulse_scorers.alerts import AlertRecord, evaluate_alerts, load_alerts
+from ragpulse_scorers.alerts.rules import SCORING_STALLED
 from ragpulse_scorers.alerts.state import FIRING
+from ragpulse_scorers.report.format import printable, shown
 from ragpulse_scorers.settings import ScorersSettings
 
 console = Console()
 
 
-
 def run(args: argparse.Namespace) -> int:
     settings = ScorersSettings.load(args.config, store={"dsn": args.dsn})
-    store = Store(settings.store.dsn, settings.store.database)
     try:
-        migrate(store, settings.store.ttl_days)
+        store = Store(settings.store.dsn, settings.store.database, read_only=not args.evaluate)
+    except StoreMissing as exc:
+        console.print(f"no alerts recorded: {escape(str(exc))}", soft_wrap=True)
+        return 0
+    try:
         if args.evaluate:
+            migrate(store, settings.store.ttl_days)
             evaluation = evaluate_alerts(store, settings.alerts)
             console.print(
                 f"evaluated: {len(evaluation.fired)} fired, {len(evaluation.resolved)} resolved, "
                 f"{len(evaluation.firing)} firing"
             )
+        elif not store.query(f"EXISTS TABLE {store.table('ragpulse_alerts')}")[0][0]:
+            console.print("no alerts recorded (no alert has been evaluated on this store yet)")
+            return 0
         records = load_alerts(store, include_resolved=args.all)
     except StoreUnavailable as exc:
-        console.print(f"[red]store unavailable:[/red] {exc}")
+        console.print(f"[red]store unavailable:[/red] {escape(str(exc).splitlines()[0])}", soft_wrap=True)
         return 1
     finally:
         store.close()
     if not records:
         console.print("no alerts firing" if not args.all else "no alerts recorded")
         return 0
-    console.print(_table(records))
+    console.print(listing(records))
     return 0
 
 
-def _when(value: datetime | None) -> str:
-    return value.strftime("%Y-%m-%d %H:%M:%S") if value else ""
+def listing(records: list[AlertRecord]) -> Group:
+    firing = sum(record.state == FIRING for record in records)
+    title = f"[bold]ragpulse alerts[/bold]: {firing} firing, {len(records) - firing} resolved (times UTC)"
+    blocks = Table.grid(padding=(0, 1))
+    blocks.add_column(width=8, no_wrap=True)
+    blocks.add_column(overflow="fold")
+    for index, record in enumerate(records):
+        if index:
+            blocks.add_row("", "")
+        blocks.add_row(*_block(record))
+    return Group(title, blocks)
 
 
-def _table(records: list[AlertRecord]) -> Table:
-    table = Table(title="ragpulse alerts", show_lines=False)
-    columns = ("state", "rule", "service", "variant", "scorer", "value", "95% CI", "n", "fired", "resolved")
-    for column in columns:
-        table.add_column(column, justify="right" if column in ("value", "n") else "left")
-    table.add_column("summary", overflow="fold")
-    for record in records:
-        firing = record.state == FIRING
-        interval = f"{record.lower:.3f}–{record.upper:.3f}" if record.upper > record.lower else ""
-        summary = escape(record.summary)
-        if record.notify_error:
-            summary += f" [yellow](notify: {escape(record.notify_error)})[/yellow]"
-        table.add_row(
-            f"[bold red]{record.state}[/bold red]" if firing else f"[green]{record.state}[/green]",
-            record.key.rule,
-            escape(record.key.service),
-            escape(record.key.variant),
-            escape(record.key.scorer),
-            f"{record.value:.3f}",
-            interval,
-            str(record.samples),
-            _when(record.fired_at),
-            _when(record.resolved_at),
-            summary,
-        )
-    return table
+def _block(record: AlertRecord) -> tuple[str, str]:
+    key = record.key
+    labels = " · ".join(printable(part) for part in (key.rule, key.service, key.variant, key.scorer) if part)
+    if key.rule == SCORING_STALLED:
+        value = f"{record.value:.0f} scores for {record.samples} requests"
+    else:
+        interval = f" [{record.lower:.3f}–{record.upper:.3f}]" if record.upper > record.lower else ""
+        value = f"{record.value:.3f}{interval}, n={record.samples}, threshold {record.threshold:.3f}"
+    when = f"fired {_when(record.fired_at)}"
+    if record.resolved_at is not None:
+        when += f", resolved {_when(record.resolved_at)}"
+    lines = [f"[bold]{escape(labels)}[/bold]", escape(value), when, shown(record.summary)]
+    if record.notify_error:
+        lines.append(f"[yellow]notify failed: {shown(record.notify_error)}[/yellow]")
+    state = (
+        f"[bold red]{record.state}[/bold red]" if record.state == FIRING else f"[green]{record.state}[/green]"
+    )
+    return state, "\n".join(lines)
+
+
+def _when(value: datetime) -> str:
+    return value.strftime("%Y-%m-%d %H:%M:%S")

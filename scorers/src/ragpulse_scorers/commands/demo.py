@@ -192,7 +192,9 @@ def _tell(
     )
     window = AlertWindow(started, evaluated_at, split_at)
     evaluation = evaluate_alerts(store, window.settings(settings.alerts), now=evaluated_at)
-    data = collect_report(store, started, SERVICE_NAME)
+    data = collect_report(
+        store, started, SERVICE_NAME, hallucination_threshold=settings.alerts.hallucination_threshold
+    )
     scorer = data.primary_scorer or ""
     truth = measured_vs_truth(store, started, SERVICE_NAME, scorer) if scorer else []
     labels = labels_of(store, [row.trace_id for row in data.worst])

@@ -1,12 +1,16 @@
-"""``ragpulse report``: the report over data already in the store, in the terminal and optionally as HTML."""
+"""``ragpulse report``: the report over data already in the store, in the terminal and optionally as HTML.
+
+It only reads: an embedded path that does not exist is reported, not created.
+"""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from ragpulse_core.store import Store, StoreUnavailable, describe_dsn
+from ragpulse_core.store import Store, StoreMissing, StoreUnavailable, describe_dsn
 from rich.console import Console
+from rich.markup import escape
 
 from ragpulse_scorers.report import collect_report, render_html, render_terminal
 from ragpulse_scorers.report.collect import parse_since
@@ -15,17 +19,31 @@ from ragpulse_scorers.settings import ScorersSettings
 console = Console()
 
 
-
 def run(args: argparse.Namespace) -> int:
     since = parse_since(args.since)
     settings = ScorersSettings.load(args.config, store={"dsn": args.dsn})
-    store = Store(settings.store.dsn, settings.store.database)
     try:
-        data = collect_report(store, since, args.service)
+        store = Store(settings.store.dsn, settings.store.database, read_only=True)
+    except StoreUnavailable as exc:  # held by `ragpulse serve`, or no database there
+        hint = (
+            " Run `ragpulse serve` or `ragpulse demo` first, or pass --dsn."
+            if isinstance(exc, StoreMissing)
+            else ""
+        )
+        console.print(f"[red]error:[/red] {escape(str(exc))}.{hint}", soft_wrap=True)
+        return 1
+    try:
+        data = collect_report(
+            store, since, args.service, hallucination_threshold=settings.alerts.hallucination_threshold
+        )
     except StoreUnavailable as exc:
+        reason = str(exc).strip().splitlines()[0]
+        missing = "UNKNOWN_TABLE" in str(exc) or "UNKNOWN_DATABASE" in str(exc)
         console.print(
-            f"[red]cannot read the ragpulse tables at {describe_dsn(settings.store.dsn)}[/red]: {exc}\n"
-            "Run `ragpulse migrate` (or `ragpulse demo`) first, or pass --dsn."
+            f"[red]cannot read the ragpulse tables at {escape(describe_dsn(settings.store.dsn))}[/red]:"
+            f" {escape(reason)}"
+            + ("\nRun `ragpulse migrate` (or `ragpulse demo`) first, or pass --dsn." if missing else ""),
+            soft_wrap=True,
         )
         return 1
     finally:

@@ -1,49 +1,91 @@
-"""``ragpulse serve``: the collector and the scoring scheduler in one process.
+"""``ragpulse serve``: the collector, the scoring scheduler and the live report page in one process.
 
-Embedded chDB lets one process open a database path, so a single-machine deployment runs both here.
+Embedded chDB lets one process open a database path, so a single-machine deployment runs everything here;
+a note beside the chDB directory tells other commands that this process holds it and where its page is.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
+from collections.abc import Callable
+from contextlib import ExitStack
+from typing import TypeVar
 
+from ragpulse_core.holder import claim, release
 from ragpulse_core.receivers import load_receiver
+from ragpulse_core.store import Store, embedded_path
 from rich.console import Console
 
 from ragpulse_scorers.commands.score import quiet_scheduler_logs
 from ragpulse_scorers.commands.store_access import open_migrated_store
 from ragpulse_scorers.pipeline.scheduler import build_scheduler, wait_for_shutdown
+from ragpulse_scorers.report.live import LivePage
 from ragpulse_scorers.settings import ScorersSettings
 
 console = Console()
-
+T = TypeVar("T")
 
 
 def run(args: argparse.Namespace) -> int:
     settings = ScorersSettings.load(
-        args.config, store={"dsn": args.dsn}, collector={"host": args.host, "port": args.port}
+        args.config,
+        store={"dsn": args.dsn},
+        collector={"host": args.host, "port": args.port},
+        live={"port": args.live_port, "enabled": False if args.no_live else None},
     )
     store = open_migrated_store(settings, console)
     if store is None:
         return 1
-    try:
+    quiet_scheduler_logs(args.verbose)
+    with ExitStack() as cleanup:
+        cleanup.callback(store.close)
+        page = _start_page(settings, store, cleanup)
         server = load_receiver()(settings, store)
-        quiet_scheduler_logs(args.verbose)
         scheduler = build_scheduler(settings, store)
+        # Callbacks run last-in first: the collector stops before the scheduler, so its last batch is
+        # written before the final tick ends.
+        cleanup.callback(lambda: scheduler.shutdown(wait=True) if scheduler.running else None)
         server.tune_process()  # this process is a long-running collector too
-        server.start()
-        try:
-            scheduler.start()
-            console.print(
-                f"collector on {server.url}; scoring with {', '.join(settings.scorer.scorers)}"
-                f" every {settings.scorer.interval_s:g} s; Ctrl-C stops"
-            )
-            wait_for_shutdown()
-        finally:
-            # The collector goes first so its last batch is written before the final tick ends.
-            server.stop()
-            if scheduler.running:
-                scheduler.shutdown(wait=True)
-        return 0
-    finally:
-        store.close()
+        _listening(
+            server.start, "the collector", f"{settings.collector.host}:{settings.collector.port}", "--port"
+        )
+        cleanup.callback(server.stop)
+        path = embedded_path(store.dsn)
+        if path is not None:
+            cleanup.callback(release, claim(path, "ragpulse serve", page.url if page else None))
+        scheduler.start()
+        page_line = f"; live report on {page.url}" if page else ""
+        console.print(
+            f"collector on {server.url}; scoring with {', '.join(settings.scorer.scorers)}"
+            f" every {settings.scorer.interval_s:g} s{page_line}; Ctrl-C stops"
+        )
+        wait_for_shutdown()
+    return 0
+
+
+def _start_page(settings: ScorersSettings, store: Store, cleanup: ExitStack) -> LivePage | None:
+    if not settings.live.enabled:
+        return None
+    live = settings.live
+    page = _listening(lambda: LivePage(settings, store), "the live page", f"{live.host}:{live.port}",
+                      "--live-port or --no-live")  # fmt: skip
+    page.start()
+    cleanup.callback(page.stop)
+    return page
+
+
+def _listening(start: Callable[[], T], what: str, address: str, remedy: str) -> T:
+    """``start()``, with a port already taken said in one line naming whose port and the flag to change."""
+    try:
+        return start()
+    except OSError as exc:
+        if exc.errno != errno.EADDRINUSE:
+            raise
+        raise PortInUse(
+            f"{address} is already in use, so {what} cannot listen there: pass {remedy}"
+        ) from None
+
+
+class PortInUse(ValueError):
+    """A port this command listens on is taken (a ValueError, so the command front prints one line)."""

@@ -51,6 +51,7 @@ class Selection:
     version: str
     oldest: datetime
     newest: datetime
+    """Requests that ended after this wait: a trace assembled from other spans settles from its end too."""
     sample_threshold: int
     shard: Shard
     max_attempts: int
@@ -71,6 +72,7 @@ def select_candidates(store: Store, selection: Selection) -> list[Candidate]:
                    {valid_utf8} AS valid_utf8, {text_bytes} AS text_bytes
             FROM {store.table("ragpulse_requests")}
             WHERE Timestamp >= {{oldest:DateTime64(6)}} AND Timestamp <= {{newest:DateTime64(6)}}
+              AND Timestamp + toIntervalMicrosecond(toUInt64(DurationMs * 1000)) <= {{newest:DateTime64(6)}}
               AND intDiv(SampleKey, {SAMPLE_BUCKETS}) % {{shards:UInt64}} = {{shard:UInt64}}
             ORDER BY Timestamp, TraceId
             LIMIT 1 BY TraceId
@@ -143,7 +145,11 @@ def _problem(valid_utf8: bool, text_bytes: int) -> str:
 
 
 def load_requests(store: Store, candidates: Sequence[Candidate]) -> dict[str, dict[str, Any]]:
-    """The full ``ragpulse_requests`` rows of ``candidates``, by trace id."""
+    """The full ``ragpulse_requests`` rows of ``candidates``, by trace id.
+
+    Until parts merge, a hybrid trace has both the view's row and the assembled row that completes it: the
+    assembled one wins.
+    """
     if not candidates:
         return {}
     # Python datetimes stop at microseconds while Timestamp has nanoseconds: widen the range a little.
@@ -158,7 +164,7 @@ def load_requests(store: Store, candidates: Sequence[Candidate]) -> dict[str, di
         FROM {store.table("ragpulse_requests")}
         WHERE Timestamp >= {{oldest:DateTime64(9)}} AND Timestamp <= {{newest:DateTime64(9)}}
           AND has({{ids:Array(String)}}, TraceId)
-        ORDER BY Timestamp
+        ORDER BY Timestamp, Source = 'ragpulse'
         LIMIT 1 BY TraceId
         """,
         {"oldest": oldest, "newest": newest, "ids": [candidate.trace_id for candidate in candidates]},

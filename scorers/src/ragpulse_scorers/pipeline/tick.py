@@ -21,6 +21,7 @@ from typing import Any
 
 from ragpulse_core.store import Store, StoreUnavailable
 
+from ragpulse_scorers.assembly.job import AssemblyWindow, assemble_requests
 from ragpulse_scorers.models import RagRequest, RequestRowError, Score
 from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.pipeline.candidates import Candidate, Selection, load_requests, select_candidates
@@ -38,6 +39,8 @@ logger = logging.getLogger(__name__)
 # to log out-of-sample requests in bulk, without reading a whole backlog.
 CANDIDATE_WINDOW = 4
 MAX_REASON_CHARS = 2000
+ASSEMBLY = "assembly"
+"""The name :attr:`TickReport.errors` gives request assembly."""
 
 
 
@@ -49,6 +52,8 @@ class TickReport:
 
     counts: dict[str, Counter[str]] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
+    assembled: int = 0
+    """Requests assembled from foreign traces before scoring."""
 
     def add(self, scorer: str, outcome: Outcome, n: int = 1) -> None:
         self.counts.setdefault(scorer, Counter())[outcome.value] += n
@@ -65,6 +70,8 @@ class TickReport:
             shown = ", ".join(f"{counter[o.value]} {o.value}" for o in Outcome if counter[o.value])
             parts.append(f"{scorer}: {shown or 'nothing to do'}")
         parts.extend(f"{scorer}: stopped ({error})" for scorer, error in self.errors.items())
+        if self.assembled:
+            parts.insert(0, f"{self.assembled} requests assembled")
         return "; ".join(parts) or "no scorers"
 
 
@@ -99,6 +106,12 @@ class ScoringJob:
     def run(self, now: datetime | None = None) -> TickReport:
         now = now or datetime.now(UTC)
         report = TickReport()
+        if self._settings.assembly.enabled:
+            try:
+                report.assembled = self._assemble(now)
+            except StoreUnavailable as exc:
+                logger.warning("request assembly stopped this tick: %s", exc)
+                report.errors[ASSEMBLY] = str(exc)
         for scorer in self._scorers:
             report.counts.setdefault(scorer.name, Counter())
             try:
@@ -107,6 +120,17 @@ class ScoringJob:
                 logger.warning("scorer %s stopped this tick: %s", scorer.name, exc)
                 report.errors[scorer.name] = str(exc)
         return report
+
+    def _assemble(self, now: datetime) -> int:
+        config = self._settings.scorer
+        window = AssemblyWindow(
+            oldest=now - timedelta(hours=config.lookback_hours),
+            settled=now - timedelta(seconds=config.settle_delay_s),
+            shard=self._shard,
+            batch_size=self._settings.assembly.batch_size,
+            max_traces=self._settings.assembly.max_traces_per_tick,
+        )
+        return assemble_requests(self._store, window).assembled
 
     def _run_scorer(self, scorer: Scorer, now: datetime, report: TickReport) -> None:
         config = self._settings.scorer

@@ -5,6 +5,7 @@ Rates use Wilson intervals so a rate over 12 requests is not read like one over 
 
 from __future__ import annotations
 
+import math
 import time
 from datetime import UTC, datetime
 from typing import Any
@@ -13,6 +14,7 @@ from ragpulse_core.store import Store
 
 from ragpulse_scorers.metric_names import HALLUCINATION
 from ragpulse_scorers.report import queries
+from ragpulse_scorers.report.compare import mean_differences, rate_differences
 from ragpulse_scorers.report.model import HallucinationRow, MetricRow, Rate, ReportData
 
 # Scorers whose hallucination verdict leads the report when several are present: LLM judges first.
@@ -22,9 +24,16 @@ _TARGET_BUCKETS = 30
 
 
 def collect_report(
-    store: Store, since: datetime, service: str | None = None, worst_limit: int = 10
+    store: Store,
+    since: datetime,
+    service: str | None = None,
+    worst_limit: int = 10,
+    hallucination_threshold: float | None = None,
 ) -> ReportData:
-    """Everything a report shows for requests at or after ``since`` (an aware datetime, or naive UTC)."""
+    """Everything a report shows for requests at or after ``since`` (an aware datetime, or naive UTC).
+
+    ``hallucination_threshold`` (the alert's) marks rates above it as bad and draws it on the charts.
+    """
     params: dict[str, Any] = {"since_ms": _epoch_ms(since), "service": service or ""}
     now = datetime.now(UTC)
     variants = queries.variant_traffic(store, params)
@@ -35,6 +44,15 @@ def collect_report(
         if row["Metric"] == HALLUCINATION
     ]
     primary = _primary_scorer({row.scorer for row in hallucination})
+    spread = queries.score_spread(store, params)
+    metrics = [
+        MetricRow(
+            row["Scorer"], row["Metric"], row["Variant"], int(row["n"]), float(row["mean"]),
+            spread.get((row["Scorer"], row["Metric"], row["Variant"]), math.nan),
+        )
+        for row in score_rows
+        if row["Metric"] != HALLUCINATION
+    ]  # fmt: skip
     first_rows = queries.first_request(store, params)
     first_request_ms = min((_epoch_ms(row["first"]) for row in first_rows), default=None)
     bucket_s = _bucket_seconds((first_request_ms or params["since_ms"]) / 1000, now.timestamp())
@@ -47,11 +65,7 @@ def collect_report(
         bucket_s=bucket_s,
         variants=variants,
         hallucination=hallucination,
-        metrics=[
-            MetricRow(row["Scorer"], row["Metric"], row["Variant"], int(row["n"]), float(row["mean"]))
-            for row in score_rows
-            if row["Metric"] != HALLUCINATION
-        ],
+        metrics=metrics,
         latency=queries.latency(store, params),
         hallucination_series=queries.hallucination_series(store, series_params) if primary else [],
         traffic_series=queries.traffic_series(store, series_params),
@@ -59,6 +73,8 @@ def collect_report(
         spend=queries.spend(store, params),
         scoring=queries.scoring_health(store, params, sum(variant.requests for variant in variants)),
         alerts=queries.alerts(store, since, service),
+        differences=rate_differences(hallucination, primary) + mean_differences(metrics),
+        hallucination_threshold=hallucination_threshold,
     )
 
 

@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import math
+import unicodedata
 from datetime import UTC, datetime
+
+from rich.markup import escape
 
 from ragpulse_scorers.alerts.rules import SCORING_STALLED
 from ragpulse_scorers.alerts.state import AlertRecord
-from ragpulse_scorers.report.model import Rate
+from ragpulse_scorers.metric_names import COUNT_METRICS
+from ragpulse_scorers.report.glossary import term
+from ragpulse_scorers.report.model import Difference, Rate
+
+# Bidirectional overrides and isolates reorder what a terminal shows (a line can read unlike its bytes).
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def percent(value: float | None, digits: int = 1) -> str:
@@ -45,14 +53,14 @@ def clock(epoch_s: int, with_date: bool = False) -> str:
 
 
 def excerpt(text: str, limit: int = 160) -> str:
-    flat = " ".join(text.split())
+    flat = " ".join(printable(text).split())
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
 def alert_key(alert: AlertRecord) -> str:
     """rule / service / variant (/ scorer), leaving out labels the rule is not evaluated per."""
     key = alert.key
-    return " / ".join(part for part in (key.rule, key.service, key.variant, key.scorer) if part)
+    return " / ".join(printable(part) for part in (key.rule, key.service, key.variant, key.scorer) if part)
 
 
 def alert_value(alert: AlertRecord) -> str:
@@ -61,6 +69,99 @@ def alert_value(alert: AlertRecord) -> str:
     return f"{percent(alert.value)} [{percent(alert.lower)}, {percent(alert.upper)}] n={alert.samples}"
 
 
+def alert_threshold(alert: AlertRecord) -> str:
+    """What the value was compared with; stalls compare counts, not a threshold."""
+    return "" if alert.key.rule == SCORING_STALLED else f"threshold {percent(alert.threshold)}"
+
+
 def alert_since(alert: AlertRecord) -> str:
     fired = f"{alert.fired_at:%m-%d %H:%M:%S}"
     return fired if alert.resolved_at is None else f"{fired} → {alert.resolved_at:%m-%d %H:%M:%S}"
+
+
+def printable(text: str) -> str:
+    """Traced text made safe for a terminal: control characters shown as ``\\x1b``, never obeyed.
+
+    ESC starts CSI/OSC sequences (clear the screen, retitle the window, forge hyperlinks), C1 bytes do the
+    same in one character, CR and BS overwrite what was printed; tabs and newlines become spaces.
+    """
+    return "".join(_printable_character(character) for character in text)
+
+
+def _printable_character(character: str) -> str:
+    if character in "\t\n":
+        return " "
+    if character in _BIDI_CONTROLS:
+        return f"\\u{ord(character):04x}"
+    if unicodedata.category(character) == "Cc":
+        return f"\\x{ord(character):02x}"
+    return character
+
+
+def shown(text: str) -> str:
+    """Traced text for rich: control characters neutralised, markup printed rather than applied."""
+    return escape(printable(text))
+
+
+def sample_sizes(difference: Difference) -> str:
+    if difference.n_baseline == difference.n_variant:
+        return f"n = {difference.n_variant}"
+    return (
+        f"n = {difference.n_variant} ({difference.variant}) / {difference.n_baseline} ({difference.baseline})"
+    )
+
+
+def _unit(difference: Difference) -> tuple[float, str, int]:
+    """Scale, unit and digits a difference is quoted in: rates in percentage points."""
+    if difference.is_rate:
+        return 100.0, " points", 1
+    if difference.metric in COUNT_METRICS:
+        return 1.0, f" {term(difference.metric).unit}", 2
+    return 1.0, "", 3
+
+
+def signed_difference(difference: Difference) -> str:
+    """``+12.0 points [5.1, 18.9]``: variant − baseline with its 95% interval."""
+    scale, unit, digits = _unit(difference)
+    text = f"{difference.estimate * scale:+.{digits}f}{unit}"
+    if math.isnan(difference.low):
+        return f"{text} (too few samples for an interval)"
+    return f"{text} [{difference.low * scale:.{digits}f}, {difference.high * scale:.{digits}f}]"
+
+
+def verdict(difference: Difference) -> str:
+    """``B higher by 12.0 points [5.1, 18.9]`` or ``no detectable difference at n = 40``."""
+    if math.isnan(difference.low):
+        return f"too few samples to compare ({sample_sizes(difference)})"
+    if not difference.detectable:
+        return f"no detectable difference at {sample_sizes(difference)}"
+    scale, unit, digits = _unit(difference)
+    higher = difference.estimate > 0
+    low, high = (difference.low, difference.high) if higher else (-difference.high, -difference.low)
+    size = abs(difference.estimate) * scale
+    return (
+        f"{difference.variant} {'higher' if higher else 'lower'} by {size:.{digits}f}"
+        f"{unit} [{low * scale:.{digits}f}, {high * scale:.{digits}f}]"
+    )
+
+
+def verdict_with_interval(difference: Difference) -> str:
+    """The verdict, with the signed difference and its interval when the verdict itself has none."""
+    said = verdict(difference)
+    if difference.detectable or math.isnan(difference.low):
+        return said
+    return f"{said}: {signed_difference(difference)}"
+
+
+def judgement(difference: Difference) -> str:
+    """``better``, ``worse`` or ``same`` for the variant by the metric's good direction (``""``: none)."""
+    if not difference.detectable:
+        return "same"
+    better = term(difference.metric).better
+    if better == "neither":
+        return ""
+    return "better" if (difference.estimate > 0) == (better == "higher") else "worse"
+
+
+def above_threshold(value: float, threshold: float | None) -> bool:
+    return threshold is not None and not math.isnan(value) and value > threshold

@@ -11,21 +11,28 @@ from collections.abc import Iterable, Sequence
 from html import escape
 
 from ragpulse_scorers.alerts.state import FIRING
+from ragpulse_scorers.metric_names import COUNT_METRICS, SUPPORT
 from ragpulse_scorers.report.format import (
+    above_threshold,
     alert_key,
     alert_since,
+    alert_threshold,
     alert_value,
     clock,
     dollars,
     excerpt,
+    judgement,
     milliseconds,
     number,
     percent,
     rate_with_interval,
     seconds,
+    signed_difference,
+    verdict,
 )
-from ragpulse_scorers.report.model import ReportData
-from ragpulse_scorers.report.svg import Bar, Point, bar_chart, line_chart
+from ragpulse_scorers.report.glossary import GLOSSARY, term
+from ragpulse_scorers.report.model import MetricRow, ReportData
+from ragpulse_scorers.report.svg import Bar, Point, Threshold, bar_chart, line_chart
 
 _STYLE = """
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;background:#f8fafc;
@@ -46,29 +53,42 @@ th{background:#f1f5f9;font-weight:600}td.n{text-align:right;font-variant-numeric
 .chart .grid{stroke:#e2e8f0}.chart .tick{font-size:11px;fill:#475569}
 .chart .value{font-size:11px;fill:#0f172a}.chart .errorbar{stroke:#0f172a;stroke-width:1.5;fill:none}
 .bad{color:#b91c1c;font-weight:600}.good{color:#15803d}.muted{color:#64748b}
+.tile.alarm{border-color:#dc2626;background:#fef2f2}.tile.alarm b{color:#b91c1c}
+.verdict{font-size:18px;margin:4px 0 10px}.verdict.worse{color:#b91c1c}.verdict.better{color:#15803d}
+.verdict small{display:block;font-size:13px;color:#475569;font-weight:400}
+dl.glossary{display:grid;grid-template-columns:max-content 1fr;gap:4px 14px;margin:0}
+dl.glossary dt{font-weight:600}dl.glossary dd{margin:0}
 .unsupported{color:#b91c1c;margin:2px 0}.mono{font-family:ui-monospace,Menlo,monospace;font-size:12px}
 """
 
 
-def render_html(data: ReportData) -> str:
+def render_html(data: ReportData, refresh_s: int | None = None) -> str:
+    """The report page; ``refresh_s`` makes it reload itself (the live page of ``ragpulse serve``)."""
     scope = f"service {data.service}" if data.service else "all services"
+    refresh = f"<meta http-equiv='refresh' content='{refresh_s}'>" if refresh_s else ""
+    live = f" · reloads every {refresh_s} s" if refresh_s else ""
     sections = [
         f"<h1>ragpulse report</h1><p class='sub'>{escape(scope)} · requests since"
-        f" {data.since:%Y-%m-%d %H:%M} UTC · generated {data.generated_at:%Y-%m-%d %H:%M:%S} UTC</p>",
-        _tiles(data),
+        f" {data.since:%Y-%m-%d %H:%M} UTC · generated {data.generated_at:%Y-%m-%d %H:%M:%S} UTC{live}"
+        " · all times are UTC</p>",
     ]
+    # The story first: is B better than A, what is on fire, and the requests that show it.
+    if data.requests:
+        sections.append(_verdict_card(data))
     if data.alerts:
         sections.append(_alerts_card(data))
+    if data.worst:
+        sections.append(_worst_card(data))
+    sections.append(_tiles(data))
     if data.requests:
         sections += [
-            _cards(_traffic_card(data), _hallucination_series_card(data)),
+            _cards(_hallucination_series_card(data), _traffic_card(data)),
             _cards(_hallucination_card(data), _latency_card(data)),
         ]
         if data.metrics:
             sections.append(_metrics_card(data))
         sections.append(_cards(_spend_card(data), _scoring_card(data)))
-        if data.worst:
-            sections.append(_worst_card(data))
+        sections.append(_glossary_card(data))
     else:
         sections.append("<p>No RAG requests in this window. Is traffic reaching the collector?</p>")
     return (
@@ -76,7 +96,7 @@ def render_html(data: ReportData) -> str:
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
         "<meta http-equiv='Content-Security-Policy'"
         " content=\"default-src 'none'; style-src 'unsafe-inline'\">"
-        f"<title>ragpulse report · {escape(scope)}</title><style>{_STYLE}</style></head>"
+        f"{refresh}<title>ragpulse report · {escape(scope)}</title><style>{_STYLE}</style></head>"
         f"<body><main>{''.join(sections)}</main></body></html>\n"
     )
 
@@ -106,27 +126,92 @@ def _table(headers: Sequence[str], rows: Iterable[Sequence[str]], numeric: Seque
 
 def _tiles(data: ReportData) -> str:
     scoring = data.scoring
-    tiles = [
-        (str(data.requests), "requests"),
-        (str(sum(variant.errors for variant in data.variants)), "errors"),
-        (f"{scoring.scored} ({percent(scoring.share_scored)})", "scored (share of traffic)"),
-        (f"{seconds(scoring.lag_p50_s)} / {seconds(scoring.lag_p95_s)}", "scoring lag p50 / p95"),
-        (str(scoring.judge_errors), "judge errors"),
-        (dollars(sum(row.cost_usd for row in data.spend)), "judge spend"),
-        (str(len(data.firing_alerts)), "alerts firing"),
-    ]
+    limit = data.hallucination_threshold
+    tiles = [(str(len(data.firing_alerts)), "alerts firing", bool(data.firing_alerts))]
     for variant in data.variants:
         rate = data.primary_rate(variant.variant)
         if rate is not None:
-            tiles.append((percent(rate.value), f"hallucination · variant {variant.variant} (n={rate.n})"))
+            above = f", alert above {percent(limit)}" if limit is not None else ""
+            label = f"hallucination · variant {variant.variant} (n={rate.n}{above})"
+            tiles.append((percent(rate.value), label, above_threshold(rate.value, limit)))
+    tiles += [
+        (str(data.requests), "requests", False),
+        (str(sum(variant.errors for variant in data.variants)), "errors", False),
+        (f"{scoring.scored} ({percent(scoring.share_scored)})", "scored (share of traffic)", False),
+        (f"{seconds(scoring.lag_p50_s)} / {seconds(scoring.lag_p95_s)}", "scoring lag p50 / p95", False),
+        (str(scoring.judge_errors), "judge errors", scoring.judge_errors > 0),
+        (dollars(sum(row.cost_usd for row in data.spend)), "judge spend", False),
+    ]
     return (
         "<div class='tiles'>"
         + "".join(
-            f"<div class='tile'><b>{escape(value)}</b><span>{escape(label)}</span></div>"
-            for value, label in tiles
+            f"<div class='tile{' alarm' if alarm else ''}'><b>{escape(value)}</b>"
+            f"<span>{escape(label)}</span></div>"
+            for value, label, alarm in tiles
         )
         + "</div>"
     )
+
+
+def _verdict_card(data: ReportData) -> str:
+    """B − A, said plainly: the primary hallucination rate leads, every other metric follows."""
+    variants = [variant.variant for variant in data.variants]
+    if not data.differences:
+        only = f"only variant {escape(variants[0])}" if len(variants) == 1 else "one variant scored"
+        return _card(
+            "Is B better than A?", f"<p class='muted'>Nothing to compare: {only} in this window.</p>"
+        )
+    lead = next((d for d in data.differences if d.is_rate), None)
+    parts = []
+    if lead is not None:
+        base, other = data.primary_rate(lead.baseline), data.primary_rate(lead.variant)
+        rates = (
+            f"{escape(lead.baseline)} {percent(base.value)} (n={base.n}) → {escape(lead.variant)}"
+            f" {percent(other.value)} (n={other.n})"
+            if base is not None and other is not None
+            else ""
+        )
+        parts.append(
+            f"<p class='verdict {judgement(lead)}'><b>Hallucination rate: {escape(verdict(lead))}</b>"
+            f"<small>{rates} · {escape(lead.scorer)} judge · difference {escape(lead.variant)} −"
+            f" {escape(lead.baseline)} with its 95% Newcombe interval, in percentage points</small></p>"
+        )
+    rows = [
+        [
+            escape("hallucination rate" if difference.is_rate else difference.metric),
+            escape(difference.scorer),
+            f"{escape(difference.variant)} − {escape(difference.baseline)}",
+            escape(signed_difference(difference)),
+            f"<span class='{_TONE.get(judgement(difference), '')}'>{escape(verdict(difference))}</span>",
+        ]
+        for difference in data.differences
+    ]
+    table = _table(["metric", "scorer", "compared", "difference [95% CI]", "verdict"], rows,
+                   [False, False, False, True, False])  # fmt: skip
+    note = (
+        "<p class='muted'>Rates: Newcombe's interval for a difference of proportions; means: Welch's"
+        " interval. “No detectable difference” means the 95% interval includes zero at these sample"
+        " sizes.</p>"
+    )
+    return _card("Is B better than A?", *parts, table, note)
+
+
+def _glossary_card(data: ReportData) -> str:
+    shown_metrics = [*GLOSSARY, *sorted({row.metric for row in data.metrics})]
+    entries = "".join(
+        f"<dt>{escape(metric)}</dt><dd>{escape(term(metric).meaning)}"
+        f" <span class='muted'>({_direction(metric)}; {escape(term(metric).unit or 'custom')})</span></dd>"
+        for metric in dict.fromkeys(shown_metrics)
+    )
+    return _card("What the metrics mean", f"<dl class='glossary'>{entries}</dl>")
+
+
+def _direction(metric: str) -> str:
+    better = term(metric).better
+    return "no better direction" if better == "neither" else f"{better} is better"
+
+
+_TONE = {"better": "good", "worse": "bad"}
 
 
 def _alerts_card(data: ReportData) -> str:
@@ -135,15 +220,16 @@ def _alerts_card(data: ReportData) -> str:
             f"<span class='{'bad' if alert.state == FIRING else 'good'}'>{escape(alert.state)}</span>",
             escape(alert.summary),
             f"<span class='mono'>{escape(alert_key(alert))}</span>",
-            escape(alert_value(alert)),
+            f"<span class='{'bad' if alert.state == FIRING else ''}'>{escape(alert_value(alert))}</span>",
+            escape(alert_threshold(alert)),
             escape(alert_since(alert)),
         ]
         for alert in data.alerts
     ]
     table = _table(
-        ["state", "alert", "rule / service / variant", "value [95% CI]", "since (UTC)"],
+        ["state", "alert", "rule / service / variant", "value [95% CI]", "fired on", "since (UTC)"],
         rows,
-        [False, False, False, True, False],
+        [False, False, False, True, False, False],
     )
     return _card(f"Alerts ({len(data.firing_alerts)} firing, then resolved in this window)", table)
 
@@ -161,7 +247,7 @@ def _traffic_card(data: ReportData) -> str:
     chart = line_chart(
         series, lambda x: clock(int(x), with_date), lambda y: f"{y:.0f}", "Requests and errors over time"
     )
-    return _card(f"Traffic per {seconds(data.bucket_s)} bucket", chart)
+    return _card(f"Traffic per {seconds(data.bucket_s)} bucket (UTC)", chart)
 
 
 def _hallucination_series_card(data: ReportData) -> str:
@@ -178,11 +264,18 @@ def _hallucination_series_card(data: ReportData) -> str:
         lambda y: percent(y, 0),
         "Hallucination rate",
         y_max=1.0,
+        thresholds=_thresholds(data),
     )
     return _card(
-        f"Hallucination rate over time ({data.primary_scorer}; band: 95% Wilson interval)",
+        f"Hallucination rate over time ({data.primary_scorer}; band or bar: 95% Wilson interval;"
+        f" buckets of {seconds(data.bucket_s)}, UTC)",
         chart,
     )
+
+
+def _thresholds(data: ReportData) -> list[Threshold]:
+    limit = data.hallucination_threshold
+    return [] if limit is None else [Threshold(limit, f"alert threshold {percent(limit, 0)}")]
 
 
 def _hallucination_card(data: ReportData) -> str:
@@ -200,7 +293,13 @@ def _hallucination_card(data: ReportData) -> str:
                     f"{percent(row.rate.value)}",
                 )
             )
-    chart = bar_chart(bars, lambda y: percent(y, 0), "Hallucination rate per variant", y_max=1.0)
+    chart = bar_chart(
+        bars,
+        lambda y: percent(y, 0),
+        "Hallucination rate per variant",
+        y_max=1.0,
+        thresholds=_thresholds(data),
+    )
     table = _table(
         ["scorer", "variant", "scored", "hallucinated", "rate [95% CI]"],
         (
@@ -209,7 +308,9 @@ def _hallucination_card(data: ReportData) -> str:
                 escape(row.variant),
                 str(row.rate.n),
                 str(row.rate.successes),
-                rate_with_interval(row.rate),
+                f"<span class='bad'>{rate_with_interval(row.rate)}</span>"
+                if above_threshold(row.rate.value, data.hallucination_threshold)
+                else rate_with_interval(row.rate),
             ]
             for row in data.hallucination
         ),
@@ -221,9 +322,9 @@ def _hallucination_card(data: ReportData) -> str:
 def _latency_card(data: ReportData) -> str:
     if not data.latency:
         return _card("Latency per step", "<p class='muted'>No step spans in this window.</p>")
-    bars = [Bar(row.step, "p50", row.p50_ms, label=f"{row.p50_ms:.0f}") for row in data.latency]
-    bars += [Bar(row.step, "p95", row.p95_ms, label=f"{row.p95_ms:.0f}") for row in data.latency]
-    chart = bar_chart(bars, lambda y: f"{y:.0f} ms", "Latency per step (ms)")
+    bars = [Bar(row.step, "p50", row.p50_ms, label=_short_ms(row.p50_ms)) for row in data.latency]
+    bars += [Bar(row.step, "p95", row.p95_ms, label=_short_ms(row.p95_ms)) for row in data.latency]
+    chart = bar_chart(bars, _short_ms, "Latency per step")
     table = _table(
         ["step", "spans", "p50", "p95"],
         (
@@ -235,35 +336,67 @@ def _latency_card(data: ReportData) -> str:
     return _card("Latency per step", chart, table)
 
 
+def _short_ms(value: float) -> str:
+    """Tick and bar labels: ``0 ms``, ``2.5 ms``, ``40 ms``, ``1.2 s``."""
+    if value >= 1000:
+        return f"{value / 1000:g} s"
+    return f"{value:.2g} ms" if value < 10 else f"{value:.0f} ms"
+
+
 def _metrics_card(data: ReportData) -> str:
     variants = sorted({row.variant for row in data.metrics})
     keys = sorted({(row.scorer, row.metric) for row in data.metrics})
     cells = {(row.scorer, row.metric, row.variant): row for row in data.metrics}
-    unit_interval = [
+    # Counts (sentences per answer) get their own scale: plotted with 0-1 shares they would dwarf them.
+    counts = [key for key in keys if key[1] in COUNT_METRICS]
+    ratios = [
         key
         for key in keys
-        if all(0.0 <= row.mean <= 1.0 for row in data.metrics if (row.scorer, row.metric) == key)
+        if key not in counts
+        and all(0.0 <= row.mean <= 1.0 for row in data.metrics if (row.scorer, row.metric) == key)
     ]
-    bars = [
-        Bar(f"{metric}", f"variant {variant}", cell.mean, label=number(cell.mean, 2))
-        for scorer, metric in unit_interval
-        for variant in variants
-        if (cell := cells.get((scorer, metric, variant))) is not None and not math.isnan(cell.mean)
-    ]
-    chart = bar_chart(bars, lambda y: number(y, 2), "Mean score per metric and variant", y_max=1.0)
+    ratio_chart = bar_chart(_metric_bars(ratios, variants, cells, 2), lambda y: number(y, 1),
+                            "Mean score per metric and variant (0–1)", y_max=1.0)
+    count_chart = bar_chart(_metric_bars(counts, variants, cells, 2), lambda y: f"{y:g}",
+                            "Mean count per answer and variant")
+    charts = [
+        f"<p class='muted'>{caption}</p>{chart}"
+        for caption, chart in (("Shares, 0 to 1:", ratio_chart), ("Counts per answer:", count_chart))
+        if chart
+    ]  # fmt: skip
+    differences = {(d.scorer, d.metric, d.variant): d for d in data.differences if not d.is_rate}
     rows = []
     for scorer, metric in keys:
         values = []
         for variant in variants:
             cell = cells.get((scorer, metric, variant))
             values.append(f"{number(cell.mean, 3)} <span class='muted'>(n={cell.n})</span>" if cell else "–")
-        rows.append([escape(scorer), escape(metric), *values])
+        compared = [differences[(scorer, metric, v)] for v in variants if (scorer, metric, v) in differences]
+        verdicts = "<br>".join(
+            f"<span class='{_TONE.get(judgement(d), '')}'>{escape(verdict(d))}</span>" for d in compared
+        )
+        rows.append([escape(scorer), f"<span title='{escape(term(metric).meaning)}'>{escape(metric)}</span>",
+                     *values, verdicts or "–"])  # fmt: skip
     table = _table(
-        ["scorer", "metric", *(f"variant {v}" for v in variants)],
+        ["scorer", "metric", *(f"variant {v}" for v in variants), "difference (95%)"],
         rows,
-        [False, False] + [True] * len(variants),
+        [False, False] + [True] * len(variants) + [False],
     )
-    return _card("Support, utilization and the other metrics per variant", chart, table)
+    return _card("Support, utilization and the other metrics per variant", *charts, table)
+
+
+def _metric_bars(
+    keys: list[tuple[str, str]],
+    variants: list[str],
+    cells: dict[tuple[str, str, str], MetricRow],
+    digits: int,
+) -> list[Bar]:
+    return [
+        Bar(metric, f"variant {variant}", cell.mean, label=number(cell.mean, digits))
+        for scorer, metric in keys
+        for variant in variants
+        if (cell := cells.get((scorer, metric, variant))) is not None and not math.isnan(cell.mean)
+    ]
 
 
 def _spend_card(data: ReportData) -> str:
@@ -276,7 +409,7 @@ def _spend_card(data: ReportData) -> str:
         else ""
     )
     table = _table(
-        ["day", "scorer", "requests", "input tokens", "output tokens", "cost"],
+        ["day (UTC)", "scorer", "requests", "input tokens", "output tokens", "cost"],
         (
             [
                 row.day,
@@ -296,7 +429,7 @@ def _spend_card(data: ReportData) -> str:
 def _scoring_card(data: ReportData) -> str:
     scoring = data.scoring
     summary = _table(
-        ["requests", "scored", "share scored", "lag p50", "lag p95", "last score"],
+        ["requests", "scored", "share scored", "lag p50", "lag p95", "last score (UTC)"],
         [
             [
                 str(scoring.requests),
@@ -342,6 +475,10 @@ def _worst_card(data: ReportData) -> str:
             ]
         )
     table = _table(
-        ["trace · variant", "support", "question · answer · unsupported sentences"], rows, [False, True]
+        ["trace · variant", "support (0–1)", "question · answer · unsupported sentences"], rows, [False, True]
     )
-    return _card(f"Worst requests (judge: {data.primary_scorer})", table)
+    note = (
+        f"<p class='muted'>Support: {escape(term(SUPPORT).meaning)} Red ✗ lines are the sentences the judge"
+        " found no backing for.</p>"
+    )
+    return _card(f"Worst requests (judge: {data.primary_scorer})", note, table)

@@ -48,6 +48,32 @@ class MetricRow:
     variant: str
     n: int
     mean: float
+    variance: float = math.nan
+    """Sample variance of the values (NaN below two), for Welch's interval on a difference of means."""
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One variant against the baseline on one metric: ``variant − baseline`` with its 95% interval.
+
+    Rates use Newcombe's interval, means Welch's; ``low``/``high`` are NaN when too few samples allow one.
+    """
+
+    scorer: str
+    metric: str
+    baseline: str
+    variant: str
+    estimate: float
+    low: float
+    high: float
+    n_baseline: int
+    n_variant: int
+    is_rate: bool
+
+    @property
+    def detectable(self) -> bool:
+        """The interval excludes zero: at 95% confidence the variants differ on this metric."""
+        return self.low > 0 or self.high < 0
 
 
 @dataclass(frozen=True)
@@ -128,6 +154,10 @@ class ReportData:
     scoring: ScoringHealth
     alerts: list[AlertRecord] = field(default_factory=list)
     """Alerts firing now (whenever they fired), then those resolved within the window; newest first."""
+    differences: list[Difference] = field(default_factory=list)
+    """Each variant against the first (the baseline): the primary hallucination rate first, then means."""
+    hallucination_threshold: float | None = None
+    """The alert threshold on the hallucination rate (``alerts.hallucination_threshold``): above it is bad."""
 
     @property
     def firing_alerts(self) -> list[AlertRecord]:

@@ -97,6 +97,18 @@ def score_aggregates(store: Store, params: dict[str, Any]) -> list[dict[str, Any
     )
 
 
+def score_spread(store: Store, params: dict[str, Any]) -> dict[tuple[str, str, str], float]:
+    """Sample variance of each (scorer, metric, variant)'s values, for Welch's interval on their means."""
+    rows = store.query_dicts(
+        "SELECT Scorer, Metric, Variant, varSamp(Value) AS variance"
+        f" FROM {store.table('ragpulse_scores')} FINAL"
+        f" WHERE {_SCORES_WHERE} AND Error = '' AND Value IS NOT NULL AND Metric != {{hallucination:String}}"
+        " GROUP BY Scorer, Metric, Variant",
+        {**params, **NAMES},
+    )
+    return {(row["Scorer"], row["Metric"], row["Variant"]): float(row["variance"]) for row in rows}
+
+
 def latency(store: Store, params: dict[str, Any]) -> list[LatencyRow]:
     rows = store.query_dicts(
         "SELECT if(SpanAttributes[{kind_key:String}] = {kind_rag:String}, {kind_rag:String}, SpanName)"
@@ -185,8 +197,8 @@ def worst_requests(store: Store, params: dict[str, Any]) -> list[WorstRequest]:
 
 def spend(store: Store, params: dict[str, Any]) -> list[SpendRow]:
     rows = store.query_dicts(
-        "SELECT toString(toDate(ScoredAt)) AS day, Scorer, sum(CostUSD) AS cost, sum(InputTokens) AS input,"
-        " sum(OutputTokens) AS output, uniqExact(TraceId) AS scored"
+        "SELECT toString(toDate(ScoredAt, 'UTC')) AS day, Scorer, sum(CostUSD) AS cost,"
+        " sum(InputTokens) AS input, sum(OutputTokens) AS output, uniqExact(TraceId) AS scored"
         f" FROM {store.table('ragpulse_scores')} FINAL WHERE {_SCORES_WHERE}"
         " GROUP BY day, Scorer ORDER BY day, Scorer",
         params,
@@ -208,7 +220,7 @@ def scoring_health(store: Store, params: dict[str, Any], requests: int) -> Scori
     # Lag is from the request to its first successful score; a trace with only error rows is not scored.
     lag = store.query_dicts(
         "SELECT count() AS scored, quantileExact(0.5)(lag_s) AS p50, quantileExact(0.95)(lag_s) AS p95,"
-        " toString(max(last)) AS last_scored"
+        " toString(max(last), 'UTC') AS last_scored"
         " FROM (SELECT TraceId, dateDiff('millisecond', any(RequestTime), min(ScoredAt)) / 1000 AS lag_s,"
         "       max(ScoredAt) AS last"
         f"       FROM {store.table('ragpulse_scores')} FINAL WHERE {_SCORES_WHERE} AND Error = ''"

@@ -8,29 +8,41 @@ from rich.table import Table
 
 from ragpulse_scorers.alerts.state import FIRING
 from ragpulse_scorers.report.format import (
+    above_threshold,
     alert_key,
     alert_since,
     alert_value,
     dollars,
     excerpt,
+    judgement,
     milliseconds,
     number,
     percent,
     rate_with_interval,
     seconds,
+    shown,
+    verdict_with_interval,
 )
 from ragpulse_scorers.report.model import ReportData
 
 
 def render_terminal(data: ReportData, console: Console) -> None:
     scope = f"service {data.service}" if data.service else "all services"
-    console.rule(f"[bold]ragpulse report[/bold] · {escape(scope)} · since {data.since:%Y-%m-%d %H:%M} UTC")
-    # Alerts lead: they are what needs acting on, and they can fire on a window without requests (a stall).
+    console.rule(
+        f"[bold]ragpulse report[/bold] · {shown(scope)} · since {data.since:%Y-%m-%d %H:%M} UTC"
+        " (all times UTC)"
+    )
+    # The story first: is B better than A, what needs acting on (alerts can fire on a window without
+    # requests: a stall), and the requests that show it.
+    if data.differences:
+        console.print(_verdict(data))
     if data.alerts:
         console.print(_alerts_table(data))
     if not data.requests:
         console.print("No RAG requests in this window. Is traffic reaching the collector?")
         return
+    if data.worst:
+        console.print(_worst_table(data))
     scoring = data.scoring
     console.print(
         f"requests [bold]{data.requests}[/bold] · scored [bold]{scoring.scored}[/bold]"
@@ -43,12 +55,31 @@ def render_terminal(data: ReportData, console: Console) -> None:
         console.print(_metrics_table(data))
     if data.latency:
         console.print(_latency_table(data))
-    if data.worst:
-        console.print(_worst_table(data))
     if data.spend:
         console.print(_spend_table(data))
     if scoring.outcomes:
         console.print(_outcomes_table(data))
+
+
+def _verdict(data: ReportData) -> Table:
+    first = data.differences[0]
+    compared = first.variant if len({d.variant for d in data.differences}) == 1 else "each variant"
+    table = Table(
+        title=f"Is {shown(compared)} better than {shown(first.baseline)}? (difference, 95% interval)",
+        title_justify="left",
+    )
+    table.add_column("metric")
+    table.add_column("scorer")
+    table.add_column("verdict", ratio=1)
+    for difference in data.differences:
+        style = {"better": "green", "worse": "red"}.get(judgement(difference), "")
+        said = shown(verdict_with_interval(difference))
+        table.add_row(
+            "[bold]hallucination rate[/bold]" if difference.is_rate else shown(difference.metric),
+            shown(difference.scorer),
+            f"[{style}]{said}[/{style}]" if style else said,
+        )
+    return table
 
 
 def _alerts_table(data: ReportData) -> Table:
@@ -60,8 +91,8 @@ def _alerts_table(data: ReportData) -> Table:
     for alert in data.alerts:
         style = "red" if alert.state == FIRING else "green"
         table.add_row(
-            f"[{style}]{escape(alert.state)}[/{style}]",
-            escape(alert.summary),
+            f"[{style}]{shown(alert.state)}[/{style}]",
+            shown(alert.summary),
             escape(alert_key(alert)),
             alert_value(alert),
             alert_since(alert),
@@ -77,7 +108,7 @@ def _traffic_table(data: ReportData) -> Table:
     for row in data.variants:
         share = row.scored / row.requests if row.requests else None
         table.add_row(
-            escape(row.variant or "(none)"),
+            shown(row.variant or "(none)"),
             str(row.requests),
             str(row.errors),
             str(row.scored),
@@ -87,7 +118,12 @@ def _traffic_table(data: ReportData) -> Table:
 
 
 def _hallucination_table(data: ReportData) -> Table:
-    table = Table(title="Hallucination rate per variant (95% Wilson interval)", title_justify="left")
+    limit = data.hallucination_threshold
+    table = Table(
+        title="Hallucination rate per variant (95% Wilson interval"
+        + (f"; red above the alert threshold {percent(limit)})" if limit is not None else ")"),
+        title_justify="left",
+    )
     for column in ("scorer", "variant", "scored", "hallucinated", "rate [95% CI]"):
         table.add_column(column, justify="left" if column in ("scorer", "variant") else "right")
     if not data.hallucination:
@@ -98,12 +134,14 @@ def _hallucination_table(data: ReportData) -> Table:
             if row.scorer == data.primary_scorer and len({r.scorer for r in data.hallucination}) > 1
             else ""
         )
+        bad = above_threshold(row.rate.value, data.hallucination_threshold)
+        rate = rate_with_interval(row.rate)
         table.add_row(
-            escape(row.scorer) + marker,
-            escape(row.variant or "(none)"),
+            shown(row.scorer) + marker,
+            shown(row.variant or "(none)"),
             str(row.rate.n),
             str(row.rate.successes),
-            rate_with_interval(row.rate),
+            f"[bold red]{rate}[/bold red]" if bad else rate,
         )
     return table
 
@@ -114,14 +152,14 @@ def _metrics_table(data: ReportData) -> Table:
     table.add_column("scorer")
     table.add_column("metric")
     for variant in variants:
-        table.add_column(f"variant {escape(variant or '(none)')}", justify="right")
+        table.add_column(f"variant {shown(variant or '(none)')}", justify="right")
     cells = {(row.scorer, row.metric, row.variant): row for row in data.metrics}
     for scorer, metric in sorted({(row.scorer, row.metric) for row in data.metrics}):
         values = []
         for variant in variants:
             cell = cells.get((scorer, metric, variant))
             values.append(f"{number(cell.mean, 3)} ({cell.n})" if cell else "–")
-        table.add_row(escape(scorer), escape(metric), *values)
+        table.add_row(shown(scorer), shown(metric), *values)
     return table
 
 
@@ -130,26 +168,29 @@ def _latency_table(data: ReportData) -> Table:
     for column in ("step", "spans", "p50", "p95"):
         table.add_column(column, justify="left" if column == "step" else "right")
     for row in data.latency:
-        table.add_row(row.step, str(row.count), milliseconds(row.p50_ms), milliseconds(row.p95_ms))
+        table.add_row(shown(row.step), str(row.count), milliseconds(row.p50_ms), milliseconds(row.p95_ms))
     return table
 
 
 def _worst_table(data: ReportData) -> Table:
     table = Table(
-        title=f"Worst requests (judge: {data.primary_scorer})", title_justify="left", show_lines=True
+        title=f"Worst requests (judge: {shown(data.primary_scorer or '')}; support: how well the weakest"
+        " claim sentence is backed by the context, 0 none to 1 fully)",
+        title_justify="left",
+        show_lines=True,
     )
     table.add_column("trace / variant", no_wrap=True)
-    table.add_column("support", justify="right")
+    table.add_column("support (0-1)", justify="right")
     table.add_column("question · answer · unsupported sentences", ratio=1)
     for row in data.worst:
-        verdict = "[red]hallucinated[/red]" if row.hallucinated else "[green]supported[/green]"
+        label = "[red]hallucinated[/red]" if row.hallucinated else "[green]supported[/green]"
         lines = [
             f"[bold]Q[/bold] {escape(excerpt(row.question, 120))}",
             f"[bold]A[/bold] {escape(excerpt(row.answer, 200))}",
             *(f"[red]✗[/red] {escape(excerpt(sentence, 200))}" for sentence in row.unsupported),
         ]
         table.add_row(
-            f"{row.trace_id[:16]}\n{escape(row.variant)} · {verdict}",
+            f"{shown(row.trace_id[:16])}\n{shown(row.variant)} · {label}",
             number(row.support, 3),
             "\n".join(lines),
         )
@@ -162,8 +203,8 @@ def _spend_table(data: ReportData) -> Table:
         table.add_column(column, justify="left" if column in ("day", "scorer") else "right")
     for row in data.spend:
         table.add_row(
-            row.day,
-            escape(row.scorer),
+            shown(row.day),
+            shown(row.scorer),
             str(row.scored),
             f"{row.input_tokens:,}",
             f"{row.output_tokens:,}",
@@ -177,5 +218,5 @@ def _outcomes_table(data: ReportData) -> Table:
     table.add_column("scorer: outcome")
     table.add_column("candidates", justify="right")
     for key, count in data.scoring.outcomes.items():
-        table.add_row(escape(key), str(count))
+        table.add_row(shown(key), str(count))
     return table

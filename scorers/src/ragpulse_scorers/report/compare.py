@@ -1,0 +1,59 @@
+"""B − A: each variant against the baseline (the first variant by name), with a 95% interval.
+
+Rates (the hallucination verdicts) use Newcombe's hybrid score interval, which holds at small n and at rates
+near 0 or 1; means use Welch's interval, which needs no equal variances or sizes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from ragpulse_scorers.report.model import Difference, HallucinationRow, MetricRow
+from ragpulse_scorers.stats import difference_interval, welch_interval
+
+
+def rate_differences(rows: Sequence[HallucinationRow], scorer: str | None) -> list[Difference]:
+    """The primary scorer's hallucination rate of every variant against the baseline's."""
+    by_variant = {row.variant: row.rate for row in rows if row.scorer == scorer and row.rate.n}
+    if scorer is None or len(by_variant) < 2:
+        return []
+    baseline, *others = sorted(by_variant)
+    base = by_variant[baseline]
+    differences = []
+    for variant in others:
+        rate = by_variant[variant]
+        low, high = difference_interval(rate.successes, rate.n, base.successes, base.n)
+        differences.append(
+            Difference(scorer, "hallucination", baseline, variant, rate.value - base.value, low, high,
+                       base.n, rate.n, is_rate=True)
+        )  # fmt: skip
+    return differences
+
+
+def mean_differences(rows: Sequence[MetricRow]) -> list[Difference]:
+    """Every (scorer, metric) measured on two or more variants, each against the baseline's mean."""
+    cells: dict[tuple[str, str], dict[str, MetricRow]] = {}
+    for row in rows:
+        if not math.isnan(row.mean):
+            cells.setdefault((row.scorer, row.metric), {})[row.variant] = row
+    differences = []
+    for (scorer, metric), by_variant in sorted(cells.items()):
+        if len(by_variant) < 2:
+            continue
+        baseline, *others = sorted(by_variant)
+        base = by_variant[baseline]
+        for variant in others:
+            row = by_variant[variant]
+            low, high = _welch(row, base)
+            differences.append(
+                Difference(scorer, metric, baseline, variant, row.mean - base.mean, low, high, base.n, row.n,
+                           is_rate=False)
+            )  # fmt: skip
+    return differences
+
+
+def _welch(row: MetricRow, base: MetricRow) -> tuple[float, float]:
+    if row.n < 2 or base.n < 2 or math.isnan(row.variance) or math.isnan(base.variance):
+        return math.nan, math.nan
+    return welch_interval(row.mean, row.variance, row.n, base.mean, base.variance, base.n)
