@@ -181,7 +181,7 @@ def _serve(subparsers: Subparsers) -> None:
     parser.add_argument("--host", help="collector listen address (default: collector.host)")
     parser.add_argument("--port", type=int, help="collector OTLP/HTTP port (default: collector.port, 4318)")
     parser.add_argument(
-        "--grpc-port", type=int, help="collector OTLP/gRPC port (default: collector.grpc_port; unset: no gRPC)"
+        "--grpc-port", type=int, help="collector OTLP/gRPC port, 4317 by convention (default: off)"
     )
     parser.add_argument("--live-port", type=int, help="live report page port (default: live.port, 4319)")
     parser.add_argument("--no-live", action="store_true", help="do not serve the live report page")
