@@ -5,6 +5,9 @@ sender processes post protobuf batches of RAG-Fusion-shaped requests (8 spans ea
 ~10 KB context, variations, four retrieves with ten documents each, fuse, generate) over several keep-alive
 connections; the clock stops when every post is acknowledged and every span is queryable in otel_traces.
 Each sender encodes its bodies before the clock starts, so the senders measure the collector, not themselves.
+
+Then the same measurement runs side by side, alternating in child processes, against the collector of
+``BASELINE_REV`` (the last with the hand-written ``http.server`` receiver), and the ratio is printed.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ import multiprocessing
 import os
 import random
 import statistics
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -36,6 +41,10 @@ from rich.table import Table
 
 SPANS_PER_REQUEST = 8
 GOAL_SPANS_PER_S = 10_000
+# The collector's last commit with the hand-written http.server receiver, which aiohttp replaced: compared
+# only when the checkout has it (a shallow clone may not).
+BASELINE_REV = "06a1953"
+REPO = Path(__file__).resolve().parents[1]
 
 
 def _value(raw: Any) -> AnyValue:
@@ -322,6 +331,84 @@ def run(
     }
 
 
+def _tree_at(rev: str, into: Path) -> Path | None:
+    """The collector and benchmarks as they were at ``rev``, or None when this checkout lacks it."""
+    archive = subprocess.run(
+        ["git", "-C", str(REPO), "archive", rev, "collector/src", "benchmarks"],
+        capture_output=True,
+        check=False,
+    )
+    if archive.returncode != 0:
+        return None
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+    return into
+
+
+# Run in a child with the tree's collector: a warm-up run takes the engine start and migrations, then the
+# measured run. CPU seconds of the collector's process (senders are other processes) barely move with load
+# from elsewhere on the machine, where wall-clock throughput does.
+_CHILD = """
+import json, sys, tempfile, time
+import bench_collector as b
+posts, spans_per_post, clients, processes = map(int, sys.argv[1:])
+dsn = f"chdb://{tempfile.mkdtemp(prefix='ragpulse-bench-')}/chdb"
+b.run(processes, spans_per_post, clients, dsn=dsn, processes=processes)
+cpu = time.process_time()
+result = b.run(posts, spans_per_post, clients, dsn=dsn, processes=processes)
+result["cpu_ms_per_kspan"] = (time.process_time() - cpu) * 1e6 / result["spans"]
+print("RESULT " + json.dumps(result))
+"""
+
+
+def _measure_in_child(tree: Path, posts: int, spans_per_post: int, clients: int, processes: int) -> Any:
+    """:func:`run` of the ``bench_collector`` in ``tree``, with that tree's collector, in a fresh process."""
+    path = os.pathsep.join(str(part) for part in (tree / "benchmarks", tree / "collector" / "src"))
+    done = subprocess.run(
+        [sys.executable, "-c", _CHILD, *(str(n) for n in (posts, spans_per_post, clients, processes))],
+        env={**os.environ, "PYTHONPATH": path},
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=True,
+    )
+    result = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")][-1]
+    return json.loads(result.removeprefix("RESULT "))
+
+
+def compare_with_baseline(
+    rev: str, rounds: int, posts: int, spans_per_post: int, clients: int, processes: int
+) -> Table | None:
+    """This tree's collector against ``rev``'s, alternating ``rounds`` times: load hits both alike."""
+    with tempfile.TemporaryDirectory(prefix="ragpulse-baseline-") as scratch:
+        baseline = _tree_at(rev, Path(scratch))
+        if baseline is None:
+            return None
+        measured: dict[str, list[Any]] = {"this tree": [], rev: []}
+        for _ in range(rounds):
+            for name, tree in (("this tree", REPO), (rev, baseline)):
+                measured[name].append(_measure_in_child(tree, posts, spans_per_post, clients, processes))
+    table = Table(title=f"collector side by side, alternating: this tree vs {rev} (http.server)")
+    table.add_column("collector")
+    table.add_column("spans / s per round", justify="right")
+    table.add_column("median spans / s", justify="right")
+    table.add_column("median CPU ms / 1000 spans", justify="right")
+    medians: dict[str, tuple[float, float]] = {}
+    for name, results in measured.items():
+        rates = [result["spans_per_s"] for result in results]
+        medians[name] = (
+            statistics.median(rates),
+            statistics.median(result["cpu_ms_per_kspan"] for result in results),
+        )
+        rounds_text = ", ".join(f"{rate:,.0f}" for rate in rates)
+        table.add_row(name, rounds_text, f"{medians[name][0]:,.0f}", f"{medians[name][1]:.0f}")
+    ours, theirs = medians["this tree"], medians[rev]
+    table.add_row(
+        "ratio (this tree / baseline)", "", f"{ours[0] / theirs[0]:.2f}", f"{ours[1] / theirs[1]:.2f}"
+    )
+    return table
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--posts", type=int, default=80)
@@ -331,6 +418,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--default-gc", action="store_true", help="keep CPython's GC thresholds (the collector raises them)"
     )
+    parser.add_argument("--baseline", default=BASELINE_REV, help="git revision to compare with ('' for none)")
+    parser.add_argument("--rounds", type=int, default=2, help="side-by-side rounds against the baseline")
     args = parser.parse_args(argv or [])
     result = run(
         args.posts, args.spans_per_post, args.clients, processes=args.processes, tune_gc=not args.default_gc
@@ -348,10 +437,14 @@ def main(argv: list[str] | None = None) -> None:
     table.add_row("MB / s (protobuf)", f"{result['mb_per_s']:.1f}")
     table.add_row("post latency p50 / max (ms)", f"{result['post_p50_ms']:.0f} / {result['post_max_ms']:.0f}")
     table.add_row("posts retried after 429/503", f"{result['retried_posts']:.0f}")
-    Console().print(table)
+    console = Console()
+    console.print(table)
+    if args.baseline:
+        side_by_side = compare_with_baseline(
+            args.baseline, args.rounds, args.posts, args.spans_per_post, args.clients, args.processes
+        )
+        console.print(side_by_side or f"baseline {args.baseline} is not in this checkout; not compared")
 
 
 if __name__ == "__main__":
-    import sys
-
     main(sys.argv[1:])

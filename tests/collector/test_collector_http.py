@@ -212,7 +212,9 @@ def test_healthz_and_metrics_report_counts(start_collector: StartCollector, stor
     assert status == 200
     assert json.loads(health) == {
         "ok": True,
+        "problems": [],
         "store_reachable": True,
+        "dead_lettered_spans": 0,
         "queue_spans": 0,
         "spool_batches": 0,
         "spool_bytes": 0,

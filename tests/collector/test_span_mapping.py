@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from opentelemetry.proto.trace.v1.trace_pb2 import Span, Status
 from otlp_testing import attributes, make_request, make_span
-from ragpulse_collector.mapping import COLUMN_NAMES, map_request
+from ragpulse_collector.mapping import COLUMN_NAMES, MAX_TIMESTAMP_NS, NS_PER_DAY, map_request
 
 
 def _only_row(span: Span, **request: object) -> dict[str, object]:
@@ -135,3 +135,36 @@ def test_spans_across_resources_and_scopes_keep_their_own_service_and_scope() ->
         ("a", "one", "tests"),
         ("b", "two", "other"),
     ]
+
+
+UINT64 = st.integers(min_value=0, max_value=2**64 - 1)
+
+
+@given(UINT64, UINT64, st.lists(UINT64, max_size=3))
+def test_spans_with_times_the_table_cannot_hold_are_rejected_and_others_kept(
+    start: int, end: int, event_times: list[int]
+) -> None:
+    events = [Span.Event(time_unix_nano=time, name="e") for time in event_times]
+    mapped = map_request(
+        make_request(
+            [make_span(start_time_unix_nano=start, end_time_unix_nano=end, events=events), make_span()]
+        )
+    )
+    storable = max([start, *event_times]) <= MAX_TIMESTAMP_NS
+    assert (len(mapped.spans), mapped.rejected) == ((2, 0) if storable else (1, 1))
+    assert ("DateTime64" in mapped.rejection_reason) is not storable
+    for row in mapped.spans.rows():
+        assert 0 <= row["Timestamp"] <= MAX_TIMESTAMP_NS and 0 <= row["Duration"] < 2**64
+
+
+@given(st.lists(st.integers(min_value=0, max_value=400), min_size=1, max_size=300), st.integers(1, 120))
+def test_partition_groups_touch_few_days_and_keep_every_row_once(
+    days: list[int], max_partitions: int
+) -> None:
+    spans = [make_span(start_time_unix_nano=day * NS_PER_DAY + index) for index, day in enumerate(days)]
+    columns = map_request(make_request(spans)).spans
+    groups = columns.by_partitions(max_partitions)
+    for group in groups:
+        assert len({timestamp // NS_PER_DAY for timestamp in group.columns[0]}) <= max_partitions
+    regrouped = sorted(row["SpanId"] for group in groups for row in group.rows())
+    assert regrouped == sorted(row["SpanId"] for row in columns.rows())

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from judge_testing import FakeOpenAI, answering, judge_settings
 from ragpulse_core.store import Store
 from ragpulse_scorers.cli_arguments import parse_window
-from ragpulse_scorers.commands.pairwise import play_pairwise, write_pairwise_scores
 from ragpulse_scorers.commands.pairwise import run as run_pairwise_command
 from ragpulse_scorers.judges.pairwise import PairwiseJudge, pooled_documents
+from ragpulse_scorers.judges.pairwise_run import play_pairwise, run_pairwise, write_pairwise_scores
 from ragpulse_scorers.llm.client import JudgeClient
 from ragpulse_scorers.metrics.elo import elo_leaderboard
 from ragpulse_scorers.models import ContextChunk
@@ -171,6 +171,52 @@ def test_limit_counts_questions_newest_first(store: Store) -> None:
     judge, _ = pairwise_judge(prefers_good)
     run = play_pairwise(store, judge, ["rag", "ragf"], datetime.now(UTC) - timedelta(hours=1), limit=1)
     assert [g.question for g in run.games] == ["new"]
+
+
+def test_a_second_run_judges_and_writes_nothing_twice_and_every_scored_trace_is_logged(
+    store: Store,
+) -> None:
+    add_requests(store, [
+        ("r1", "rag", "q1", "plain", timedelta(minutes=3)),
+        ("f1", "ragf", "q1", "[good] fused", timedelta(minutes=3)),
+        ("r2", "rag", "q2", "plain", timedelta(minutes=2)),
+        ("f2", "ragf", "q2", "BROKEN", timedelta(minutes=2)),
+    ])  # fmt: skip
+    judge, bodies = pairwise_judge(lambda a, b: "not a verdict" if "BROKEN" in a + b else prefers_good(a, b))
+    since = datetime.now(UTC) - timedelta(hours=1)
+
+    first = run_pairwise(store, judge, None, since, limit=10)
+    calls = len(bodies)
+    second = run_pairwise(store, judge, None, since, limit=10)
+
+    assert len(first.games) == 1 and len(first.failed) == 1
+    assert second.games == [] and len(second.failed) == 1  # q1 is done; the failed pair is tried again
+    assert len(bodies) > calls
+    scores = store.query(f"SELECT TraceId, count() FROM {store.table('ragpulse_scores')} GROUP BY TraceId")
+    assert dict(scores) == {"r1": 1, "f1": 1}
+    log = store.query_dicts(
+        f"SELECT TraceId, Outcome, ScorerVersion FROM {store.table('ragpulse_scoring_log')}"
+        " WHERE Scorer = 'pairwise' ORDER BY LoggedAt, TraceId"
+    )
+    assert sorted((row["TraceId"], row["Outcome"]) for row in log) == [
+        ("f1", "scored"), ("f2", "failed"), ("f2", "failed"),
+        ("r1", "scored"), ("r2", "failed"), ("r2", "failed"),
+    ]  # fmt: skip
+    assert {row["ScorerVersion"] for row in log} == {"1/pairwise-v1"}
+
+
+def test_writing_the_same_games_twice_adds_no_row(store: Store) -> None:
+    add_requests(store, [
+        ("r1", "rag", "q1", "plain", timedelta(minutes=3)),
+        ("f1", "ragf", "q1", "[good] fused", timedelta(minutes=3)),
+    ])  # fmt: skip
+    judge, _ = pairwise_judge(prefers_good)
+    run = play_pairwise(store, judge, None, datetime.now(UTC) - timedelta(hours=1), limit=10)
+
+    assert write_pairwise_scores(store, run.games) == 2
+    assert write_pairwise_scores(store, run.games) == 0
+    assert store.query(f"SELECT count() FROM {store.table('ragpulse_scores')}") == [(2,)]
+    assert store.query(f"SELECT count() FROM {store.table('ragpulse_scoring_log')}") == [(2,)]
 
 
 def test_command_without_a_judge_endpoint_exits_2(monkeypatch: pytest.MonkeyPatch, chdb_dsn: str) -> None:

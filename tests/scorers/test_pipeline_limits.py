@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pipeline_testing import RecordingScorer, settings_for
 from ragpulse_core.store import Store
-from ragpulse_scorers.pipeline.limits import RequestBudget, allot
+from ragpulse_scorers.pipeline.limits import RequestBudget, TickAllowance
 from ragpulse_scorers.pipeline.sampling import SAMPLE_BUCKETS, Shard, sample_threshold
 from ragpulse_scorers.pipeline.scheduler import SCORING_JOB_ID, build_scheduler
 
@@ -70,13 +70,12 @@ def test_allotment_honours_every_limit_and_loses_nothing(
     variants: list[str], quota: int, limit: int, per_minute: int
 ) -> None:
     candidates = list(enumerate(variants))
-    allotment = allot(
-        candidates,
+    allotment = TickAllowance[tuple[int, str]](
         lambda c: c[1],
         per_variant_quota=quota,
         per_tick_limit=limit,
         budget=RequestBudget(per_minute, clock=FakeClock()),
-    )
+    ).allot(candidates)
 
     chosen = allotment.chosen
     assert len(chosen) <= min(limit, per_minute)
@@ -85,6 +84,31 @@ def test_allotment_honours_every_limit_and_loses_nothing(
     assert chosen == sorted(chosen), "oldest first"
     # Until the tick limit is hit, every candidate whose variant is under its quota is taken.
     assert len(chosen) == min(limit, per_minute, sum(min(variants.count(v), quota) for v in "ABC"))
+
+
+@given(
+    st.lists(st.sampled_from("ABC"), max_size=60),
+    st.integers(1, 20),
+    st.integers(1, 40),
+    st.integers(1, 100),
+    st.integers(1, 25),
+)
+def test_a_tick_read_in_batches_allots_as_if_read_at_once(
+    variants: list[str], quota: int, limit: int, per_minute: int, batch: int
+) -> None:
+    candidates = list(enumerate(variants))
+
+    def allowance() -> TickAllowance[tuple[int, str]]:
+        budget = RequestBudget(per_minute, clock=FakeClock())
+        return TickAllowance(lambda c: c[1], per_variant_quota=quota, per_tick_limit=limit, budget=budget)
+
+    at_once = allowance().allot(candidates)
+    batched = allowance()
+    allotments = [batched.allot(candidates[i : i + batch]) for i in range(0, len(candidates), batch)]
+
+    assert [c for a in allotments for c in a.chosen] == at_once.chosen
+    # The same candidates wait; which limit a batch names may differ once the rate budget is spent.
+    assert sorted(c for a in allotments for c, _ in a.throttled) == sorted(c for c, _ in at_once.throttled)
 
 
 def test_scheduler_runs_one_tick_at_a_time_and_coalesces(chdb_dsn: str) -> None:

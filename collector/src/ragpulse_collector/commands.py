@@ -10,7 +10,7 @@ from ragpulse_core.commands import add_store_flags
 
 def register(subparsers: Subparsers) -> None:
     collector = subparsers.add_parser(
-        "collector", help="receive OTLP/HTTP traces and write them to ClickHouse"
+        "collector", help="receive OTLP/HTTP (and OTLP/gRPC) traces and write them to ClickHouse"
     )
     add_store_flags(collector)
     collector.add_argument("--host", help="address to listen on (default 127.0.0.1)")
@@ -19,5 +19,13 @@ def register(subparsers: Subparsers) -> None:
         "--spool-dir", type=Path, help="where batches wait while ClickHouse is unreachable"
     )
     collector.add_argument("--max-body-bytes", type=int, help="larger requests get 413")
-    collector.add_argument("--auth-token", help="require 'Authorization: Bearer <token>'")
+    collector.add_argument(
+        "--grpc-port", type=int, help="also receive OTLP/gRPC on this port (4317 by convention; default off)"
+    )
+    collector.add_argument(
+        "--auth-token",
+        help="require 'Authorization: Bearer <token>' (visible in ps: prefer --auth-token-file or "
+        "RAGPULSE_COLLECTOR__AUTH_TOKEN)",
+    )
+    collector.add_argument("--auth-token-file", type=Path, help="read the bearer token from this file")
     collector.set_defaults(func=runs("ragpulse_collector.service"))

@@ -7,7 +7,8 @@ column-oriented, which is what keeps per-span Python work small. Timestamps stay
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import hashlib
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,6 +64,9 @@ STATUS_CODES: dict[int, str] = {0: "Unset", 1: "Ok", 2: "Error"}
 
 TRACE_ID_BYTES = 16
 SPAN_ID_BYTES = 8
+# DateTime64(9) is an Int64 of nanoseconds (up to 2262-04-11): a later uint64 time cannot be stored.
+MAX_TIMESTAMP_NS = 2**63 - 1
+NS_PER_DAY = 86_400 * 10**9
 
 
 @dataclass
@@ -77,6 +81,39 @@ class SpanColumns:
     def extend(self, other: SpanColumns) -> None:
         for mine, theirs in zip(self.columns, other.columns, strict=True):
             mine.extend(theirs)
+
+    def identity(self) -> str:
+        """What identifies these rows across retries: their trace and span ids and start times.
+
+        A retried request carries the same spans however it is encoded; hashing these few columns costs a
+        fraction of hashing the body.
+        """
+        timestamps, trace_ids, span_ids = self.columns[:3]
+        key = "".join(trace_ids) + "".join(span_ids) + ",".join(map(str, timestamps))
+        return hashlib.sha256(key.encode()).hexdigest()[:32]
+
+    def select(self, indices: Sequence[int]) -> SpanColumns:
+        """The rows at ``indices``, in that order."""
+        return SpanColumns([[column[index] for index in indices] for column in self.columns])
+
+    def slice(self, start: int, stop: int) -> SpanColumns:
+        return SpanColumns([column[start:stop] for column in self.columns])
+
+    def by_partitions(self, max_partitions: int) -> list[SpanColumns]:
+        """The rows in groups that each touch at most ``max_partitions`` days (``otel_traces``'s partitions).
+
+        ClickHouse refuses an insert block spread over more partitions than
+        ``max_partitions_per_insert_block``; almost every batch covers one day, and is returned as it is.
+        """
+        days = [timestamp // NS_PER_DAY for timestamp in self.columns[0]]
+        distinct = sorted(set(days))
+        if len(distinct) <= max_partitions:
+            return [self]
+        group_of = {day: position // max_partitions for position, day in enumerate(distinct)}
+        members: list[list[int]] = [[] for _ in range(len(distinct) // max_partitions + 1)]
+        for index, day in enumerate(days):
+            members[group_of[day]].append(index)
+        return [self.select(indices) for indices in members if indices]
 
     def rows(self) -> list[dict[str, Any]]:
         """Row dictionaries, for tests and debugging; the writer never needs them."""
@@ -109,7 +146,11 @@ def _hex_id(raw: bytes, size: int) -> str | None:
 
 
 def map_request(request: ExportTraceServiceRequest) -> MappedRequest:
-    """All spans of one export request as rows; spans with malformed ids are counted as rejected."""
+    """All spans of one export request as rows.
+
+    Spans the table cannot hold (malformed ids, times past DateTime64(9)'s range) are counted as rejected,
+    for ``partial_success``, rather than left for the database to refuse the whole batch.
+    """
     out = SpanColumns()
     (
         timestamps,
@@ -136,6 +177,7 @@ def map_request(request: ExportTraceServiceRequest) -> MappedRequest:
         link_attrs,
     ) = out.columns
     rejected = 0
+    out_of_range = 0
     kind_names = SPAN_KINDS.get
     status_names = STATUS_CODES.get
     for resource_spans in request.resource_spans:
@@ -157,6 +199,14 @@ def map_request(request: ExportTraceServiceRequest) -> MappedRequest:
                     continue
                 if len(trace_id) != TRACE_ID_BYTES or len(span_id) != SPAN_ID_BYTES:
                     rejected += 1
+                    continue
+                start = span.start_time_unix_nano
+                end = span.end_time_unix_nano
+                events = span.events
+                if start > MAX_TIMESTAMP_NS or (
+                    events and max(event.time_unix_nano for event in events) > MAX_TIMESTAMP_NS
+                ):
+                    out_of_range += 1
                     continue
                 links = span.links
                 if links:
@@ -183,8 +233,6 @@ def map_request(request: ExportTraceServiceRequest) -> MappedRequest:
                     link_span_ids.append([])
                     link_states.append([])
                     link_attrs.append([])
-                start = span.start_time_unix_nano
-                end = span.end_time_unix_nano
                 timestamps.append(start)
                 trace_ids.append(trace_id.hex())
                 span_ids.append(span_id.hex())
@@ -202,7 +250,6 @@ def map_request(request: ExportTraceServiceRequest) -> MappedRequest:
                 status = span.status
                 status_codes.append(status_names(status.code, ""))
                 status_messages.append(status.message)
-                events = span.events
                 if events:
                     event_times.append([event.time_unix_nano for event in events])
                     event_names.append([event.name for event in events])
@@ -211,5 +258,11 @@ def map_request(request: ExportTraceServiceRequest) -> MappedRequest:
                     event_times.append([])
                     event_names.append([])
                     event_attrs.append([])
-    reason = f"{rejected} span(s) with a malformed trace, span or parent id" if rejected else ""
-    return MappedRequest(out, rejected, reason)
+    reasons = []
+    if rejected:
+        reasons.append(f"{rejected} span(s) with a malformed trace, span or parent id")
+    if out_of_range:
+        reasons.append(
+            f"{out_of_range} span(s) with a time after 2262-04-11, which DateTime64(9) cannot hold"
+        )
+    return MappedRequest(out, rejected + out_of_range, "; ".join(reasons))

@@ -10,7 +10,10 @@ PREFIX = "ragpulse_collector_"
 
 COUNTERS: dict[str, str] = {
     "spans_received_total": "Spans in accepted OTLP requests",
-    "spans_rejected_total": "Spans refused through partial_success (malformed ids)",
+    "spans_rejected_total": "Spans refused through partial_success (malformed ids, times out of range)",
+    "spans_dead_lettered_total": "Spans the store refused, kept in ragpulse_dead_letters",
+    "requests_deduplicated_total": "Retried requests acknowledged without writing their spans again",
+    "requests_withdrawn_total": "Requests taken back out of the write queue after their ack timed out",
     "spans_written_total": "Spans inserted into otel_traces",
     "spans_spooled_total": "Spans written to the on-disk spool while the store was unreachable",
     "spans_replayed_total": "Spooled spans inserted after the store came back",
@@ -57,7 +60,7 @@ class CollectorMetrics:
                 f"{PREFIX}{name} {counters.get(name, 0)}",
             ]
         lines += [
-            f"# HELP {PREFIX}http_responses_total OTLP responses by status code",
+            f"# HELP {PREFIX}http_responses_total OTLP responses by HTTP status code (gRPC ones mapped)",
             f"# TYPE {PREFIX}http_responses_total counter",
         ]
         lines += [

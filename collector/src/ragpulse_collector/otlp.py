@@ -73,7 +73,7 @@ def decode_request(body: bytes, kind: str) -> ExportTraceServiceRequest:
         request = ExportTraceServiceRequest()
         try:
             request.ParseFromString(body)
-        except DecodeError as exc:
+        except (DecodeError, RecursionError) as exc:
             raise PayloadError(f"body is not a protobuf ExportTraceServiceRequest: {exc}") from exc
         return request
     return decode_json_request(body)
@@ -85,6 +85,8 @@ def decode_json_request(body: bytes) -> ExportTraceServiceRequest:
         document = json.loads(body)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise PayloadError(f"body is not JSON: {exc}") from exc
+    except RecursionError as exc:
+        raise PayloadError("body is JSON nested too deeply for an OTLP request") from exc
     if not isinstance(document, dict):
         raise PayloadError("body must be a JSON object")
     try:
@@ -100,7 +102,7 @@ def decode_json_request(body: bytes) -> ExportTraceServiceRequest:
         request = ExportTraceServiceRequest()
         json_format.ParseDict(document, request, ignore_unknown_fields=True)
         return request
-    except (json_format.ParseError, TypeError, ValueError) as exc:
+    except (json_format.ParseError, TypeError, ValueError, RecursionError) as exc:
         raise PayloadError(f"body is not an OTLP JSON ExportTraceServiceRequest: {exc}") from exc
 
 
@@ -125,6 +127,24 @@ def _hex_ids_to_base64(holder: dict[str, Any], names: tuple[str, ...]) -> None:
             holder[name] = base64.b64encode(bytes.fromhex(value)).decode("ascii")
         except ValueError as exc:
             raise PayloadError(f"{name} {value!r} is not hex") from exc
+
+
+def expanded_size(request: ExportTraceServiceRequest, encoded_bytes: int) -> tuple[int, int]:
+    """(spans, estimated bytes of their rows): the spans as encoded, plus their resource's and scope's
+    attributes repeated on each row.
+
+    Cheap (the sizes of resources and scopes only, no mapping), so a request that would balloon is refused
+    before any work.
+    """
+    spans = 0
+    size = encoded_bytes
+    for resource_spans in request.resource_spans:
+        shared = resource_spans.resource.ByteSize()
+        for scope_spans in resource_spans.scope_spans:
+            count = len(scope_spans.spans)
+            spans += count
+            size += (shared + scope_spans.scope.ByteSize()) * count
+    return spans, size
 
 
 def encode_response(kind: str, rejected: int = 0, error_message: str = "") -> bytes:

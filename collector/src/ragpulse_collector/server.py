@@ -1,45 +1,37 @@
-"""The OTLP/HTTP trace receiver: ``POST /v1/traces``, ``GET /healthz``, ``GET /metrics``.
+"""The collector: its receivers (OTLP/HTTP, and OTLP/gRPC when a port is set), its writer, its health.
 
-Status codes follow the OTLP/HTTP spec, so stock exporters retry exactly what is worth retrying: 200 (with
-``partial_success`` for refused spans), 400 for a body that cannot be decoded, 413 when too large, 415 for
-an unknown content type, 401 for a missing or wrong bearer token, and 429/503 with ``Retry-After`` when the
-write queue is full or the store is down with no spool room left.
+The transports live in :mod:`ragpulse_collector.http_server` and :mod:`ragpulse_collector.grpc_server`; both
+hand bodies to one :class:`ExportHandler`, which feeds one :class:`BatchWriter`.
 """
 
 from __future__ import annotations
 
 import gc
-import hmac
-import json
 import logging
 import threading
-from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ragpulse_core.settings import RagpulseSettings
 from ragpulse_core.store import Store
 
-from ragpulse_collector import otlp
-from ragpulse_collector.mapping import map_request
+from ragpulse_collector.auth import BearerAuth, configured_token
+from ragpulse_collector.deadletters import DeadLetters
+from ragpulse_collector.exports import ExportHandler
+from ragpulse_collector.http_server import TRACES_PATH, HttpReceiver
 from ragpulse_collector.metrics import CollectorMetrics
 from ragpulse_collector.spool import Spool
-from ragpulse_collector.writer import BatchWriter, QueueFull, WriteFailed
+from ragpulse_collector.writer import BatchWriter
+
+if TYPE_CHECKING:
+    from ragpulse_collector.grpc_server import GrpcReceiver
+
+__all__ = ["TRACES_PATH", "CollectorServer", "tune_gc_for_collector"]
 
 logger = logging.getLogger(__name__)
-
-TRACES_PATH = "/v1/traces"
-RETRY_AFTER_QUEUE_FULL_S = 1
-RETRY_AFTER_UNAVAILABLE_S = 5
-
 
 # Mapping allocates a few dozen short-lived, GC-tracked objects per span (protobuf wrappers, dicts, lists),
 # so with CPython's default gen0 threshold of 700 a collection runs every couple of dozen spans.
 COLLECTOR_GC_THRESHOLD = (50_000, 20, 20)
-
-
-class _RequestTooLarge(Exception):
-    pass
 
 
 def tune_gc_for_collector() -> None:
@@ -55,7 +47,7 @@ def tune_gc_for_collector() -> None:
 
 
 class CollectorServer:
-    """The receiver and its writer; ``start()`` serves in background threads."""
+    """The receivers and their writer; ``start()`` serves in background threads."""
 
     def __init__(self, settings: RagpulseSettings, store: Store) -> None:
         self.settings = settings
@@ -63,7 +55,10 @@ class CollectorServer:
         self.metrics = CollectorMetrics()
         collector = settings.collector
         self.spool = Spool(collector.spool_dir, collector.spool_max_bytes) if collector.spool_dir else None
-        self.writer = BatchWriter(store, collector, self.spool, self.metrics)
+        self.dead_letters = DeadLetters(store, self.metrics)
+        self.writer = BatchWriter(store, collector, self.spool, self.metrics, self.dead_letters)
+        self.exports = ExportHandler(collector, self.writer, self.metrics)
+        self._auth = BearerAuth(configured_token(collector))
         self.metrics.gauge(
             "queue_spans", "Spans accepted and not yet written or spooled", lambda: self.writer.queued_spans
         )
@@ -78,17 +73,26 @@ class CollectorServer:
             "1 when the last write reached the store",
             lambda: int(self.writer.store_reachable),
         )
-        self._http: ThreadingHTTPServer | None = None
-        self._serving: threading.Thread | None = None
+        self.metrics.gauge(
+            "writer_stalled_seconds",
+            "How long the writer has had work without writing any",
+            self.writer.stalled_for,
+        )
+        self._http: HttpReceiver | None = None
+        self._grpc: GrpcReceiver | None = None
         self._stopped = threading.Event()
         self._lock = threading.Lock()
 
     @property
     def url(self) -> str:
-        if self._http is None:
+        if self._http is None or self._http.address is None:
             raise RuntimeError("the collector is not started")
-        host, port = self._http.server_address[:2]
-        return f"http://{host!s}:{port}"
+        host, port = self._http.address
+        return f"http://{host}:{port}"
+
+    @property
+    def grpc_port(self) -> int | None:
+        return self._grpc.port if self._grpc else None
 
     def start(self) -> None:
         """Listen, and start the writer (which replays any spool in the background)."""
@@ -96,14 +100,18 @@ class CollectorServer:
             if self._http is not None:
                 return
             collector = self.settings.collector
-            self._http = ThreadingHTTPServer((collector.host, collector.port), _handler_class(self))
-            self._http.daemon_threads = True
             self.writer.start()
-            self._serving = threading.Thread(
-                target=self._http.serve_forever, name="ragpulse-http", daemon=True
-            )
-            self._serving.start()
+            self._http = HttpReceiver(collector, self.exports, self._auth, self.metrics, self.health)
+            self._http.start()
+            if collector.grpc_port is not None:
+                # Imported when used: grpcio is a large extension module that HTTP-only collectors skip.
+                from ragpulse_collector.grpc_server import GrpcReceiver
+
+                self._grpc = GrpcReceiver(collector, self.exports, self._auth, self.metrics)
+                self._grpc.start()
         logger.info("collector listening on %s%s", self.url, TRACES_PATH)
+        if self._grpc is not None:
+            logger.info("collector listening for OTLP/gRPC on port %d", self._grpc.port)
 
     def tune_process(self) -> None:
         tune_gc_for_collector()
@@ -115,8 +123,9 @@ class CollectorServer:
         with self._lock:
             if self._http is None or self._stopped.is_set():
                 return
-            self._http.shutdown()
-            self._http.server_close()
+            self._http.stop()
+            if self._grpc is not None:
+                self._grpc.stop()
             self.writer.stop(timeout=self.settings.collector.ack_timeout_s)
             self._stopped.set()
 
@@ -128,177 +137,30 @@ class CollectorServer:
             self.stop()
 
     def health(self) -> tuple[bool, dict[str, Any]]:
+        """Whether the collector is doing its job, and if not, why (``problems``)."""
+        collector = self.settings.collector
         reachable = self.store.ping()
-        spool_batches = len(self.spool) if self.spool else 0
+        spool_bytes = self.spool.size_bytes if self.spool else 0
+        problems = []
+        if not reachable and self.spool is None:
+            problems.append("the store is unreachable and there is no spool to hold spans meanwhile")
+        stalled = self.writer.stalled_for()
+        if stalled > collector.stall_after_s:
+            problems.append(f"the writer has had work and written nothing for {stalled:.0f} s")
+        if self.spool is not None and spool_bytes > collector.spool_high_water * self.spool.max_bytes:
+            problems.append(f"the spool is over {collector.spool_high_water:.0%} full")
+        since_dead_letter = self.dead_letters.seconds_since_last()
+        if since_dead_letter is not None and since_dead_letter < collector.dead_letter_window_s:
+            problems.append(
+                f"the store refused rows {since_dead_letter:.0f} s ago (see ragpulse_dead_letters)"
+            )
         report = {
-            "ok": reachable or self.spool is not None,
+            "ok": not problems,
+            "problems": problems,
             "store_reachable": reachable,
             "queue_spans": self.writer.queued_spans,
-            "spool_batches": spool_batches,
-            "spool_bytes": self.spool.size_bytes if self.spool else 0,
+            "spool_batches": len(self.spool) if self.spool else 0,
+            "spool_bytes": spool_bytes,
+            "dead_lettered_spans": self.metrics.value("spans_dead_lettered_total"),
         }
-        return bool(report["ok"]), report
-
-    def authorized(self, header: str | None) -> bool:
-        token = self.settings.collector.auth_token
-        if token is None:
-            return True
-        expected = f"Bearer {token.get_secret_value()}".encode()
-        return hmac.compare_digest((header or "").encode(), expected)
-
-    def export(self, body: bytes, kind: str) -> tuple[int, bytes, dict[str, str]]:
-        """One decoded POST body to (status, response body, extra headers)."""
-        request = otlp.decode_request(body, kind)
-        mapped = map_request(request)
-        received = len(mapped.spans) + mapped.rejected
-        self.metrics.add("spans_received_total", received)
-        if mapped.rejected:
-            self.metrics.add("spans_rejected_total", mapped.rejected)
-        if len(mapped.spans):
-            try:
-                self.writer.submit(mapped.spans).wait(self.settings.collector.ack_timeout_s)
-            except QueueFull as exc:
-                message = f"write queue full ({exc}); retry later"
-                return (
-                    429,
-                    otlp.encode_status(kind, otlp.RPC_RESOURCE_EXHAUSTED, message),
-                    {"Retry-After": str(RETRY_AFTER_QUEUE_FULL_S)},
-                )
-            except WriteFailed as exc:
-                return (
-                    503,
-                    otlp.encode_status(kind, otlp.RPC_UNAVAILABLE, str(exc)),
-                    {"Retry-After": str(RETRY_AFTER_UNAVAILABLE_S)},
-                )
-        return 200, otlp.encode_response(kind, mapped.rejected, mapped.rejection_reason), {}
-
-
-def _handler_class(server: CollectorServer) -> type[BaseHTTPRequestHandler]:
-    class Handler(_OtlpHandler):
-        collector = server
-
-    return Handler
-
-
-class _OtlpHandler(BaseHTTPRequestHandler):
-    collector: CollectorServer
-    protocol_version = "HTTP/1.1"
-    server_version = "ragpulse-collector"
-    # An idle keep-alive connection gives its thread back after this long.
-    timeout = 60
-
-    def log_message(self, format: str, *args: Any) -> None:
-        logger.debug("%s " + format, self.address_string(), *args)
-
-    def do_GET(self) -> None:
-        if self.path == "/healthz":
-            ok, report = self.collector.health()
-            self._reply(200 if ok else 503, json.dumps(report).encode(), "application/json")
-        elif self.path == "/metrics":
-            self._reply(
-                200, self.collector.metrics.render().encode(), "text/plain; version=0.0.4; charset=utf-8"
-            )
-        elif self.path == TRACES_PATH:
-            self._reply(405, b"use POST\n", "text/plain", {"Allow": "POST"})
-        else:
-            self._reply(404, b"not found\n", "text/plain")
-
-    def do_POST(self) -> None:
-        if self.path.split("?", 1)[0] != TRACES_PATH:
-            self._discard_body()
-            self._reply(404, b"not found\n", "text/plain")
-            return
-        try:
-            kind, unsupported = otlp.media_type(self.headers.get("Content-Type")), None
-        except otlp.UnsupportedMediaType as exc:
-            kind, unsupported = otlp.PROTOBUF, exc
-        if not self.collector.authorized(self.headers.get("Authorization")):
-            self.close_connection = True
-            self._error(
-                401,
-                kind,
-                otlp.RPC_UNAUTHENTICATED,
-                "missing or wrong bearer token",
-                {"WWW-Authenticate": "Bearer"},
-            )
-            return
-        if unsupported is not None:
-            self.close_connection = True
-            self._error(415, kind, otlp.RPC_INVALID_ARGUMENT, str(unsupported))
-            return
-        try:
-            body = self._read_body(self.collector.settings.collector.max_body_bytes)
-            body = otlp.decompress(
-                body, self.headers.get("Content-Encoding"), self.collector.settings.collector.max_body_bytes
-            )
-            status, payload, headers = self.collector.export(body, kind)
-        except (_RequestTooLarge, otlp.PayloadTooLarge) as exc:
-            self.close_connection = True
-            self._error(413, kind, otlp.RPC_INVALID_ARGUMENT, str(exc))
-            return
-        except otlp.PayloadError as exc:
-            self._error(400, kind, otlp.RPC_INVALID_ARGUMENT, str(exc))
-            return
-        self.collector.metrics.count_response(status)
-        self._reply(status, payload, kind, headers)
-
-    def do_PUT(self) -> None:
-        self._discard_body()
-        self._reply(405, b"use POST\n", "text/plain", {"Allow": "POST"})
-
-    do_DELETE = do_PATCH = do_PUT
-
-    def _read_body(self, limit: int) -> bytes:
-        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
-            return self._read_chunked(limit)
-        try:
-            length = int(self.headers.get("Content-Length", "0"))
-        except ValueError as exc:
-            raise otlp.PayloadError("invalid Content-Length") from exc
-        if length > limit:
-            raise _RequestTooLarge(f"body of {length} bytes exceeds {limit} bytes")
-        return self.rfile.read(length) if length > 0 else b""
-
-    def _read_chunked(self, limit: int) -> bytes:
-        parts: list[bytes] = []
-        total = 0
-        while True:
-            line = self.rfile.readline(65537)
-            try:
-                size = int(line.split(b";", 1)[0].strip(), 16)
-            except ValueError as exc:
-                raise otlp.PayloadError("malformed chunked body") from exc
-            if size == 0:
-                while self.rfile.readline(65537) not in (b"\r\n", b"\n", b""):
-                    pass
-                return b"".join(parts)
-            total += size
-            if total > limit:
-                raise _RequestTooLarge(f"body exceeds {limit} bytes")
-            parts.append(self.rfile.read(size))
-            self.rfile.readline(3)
-
-    def _discard_body(self) -> None:
-        try:
-            self._read_body(self.collector.settings.collector.max_body_bytes)
-        except (_RequestTooLarge, otlp.PayloadError):
-            self.close_connection = True
-
-    def _error(
-        self, status: int, kind: str, rpc_code: int, message: str, headers: dict[str, str] | None = None
-    ) -> None:
-        self.collector.metrics.count_response(status)
-        self._reply(status, otlp.encode_status(kind, rpc_code, message), kind, headers)
-
-    def _reply(
-        self, status: int, body: bytes, content_type: str, headers: dict[str, str] | None = None
-    ) -> None:
-        self.send_response(status, HTTPStatus(status).phrase)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body)))
-        for name, value in (headers or {}).items():
-            self.send_header(name, value)
-        if self.close_connection:
-            self.send_header("Connection", "close")
-        self.end_headers()
-        self.wfile.write(body)
+        return not problems, report

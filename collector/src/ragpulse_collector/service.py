@@ -25,6 +25,8 @@ def run(args: argparse.Namespace) -> int:
             "spool_dir": args.spool_dir,
             "max_body_bytes": args.max_body_bytes,
             "auth_token": args.auth_token,
+            "auth_token_file": args.auth_token_file,
+            "grpc_port": args.grpc_port,
         },
     )
     return serve_collector(settings)
@@ -48,8 +50,10 @@ def serve_collector(settings: RagpulseSettings) -> int:
     tune_gc_for_collector()
     signal.signal(signal.SIGTERM, _interrupt)
     server.start()
+    grpc = f" and OTLP/gRPC on port {server.grpc_port}" if server.grpc_port is not None else ""
     console.print(
-        f"collector listening on [bold]{server.url}{TRACES_PATH}[/bold], writing to {describe_dsn(store.dsn)}"
+        f"collector listening on [bold]{server.url}{TRACES_PATH}[/bold]{grpc}, "
+        f"writing to {describe_dsn(store.dsn)}"
     )
     try:
         server.serve_forever()

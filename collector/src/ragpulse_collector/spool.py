@@ -21,6 +21,7 @@ logger = logging.getLogger(__name__)
 
 _SUFFIX = ".batch"
 _FORMAT_VERSION = 1
+_SEQUENCE_DIGITS = 16
 
 
 class SpoolFull(Exception):
@@ -42,10 +43,13 @@ class Spool:
         self.max_bytes = max_bytes
         self._lock = threading.Lock()
         directory.mkdir(parents=True, exist_ok=True)
-        for leftover in directory.glob("*.tmp"):
+        for leftover in filter(Path.is_file, directory.glob("*.tmp")):
             # A write that crashed before its rename was never acknowledged: its sender retries it.
             leftover.unlink()
-        self._files = sorted(directory.glob(f"*{_SUFFIX}"))
+        self._files = sorted(path for path in directory.glob(f"*{_SUFFIX}") if _is_batch_file(path))
+        for stray in sorted(set(directory.iterdir()) - set(self._files)):
+            if stray.suffix != ".corrupt":
+                logger.warning("ignoring %s in the spool directory: not a spooled batch", stray)
         self._bytes = sum(path.stat().st_size for path in self._files)
         self._next_sequence = int(self._files[-1].stem) + 1 if self._files else 0
         if self._files:
@@ -75,7 +79,7 @@ class Spool:
                 raise SpoolFull(
                     f"spool {self.directory} is full ({self._bytes} of {self.max_bytes} bytes used)"
                 )
-            path = self.directory / f"{self._next_sequence:016d}{_SUFFIX}"
+            path = self.directory / f"{self._next_sequence:0{_SEQUENCE_DIGITS}d}{_SUFFIX}"
             temporary = path.with_suffix(".tmp")
             with open(temporary, "wb") as handle:
                 handle.write(payload)
@@ -115,6 +119,10 @@ class Spool:
             _fsync_directory(self.directory)
             self._files.remove(path)
             self._bytes -= size
+
+
+def _is_batch_file(path: Path) -> bool:
+    return path.is_file() and len(path.stem) == _SEQUENCE_DIGITS and path.stem.isdigit()
 
 
 def _fsync_directory(directory: Path) -> None:

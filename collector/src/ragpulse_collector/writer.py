@@ -1,32 +1,53 @@
-"""One writer thread between the HTTP handlers and the store.
+"""One writer thread between the receivers and the store.
 
-Handlers map spans and :meth:`BatchWriter.submit` them; the writer merges what is queued into one batch and
-inserts it column-oriented, or spools it while the store is unreachable. A handler's :class:`Ticket` resolves
-only once its spans are written or durably spooled, which is when the sender gets its 200.
+Receivers map spans and :meth:`BatchWriter.submit` them; the writer merges what is queued into one batch and
+inserts it column-oriented, or spools it while the store is unreachable. A request's :class:`Ticket` resolves
+only once its spans are written or durably spooled, which is when the sender gets its success.
 
 A batch is cut at ``batch_max_spans``, after ``batch_max_wait_ms``, or as soon as no request arrived for
 ``batch_idle_ms``: senders block until acknowledged, so a quiet queue means every active sender is waiting
 and lingering longer would only add latency.
+
+What the answers mean:
+
+- A request that timed out while still queued is withdrawn (:meth:`BatchWriter.withdraw`), so its 503 means
+  "not written"; one already in an insert waits for that insert's outcome.
+- Each request is known by a digest of its spans' ids and start times. A retry that arrives while the
+  original is queued or being written shares the original's ticket; a retry of one written recently is
+  acknowledged without writing it again. The batch's dedup token derives from its requests' digests, so a
+  replayed batch (or a request retried alone after a crash) is a no-op in ClickHouse.
+- The store refusing data (:class:`StoreRefused`) is not the store being down: the refused insert is split
+  in halves until the refused rows are found; those go to the dead letters and the rest is written.
 """
 
 from __future__ import annotations
 
 import enum
+import hashlib
 import logging
 import threading
 import time
-import uuid
-from collections import deque
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from ragpulse_core.settings import CollectorSettings
-from ragpulse_core.store import Store, StoreUnavailable
+from ragpulse_core.store import Store, StoreRefused, StoreUnavailable
 
+from ragpulse_collector.deadletters import DeadLetters
 from ragpulse_collector.mapping import INSERT_COLUMN_TYPES, TABLE, SpanColumns
 from ragpulse_collector.metrics import CollectorMetrics
 from ragpulse_collector.spool import Spool, SpoolFull
 
 logger = logging.getLogger(__name__)
+
+# ClickHouse's default max_partitions_per_insert_block; otel_traces is partitioned by day.
+MAX_PARTITIONS_PER_INSERT = 100
+# Inserts one refused batch may spend finding its refused rows; past that, a refused half is set aside
+# whole, so a batch of many bad rows cannot keep the writer bisecting for hours.
+MAX_BISECT_INSERTS = 256
+# Digests of recently written requests, to acknowledge a retry without writing it twice (~10 MB).
+RECENT_DIGESTS = 100_000
 
 
 class QueueFull(Exception):
@@ -47,16 +68,41 @@ class Ticket:
 
     def __init__(self) -> None:
         self._done = threading.Event()
+        self._lock = threading.Lock()
+        self._callbacks: list[Callable[[], None]] = []
         self._outcome: Outcome | None = None
         self._error: WriteFailed | None = None
 
-    def resolve(self, outcome: Outcome | None, error: WriteFailed | None) -> None:
-        self._outcome, self._error = outcome, error
-        self._done.set()
+    @classmethod
+    def resolved(cls, outcome: Outcome) -> Ticket:
+        ticket = cls()
+        ticket.resolve(outcome, None)
+        return ticket
 
-    def wait(self, timeout: float) -> Outcome:
-        if not self._done.wait(timeout):
-            raise WriteFailed(f"not written within {timeout:g} s")
+    def resolve(self, outcome: Outcome | None, error: WriteFailed | None) -> None:
+        with self._lock:
+            self._outcome, self._error = outcome, error
+            self._done.set()
+            callbacks, self._callbacks = self._callbacks, []
+        for callback in callbacks:
+            callback()
+
+    def add_done_callback(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` (from the writer's thread) once resolved, or now if it already is."""
+        with self._lock:
+            if not self._done.is_set():
+                self._callbacks.append(callback)
+                return
+        callback()
+
+    @property
+    def done(self) -> bool:
+        return self._done.is_set()
+
+    def done_within(self, timeout: float) -> bool:
+        return self._done.wait(timeout)
+
+    def result(self) -> Outcome:
         if self._error is not None:
             raise self._error
         assert self._outcome is not None
@@ -66,22 +112,39 @@ class Ticket:
 @dataclass
 class _Pending:
     spans: SpanColumns
+    digest: str
+    size: int
     ticket: Ticket
     arrived: float = field(default_factory=time.monotonic)
 
 
+def batch_token(digests: Iterable[str]) -> str:
+    """The dedup token of a batch: the same requests in the same order give the same token."""
+    return hashlib.blake2b("".join(digests).encode(), digest_size=16).hexdigest()
+
+
 class BatchWriter:
     def __init__(
-        self, store: Store, settings: CollectorSettings, spool: Spool | None, metrics: CollectorMetrics
+        self,
+        store: Store,
+        settings: CollectorSettings,
+        spool: Spool | None,
+        metrics: CollectorMetrics,
+        dead_letters: DeadLetters,
     ) -> None:
         self._store = store
         self._settings = settings
         self._spool = spool
         self._metrics = metrics
+        self._dead_letters = dead_letters
         self._queue: deque[_Pending] = deque()
         self._queued_spans = 0
+        self._queued_bytes = 0
         self._in_flight_spans = 0
+        self._active: dict[str, Ticket] = {}
+        self._recent: OrderedDict[str, None] = OrderedDict()
         self._last_arrival = 0.0
+        self._last_progress = time.monotonic()
         self._next_store_attempt = 0.0
         self._store_reachable = True
         self._stopping = False
@@ -100,21 +163,67 @@ class BatchWriter:
     def start(self) -> None:
         self._thread.start()
 
-    def submit(self, spans: SpanColumns) -> Ticket:
-        """Queue spans for writing; raises :class:`QueueFull` or, when stopping, :class:`WriteFailed`."""
-        ticket = Ticket()
-        count = len(spans)
+    def stalled_for(self) -> float:
+        """Seconds the writer has had work (queued, in flight or spooled) without writing any; 0 if none."""
+        with self._condition:
+            busy = bool(self._queue or self._in_flight_spans or (self._spool and len(self._spool)))
+            return time.monotonic() - self._last_progress if busy else 0.0
+
+    def check_room(self, spans: int, size: int) -> None:
+        """Raise :class:`QueueFull` now, before the request is mapped, when it would not fit."""
+        with self._condition:
+            self._check_room(spans, size)
+
+    def _check_room(self, spans: int, size: int) -> None:
+        # A request bigger than the whole queue is still taken when the queue is empty, or it never would.
+        if self._queued_spans and self._queued_spans + spans > self._settings.queue_max_spans:
+            raise QueueFull(f"write queue holds {self._queued_spans} spans")
+        if self._queued_bytes and self._queued_bytes + size > self._settings.queue_max_bytes:
+            raise QueueFull(f"write queue holds {self._queued_bytes} bytes of rows")
+
+    def submit(self, spans: SpanColumns, digest: str, size: int) -> Ticket:
+        """Queue a request's spans; raises :class:`QueueFull` or, when stopping, :class:`WriteFailed`.
+
+        ``digest`` identifies the request's content: a retry of a request still queued, in flight or
+        recently written is not written again.
+        """
         with self._condition:
             if self._stopping:
                 raise WriteFailed("collector is stopping")
-            # A request bigger than the whole queue is still taken when the queue is empty, or it never would.
-            if self._queued_spans and self._queued_spans + count > self._settings.queue_max_spans:
-                raise QueueFull(f"write queue holds {self._queued_spans} spans")
-            self._queue.append(_Pending(spans, ticket))
-            self._queued_spans += count
+            known = self._active.get(digest)
+            if known is None and digest in self._recent:
+                known = Ticket.resolved(Outcome.WRITTEN)
+            if known is not None:
+                self._metrics.add("requests_deduplicated_total")
+                return known
+            self._check_room(len(spans), size)
+            if not self._queue and not self._in_flight_spans:
+                self._last_progress = time.monotonic()
+            ticket = Ticket()
+            self._queue.append(_Pending(spans, digest, size, ticket))
+            self._active[digest] = ticket
+            self._queued_spans += len(spans)
+            self._queued_bytes += size
             self._last_arrival = time.monotonic()
             self._condition.notify_all()
         return ticket
+
+    def withdraw(self, ticket: Ticket) -> bool:
+        """Take a request that timed out back out of the queue; False when it is already being written."""
+        with self._condition:
+            for pending in self._queue:
+                if pending.ticket is ticket:
+                    self._queue.remove(pending)
+                    self._queued_spans -= len(pending.spans)
+                    self._queued_bytes -= pending.size
+                    del self._active[pending.digest]
+                    break
+            else:
+                return False
+            self._condition.notify_all()
+        self._metrics.add("requests_withdrawn_total")
+        ticket.resolve(None, WriteFailed("not written in time; withdrawn from the write queue"))
+        return True
 
     def flush(self, timeout: float) -> bool:
         """Wait until everything submitted so far is written or spooled."""
@@ -178,6 +287,7 @@ class BatchWriter:
                 item = self._queue.popleft()
                 taken.append(item)
                 total += len(item.spans)
+                self._queued_bytes -= item.size
             self._queued_spans -= total
             self._in_flight_spans += total
             return taken
@@ -188,18 +298,26 @@ class BatchWriter:
             spans = SpanColumns()
             for item in pending:
                 spans.extend(item.spans)
-        count = len(spans)
         outcome: Outcome | None = None
         error: WriteFailed | None = None
         try:
-            outcome = self._write_or_spool(uuid.uuid4().hex, spans)
+            outcome = self._write_or_spool(batch_token(item.digest for item in pending), spans)
         except WriteFailed as exc:
             error = exc
+        with self._condition:
+            for item in pending:
+                del self._active[item.digest]
+                if outcome is not None:
+                    self._remember(item.digest)
+            self._in_flight_spans -= len(spans)
+            self._condition.notify_all()
         for item in pending:
             item.ticket.resolve(outcome, error)
-        with self._condition:
-            self._in_flight_spans -= count
-            self._condition.notify_all()
+
+    def _remember(self, digest: str) -> None:
+        self._recent[digest] = None
+        if len(self._recent) > RECENT_DIGESTS:
+            self._recent.popitem(last=False)
 
     def _write_or_spool(self, token: str, spans: SpanColumns) -> Outcome:
         if self._spool is not None and len(self._spool) > 0:
@@ -210,11 +328,10 @@ class BatchWriter:
                 if time.monotonic() < self._next_store_attempt:
                     raise
         try:
-            self._insert(token, spans)
+            self._store_batch(token, spans)
         except StoreUnavailable as exc:
             self._store_down(exc)
             return self._to_spool(token, spans)
-        self._metrics.add("spans_written_total", len(spans))
         return Outcome.WRITTEN
 
     def _to_spool(self, token: str, spans: SpanColumns) -> Outcome:
@@ -225,12 +342,45 @@ class BatchWriter:
         except (SpoolFull, OSError) as exc:
             raise WriteFailed(f"the store is unavailable and the spool cannot take more: {exc}") from exc
         self._metrics.add("spans_spooled_total", len(spans))
+        self._progressed()
         return Outcome.SPOOLED
 
-    def _insert(self, token: str, spans: SpanColumns) -> None:
-        self._store.insert_columns(TABLE, spans.columns, INSERT_COLUMN_TYPES, dedup_token=token)
+    def _store_batch(self, token: str, spans: SpanColumns) -> int:
+        """Insert a batch, grouped by partition, refused rows set aside; returns the spans written.
+
+        Raises ``StoreUnavailable`` when the store cannot be reached: the whole batch is then retried (or
+        spooled) under the same token, and the parts already inserted are no-ops the second time.
+        """
+        groups = spans.by_partitions(MAX_PARTITIONS_PER_INSERT)
+        budget = [MAX_BISECT_INSERTS]
+        written = 0
+        for index, group in enumerate(groups):
+            written += self._insert_or_bisect(
+                token if len(groups) == 1 else f"{token}-p{index}", group, budget
+            )
         self._store_reachable = True
+        self._progressed()
+        return written
+
+    def _insert_or_bisect(self, token: str, spans: SpanColumns, budget: list[int]) -> int:
+        try:
+            self._store.insert_columns(TABLE, spans.columns, INSERT_COLUMN_TYPES, dedup_token=token)
+        except StoreRefused as exc:
+            budget[0] -= 1
+            if len(spans) == 1 or budget[0] <= 0:
+                self._dead_letters.add(token, spans, str(exc.__cause__ or exc))
+                return 0
+            middle = len(spans) // 2
+            return self._insert_or_bisect(
+                f"{token}-a", spans.slice(0, middle), budget
+            ) + self._insert_or_bisect(f"{token}-b", spans.slice(middle, len(spans)), budget)
         self._metrics.add("batches_written_total")
+        self._metrics.add("spans_written_total", len(spans))
+        return len(spans)
+
+    def _progressed(self) -> None:
+        with self._condition:
+            self._last_progress = time.monotonic()
 
     def _store_down(self, exc: StoreUnavailable) -> None:
         if self._store_reachable:
@@ -243,11 +393,10 @@ class BatchWriter:
         assert self._spool is not None
         while (batch := self._spool.oldest()) is not None:
             try:
-                self._insert(batch.token, batch.spans)
+                written = self._store_batch(batch.token, batch.spans)
             except StoreUnavailable as exc:
                 self._store_down(exc)
                 return
             self._spool.remove(batch)
-            self._metrics.add("spans_replayed_total", len(batch.spans))
-            self._metrics.add("spans_written_total", len(batch.spans))
+            self._metrics.add("spans_replayed_total", written)
         logger.info("spool replayed; writing directly again")

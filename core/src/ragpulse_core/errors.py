@@ -7,6 +7,14 @@ class StoreUnavailable(Exception):
     """The database could not be reached or refused the operation; callers may retry later."""
 
 
+class StoreRefused(StoreUnavailable):
+    """The database, reached, refused the data itself: retrying the same rows fails the same way.
+
+    A subclass so that callers which only retry keep working; the collector's writer tells the two apart
+    and sets refused rows aside instead of retrying them forever.
+    """
+
+
 class InvalidDsn(ValueError):
     """A DSN the Store cannot open: an unknown scheme, or an embedded path that cannot hold a database."""
 

@@ -85,6 +85,32 @@ class CollectorSettings(SettingsSection):
     auth_token: SecretStr | None = Field(
         None, description="When set, requests need 'Authorization: Bearer <token>'"
     )
+    auth_token_file: Path | None = Field(None, description="A file holding the token (kept out of argv)")
+    metrics_require_auth: bool = Field(False, description="Whether /metrics needs the bearer token too")
+    grpc_port: int | None = Field(None, ge=0, le=65535, description="OTLP/gRPC port (4317); off when unset")
+    backlog: int = Field(1024, ge=1, description="Connections waiting to be accepted")
+    max_concurrent_requests: int = Field(64, ge=1, description="Requests decoding or in gRPC calls at once")
+    max_buffered_bytes: int = Field(
+        256 * 1024 * 1024, ge=1024, description="Request bodies held at once (read so far); past it 429"
+    )
+    max_header_bytes: int = Field(8190, ge=1024, description="Longest request line or header field")
+    body_timeout_s: float = Field(30.0, gt=0, description="A body not received by then gets 408")
+    keepalive_timeout_s: float = Field(60.0, gt=0, description="An idle connection is closed after this")
+    max_expanded_bytes: int = Field(
+        256 * 1024 * 1024,
+        ge=1024,
+        description="413 when a request's rows would be larger (resource attributes repeat on every span)",
+    )
+    queue_max_bytes: int = Field(1024**3, ge=1024, description="Row bytes waiting to be written before 429")
+    stall_after_s: float = Field(
+        30.0, gt=0, description="/healthz fails when the writer has work and no progress for this long"
+    )
+    spool_high_water: float = Field(
+        0.8, gt=0, le=1, description="/healthz fails above this share of the spool"
+    )
+    dead_letter_window_s: float = Field(
+        300.0, gt=0, description="/healthz fails while dead letters were added within this window"
+    )
 
 
 SettingsT = TypeVar("SettingsT", bound="RagpulseSettings")

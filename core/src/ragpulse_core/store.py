@@ -10,6 +10,7 @@ from __future__ import annotations
 import fcntl
 import logging
 import os
+import re
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -18,16 +19,29 @@ from urllib.parse import quote, unquote, urlsplit
 
 import clickhouse_connect
 from clickhouse_connect.driver.client import Client
+from clickhouse_connect.driver.exceptions import DatabaseError, DataError, OperationalError
 
 # Re-exported: callers import the errors from the store they use.
 from ragpulse_core.errors import InvalidDsn as InvalidDsn
 from ragpulse_core.errors import StoreMissing as StoreMissing
+from ragpulse_core.errors import StoreRefused as StoreRefused
 from ragpulse_core.errors import StoreUnavailable as StoreUnavailable
 from ragpulse_core.holder import current_holder
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_DATABASE = "ragpulse"
+
+# ClickHouse error codes that blame the data rather than the server's state: CANNOT_PARSE_TEXT,
+# CANNOT_PARSE_INPUT_ASSERTION_FAILED, CANNOT_PARSE_DATETIME, TYPE_MISMATCH, ARGUMENT_OUT_OF_BOUND,
+# CANNOT_CONVERT_TYPE, INCORRECT_DATA, TOO_LARGE_ARRAY_SIZE, TOO_LARGE_STRING_SIZE,
+# SIZES_OF_ARRAYS_DONT_MATCH, VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE, CANNOT_INSERT_NULL_IN_ORDINARY_COLUMN,
+# DECIMAL_OVERFLOW. DataError is the client failing to encode a value.
+_DATA_ERROR_CODES = frozenset({6, 27, 41, 53, 69, 70, 117, 128, 131, 190, 321, 349, 407})
+# TOO_MANY_PARTS (252) blames the data only when it names the partitions of one insert block; merges
+# falling behind share the code and clear up on their own.
+_TOO_MANY_PARTS = 252
+_ERROR_CODE = re.compile(r"Code: (\d+)\.")
 
 
 DSN_SCHEMES = ("chdb", "http", "https")
@@ -149,6 +163,8 @@ class Store:
         except StoreUnavailable:
             raise
         except Exception as exc:
+            if _blames_the_data(exc):
+                raise StoreRefused(f"{what} refused by {describe_dsn(self.dsn)}: {exc}") from exc
             # A broken connection poisons the thread's client: drop it so the next call reconnects.
             self._local.client = None
             if self._path is not None and _is_lock_error(exc):
@@ -281,3 +297,18 @@ def _locked_elsewhere(path: Path) -> bool:
 def _is_lock_error(exc: Exception) -> bool:
     text = str(exc).lower()
     return "cannot lock file" in text or "another server instance" in text
+
+
+def _blames_the_data(exc: Exception) -> bool:
+    """Whether ``exc`` is the database refusing these values rather than failing to take any."""
+    if isinstance(exc, OperationalError):
+        return False
+    if isinstance(exc, DataError):
+        return True
+    if isinstance(exc, DatabaseError):
+        match = _ERROR_CODE.search(str(exc))
+        code = int(match.group(1)) if match else None
+        if code == _TOO_MANY_PARTS:
+            return "partitions for single INSERT block" in str(exc)
+        return code in _DATA_ERROR_CODES
+    return False

@@ -179,7 +179,10 @@ def _serve(subparsers: Subparsers) -> None:
     )
     _add_dsn(parser)
     parser.add_argument("--host", help="collector listen address (default: collector.host)")
-    parser.add_argument("--port", type=int, help="collector port (default: collector.port)")
+    parser.add_argument("--port", type=int, help="collector OTLP/HTTP port (default: collector.port, 4318)")
+    parser.add_argument(
+        "--grpc-port", type=int, help="collector OTLP/gRPC port, 4317 by convention (default: off)"
+    )
     parser.add_argument("--live-port", type=int, help="live report page port (default: live.port, 4319)")
     parser.add_argument("--no-live", action="store_true", help="do not serve the live report page")
     parser.set_defaults(func=runs("ragpulse_scorers.commands.serve"))

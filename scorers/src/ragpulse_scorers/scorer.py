@@ -20,6 +20,9 @@ class Scorer(Protocol):
 
     ``requires`` names the request fields (``context``, ``variations``, ``reference``...) without which the
     scorer has nothing to judge: the scheduler skips such requests with that reason, without calling it.
+
+    A scorer that costs nothing per request (no model, no network) may also set ``free = True``: the scheduler
+    then applies limits sized to the collector's throughput (``[scorer.free]``) instead of a paid judge's.
     """
 
     name: str
@@ -29,3 +32,8 @@ class Scorer(Protocol):
     def score(self, request: RagRequest) -> list[Score]:
         """Judge one request. Raise :class:`NotApplicable` to skip it; any other exception fails it."""
         ...
+
+
+def is_free(scorer: Scorer) -> bool:
+    """The scorer says it costs nothing per request (``free = True``); an unmarked scorer counts as paid."""
+    return getattr(scorer, "free", False) is True

@@ -16,6 +16,21 @@ DEFAULT_SCORERS = ("lexical",)
 LLM_SUPPORT_SCORER = "support"
 
 
+class FreeJudgeLimits(SettingsSection):
+    """Limits of judges that cost nothing per request (no model, no network: ``lexical``).
+
+    Sized to the collector's throughput (~1,700 requests/s on a 2-core machine), not to a paid judge's budget,
+    so a free judge keeps up with all traffic; the tick's deadline bounds one tick's work instead.
+    """
+
+    per_tick_limit: int = Field(1_000_000, ge=1, description="Most requests a free judge scores per tick")
+    per_variant_quota: int = Field(1_000_000, ge=1, description="Most requests per variant per tick")
+    max_per_minute: float = Field(120_000, gt=0, description="Requests scored per minute, per free judge")
+    concurrency: int = Field(
+        1, ge=1, description="Requests judged at once; a CPU-bound judge gains nothing from threads"
+    )
+
+
 class ScorerSettings(SettingsSection):
     scorers: list[str] = Field(
         default_factory=lambda: list(DEFAULT_SCORERS),
@@ -24,10 +39,21 @@ class ScorerSettings(SettingsSection):
     interval_s: float = Field(10.0, gt=0, description="Seconds between scheduler ticks")
     settle_delay_s: float = Field(5.0, ge=0, description="Requests younger than this wait for late spans")
     sample_rate: float = Field(1.0, ge=0, le=1, description="Share of requests scored, chosen on SampleKey")
-    per_tick_limit: int = Field(500, ge=1, description="Most requests one scorer scores per tick")
+    # The next four limit paid (LLM) judges; free judges take theirs from [scorer.free].
+    per_tick_limit: int = Field(500, ge=1, description="Most requests one LLM scorer scores per tick")
     per_variant_quota: int = Field(200, ge=1, description="Most requests per variant per tick")
     max_per_minute: float = Field(6000, gt=0, description="Requests scored per minute, per scorer")
     concurrency: int = Field(4, ge=1, description="Requests judged at once")
+    free: FreeJudgeLimits = Field(default_factory=FreeJudgeLimits)
+    batch_size: int = Field(
+        2000, ge=1, description="Candidates read, judged and written together: memory is bounded by this"
+    )
+    tick_deadline_s: float = Field(
+        300.0, gt=0, description="A scorer starts no new judgment this long after its turn in a tick began"
+    )
+    circuit_failures: int = Field(
+        3, ge=1, description="Unreachable-judge failures in a row that stop calling it until the next tick"
+    )
     lookback_hours: float = Field(24.0, gt=0, description="Older unscored requests are left alone")
     max_attempts: int = Field(3, ge=1, description="A request whose scorer fails is retried up to this often")
     shard: str = Field(

@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     settings = ScorersSettings.load(
         args.config,
         store={"dsn": args.dsn},
-        collector={"host": args.host, "port": args.port},
+        collector={"host": args.host, "port": args.port, "grpc_port": args.grpc_port},
         live={"port": args.live_port, "enabled": False if args.no_live else None},
     )
     store = open_migrated_store(settings, console)

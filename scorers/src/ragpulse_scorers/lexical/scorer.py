@@ -28,6 +28,7 @@ class LexicalScorer:
     name = "lexical"
     version = "1"
     requires: tuple[str, ...] = ("answer", "context")
+    free = True
 
     def __init__(self, judge: LexicalJudge | None = None) -> None:
         self.judge = judge or LexicalJudge()

@@ -26,7 +26,12 @@ from pydantic import BaseModel, ValidationError
 
 from ragpulse_scorers.llm.budget import DailyBudget
 from ragpulse_scorers.llm.cache import CachedJudgment, JudgeCache, cache_key
-from ragpulse_scorers.llm.errors import JudgeOutputInvalid, JudgeTimeout, JudgeUnavailable
+from ragpulse_scorers.llm.errors import (
+    JudgeConnectionFailed,
+    JudgeOutputInvalid,
+    JudgeTimeout,
+    JudgeUnavailable,
+)
 from ragpulse_scorers.llm.pricing import cost_usd, price_for
 from ragpulse_scorers.llm.ratelimit import TokenBucket
 
@@ -238,7 +243,8 @@ class JudgeClient:
             if attempt >= self.settings.max_retries:
                 raise _exhausted(failure, attempt + 1) from failure
             attempt += 1
-            logger.info("judge call failed (%s); retry %d in %.1fs", failure, attempt, delay)
+            # DEBUG: the scheduler reports what retries could not fix, in one line per tick.
+            logger.debug("judge call failed (%s); retry %d in %.1fs", failure, attempt, delay)
             self._sleep(delay)
 
 
@@ -305,6 +311,8 @@ def _retry_after(headers: Mapping[str, str]) -> float | None:
 def _exhausted(failure: Exception, attempts: int) -> JudgeTimeout | JudgeUnavailable:
     if isinstance(failure, openai.APITimeoutError):
         return JudgeTimeout(f"judge timed out {attempts} times")
+    if isinstance(failure, openai.APIConnectionError):
+        return JudgeConnectionFailed(f"judge unreachable after {attempts} attempts, last: {failure}")
     status = failure.status_code if isinstance(failure, openai.APIStatusError) else None
     return JudgeUnavailable(f"judge failed {attempts} times, last: {failure}", status)
 

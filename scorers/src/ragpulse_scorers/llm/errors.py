@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from ragpulse_scorers.pipeline.errors import OverBudget
+from ragpulse_scorers.pipeline.errors import JudgeUnreachable, OverBudget
 
 
 class JudgeError(Exception):
     """The judge gave no usable verdict; the request's score becomes an Error row."""
 
 
-class JudgeTimeout(JudgeError):
+class JudgeTimeout(JudgeError, JudgeUnreachable):
     """Every attempt timed out."""
 
 
@@ -19,6 +19,10 @@ class JudgeUnavailable(JudgeError):
     def __init__(self, message: str, status_code: int | None = None) -> None:
         super().__init__(message)
         self.status_code = status_code
+
+
+class JudgeConnectionFailed(JudgeUnavailable, JudgeUnreachable):
+    """Every attempt failed to connect (refused, reset, DNS): the endpoint is down or unreachable."""
 
 
 class JudgeOutputInvalid(JudgeError):

@@ -4,16 +4,19 @@ The scoring log, not ``ragpulse_scores``, is the ledger of finished work: a requ
 version once the log holds a ``scored`` or ``skipped`` row for it, or ``max_attempts`` ``failed`` rows. The
 writer inserts a request's scores before its log row, so a worker killed between the two leaves a request
 that is selected again and re-scored, and the re-score replaces the earlier rows (ReplacingMergeTree).
-Deferrals (``sampled_out``, ``throttled``, ``over_budget``) are not final; each is logged once per request so
-a backlog does not write a log row every tick, and out-of-sample requests already logged are not selected
-again (a later, higher sample rate still picks them up).
+Deferrals (``sampled_out``, ``throttled``, ``over_budget``, ``deferred``) are not final; each is logged once
+per request so a backlog does not write a log row every tick, and out-of-sample requests already logged are
+not selected again (a later, higher sample rate still picks them up).
+
+A tick reads candidates in batches, oldest first; each batch starts after the last candidate of the one before
+(``Selection.after``), so a request the tick throttled or deferred is not read twice in one tick.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ragpulse_core.store import Store
@@ -25,6 +28,7 @@ from ragpulse_scorers.pipeline.sampling import SAMPLE_BUCKETS, Shard
 # skipped with a reason instead of being judged.
 MAX_REQUEST_BYTES = 256 * 1024
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _TEXT_COLUMNS = ("Question", "Answer", "Context", "Variations", "Retrievals", "Reference")
 
 
@@ -39,8 +43,17 @@ class Candidate:
     in_sample: bool
     failures: int
     logged_deferrals: frozenset[Outcome]
+    position: tuple[int, str]
+    """(Timestamp in nanoseconds, TraceId): where the next batch of a tick starts after this one."""
+
+
+@dataclass(frozen=True)
+class RequestRow:
+    """A ``ragpulse_requests`` row read for judging."""
+
+    values: dict[str, Any]
     problem: str
-    """Why the request cannot be judged at all (not UTF-8, too large), or empty."""
+    """Why the request cannot be judged (not UTF-8, too large: its texts are then left out), or empty."""
 
 
 @dataclass(frozen=True)
@@ -56,24 +69,27 @@ class Selection:
     shard: Shard
     max_attempts: int
     limit: int
+    after: tuple[int, str] = (0, "")
+    """Only candidates past this ``Candidate.position``: where the previous batch of the tick ended."""
 
 
 def select_candidates(store: Store, selection: Selection) -> list[Candidate]:
-    """Up to ``selection.limit`` candidates, oldest first; light columns only (no request text)."""
-    valid_utf8 = " AND ".join(f"isValidUTF8({column})" for column in _TEXT_COLUMNS)
-    text_bytes = " + ".join(f"length({column})" for column in _TEXT_COLUMNS)
+    """Up to ``selection.limit`` candidates after ``selection.after``, oldest first; no request text."""
+    after_ns, after_trace = selection.after
+    # The log rows of requests before the cursor cannot matter; microseconds floor the nanosecond cursor.
+    since = max(selection.oldest, _EPOCH + timedelta(microseconds=after_ns // 1000))
     # ragpulse_requests is a ReplacingMergeTree: until parts merge a trace may appear twice, hence LIMIT 1 BY.
     sql = f"""
         SELECT r.TraceId, r.Timestamp, r.ServiceName, r.Variant,
                (r.SampleKey % {SAMPLE_BUCKETS}) < {{threshold:UInt32}} AS in_sample,
-               l.failures, l.deferrals, r.valid_utf8, r.text_bytes
+               l.failures, l.deferrals, toUnixTimestamp64Nano(r.Timestamp) AS position
         FROM (
-            SELECT TraceId, Timestamp, ServiceName, Variant, SampleKey,
-                   {valid_utf8} AS valid_utf8, {text_bytes} AS text_bytes
+            SELECT TraceId, Timestamp, ServiceName, Variant, SampleKey
             FROM {store.table("ragpulse_requests")}
             WHERE Timestamp >= {{oldest:DateTime64(6)}} AND Timestamp <= {{newest:DateTime64(6)}}
               AND Timestamp + toIntervalMicrosecond(toUInt64(DurationMs * 1000)) <= {{newest:DateTime64(6)}}
               AND intDiv(SampleKey, {SAMPLE_BUCKETS}) % {{shards:UInt64}} = {{shard:UInt64}}
+              AND (toUnixTimestamp64Nano(Timestamp), TraceId) > ({{after_ns:Int64}}, {{after_trace:String}})
             ORDER BY Timestamp, TraceId
             LIMIT 1 BY TraceId
         ) AS r
@@ -84,7 +100,7 @@ def select_candidates(store: Store, selection: Selection) -> list[Candidate]:
                    groupUniqArrayIf(Outcome, Outcome IN {{deferrals:Array(String)}}) AS deferrals
             FROM {store.table("ragpulse_scoring_log")}
             WHERE Scorer = {{scorer:String}} AND ScorerVersion = {{version:String}}
-              AND LoggedAt >= {{oldest:DateTime64(6)}}
+              AND LoggedAt >= {{oldest:DateTime64(6)}} AND RequestTime >= {{since:DateTime64(6)}}
             GROUP BY TraceId
         ) AS l ON r.TraceId = l.TraceId
         WHERE l.finished = 0 AND l.failures < {{max_attempts:UInt32}}
@@ -108,6 +124,9 @@ def select_candidates(store: Store, selection: Selection) -> list[Candidate]:
             "version": selection.version,
             "max_attempts": selection.max_attempts,
             "limit": selection.limit,
+            "after_ns": after_ns,
+            "after_trace": after_trace,
+            "since": since,
         },
     )
     return [_candidate(*row) for row in rows]
@@ -121,8 +140,7 @@ def _candidate(
     in_sample: int,
     failures: int,
     deferrals: list[str],
-    valid_utf8: int,
-    text_bytes: int,
+    position: int,
 ) -> Candidate:
     return Candidate(
         trace_id=trace_id,
@@ -132,20 +150,12 @@ def _candidate(
         in_sample=bool(in_sample),
         failures=int(failures),
         logged_deferrals=frozenset(Outcome(deferral) for deferral in deferrals),
-        problem=_problem(bool(valid_utf8), int(text_bytes)),
+        position=(int(position), trace_id),
     )
 
 
-def _problem(valid_utf8: bool, text_bytes: int) -> str:
-    if not valid_utf8:
-        return "request text is not valid UTF-8"
-    if text_bytes > MAX_REQUEST_BYTES:
-        return f"request text is {text_bytes} bytes, more than the {MAX_REQUEST_BYTES} a judge takes"
-    return ""
-
-
-def load_requests(store: Store, candidates: Sequence[Candidate]) -> dict[str, dict[str, Any]]:
-    """The full ``ragpulse_requests`` rows of ``candidates``, by trace id.
+def load_requests(store: Store, candidates: Sequence[Candidate]) -> dict[str, RequestRow]:
+    """The ``ragpulse_requests`` rows of ``candidates`` by trace id, without the texts of unjudgeable ones.
 
     Until parts merge, a hybrid trace has both the view's row and the assembled row that completes it: the
     assembled one wins.
@@ -156,17 +166,39 @@ def load_requests(store: Store, candidates: Sequence[Candidate]) -> dict[str, di
     margin = timedelta(milliseconds=1)
     oldest = min(candidate.timestamp for candidate in candidates) - margin
     newest = max(candidate.timestamp for candidate in candidates) + margin
-    texts = ", ".join(f"toValidUTF8({column}) AS {column}" for column in _TEXT_COLUMNS)
+    valid_utf8 = " AND ".join(f"isValidUTF8({column})" for column in _TEXT_COLUMNS)
+    text_bytes = " + ".join(f"length({column})" for column in _TEXT_COLUMNS)
+    texts = ", ".join(f"if(readable, {column}, '') AS {column}" for column in _TEXT_COLUMNS)
     rows = store.query_dicts(
         f"""
-        SELECT TraceId, Timestamp, ServiceName, Pipeline, Variant, {texts},
+        SELECT TraceId, Timestamp, ServiceName, Pipeline, Variant, valid_utf8, text_bytes, {texts},
                SessionId, UserId, DurationMs, StatusCode, SampleKey
-        FROM {store.table("ragpulse_requests")}
-        WHERE Timestamp >= {{oldest:DateTime64(9)}} AND Timestamp <= {{newest:DateTime64(9)}}
-          AND has({{ids:Array(String)}}, TraceId)
-        ORDER BY Timestamp, Source = 'ragpulse'
-        LIMIT 1 BY TraceId
+        FROM (
+            SELECT *, {valid_utf8} AS valid_utf8, {text_bytes} AS text_bytes,
+                   valid_utf8 AND text_bytes <= {{max_bytes:UInt64}} AS readable
+            FROM {store.table("ragpulse_requests")}
+            WHERE Timestamp >= {{oldest:DateTime64(9)}} AND Timestamp <= {{newest:DateTime64(9)}}
+              AND has({{ids:Array(String)}}, TraceId)
+            ORDER BY Timestamp, Source = 'ragpulse'
+            LIMIT 1 BY TraceId
+        )
         """,
-        {"oldest": oldest, "newest": newest, "ids": [candidate.trace_id for candidate in candidates]},
+        {
+            "oldest": oldest,
+            "newest": newest,
+            "ids": [candidate.trace_id for candidate in candidates],
+            "max_bytes": MAX_REQUEST_BYTES,
+        },
     )
-    return {row["TraceId"]: row for row in rows}
+    return {
+        row["TraceId"]: RequestRow(row, _problem(bool(row.pop("valid_utf8")), int(row.pop("text_bytes"))))
+        for row in rows
+    }
+
+
+def _problem(valid_utf8: bool, text_bytes: int) -> str:
+    if not valid_utf8:
+        return "request text is not valid UTF-8"
+    if text_bytes > MAX_REQUEST_BYTES:
+        return f"request text is {text_bytes} bytes, more than the {MAX_REQUEST_BYTES} a judge takes"
+    return ""

@@ -9,3 +9,10 @@ class OverBudget(Exception):
     The pipeline stops judging for that scorer until the next tick; the request stays a candidate and is
     scored once budget is available again. LLM clients subclass this for their own budget error.
     """
+
+
+class JudgeUnreachable(Exception):
+    """The judge's endpoint could not be reached: connection failures or timeouts, after the client's own
+    retries. A few in a row open the scorer's circuit (see :mod:`ragpulse_scorers.pipeline.circuit`); LLM
+    clients subclass this for their connection and timeout errors.
+    """

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 CandidateT = TypeVar("CandidateT")
 
@@ -35,33 +35,64 @@ class RequestBudget:
         return granted
 
 
+class JudgeLimits(Protocol):
+    """How much one scorer may judge: ``[scorer]`` for paid judges, ``[scorer.free]`` for free ones."""
+
+    @property
+    def per_tick_limit(self) -> int: ...
+
+    @property
+    def per_variant_quota(self) -> int: ...
+
+    @property
+    def max_per_minute(self) -> float: ...
+
+    @property
+    def concurrency(self) -> int: ...
+
+
 @dataclass(frozen=True)
 class Allotment(Generic[CandidateT]):
     chosen: list[CandidateT]
     throttled: list[tuple[CandidateT, str]]
 
 
-def allot(
-    candidates: Sequence[CandidateT],
-    variant_of: Callable[[CandidateT], Hashable],
-    *,
-    per_variant_quota: int,
-    per_tick_limit: int,
-    budget: RequestBudget,
-) -> Allotment[CandidateT]:
-    """Choose candidates in the order given; the rest are throttled, each with the limit that stopped it."""
-    chosen: list[CandidateT] = []
-    throttled: list[tuple[CandidateT, str]] = []
-    per_variant: dict[Hashable, int] = {}
-    for candidate in candidates:
-        variant = variant_of(candidate)
-        if per_variant.get(variant, 0) >= per_variant_quota:
-            throttled.append((candidate, f"variant quota of {per_variant_quota} per tick reached"))
-        elif len(chosen) >= per_tick_limit:
-            throttled.append((candidate, f"per-tick limit of {per_tick_limit} reached"))
-        else:
-            per_variant[variant] = per_variant.get(variant, 0) + 1
-            chosen.append(candidate)
-    granted = budget.take(len(chosen))
-    throttled.extend((candidate, "rate limit (max_per_minute) reached") for candidate in chosen[granted:])
-    return Allotment(chosen[:granted], throttled)
+class TickAllowance(Generic[CandidateT]):
+    """What one scorer may still judge in a tick, across the batches of candidates it reads in turn."""
+
+    def __init__(
+        self,
+        variant_of: Callable[[CandidateT], Hashable],
+        *,
+        per_variant_quota: int,
+        per_tick_limit: int,
+        budget: RequestBudget,
+    ) -> None:
+        self._variant_of = variant_of
+        self._quota = per_variant_quota
+        self._limit = per_tick_limit
+        self._budget = budget
+        self._per_variant: dict[Hashable, int] = {}
+        self._chosen = 0
+
+    def allot(self, candidates: Sequence[CandidateT]) -> Allotment[CandidateT]:
+        """Choose candidates in the order given; the rest are throttled, each with the limit that stops it."""
+        chosen: list[CandidateT] = []
+        throttled: list[tuple[CandidateT, str]] = []
+        per_variant = dict(self._per_variant)
+        for candidate in candidates:
+            variant = self._variant_of(candidate)
+            if per_variant.get(variant, 0) >= self._quota:
+                throttled.append((candidate, f"variant quota of {self._quota} per tick reached"))
+            elif self._chosen + len(chosen) >= self._limit:
+                throttled.append((candidate, f"per-tick limit of {self._limit} reached"))
+            else:
+                per_variant[variant] = per_variant.get(variant, 0) + 1
+                chosen.append(candidate)
+        granted = self._budget.take(len(chosen))
+        throttled.extend((candidate, "rate limit (max_per_minute) reached") for candidate in chosen[granted:])
+        for candidate in chosen[:granted]:
+            variant = self._variant_of(candidate)
+            self._per_variant[variant] = self._per_variant.get(variant, 0) + 1
+        self._chosen += granted
+        return Allotment(chosen[:granted], throttled)

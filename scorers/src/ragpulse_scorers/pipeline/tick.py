@@ -1,8 +1,9 @@
-"""One scoring tick: for each scorer, select, sample, limit, judge with bounded concurrency, write.
+"""One scoring tick: each scorer in turn reads its candidates in batches, samples, limits, judges, writes.
 
 Nothing a request contains can crash a tick: unreadable rows are skipped with a reason and a judge exception
-fails only that request (an Error row and a ``failed`` log row). Only an unreachable store stops a scorer's
-tick; the next tick picks up where it stopped.
+fails only that request (an Error row and a ``failed`` log row). An unreachable judge defers the rest of its
+scorer's turn (see ``pipeline.circuit``); only an unreachable store stops a scorer's turn with an error. The
+next tick picks up where a turn stopped.
 """
 
 from __future__ import annotations
@@ -10,39 +11,30 @@ from __future__ import annotations
 import logging
 import os
 import socket
-import threading
 import time
 from collections import Counter
-from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from ragpulse_core.store import Store, StoreUnavailable
 
 from ragpulse_scorers.assembly.job import AssemblyWindow, assemble_requests
-from ragpulse_scorers.models import RagRequest, RequestRowError, Score
 from ragpulse_scorers.outcomes import Outcome
-from ragpulse_scorers.pipeline.candidates import Candidate, Selection, load_requests, select_candidates
-from ragpulse_scorers.pipeline.errors import OverBudget
-from ragpulse_scorers.pipeline.limits import RequestBudget, allot
+from ragpulse_scorers.pipeline.candidates import Selection
+from ragpulse_scorers.pipeline.circuit import JudgeCircuit
+from ragpulse_scorers.pipeline.limits import JudgeLimits, RequestBudget
 from ragpulse_scorers.pipeline.sampling import Shard, sample_threshold
-from ragpulse_scorers.pipeline.writer import Judgment, RequestKey, ScoreWriter, error_score, score_rows
+from ragpulse_scorers.pipeline.turn import ScorerTurn, TurnPlan
+from ragpulse_scorers.pipeline.writer import ScoreWriter
 from ragpulse_scorers.registry import build_scorers
-from ragpulse_scorers.scorer import NotApplicable, Scorer
+from ragpulse_scorers.scorer import Scorer, is_free
 from ragpulse_scorers.settings import ScorersSettings
 
 logger = logging.getLogger(__name__)
 
-# Candidates read per tick, as a multiple of the per-tick limit: enough to see what the limits throttle and
-# to log out-of-sample requests in bulk, without reading a whole backlog.
-CANDIDATE_WINDOW = 4
-MAX_REASON_CHARS = 2000
 ASSEMBLY = "assembly"
 """The name :attr:`TickReport.errors` gives request assembly."""
-
-
 
 
 @dataclass
@@ -76,7 +68,8 @@ class TickReport:
 
 
 class ScoringJob:
-    """The scheduler's job. It keeps the scorers and each scorer's rate budget from one tick to the next."""
+    """The scheduler's job. It keeps the scorers, each scorer's rate budget and its judge's circuit from one
+    tick to the next."""
 
     def __init__(
         self,
@@ -84,7 +77,8 @@ class ScoringJob:
         store: Store,
         scorers: Sequence[Scorer] | None = None,
         *,
-        write_batch: int = 50,
+        write_batch: int | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._settings = settings
         self._store = store
@@ -93,9 +87,14 @@ class ScoringJob:
         )
         self._shard = Shard.parse(settings.scorer.shard)
         self._threshold = sample_threshold(settings.scorer.sample_rate)
-        per_minute = settings.scorer.max_per_minute
-        self._budgets = {scorer.name: RequestBudget(per_minute) for scorer in self._scorers}
-        self._write_batch = write_batch
+        config = settings.scorer
+        self._limits: dict[str, JudgeLimits] = {
+            scorer.name: config.free if is_free(scorer) else config for scorer in self._scorers
+        }
+        self._budgets = {name: RequestBudget(limits.max_per_minute) for name, limits in self._limits.items()}
+        self._circuits = {scorer.name: JudgeCircuit(config.circuit_failures) for scorer in self._scorers}
+        self._write_batch = write_batch or config.batch_size
+        self._clock = clock
         shard = f" shard {self._shard}" if self._shard.count > 1 else ""
         self._worker = f"{socket.gethostname()}:{os.getpid()}{shard}"
 
@@ -134,6 +133,7 @@ class ScoringJob:
 
     def _run_scorer(self, scorer: Scorer, now: datetime, report: TickReport) -> None:
         config = self._settings.scorer
+        limits = self._limits[scorer.name]
         selection = Selection(
             scorer=scorer.name,
             version=scorer.version,
@@ -142,125 +142,26 @@ class ScoringJob:
             sample_threshold=self._threshold,
             shard=self._shard,
             max_attempts=config.max_attempts,
-            limit=CANDIDATE_WINDOW * config.per_tick_limit,
+            limit=config.batch_size,
         )
-        candidates = select_candidates(self._store, selection)
-        writer = ScoreWriter(self._store, scorer.name, scorer.version, self._worker)
-
-        decided: list[Judgment] = []
-        eligible: list[Candidate] = []
-        for candidate in candidates:
-            if not candidate.in_sample:
-                # The query returns an out-of-sample request only until its sampled_out row is written.
-                reason = f"SampleKey outside sample rate {config.sample_rate}"
-                decided.append(Judgment(_key(candidate), Outcome.SAMPLED_OUT, reason))
-            elif candidate.problem:
-                decided.append(Judgment(_key(candidate), Outcome.SKIPPED, candidate.problem))
-            else:
-                eligible.append(candidate)
-        allotment = allot(
-            eligible,
-            lambda c: (c.service_name, c.variant),
-            per_variant_quota=config.per_variant_quota,
-            per_tick_limit=config.per_tick_limit,
+        plan = TurnPlan(
+            selection=selection,
+            limits=limits,
+            sample_rate=config.sample_rate,
+            batch_size=config.batch_size,
+            write_batch=self._write_batch,
+            deadline=self._clock() + config.tick_deadline_s,
+            clock=self._clock,
+        )
+        ScorerTurn(
+            self._store,
+            scorer,
+            plan,
             budget=self._budgets[scorer.name],
-        )
-        for judgment in decided:
-            report.add(scorer.name, Outcome(judgment.outcome))
-        report.add(scorer.name, Outcome.THROTTLED, len(allotment.throttled))
-        decided.extend(
-            Judgment(_key(candidate), Outcome.THROTTLED, reason)
-            for candidate, reason in allotment.throttled
-            if Outcome.THROTTLED not in candidate.logged_deferrals
-        )
-        writer.write(decided, datetime.now(UTC))
-        self._judge_all(scorer, allotment.chosen, writer, report)
-
-    def _judge_all(
-        self, scorer: Scorer, chosen: list[Candidate], writer: ScoreWriter, report: TickReport
-    ) -> None:
-        rows = load_requests(self._store, chosen)
-        budget_spent = threading.Event()
-        pending: list[Judgment] = []
-        concurrency = self._settings.scorer.concurrency
-        pool = ThreadPoolExecutor(concurrency, thread_name_prefix=f"judge-{scorer.name}")
-        try:
-            futures = {
-                pool.submit(_judge, scorer, candidate, rows.get(candidate.trace_id), budget_spent): candidate
-                for candidate in chosen
-            }
-            for future in as_completed(futures):
-                judgment = future.result()
-                report.add(scorer.name, Outcome(judgment.outcome))
-                if judgment.outcome == Outcome.OVER_BUDGET and (
-                    Outcome.OVER_BUDGET in futures[future].logged_deferrals
-                ):
-                    continue
-                pending.append(judgment)
-                if len(pending) >= self._write_batch:
-                    writer.write(pending, datetime.now(UTC))
-                    pending = []
-            writer.write(pending, datetime.now(UTC))
-        finally:
-            # On a store error, judging what can no longer be written would only spend judge budget.
-            pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _key(candidate: Candidate, pipeline: str = "") -> RequestKey:
-    return RequestKey(
-        candidate.trace_id, candidate.timestamp, candidate.service_name, pipeline, candidate.variant
-    )
-
-
-def _judge(
-    scorer: Scorer, candidate: Candidate, row: dict[str, Any] | None, budget_spent: threading.Event
-) -> Judgment:
-    """One request's judgment; never raises for anything the request or the scorer does."""
-    key = _key(candidate)
-    if row is None:
-        return Judgment(key, Outcome.SKIPPED, "request row is gone (expired or deleted)")
-    if budget_spent.is_set():
-        return Judgment(key, Outcome.OVER_BUDGET, "judge budget spent earlier in this tick")
-    try:
-        request = RagRequest.from_row(row)
-    except RequestRowError as exc:
-        return Judgment(key, Outcome.SKIPPED, _clip(str(exc)))
-    key = replace(key, pipeline=request.pipeline)
-    for name in scorer.requires:
-        if not getattr(request, name, None):
-            return Judgment(key, Outcome.SKIPPED, f"request has no {name}")
-    started = time.monotonic()
-    try:
-        scores = scorer.score(request)
-    except NotApplicable as exc:
-        return Judgment(key, Outcome.SKIPPED, _clip(str(exc)) or "not applicable")
-    except OverBudget as exc:
-        budget_spent.set()
-        return Judgment(key, Outcome.OVER_BUDGET, _clip(str(exc)) or "judge budget spent")
-    except Exception as exc:
-        logger.warning("scorer %s failed on trace %s: %r", scorer.name, candidate.trace_id, exc)
-        return _failed(scorer, key, f"{type(exc).__name__}: {exc}")
-    elapsed_ms = (time.monotonic() - started) * 1000.0
-    if not isinstance(scores, (list, tuple)) or not all(isinstance(score, Score) for score in scores):
-        return _failed(scorer, key, f"scorer returned {type(scores).__name__}, not a list of Score")
-    if not scores:
-        return Judgment(key, Outcome.SKIPPED, "scorer returned no scores")
-    try:
-        rows = score_rows(key, scorer.name, scorer.version, list(scores), datetime.now(UTC))
-    except (TypeError, ValueError, OverflowError) as exc:
-        return _failed(scorer, key, f"scorer returned a value no column can hold: {exc}")
-    reason = f"{len(scores)} metrics in {elapsed_ms:.0f} ms"
-    return Judgment(key, Outcome.SCORED, reason, rows, replaces_error=candidate.failures > 0)
-
-
-def _failed(scorer: Scorer, key: RequestKey, message: str) -> Judgment:
-    message = _clip(message)
-    rows = score_rows(key, scorer.name, scorer.version, [error_score(message)], datetime.now(UTC))
-    return Judgment(key, Outcome.FAILED, message, rows)
-
-
-def _clip(text: str) -> str:
-    return text if len(text) <= MAX_REASON_CHARS else text[: MAX_REASON_CHARS - 1] + "…"
+            circuit=self._circuits[scorer.name],
+            writer=ScoreWriter(self._store, scorer.name, scorer.version, self._worker),
+            report=report,
+        ).run()
 
 
 def run_tick(

@@ -27,6 +27,13 @@ LOG_COLUMNS = (
     "Reason", "Worker",
 )  # fmt: skip
 
+# The columns that tell one batch from another: a retried insert repeats them, another batch never does
+# (each judgment has its own ScoredAt, each write its own LoggedAt). Hashing these, not the whole rows with
+# their details, keeps the token cheap.
+_TOKEN_KEYS = {
+    "ragpulse_scores": ("TraceId", "ScoredAt", "Scorer", "ScorerVersion", "Metric"),
+    "ragpulse_scoring_log": ("LoggedAt", "TraceId", "Scorer", "ScorerVersion", "Outcome"),
+}
 _UINT32_MAX = 2**32 - 1
 
 
@@ -75,7 +82,7 @@ def score_rows(
             _finite_or_none(score.value),
             score.label,
             score.explanation,
-            json.dumps(score.details, ensure_ascii=False, default=str),
+            json.dumps(score.details, ensure_ascii=False, default=str) if score.details else "{}",
             score.judge_model,
             _uint32(score.input_tokens),
             _uint32(score.output_tokens),
@@ -143,5 +150,7 @@ class ScoreWriter:
 
     def _insert(self, table: str, rows: list[list[Any]], columns: Sequence[str]) -> None:
         if rows:
-            token = hashlib.sha256(repr((table, rows)).encode()).hexdigest()
+            key = [columns.index(name) for name in _TOKEN_KEYS[table]]
+            keys = [[row[i] for i in key] for row in rows]
+            token = hashlib.sha256(repr((table, keys)).encode()).hexdigest()
             self._store.insert(table, rows, columns, dedup_token=token)

@@ -1,0 +1,107 @@
+"""One OTLP export request to one answer, whichever transport carried it (HTTP or gRPC).
+
+The order is the point: decompress and decode within the body limit, then refuse early what would not fit
+(the rows' expanded size, the write queue's room) before any mapping, then map and queue. The transports only
+translate :class:`ExportResult` into their status codes.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from ragpulse_core.settings import CollectorSettings
+
+from ragpulse_collector import otlp
+from ragpulse_collector.mapping import map_request
+from ragpulse_collector.metrics import CollectorMetrics
+from ragpulse_collector.writer import BatchWriter, QueueFull, Ticket, WriteFailed
+
+
+class ExportStatus(enum.Enum):
+    OK = "ok"
+    INVALID = "invalid"
+    TOO_LARGE = "too large"
+    QUEUE_FULL = "queue full"
+    UNAVAILABLE = "unavailable"
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    status: ExportStatus
+    message: str = ""
+    rejected: int = 0
+
+
+@dataclass(frozen=True)
+class Queued:
+    """A request whose spans wait in the write queue; its answer comes when ``ticket`` resolves."""
+
+    ticket: Ticket
+    rejected: int
+    reason: str
+
+
+class ExportHandler:
+    def __init__(self, settings: CollectorSettings, writer: BatchWriter, metrics: CollectorMetrics) -> None:
+        self.settings = settings
+        self.writer = writer
+        self.metrics = metrics
+
+    def accept(self, body: bytes, kind: str, content_encoding: str | None) -> ExportResult | Queued:
+        """Decode, admit and queue a request body; CPU work, never waits for the writer."""
+        limit = self.settings.max_body_bytes
+        try:
+            raw = otlp.decompress(body, content_encoding, limit)
+            request = otlp.decode_request(raw, kind)
+        except otlp.PayloadTooLarge as exc:
+            return ExportResult(ExportStatus.TOO_LARGE, str(exc))
+        except otlp.PayloadError as exc:
+            return ExportResult(ExportStatus.INVALID, str(exc))
+        spans, size = otlp.expanded_size(request, len(raw))
+        if size > self.settings.max_expanded_bytes:
+            return ExportResult(
+                ExportStatus.TOO_LARGE,
+                f"{spans} spans would expand to about {size} bytes of rows (resource and scope attributes "
+                f"repeat on each), over {self.settings.max_expanded_bytes}; send smaller batches",
+            )
+        try:
+            self.writer.check_room(spans, size)
+            mapped = map_request(request)
+            self.metrics.add("spans_received_total", len(mapped.spans) + mapped.rejected)
+            if mapped.rejected:
+                self.metrics.add("spans_rejected_total", mapped.rejected)
+            if not len(mapped.spans):
+                return ExportResult(ExportStatus.OK, mapped.rejection_reason, mapped.rejected)
+            ticket = self.writer.submit(mapped.spans, mapped.spans.identity(), size)
+        except QueueFull as exc:
+            return ExportResult(ExportStatus.QUEUE_FULL, f"write queue full ({exc}); retry later")
+        except WriteFailed as exc:
+            return ExportResult(ExportStatus.UNAVAILABLE, str(exc))
+        return Queued(ticket, mapped.rejected, mapped.rejection_reason)
+
+    def withdraw_if_queued(self, queued: Queued) -> bool:
+        """After the ack timeout: True when the request was taken back, so it will never be written."""
+        return not queued.ticket.done and self.writer.withdraw(queued.ticket)
+
+    @staticmethod
+    def conclude(queued: Queued) -> ExportResult:
+        """The answer for a request whose ticket resolved (or was given up on: then it is unavailable)."""
+        if not queued.ticket.done:
+            return ExportResult(ExportStatus.UNAVAILABLE, "the write is taking too long; retry later")
+        try:
+            queued.ticket.result()
+        except WriteFailed as exc:
+            return ExportResult(ExportStatus.UNAVAILABLE, str(exc))
+        return ExportResult(ExportStatus.OK, queued.reason, queued.rejected)
+
+    def export(self, body: bytes, kind: str, content_encoding: str | None) -> ExportResult:
+        """:meth:`accept` and wait for the answer, blocking this thread (the gRPC receiver's way)."""
+        accepted = self.accept(body, kind, content_encoding)
+        if isinstance(accepted, ExportResult):
+            return accepted
+        timeout = self.settings.ack_timeout_s
+        if not accepted.ticket.done_within(timeout) and not self.withdraw_if_queued(accepted):
+            # Already inside an insert: that insert's outcome is the answer, if it comes in time.
+            accepted.ticket.done_within(timeout)
+        return self.conclude(accepted)

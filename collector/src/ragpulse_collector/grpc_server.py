@@ -1,0 +1,126 @@
+"""The OTLP/gRPC receiver (``TraceService/Export``, port 4317 by convention), beside the HTTP one.
+
+The same :class:`ExportHandler` decides, so mapping, limits, deduplication and acknowledgement mean the
+same on both transports. Status codes follow the OTLP/gRPC spec: ``INVALID_ARGUMENT`` for a payload that
+cannot be decoded, ``UNAUTHENTICATED`` for a wrong token (metadata ``authorization: Bearer ...``), and for
+what a client should retry, ``RESOURCE_EXHAUSTED`` (queue full) or ``UNAVAILABLE`` (not written) with a
+``google.rpc.RetryInfo`` in the status details. A request over the size limits gets ``RESOURCE_EXHAUSTED``
+without RetryInfo, which the spec makes non-retryable.
+
+The method handler takes the raw request bytes (no deserializer), so decoding, its limits and its errors are
+the same code as on HTTP.
+"""
+
+from __future__ import annotations
+
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import grpc
+from google.protobuf import any_pb2, duration_pb2
+from google.rpc import error_details_pb2, status_pb2
+from ragpulse_core.settings import CollectorSettings
+
+from ragpulse_collector import otlp
+from ragpulse_collector.auth import BearerAuth
+from ragpulse_collector.exports import ExportHandler, ExportResult, ExportStatus
+from ragpulse_collector.http_server import RETRY_AFTER_S
+from ragpulse_collector.metrics import CollectorMetrics
+
+logger = logging.getLogger(__name__)
+
+SERVICE = "opentelemetry.proto.collector.trace.v1.TraceService"
+METHOD = "Export"
+
+GRPC_STATUS: dict[ExportStatus, grpc.StatusCode] = {
+    ExportStatus.OK: grpc.StatusCode.OK,
+    ExportStatus.INVALID: grpc.StatusCode.INVALID_ARGUMENT,
+    ExportStatus.TOO_LARGE: grpc.StatusCode.RESOURCE_EXHAUSTED,
+    ExportStatus.QUEUE_FULL: grpc.StatusCode.RESOURCE_EXHAUSTED,
+    ExportStatus.UNAVAILABLE: grpc.StatusCode.UNAVAILABLE,
+}
+# For /metrics, gRPC answers are counted under the HTTP status of the same meaning.
+HTTP_EQUIVALENT: dict[grpc.StatusCode, int] = {
+    grpc.StatusCode.OK: 200,
+    grpc.StatusCode.INVALID_ARGUMENT: 400,
+    grpc.StatusCode.UNAUTHENTICATED: 401,
+    grpc.StatusCode.RESOURCE_EXHAUSTED: 429,
+    grpc.StatusCode.UNAVAILABLE: 503,
+}
+
+
+@dataclass(frozen=True)
+class _Status(grpc.Status):  # type: ignore[misc]
+    code: grpc.StatusCode
+    details: str
+    trailing_metadata: tuple[tuple[str, bytes], ...]
+
+
+def _status(code: grpc.StatusCode, message: str, retry_after_s: int | None) -> _Status:
+    """A status whose details (``grpc-status-details-bin``) carry RetryInfo when the client should retry."""
+    detail = status_pb2.Status(code=code.value[0], message=message)
+    if retry_after_s is not None:
+        packed = any_pb2.Any()
+        packed.Pack(error_details_pb2.RetryInfo(retry_delay=duration_pb2.Duration(seconds=retry_after_s)))
+        detail.details.append(packed)
+    return _Status(code, message, (("grpc-status-details-bin", detail.SerializeToString()),))
+
+
+class GrpcReceiver:
+    def __init__(
+        self, settings: CollectorSettings, exports: ExportHandler, auth: BearerAuth, metrics: CollectorMetrics
+    ) -> None:
+        assert settings.grpc_port is not None
+        self._settings = settings
+        self._exports = exports
+        self._auth = auth
+        self._metrics = metrics
+        # Each call holds its thread until acknowledged, as an HTTP request awaits its answer.
+        self._server = grpc.server(
+            ThreadPoolExecutor(settings.max_concurrent_requests, thread_name_prefix="ragpulse-grpc"),
+            handlers=[
+                grpc.method_handlers_generic_handler(
+                    SERVICE, {METHOD: grpc.unary_unary_rpc_method_handler(self._export)}
+                )
+            ],
+            options=[
+                ("grpc.max_receive_message_length", settings.max_body_bytes),
+                ("grpc.so_reuseport", 0),
+            ],
+            maximum_concurrent_rpcs=settings.max_concurrent_requests * 4,
+        )
+        self.port = self._server.add_insecure_port(f"{settings.host}:{settings.grpc_port}")
+        if self.port == 0:
+            raise OSError(f"cannot listen for OTLP/gRPC on {settings.host}:{settings.grpc_port}")
+
+    def start(self) -> None:
+        self._server.start()
+
+    def stop(self) -> None:
+        self._server.stop(grace=self._settings.ack_timeout_s).wait()
+
+    def _export(self, body: bytes, context: grpc.ServicerContext) -> bytes:
+        metadata = dict(context.invocation_metadata())
+        if not self._auth.allows(_text(metadata.get("authorization"))):
+            self._abort(
+                context, _status(grpc.StatusCode.UNAUTHENTICATED, "missing or wrong bearer token", None)
+            )
+        # gRPC has already inflated a compressed message, within max_receive_message_length.
+        result = self._exports.export(body, otlp.PROTOBUF, None)
+        if result.status is not ExportStatus.OK:
+            self._abort(context, self._error_status(result))
+        self._metrics.count_response(200)
+        return otlp.encode_response(otlp.PROTOBUF, result.rejected, result.message)
+
+    @staticmethod
+    def _error_status(result: ExportResult) -> _Status:
+        return _status(GRPC_STATUS[result.status], result.message, RETRY_AFTER_S.get(result.status))
+
+    def _abort(self, context: grpc.ServicerContext, status: _Status) -> None:
+        self._metrics.count_response(HTTP_EQUIVALENT[status.code])
+        context.abort_with_status(status)
+
+
+def _text(value: str | bytes | None) -> str | None:
+    return value.decode() if isinstance(value, bytes) else value

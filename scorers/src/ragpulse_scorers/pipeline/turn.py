@@ -1,0 +1,265 @@
+"""One scorer's turn in a tick: read candidates in batches, sample, limit, judge, write.
+
+The turn reads ``batch_size`` candidates at a time, oldest first, each batch after the last, until none
+remain, its window of candidates is read, or its deadline passes; scores and log rows go out in batches of
+the same size. Memory is bounded by a batch, not by the backlog, and a free judge clears a backlog in one
+tick. A judge that cannot be reached opens the scorer's circuit (:mod:`ragpulse_scorers.pipeline.circuit`):
+the turn stops calling it, defers the rest of its batch and logs one summary line.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import Protocol
+
+from ragpulse_core.store import Store
+
+from ragpulse_scorers.models import RagRequest, RequestRowError, Score
+from ragpulse_scorers.outcomes import Outcome
+from ragpulse_scorers.pipeline.candidates import (
+    Candidate,
+    RequestRow,
+    Selection,
+    load_requests,
+    select_candidates,
+)
+from ragpulse_scorers.pipeline.circuit import JudgeCircuit
+from ragpulse_scorers.pipeline.errors import JudgeUnreachable, OverBudget
+from ragpulse_scorers.pipeline.limits import JudgeLimits, RequestBudget, TickAllowance
+from ragpulse_scorers.pipeline.writer import Judgment, RequestKey, ScoreWriter, error_score, score_rows
+from ragpulse_scorers.scorer import NotApplicable, Scorer
+
+logger = logging.getLogger(__name__)
+
+# Candidates read per turn, as a multiple of the per-tick limit: enough to see what the limits throttle and
+# to log out-of-sample requests in bulk, without reading a whole backlog.
+CANDIDATE_WINDOW = 4
+MAX_REASON_CHARS = 2000
+
+
+class OutcomeCounter(Protocol):
+    def add(self, scorer: str, outcome: Outcome, n: int = 1) -> None: ...
+
+
+@dataclass(frozen=True)
+class TurnPlan:
+    """What a turn may do: where to look, its limits, batch sizes, and its deadline on ``clock``."""
+
+    selection: Selection
+    limits: JudgeLimits
+    sample_rate: float
+    batch_size: int
+    write_batch: int
+    deadline: float
+    clock: Callable[[], float] = time.monotonic
+
+    def expired(self) -> bool:
+        return self.clock() >= self.deadline
+
+
+class ScorerTurn:
+    def __init__(
+        self,
+        store: Store,
+        scorer: Scorer,
+        plan: TurnPlan,
+        *,
+        budget: RequestBudget,
+        circuit: JudgeCircuit,
+        writer: ScoreWriter,
+        report: OutcomeCounter,
+    ) -> None:
+        self._store = store
+        self._scorer = scorer
+        self._plan = plan
+        self._circuit = circuit
+        self._writer = writer
+        self._report = report
+        self._allowance = TickAllowance[Candidate](
+            lambda c: (c.service_name, c.variant),
+            per_variant_quota=plan.limits.per_variant_quota,
+            per_tick_limit=plan.limits.per_tick_limit,
+            budget=budget,
+        )
+        self._pending: list[Judgment] = []
+        self._budget_spent = threading.Event()
+        self._judge_down = threading.Event()
+        self._deferred = 0
+        self._stopped = ""
+
+    def run(self) -> None:
+        window = CANDIDATE_WINDOW * self._plan.limits.per_tick_limit
+        selection = self._plan.selection
+        with self._judging_pool() as pool:
+            while window > 0 and not self._stopped:
+                if self._plan.expired():
+                    self._stopped = "deadline"
+                    break
+                limit = min(self._plan.batch_size, window)
+                candidates = select_candidates(self._store, replace(selection, limit=limit))
+                if not candidates:
+                    break
+                window -= len(candidates)
+                selection = replace(selection, after=candidates[-1].position)
+                self._take(candidates, pool)
+                if len(candidates) < limit:
+                    break
+        self._flush()
+        self._log_stop()
+
+    @contextmanager
+    def _judging_pool(self) -> Iterator[ThreadPoolExecutor | None]:
+        # One judgment at a time needs no threads: a CPU-bound judge runs fastest on the calling thread.
+        if self._plan.limits.concurrency == 1:
+            yield None
+            return
+        threads = self._plan.limits.concurrency
+        pool = ThreadPoolExecutor(threads, thread_name_prefix=f"judge-{self._scorer.name}")
+        try:
+            yield pool
+        finally:
+            # On a store error, judging what can no longer be written would only spend judge budget.
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def _take(self, candidates: list[Candidate], pool: ThreadPoolExecutor | None) -> None:
+        eligible: list[Candidate] = []
+        for candidate in candidates:
+            if candidate.in_sample:
+                eligible.append(candidate)
+            else:
+                # The query returns an out-of-sample request only until its sampled_out row is written.
+                reason = f"SampleKey outside sample rate {self._plan.sample_rate}"
+                self._record(candidate, Judgment(_key(candidate), Outcome.SAMPLED_OUT, reason))
+        allotment = self._allowance.allot(eligible)
+        for candidate, reason in allotment.throttled:
+            self._record(candidate, Judgment(_key(candidate), Outcome.THROTTLED, reason))
+        self._judge_batch(allotment.chosen, pool)
+
+    def _judge_batch(self, chosen: list[Candidate], pool: ThreadPoolExecutor | None) -> None:
+        rows = load_requests(self._store, chosen)
+        # The probe: until the judge has answered (or the circuit opened), one judgment at a time.
+        while chosen and not self._circuit.closed and not self._judge_down.is_set():
+            probe, chosen = chosen[0], chosen[1:]
+            self._record(probe, self._judge(probe, rows.get(probe.trace_id), probe=True))
+        if pool is None:
+            for candidate in chosen:
+                self._record(candidate, self._judge(candidate, rows.get(candidate.trace_id)))
+            return
+        futures = {pool.submit(self._judge, c, rows.get(c.trace_id)): c for c in chosen}
+        for future in as_completed(futures):
+            self._record(futures[future], future.result())
+
+    def _judge(self, candidate: Candidate, row: RequestRow | None, probe: bool = False) -> Judgment | None:
+        """One request's judgment, or None when the deadline left it for the next tick; never raises for
+        anything the request or the scorer does."""
+        key = _key(candidate)
+        if row is None:
+            return Judgment(key, Outcome.SKIPPED, "request row is gone (expired or deleted)")
+        if row.problem:
+            return Judgment(key, Outcome.SKIPPED, row.problem)
+        if self._budget_spent.is_set():
+            return Judgment(key, Outcome.OVER_BUDGET, "judge budget spent earlier in this tick")
+        if self._judge_down.is_set() or (not probe and not self._circuit.closed):
+            return self._deferral(key)
+        if self._plan.expired():
+            self._stopped = "deadline"
+            return None
+        key = _key(candidate, row.values.get("Pipeline", ""))
+        try:
+            request = RagRequest.from_row(row.values)
+        except RequestRowError as exc:
+            return Judgment(key, Outcome.SKIPPED, _clip(str(exc)))
+        for name in self._scorer.requires:
+            if not getattr(request, name, None):
+                return Judgment(key, Outcome.SKIPPED, f"request has no {name}")
+        return self._score(candidate, key, request)
+
+    def _score(self, candidate: Candidate, key: RequestKey, request: RagRequest) -> Judgment:
+        scorer = self._scorer
+        started = time.monotonic()
+        try:
+            scores = scorer.score(request)
+        except NotApplicable as exc:
+            self._circuit.reached()
+            return Judgment(key, Outcome.SKIPPED, _clip(str(exc)) or "not applicable")
+        except OverBudget as exc:
+            self._budget_spent.set()
+            return Judgment(key, Outcome.OVER_BUDGET, _clip(str(exc)) or "judge budget spent")
+        except JudgeUnreachable as exc:
+            if self._circuit.unreachable(_clip(f"{type(exc).__name__}: {exc}")):
+                self._judge_down.set()
+                return self._deferral(key)
+            logger.info("scorer %s could not reach its judge on trace %s: %s", scorer.name, key.trace_id, exc)
+            return _failed(scorer, key, f"{type(exc).__name__}: {exc}")
+        except Exception as exc:
+            self._circuit.reached()
+            logger.warning("scorer %s failed on trace %s: %r", scorer.name, candidate.trace_id, exc)
+            return _failed(scorer, key, f"{type(exc).__name__}: {exc}")
+        self._circuit.reached()
+        elapsed_ms = (time.monotonic() - started) * 1000.0
+        if not isinstance(scores, (list, tuple)) or not all(isinstance(score, Score) for score in scores):
+            return _failed(scorer, key, f"scorer returned {type(scores).__name__}, not a list of Score")
+        if not scores:
+            return Judgment(key, Outcome.SKIPPED, "scorer returned no scores")
+        try:
+            rows = score_rows(key, scorer.name, scorer.version, list(scores), datetime.now(UTC))
+        except (TypeError, ValueError, OverflowError) as exc:
+            return _failed(scorer, key, f"scorer returned a value no column can hold: {exc}")
+        reason = f"{len(scores)} metrics in {elapsed_ms:.0f} ms"
+        return Judgment(key, Outcome.SCORED, reason, rows, replaces_error=candidate.failures > 0)
+
+    def _deferral(self, key: RequestKey) -> Judgment:
+        return Judgment(key, Outcome.DEFERRED, f"judge unreachable: {self._circuit.last_failure}")
+
+    def _record(self, candidate: Candidate, judgment: Judgment | None) -> None:
+        if judgment is None:
+            return
+        self._report.add(self._scorer.name, judgment.outcome)
+        if judgment.outcome == Outcome.DEFERRED:
+            self._deferred += 1
+            self._stopped = "judge unreachable"
+        # A deferral is logged once per request, not once per tick.
+        if judgment.outcome in candidate.logged_deferrals:
+            return
+        self._pending.append(judgment)
+        if len(self._pending) >= self._plan.write_batch:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self._pending:
+            self._writer.write(self._pending, datetime.now(UTC))
+            self._pending = []
+
+    def _log_stop(self) -> None:
+        name = self._scorer.name
+        if self._deferred:
+            logger.warning(
+                "scorer %s: judge unreachable (%d failures in a row, last: %s); %d requests deferred,"
+                " the next tick probes the judge once before resuming",
+                name, self._circuit.failures, self._circuit.last_failure, self._deferred,
+            )  # fmt: skip
+        elif self._stopped == "deadline":
+            logger.info("scorer %s: tick deadline reached; the rest waits for the next tick", name)
+
+
+def _key(candidate: Candidate, pipeline: str = "") -> RequestKey:
+    return RequestKey(
+        candidate.trace_id, candidate.timestamp, candidate.service_name, pipeline, candidate.variant
+    )
+
+
+def _failed(scorer: Scorer, key: RequestKey, message: str) -> Judgment:
+    message = _clip(message)
+    rows = score_rows(key, scorer.name, scorer.version, [error_score(message)], datetime.now(UTC))
+    return Judgment(key, Outcome.FAILED, message, rows)
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_REASON_CHARS else text[: MAX_REASON_CHARS - 1] + "…"
