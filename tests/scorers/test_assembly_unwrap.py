@@ -75,6 +75,17 @@ def test_a_value_of_no_known_shape_comes_back_as_recorded(recorded: str) -> None
     assert answer_text(recorded) == recorded
 
 
+@pytest.mark.parametrize(
+    "recorded",
+    [
+        json.dumps([{"page_content": "Passage 0.", "metadata": {}, "type": "Document"}]),
+        json.dumps([{"node": {"text": "Passage 0."}, "score": 0.5}, {"node": {"text": "Passage 1."}}]),
+    ],
+)
+def test_retrieved_documents_are_no_answer(recorded: str) -> None:
+    assert answer_text(recorded) == ""
+
+
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
     lambda children: (

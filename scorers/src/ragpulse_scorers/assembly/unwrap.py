@@ -35,8 +35,27 @@ def question_text(value: str) -> str:
 
 
 def answer_text(value: str) -> str:
-    """The answer in a chain's or LLM's output: ``{"answer": ...}``, an LLMResult, an AIMessage."""
+    """The answer in a chain's or LLM's output: ``{"answer": ...}``, an LLMResult, an AIMessage.
+
+    A chain that returns retrieved documents (a fusion step, a retriever wrapped in a chain) answered
+    nothing: its output is no answer, however outermost the chain.
+    """
+    if _is_document_list(parse_json(value)):
+        return ""
     return _unwrap(value, ANSWER_KEYS, ASSISTANT_ROLES)
+
+
+def _is_document_list(value: Any) -> bool:
+    """A serialized list of LangChain Documents (``page_content``) or LlamaIndex nodes (``node``)."""
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(isinstance(item, dict) and _is_document(item) for item in value)
+    )
+
+
+def _is_document(item: dict[str, Any]) -> bool:
+    return "page_content" in item or "node" in item or item.get("type") == "Document"
 
 
 def _unwrap(value: str, keys: tuple[str, ...], roles: frozenset[str]) -> str:
