@@ -26,6 +26,19 @@ class ExportStatus(enum.Enum):
     UNAVAILABLE = "unavailable"
 
 
+# What each outcome is on the wire: the HTTP status (gRPC answers are counted under the same numbers in
+# /metrics), and how long a client should wait before retrying one worth retrying.
+HTTP_STATUS: dict[ExportStatus, int] = {
+    ExportStatus.OK: 200,
+    ExportStatus.INVALID: 400,
+    ExportStatus.TOO_LARGE: 413,
+    ExportStatus.QUEUE_FULL: 429,
+    ExportStatus.UNAVAILABLE: 503,
+}
+RETRY_AFTER_S: dict[ExportStatus, int] = {ExportStatus.QUEUE_FULL: 1, ExportStatus.UNAVAILABLE: 5}
+HTTP_UNAUTHORIZED = 401
+
+
 @dataclass(frozen=True)
 class ExportResult:
     status: ExportStatus

@@ -24,8 +24,14 @@ from ragpulse_core.settings import CollectorSettings
 
 from ragpulse_collector import otlp
 from ragpulse_collector.auth import BearerAuth
-from ragpulse_collector.exports import ExportHandler, ExportResult, ExportStatus
-from ragpulse_collector.http_server import RETRY_AFTER_S
+from ragpulse_collector.exports import (
+    HTTP_STATUS,
+    HTTP_UNAUTHORIZED,
+    RETRY_AFTER_S,
+    ExportHandler,
+    ExportResult,
+    ExportStatus,
+)
 from ragpulse_collector.metrics import CollectorMetrics
 
 logger = logging.getLogger(__name__)
@@ -39,14 +45,6 @@ GRPC_STATUS: dict[ExportStatus, grpc.StatusCode] = {
     ExportStatus.TOO_LARGE: grpc.StatusCode.RESOURCE_EXHAUSTED,
     ExportStatus.QUEUE_FULL: grpc.StatusCode.RESOURCE_EXHAUSTED,
     ExportStatus.UNAVAILABLE: grpc.StatusCode.UNAVAILABLE,
-}
-# For /metrics, gRPC answers are counted under the HTTP status of the same meaning.
-HTTP_EQUIVALENT: dict[grpc.StatusCode, int] = {
-    grpc.StatusCode.OK: 200,
-    grpc.StatusCode.INVALID_ARGUMENT: 400,
-    grpc.StatusCode.UNAUTHENTICATED: 401,
-    grpc.StatusCode.RESOURCE_EXHAUSTED: 429,
-    grpc.StatusCode.UNAVAILABLE: 503,
 }
 
 
@@ -104,12 +102,14 @@ class GrpcReceiver:
         metadata = dict(context.invocation_metadata())
         if not self._auth.allows(_text(metadata.get("authorization"))):
             self._abort(
-                context, _status(grpc.StatusCode.UNAUTHENTICATED, "missing or wrong bearer token", None)
+                context,
+                _status(grpc.StatusCode.UNAUTHENTICATED, "missing or wrong bearer token", None),
+                HTTP_UNAUTHORIZED,
             )
         # gRPC has already inflated a compressed message, within max_receive_message_length.
         result = self._exports.export(body, otlp.PROTOBUF, None)
         if result.status is not ExportStatus.OK:
-            self._abort(context, self._error_status(result))
+            self._abort(context, self._error_status(result), HTTP_STATUS[result.status])
         self._metrics.count_response(200)
         return otlp.encode_response(otlp.PROTOBUF, result.rejected, result.message)
 
@@ -117,8 +117,8 @@ class GrpcReceiver:
     def _error_status(result: ExportResult) -> _Status:
         return _status(GRPC_STATUS[result.status], result.message, RETRY_AFTER_S.get(result.status))
 
-    def _abort(self, context: grpc.ServicerContext, status: _Status) -> None:
-        self._metrics.count_response(HTTP_EQUIVALENT[status.code])
+    def _abort(self, context: grpc.ServicerContext, status: _Status, counted_as: int) -> None:
+        self._metrics.count_response(counted_as)
         context.abort_with_status(status)
 
 

@@ -29,30 +29,33 @@ from ragpulse_core.settings import CollectorSettings
 
 from ragpulse_collector import otlp
 from ragpulse_collector.auth import BearerAuth
-from ragpulse_collector.exports import ExportHandler, ExportResult, ExportStatus, Queued
+from ragpulse_collector.exports import (
+    HTTP_STATUS,
+    RETRY_AFTER_S,
+    ExportHandler,
+    ExportResult,
+    ExportStatus,
+    Queued,
+)
 from ragpulse_collector.metrics import CollectorMetrics
 
 logger = logging.getLogger(__name__)
 
 TRACES_PATH = "/v1/traces"
-RETRY_AFTER_QUEUE_FULL_S = 1
-RETRY_AFTER_UNAVAILABLE_S = 5
 # Decoding and mapping hold the GIL, so threads do not add CPU; a few let concurrent requests finish close
 # together and reach the writer as one batch (one insert). Measured side by side: 1 thread cost ~20% more CPU
 # per span than 4; 8 were no better than 4.
 DECODE_THREADS = 4
+# How long stopping waits for handlers still awaiting their acks before cancelling them.
+SHUTDOWN_GRACE_S = 20.0
 READ_CHUNK = 256 * 1024
 
-HTTP_STATUS: dict[ExportStatus, tuple[int, int]] = {
-    ExportStatus.OK: (200, 0),
-    ExportStatus.INVALID: (400, otlp.RPC_INVALID_ARGUMENT),
-    ExportStatus.TOO_LARGE: (413, otlp.RPC_INVALID_ARGUMENT),
-    ExportStatus.QUEUE_FULL: (429, otlp.RPC_RESOURCE_EXHAUSTED),
-    ExportStatus.UNAVAILABLE: (503, otlp.RPC_UNAVAILABLE),
-}
-RETRY_AFTER_S: dict[ExportStatus, int] = {
-    ExportStatus.QUEUE_FULL: RETRY_AFTER_QUEUE_FULL_S,
-    ExportStatus.UNAVAILABLE: RETRY_AFTER_UNAVAILABLE_S,
+RPC_CODE: dict[ExportStatus, int] = {
+    ExportStatus.OK: 0,
+    ExportStatus.INVALID: otlp.RPC_INVALID_ARGUMENT,
+    ExportStatus.TOO_LARGE: otlp.RPC_INVALID_ARGUMENT,
+    ExportStatus.QUEUE_FULL: otlp.RPC_RESOURCE_EXHAUSTED,
+    ExportStatus.UNAVAILABLE: otlp.RPC_UNAVAILABLE,
 }
 
 Health = Callable[[], tuple[bool, dict[str, Any]]]
@@ -111,8 +114,12 @@ class HttpReceiver:
 
     def stop(self) -> None:
         if self._runner is not None:
-            asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self._loop).result(timeout=30)
+            cleanup = asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self._loop)
             self._runner = None
+            try:
+                cleanup.result(timeout=SHUTDOWN_GRACE_S + 10)
+            except TimeoutError:
+                logger.warning("the HTTP receiver did not close in %.0f s; stopping anyway", SHUTDOWN_GRACE_S)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=10)
         if not self._thread.is_alive():
@@ -138,6 +145,8 @@ class HttpReceiver:
             lingering_time=0,
             # Bodies arrive as sent; otlp.decompress inflates them within the limit (no gzip bombs).
             auto_decompress=False,
+            # Stopping cancels handlers still waiting for their acks after this long; their clients retry.
+            shutdown_timeout=SHUTDOWN_GRACE_S,
         )
         await self._runner.setup()
         site = web.TCPSite(
@@ -185,7 +194,7 @@ class HttpReceiver:
         except _BodyTooLarge as exc:
             return self._status_reply(413, kind, otlp.RPC_INVALID_ARGUMENT, str(exc))
         except _BodiesBuffered as exc:
-            headers = {"Retry-After": str(RETRY_AFTER_QUEUE_FULL_S)}
+            headers = {"Retry-After": str(RETRY_AFTER_S[ExportStatus.QUEUE_FULL])}
             return self._status_reply(429, kind, otlp.RPC_RESOURCE_EXHAUSTED, f"{exc}; retry later", headers)
         except TimeoutError:
             message = f"body not received within {self._settings.body_timeout_s:g} s"
@@ -249,7 +258,7 @@ class HttpReceiver:
         return self._exports.conclude(queued)
 
     def _export_reply(self, result: ExportResult, kind: str) -> web.Response:
-        status, rpc_code = HTTP_STATUS[result.status]
+        status, rpc_code = HTTP_STATUS[result.status], RPC_CODE[result.status]
         if result.status is ExportStatus.OK:
             self._metrics.count_response(status)
             body = otlp.encode_response(kind, result.rejected, result.message)
@@ -296,5 +305,9 @@ def _body_unread(request: web.Request) -> bool:
 
 
 def _call_soon(loop: asyncio.AbstractEventLoop, callback: Callable[[], None]) -> None:
-    """Run ``callback`` on the event loop's thread (ticket callbacks come from the writer's)."""
-    loop.call_soon_threadsafe(callback)
+    """Run ``callback`` on the event loop's thread (ticket callbacks come from the writer's).
+
+    A loop closed by ``stop()`` has no handler left to wake, so its callbacks are dropped.
+    """
+    with contextlib.suppress(RuntimeError):
+        loop.call_soon_threadsafe(callback)

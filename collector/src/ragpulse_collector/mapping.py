@@ -116,7 +116,7 @@ class SpanColumns:
         return [self.select(indices) for indices in members if indices]
 
     def rows(self) -> list[dict[str, Any]]:
-        """Row dictionaries, for tests and debugging; the writer never needs them."""
+        """Row dictionaries: what the dead letters keep of a refused row, and what tests read."""
         return [dict(zip(COLUMN_NAMES, values, strict=True)) for values in zip(*self.columns, strict=True)]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import logging
 import threading
+import time
 from typing import TYPE_CHECKING, Any
 
 from ragpulse_core.settings import RagpulseSettings
@@ -32,6 +33,7 @@ logger = logging.getLogger(__name__)
 # Mapping allocates a few dozen short-lived, GC-tracked objects per span (protobuf wrappers, dicts, lists),
 # so with CPython's default gen0 threshold of 700 a collection runs every couple of dozen spans.
 COLLECTOR_GC_THRESHOLD = (50_000, 20, 20)
+HEALTH_PING_INTERVAL_S = 5.0
 
 
 def tune_gc_for_collector() -> None:
@@ -82,6 +84,9 @@ class CollectorServer:
         self._grpc: GrpcReceiver | None = None
         self._stopped = threading.Event()
         self._lock = threading.Lock()
+        self._ping_lock = threading.Lock()
+        self._pinged_at = -HEALTH_PING_INTERVAL_S
+        self._reachable = False
 
     @property
     def url(self) -> str:
@@ -123,11 +128,14 @@ class CollectorServer:
         with self._lock:
             if self._http is None or self._stopped.is_set():
                 return
-            self._http.stop()
-            if self._grpc is not None:
-                self._grpc.stop()
-            self.writer.stop(timeout=self.settings.collector.ack_timeout_s)
-            self._stopped.set()
+            try:
+                self._http.stop()
+                if self._grpc is not None:
+                    self._grpc.stop()
+            finally:
+                # Whatever the receivers did, what was accepted is written (or spooled) before returning.
+                self.writer.stop(timeout=self.settings.collector.ack_timeout_s)
+                self._stopped.set()
 
     def serve_forever(self) -> None:
         self.start()
@@ -136,10 +144,18 @@ class CollectorServer:
         finally:
             self.stop()
 
+    def _store_reachable(self) -> bool:
+        """A ping at most every few seconds: probes are unauthenticated and a server ping can take seconds."""
+        now = time.monotonic()
+        with self._ping_lock:
+            if now - self._pinged_at >= HEALTH_PING_INTERVAL_S:
+                self._reachable, self._pinged_at = self.store.ping(), now
+            return self._reachable
+
     def health(self) -> tuple[bool, dict[str, Any]]:
         """Whether the collector is doing its job, and if not, why (``problems``)."""
         collector = self.settings.collector
-        reachable = self.store.ping()
+        reachable = self._store_reachable()
         spool_bytes = self.spool.size_bytes if self.spool else 0
         problems = []
         if not reachable and self.spool is None:
