@@ -178,6 +178,23 @@ def test_traces_are_assembled_in_bounded_batches_up_to_a_limit_per_tick(store: S
     assert ticks == [3, 2, 0]
 
 
+def test_a_trace_assembly_turns_down_does_not_hold_back_the_ones_behind_it(
+    store: Store, chdb_dsn: str
+) -> None:
+    # A declared CHAIN kind wins over the GenAI operation: this span is no LLM call, its trace no request.
+    started = datetime.now(UTC) - timedelta(minutes=10)
+    chain = TraceSpan(
+        "c1", "", "chat", "svc", "other.instrumentation", started, 1_000_000, "Ok",
+        {"openinference.span.kind": "CHAIN", "gen_ai.operation.name": "chat", "output.value": "a"},
+    )  # fmt: skip
+    store.insert("otel_traces", span_rows(trace_id("chain", 0), [chain]), SPAN_ROW_COLUMNS)
+    insert_fusion(store, trace_id("fusion", 0), fusion("langchain"))
+    settings = settings_for(chdb_dsn)
+    settings.assembly.max_traces_per_tick = 1
+
+    assert [run_tick(settings, store, []).assembled for _ in range(2)] == [1, 0]
+
+
 def test_a_ragpulse_root_without_context_is_completed_from_its_openinference_children(
     store: Store, chdb_dsn: str
 ) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 from ragpulse_core.store import Store
 
 from ragpulse_scorers.assembly import names
-from ragpulse_scorers.assembly.names import Source
+from ragpulse_scorers.assembly.names import Kind, Source
 from ragpulse_scorers.assembly.rules import COLUMNS, assemble
 from ragpulse_scorers.assembly.spans import TraceSpan
 from ragpulse_scorers.pipeline.sampling import SAMPLE_BUCKETS, Shard
@@ -63,7 +63,12 @@ def assemble_requests(store: Store, window: AssemblyWindow) -> AssemblyReport:
         spans = _read_spans(store, window, [trace for trace, _ in batch])
         rows = []
         for trace, sample_key in batch:
-            request = assemble(trace, spans.get(trace, []))
+            try:
+                request = assemble(trace, spans.get(trace, []))
+            except Exception:
+                # One trace's odd data must not stop the others, nor every tick after this one.
+                logger.exception("cannot assemble trace %s; leaving it out", trace)
+                continue
             if request is not None:
                 rows.append(request.row(sample_key))
         store.insert("ragpulse_requests", rows, COLUMNS)
@@ -75,6 +80,9 @@ def assemble_requests(store: Store, window: AssemblyWindow) -> AssemblyReport:
 
 
 def _settled_traces(store: Store, window: AssemblyWindow, limit: int) -> list[tuple[str, int]]:
+    """Traces to assemble. A span's kind is read as :class:`~ragpulse_scorers.assembly.spans.TraceSpan` reads
+    it (a declared OpenInference kind wins over the GenAI operation), so no trace is picked that assembly then
+    turns down, to be picked again every tick."""
     spans = store.table("otel_traces")
     requests = store.table("ragpulse_requests")
     sql = f"""
@@ -91,8 +99,9 @@ def _settled_traces(store: Store, window: AssemblyWindow, limit: int) -> list[tu
            AND countIf(SpanAttributes[{{rag_kind:String}}] = {{rag:String}}
                        AND SpanAttributes[{{rag_context:String}}] NOT IN ('', '[]')) = 0
            AND countIf(ScopeName != {{ragpulse:String}}
-                       AND (SpanAttributes[{{span_kind:String}}] IN {{kinds:Array(String)}}
-                            OR SpanAttributes[{{operation:String}}] IN {{operations:Array(String)}})) > 0
+                       AND if(has({{known_kinds:Array(String)}}, upper(SpanAttributes[{{span_kind:String}}])),
+                              has({{kinds:Array(String)}}, upper(SpanAttributes[{{span_kind:String}}])),
+                              has({{operations:Array(String)}}, SpanAttributes[{{operation:String}}]))) > 0
         ORDER BY min(Timestamp), TraceId
         LIMIT {{limit:UInt32}}
     """
@@ -108,6 +117,7 @@ def _settled_traces(store: Store, window: AssemblyWindow, limit: int) -> list[tu
             "rag": names.RAGPULSE_KIND_RAG,
             "rag_context": names.RAGPULSE_CONTEXT,
             "span_kind": names.SPAN_KIND,
+            "known_kinds": [kind.value for kind in Kind],
             "kinds": _REQUEST_SPAN_KINDS,
             "operation": names.GEN_AI_OPERATION_NAME,
             "operations": _REQUEST_GEN_AI_OPERATIONS,
