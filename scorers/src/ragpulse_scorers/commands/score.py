@@ -10,8 +10,7 @@ from rich.table import Table
 
 from ragpulse_scorers.commands.store_access import open_migrated_store
 from ragpulse_scorers.outcomes import Outcome
-from ragpulse_scorers.pipeline.heartbeat import add_heartbeat
-from ragpulse_scorers.pipeline.scheduler import SCORING_JOB_ID, build_scheduler, wait_for_shutdown
+from ragpulse_scorers.pipeline.scheduler import build_scheduler, wait_for_shutdown
 from ragpulse_scorers.pipeline.tick import TickReport, run_tick
 from ragpulse_scorers.settings import ScorersSettings
 
@@ -35,8 +34,6 @@ def run(args: argparse.Namespace) -> int:
             return 1 if report.errors else 0
         quiet_scheduler_logs(args.verbose)
         scheduler = build_scheduler(settings, store)
-        if settings.scorer.heartbeat_file is not None:
-            add_heartbeat(scheduler, SCORING_JOB_ID, settings.scorer.heartbeat_file)
         scheduler.start()
         console.print(
             f"scoring with {', '.join(settings.scorer.scorers)} every {settings.scorer.interval_s:g} s"

@@ -5,7 +5,8 @@
 -- the copy and the swap stay in the dropped table).
 -- The dedup key is the same as before (trace, scorer, metric; the hour is that of the request, constant per
 -- trace), so a re-score still replaces the earlier rows when parts merge. Scores are written once per trace,
--- scorer and version, so dashboards read without FINAL.
+-- scorer and version, so dashboards read without FINAL; a re-score (a new scorer version, or a worker killed
+-- between its score and log writes) is counted twice until its parts merge.
 DROP TABLE IF EXISTS ${db}.ragpulse_scores_0010;
 
 CREATE TABLE ${db}.ragpulse_scores_0010 (

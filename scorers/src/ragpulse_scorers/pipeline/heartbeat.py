@@ -1,7 +1,8 @@
 """The scorer's heartbeat: a file touched after every scoring tick that finished.
 
-A container healthcheck that only pings the database says nothing of a scheduler that died or ticks that
-all fail; the file's age does. ``python -m ragpulse_scorers.pipeline.heartbeat FILE MAX_AGE_S`` exits 0
+A container healthcheck that only pings the database says nothing of a scheduler that died or a tick that
+hangs; the file's age does. (A tick whose scorers found the store down still finishes: that is the database
+check's to report.) ``python -m ragpulse_scorers.pipeline.heartbeat FILE MAX_AGE_S`` exits 0
 while the last finished tick is at most ``MAX_AGE_S`` old.
 """
 

@@ -12,6 +12,7 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from ragpulse_core.store import Store
 
 from ragpulse_scorers.alerts.job import add_alert_job
+from ragpulse_scorers.pipeline.heartbeat import add_heartbeat
 from ragpulse_scorers.pipeline.tick import ScoringJob
 from ragpulse_scorers.scorer import Scorer
 from ragpulse_scorers.settings import ScorersSettings
@@ -24,7 +25,8 @@ SCORING_JOB_ID = "ragpulse-scoring"
 def build_scheduler(
     settings: ScorersSettings, store: Store, scorers: Sequence[Scorer] | None = None
 ) -> BackgroundScheduler:
-    """A scheduler (not started) with the scoring job, first run now, and the alert job when installed.
+    """A scheduler (not started) with the scoring job, first run now, the alert job, and the heartbeat file
+    when ``scorer.heartbeat_file`` is set (``score`` and ``serve`` alike).
 
     ``max_instances=1`` and ``coalesce=True``: a tick that outlasts the interval is never run twice at once,
     and missed runs collapse into one.
@@ -41,6 +43,8 @@ def build_scheduler(
         next_run_time=datetime.now(UTC),
     )
     add_alert_job(scheduler, settings, store)
+    if settings.scorer.heartbeat_file is not None:
+        add_heartbeat(scheduler, SCORING_JOB_ID, settings.scorer.heartbeat_file)
     return scheduler
 
 

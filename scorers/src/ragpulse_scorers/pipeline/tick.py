@@ -39,8 +39,8 @@ ASSEMBLY = "assembly"
 
 @dataclass
 class TickReport:
-    """What one tick did: per scorer, how many candidates met each outcome; ``errors`` names scorers whose
-    tick stopped early (store unreachable) and why."""
+    """What one tick did: per scorer, how many candidates met each outcome; ``errors`` names the scorers (and
+    assembly, as :data:`ASSEMBLY`) whose tick stopped early (store unreachable) and why."""
 
     counts: dict[str, Counter[str]] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)

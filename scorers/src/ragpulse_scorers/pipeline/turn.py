@@ -98,7 +98,8 @@ class ScorerTurn:
         window = CANDIDATE_WINDOW * self._plan.limits.per_tick_limit
         selection = self._plan.selection
         with self._judging_pool() as pool:
-            while window > 0 and not self._stopped:
+            # A spent budget ends the turn: the requests behind it wait for the next tick unread.
+            while window > 0 and not self._stopped and not self._budget_spent.is_set():
                 if self._plan.expired():
                     self._stopped = "deadline"
                     break

@@ -121,15 +121,22 @@ class ScoreWriter:
     def write(self, judgments: Sequence[Judgment], logged_at: datetime) -> None:
         rows = [row for judgment in judgments for row in judgment.score_rows]
         self._insert("ragpulse_scores", rows, SCORE_COLUMNS)
-        recovered = [
-            j.request.trace_id for j in judgments if j.replaces_error and j.outcome == Outcome.SCORED
-        ]
+        recovered = [j.request for j in judgments if j.replaces_error and j.outcome == Outcome.SCORED]
         if recovered:
+            # The request times bound the delete to the partitions (and hours) that hold those error rows.
             self._store.command(
                 f"DELETE FROM {self._store.table('ragpulse_scores')} WHERE Scorer = {{scorer:String}}"
                 " AND Metric = {metric:String} AND has({ids:Array(String)}, TraceId)"
+                " AND RequestTime BETWEEN {first:DateTime64(9)} AND {last:DateTime64(9)}"
                 " AND ScoredAt < {logged_at:DateTime64(6)}",
-                {"scorer": self._scorer, "metric": ERROR_METRIC, "ids": recovered, "logged_at": logged_at},
+                {
+                    "scorer": self._scorer,
+                    "metric": ERROR_METRIC,
+                    "ids": [request.trace_id for request in recovered],
+                    "first": min(request.request_time for request in recovered),
+                    "last": max(request.request_time for request in recovered),
+                    "logged_at": logged_at,
+                },
             )
         self._insert("ragpulse_scoring_log", [self._log_row(j, logged_at) for j in judgments], LOG_COLUMNS)
 
