@@ -146,3 +146,23 @@ def test_grpc_full_queue_and_store_outage_are_retryable_with_retry_info(
     assert down.code() is grpc.StatusCode.UNAVAILABLE and (_retry_delay_s(down) or 0) >= 1
     flaky.down.clear()
     assert span_count(store) == (3, 3)
+
+
+def test_grpc_calls_awaiting_acks_hold_no_more_bytes_than_the_budget(
+    start_collector: StartCollector, store: Store, chdb_dsn: str, channel_to: ChannelTo
+) -> None:
+    flaky = FlakyStore(chdb_dsn)
+    flaky.release.clear()  # the writer blocks inside its first insert, so the first call keeps its bytes
+    held = make_request([make_span(attrs={"pad": "x" * 3000})]).SerializeToString()
+    server = start_collector(store_override=flaky, grpc_port=0, max_buffered_bytes=len(held) + 1024)
+    channel = channel_to(server)
+    first = threading.Thread(target=_export, args=(channel, held))
+    first.start()
+    assert wait_until(lambda: flaky.insert_calls == 1)
+
+    over = _failure(channel, make_request([make_span(attrs={"pad": "y" * 3000})]).SerializeToString())
+
+    assert over.code() is grpc.StatusCode.RESOURCE_EXHAUSTED and _retry_delay_s(over) == 1
+    flaky.release.set()
+    first.join()
+    assert span_count(store) == (1, 1)

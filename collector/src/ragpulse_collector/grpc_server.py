@@ -14,6 +14,7 @@ the same code as on HTTP.
 from __future__ import annotations
 
 import logging
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -74,6 +75,9 @@ class GrpcReceiver:
         self._exports = exports
         self._auth = auth
         self._metrics = metrics
+        # Message bytes held by calls awaiting their acks, within the same budget the HTTP receiver keeps.
+        self._held_bytes = 0
+        self._held_lock = threading.Lock()
         # Each call holds its thread until acknowledged, as an HTTP request awaits its answer.
         self._server = grpc.server(
             ThreadPoolExecutor(settings.max_concurrent_requests, thread_name_prefix="ragpulse-grpc"),
@@ -106,8 +110,21 @@ class GrpcReceiver:
                 _status(grpc.StatusCode.UNAUTHENTICATED, "missing or wrong bearer token", None),
                 HTTP_UNAUTHORIZED,
             )
-        # gRPC has already inflated a compressed message, within max_receive_message_length.
-        result = self._exports.export(body, otlp.PROTOBUF, None)
+        if not self._hold(len(body)):
+            self._abort(
+                context,
+                _status(
+                    GRPC_STATUS[ExportStatus.QUEUE_FULL],
+                    "too many request bytes held at once; retry later",
+                    RETRY_AFTER_S[ExportStatus.QUEUE_FULL],
+                ),
+                HTTP_STATUS[ExportStatus.QUEUE_FULL],
+            )
+        try:
+            # gRPC has already inflated a compressed message, within max_receive_message_length.
+            result = self._exports.export(body, otlp.PROTOBUF, None)
+        finally:
+            self._release(len(body))
         if result.status is not ExportStatus.OK:
             self._abort(context, self._error_status(result), HTTP_STATUS[result.status])
         self._metrics.count_response(200)
@@ -116,6 +133,17 @@ class GrpcReceiver:
     @staticmethod
     def _error_status(result: ExportResult) -> _Status:
         return _status(GRPC_STATUS[result.status], result.message, RETRY_AFTER_S.get(result.status))
+
+    def _hold(self, size: int) -> bool:
+        with self._held_lock:
+            if self._held_bytes + size > self._settings.max_buffered_bytes:
+                return False
+            self._held_bytes += size
+            return True
+
+    def _release(self, size: int) -> None:
+        with self._held_lock:
+            self._held_bytes -= size
 
     def _abort(self, context: grpc.ServicerContext, status: _Status, counted_as: int) -> None:
         self._metrics.count_response(counted_as)
