@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -32,6 +32,8 @@ class LivePage:
         self._settings = settings
         self._store = store
         self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ragpulse-live")
+        self._rendering: Future[str] | None = None
+        self._rendering_lock = threading.Lock()
         self._http = ThreadingHTTPServer((settings.live.host, settings.live.port), self._handler_class())
         self._http.daemon_threads = True
         self._thread = threading.Thread(
@@ -54,8 +56,16 @@ class LivePage:
         self._reader.shutdown(wait=True)
 
     def render(self) -> str:
-        """The page as it is now, read on the one reader thread."""
-        return self._reader.submit(self._render).result(timeout=_RENDER_TIMEOUT_S)
+        """The page as it is now, read on the one reader thread.
+
+        Requests that arrive while a render runs share it, so reloads against a slow store never queue up
+        renders behind one another.
+        """
+        with self._rendering_lock:
+            if self._rendering is None or self._rendering.done():
+                self._rendering = self._reader.submit(self._render)
+            rendering = self._rendering
+        return rendering.result(timeout=_RENDER_TIMEOUT_S)
 
     def _render(self) -> str:
         live = self._settings.live
