@@ -205,6 +205,26 @@ def test_a_second_run_judges_and_writes_nothing_twice_and_every_scored_trace_is_
     assert {row["ScorerVersion"] for row in log} == {"1/pairwise-v1"}
 
 
+def test_a_new_answer_is_played_against_the_others_and_judged_pairs_are_not_played_again(
+    store: Store,
+) -> None:
+    add_requests(store, [
+        ("r1", "rag", "q1", "plain", timedelta(minutes=3)),
+        ("f1", "ragf", "q1", "[good] fused", timedelta(minutes=3)),
+    ])  # fmt: skip
+    judge, bodies = pairwise_judge(prefers_good)
+    since = datetime.now(UTC) - timedelta(hours=1)
+    run_pairwise(store, judge, None, since, limit=10)
+    add_requests(store, [("h1", "hybrid", "q1", "[good] hybrid", timedelta(minutes=1))])
+    calls = len(bodies)
+
+    second = run_pairwise(store, judge, None, since, limit=10)
+
+    played = {frozenset((game.first.trace_id, game.second.trace_id)) for game in second.games}
+    assert played == {frozenset(("h1", "r1")), frozenset(("f1", "h1"))}
+    assert len(bodies) - calls == 2 * len(played)  # both orders of each new pair, nothing more
+
+
 def test_writing_the_same_games_twice_adds_no_row(store: Store) -> None:
     add_requests(store, [
         ("r1", "rag", "q1", "plain", timedelta(minutes=3)),

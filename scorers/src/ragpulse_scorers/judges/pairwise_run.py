@@ -120,9 +120,14 @@ def play_pairwise(
 ) -> PairwiseRun:
     """Judge every pair of variants on each candidate question; a failed pair is recorded and skipped."""
     run = PairwiseRun()
-    for question, requests in candidate_questions(store, variants, since, limit):
+    questions = candidate_questions(store, variants, since, limit)
+    # A pair of answers both already scored would be played only for its result to be thrown away.
+    done = judged_traces(store, (r.trace_id for _, requests in questions for r in requests), since)
+    for question, requests in questions:
         ordered = sorted(requests, key=lambda request: request.variant)
         for first, second in itertools.combinations(ordered, 2):
+            if first.trace_id in done and second.trace_id in done:
+                continue
             documents = pooled_documents(first.context, second.context)
             try:
                 judgment = judge.judge_pair(question, first.answer, second.answer, documents)
