@@ -44,7 +44,8 @@ ORDER BY ServiceName, Variant
 _TRAFFIC_AND_SCORES = """
 SELECT r.ServiceName AS ServiceName, r.requests AS requests, s.scores AS scores
 FROM (
-    SELECT ServiceName, count() AS requests
+    -- A hybrid trace has a view row and an assembled row until parts merge: count traces, not rows.
+    SELECT ServiceName, uniqExact(TraceId) AS requests
     FROM {requests}
     WHERE Timestamp > {start:DateTime64(6)} AND Timestamp <= {settled:DateTime64(6)}
     GROUP BY ServiceName
