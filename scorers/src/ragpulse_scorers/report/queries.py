@@ -61,7 +61,7 @@ def variant_traffic(store: Store, params: dict[str, Any]) -> list[VariantTraffic
     scored = {
         row["Variant"]: int(row["scored"])
         for row in store.query_dicts(
-            f"SELECT Variant, uniqExact(cityHash64(TraceId)) AS scored FROM {store.table('ragpulse_scores')}"
+            f"SELECT Variant, uniqExact(TraceKey) AS scored FROM {store.table('ragpulse_scores')}"
             f" WHERE {_SCORES_WHERE} AND Error = '' GROUP BY Variant",
             params,
         )
@@ -162,16 +162,33 @@ def traffic_series(store: Store, params: dict[str, Any]) -> list[TrafficPoint]:
 
 
 def worst_requests(store: Store, params: dict[str, Any]) -> list[WorstRequest]:
-    # The worst are chosen on narrow columns; only their sentence details and texts are read.
-    scored = store.query_dicts(
-        "SELECT TraceId, any(Variant) AS variant,"
-        " maxIf(Value, Metric = {hallucination:String}) AS hallucination,"
+    # The worst are chosen on narrow columns: first by trace key (with every trace tied with the last), then
+    # by trace id among those few, read from their hours only; only their sentence details and texts are read.
+    bound = {**params, **NAMES}
+    ranked = (
+        "maxIf(Value, Metric = {hallucination:String}) AS hallucination,"
         " minIf(Value, has({support_metrics:Array(String)}, Metric)) AS support"
         f" FROM {store.table('ragpulse_scores')} WHERE {_SCORES_WHERE} AND Scorer = {{scorer:String}}"
-        " AND Error = '' GROUP BY TraceId"
+        " AND Error = ''"
+        " AND (Metric = {hallucination:String} OR has({support_metrics:Array(String)}, Metric))"
+    )
+    having = (
         " HAVING countIf(Metric = {hallucination:String}) > 0"
-        " ORDER BY hallucination DESC, support ASC NULLS LAST, TraceId LIMIT {limit:UInt32}",
-        {**params, **NAMES},
+        " ORDER BY hallucination DESC, support ASC NULLS LAST"
+    )
+    candidates = store.query(
+        f"SELECT TraceKey, toUnixTimestamp(toStartOfHour(any(RequestTime))), {ranked}"
+        f" GROUP BY TraceKey{having} LIMIT {{limit:UInt32}} WITH TIES",
+        bound,
+    )
+    if not candidates:
+        return []
+    scored = store.query_dicts(
+        f"SELECT TraceId, any(Variant) AS variant, {ranked}"
+        " AND toStartOfHour(RequestTime) IN (SELECT toDateTime(arrayJoin({hours:Array(UInt32)})))"
+        " AND TraceKey IN {keys:Array(UInt64)}"
+        f" GROUP BY TraceId{having}, TraceId LIMIT {{limit:UInt32}}",
+        {**bound, "keys": [row[0] for row in candidates], "hours": sorted({row[1] for row in candidates})},
     )
     if not scored:
         return []
@@ -218,7 +235,7 @@ def worst_requests(store: Store, params: dict[str, Any]) -> list[WorstRequest]:
 def spend(store: Store, params: dict[str, Any]) -> list[SpendRow]:
     rows = store.query_dicts(
         "SELECT toString(toDate(ScoredAt, 'UTC')) AS day, Scorer, sum(CostUSD) AS cost,"
-        " sum(InputTokens) AS input, sum(OutputTokens) AS output, uniqExact(cityHash64(TraceId)) AS scored"
+        " sum(InputTokens) AS input, sum(OutputTokens) AS output, uniqExact(TraceKey) AS scored"
         f" FROM {store.table('ragpulse_scores')} WHERE {_SCORES_WHERE}"
         " GROUP BY day, Scorer ORDER BY day, Scorer",
         params,
@@ -244,7 +261,7 @@ def scoring_health(store: Store, params: dict[str, Any], requests: int) -> Scori
         " FROM (SELECT dateDiff('millisecond', any(RequestTime), min(ScoredAt)) / 1000 AS lag_s,"
         "       max(ScoredAt) AS last"
         f"       FROM {store.table('ragpulse_scores')} WHERE {_SCORES_WHERE} AND Error = ''"
-        "       GROUP BY cityHash64(TraceId))",
+        "       GROUP BY TraceKey)",
         params,
     )[0]
     judge_errors = store.query(
