@@ -256,7 +256,7 @@ def spend(store: Store, params: dict[str, Any]) -> list[SpendRow]:
 def scoring_health(store: Store, params: dict[str, Any], requests: int) -> ScoringHealth:
     # Lag is from the request to its first successful score; a trace with only error rows is not scored.
     lag = store.query_dicts(
-        "SELECT count() AS scored, quantileExact(0.5)(lag_s) AS p50, quantileExact(0.95)(lag_s) AS p95,"
+        "SELECT count() AS scored, quantilesExact(0.5, 0.95)(lag_s) AS q, q[1] AS p50, q[2] AS p95,"
         " toString(max(last), 'UTC') AS last_scored"
         " FROM (SELECT dateDiff('millisecond', any(RequestTime), min(ScoredAt)) / 1000 AS lag_s,"
         "       max(ScoredAt) AS last"
