@@ -121,6 +121,18 @@ def test_worst_requests_count_a_trace_scored_twice_once(store: Store) -> None:
     assert worst[0].support == 0.25
 
 
+def test_a_request_whose_spans_arrived_twice_counts_once(store: Store) -> None:
+    # An exporter's retry writes the same root span again, in another part; yesterday's request is in another
+    # partition and counts too.
+    _, spans = request_spans(1, variant="A")
+    store.insert("otel_traces", spans, SPAN_COLUMNS)
+    store.insert("otel_traces", spans, SPAN_COLUMNS)
+    insert_request(store, 2, variant="A", status="Error", age=timedelta(hours=25))
+    data = collect_report(store, datetime.now(UTC) - timedelta(days=2))
+    assert [(v.variant, v.requests, v.errors) for v in data.variants] == [("A", 2, 1)]
+    assert sum(point.requests for point in data.traffic_series) == 2
+
+
 def test_latency_per_step_and_scoring_health(store: Store) -> None:
     _fill(store)
     data = collect_report(store, HOUR_AGO)
