@@ -166,33 +166,16 @@ def traffic_series(store: Store, params: dict[str, Any]) -> list[TrafficPoint]:
 
 
 def worst_requests(store: Store, params: dict[str, Any]) -> list[WorstRequest]:
-    # The worst are chosen on narrow columns: first by trace key (with every trace tied with the last), then
-    # by trace id among those few, read from their hours only; only their sentence details and texts are read.
-    bound = {**params, **NAMES}
-    ranked = (
-        "maxIf(Value, Metric = {hallucination:String}) AS hallucination,"
+    # The worst are chosen on narrow columns; only their sentence details and texts are read.
+    scored = store.query_dicts(
+        "SELECT TraceId, any(Variant) AS variant,"
+        " maxIf(Value, Metric = {hallucination:String}) AS hallucination,"
         " minIf(Value, has({support_metrics:Array(String)}, Metric)) AS support"
         f" FROM {store.table('ragpulse_scores')} WHERE {_SCORES_WHERE} AND Scorer = {{scorer:String}}"
-        " AND Error = ''"
-        " AND (Metric = {hallucination:String} OR has({support_metrics:Array(String)}, Metric))"
-    )
-    having = (
+        " AND Error = '' GROUP BY TraceId"
         " HAVING countIf(Metric = {hallucination:String}) > 0"
-        " ORDER BY hallucination DESC, support ASC NULLS LAST"
-    )
-    candidates = store.query(
-        f"SELECT TraceKey, toUnixTimestamp(toStartOfHour(any(RequestTime))), {ranked}"
-        f" GROUP BY TraceKey{having} LIMIT {{limit:UInt32}} WITH TIES",
-        bound,
-    )
-    if not candidates:
-        return []
-    scored = store.query_dicts(
-        f"SELECT TraceId, any(Variant) AS variant, {ranked}"
-        " AND toStartOfHour(RequestTime) IN (SELECT toDateTime(arrayJoin({hours:Array(UInt32)})))"
-        " AND TraceKey IN {keys:Array(UInt64)}"
-        f" GROUP BY TraceId{having}, TraceId LIMIT {{limit:UInt32}}",
-        {**bound, "keys": [row[0] for row in candidates], "hours": sorted({row[1] for row in candidates})},
+        " ORDER BY hallucination DESC, support ASC NULLS LAST, TraceId LIMIT {limit:UInt32}",
+        {**params, **NAMES},
     )
     if not scored:
         return []
