@@ -94,6 +94,19 @@ def test_scores_and_spans_survive_the_new_layout(old_store: Store) -> None:
     )
     assert {step: calls for step, calls, _ in hourly} == dict(steps)
     assert {step: p95 for step, _, p95 in hourly}["total"] == pytest.approx(900, rel=0.01)
+    assert stored_trace_keys_match(old_store)
+
+
+def stored_trace_keys_match(store: Store) -> bool:
+    """Every score row's trace key is its trace id's hash, written into the parts by a finished mutation."""
+    table = store.table("ragpulse_scores")
+    done, pending = store.query(
+        "SELECT countIf(is_done AND command LIKE '%MATERIALIZE COLUMN TraceKey%'), countIf(NOT is_done)"
+        " FROM system.mutations WHERE database = {db:String} AND table = 'ragpulse_scores'",
+        {"db": store.database},
+    )[0]
+    keys = store.query(f"SELECT countIf(TraceKey != cityHash64(TraceId)), count() FROM {table}")[0]
+    return done > 0 and pending == 0 and keys[0] == 0 and keys[1] > 0
 
 
 def test_rerunning_a_layout_migration_after_a_crash_keeps_every_row_once(old_store: Store) -> None:
@@ -104,7 +117,8 @@ def test_rerunning_a_layout_migration_after_a_crash_keeps_every_row_once(old_sto
     steps = next(m for m in available_migrations() if m.name == "step_latency")
     # A crash after the swap, before the version was recorded: the whole migration runs again.
     hours = next(m for m in available_migrations() if m.name == "step_latency_hours")
-    for migration in (layout, steps, hours):
+    trace_key = next(m for m in available_migrations() if m.name == "scores_trace_key")
+    for migration in (layout, steps, hours, trace_key):
         for statement in migration.statements(old_store.database, 30):
             old_store.command(statement)
     assert score_rows(old_store) == before
@@ -113,6 +127,7 @@ def test_rerunning_a_layout_migration_after_a_crash_keeps_every_row_once(old_sto
     assert total == 12 * (len(STEPS) + 1)
     calls = old_store.query(f"SELECT sum(Calls) FROM {old_store.table('ragpulse_step_latency_hours')}")[0][0]
     assert calls == total
+    assert stored_trace_keys_match(old_store)
 
 
 def test_new_spans_reach_the_step_table_through_its_view(store: Store) -> None:

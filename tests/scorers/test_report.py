@@ -88,6 +88,51 @@ def test_worst_requests_put_hallucinated_first_with_their_unsupported_sentences(
     assert UNSUPPORTED in worst[0].answer
 
 
+def _fill_ranked(store: Store, hallucinated: int, *, rescored: bool) -> list[str]:
+    """40 requests, the first ``hallucinated`` of them hallucinated and less supported the earlier they come;
+    the rest more supported the earlier they come. ``rescored``: request 0 was scored again, hallucinated with
+    support 0.25, and the two scorings' rows are not merged yet."""
+    traced = [insert_request(store, index, variant="A") for index in range(40)]
+    scores: list[list[object]] = []
+    for index, request in enumerate(traced):
+        bad = index < hallucinated
+        scores += score_rows(
+            request, hallucinated=bad, support=0.3 + index / 100 if bad else 0.9 - index / 100
+        )
+    store.insert("ragpulse_scores", scores, SCORE_COLUMNS)
+    if rescored:
+        insert_scores(store, traced[0], hallucinated=True, support=0.25, scored_after=timedelta(seconds=9))
+    return [request.trace_id for request in traced]
+
+
+def test_worst_requests_rank_ties_beyond_the_limit_by_support(store: Store) -> None:
+    traces = _fill_ranked(store, 30, rescored=False)
+    worst = collect_report(store, HOUR_AGO).worst
+    assert [row.trace_id for row in worst] == traces[:10]
+    assert all(row.hallucinated for row in worst)
+
+
+def test_worst_requests_count_a_trace_scored_twice_once(store: Store) -> None:
+    # Nine hallucinated requests but ten hallucinated rows: the tenth worst is the least supported other one.
+    traces = _fill_ranked(store, 9, rescored=True)
+    worst = collect_report(store, HOUR_AGO).worst
+    assert [row.trace_id for row in worst] == [*traces[:9], traces[39]]
+    assert [row.hallucinated for row in worst] == [True] * 9 + [False]
+    assert worst[0].support == 0.25
+
+
+def test_a_request_whose_spans_arrived_twice_counts_once(store: Store) -> None:
+    # An exporter's retry writes the same root span again, in an insert (a part) of its own; yesterday's
+    # request is in another partition and counts too.
+    _, spans = request_spans(1, variant="A")
+    store.insert("otel_traces", spans, SPAN_COLUMNS)
+    store.insert("otel_traces", spans[:1], SPAN_COLUMNS)
+    insert_request(store, 2, variant="A", status="Error", age=timedelta(hours=25))
+    data = collect_report(store, datetime.now(UTC) - timedelta(days=2))
+    assert [(v.variant, v.requests, v.errors) for v in data.variants] == [("A", 2, 1)]
+    assert sum(point.requests for point in data.traffic_series) == 2
+
+
 def test_latency_per_step_and_scoring_health(store: Store) -> None:
     _fill(store)
     data = collect_report(store, HOUR_AGO)

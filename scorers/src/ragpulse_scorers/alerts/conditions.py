@@ -35,7 +35,7 @@ FROM (
     FROM {scores}
     WHERE Metric = {hallucination:String} AND Error = '' AND Value IS NOT NULL
       AND RequestTime > {baseline_start:DateTime64(6)} AND RequestTime <= {end:DateTime64(6)}
-    GROUP BY ServiceName, Variant, TraceId, RequestTime
+    GROUP BY ServiceName, Variant, TraceKey, RequestTime
 )
 GROUP BY ServiceName, Variant
 ORDER BY ServiceName, Variant
@@ -61,8 +61,8 @@ ORDER BY ServiceName
 
 _JUDGE_ERRORS = """
 SELECT ServiceName, Scorer,
-       uniqExactIf(TraceId, Error != '') AS failed,
-       uniqExact(TraceId) AS judged
+       uniqExactIf(TraceKey, Error != '') AS failed,
+       uniqExact(TraceKey) AS judged
 FROM {scores}
 WHERE ScoredAt > {start:DateTime64(6)} AND ScoredAt <= {end:DateTime64(6)}
 GROUP BY ServiceName, Scorer

@@ -56,12 +56,16 @@ _SCORES_WHERE = (
     " AND ({service:String} = '' OR ServiceName = {service:String})"
 )
 
+# A request's duplicates share its sorting key, which holds its day, the partition: FINAL need not merge
+# across days, and a day stored in one part is read without merging at all.
+_FINAL_WITHIN_PARTITIONS = " SETTINGS do_not_merge_across_partitions_select_final = 1"
+
 
 def variant_traffic(store: Store, params: dict[str, Any]) -> list[VariantTraffic]:
     scored = {
         row["Variant"]: int(row["scored"])
         for row in store.query_dicts(
-            f"SELECT Variant, uniqExact(cityHash64(TraceId)) AS scored FROM {store.table('ragpulse_scores')}"
+            f"SELECT Variant, uniqExact(TraceKey) AS scored FROM {store.table('ragpulse_scores')}"
             f" WHERE {_SCORES_WHERE} AND Error = '' GROUP BY Variant",
             params,
         )
@@ -69,7 +73,7 @@ def variant_traffic(store: Store, params: dict[str, Any]) -> list[VariantTraffic
     rows = store.query_dicts(
         f"SELECT Variant, count() AS requests, countIf(StatusCode = 'Error') AS errors"
         f" FROM {store.table('ragpulse_requests')} FINAL WHERE {_REQUESTS_WHERE}"
-        " GROUP BY Variant ORDER BY Variant",
+        f" GROUP BY Variant ORDER BY Variant{_FINAL_WITHIN_PARTITIONS}",
         params,
     )
     return [
@@ -155,7 +159,7 @@ def traffic_series(store: Store, params: dict[str, Any]) -> list[TrafficPoint]:
         "SELECT toUnixTimestamp(toStartOfInterval(Timestamp, toIntervalSecond({bucket:UInt32}))) AS bucket,"
         " count() AS requests, countIf(StatusCode = 'Error') AS errors"
         f" FROM {store.table('ragpulse_requests')} FINAL WHERE {_REQUESTS_WHERE}"
-        " GROUP BY bucket ORDER BY bucket",
+        f" GROUP BY bucket ORDER BY bucket{_FINAL_WITHIN_PARTITIONS}",
         params,
     )
     return [TrafficPoint(int(row["bucket"]), int(row["requests"]), int(row["errors"])) for row in rows]
@@ -218,7 +222,7 @@ def worst_requests(store: Store, params: dict[str, Any]) -> list[WorstRequest]:
 def spend(store: Store, params: dict[str, Any]) -> list[SpendRow]:
     rows = store.query_dicts(
         "SELECT toString(toDate(ScoredAt, 'UTC')) AS day, Scorer, sum(CostUSD) AS cost,"
-        " sum(InputTokens) AS input, sum(OutputTokens) AS output, uniqExact(cityHash64(TraceId)) AS scored"
+        " sum(InputTokens) AS input, sum(OutputTokens) AS output, uniqExact(TraceKey) AS scored"
         f" FROM {store.table('ragpulse_scores')} WHERE {_SCORES_WHERE}"
         " GROUP BY day, Scorer ORDER BY day, Scorer",
         params,
@@ -239,12 +243,12 @@ def spend(store: Store, params: dict[str, Any]) -> list[SpendRow]:
 def scoring_health(store: Store, params: dict[str, Any], requests: int) -> ScoringHealth:
     # Lag is from the request to its first successful score; a trace with only error rows is not scored.
     lag = store.query_dicts(
-        "SELECT count() AS scored, quantileExact(0.5)(lag_s) AS p50, quantileExact(0.95)(lag_s) AS p95,"
+        "SELECT count() AS scored, quantilesExact(0.5, 0.95)(lag_s) AS q, q[1] AS p50, q[2] AS p95,"
         " toString(max(last), 'UTC') AS last_scored"
         " FROM (SELECT dateDiff('millisecond', any(RequestTime), min(ScoredAt)) / 1000 AS lag_s,"
         "       max(ScoredAt) AS last"
         f"       FROM {store.table('ragpulse_scores')} WHERE {_SCORES_WHERE} AND Error = ''"
-        "       GROUP BY cityHash64(TraceId))",
+        "       GROUP BY TraceKey)",
         params,
     )[0]
     judge_errors = store.query(
