@@ -63,6 +63,7 @@ def test_cluster_views_read_and_write_the_local_tables(capsys: pytest.CaptureFix
         "ragpulse_requests_mv",
         "ragpulse_step_latency_mv",
         "ragpulse_step_latency_hours_mv",
+        "ragpulse_trace_verdicts_mv",
     }
     for view in views:
         assert re.search(r"\nTO `ragpulse`\.\w+_local\n", view), view

@@ -3,6 +3,7 @@ data is migrated to the current one, and again after a crash midway, without los
 
 from __future__ import annotations
 
+import itertools
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -70,6 +71,29 @@ def sorting_key(store: Store, table: str) -> str:
     )
 
 
+# The worst-requests values of each (trace, scorer), computed from the score rows the way readers did before
+# the verdict table: the newest rows of each metric, error rows left out.
+VERDICTS_FROM_SCORES = (
+    "SELECT TraceId, Scorer, any(Variant), maxIf(Value, Metric = 'hallucination'),"
+    " minIf(Value, Metric IN ('support', 'adherence')), maxIf(Value, Metric = 'unsupported_sentences'),"
+    " countIf(Metric = 'hallucination') > 0"
+    " FROM {scores} FINAL WHERE Error = ''"
+    " AND Metric IN ('hallucination', 'support', 'adherence', 'unsupported_sentences')"
+    " GROUP BY TraceId, Scorer"
+)
+
+
+def verdicts_match_scores(store: Store) -> bool:
+    """The verdict table holds exactly one row per scored (trace, scorer), equal to its score rows' values."""
+    table = store.table("ragpulse_trace_verdicts")
+    verdicts = store.query(
+        "SELECT TraceId, Scorer, Variant, Hallucination, Support, Unsupported, HasHallucination = 1"
+        f" FROM {table} ORDER BY TraceId, Scorer"
+    )
+    expected = sorted(store.query(VERDICTS_FROM_SCORES.format(scores=store.table("ragpulse_scores"))))
+    return bool(verdicts) and sorted(verdicts) == expected
+
+
 def test_scores_and_spans_survive_the_new_layout(old_store: Store) -> None:
     scores = seed(old_store, 40)
     before = score_rows(old_store)
@@ -95,6 +119,7 @@ def test_scores_and_spans_survive_the_new_layout(old_store: Store) -> None:
     assert {step: calls for step, calls, _ in hourly} == dict(steps)
     assert {step: p95 for step, _, p95 in hourly}["total"] == pytest.approx(900, rel=0.01)
     assert stored_trace_keys_match(old_store)
+    assert verdicts_match_scores(old_store)
 
 
 def stored_trace_keys_match(store: Store) -> bool:
@@ -118,7 +143,8 @@ def test_rerunning_a_layout_migration_after_a_crash_keeps_every_row_once(old_sto
     # A crash after the swap, before the version was recorded: the whole migration runs again.
     hours = next(m for m in available_migrations() if m.name == "step_latency_hours")
     trace_key = next(m for m in available_migrations() if m.name == "scores_trace_key")
-    for migration in (layout, steps, hours, trace_key):
+    verdicts = next(m for m in available_migrations() if m.name == "trace_verdicts")
+    for migration in (layout, steps, hours, trace_key, verdicts):
         for statement in migration.statements(old_store.database, 30):
             old_store.command(statement)
     assert score_rows(old_store) == before
@@ -128,6 +154,7 @@ def test_rerunning_a_layout_migration_after_a_crash_keeps_every_row_once(old_sto
     calls = old_store.query(f"SELECT sum(Calls) FROM {old_store.table('ragpulse_step_latency_hours')}")[0][0]
     assert calls == total
     assert stored_trace_keys_match(old_store)
+    assert verdicts_match_scores(old_store)
 
 
 def test_new_spans_reach_the_step_table_through_its_view(store: Store) -> None:
@@ -136,6 +163,23 @@ def test_new_spans_reach_the_step_table_through_its_view(store: Store) -> None:
         f"SELECT Step, DurationMs FROM {store.table('ragpulse_step_latency')} WHERE Step IN ('total', 'fuse')"
     )
     assert sorted(rows) == [("fuse", 100.0)] * 3 + [("total", 900.0)] * 3
+
+
+def test_new_scores_reach_the_verdict_table_through_its_view(store: Store) -> None:
+    # Generated scorings: two scorers, both support metrics, unscored values, error rows and other metrics.
+    now = datetime.now(UTC).replace(microsecond=0)
+    metrics = ("hallucination", "support", "adherence", "unsupported_sentences", "relevance")
+    scores: list[list[object]] = []
+    for index in range(60):
+        trace, at = uuid.uuid4().hex, now - timedelta(minutes=index)
+        for scorer, metric in itertools.product(("lexical", "llm"), metrics[: 2 + index % 4]):
+            value = None if index % 7 == 0 and metric == "support" else (index * 37 % 11) / 10
+            error = "judge timed out" if index % 5 == 0 and scorer == "llm" else ""
+            variant = "AB"[index % 2]
+            scores.append([trace, at, at + timedelta(seconds=5), "svc", "fusion", variant, scorer, "1",
+                           metric, value, error])  # fmt: skip
+    store.insert("ragpulse_scores", scores, SCORE_COLUMNS)
+    assert verdicts_match_scores(store)
 
 
 def test_step_table_names_the_steps_semconv_names() -> None:

@@ -166,16 +166,14 @@ def traffic_series(store: Store, params: dict[str, Any]) -> list[TrafficPoint]:
 
 
 def worst_requests(store: Store, params: dict[str, Any]) -> list[WorstRequest]:
-    # The worst are chosen on narrow columns; only their sentence details and texts are read.
+    # The worst are chosen from one verdict row per trace (the newest scoring's, hence FINAL); only their
+    # sentence details and texts are read from the wide tables.
     scored = store.query_dicts(
-        "SELECT TraceId, any(Variant) AS variant,"
-        " maxIf(Value, Metric = {hallucination:String}) AS hallucination,"
-        " minIf(Value, has({support_metrics:Array(String)}, Metric)) AS support"
-        f" FROM {store.table('ragpulse_scores')} WHERE {_SCORES_WHERE} AND Scorer = {{scorer:String}}"
-        " AND Error = '' GROUP BY TraceId"
-        " HAVING countIf(Metric = {hallucination:String}) > 0"
+        "SELECT TraceId, Variant AS variant, Hallucination AS hallucination, Support AS support"
+        f" FROM {store.table('ragpulse_trace_verdicts')} FINAL WHERE {_SCORES_WHERE}"
+        " AND Scorer = {scorer:String} AND HasHallucination = 1"
         " ORDER BY hallucination DESC, support ASC NULLS LAST, TraceId LIMIT {limit:UInt32}",
-        {**params, **NAMES},
+        params,
     )
     if not scored:
         return []

@@ -1,0 +1,67 @@
+"""The "Worst requests first" panel on requests scored more than once (the demo has no re-scores)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from demo_data import SCORE_COLUMNS, SERVICE, Demo
+from ragpulse_core.store import Store
+from test_panel_queries import panel, run
+
+REQUEST_COLUMNS = [
+    "TraceId",
+    "Timestamp",
+    "ServiceName",
+    "Pipeline",
+    "Variant",
+    "Question",
+    "Answer",
+    "SampleKey",
+]
+
+
+def _scores(
+    trace: str, at: datetime, scored_at: datetime, hallucination: float, support: float
+) -> list[list[object]]:
+    return [
+        [trace, at, scored_at, SERVICE, "fusion", "A", "lexical", "1", metric, value, "", "", "{}", "",
+         0, 0, 0.0, 0.0, ""]
+        for metric, value in (("hallucination", hallucination), ("support", support))
+    ]  # fmt: skip
+
+
+def test_a_request_scored_twice_is_listed_once(store: Store) -> None:
+    now = datetime.now(UTC).replace(microsecond=0)
+    traces = [f"{index:032x}" for index in range(1, 6)]
+    # The request's SampleKey, as its view would compute it, is what the panel joins scores on.
+    keys = dict(store.query("SELECT id, cityHash64(id) FROM system.one ARRAY JOIN {ids:Array(String)} AS id",
+                            {"ids": traces}))  # fmt: skip
+    at = {trace: now - timedelta(minutes=index + 1) for index, trace in enumerate(traces)}
+    store.insert(
+        "ragpulse_requests",
+        [
+            [trace, at[trace], SERVICE, "fusion", "A", f"q{trace[-1]}", "a", keys[trace]]
+            for trace in traces
+        ],
+        REQUEST_COLUMNS,
+    )
+    store.insert(
+        "ragpulse_scores",
+        [row for index, trace in enumerate(traces)
+         for row in _scores(trace, at[trace], now, float(index < 2), 0.2 + index / 10)],
+        SCORE_COLUMNS,
+    )  # fmt: skip
+    # The last, well-supported request is judged again, hallucinated and barely supported.
+    store.insert(
+        "ragpulse_scores",
+        _scores(traces[4], at[traces[4]], now + timedelta(seconds=5), 1.0, 0.1),
+        SCORE_COLUMNS,
+    )
+
+    rows = run(
+        store, panel("request-explorer.json", "Worst requests first")["targets"][0]["rawSql"], Demo(now=now)
+    )
+
+    assert [row["trace_id"] for row in rows] == [traces[4], traces[0], traces[1], traces[2], traces[3]]
+    assert [row["hallucination"] for row in rows] == [1.0, 1.0, 1.0, 0.0, 0.0]
+    assert rows[0]["support"] == 0.1
