@@ -166,13 +166,14 @@ def traffic_series(store: Store, params: dict[str, Any]) -> list[TrafficPoint]:
 
 
 def worst_requests(store: Store, params: dict[str, Any]) -> list[WorstRequest]:
-    # The worst are chosen from one verdict row per trace (the newest scoring's, hence FINAL); only their
-    # sentence details and texts are read from the wide tables.
+    # The worst are chosen from one verdict row per trace (the newest scoring's, hence FINAL; a trace's rows
+    # share its hour, so its day); only their sentence details and texts are read from the wide tables.
     scored = store.query_dicts(
         "SELECT TraceId, Variant AS variant, Hallucination AS hallucination, Support AS support"
         f" FROM {store.table('ragpulse_trace_verdicts')} FINAL WHERE {_SCORES_WHERE}"
         " AND Scorer = {scorer:String} AND HasHallucination = 1"
-        " ORDER BY hallucination DESC, support ASC NULLS LAST, TraceId LIMIT {limit:UInt32}",
+        " ORDER BY hallucination DESC, support ASC NULLS LAST, TraceId LIMIT {limit:UInt32}"
+        f"{_FINAL_WITHIN_PARTITIONS}",
         params,
     )
     if not scored:
