@@ -7,6 +7,7 @@ import sys
 
 import pytest
 from ragpulse_core.cli import build_parser, main
+from ragpulse_core.receivers import load_receiver
 
 HEAVY_MODULES = (
     "openai",
@@ -54,3 +55,20 @@ def test_version_names_the_installed_parts(capsys: pytest.CaptureFixture[str]) -
         assert exit_.code == 0
     printed = capsys.readouterr().out
     assert "ragpulse-core 0.1.0" in printed and "ragpulse-scorers" in printed
+
+
+def test_a_command_needing_a_receiver_none_provides_says_so_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def needs_a_receiver(args: object) -> int:
+        load_receiver("no-such-receiver")
+        return 0
+
+    parser = build_parser()
+    monkeypatch.setattr("ragpulse_core.cli.build_parser", lambda: parser)
+    parser.set_defaults(func=needs_a_receiver)
+
+    assert main([]) == 1
+    printed = capsys.readouterr().err
+    assert "no trace receiver 'no-such-receiver' is installed" in printed
+    assert "Traceback" not in printed and len(printed.strip().splitlines()) == 1

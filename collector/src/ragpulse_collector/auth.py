@@ -27,10 +27,6 @@ class BearerAuth:
     def __init__(self, token: str | None) -> None:
         self._expected = token.encode() if token is not None else None
 
-    @property
-    def required(self) -> bool:
-        return self._expected is not None
-
     def allows(self, authorization: str | None) -> bool:
         """Whether an ``Authorization`` value carries the token; the scheme is case-insensitive (RFC 9110)."""
         if self._expected is None:

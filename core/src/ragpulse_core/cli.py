@@ -22,7 +22,7 @@ from rich.console import Console
 from rich.logging import RichHandler
 from rich.markup import escape
 
-from ragpulse_core.errors import StoreUnavailable
+from ragpulse_core.errors import ReceiverNotInstalled, StoreUnavailable
 
 console = Console(stderr=True)
 
@@ -82,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except (FileNotFoundError, ValueError) as exc:
         return _fail(_describe(exc), 2)
-    except StoreUnavailable as exc:
+    except (StoreUnavailable, ReceiverNotInstalled) as exc:
         return _fail(str(exc), 1)
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:

@@ -21,3 +21,7 @@ class InvalidDsn(ValueError):
 
 class StoreMissing(StoreUnavailable):
     """A command that only reads found no embedded database at the DSN's path (and created none)."""
+
+
+class ReceiverNotInstalled(LookupError):
+    """No installed part provides the trace receiver a command (``serve``, ``demo``) needs."""

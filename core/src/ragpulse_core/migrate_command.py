@@ -14,12 +14,10 @@ from ragpulse_core.store import Store, StoreUnavailable, describe_dsn
 console = Console()
 
 
-def settings_from_flags(
-    args: argparse.Namespace, settings_class: type[RagpulseSettings] = RagpulseSettings, **sections: object
-) -> RagpulseSettings:
+def settings_from_flags(args: argparse.Namespace, **sections: object) -> RagpulseSettings:
     """Settings with the shared store flags (and any ``sections`` of flags) over the other sources."""
     store = {"dsn": args.dsn, "database": args.database, "ttl_days": getattr(args, "ttl_days", None)}
-    return settings_class.load(args.config, store=store, **sections)
+    return RagpulseSettings.load(args.config, store=store, **sections)
 
 
 def migrate_and_show(settings: RagpulseSettings, store: Store, cluster: str | None = None) -> None:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from importlib.metadata import entry_points
 from typing import Protocol
 
+from ragpulse_core.errors import ReceiverNotInstalled
 from ragpulse_core.settings import RagpulseSettings
 from ragpulse_core.store import Store
 
@@ -40,10 +41,6 @@ class Receiver(Protocol):
 
 
 ReceiverFactory = Callable[[RagpulseSettings, Store], Receiver]
-
-
-class ReceiverNotInstalled(LookupError):
-    """No installed part provides the receiver a command needs."""
 
 
 def load_receiver(name: str = DEFAULT_RECEIVER) -> ReceiverFactory:

@@ -36,11 +36,6 @@ def parse_rates(text: str, variants: Sequence[str], option: str = "--inject") ->
     return rates
 
 
-def format_rates(rates: dict[str, float]) -> str:
-    """The per-variant form :func:`parse_rates` reads back."""
-    return ",".join(f"{name}={rate!r}" for name, rate in rates.items())
-
-
 def _rate(value: str, option: str, piece: str) -> float:
     try:
         rate = float(value)

@@ -68,10 +68,6 @@ class VariantTraffic:
     degraded: int = 0
     errors: int = 0
 
-    @property
-    def planted_rate(self) -> float:
-        return self.planted / self.sent if self.sent else 0.0
-
 
 @dataclass
 class TrafficSummary:
