@@ -5,26 +5,23 @@ from __future__ import annotations
 import hmac
 
 from ragpulse_core.settings import CollectorSettings
+from ragpulse_core.tokens import TokenError, read_token
 
 
 def configured_token(settings: CollectorSettings) -> str | None:
-    """The token from ``auth_token`` (flag, env or TOML), else from ``auth_token_file``, else None.
+    """The token from ``auth_token`` (flag, env or TOML), else from ``auth_token_file``, else None (no auth).
 
-    A file keeps the secret out of argv and the environment; surrounding whitespace (a trailing newline)
-    is not part of it.
+    An empty or blank token is an error, never "no auth".
     """
-    if settings.auth_token is not None:
-        return settings.auth_token.get_secret_value()
-    if settings.auth_token_file is not None:
-        token = settings.auth_token_file.read_text(encoding="utf-8").strip()
-        if not token:
-            raise ValueError(f"auth token file {settings.auth_token_file} is empty")
-        return token
-    return None
+    return read_token(settings.auth_token, settings.auth_token_file, "collector.auth_token")
 
 
 class BearerAuth:
+    """``None`` turns auth off, explicitly; any other token must be sent, and an empty one is refused."""
+
     def __init__(self, token: str | None) -> None:
+        if token is not None and not token.strip():
+            raise TokenError("an empty bearer token would let anyone in: set a token, or none for no auth")
         self._expected = token.encode() if token is not None else None
 
     def allows(self, authorization: str | None) -> bool:

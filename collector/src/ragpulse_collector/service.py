@@ -11,6 +11,7 @@ from ragpulse_core.settings import RagpulseSettings
 from ragpulse_core.store import Store, StoreUnavailable, describe_dsn
 from rich.console import Console
 
+from ragpulse_collector.auth import configured_token
 from ragpulse_collector.server import TRACES_PATH, CollectorServer, tune_gc_for_collector
 
 console = Console()
@@ -33,6 +34,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def serve_collector(settings: RagpulseSettings) -> int:
+    configured_token(settings.collector)  # a blank or unreadable token file stops start-up here, in one line
     store = Store(settings.store.dsn, settings.store.database)
     try:
         migrate_and_show(settings, store)

@@ -30,6 +30,7 @@ from pydantic_settings import (
 )
 
 from ragpulse_core.store import DEFAULT_DATABASE, default_dsn, validate_dsn, with_credentials
+from ragpulse_core.tokens import checked_token
 
 DEFAULT_CONFIG_FILE = Path("ragpulse.toml")
 
@@ -111,6 +112,11 @@ class CollectorSettings(SettingsSection):
     dead_letter_window_s: float = Field(
         300.0, gt=0, description="/healthz fails while dead letters were added within this window"
     )
+
+    @field_validator("auth_token")
+    @classmethod
+    def _token_not_blank(cls, token: SecretStr | None) -> SecretStr | None:
+        return checked_token(token, "collector.auth_token")
 
 
 SettingsT = TypeVar("SettingsT", bound="RagpulseSettings")
