@@ -105,7 +105,9 @@ class Store:
     """Thread-safe access to the ragpulse tables.
 
     clickhouse-connect clients must not run concurrent queries in one session, so each thread gets its own
-    client; chDB (4.x) allows many handles to one path inside a process.
+    client; chDB (4.x) allows many handles to one path inside a process. Every client this Store opened is
+    known here, so a failed one is closed before the next is opened (an outage retried every second must not
+    pile up connections) and :meth:`close` closes those of every thread.
     """
 
     def __init__(self, dsn: str, database: str = DEFAULT_DATABASE, *, read_only: bool = False) -> None:
@@ -114,6 +116,8 @@ class Store:
         self.database = database
         self.is_embedded = dsn.startswith("chdb:")
         self._local = threading.local()
+        self._clients: set[Client] = set()
+        self._clients_lock = threading.Lock()
         self._path = embedded_path(dsn)
         if self._path is not None:
             _prepare_embedded(self._path, create=not read_only)
@@ -123,7 +127,7 @@ class Store:
 
     def _client(self) -> Client:
         client: Client | None = getattr(self._local, "client", None)
-        if client is None:
+        if client is None or client not in self._clients:  # none yet, or closed by close()
             if self._path is not None and self._path not in _OPENED_HERE and _locked_elsewhere(self._path):
                 # Checked before chDB tries, which would print its lock error to stderr and then fail vaguely.
                 raise StoreUnavailable(self._held_message())
@@ -139,8 +143,19 @@ class Store:
                 raise StoreUnavailable(self._why_unreachable(exc)) from exc
             if self._path is not None:
                 _OPENED_HERE.add(self._path)
+            with self._clients_lock:
+                self._clients.add(client)
             self._local.client = client
         return client
+
+    def _discard(self, client: Client) -> None:
+        """Close ``client`` and forget it; a client that fails to close is gone all the same."""
+        with self._clients_lock:
+            self._clients.discard(client)
+        try:
+            client.close()
+        except Exception as exc:  # closing a broken connection may fail again; nothing is left to release
+            logger.debug("closing a failed store client: %s", exc)
 
     def _why_unreachable(self, exc: Exception) -> str:
         if self._path is not None and _is_lock_error(exc):
@@ -165,8 +180,11 @@ class Store:
         except Exception as exc:
             if _blames_the_data(exc):
                 raise StoreRefused(f"{what} refused by {describe_dsn(self.dsn)}: {exc}") from exc
-            # A broken connection poisons the thread's client: drop it so the next call reconnects.
+            # A broken connection poisons the thread's client: close it so the next call reconnects.
+            client = getattr(self._local, "client", None)
             self._local.client = None
+            if client is not None:
+                self._discard(client)
             if self._path is not None and _is_lock_error(exc):
                 raise StoreUnavailable(self._why_unreachable(exc)) from exc
             raise StoreUnavailable(f"{what} failed on {describe_dsn(self.dsn)}: {exc}") from exc
@@ -244,10 +262,12 @@ class Store:
         return True
 
     def close(self) -> None:
-        client: Client | None = getattr(self._local, "client", None)
-        if client is not None:
-            client.close()
-            self._local.client = None
+        """Close the clients of every thread; a thread that uses the Store again opens a new one."""
+        with self._clients_lock:
+            clients = list(self._clients)
+        for client in clients:
+            self._discard(client)
+        self._local.client = None
 
 
 def _prepare_embedded(path: Path, *, create: bool) -> None:
