@@ -80,12 +80,16 @@ def test_a_long_outage_of_a_server_leaks_no_client_and_no_socket() -> None:
         with pytest.raises(StoreUnavailable):
             store.query("SELECT 1")
     gc.collect()
-    alive = [obj for obj in gc.get_objects() if isinstance(obj, Client) and store.dsn.split("@")[1] in obj.uri]
+    alive = [
+        obj for obj in gc.get_objects() if isinstance(obj, Client) and store.dsn.split("@")[1] in obj.uri
+    ]
     assert (alive, _descriptors()) == ([], before)
     store.close()
 
 
-def test_a_client_whose_query_failed_is_closed_before_the_next_one_opens(chdb_dsn: str, opened: Opened) -> None:
+def test_a_client_whose_query_failed_is_closed_before_the_next_one_opens(
+    chdb_dsn: str, opened: Opened
+) -> None:
     store = Store(chdb_dsn)
     with pytest.raises(StoreUnavailable):
         store.query("SELECT * FROM nowhere.nothing")

@@ -38,7 +38,7 @@ def test_a_blank_token_from_the_environment_is_a_settings_error(
     monkeypatch: pytest.MonkeyPatch, blank: str
 ) -> None:
     monkeypatch.setenv("RAGPULSE_COLLECTOR__AUTH_TOKEN", blank)
-    with pytest.raises(ValidationError, match="collector.auth_token is empty"):
+    with pytest.raises(ValidationError, match=r"collector\.auth_token is empty"):
         RagpulseSettings.load(None)
 
 
@@ -48,7 +48,8 @@ def test_the_collector_refuses_to_start_with_a_blank_token_in_one_line(tmp_path:
     blank_file = tmp_path / "token"
     blank_file.write_text(" \n")
     from_file = _collector_command(tmp_path, "--auth-token-file", str(blank_file))
-    for result, said in ((from_env, "collector.auth_token is empty"), (from_flag, "collector.auth_token is empty"),
+    empty = "collector.auth_token is empty"
+    for result, said in ((from_env, empty), (from_flag, empty),
                          (from_file, f"collector.auth_token file {blank_file} is empty")):  # fmt: skip
         lines = (result.stdout + result.stderr).strip().splitlines()
         assert result.returncode == 2 and len(lines) == 1, lines
@@ -57,7 +58,9 @@ def test_the_collector_refuses_to_start_with_a_blank_token_in_one_line(tmp_path:
 
 
 def test_a_token_that_skipped_validation_still_cannot_turn_auth_off(store: Store) -> None:
-    collector = CollectorSettings.model_construct(**{**CollectorSettings().__dict__, "auth_token": SecretStr("")})
+    collector = CollectorSettings.model_construct(
+        **{**CollectorSettings().__dict__, "auth_token": SecretStr("")}
+    )
     settings = RagpulseSettings.model_construct(store=RagpulseSettings().store, collector=collector)
     with pytest.raises(TokenError, match="empty"):
         CollectorServer(settings, store)

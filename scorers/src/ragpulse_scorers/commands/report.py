@@ -14,6 +14,7 @@ from rich.markup import escape
 
 from ragpulse_scorers.report import collect_report, render_html, render_terminal
 from ragpulse_scorers.report.collect import parse_since
+from ragpulse_scorers.report.model import AlertLimits
 from ragpulse_scorers.settings import ScorersSettings
 
 console = Console()
@@ -33,8 +34,13 @@ def run(args: argparse.Namespace) -> int:
         console.print(f"[red]error:[/red] {escape(str(exc))}.{hint}", soft_wrap=True)
         return 1
     try:
+        alerts = settings.alerts
         data = collect_report(
-            store, since, args.service, hallucination_threshold=settings.alerts.hallucination_threshold
+            store,
+            since,
+            args.service,
+            hallucination_threshold=alerts.hallucination_threshold,
+            alert_limits=AlertLimits(alerts.min_samples, alerts.window_minutes),
         )
     except StoreUnavailable as exc:
         reason = str(exc).strip().splitlines()[0]

@@ -15,7 +15,7 @@ from ragpulse_core.store import Store
 from ragpulse_scorers.metric_names import HALLUCINATION
 from ragpulse_scorers.report import queries
 from ragpulse_scorers.report.compare import mean_differences, rate_differences
-from ragpulse_scorers.report.model import HallucinationRow, MetricRow, Rate, ReportData
+from ragpulse_scorers.report.model import AlertLimits, HallucinationRow, MetricRow, Rate, ReportData
 
 # Scorers whose hallucination verdict leads the report when several are present: LLM judges first.
 PREFERRED_SCORERS = ("support", "lexical")
@@ -29,26 +29,29 @@ def collect_report(
     service: str | None = None,
     worst_limit: int = 10,
     hallucination_threshold: float | None = None,
+    alert_limits: AlertLimits | None = None,
 ) -> ReportData:
     """Everything a report shows for requests at or after ``since`` (an aware datetime, or naive UTC).
 
-    ``hallucination_threshold`` (the alert's) marks rates above it as bad and draws it on the charts.
+    ``hallucination_threshold`` (the alert's) marks rates above it as bad and draws it on the charts;
+    ``alert_limits`` let the page say why such a rate has no alert.
     """
     params: dict[str, Any] = {"since_ms": _epoch_ms(since), "service": service or ""}
     now = datetime.now(UTC)
     variants = queries.variant_traffic(store, params)
     score_rows = queries.score_aggregates(store, params)
     hallucination = [
-        HallucinationRow(row["Scorer"], row["Variant"], Rate(int(row["positives"]), int(row["n"])))
+        HallucinationRow(
+            row["Scorer"], row["Variant"], Rate(int(row["positives"]), int(row["n"])), row["ServiceName"]
+        )
         for row in score_rows
         if row["Metric"] == HALLUCINATION
     ]
     primary = _primary_scorer({row.scorer for row in hallucination})
-    spread = queries.score_spread(store, params)
     metrics = [
         MetricRow(
             row["Scorer"], row["Metric"], row["Variant"], int(row["n"]), float(row["mean"]),
-            spread.get((row["Scorer"], row["Metric"], row["Variant"]), math.nan),
+            _finite(row["variance"]), row["ServiceName"],
         )
         for row in score_rows
         if row["Metric"] != HALLUCINATION
@@ -75,12 +78,19 @@ def collect_report(
         alerts=queries.alerts(store, since, service),
         differences=rate_differences(hallucination, primary) + mean_differences(metrics),
         hallucination_threshold=hallucination_threshold,
+        alert_limits=alert_limits,
+        not_scored=queries.not_scored(store, params),
     )
 
 
 def _epoch_ms(moment: datetime) -> int:
     aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
     return int(aware.timestamp() * 1000)
+
+
+def _finite(value: Any) -> float:
+    number = float(value)
+    return number if math.isfinite(number) else math.nan
 
 
 def _primary_scorer(scorers: set[str]) -> str | None:

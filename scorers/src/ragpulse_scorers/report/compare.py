@@ -1,4 +1,8 @@
-"""B − A: each variant against the baseline (the first variant by name), with a 95% interval.
+"""B − A: each variant against its own service's baseline, with a 95% interval.
+
+Variants of different services are never compared: each service's baseline is its first labelled variant by
+name (requests without a variant label come last, so they are compared against a labelled baseline rather
+than serving as one).
 
 Rates (the hallucination verdicts) use Newcombe's hybrid score interval, which holds at small n and at rates
 near 0 or 1; means use Welch's interval, which needs no equal variances or sizes.
@@ -7,48 +11,55 @@ near 0 or 1; means use Welch's interval, which needs no equal variances or sizes
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from ragpulse_scorers.report.model import Difference, HallucinationRow, MetricRow
 from ragpulse_scorers.stats import difference_interval, welch_interval
 
 
+def baseline_first(variants: Iterable[str]) -> list[str]:
+    """Variants in comparison order: the baseline first, unlabelled requests ("") last."""
+    return sorted(set(variants), key=lambda variant: (variant == "", variant))
+
+
 def rate_differences(rows: Sequence[HallucinationRow], scorer: str | None) -> list[Difference]:
-    """The primary scorer's hallucination rate of every variant against the baseline's."""
-    by_variant = {row.variant: row.rate for row in rows if row.scorer == scorer and row.rate.n}
-    if scorer is None or len(by_variant) < 2:
-        return []
-    baseline, *others = sorted(by_variant)
-    base = by_variant[baseline]
+    """The primary scorer's hallucination rate of every variant against its service's baseline."""
+    by_service: dict[str, dict[str, HallucinationRow]] = {}
+    for row in rows:
+        if row.scorer == scorer and row.rate.n:
+            by_service.setdefault(row.service, {})[row.variant] = row
     differences = []
-    for variant in others:
-        rate = by_variant[variant]
-        low, high = difference_interval(rate.successes, rate.n, base.successes, base.n)
-        differences.append(
-            Difference(scorer, "hallucination", baseline, variant, rate.value - base.value, low, high,
-                       base.n, rate.n, is_rate=True)
-        )  # fmt: skip
+    for service, by_variant in sorted(by_service.items()):
+        baseline, *others = baseline_first(by_variant)
+        base = by_variant[baseline].rate
+        for variant in others:
+            rate = by_variant[variant].rate
+            low, high = difference_interval(rate.successes, rate.n, base.successes, base.n)
+            differences.append(
+                Difference(scorer or "", "hallucination", baseline, variant, rate.value - base.value, low,
+                           high, base.n, rate.n, is_rate=True, service=service)
+            )  # fmt: skip
     return differences
 
 
 def mean_differences(rows: Sequence[MetricRow]) -> list[Difference]:
-    """Every (scorer, metric) measured on two or more variants, each against the baseline's mean."""
-    cells: dict[tuple[str, str], dict[str, MetricRow]] = {}
+    """Every (service, scorer, metric) measured on two or more variants, each against the baseline's mean."""
+    cells: dict[tuple[str, str, str], dict[str, MetricRow]] = {}
     for row in rows:
         if not math.isnan(row.mean):
-            cells.setdefault((row.scorer, row.metric), {})[row.variant] = row
+            cells.setdefault((row.service, row.scorer, row.metric), {})[row.variant] = row
     differences = []
-    for (scorer, metric), by_variant in sorted(cells.items()):
+    for (service, scorer, metric), by_variant in sorted(cells.items()):
         if len(by_variant) < 2:
             continue
-        baseline, *others = sorted(by_variant)
+        baseline, *others = baseline_first(by_variant)
         base = by_variant[baseline]
         for variant in others:
             row = by_variant[variant]
             low, high = _welch(row, base)
             differences.append(
                 Difference(scorer, metric, baseline, variant, row.mean - base.mean, low, high, base.n, row.n,
-                           is_rate=False)
+                           is_rate=False, service=service)
             )  # fmt: skip
     return differences
 

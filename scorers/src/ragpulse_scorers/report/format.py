@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import math
 import unicodedata
 from datetime import UTC, datetime
@@ -12,10 +13,13 @@ from ragpulse_scorers.alerts.rules import SCORING_STALLED
 from ragpulse_scorers.alerts.state import AlertRecord
 from ragpulse_scorers.metric_names import COUNT_METRICS
 from ragpulse_scorers.report.glossary import term
-from ragpulse_scorers.report.model import Difference, Rate
+from ragpulse_scorers.report.model import AlertLimits, Difference, Rate
 
 # Bidirectional overrides and isolates reorder what a terminal shows (a line can read unlike its bytes).
 _BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Unicode tag characters render as nothing while carrying text (hidden instructions in "plain" text).
+_TAGS = range(0xE0000, 0xE0080)
+NO_VARIANT = "(no variant)"
 
 
 def percent(value: float | None, digits: int = 1) -> str:
@@ -80,21 +84,24 @@ def alert_since(alert: AlertRecord) -> str:
 
 
 def printable(text: str) -> str:
-    """Traced text made safe for a terminal: control characters shown as ``\\x1b``, never obeyed.
+    """Traced text made safe for a terminal or a page: control characters shown as ``\\x1b``, never obeyed.
 
     ESC starts CSI/OSC sequences (clear the screen, retitle the window, forge hyperlinks), C1 bytes do the
-    same in one character, CR and BS overwrite what was printed; tabs and newlines become spaces.
+    same in one character, CR and BS overwrite what was printed, NUL truncates in some viewers, bidirectional
+    overrides make a line read unlike its bytes, tag characters hide text, and a lone surrogate cannot even be
+    encoded; tabs, newlines and Unicode line separators become spaces.
     """
     return "".join(_printable_character(character) for character in text)
 
 
 def _printable_character(character: str) -> str:
-    if character in "\t\n":
+    if character in "\t\n\u2028\u2029":
         return " "
-    if character in _BIDI_CONTROLS:
-        return f"\\u{ord(character):04x}"
+    code = ord(character)
+    if character in _BIDI_CONTROLS or code in _TAGS or unicodedata.category(character) == "Cs":
+        return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
     if unicodedata.category(character) == "Cc":
-        return f"\\x{ord(character):02x}"
+        return f"\\x{code:02x}"
     return character
 
 
@@ -103,11 +110,50 @@ def shown(text: str) -> str:
     return escape(printable(text))
 
 
+def html_text(text: str) -> str:
+    """Traced text for HTML: control characters neutralised, markup escaped (quotes too, for attributes)."""
+    return html.escape(printable(text), quote=True)
+
+
+def variant_label(variant: str, service: str | None = None) -> str:
+    """A variant as people read it: ``(no variant)`` for requests without a label, with its service first
+    when a report spans several."""
+    name = variant or NO_VARIANT
+    return f"{service} · {name}" if service is not None else name
+
+
+def quiet_alert(rate: Rate, threshold: float | None, limits: AlertLimits | None, firing: bool) -> str:
+    """Why a rate shown above the threshold has no alert, or why an alert fires on a rate shown below it
+    (``""`` when colour and alerts agree, or the limits are unknown).
+
+    The alert fires only on enough samples whose 95% interval lies wholly above the threshold, over its own
+    window, which is shorter than a report's.
+    """
+    if threshold is None or limits is None or not rate.n:
+        return ""
+    window = f"the last {limits.window_minutes:g} min"
+    if firing:
+        return (
+            ""
+            if above_threshold(rate.value, threshold)
+            else f"alert firing: {window} are above the threshold"
+        )
+    if not above_threshold(rate.value, threshold):
+        return ""
+    low, high = rate.interval
+    if rate.n < limits.min_samples:
+        return f"no alert: n={rate.n} is below the {limits.min_samples} samples an alert needs"
+    if low <= threshold:
+        return f"no alert: its 95% interval [{percent(low)}, {percent(high)}] reaches the threshold"
+    return f"no alert yet: the alert judges {window}"
+
+
 def sample_sizes(difference: Difference) -> str:
     if difference.n_baseline == difference.n_variant:
         return f"n = {difference.n_variant}"
     return (
-        f"n = {difference.n_variant} ({difference.variant}) / {difference.n_baseline} ({difference.baseline})"
+        f"n = {difference.n_variant} ({variant_label(difference.variant)})"
+        f" / {difference.n_baseline} ({variant_label(difference.baseline)})"
     )
 
 
@@ -140,7 +186,7 @@ def verdict(difference: Difference) -> str:
     low, high = (difference.low, difference.high) if higher else (-difference.high, -difference.low)
     size = abs(difference.estimate) * scale
     return (
-        f"{difference.variant} {'higher' if higher else 'lower'} by {size:.{digits}f}"
+        f"{variant_label(difference.variant)} {'higher' if higher else 'lower'} by {size:.{digits}f}"
         f"{unit} [{low * scale:.{digits}f}, {high * scale:.{digits}f}]"
     )
 

@@ -1,17 +1,24 @@
 """The report as one self-contained HTML file: inline CSS and SVG, no scripts, opens offline.
 
-Traced strings (questions, answers, variant and service names) are untrusted: every one is escaped.
+Traced strings (questions, answers, variant and service names) are untrusted: every one is escaped and its
+control characters neutralised (:func:`~ragpulse_scorers.report.format.html_text`). The headline (tiles, and
+one row per service when the report spans several) comes first; each service's variants are compared with
+that service's own baseline.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from html import escape
+from dataclasses import dataclass
+from urllib.parse import quote
 
 from ragpulse_scorers.alerts.state import FIRING
 from ragpulse_scorers.metric_names import COUNT_METRICS, SUPPORT
+from ragpulse_scorers.report.compare import baseline_first
 from ragpulse_scorers.report.format import (
     above_threshold,
     alert_key,
@@ -21,17 +28,21 @@ from ragpulse_scorers.report.format import (
     clock,
     dollars,
     excerpt,
+    html_text,
     judgement,
     milliseconds,
     number,
     percent,
+    quiet_alert,
     rate_with_interval,
     seconds,
     signed_difference,
+    variant_label,
     verdict,
 )
 from ragpulse_scorers.report.glossary import GLOSSARY, term
-from ragpulse_scorers.report.model import MetricRow, ReportData
+from ragpulse_scorers.report.model import Difference, MetricRow, Rate, ReportData
+from ragpulse_scorers.report.services import ServiceRow, hallucination_alert_firing, service_rows
 from ragpulse_scorers.report.svg import Bar, Point, Threshold, bar_chart, line_chart
 
 _STYLE = """
@@ -59,27 +70,57 @@ th{background:#f1f5f9;font-weight:600}td.n{text-align:right;font-variant-numeric
 dl.glossary{display:grid;grid-template-columns:max-content 1fr;gap:4px 14px;margin:0}
 dl.glossary dt{font-weight:600}dl.glossary dd{margin:0}
 .unsupported{color:#b91c1c;margin:2px 0}.mono{font-family:ui-monospace,Menlo,monospace;font-size:12px}
+.tile small{display:block;color:#b45309;font-size:11px;margin-top:2px}
+nav.services{display:flex;flex-wrap:wrap;gap:6px;margin:0 0 12px}
+nav.services a{padding:3px 10px;border:1px solid #cbd5e1;border-radius:14px;color:#1e3a8a;
+text-decoration:none;background:#fff}nav.services a[aria-current]{background:#1e3a8a;color:#fff}
+.services-card{margin-top:12px}
 """
+# The live page's Content-Security-Policy allows this style sheet by its hash, and no inline script at all.
+STYLE_HASH = "sha256-" + base64.b64encode(hashlib.sha256(_STYLE.encode()).digest()).decode()
+_DOCUMENT_POLICY = f"default-src 'none'; style-src '{STYLE_HASH}'; form-action 'self'; base-uri 'none'"
+# frame-ancestors only counts in a header (a <meta> policy cannot forbid framing).
+CONTENT_SECURITY_POLICY = f"{_DOCUMENT_POLICY}; frame-ancestors 'none'"
 
 
-def render_html(data: ReportData, refresh_s: int | None = None) -> str:
-    """The report page; ``refresh_s`` makes it reload itself (the live page of ``ragpulse serve``)."""
-    scope = f"service {data.service}" if data.service else "all services"
+@dataclass(frozen=True)
+class ServiceSelector:
+    """The live page's links to each service's view and to all services (``current`` None)."""
+
+    services: list[str]
+    current: str | None
+
+
+def service_link(service: str | None) -> str:
+    # surrogatepass: a name holding a lone surrogate still gets a link rather than failing the page
+    return "./" if service is None else f"./?service={quote(service, safe='', errors='surrogatepass')}"
+
+
+def render_html(
+    data: ReportData, refresh_s: int | None = None, selector: ServiceSelector | None = None
+) -> str:
+    """The report page; ``refresh_s`` makes it reload itself and ``selector`` links each service's view (the
+    live page of ``ragpulse serve``)."""
+    scope = f"service {data.service}" if data.service is not None else "all services"
     refresh = f"<meta http-equiv='refresh' content='{refresh_s}'>" if refresh_s else ""
     live = f" · reloads every {refresh_s} s" if refresh_s else ""
     sections = [
-        f"<h1>ragpulse report</h1><p class='sub'>{escape(scope)} · requests since"
+        f"<h1>ragpulse report · {html_text(scope)}</h1><p class='sub'>requests since"
         f" {data.since:%Y-%m-%d %H:%M} UTC · generated {data.generated_at:%Y-%m-%d %H:%M:%S} UTC{live}"
         " · all times are UTC</p>",
     ]
-    # The story first: is B better than A, what is on fire, and the requests that show it.
+    if selector is not None:
+        sections.append(_selector(selector))
+    # The headline first: the tiles, each service's verdict, what is on fire, and the requests that show it.
+    sections.append(_tiles(data))
+    if data.spans_services:
+        sections.append(_services_card(data))
     if data.requests:
         sections.append(_verdict_card(data))
     if data.alerts:
         sections.append(_alerts_card(data))
     if data.worst:
         sections.append(_worst_card(data))
-    sections.append(_tiles(data))
     if data.requests:
         sections += [
             _cards(_hallucination_series_card(data), _traffic_card(data)),
@@ -94,9 +135,8 @@ def render_html(data: ReportData, refresh_s: int | None = None) -> str:
     return (
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-        "<meta http-equiv='Content-Security-Policy'"
-        " content=\"default-src 'none'; style-src 'unsafe-inline'\">"
-        f"{refresh}<title>ragpulse report · {escape(scope)}</title><style>{_STYLE}</style></head>"
+        f"<meta http-equiv='Content-Security-Policy' content=\"{_DOCUMENT_POLICY}\">"
+        f"{refresh}<title>ragpulse report · {html_text(scope)}</title><style>{_STYLE}</style></head>"
         f"<body><main>{''.join(sections)}</main></body></html>\n"
     )
 
@@ -106,12 +146,12 @@ def _cards(*cards: str) -> str:
 
 
 def _card(title: str, *content: str) -> str:
-    return f"<section class='card'><h2>{escape(title)}</h2>{''.join(content)}</section>"
+    return f"<section class='card'><h2>{html_text(title)}</h2>{''.join(content)}</section>"
 
 
 def _table(headers: Sequence[str], rows: Iterable[Sequence[str]], numeric: Sequence[bool] = ()) -> str:
     """Cells are already-escaped HTML; headers are plain text."""
-    head = "".join(f"<th>{escape(header)}</th>" for header in headers)
+    head = "".join(f"<th>{html_text(header)}</th>" for header in headers)
     body = "".join(
         "<tr>"
         + "".join(
@@ -124,83 +164,189 @@ def _table(headers: Sequence[str], rows: Iterable[Sequence[str]], numeric: Seque
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
+def _selector(selector: ServiceSelector) -> str:
+    choices = [(None, "All services"), *((service, service) for service in selector.services)]
+    links = "".join(
+        f"<a href='{html_text(service_link(service))}'"
+        f"{' aria-current=page' if service == selector.current else ''}>{html_text(name)}</a>"
+        for service, name in choices
+    )
+    return f"<nav class='services' aria-label='Service'>{links}</nav>"
+
+
+def _service_of(data: ReportData) -> str | None:
+    """The one service a report covers (asked for, or the only one with requests); None for several."""
+    if data.service is not None:
+        return data.service
+    return data.services[0] if len(data.services) == 1 else None
+
+
+def _name(data: ReportData, variant: str, service: str) -> str:
+    """``variant B``, or ``search · variant B`` when the report spans several services."""
+    named = f"variant {variant_label(variant)}"
+    return f"{service} · {named}" if data.spans_services else named
+
+
 def _tiles(data: ReportData) -> str:
     scoring = data.scoring
     limit = data.hallucination_threshold
-    tiles = [(str(len(data.firing_alerts)), "alerts firing", bool(data.firing_alerts))]
-    for variant in data.variants:
-        rate = data.primary_rate(variant.variant)
-        if rate is not None:
-            above = f", alert above {percent(limit)}" if limit is not None else ""
-            label = f"hallucination · variant {variant.variant} (n={rate.n}{above})"
-            tiles.append((percent(rate.value), label, above_threshold(rate.value, limit)))
+    tiles = [(str(len(data.firing_alerts)), "alerts firing", "", bool(data.firing_alerts))]
+    service = _service_of(data)
+    if data.spans_services:
+        tiles.append((str(len(data.services)), "services", "", False))
+    elif service is not None:
+        for variant in baseline_first(v.variant for v in data.variants):
+            rate = data.primary_rate(variant, service)
+            if rate is not None:
+                above = f", alert above {percent(limit)}" if limit is not None else ""
+                label = f"hallucination · variant {variant_label(variant)} (n={rate.n}{above})"
+                firing = hallucination_alert_firing(data, service, variant)
+                note = quiet_alert(rate, limit, data.alert_limits, firing)
+                tiles.append((percent(rate.value), label, note, above_threshold(rate.value, limit)))
+    not_scored = sum(row.requests for row in data.not_scored)
+    reasons = " · ".join(f"{reason} {count}" for reason, count in _not_scored_by_reason(data).items())
     tiles += [
-        (str(data.requests), "requests", False),
-        (str(sum(variant.errors for variant in data.variants)), "errors", False),
-        (f"{scoring.scored} ({percent(scoring.share_scored)})", "scored (share of traffic)", False),
-        (f"{seconds(scoring.lag_p50_s)} / {seconds(scoring.lag_p95_s)}", "scoring lag p50 / p95", False),
-        (str(scoring.judge_errors), "judge errors", scoring.judge_errors > 0),
-        (dollars(sum(row.cost_usd for row in data.spend)), "judge spend", False),
+        (str(data.requests), "requests", "", False),
+        (str(sum(variant.errors for variant in data.variants)), "errors", "", False),
+        (f"{scoring.scored} ({percent(scoring.share_scored)})", "scored (share of traffic)", "", False),
+        (str(not_scored), "not scored (cannot be judged)", reasons, False),
+        (f"{seconds(scoring.lag_p50_s)} / {seconds(scoring.lag_p95_s)}", "scoring lag p50 / p95", "", False),
+        (str(scoring.judge_errors), "judge errors", "", scoring.judge_errors > 0),
+        (dollars(sum(row.cost_usd for row in data.spend)), "judge spend", "", False),
     ]
     return (
         "<div class='tiles'>"
         + "".join(
-            f"<div class='tile{' alarm' if alarm else ''}'><b>{escape(value)}</b>"
-            f"<span>{escape(label)}</span></div>"
-            for value, label, alarm in tiles
+            f"<div class='tile{' alarm' if alarm else ''}'><b>{html_text(value)}</b>"
+            f"<span>{html_text(label)}</span>{f'<small>{html_text(note)}</small>' if note else ''}</div>"
+            for value, label, note, alarm in tiles
         )
         + "</div>"
     )
 
 
+def _not_scored_by_reason(data: ReportData) -> dict[str, int]:
+    totals: dict[str, int] = defaultdict(int)
+    for row in data.not_scored:
+        totals[row.reason] += row.requests
+    return dict(sorted(totals.items()))
+
+
+def _services_card(data: ReportData) -> str:
+    rows = [_service_cells(data, row) for row in service_rows(data)]
+    table = _table(
+        ["service", "requests", "errors", "scored", f"hallucination ({data.primary_scorer or 'no judge'})",
+         "against its baseline [95% CI]", "alerts firing", "not scored"],
+        rows,
+        [False, True, True, True, False, False, True, False],
+    )  # fmt: skip
+    note = (
+        "<p class='muted'>Each service's variants are compared with that service's own baseline (its first"
+        " variant by name); requests without a variant label are shown as (no variant).</p>"
+    )
+    return (
+        "<section class='card services-card'><h2>Services (each against its own baseline)</h2>"
+        f"{table}{note}</section>"
+    )
+
+
+def _service_cells(data: ReportData, row: ServiceRow) -> list[str]:
+    limit = data.hallucination_threshold
+    rates = "<br>".join(
+        f"{html_text(variant_label(variant))} "
+        + (
+            f"<span class='bad'>{html_text(rate_with_interval(rate))}</span>"
+            if above_threshold(rate.value, limit)
+            else html_text(rate_with_interval(rate))
+        )
+        + _quiet_note(data, rate, row.service, variant)
+        for variant, rate in row.rates
+    )
+    lead = (
+        f"<span class='{_TONE.get(judgement(row.lead), '')}'>{html_text(verdict(row.lead))}</span>"
+        f" <span class='muted'>({html_text(variant_label(row.lead.variant))} −"
+        f" {html_text(variant_label(row.lead.baseline))})</span>"
+        if row.lead is not None
+        else "<span class='muted'>nothing to compare</span>"
+    )
+    not_scored = "<br>".join(f"{html_text(reason)} {count}" for reason, count in row.not_scored.items())
+    return [
+        f"<a href='{html_text(service_link(row.service))}'>{html_text(row.service)}</a>",
+        str(row.requests),
+        str(row.errors),
+        str(row.scored),
+        rates or "<span class='muted'>not scored yet</span>",
+        lead,
+        f"<span class='bad'>{row.firing}</span>" if row.firing else "0",
+        not_scored or "0",
+    ]
+
+
+def _quiet_note(data: ReportData, rate: Rate, service: str, variant: str) -> str:
+    firing = hallucination_alert_firing(data, service, variant)
+    note = quiet_alert(rate, data.hallucination_threshold, data.alert_limits, firing)
+    return f" <span class='muted'>({html_text(note)})</span>" if note else ""
+
+
 def _verdict_card(data: ReportData) -> str:
-    """B − A, said plainly: the primary hallucination rate leads, every other metric follows."""
-    variants = [variant.variant for variant in data.variants]
+    """B − A per service, said plainly: the primary hallucination rate leads, every other metric follows."""
+    title = "Is B better than A?" + (" Each service against its own baseline" if data.spans_services else "")
     if not data.differences:
-        only = f"only variant {escape(variants[0])}" if len(variants) == 1 else "one variant scored"
-        return _card(
-            "Is B better than A?", f"<p class='muted'>Nothing to compare: {only} in this window.</p>"
+        variants = sorted({variant_label(v.variant) for v in data.variants})
+        only = (
+            f"only variant {html_text(variants[0])}"
+            if len(variants) == 1
+            else "no service has two scored variants"
         )
-    lead = next((d for d in data.differences if d.is_rate), None)
-    parts = []
-    if lead is not None:
-        base, other = data.primary_rate(lead.baseline), data.primary_rate(lead.variant)
-        rates = (
-            f"{escape(lead.baseline)} {percent(base.value)} (n={base.n}) → {escape(lead.variant)}"
-            f" {percent(other.value)} (n={other.n})"
-            if base is not None and other is not None
-            else ""
-        )
-        parts.append(
-            f"<p class='verdict {judgement(lead)}'><b>Hallucination rate: {escape(verdict(lead))}</b>"
-            f"<small>{rates} · {escape(lead.scorer)} judge · difference {escape(lead.variant)} −"
-            f" {escape(lead.baseline)} with its 95% Newcombe interval, in percentage points</small></p>"
-        )
+        return _card(title, f"<p class='muted'>Nothing to compare: {only} in this window.</p>")
+    parts = [_lead_verdict(data, lead) for lead in data.differences if lead.is_rate]
+    service_column = ["service"] if data.spans_services else []
     rows = [
         [
-            escape("hallucination rate" if difference.is_rate else difference.metric),
-            escape(difference.scorer),
-            f"{escape(difference.variant)} − {escape(difference.baseline)}",
-            escape(signed_difference(difference)),
-            f"<span class='{_TONE.get(judgement(difference), '')}'>{escape(verdict(difference))}</span>",
+            *([html_text(difference.service)] if data.spans_services else []),
+            html_text("hallucination rate" if difference.is_rate else difference.metric),
+            html_text(difference.scorer),
+            html_text(f"{variant_label(difference.variant)} − {variant_label(difference.baseline)}"),
+            html_text(signed_difference(difference)),
+            f"<span class='{_TONE.get(judgement(difference), '')}'>{html_text(verdict(difference))}</span>",
         ]
         for difference in data.differences
     ]
-    table = _table(["metric", "scorer", "compared", "difference [95% CI]", "verdict"], rows,
-                   [False, False, False, True, False])  # fmt: skip
+    table = _table([*service_column, "metric", "scorer", "compared", "difference [95% CI]", "verdict"], rows,
+                   [False] * len(service_column) + [False, False, False, True, False])  # fmt: skip
     note = (
         "<p class='muted'>Rates: Newcombe's interval for a difference of proportions; means: Welch's"
         " interval. “No detectable difference” means the 95% interval includes zero at these sample"
         " sizes.</p>"
     )
-    return _card("Is B better than A?", *parts, table, note)
+    return _card(title, *parts, table, note)
+
+
+def _lead_verdict(data: ReportData, lead: Difference) -> str:
+    base, other = (
+        data.primary_rate(lead.baseline, lead.service),
+        data.primary_rate(lead.variant, lead.service),
+    )
+    baseline, variant = variant_label(lead.baseline), variant_label(lead.variant)
+    rates = (
+        f"{html_text(baseline)} {percent(base.value)} (n={base.n}) → {html_text(variant)}"
+        f" {percent(other.value)} (n={other.n})"
+        if base is not None and other is not None
+        else ""
+    )
+    service = f"{html_text(lead.service)}: " if data.spans_services else ""
+    return (
+        f"<p class='verdict {judgement(lead)}'><b>{service}Hallucination rate: {html_text(verdict(lead))}</b>"
+        f"<small>{rates} · {html_text(lead.scorer)} judge · difference {html_text(variant)} −"
+        f" {html_text(baseline)} with its 95% Newcombe interval, in percentage points</small></p>"
+    )
 
 
 def _glossary_card(data: ReportData) -> str:
     shown_metrics = [*GLOSSARY, *sorted({row.metric for row in data.metrics})]
     entries = "".join(
-        f"<dt>{escape(metric)}</dt><dd>{escape(term(metric).meaning)}"
-        f" <span class='muted'>({_direction(metric)}; {escape(term(metric).unit or 'custom')})</span></dd>"
+        f"<dt>{html_text(metric)}</dt><dd>{html_text(term(metric).meaning)}"
+        f" <span class='muted'>({_direction(metric)}; {html_text(term(metric).unit or 'custom')})</span></dd>"
         for metric in dict.fromkeys(shown_metrics)
     )
     return _card("What the metrics mean", f"<dl class='glossary'>{entries}</dl>")
@@ -217,12 +363,12 @@ _TONE = {"better": "good", "worse": "bad"}
 def _alerts_card(data: ReportData) -> str:
     rows = [
         [
-            f"<span class='{'bad' if alert.state == FIRING else 'good'}'>{escape(alert.state)}</span>",
-            escape(alert.summary),
-            f"<span class='mono'>{escape(alert_key(alert))}</span>",
-            f"<span class='{'bad' if alert.state == FIRING else ''}'>{escape(alert_value(alert))}</span>",
-            escape(alert_threshold(alert)),
-            escape(alert_since(alert)),
+            f"<span class='{'bad' if alert.state == FIRING else 'good'}'>{html_text(alert.state)}</span>",
+            html_text(alert.summary),
+            f"<span class='mono'>{html_text(alert_key(alert))}</span>",
+            f"<span class='{'bad' if alert.state == FIRING else ''}'>{html_text(alert_value(alert))}</span>",
+            html_text(alert_threshold(alert)),
+            html_text(alert_since(alert)),
         ]
         for alert in data.alerts
     ]
@@ -257,7 +403,8 @@ def _hallucination_series_card(data: ReportData) -> str:
     series: dict[str, list[Point]] = defaultdict(list)
     for point in data.hallucination_series:
         low, high = point.rate.interval
-        series[f"variant {point.variant}"].append(Point(point.bucket, point.rate.value, low, high))
+        name = _name(data, point.variant, point.service)
+        series[name].append(Point(point.bucket, point.rate.value, low, high))
     chart = line_chart(
         dict(series),
         lambda x: clock(int(x), with_date),
@@ -285,7 +432,7 @@ def _hallucination_card(data: ReportData) -> str:
             low, high = row.rate.interval
             bars.append(
                 Bar(
-                    f"variant {row.variant}",
+                    _name(data, row.variant, row.service),
                     row.scorer,
                     row.rate.value,
                     low,
@@ -304,13 +451,20 @@ def _hallucination_card(data: ReportData) -> str:
         ["scorer", "variant", "scored", "hallucinated", "rate [95% CI]"],
         (
             [
-                escape(row.scorer),
-                escape(row.variant),
+                html_text(row.scorer),
+                html_text(variant_label(row.variant, row.service if data.spans_services else None)),
                 str(row.rate.n),
                 str(row.rate.successes),
-                f"<span class='bad'>{rate_with_interval(row.rate)}</span>"
-                if above_threshold(row.rate.value, data.hallucination_threshold)
-                else rate_with_interval(row.rate),
+                (
+                    f"<span class='bad'>{rate_with_interval(row.rate)}</span>"
+                    if above_threshold(row.rate.value, data.hallucination_threshold)
+                    else rate_with_interval(row.rate)
+                )
+                + (
+                    _quiet_note(data, row.rate, row.service, row.variant)
+                    if row.scorer == data.primary_scorer
+                    else ""
+                ),
             ]
             for row in data.hallucination
         ),
@@ -328,7 +482,7 @@ def _latency_card(data: ReportData) -> str:
     table = _table(
         ["step", "spans", "p50", "p95"],
         (
-            [escape(row.step), str(row.count), milliseconds(row.p50_ms), milliseconds(row.p95_ms)]
+            [html_text(row.step), str(row.count), milliseconds(row.p50_ms), milliseconds(row.p95_ms)]
             for row in data.latency
         ),
         [False, True, True, True],
@@ -344,58 +498,73 @@ def _short_ms(value: float) -> str:
 
 
 def _metrics_card(data: ReportData) -> str:
-    variants = sorted({row.variant for row in data.metrics})
-    keys = sorted({(row.scorer, row.metric) for row in data.metrics})
-    cells = {(row.scorer, row.metric, row.variant): row for row in data.metrics}
+    """Rows per (service, scorer, metric), a column per variant name; each service's verdicts beside them."""
+    variants = baseline_first(row.variant for row in data.metrics)
+    keys = sorted({(row.service, row.scorer, row.metric) for row in data.metrics})
+    cells = {(row.service, row.scorer, row.metric, row.variant): row for row in data.metrics}
     # Counts (sentences per answer) get their own scale: plotted with 0-1 shares they would dwarf them.
-    counts = [key for key in keys if key[1] in COUNT_METRICS]
+    counts = [key for key in keys if key[2] in COUNT_METRICS]
     ratios = [
         key
         for key in keys
         if key not in counts
-        and all(0.0 <= row.mean <= 1.0 for row in data.metrics if (row.scorer, row.metric) == key)
+        and all(
+            0.0 <= row.mean <= 1.0 for row in data.metrics if (row.service, row.scorer, row.metric) == key
+        )
     ]
-    ratio_chart = bar_chart(_metric_bars(ratios, variants, cells, 2), lambda y: number(y, 1),
-                            "Mean score per metric and variant (0–1)", y_max=1.0)
-    count_chart = bar_chart(_metric_bars(counts, variants, cells, 2), lambda y: f"{y:g}",
-                            "Mean count per answer and variant")
+    ratio_chart = bar_chart(
+        _metric_bars(data, ratios, variants, cells),
+        lambda y: number(y, 1),
+        "Mean score per metric and variant (0–1)",
+        y_max=1.0,
+    )
+    count_chart = bar_chart(
+        _metric_bars(data, counts, variants, cells), lambda y: f"{y:g}", "Mean count per answer and variant"
+    )
     charts = [
         f"<p class='muted'>{caption}</p>{chart}"
         for caption, chart in (("Shares, 0 to 1:", ratio_chart), ("Counts per answer:", count_chart))
         if chart
     ]  # fmt: skip
-    differences = {(d.scorer, d.metric, d.variant): d for d in data.differences if not d.is_rate}
+    differences = {(d.service, d.scorer, d.metric, d.variant): d for d in data.differences if not d.is_rate}
     rows = []
-    for scorer, metric in keys:
+    for service, scorer, metric in keys:
         values = []
         for variant in variants:
-            cell = cells.get((scorer, metric, variant))
+            cell = cells.get((service, scorer, metric, variant))
             values.append(f"{number(cell.mean, 3)} <span class='muted'>(n={cell.n})</span>" if cell else "–")
-        compared = [differences[(scorer, metric, v)] for v in variants if (scorer, metric, v) in differences]
+        compared = [
+            differences[(service, scorer, metric, v)]
+            for v in variants
+            if (service, scorer, metric, v) in differences
+        ]
         verdicts = "<br>".join(
-            f"<span class='{_TONE.get(judgement(d), '')}'>{escape(verdict(d))}</span>" for d in compared
+            f"<span class='{_TONE.get(judgement(d), '')}'>{html_text(verdict(d))}</span>" for d in compared
         )
-        rows.append([escape(scorer), f"<span title='{escape(term(metric).meaning)}'>{escape(metric)}</span>",
+        rows.append([*([html_text(service)] if data.spans_services else []), html_text(scorer),
+                     f"<span title='{html_text(term(metric).meaning)}'>{html_text(metric)}</span>",
                      *values, verdicts or "–"])  # fmt: skip
+    service_column = ["service"] if data.spans_services else []
     table = _table(
-        ["scorer", "metric", *(f"variant {v}" for v in variants), "difference (95%)"],
+        [*service_column, "scorer", "metric", *(f"variant {variant_label(v)}" for v in variants),
+         "difference (95%)"],
         rows,
-        [False, False] + [True] * len(variants) + [False],
-    )
+        [False] * len(service_column) + [False, False] + [True] * len(variants) + [False],
+    )  # fmt: skip
     return _card("Support, utilization and the other metrics per variant", *charts, table)
 
 
 def _metric_bars(
-    keys: list[tuple[str, str]],
+    data: ReportData,
+    keys: list[tuple[str, str, str]],
     variants: list[str],
-    cells: dict[tuple[str, str, str], MetricRow],
-    digits: int,
+    cells: dict[tuple[str, str, str, str], MetricRow],
 ) -> list[Bar]:
     return [
-        Bar(metric, f"variant {variant}", cell.mean, label=number(cell.mean, digits))
-        for scorer, metric in keys
+        Bar(metric, _name(data, variant, service), cell.mean, label=number(cell.mean, 2))
+        for service, scorer, metric in keys
         for variant in variants
-        if (cell := cells.get((scorer, metric, variant))) is not None and not math.isnan(cell.mean)
+        if (cell := cells.get((service, scorer, metric, variant))) is not None and not math.isnan(cell.mean)
     ]
 
 
@@ -413,7 +582,7 @@ def _spend_card(data: ReportData) -> str:
         (
             [
                 row.day,
-                escape(row.scorer),
+                html_text(row.scorer),
                 str(row.scored),
                 f"{row.input_tokens:,}",
                 f"{row.output_tokens:,}",
@@ -437,7 +606,7 @@ def _scoring_card(data: ReportData) -> str:
                 percent(scoring.share_scored),
                 seconds(scoring.lag_p50_s),
                 seconds(scoring.lag_p95_s),
-                escape(scoring.last_scored_at or "–"),
+                html_text(scoring.last_scored_at or "–"),
             ]
         ],
         [True, True, True, True, True, False],
@@ -445,7 +614,7 @@ def _scoring_card(data: ReportData) -> str:
     outcomes = (
         _table(
             ["scorer: outcome", "candidates"],
-            ([escape(key), str(count)] for key, count in scoring.outcomes.items()),
+            ([html_text(key), str(count)] for key, count in scoring.outcomes.items()),
             [False, True],
         )
         if scoring.outcomes
@@ -463,22 +632,22 @@ def _worst_card(data: ReportData) -> str:
             else "<span class='good'>supported</span>"
         )
         unsupported = "".join(
-            f"<div class='unsupported'>✗ {escape(sentence)}</div>" for sentence in row.unsupported
+            f"<div class='unsupported'>✗ {html_text(sentence)}</div>" for sentence in row.unsupported
         )
         rows.append(
             [
-                f"<span class='mono'>{escape(row.trace_id)}</span><br>"
-                f"variant {escape(row.variant)} · {verdict}",
+                f"<span class='mono'>{html_text(row.trace_id)}</span><br>"
+                f"{html_text(_name(data, row.variant, row.service))} · {verdict}",
                 number(row.support, 3),
-                f"<b>Q</b> {escape(row.question)}<br>"
-                f"<b>A</b> {escape(excerpt(row.answer, 600))}{unsupported}",
+                f"<b>Q</b> {html_text(row.question)}<br>"
+                f"<b>A</b> {html_text(excerpt(row.answer, 600))}{unsupported}",
             ]
         )
     table = _table(
         ["trace · variant", "support (0–1)", "question · answer · unsupported sentences"], rows, [False, True]
     )
     note = (
-        f"<p class='muted'>Support: {escape(term(SUPPORT).meaning)} Red ✗ lines are the sentences the judge"
-        " found no backing for.</p>"
+        f"<p class='muted'>Support: {html_text(term(SUPPORT).meaning)} Red ✗ lines are the sentences the"
+        " judge found no backing for.</p>"
     )
     return _card(f"Worst requests (judge: {data.primary_scorer})", note, table)

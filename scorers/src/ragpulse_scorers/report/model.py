@@ -32,6 +32,7 @@ class VariantTraffic:
     requests: int
     errors: int
     scored: int
+    service: str = ""
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ class HallucinationRow:
     scorer: str
     variant: str
     rate: Rate
+    service: str = ""
 
 
 @dataclass(frozen=True)
@@ -50,11 +52,12 @@ class MetricRow:
     mean: float
     variance: float = math.nan
     """Sample variance of the values (NaN below two), for Welch's interval on a difference of means."""
+    service: str = ""
 
 
 @dataclass(frozen=True)
 class Difference:
-    """One variant against the baseline on one metric: ``variant − baseline`` with its 95% interval.
+    """One variant against its service's baseline on one metric: ``variant − baseline`` with its 95% interval.
 
     Rates use Newcombe's interval, means Welch's; ``low``/``high`` are NaN when too few samples allow one.
     """
@@ -69,6 +72,7 @@ class Difference:
     n_baseline: int
     n_variant: int
     is_rate: bool
+    service: str = ""
 
     @property
     def detectable(self) -> bool:
@@ -91,6 +95,7 @@ class SeriesPoint:
     bucket: int
     variant: str
     rate: Rate
+    service: str = ""
 
 
 @dataclass(frozen=True)
@@ -109,6 +114,7 @@ class WorstRequest:
     hallucinated: bool
     support: float | None
     unsupported: list[str]
+    service: str = ""
 
 
 @dataclass(frozen=True)
@@ -137,6 +143,24 @@ class ScoringHealth:
 
 
 @dataclass(frozen=True)
+class NotScored:
+    """Requests of one service that cannot be judged, for one reason (``ragpulse_requests.Unscorable``)."""
+
+    service: str
+    reason: str
+    requests: int
+
+
+@dataclass(frozen=True)
+class AlertLimits:
+    """What the hallucination alert needs beyond its threshold before it fires, so a page can say why a rate
+    above the threshold has no alert (``alerts.min_samples``, ``alerts.window_minutes``)."""
+
+    min_samples: int
+    window_minutes: float
+
+
+@dataclass(frozen=True)
 class ReportData:
     generated_at: datetime
     since: datetime
@@ -155,9 +179,12 @@ class ReportData:
     alerts: list[AlertRecord] = field(default_factory=list)
     """Alerts firing now (whenever they fired), then those resolved within the window; newest first."""
     differences: list[Difference] = field(default_factory=list)
-    """Each variant against the first (the baseline): the primary hallucination rate first, then means."""
+    """Each variant against its own service's baseline: the primary hallucination rates first, then means."""
     hallucination_threshold: float | None = None
     """The alert threshold on the hallucination rate (``alerts.hallucination_threshold``): above it is bad."""
+    alert_limits: AlertLimits | None = None
+    """The hallucination alert's limits, when known: they explain a rate shown red without an alert."""
+    not_scored: list[NotScored] = field(default_factory=list)
 
     @property
     def firing_alerts(self) -> list[AlertRecord]:
@@ -167,12 +194,24 @@ class ReportData:
     def requests(self) -> int:
         return sum(variant.requests for variant in self.variants)
 
-    def primary_rate(self, variant: str) -> Rate | None:
+    @property
+    def services(self) -> list[str]:
+        """The services with requests in the window, by name."""
+        return sorted({variant.service for variant in self.variants})
+
+    @property
+    def spans_services(self) -> bool:
+        """Several services share this report: every variant is named with its service."""
+        return len(self.services) > 1
+
+    def primary_rate(self, variant: str, service: str | None = None) -> Rate | None:
         return next(
             (
                 row.rate
                 for row in self.hallucination
-                if row.scorer == self.primary_scorer and row.variant == variant
+                if row.scorer == self.primary_scorer
+                and row.variant == variant
+                and (service is None or row.service == service)
             ),
             None,
         )

@@ -1,6 +1,8 @@
 """How a report reads the tables: one function per question, each a query or two with bound values.
 
-Every query filters on the window start (``since_ms``) and optionally one service.
+Every query filters on the window start (``since_ms``) and optionally one service, and keeps each service's
+rows apart, so one service's variant is never compared with another's. Scores are read ``FINAL``: a trace
+scored twice (a new scorer version, a retried batch) counts once, before its parts merge as after.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from ragpulse_scorers.metric_names import HALLUCINATION, SUPPORT_METRICS
 from ragpulse_scorers.report.details import unsupported_sentences
 from ragpulse_scorers.report.model import (
     LatencyRow,
+    NotScored,
     Rate,
     ScoringHealth,
     SeriesPoint,
@@ -57,31 +60,53 @@ _SCORES_WHERE = (
 )
 
 # A request's duplicates share its sorting key, which holds its day, the partition: FINAL need not merge
-# across days, and a day stored in one part is read without merging at all.
+# across days, and a day stored in one part is read without merging at all. The same holds for a score's
+# duplicates (the hour of its request is in its key) and a verdict's.
 _FINAL_WITHIN_PARTITIONS = " SETTINGS do_not_merge_across_partitions_select_final = 1"
 
 
+def _scores(store: Store) -> str:
+    return f"{store.table('ragpulse_scores')} FINAL"
+
+
 def variant_traffic(store: Store, params: dict[str, Any]) -> list[VariantTraffic]:
+    # Distinct traces: a trace scored twice is one scored request without FINAL.
     scored = {
-        row["Variant"]: int(row["scored"])
+        (row["ServiceName"], row["Variant"]): int(row["scored"])
         for row in store.query_dicts(
-            f"SELECT Variant, uniqExact(TraceKey) AS scored FROM {store.table('ragpulse_scores')}"
-            f" WHERE {_SCORES_WHERE} AND Error = '' GROUP BY Variant",
+            "SELECT ServiceName, Variant, uniqExact(TraceKey) AS scored"
+            f" FROM {store.table('ragpulse_scores')} WHERE {_SCORES_WHERE} AND Error = ''"
+            " GROUP BY ServiceName, Variant",
             params,
         )
     }
     rows = store.query_dicts(
-        f"SELECT Variant, count() AS requests, countIf(StatusCode = 'Error') AS errors"
+        f"SELECT ServiceName, Variant, count() AS requests, countIf(StatusCode = 'Error') AS errors"
         f" FROM {store.table('ragpulse_requests')} FINAL WHERE {_REQUESTS_WHERE}"
-        f" GROUP BY Variant ORDER BY Variant{_FINAL_WITHIN_PARTITIONS}",
+        f" GROUP BY ServiceName, Variant ORDER BY ServiceName, Variant{_FINAL_WITHIN_PARTITIONS}",
         params,
     )
     return [
         VariantTraffic(
-            row["Variant"], int(row["requests"]), int(row["errors"]), scored.get(row["Variant"], 0)
+            row["Variant"],
+            int(row["requests"]),
+            int(row["errors"]),
+            scored.get((row["ServiceName"], row["Variant"]), 0),
+            row["ServiceName"],
         )
         for row in rows
     ]
+
+
+def not_scored(store: Store, params: dict[str, Any]) -> list[NotScored]:
+    """Requests per service that cannot be judged, by reason (content capture off, no context, ...)."""
+    rows = store.query_dicts(
+        "SELECT ServiceName, Unscorable AS reason, count() AS requests"
+        f" FROM {store.table('ragpulse_requests')} FINAL WHERE {_REQUESTS_WHERE} AND Unscorable != ''"
+        f" GROUP BY ServiceName, reason ORDER BY ServiceName, reason{_FINAL_WITHIN_PARTITIONS}",
+        params,
+    )
+    return [NotScored(row["ServiceName"], row["reason"], int(row["requests"])) for row in rows]
 
 
 def first_request(store: Store, params: dict[str, Any]) -> list[dict[str, Any]]:
@@ -93,26 +118,16 @@ def first_request(store: Store, params: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def score_aggregates(store: Store, params: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per service, scorer, metric and variant: n, positives (values ≥ 0.5), mean and sample variance."""
     return store.query_dicts(
-        "SELECT Scorer, Metric, Variant, count() AS n, countIf(Value >= 0.5) AS positives,"
-        " avg(Value) AS mean"
-        f" FROM {store.table('ragpulse_scores')}"
+        "SELECT ServiceName, Scorer, Metric, Variant, count() AS n, countIf(Value >= 0.5) AS positives,"
+        " avg(Value) AS mean, varSamp(Value) AS variance"
+        f" FROM {_scores(store)}"
         f" WHERE {_SCORES_WHERE} AND Error = '' AND Value IS NOT NULL"
-        " GROUP BY Scorer, Metric, Variant ORDER BY Scorer, Metric, Variant",
+        " GROUP BY ServiceName, Scorer, Metric, Variant ORDER BY ServiceName, Scorer, Metric, Variant"
+        f"{_FINAL_WITHIN_PARTITIONS}",
         params,
     )
-
-
-def score_spread(store: Store, params: dict[str, Any]) -> dict[tuple[str, str, str], float]:
-    """Sample variance of each (scorer, metric, variant)'s values, for Welch's interval on their means."""
-    rows = store.query_dicts(
-        "SELECT Scorer, Metric, Variant, varSamp(Value) AS variance"
-        f" FROM {store.table('ragpulse_scores')}"
-        f" WHERE {_SCORES_WHERE} AND Error = '' AND Value IS NOT NULL AND Metric != {{hallucination:String}}"
-        " GROUP BY Scorer, Metric, Variant",
-        {**params, **NAMES},
-    )
-    return {(row["Scorer"], row["Metric"], row["Variant"]): float(row["variance"]) for row in rows}
 
 
 def latency(store: Store, params: dict[str, Any]) -> list[LatencyRow]:
@@ -142,14 +157,17 @@ def latency(store: Store, params: dict[str, Any]) -> list[LatencyRow]:
 def hallucination_series(store: Store, params: dict[str, Any]) -> list[SeriesPoint]:
     rows = store.query_dicts(
         "SELECT toUnixTimestamp(toStartOfInterval(RequestTime, toIntervalSecond({bucket:UInt32}))) AS bucket,"
-        " Variant, count() AS n, countIf(Value >= 0.5) AS positives"
-        f" FROM {store.table('ragpulse_scores')} WHERE {_SCORES_WHERE} AND Scorer = {{scorer:String}}"
+        " ServiceName, Variant, count() AS n, countIf(Value >= 0.5) AS positives"
+        f" FROM {_scores(store)} WHERE {_SCORES_WHERE} AND Scorer = {{scorer:String}}"
         " AND Metric = {hallucination:String} AND Error = '' AND Value IS NOT NULL"
-        " GROUP BY bucket, Variant ORDER BY bucket, Variant",
+        " GROUP BY bucket, ServiceName, Variant ORDER BY bucket, ServiceName, Variant"
+        f"{_FINAL_WITHIN_PARTITIONS}",
         {**params, **NAMES},
     )
     return [
-        SeriesPoint(int(row["bucket"]), row["Variant"], Rate(int(row["positives"]), int(row["n"])))
+        SeriesPoint(
+            int(row["bucket"]), row["Variant"], Rate(int(row["positives"]), int(row["n"])), row["ServiceName"]
+        )
         for row in rows
     ]
 
@@ -169,7 +187,7 @@ def worst_requests(store: Store, params: dict[str, Any]) -> list[WorstRequest]:
     # The worst are chosen from one verdict row per trace (the newest scoring's, hence FINAL; a trace's rows
     # share its hour, so its day); only their sentence details and texts are read from the wide tables.
     scored = store.query_dicts(
-        "SELECT TraceId, Variant AS variant, Hallucination AS hallucination, Support AS support"
+        "SELECT TraceId, ServiceName, Variant AS variant, Hallucination AS hallucination, Support AS support"
         f" FROM {store.table('ragpulse_trace_verdicts')} FINAL WHERE {_SCORES_WHERE}"
         " AND Scorer = {scorer:String} AND HasHallucination = 1"
         " ORDER BY hallucination DESC, support ASC NULLS LAST, TraceId LIMIT {limit:UInt32}"
@@ -179,12 +197,15 @@ def worst_requests(store: Store, params: dict[str, Any]) -> list[WorstRequest]:
     if not scored:
         return []
     ids = {"ids": [row["TraceId"] for row in scored]}
+    # The newest scoring's details of each metric, so a trace scored twice lists its sentences once.
     details = {
         row["TraceId"]: row["details"]
         for row in store.query_dicts(
-            "SELECT TraceId, groupArray(Details) AS details"
-            f" FROM {store.table('ragpulse_scores')} WHERE {_SCORES_WHERE} AND Scorer = {{scorer:String}}"
-            " AND Error = '' AND TraceId IN {ids:Array(String)} GROUP BY TraceId",
+            "SELECT TraceId, groupArray(latest) AS details FROM ("
+            "  SELECT TraceId, Metric, argMax(Details, ScoredAt) AS latest"
+            f"  FROM {store.table('ragpulse_scores')} WHERE {_SCORES_WHERE} AND Scorer = {{scorer:String}}"
+            "  AND Error = '' AND TraceId IN {ids:Array(String)} GROUP BY TraceId, Metric"
+            ") GROUP BY TraceId",
             {**params, **ids},
         )
     }
@@ -213,6 +234,7 @@ def worst_requests(store: Store, params: dict[str, Any]) -> list[WorstRequest]:
                 hallucinated=(row["hallucination"] or 0.0) >= 0.5,
                 support=None if support is None or math.isnan(support) else float(support),
                 unsupported=list(dict.fromkeys(unsupported))[:5],
+                service=row["ServiceName"],
             )
         )
     return worst
@@ -222,8 +244,8 @@ def spend(store: Store, params: dict[str, Any]) -> list[SpendRow]:
     rows = store.query_dicts(
         "SELECT toString(toDate(ScoredAt, 'UTC')) AS day, Scorer, sum(CostUSD) AS cost,"
         " sum(InputTokens) AS input, sum(OutputTokens) AS output, uniqExact(TraceKey) AS scored"
-        f" FROM {store.table('ragpulse_scores')} WHERE {_SCORES_WHERE}"
-        " GROUP BY day, Scorer ORDER BY day, Scorer",
+        f" FROM {_scores(store)} WHERE {_SCORES_WHERE}"
+        f" GROUP BY day, Scorer ORDER BY day, Scorer{_FINAL_WITHIN_PARTITIONS}",
         params,
     )
     return [
@@ -246,12 +268,13 @@ def scoring_health(store: Store, params: dict[str, Any], requests: int) -> Scori
         " toString(max(last), 'UTC') AS last_scored"
         " FROM (SELECT dateDiff('millisecond', any(RequestTime), min(ScoredAt)) / 1000 AS lag_s,"
         "       max(ScoredAt) AS last"
-        f"       FROM {store.table('ragpulse_scores')} WHERE {_SCORES_WHERE} AND Error = ''"
-        "       GROUP BY TraceKey)",
+        f"       FROM {_scores(store)} WHERE {_SCORES_WHERE} AND Error = ''"
+        f"       GROUP BY TraceKey){_FINAL_WITHIN_PARTITIONS}",
         params,
     )[0]
     judge_errors = store.query(
-        f"SELECT count() FROM {store.table('ragpulse_scores')} WHERE {_SCORES_WHERE} AND Error != ''",
+        f"SELECT count() FROM {_scores(store)} WHERE {_SCORES_WHERE} AND Error != ''"
+        f"{_FINAL_WITHIN_PARTITIONS}",
         params,
     )[0][0]
     outcomes = {

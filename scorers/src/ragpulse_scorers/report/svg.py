@@ -10,7 +10,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from html import escape
+
+from ragpulse_scorers.report.format import html_text
 
 PALETTE = ("#2563eb", "#ea580c", "#16a34a", "#9333ea", "#db2777", "#0891b2", "#ca8a04", "#475569")
 THRESHOLD_COLOUR = "#dc2626"
@@ -63,7 +64,8 @@ def nice_ticks(top: float, count: int = 5) -> list[float]:
 def _frame(body: list[str], title: str) -> str:
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_WIDTH} {_HEIGHT}" role="img"'
-        f' aria-label="{escape(title)}" class="chart"><title>{escape(title)}</title>{"".join(body)}</svg>'
+        f' aria-label="{html_text(title)}" class="chart">'
+        f"<title>{html_text(title)}</title>{''.join(body)}</svg>"
     )
 
 
@@ -87,7 +89,7 @@ class _Scale:
             )
             parts.append(
                 f'<text x="{_LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" class="tick">'
-                f"{escape(fmt(value))}</text>"
+                f"{html_text(fmt(value))}</text>"
             )
         return parts
 
@@ -101,7 +103,7 @@ class _Scale:
             )
             parts.append(
                 f'<text x="{_WIDTH - _RIGHT - 4}" y="{y - 4:.1f}" text-anchor="end" class="tick"'
-                f' fill="{THRESHOLD_COLOUR}">{escape(threshold.label)}</text>'
+                f' fill="{THRESHOLD_COLOUR}">{html_text(threshold.label)}</text>'
             )
         return parts
 
@@ -118,7 +120,7 @@ def _marker(index: int, x: float, y: float, tooltip: str) -> str:
         figure = f'<path d="M{x:.1f},{y - 5:.1f}l5,5l-5,5l-5,-5z" fill="{fill}"'
     else:
         figure = f'<path d="M{x:.1f},{y - 5:.1f}l5,9h-10z" fill="{fill}"'
-    return f'{figure} stroke="#fff" stroke-width="1" class="marker"><title>{escape(tooltip)}</title>' + (
+    return f'{figure} stroke="#fff" stroke-width="1" class="marker"><title>{html_text(tooltip)}</title>' + (
         "</circle>" if shape == 0 else "</rect>" if shape == 1 else "</path>"
     )
 
@@ -131,7 +133,7 @@ def _legend(names: Sequence[str], markers: bool) -> list[str]:
             parts.append(_marker(index, x + 5, _HEIGHT - 9, name))
         else:
             parts.append(f'<rect x="{x}" y="{_HEIGHT - 14}" width="10" height="10" fill="{colour(index)}"/>')
-        parts.append(f'<text x="{x + 14}" y="{_HEIGHT - 5}" class="tick">{escape(name)}</text>')
+        parts.append(f'<text x="{x + 14}" y="{_HEIGHT - 5}" class="tick">{html_text(name)}</text>')
         x += 24 + 7 * len(name)
     return parts
 
@@ -166,7 +168,7 @@ def line_chart(
     for x in (buckets[round(i * (len(buckets) - 1) / 4)] for i in range(5)) if len(buckets) > 5 else buckets:
         body.append(
             f'<text x="{sx(x):.1f}" y="{_HEIGHT - _BOTTOM + 2:.1f}" text-anchor="middle" class="tick">'
-            f"{escape(x_label(x))}</text>"
+            f"{html_text(x_label(x))}</text>"
         )
     body += scale.thresholds(thresholds)
     for index, (name, values) in enumerate(series.items()):
@@ -220,14 +222,14 @@ def bar_chart(
         centre = _LEFT + group_width * (group_index + 0.5)
         body.append(
             f'<text x="{centre:.1f}" y="{_HEIGHT - _BOTTOM + 2:.1f}" text-anchor="middle" class="tick">'
-            f"{escape(group)}</text>"
+            f"{html_text(group)}</text>"
         )
         start = centre - bar_width * len(names) / 2
         for bar in (bar for bar in bars if bar.group == group):
             series_index = names.index(bar.series)
             x = start + bar_width * series_index
             y = scale.y(bar.value)
-            tooltip = escape(f"{bar.series} · {group}: {bar.label or y_format(bar.value)}")
+            tooltip = html_text(f"{bar.series} · {group}: {bar.label or y_format(bar.value)}")
             body.append(
                 f'<rect x="{x + 2:.1f}" y="{y:.1f}" width="{bar_width - 4:.1f}" height="{scale.y(0) - y:.1f}"'
                 f' fill="{colour(series_index)}"><title>{tooltip}</title></rect>'
@@ -237,7 +239,7 @@ def bar_chart(
             if bar.label:
                 body.append(
                     f'<text x="{x + bar_width / 2:.1f}" y="{min(y, scale.y(bar.high or bar.value)) - 4:.1f}"'
-                    f' text-anchor="middle" class="value">{escape(bar.label)}</text>'
+                    f' text-anchor="middle" class="value">{html_text(bar.label)}</text>'
                 )
     body += scale.thresholds(thresholds)
     if len(names) > 1 or names != groups:

@@ -1,4 +1,5 @@
-"""The report in a terminal, with rich tables."""
+"""The report in a terminal, with rich tables; a report over several services names each variant's service
+and compares each service's variants with that service's own baseline."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ragpulse_scorers.alerts.state import FIRING
+from ragpulse_scorers.report.compare import baseline_first
 from ragpulse_scorers.report.format import (
     above_threshold,
     alert_key,
@@ -18,12 +20,15 @@ from ragpulse_scorers.report.format import (
     milliseconds,
     number,
     percent,
+    quiet_alert,
     rate_with_interval,
     seconds,
     shown,
+    variant_label,
     verdict_with_interval,
 )
 from ragpulse_scorers.report.model import ReportData
+from ragpulse_scorers.report.services import hallucination_alert_firing
 
 
 def render_terminal(data: ReportData, console: Console) -> None:
@@ -44,9 +49,11 @@ def render_terminal(data: ReportData, console: Console) -> None:
     if data.worst:
         console.print(_worst_table(data))
     scoring = data.scoring
+    not_scored = sum(row.requests for row in data.not_scored)
     console.print(
         f"requests [bold]{data.requests}[/bold] · scored [bold]{scoring.scored}[/bold]"
-        f" ({percent(scoring.share_scored)}) · scoring lag p50 {seconds(scoring.lag_p50_s)},"
+        f" ({percent(scoring.share_scored)}) · not scored (cannot be judged) {not_scored}"
+        f" · scoring lag p50 {seconds(scoring.lag_p50_s)},"
         f" p95 {seconds(scoring.lag_p95_s)} · judge errors {scoring.judge_errors}"
     )
     console.print(_traffic_table(data))
@@ -61,13 +68,22 @@ def render_terminal(data: ReportData, console: Console) -> None:
         console.print(_outcomes_table(data))
 
 
+def _named(data: ReportData, variant: str, service: str) -> str:
+    return shown(variant_label(variant, service if data.spans_services else None))
+
+
 def _verdict(data: ReportData) -> Table:
     first = data.differences[0]
-    compared = first.variant if len({d.variant for d in data.differences}) == 1 else "each variant"
-    table = Table(
-        title=f"Is {shown(compared)} better than {shown(first.baseline)}? (difference, 95% interval)",
-        title_justify="left",
+    one_pair = len({(d.service, d.variant, d.baseline) for d in data.differences}) == 1
+    title = (
+        f"Is {shown(variant_label(first.variant))} better than {shown(variant_label(first.baseline))}?"
+        if one_pair
+        else "Is each variant better than its service's baseline?"
     )
+    table = Table(title=f"{title} (difference, 95% interval)", title_justify="left")
+    if data.spans_services:
+        table.add_column("service")
+    table.add_column("compared")
     table.add_column("metric")
     table.add_column("scorer")
     table.add_column("verdict", ratio=1)
@@ -75,6 +91,8 @@ def _verdict(data: ReportData) -> Table:
         style = {"better": "green", "worse": "red"}.get(judgement(difference), "")
         said = shown(verdict_with_interval(difference))
         table.add_row(
+            *([shown(difference.service)] if data.spans_services else []),
+            shown(f"{variant_label(difference.variant)} − {variant_label(difference.baseline)}"),
             "[bold]hallucination rate[/bold]" if difference.is_rate else shown(difference.metric),
             shown(difference.scorer),
             f"[{style}]{said}[/{style}]" if style else said,
@@ -108,7 +126,7 @@ def _traffic_table(data: ReportData) -> Table:
     for row in data.variants:
         share = row.scored / row.requests if row.requests else None
         table.add_row(
-            shown(row.variant or "(none)"),
+            _named(data, row.variant, row.service),
             str(row.requests),
             str(row.errors),
             str(row.scored),
@@ -126,8 +144,9 @@ def _hallucination_table(data: ReportData) -> Table:
     )
     for column in ("scorer", "variant", "scored", "hallucinated", "rate [95% CI]"):
         table.add_column(column, justify="left" if column in ("scorer", "variant") else "right")
+    table.add_column("alert", ratio=1)
     if not data.hallucination:
-        table.add_row("–", "–", "0", "0", "not scored yet")
+        table.add_row("–", "–", "0", "0", "not scored yet", "")
     for row in data.hallucination:
         marker = (
             " *"
@@ -136,30 +155,41 @@ def _hallucination_table(data: ReportData) -> Table:
         )
         bad = above_threshold(row.rate.value, data.hallucination_threshold)
         rate = rate_with_interval(row.rate)
+        firing = hallucination_alert_firing(data, row.service, row.variant)
+        note = (
+            quiet_alert(row.rate, limit, data.alert_limits, firing)
+            if row.scorer == data.primary_scorer
+            else ""
+        )
         table.add_row(
             shown(row.scorer) + marker,
-            shown(row.variant or "(none)"),
+            _named(data, row.variant, row.service),
             str(row.rate.n),
             str(row.rate.successes),
             f"[bold red]{rate}[/bold red]" if bad else rate,
+            "[red]firing[/red]" if firing and not note else shown(note),
         )
     return table
 
 
 def _metrics_table(data: ReportData) -> Table:
-    variants = sorted({row.variant for row in data.metrics})
+    variants = baseline_first(row.variant for row in data.metrics)
     table = Table(title="Mean score per variant (n scored)", title_justify="left")
+    if data.spans_services:
+        table.add_column("service")
     table.add_column("scorer")
     table.add_column("metric")
     for variant in variants:
-        table.add_column(f"variant {shown(variant or '(none)')}", justify="right")
-    cells = {(row.scorer, row.metric, row.variant): row for row in data.metrics}
-    for scorer, metric in sorted({(row.scorer, row.metric) for row in data.metrics}):
+        table.add_column(f"variant {shown(variant_label(variant))}", justify="right")
+    cells = {(row.service, row.scorer, row.metric, row.variant): row for row in data.metrics}
+    for service, scorer, metric in sorted({(row.service, row.scorer, row.metric) for row in data.metrics}):
         values = []
         for variant in variants:
-            cell = cells.get((scorer, metric, variant))
+            cell = cells.get((service, scorer, metric, variant))
             values.append(f"{number(cell.mean, 3)} ({cell.n})" if cell else "–")
-        table.add_row(shown(scorer), shown(metric), *values)
+        table.add_row(
+            *([shown(service)] if data.spans_services else []), shown(scorer), shown(metric), *values
+        )
     return table
 
 
@@ -190,7 +220,7 @@ def _worst_table(data: ReportData) -> Table:
             *(f"[red]✗[/red] {escape(excerpt(sentence, 200))}" for sentence in row.unsupported),
         ]
         table.add_row(
-            f"{shown(row.trace_id[:16])}\n{shown(row.variant)} · {label}",
+            f"{shown(row.trace_id[:16])}\n{_named(data, row.variant, row.service)} · {label}",
             number(row.support, 3),
             "\n".join(lines),
         )

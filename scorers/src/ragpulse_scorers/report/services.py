@@ -1,0 +1,63 @@
+"""One row per service: its traffic, its variants' hallucination rates and its verdict against its own
+baseline, so a report over several services says how each is doing without mixing them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ragpulse_scorers.alerts.rules import HALLUCINATION_RATE
+from ragpulse_scorers.report.compare import baseline_first
+from ragpulse_scorers.report.model import Difference, Rate, ReportData
+
+
+@dataclass(frozen=True)
+class ServiceRow:
+    service: str
+    requests: int
+    errors: int
+    scored: int
+    rates: list[tuple[str, Rate]]
+    """The primary judge's hallucination rate of each variant, baseline first."""
+    lead: Difference | None
+    """The comparison to read first: a detectable difference (a worse one before a better one), else the
+    largest; None with fewer than two scored variants."""
+    firing: int
+    not_scored: dict[str, int] = field(default_factory=dict)
+    """Requests that cannot be judged, by reason."""
+
+
+def service_rows(data: ReportData) -> list[ServiceRow]:
+    rows = []
+    for service in data.services:
+        variants = [variant for variant in data.variants if variant.service == service]
+        rates = {
+            row.variant: row.rate
+            for row in data.hallucination
+            if row.service == service and row.scorer == data.primary_scorer and row.rate.n
+        }
+        compared = [d for d in data.differences if d.service == service and d.is_rate]
+        rows.append(
+            ServiceRow(
+                service=service,
+                requests=sum(variant.requests for variant in variants),
+                errors=sum(variant.errors for variant in variants),
+                scored=sum(variant.scored for variant in variants),
+                rates=[(variant, rates[variant]) for variant in baseline_first(rates)],
+                lead=max(compared, key=_urgency, default=None),
+                firing=sum(alert.key.service == service for alert in data.firing_alerts),
+                not_scored={row.reason: row.requests for row in data.not_scored if row.service == service},
+            )
+        )
+    return rows
+
+
+def _urgency(difference: Difference) -> tuple[bool, bool, float]:
+    return difference.detectable, difference.estimate > 0, abs(difference.estimate)
+
+
+def hallucination_alert_firing(data: ReportData, service: str, variant: str) -> bool:
+    """Whether the hallucination-rate alert of this service's variant fires now."""
+    return any(
+        alert.key.rule == HALLUCINATION_RATE and alert.key.service == service and alert.key.variant == variant
+        for alert in data.firing_alerts
+    )
