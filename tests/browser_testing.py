@@ -6,12 +6,19 @@ missing and the run may install (CI, or root with apt-get), and skips with the r
 
 from __future__ import annotations
 
+import asyncio
+import itertools
+import json
 import os
 import shutil
 import subprocess
 import tempfile
+import time
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
+
+import aiohttp
 
 BINARIES = ("chromium", "chromium-browser")
 FLAGS = (
@@ -67,6 +74,10 @@ class Chromium:
         self._run(url, f"--screenshot={path}", f"--window-size={width},{height}")
         return path
 
+    def tab(self, width: int = 1280, height: int = 800) -> DevTools:
+        """A tab to drive (close it when done), its viewport ``width`` x ``height``."""
+        return DevTools(self.binary, width, height)
+
 
 class _Text(HTMLParser):
     def __init__(self) -> None:
@@ -96,3 +107,98 @@ def visible_text(dom: str) -> str:
 
 def is_png(path: Path) -> bool:
     return path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+class DevTools:
+    """A headless chromium tab driven over the DevTools protocol: navigate like a person, then ask the
+    laid-out page where things are (what ``--dump-dom`` cannot say: what is above the fold)."""
+
+    def __init__(self, binary: str, width: int = 1280, height: int = 800) -> None:
+        self._profile = tempfile.TemporaryDirectory(prefix="ragpulse-chromium-")
+        self._process = subprocess.Popen(
+            [binary, *FLAGS, f"--user-data-dir={self._profile.name}", "--remote-debugging-port=0",
+             "--remote-debugging-address=127.0.0.1", f"--window-size={width},{height}", "about:blank"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        self._loop = asyncio.new_event_loop()
+        self._ids = itertools.count(1)
+        self._events: list[dict[str, Any]] = []
+        try:
+            self._session, self._socket = self._loop.run_until_complete(self._connect())
+            self.command("Page.enable")
+            self.command(
+                "Emulation.setDeviceMetricsOverride",
+                width=width, height=height, deviceScaleFactor=1, mobile=False,
+            )  # fmt: skip
+        except BaseException:
+            self.close()
+            raise
+
+    async def _connect(self) -> tuple[aiohttp.ClientSession, aiohttp.ClientWebSocketResponse]:
+        port_file = Path(self._profile.name) / "DevToolsActivePort"
+        deadline = time.monotonic() + RUN_TIMEOUT_S
+        while not port_file.exists() or not port_file.read_text().strip():
+            if time.monotonic() > deadline or self._process.poll() is not None:
+                raise RuntimeError("chromium did not open its DevTools port")
+            await asyncio.sleep(0.1)
+        port = int(port_file.read_text().split()[0])
+        session = aiohttp.ClientSession()
+        async with session.get(f"http://127.0.0.1:{port}/json/list") as listing:
+            targets = await listing.json()
+        page = next(target for target in targets if target["type"] == "page")
+        socket = await session.ws_connect(page["webSocketDebuggerUrl"], max_msg_size=0)
+        return session, socket
+
+    def command(self, method: str, **params: Any) -> dict[str, Any]:
+        return self._loop.run_until_complete(self._command(method, params))
+
+    async def _command(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        number = next(self._ids)
+        await self._socket.send_json({"id": number, "method": method, "params": params})
+        async with asyncio.timeout(RUN_TIMEOUT_S):
+            while True:
+                message = await self._socket.receive_json()
+                if message.get("id") == number:
+                    if "error" in message:
+                        raise RuntimeError(f"{method}: {message['error']}")
+                    return dict(message.get("result", {}))
+                self._events.append(message)
+
+    def _wait_for(self, event: str) -> None:
+        async def wait() -> None:
+            async with asyncio.timeout(RUN_TIMEOUT_S):
+                while not any(message.get("method") == event for message in self._events):
+                    self._events.append(await self._socket.receive_json())
+
+        self._loop.run_until_complete(wait())
+
+    def open(self, url: str) -> None:
+        """Go to ``url`` (redirects followed, cookies kept) and wait until the page has loaded."""
+        self._events.clear()
+        self.command("Page.navigate", url=url)
+        self._wait_for("Page.loadEventFired")
+
+    def click(self, selector: str) -> None:
+        """Click the element ``selector`` finds, as a person would, and wait for the page it leads to."""
+        self._events.clear()
+        self.evaluate(f"document.querySelector({json.dumps(selector)}).click()")
+        self._wait_for("Page.loadEventFired")
+
+    def evaluate(self, expression: str) -> Any:
+        result = self.command("Runtime.evaluate", expression=expression, returnByValue=True)
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    def close(self) -> None:
+        if hasattr(self, "_socket"):
+            self._loop.run_until_complete(self._socket.close())
+            self._loop.run_until_complete(self._session.close())
+        self._loop.close()
+        self._process.terminate()
+        try:
+            self._process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait()
+        self._profile.cleanup()

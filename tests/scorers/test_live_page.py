@@ -1,5 +1,6 @@
-"""``ragpulse serve``'s live page, in Debian's headless chromium, while real OTLP traffic arrives; and what
-``ragpulse report`` says about the database that serve holds (chDB opens a path in one process at a time)."""
+"""``ragpulse serve``'s live page, as the on-call engineer sees it in Debian's headless chromium, while two
+services send real OTLP traffic; and what ``ragpulse report`` says about the database that serve holds (chDB
+opens a path in one process at a time)."""
 
 from __future__ import annotations
 
@@ -12,15 +13,26 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from browser_testing import Chromium, visible_text
 
 RAGPULSE = str(Path(sys.executable).with_name("ragpulse"))
+TRAFFIC = str(Path(__file__).with_name("service_traffic.py"))
 START_TIMEOUT_S = 90
-SCORED_TIMEOUT_S = 90
+SCORED_TIMEOUT_S = 120
+TOKEN = "on-call-7d41e0"
+
+
+@dataclass(frozen=True)
+class Served:
+    database: Path
+    collector: str
+    page: str
+    log: Path
 
 
 def _free_port() -> int:
@@ -29,46 +41,49 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _environment() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("RAGPULSE_", "OPENAI_"))}
-    env.update(RAGPULSE_SCORER__INTERVAL_S="1", RAGPULSE_SCORER__SETTLE_DELAY_S="0", COLUMNS="200")
+def _environment(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("RAGPULSE_", "OPENAI_", "OTEL_"))}
+    env.update(RAGPULSE_SCORER__INTERVAL_S="1", RAGPULSE_SCORER__SETTLE_DELAY_S="0", COLUMNS="200", **extra)
     return env
 
 
-def _wait_for(predicate: object, timeout: float, what: str) -> None:
+def _wait_for(predicate: Callable[[], bool], timeout: float, what: str) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if predicate():  # type: ignore[operator]
+        if predicate():
             return
         time.sleep(0.5)
     pytest.fail(f"timed out waiting for {what}")
 
 
-def _get(url: str) -> str:
+def _get(url: str, token: str | None = TOKEN) -> str:
+    request = urllib.request.Request(url, headers={"Authorization": f"Bearer {token}"} if token else {})
     try:
-        with urllib.request.urlopen(url, timeout=10) as response:
+        with urllib.request.urlopen(request, timeout=10) as response:
             return str(response.read().decode("utf-8"))
     except OSError:
         return ""
 
 
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[Path, str, str]]:
-    """A running ``ragpulse serve``: its chDB path, collector URL and live page URL."""
+def served(tmp_path: Path) -> Iterator[Served]:
+    """A running ``ragpulse serve`` whose page takes the read token from the environment."""
     database = tmp_path / "db"
     collector = f"http://127.0.0.1:{_free_port()}"
     command = [RAGPULSE, "serve", "--dsn", f"chdb://{database}", "--port", collector.rsplit(":", 1)[1],
                "--live-port", "0"]  # fmt: skip
-    log = (tmp_path / "serve.log").open("w")
+    log_path = tmp_path / "serve.log"
+    log = log_path.open("w")
     process = subprocess.Popen(
-        command, cwd=tmp_path, env=_environment(), stdout=log, stderr=subprocess.STDOUT
-    )
+        command, cwd=tmp_path, env=_environment(RAGPULSE_LIVE__READ_TOKEN=TOKEN), stdout=log,
+        stderr=subprocess.STDOUT,
+    )  # fmt: skip
     note = tmp_path / "db.holder.json"
     try:
-        _wait_for(note.exists, START_TIMEOUT_S, f"serve to start ({(tmp_path / 'serve.log').read_text()})")
+        _wait_for(note.exists, START_TIMEOUT_S, f"serve to start ({log_path.read_text()})")
         page = json.loads(note.read_text())["page_url"]
-        _wait_for(lambda: _get(page + "healthz") == "ok\n", START_TIMEOUT_S, "the live page")
-        yield database, collector, page
+        _wait_for(lambda: _get(page + "healthz", None) == "ok\n", START_TIMEOUT_S, "the live page")
+        yield Served(database, collector, page, log_path)
     finally:
         process.send_signal(signal.SIGTERM)
         try:
@@ -80,39 +95,90 @@ def served(tmp_path: Path) -> Iterator[tuple[Path, str, str]]:
     assert not note.exists(), "serve leaves no holder note behind"
 
 
+def _send(collector: str, service: str, plan: str) -> None:
+    subprocess.run([sys.executable, TRAFFIC, service, collector, plan], env=_environment(), check=True,
+                   timeout=120, capture_output=True)  # fmt: skip
+
+
 @pytest.mark.slow
-def test_live_page_shows_each_variant_and_the_difference_and_report_points_to_it(
-    served: tuple[Path, str, str], chromium: Chromium
+def test_the_on_call_engineer_sees_each_service_against_its_own_baseline(
+    served: Served, chromium: Chromium
 ) -> None:
-    database, collector, page = served
-    traffic = subprocess.run(
-        [sys.executable, "-m", "ragpulse_example", "--endpoint", collector, "--requests", "40",
-         "--inject", "0.3"],
-        env=_environment(), capture_output=True, text=True, timeout=120, check=True,
-    )  # fmt: skip
-    assert "variant B: 20 sent" in traffic.stdout
+    # search runs A against B; billing has no variant A: its B is the baseline of its unlabelled requests.
+    _send(served.collector, "search", "A:30:3,B:30:18")
+    _send(served.collector, "billing", "B:30:3,-:20:12")
 
-    def both_scored() -> bool:
-        text = visible_text(_get(page))
-        return bool(re.search(r"A [\d.]+% \(n=20\) → B [\d.]+% \(n=20\)", text))
+    def all_scored() -> bool:
+        text = visible_text(_get(served.page))
+        return bool(re.search(r"billing 50 0 50 .* search 60 0 60 ", text))
 
-    _wait_for(both_scored, SCORED_TIMEOUT_S, "both variants scored on the live page")
+    _wait_for(all_scored, SCORED_TIMEOUT_S, "both services scored on the live page")
+    said = served.log.read_text()
+    assert f"{served.page} (read token: live.read_token)" in said and TOKEN not in said
 
-    dom = chromium.dump_dom(page)
-    text = visible_text(dom)
-    assert "reloads every 15 s" in text and 'http-equiv="refresh" content="15"' in dom
-    verdict = r"Hallucination rate: (B (higher|lower) by [\d.]+ points|no detectable difference at n = 20)"
-    assert re.search(verdict, text)
-    assert re.search(r"hallucination rate lexical B − A [+-][\d.]+ points \[-?[\d.]+, -?[\d.]+\]", text)
-    for variant in ("A", "B"):
-        assert re.search(rf"lexical {variant} 20 \d+ [\d.]+% \[[\d.]+%, [\d.]+%\]", text), variant
-    assert "What the metrics mean" in text
+    tab = chromium.tab(1280, 800)
+    try:
+        tab.open(served.page)
+        assert tab.evaluate("document.querySelector('form.signin') !== null")
+        assert "traced questions" in tab.evaluate("document.body.innerText")
+
+        tab.open(f"{served.page}?token={TOKEN}")
+        assert tab.evaluate("location.href") == served.page  # signed in, the token gone from the address
+        assert tab.evaluate("document.cookie") == ""  # HttpOnly: no script on the page can read it
+        # The headline is above the fold, before the services, the verdicts and the worst requests.
+        tiles = tab.evaluate("JSON.stringify(document.querySelector('.tiles').getBoundingClientRect())")
+        assert json.loads(tiles)["bottom"] <= 800
+        order = tab.evaluate(
+            "[...document.querySelectorAll('.tiles, .services-card, section.card h2')]"
+            ".map(e => e.className || e.textContent)"
+        )
+        assert order[:3] == ["tiles", "card services-card", "Services (each against its own baseline)"]
+        selector = tab.evaluate("[...document.querySelectorAll('nav.services a')].map(a => a.textContent)")
+        assert selector == ["All services", "billing", "search"]
+        text = " ".join(tab.evaluate("document.body.innerText").split())
+        assert re.search(
+            r"search 60 0 60 A [\d.]+% .* B − A: B higher by [\d.]+ points \[[\d.]+, [\d.]+\]", text
+        )
+        assert re.search(r"billing 50 0 50 B [\d.]+% .* \(no variant\) − B: \(no variant\) higher by", text)
+        assert "billing: Hallucination rate: (no variant) higher by" in text
+        assert "search: Hallucination rate: B higher by" in text
+
+        tab.click("nav.services a[href='./?service=billing']")
+        assert tab.evaluate("location.search") == "?service=billing"
+        billing = " ".join(tab.evaluate("document.body.innerText").split())
+        assert "ragpulse report · service billing" in billing
+        assert "Hallucination rate: (no variant) higher by" in billing
+        assert (
+            "hallucination · variant B (n=30" in billing
+            and "hallucination · variant (no variant) (n=20" in billing
+        )
+        assert "variant A" not in billing and "search" not in billing.replace("search", "", 1)
+        assert tab.evaluate("document.querySelector('nav.services a[aria-current]').textContent") == "billing"
+
+        tab.click("nav.services a[href='./?service=search']")
+        search = " ".join(tab.evaluate("document.body.innerText").split())
+        assert re.search(r"Hallucination rate: B higher by [\d.]+ points \[[\d.]+, [\d.]+\]", search)
+        assert "(no variant)" not in search and "billing" not in search.replace("billing", "", 1)
+    finally:
+        tab.close()
 
     for argv in (["report"], ["alerts"]):
         result = subprocess.run(
-            [RAGPULSE, *argv, "--dsn", f"chdb://{database}"],
+            [RAGPULSE, *argv, "--dsn", f"chdb://{served.database}"],
             env=_environment(), capture_output=True, text=True, timeout=60, check=False,
         )  # fmt: skip
-        said = (result.stdout + result.stderr).strip().splitlines()
-        assert result.returncode == 1 and len(said) == 1, said
-        assert "`ragpulse serve` (pid" in said[0] and f"its live report is at {page}" in said[0]
+        lines = (result.stdout + result.stderr).strip().splitlines()
+        assert result.returncode == 1 and len(lines) == 1, lines
+        assert "`ragpulse serve` (pid" in lines[0] and f"its live report is at {served.page}" in lines[0]
+
+
+def test_serve_refuses_a_blank_read_token_in_one_line(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [RAGPULSE, "serve", "--dsn", f"chdb://{tmp_path / 'db'}", "--port", str(_free_port()),
+         "--live-port", "0"],
+        env=_environment(RAGPULSE_LIVE__READ_TOKEN=" "), cwd=tmp_path, capture_output=True, text=True,
+        timeout=60, check=False,
+    )  # fmt: skip
+    lines = (result.stdout + result.stderr).strip().splitlines()
+    assert result.returncode == 2 and len(lines) == 1, lines
+    assert "live.read_token is empty" in lines[0]

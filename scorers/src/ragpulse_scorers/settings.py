@@ -9,8 +9,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from pydantic import Field, SecretStr, model_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from ragpulse_core.settings import RagpulseSettings, SettingsSection
+from ragpulse_core.tokens import checked_token
 
 DEFAULT_SCORERS = ("lexical",)
 LLM_SUPPORT_SCORER = "support"
@@ -114,13 +115,37 @@ class AlertSettings(SettingsSection):
 
 
 class LiveSettings(SettingsSection):
-    """The live report page ``ragpulse serve`` runs beside the collector, on a port of its own."""
+    """The live report page ``ragpulse serve`` runs beside the collector, on a port of its own.
+
+    It shows traced questions and answers, so it asks for a token: ``read_token`` (or ``read_token_file``),
+    else the collector's ingest token, else one made for the run and printed once at start.
+    """
 
     enabled: bool = Field(True, description="Serve the live report while `ragpulse serve` runs")
     host: str = "127.0.0.1"
     port: int = Field(4319, ge=0, le=65535, description="0 picks a free port")
     window_hours: float = Field(24.0, gt=0, description="The page reports requests this recent")
     refresh_s: int = Field(15, ge=1, description="The page reloads itself this often")
+    read_token: SecretStr | None = Field(
+        None, description="Token that opens the page (default: the collector's ingest token)"
+    )
+    read_token_file: Path | None = Field(None, description="A file holding the read token (kept out of argv)")
+    allowed_hosts: list[str] = Field(
+        default_factory=lambda: ["localhost"],
+        description="Host names the page answers to (IP addresses always): others are refused, which"
+        " defeats DNS rebinding; add the name people use when the page listens beyond loopback",
+    )
+    cache_s: float = Field(
+        5.0, ge=0, description="A render is shared by every reader of the same view for this long"
+    )
+    header_timeout_s: float = Field(
+        10.0, gt=0, description="A connection without a complete request head, or idle, this long is closed"
+    )
+
+    @field_validator("read_token")
+    @classmethod
+    def _token_not_blank(cls, token: SecretStr | None) -> SecretStr | None:
+        return checked_token(token, "live.read_token")
 
 
 class ScorersSettings(RagpulseSettings):

@@ -19,8 +19,8 @@ from rich.console import Console
 
 from ragpulse_scorers.commands.score import quiet_scheduler_logs
 from ragpulse_scorers.commands.store_access import open_migrated_store
+from ragpulse_scorers.live import LivePage, ReadToken, TokenSource, page_token
 from ragpulse_scorers.pipeline.scheduler import build_scheduler, wait_for_shutdown
-from ragpulse_scorers.report.live import LivePage
 from ragpulse_scorers.settings import ScorersSettings
 
 console = Console()
@@ -34,13 +34,15 @@ def run(args: argparse.Namespace) -> int:
         collector={"host": args.host, "port": args.port, "grpc_port": args.grpc_port},
         live={"port": args.live_port, "enabled": False if args.no_live else None},
     )
+    # Before anything starts: a blank or unreadable token file is one line, not a half-started server.
+    token = page_token(settings) if settings.live.enabled else None
     store = open_migrated_store(settings, console)
     if store is None:
         return 1
     quiet_scheduler_logs(args.verbose)
     with ExitStack() as cleanup:
         cleanup.callback(store.close)
-        page = _start_page(settings, store, cleanup)
+        page = _start_page(settings, store, token, cleanup)
         server = load_receiver()(settings, store)
         scheduler = build_scheduler(settings, store)
         # Callbacks run last-in first: the collector stops before the scheduler, so its last batch is
@@ -55,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         if path is not None:
             cleanup.callback(release, claim(path, "ragpulse serve", page.url if page else None))
         scheduler.start()
-        page_line = f"; live report on {page.url}" if page else ""
+        page_line = f"; live report on {_page_address(page)}" if page else ""
         console.print(
             f"collector on {server.url}; scoring with {', '.join(settings.scorer.scorers)}"
             f" every {settings.scorer.interval_s:g} s{page_line}; Ctrl-C stops"
@@ -64,15 +66,23 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _start_page(settings: ScorersSettings, store: Store, cleanup: ExitStack) -> LivePage | None:
-    if not settings.live.enabled:
+def _start_page(
+    settings: ScorersSettings, store: Store, token: ReadToken | None, cleanup: ExitStack
+) -> LivePage | None:
+    if token is None:
         return None
     live = settings.live
-    page = _listening(lambda: LivePage(settings, store), "the live page", f"{live.host}:{live.port}",
-                      "--live-port or --no-live")  # fmt: skip
-    page.start()
+    page = LivePage(settings, store, token)
+    _listening(page.start, "the live page", f"{live.host}:{live.port}", "--live-port or --no-live")
     cleanup.callback(page.stop)
     return page
+
+
+def _page_address(page: LivePage) -> str:
+    """Where to open the page; a token made for this run is shown here, once, since nobody else knows it."""
+    if page.token.source is TokenSource.GENERATED:
+        return f"{page.sign_in_url()} (a token made for this run; set live.read_token_file to keep one)"
+    return f"{page.url} (read token: {page.token.source.value})"
 
 
 def _listening(start: Callable[[], T], what: str, address: str, remedy: str) -> T:

@@ -152,8 +152,8 @@ def sample_sizes(difference: Difference) -> str:
     if difference.n_baseline == difference.n_variant:
         return f"n = {difference.n_variant}"
     return (
-        f"n = {difference.n_variant} ({variant_label(difference.variant)})"
-        f" / {difference.n_baseline} ({variant_label(difference.baseline)})"
+        f"n = {difference.n_variant} for {variant_label(difference.variant)},"
+        f" {difference.n_baseline} for {variant_label(difference.baseline)}"
     )
 
 

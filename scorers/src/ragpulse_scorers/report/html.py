@@ -74,7 +74,9 @@ dl.glossary dt{font-weight:600}dl.glossary dd{margin:0}
 nav.services{display:flex;flex-wrap:wrap;gap:6px;margin:0 0 12px}
 nav.services a{padding:3px 10px;border:1px solid #cbd5e1;border-radius:14px;color:#1e3a8a;
 text-decoration:none;background:#fff}nav.services a[aria-current]{background:#1e3a8a;color:#fff}
-.services-card{margin-top:12px}
+main>section,main>.grid2{margin-top:16px}
+form.signin{display:flex;gap:8px;align-items:center;margin:16px 0}form.signin input{padding:6px 8px;
+border:1px solid #cbd5e1;border-radius:6px;min-width:280px}form.signin button{padding:6px 14px}
 """
 # The live page's Content-Security-Policy allows this style sheet by its hash, and no inline script at all.
 STYLE_HASH = "sha256-" + base64.b64encode(hashlib.sha256(_STYLE.encode()).digest()).decode()
@@ -110,7 +112,7 @@ def render_html(
         " · all times are UTC</p>",
     ]
     if selector is not None:
-        sections.append(_selector(selector))
+        sections.append(selector_links(selector))
     # The headline first: the tiles, each service's verdict, what is on fire, and the requests that show it.
     sections.append(_tiles(data))
     if data.spans_services:
@@ -132,12 +134,18 @@ def render_html(
         sections.append(_glossary_card(data))
     else:
         sections.append("<p>No RAG requests in this window. Is traffic reaching the collector?</p>")
+    title = f"ragpulse report · {scope}"
+    return page(title, "".join(sections), refresh)
+
+
+def page(title: str, body: str, head: str = "") -> str:
+    """A document around ``body`` (HTML): the report's style and policy, no script; ``title`` is text."""
     return (
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
         f"<meta http-equiv='Content-Security-Policy' content=\"{_DOCUMENT_POLICY}\">"
-        f"{refresh}<title>ragpulse report · {html_text(scope)}</title><style>{_STYLE}</style></head>"
-        f"<body><main>{''.join(sections)}</main></body></html>\n"
+        f"{head}<title>{html_text(title)}</title><style>{_STYLE}</style></head>"
+        f"<body><main>{body}</main></body></html>\n"
     )
 
 
@@ -164,7 +172,7 @@ def _table(headers: Sequence[str], rows: Iterable[Sequence[str]], numeric: Seque
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def _selector(selector: ServiceSelector) -> str:
+def selector_links(selector: ServiceSelector) -> str:
     choices = [(None, "All services"), *((service, service) for service in selector.services)]
     links = "".join(
         f"<a href='{html_text(service_link(service))}'"
@@ -263,9 +271,9 @@ def _service_cells(data: ReportData, row: ServiceRow) -> list[str]:
         for variant, rate in row.rates
     )
     lead = (
-        f"<span class='{_TONE.get(judgement(row.lead), '')}'>{html_text(verdict(row.lead))}</span>"
-        f" <span class='muted'>({html_text(variant_label(row.lead.variant))} −"
-        f" {html_text(variant_label(row.lead.baseline))})</span>"
+        f"<span class='muted'>{html_text(variant_label(row.lead.variant))} −"
+        f" {html_text(variant_label(row.lead.baseline))}:</span>"
+        f" <span class='{_TONE.get(judgement(row.lead), '')}'>{html_text(verdict(row.lead))}</span>"
         if row.lead is not None
         else "<span class='muted'>nothing to compare</span>"
     )

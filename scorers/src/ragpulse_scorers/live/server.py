@@ -1,0 +1,233 @@
+"""The live page of ``ragpulse serve``: the report per service, reloading itself, served by aiohttp.
+
+aiohttp is the maintained server the collector already uses: one event loop holds any number of slow or idle
+connections without a thread each, and a connection that sends no complete request head (or idles) for
+``live.header_timeout_s`` is closed, so slow clients neither starve readers nor pile up sockets. Renders are
+shared and reused briefly (:mod:`ragpulse_scorers.live.renders`). Every request passes the Host allowlist and
+the read token (:mod:`ragpulse_scorers.live.access`), and every answer carries headers that keep other sites
+from framing, sniffing or reading it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import threading
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
+from urllib.parse import quote
+
+from aiohttp import web
+from ragpulse_core.store import Store
+
+from ragpulse_scorers.live import pages
+from ragpulse_scorers.live.access import COOKIE, COOKIE_MAX_AGE_S, Access, ReadToken
+from ragpulse_scorers.live.renders import SharedRenders
+from ragpulse_scorers.report.collect import collect_report
+from ragpulse_scorers.report.html import CONTENT_SECURITY_POLICY, ServiceSelector, render_html
+from ragpulse_scorers.report.model import AlertLimits
+from ragpulse_scorers.report.queries import services_since
+from ragpulse_scorers.settings import ScorersSettings
+
+logger = logging.getLogger(__name__)
+
+RENDER_TIMEOUT_S = 30.0
+BACKLOG = 1024
+SIGN_IN_BODY_BYTES = 4096
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "Cross-Origin-Resource-Policy": "same-origin",
+    "Cache-Control": "no-store",
+}
+_SERVICES_KEY = "services"
+_OPEN_PATHS = frozenset({"/healthz", pages.SIGN_IN_PATH})
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class LivePage:
+    """``GET /`` (all services) and ``GET /?service=NAME``: the report; ``GET /healthz``: ``ok``."""
+
+    def __init__(self, settings: ScorersSettings, store: Store, token: ReadToken) -> None:
+        self._settings = settings
+        self._store = store
+        self._token = token
+        self._access = Access(token.value, settings.live.allowed_hosts)
+        live = settings.live
+        self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ragpulse-live-reader")
+        self._pages: SharedRenders[bytes] = SharedRenders(self._reader, live.cache_s, RENDER_TIMEOUT_S)
+        self._services: SharedRenders[list[str]] = SharedRenders(self._reader, live.cache_s, RENDER_TIMEOUT_S)
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="ragpulse-live-http", daemon=True)
+        self._runner: web.AppRunner | None = None
+        self._address: tuple[str, int] | None = None
+
+    @property
+    def url(self) -> str:
+        """The page's address, without any token (for notes and logs)."""
+        if self._address is None:
+            raise RuntimeError("the live page is not started")
+        host, port = self._address
+        shown = "127.0.0.1" if host in ("0.0.0.0", "") else f"[{host}]" if ":" in host else host
+        return f"http://{shown}:{port}/"
+
+    @property
+    def token(self) -> ReadToken:
+        return self._token
+
+    def sign_in_url(self) -> str:
+        """The address that signs a browser in (it holds the token: show it to the operator only)."""
+        return f"{self.url}?token={quote(self._token.value, safe='')}"
+
+    def start(self) -> None:
+        """Listen; a port already in use raises OSError (and leaves nothing running)."""
+        self._thread.start()
+        try:
+            asyncio.run_coroutine_threadsafe(self._listen(), self._loop).result(timeout=30)
+        except BaseException:
+            self.stop()
+            raise
+
+    def stop(self) -> None:
+        if self._runner is not None:
+            asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self._loop).result(timeout=30)
+            self._runner = None
+        if self._thread.is_alive():
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(timeout=10)
+        if not self._thread.is_alive():
+            self._loop.close()
+        self._reader.shutdown(wait=True, cancel_futures=True)
+
+    async def _listen(self) -> None:
+        live = self._settings.live
+        app = web.Application(middlewares=[self._guard], client_max_size=SIGN_IN_BODY_BYTES)
+        app.on_response_prepare.append(_secure)
+        app.router.add_get("/", self._report)
+        app.router.add_get("/healthz", _healthz)
+        app.router.add_post(pages.SIGN_IN_PATH, self._sign_in)
+        # access_log off: a request line can hold ?token=, and nothing here may write the token down.
+        self._runner = web.AppRunner(
+            app,
+            access_log=None,
+            handle_signals=False,
+            keepalive_timeout=live.header_timeout_s,
+            shutdown_timeout=2.0,
+        )
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, live.host, live.port, backlog=BACKLOG, reuse_address=True)
+        await site.start()
+        host, port = self._runner.addresses[0][:2]
+        self._address = (str(host), int(port))
+
+    @web.middleware
+    async def _guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """The Host allowlist, then the read token (cookie, bearer, or ``?token=`` which sets the cookie)."""
+        host = request.headers.get("Host")
+        if not self._access.host_allowed(host):
+            logger.debug("live page: refused Host %r", host)
+            return web.Response(
+                status=421,
+                text="this page answers only to the host names in live.allowed_hosts (and IP addresses)\n",
+            )
+        if request.path in _OPEN_PATHS:
+            return await handler(request)
+        if "token" in request.query:
+            return self._token_in_url(request)
+        if self._access.cookie_matches(request.cookies.get(COOKIE)) or self._access.bearer_matches(
+            request.headers.get("Authorization")
+        ):
+            return await handler(request)
+        return _sign_in_page(str(request.rel_url), refused=False)
+
+    def _token_in_url(self, request: web.Request) -> web.StreamResponse:
+        """A correct ``?token=`` signs the browser in and sends it to the same view without the token, so the
+        token leaves the address bar and the history."""
+        target = str(request.rel_url.without_query_params("token"))
+        if not self._access.token_matches(request.query.get("token")):
+            return _sign_in_page(target, refused=True)
+        return self._signed_in(target)
+
+    async def _sign_in(self, request: web.Request) -> web.StreamResponse:
+        async with asyncio.timeout(self._settings.live.header_timeout_s):
+            form = await request.post()
+        target = _local_path(str(form.get("next", "/")))
+        token = form.get("token")
+        if not isinstance(token, str) or not self._access.token_matches(token):
+            return _sign_in_page(target, refused=True)
+        return self._signed_in(target)
+
+    def _signed_in(self, target: str) -> web.StreamResponse:
+        response = web.Response(status=303, headers={"Location": target})
+        cookie = self._access.cookie_value
+        response.set_cookie(COOKIE, cookie, max_age=COOKIE_MAX_AGE_S, path="/", httponly=True, samesite="Lax")
+        return response
+
+    async def _report(self, request: web.Request) -> web.StreamResponse:
+        service = request.query.get("service")
+        try:
+            services = await self._services.get(_SERVICES_KEY, self._read_services)
+            if service is not None and service not in services:
+                selector = ServiceSelector(services, None)
+                body = pages.unknown_service(service, selector, self._settings.live.window_hours)
+                return web.Response(status=404, text=body, content_type="text/html")
+            page = await self._pages.get(service, functools.partial(self._render, service, services))
+        except TimeoutError:
+            return _unavailable(f"reading the report took over {RENDER_TIMEOUT_S:g} s; the store may be busy")
+        except Exception as exc:  # the page says what failed; the next reload tries again
+            logger.warning("live report failed: %s", exc)
+            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            return _unavailable(f"report unavailable: {reason}")
+        return web.Response(body=page, content_type="text/html", charset="utf-8")
+
+    def _since(self) -> datetime:
+        return datetime.now(UTC) - timedelta(hours=self._settings.live.window_hours)
+
+    def _read_services(self) -> list[str]:
+        return services_since(self._store, self._since())
+
+    def _render(self, service: str | None, services: list[str]) -> bytes:
+        settings = self._settings
+        alerts = settings.alerts
+        data = collect_report(
+            self._store,
+            self._since(),
+            service,
+            hallucination_threshold=alerts.hallucination_threshold,
+            alert_limits=AlertLimits(alerts.min_samples, alerts.window_minutes),
+        )
+        selector = ServiceSelector(services, service)
+        return render_html(data, refresh_s=settings.live.refresh_s, selector=selector).encode("utf-8")
+
+
+async def _healthz(request: web.Request) -> web.Response:
+    return web.Response(text="ok\n")
+
+
+async def _secure(request: web.Request, response: web.StreamResponse) -> None:
+    response.headers.update(SECURITY_HEADERS)
+
+
+def _sign_in_page(target: str, refused: bool) -> web.Response:
+    return web.Response(
+        status=401,
+        text=pages.sign_in(_local_path(target), refused),
+        content_type="text/html",
+        headers={"WWW-Authenticate": 'Bearer realm="ragpulse live report"'},
+    )
+
+
+def _unavailable(reason: str) -> web.Response:
+    return web.Response(status=503, text=pages.unavailable(reason), content_type="text/html")
+
+
+def _local_path(target: str) -> str:
+    """``target`` when it is a path on this site; ``/`` for anything that could lead elsewhere."""
+    if not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return "/"
+    return target
