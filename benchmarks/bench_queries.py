@@ -59,7 +59,7 @@ class Query:
     run: Callable[[TimeRange], object]
 
 
-def _generate(store: Store, requests: int, days: int) -> None:
+def generate(store: Store, requests: int, days: int) -> None:
     """Spans (their views fill requests, trace ranges and, once migrated, step latency), scores, log rows."""
     db = f"`{store.database}`"
     seconds = days * 86400
@@ -152,7 +152,7 @@ def prepare(cache: Path, requests: int, days: int, with_baseline: bool) -> tuple
     console.print(f"generating {requests:,} requests over {days} days into {path} …")
     started = time.perf_counter()
     migrate(after, TTL_DAYS, through=LAST_BASELINE_MIGRATION)
-    _generate(after, requests, days)
+    generate(after, requests, days)
     console.print(f"  generated in {time.perf_counter() - started:.0f} s")
     if before is not None:
         started = time.perf_counter()

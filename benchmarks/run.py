@@ -11,7 +11,7 @@ from rich.console import Console
 
 BENCHMARKS = ("bench_decorators", "bench_collector", "bench_assembly", "bench_scorer")
 # chDB holds one data path per process: benchmarks with a database of their own run in a process of their own.
-SEPARATE_PROCESS = ("bench_queries",)
+SEPARATE_PROCESS = ("bench_queries", "bench_live")
 
 
 def main() -> int:
