@@ -10,21 +10,31 @@ runs the current SQL, the report's queries and the built-in alert job's. Each qu
 five times; the median is printed at a 30-day and a 24-hour window, with the share under the goal.
 
     python benchmarks/bench_queries.py --requests 1000000
+
+``--compare REF`` measures instead, on the current schema and the same rows, the panel, rule, report and
+alert-job SQL of git ref REF against this tree's, alternating query by query. The rows then include the last
+day's traces scored again, as a new scorer version re-scores its lookback window: their duplicate score rows
+sit in parts no merge has touched yet, as they do in a live database.
+
+    python benchmarks/bench_queries.py --requests 200000 --no-baseline --compare main
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib.util
 import json
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import yaml
@@ -251,11 +261,15 @@ def rule_queries(store: Store, ref: str | None) -> Iterator[Query]:
                 yield Query(f"{rule['uid']}/{step['refId']}", f"alert rule: {rule['title']}", run)
 
 
-def application_queries(store: Store) -> Iterator[Query]:
-    """The report's queries and the built-in alert job's, as the application calls them."""
-    from ragpulse_scorers.alerts.conditions import observe
-    from ragpulse_scorers.report import queries
+def application_queries(store: Store, ref: str | None = None) -> Iterator[Query]:
+    """The report's queries and the built-in alert job's, as the application calls them (as they were at
+    ``ref``: those modules read from git, run against this tree's other modules)."""
+    from ragpulse_scorers.alerts import conditions as current_conditions
+    from ragpulse_scorers.report import queries as current_queries
     from ragpulse_scorers.settings import AlertSettings
+
+    queries = current_queries if ref is None else _module_at(ref, "report/queries.py")
+    observe = (current_conditions if ref is None else _module_at(ref, "alerts/conditions.py")).observe
 
     def params(window: TimeRange) -> dict[str, Any]:
         return {
@@ -266,20 +280,50 @@ def application_queries(store: Store) -> Iterator[Query]:
             "limit": 20,
         }
 
+    names = ("variant_traffic", "not_scored", "score_aggregates", "score_spread", "latency",
+             "hallucination_series", "traffic_series", "worst_requests", "spend")  # fmt: skip
+    functions = {name: getattr(queries, name) for name in names if hasattr(queries, name)}
     calls: dict[str, Callable[[dict[str, Any]], object]] = {
-        "variant_traffic": lambda p: queries.variant_traffic(store, p),
-        "score_aggregates": lambda p: queries.score_aggregates(store, p),
-        "score_spread": lambda p: queries.score_spread(store, p),
-        "latency": lambda p: queries.latency(store, p),
-        "hallucination_series": lambda p: queries.hallucination_series(store, p),
-        "traffic_series": lambda p: queries.traffic_series(store, p),
-        "worst_requests": lambda p: queries.worst_requests(store, p),
-        "spend": lambda p: queries.spend(store, p),
-        "scoring_health": lambda p: queries.scoring_health(store, p, 0),
+        name: lambda p, function=function: function(store, p) for name, function in functions.items()
     }
+    calls["scoring_health"] = lambda p: queries.scoring_health(store, p, 0)
     for name, call in calls.items():
         yield Query(name, f"report: {name}", lambda window, call=call: call(params(window)))
     yield Query("observe", "alert job: observe", lambda window: observe(store, AlertSettings(), window.end))
+
+
+def _module_at(ref: str, relative: str) -> ModuleType:
+    """``scorers/src/ragpulse_scorers/<relative>`` as it was at ``ref``, imported under a name of its own."""
+    path = Path(tempfile.mkdtemp(prefix="ragpulse-bench-")) / relative.replace("/", "_")
+    path.write_text(_git_text(ref, f"scorers/src/ragpulse_scorers/{relative}"))
+    spec = importlib.util.spec_from_file_location(f"at_{ref}_{path.stem}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def rescore(store: Store, hours: int = 24) -> int:
+    """Score the last ``hours`` of traces again (a new scorer version re-scoring its lookback window), in
+    parts no merge has touched yet: what a reader must count once. Returns the score rows added."""
+    table = store.table("ragpulse_scores")
+    if store.query(f"SELECT count() FROM {table} WHERE ScorerVersion = 'rescored'")[0][0]:
+        return 0
+    columns = ", ".join(
+        name
+        for (name,) in store.query(
+            "SELECT name FROM system.columns WHERE database = {db:String} AND table = 'ragpulse_scores'"
+            " AND default_kind != 'MATERIALIZED' ORDER BY position",
+            {"db": store.database},
+        )
+    )
+    before = store.query(f"SELECT count() FROM {table}")[0][0]
+    store.command(
+        f"INSERT INTO {table} ({columns}) SELECT * REPLACE ("
+        " ScoredAt + toIntervalSecond(600) AS ScoredAt, 'rescored' AS ScorerVersion)"
+        f" FROM (SELECT {columns} FROM {table} WHERE RequestTime > now() - toIntervalHour({hours}))"
+    )
+    return int(store.query(f"SELECT count() FROM {table}")[0][0] - before)
 
 
 def median_ms(query: Query, window: TimeRange) -> float:
@@ -302,6 +346,22 @@ def windows(days: int) -> dict[str, TimeRange]:
 
 Timings = dict[str, tuple[str, dict[str, float]]]
 """Per query key: its name and its median per window label."""
+
+
+def measure_alternating(
+    current: list[Query], previous: list[Query], spans: dict[str, TimeRange]
+) -> tuple[Timings, Timings]:
+    """Each query's median, the previous version's measured right before the current one's, so both see the
+    same caches and the same load from elsewhere on the machine."""
+    earlier = {query.key: query for query in previous}
+    now: Timings = {}
+    before: Timings = {}
+    for query in current:
+        if query.key in earlier:
+            old = earlier[query.key]
+            before[old.key] = (old.name, {label: median_ms(old, window) for label, window in spans.items()})
+        now[query.key] = (query.name, {label: median_ms(query, window) for label, window in spans.items()})
+    return now, before
 
 
 def measure(queries: list[Query], spans: dict[str, TimeRange]) -> Timings:
@@ -352,6 +412,9 @@ def main(argv: list[str] | None = None) -> None:
         "--baseline", default=BASELINE, help="git ref whose panel and rule SQL runs on `before`"
     )
     parser.add_argument("--no-baseline", action="store_true", help="measure the current schema only")
+    parser.add_argument(
+        "--compare", metavar="REF", help="this tree's SQL against REF's on the current schema, same rows"
+    )
     args = parser.parse_args(argv)
 
     after, before = prepare(args.cache, args.requests, args.days, with_baseline=not args.no_baseline)
@@ -364,6 +427,20 @@ def main(argv: list[str] | None = None) -> None:
     console.print(
         f"{counts[0]:,} requests, {counts[1]:,} scores, {counts[2]:,} spans; median of {RUNS} after a warm-up"
     )
+    if args.compare:
+        added = rescore(after)
+        console.print(f"the last day re-scored: {added:,} score rows in unmerged parts" if added else "")
+        panels = measure_alternating(
+            [*panel_queries(after, None), *rule_queries(after, None)],
+            [*panel_queries(after, args.compare), *rule_queries(after, args.compare)],
+            spans,
+        )
+        show(f"dashboard panels and alert rules: {args.compare} (before) and this tree, same rows", *panels)
+        application = measure_alternating(
+            list(application_queries(after)), list(application_queries(after, args.compare)), spans
+        )
+        show(f"report and built-in alert job: {args.compare} (before) and this tree, same rows", *application)
+        return
     current = [*panel_queries(after, None), *rule_queries(after, None)]
     baseline = (
         {}

@@ -76,9 +76,10 @@ def test_rate_time_series_draw_their_threshold_line(name: str, series: dict[str,
 
 
 @pytest.mark.parametrize(("name", "sql"), SQL, ids=[name for name, _ in SQL])
-def test_no_query_makes_an_empty_window_healthy_or_reads_with_final(name: str, sql: str) -> None:
+def test_no_query_makes_an_empty_window_healthy_and_final_merges_within_days(name: str, sql: str) -> None:
     assert not re.search(r"greatest\(\s*(count|uniq\w*)\(", sql), name
-    assert not re.search(r"\bFINAL\b", sql), name
+    if re.search(r"\bFINAL\b", sql):
+        assert sql.endswith(" SETTINGS do_not_merge_across_partitions_select_final = 1"), name
 
 
 def test_hallucination_threshold_is_the_alerts_everywhere() -> None:
@@ -202,7 +203,7 @@ def test_hallucination_alerts_page_once_per_service_and_variant() -> None:
         sql = RULES[uid]["data"][0]["model"]["rawSql"]
         outer = sql.split("FROM (")[0]
         assert "Scorer" not in outer, uid
-        assert "argMax(Value, (Scorer = 'support', Scorer != 'lexical'))" in sql
+        assert "argMax(Value, (Scorer = 'support', Scorer != 'lexical', ScoredAt))" in sql
 
 
 def test_grafana_knows_its_own_address_for_absolute_links() -> None:

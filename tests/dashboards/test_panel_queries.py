@@ -194,7 +194,7 @@ def test_mean_difference_uses_welch_interval(demo_store: tuple[Store, Demo]) -> 
         f" FROM (SELECT arrayJoin([{values}]) AS v))"
     )
     sql = panel("variant-comparison.json", "Every metric: A vs B")["targets"][0]["rawSql"]
-    (row,) = run(store, sql.replace("ragpulse.ragpulse_scores", inline), demo)
+    (row,) = run(store, sql.replace("ragpulse.ragpulse_scores FINAL", inline), demo)
     # welchTTest's interval is for group 0 minus group 1: with A as group 1, that is B - A.
     ((low, high),) = store.query(
         "SELECT tupleElement(r, 3), tupleElement(r, 4)"

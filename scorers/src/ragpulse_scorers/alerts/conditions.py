@@ -4,7 +4,9 @@ The same conditions run in Grafana (``dashboards/provisioning/alerting/rules.yml
 A request counts as hallucinated when its ``hallucination`` score is at least 0.5 (lexical writes 1/0, the LLM
 support judge 1 − adherence) and as supported otherwise; rows with an error or no value are not counted. Each
 request counts once, judged by the best judge that scored it (support over any other LLM judge over lexical),
-so one incident raises one alert per service and variant, not one per judge.
+so one incident raises one alert per service and variant, not one per judge; and by that judge's newest
+verdict, so a request scored twice (a new scorer version, a retried batch) counts once before its parts merge
+as after. Judge errors and scoring counts are counted per request, by its newest row.
 """
 
 from __future__ import annotations
@@ -30,8 +32,8 @@ SELECT ServiceName, Variant,
        ) AS judges
 FROM (
     SELECT ServiceName, Variant, RequestTime,
-           argMax(Value, (Scorer = 'support', Scorer != 'lexical')) >= 0.5 AS bad,
-           argMax(Scorer, (Scorer = 'support', Scorer != 'lexical')) AS judge
+           argMax(Value, (Scorer = 'support', Scorer != 'lexical', ScoredAt)) >= 0.5 AS bad,
+           argMax(Scorer, (Scorer = 'support', Scorer != 'lexical', ScoredAt)) AS judge
     FROM {scores}
     WHERE Metric = {hallucination:String} AND Error = '' AND Value IS NOT NULL
       AND RequestTime > {baseline_start:DateTime64(6)} AND RequestTime <= {end:DateTime64(6)}
@@ -51,7 +53,7 @@ FROM (
     GROUP BY ServiceName
 ) AS r
 LEFT JOIN (
-    SELECT ServiceName, count() AS scores
+    SELECT ServiceName, uniqExact(TraceKey) AS scores
     FROM {scores}
     WHERE ScoredAt > {start:DateTime64(6)} AND ScoredAt <= {end:DateTime64(6)}
     GROUP BY ServiceName
@@ -60,11 +62,13 @@ ORDER BY ServiceName
 """
 
 _JUDGE_ERRORS = """
-SELECT ServiceName, Scorer,
-       uniqExactIf(TraceKey, Error != '') AS failed,
-       uniqExact(TraceKey) AS judged
-FROM {scores}
-WHERE ScoredAt > {start:DateTime64(6)} AND ScoredAt <= {end:DateTime64(6)}
+SELECT ServiceName, Scorer, countIf(failed) AS failed, count() AS judged
+FROM (
+    SELECT ServiceName, Scorer, TraceKey, argMax(Error, ScoredAt) != '' AS failed
+    FROM {scores}
+    WHERE ScoredAt > {start:DateTime64(6)} AND ScoredAt <= {end:DateTime64(6)}
+    GROUP BY ServiceName, Scorer, TraceKey
+)
 GROUP BY ServiceName, Scorer
 ORDER BY ServiceName, Scorer
 """

@@ -17,6 +17,7 @@ from ragpulse_scorers.settings import ScorersSettings
 console = Console()
 
 
+
 def run(args: argparse.Namespace) -> int:
     settings = ScorersSettings.load(
         args.config,

@@ -28,5 +28,6 @@ SUPPORT_JUDGES: dict[str, JudgeFactory] = {
 }
 
 
+
 def build_judge(args: argparse.Namespace) -> SupportJudge:
     return SUPPORT_JUDGES[args.judge](args)
