@@ -125,7 +125,9 @@ def test_the_on_call_engineer_sees_each_service_against_its_own_baseline(
         tab.open(f"{served.page}?token={TOKEN}")
         assert tab.evaluate("location.href") == served.page  # signed in, the token gone from the address
         assert tab.evaluate("document.cookie") == ""  # HttpOnly: no script on the page can read it
-        # The headline is above the fold, before the services, the verdicts and the worst requests.
+        # The style sheet applies (its hash is in the policy) and the headline is above the fold, before the
+        # services, the verdicts and the worst requests.
+        assert tab.evaluate("getComputedStyle(document.querySelector('.tiles')).display") == "grid"
         tiles = tab.evaluate("JSON.stringify(document.querySelector('.tiles').getBoundingClientRect())")
         assert json.loads(tiles)["bottom"] <= 800
         order = tab.evaluate(
@@ -170,6 +172,29 @@ def test_the_on_call_engineer_sees_each_service_against_its_own_baseline(
         lines = (result.stdout + result.stderr).strip().splitlines()
         assert result.returncode == 1 and len(lines) == 1, lines
         assert "`ragpulse serve` (pid" in lines[0] and f"its live report is at {served.page}" in lines[0]
+
+
+def test_serve_without_a_token_makes_one_and_shows_it_once_in_its_start_line(tmp_path: Path) -> None:
+    log_path = tmp_path / "serve.log"
+    command = [RAGPULSE, "serve", "--dsn", f"chdb://{tmp_path / 'db'}", "--port", str(_free_port()),
+               "--live-port", "0"]  # fmt: skip
+    with log_path.open("w") as log:
+        process = subprocess.Popen(
+            command, cwd=tmp_path, env=_environment(), stdout=log, stderr=subprocess.STDOUT
+        )
+    try:
+        _wait_for(lambda: "?token=" in log_path.read_text(), START_TIMEOUT_S, "serve's start line")
+        said = log_path.read_text()
+        match = re.search(
+            r"live report on (http://127\.0\.0\.1:\d+/)\?token=([\w-]+) \(a token made for this run", said
+        )
+        assert match, said
+        page, token = match.groups()
+        assert said.count(token) == 1
+        assert _get(page, None) == "" and "ragpulse report" in _get(page, token)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=60)
 
 
 def test_serve_refuses_a_blank_read_token_in_one_line(tmp_path: Path) -> None:
