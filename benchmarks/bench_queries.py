@@ -309,19 +309,12 @@ def rescore(store: Store, hours: int = 24) -> int:
     table = store.table("ragpulse_scores")
     if store.query(f"SELECT count() FROM {table} WHERE ScorerVersion = 'rescored'")[0][0]:
         return 0
-    columns = ", ".join(
-        name
-        for (name,) in store.query(
-            "SELECT name FROM system.columns WHERE database = {db:String} AND table = 'ragpulse_scores'"
-            " AND default_kind != 'MATERIALIZED' ORDER BY position",
-            {"db": store.database},
-        )
-    )
     before = store.query(f"SELECT count() FROM {table}")[0][0]
+    # `*` leaves out the materialized TraceKey, as INSERT without a column list expects.
     store.command(
-        f"INSERT INTO {table} ({columns}) SELECT * REPLACE ("
+        f"INSERT INTO {table} SELECT * REPLACE ("
         " ScoredAt + toIntervalSecond(600) AS ScoredAt, 'rescored' AS ScorerVersion)"
-        f" FROM (SELECT {columns} FROM {table} WHERE RequestTime > now() - toIntervalHour({hours}))"
+        f" FROM {table} WHERE RequestTime > now() - toIntervalHour({hours})"
     )
     return int(store.query(f"SELECT count() FROM {table}")[0][0] - before)
 

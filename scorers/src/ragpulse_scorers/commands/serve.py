@@ -60,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
         page_line = f"; live report on {_page_address(page)}" if page else ""
         console.print(
             f"collector on {server.url}; scoring with {', '.join(settings.scorer.scorers)}"
-            f" every {settings.scorer.interval_s:g} s{page_line}; Ctrl-C stops"
+            f" every {settings.scorer.interval_s:g} s{page_line}; Ctrl-C stops",
+            soft_wrap=True,  # the page's address stays one piece to copy, however narrow the terminal
         )
         wait_for_shutdown()
     return 0
