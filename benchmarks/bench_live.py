@@ -6,8 +6,9 @@ process, one after the other. The clients run in a child process so they do not 
 - **burst**: ``--concurrent`` GETs on fresh connections, all at once (everyone reloading after an incident);
   each has 30 s. Counted: answered with the page, failed (refused, reset, timed out); latency quantiles.
 - **slow clients**: ``--slow`` connections that send half a request head and then nothing (slowloris), held
-  open while ``--probes`` normal GETs run one after another; the probes' latency and failures, and the
-  most threads the server process had meanwhile.
+  open while ``--probes`` normal GETs of one service's view run one after another (the first renders it, the
+  others may share that render); the probes' latency and failures, and the most threads the server process had
+  meanwhile.
 
 Goals: 0 failures in the burst; a normal GET within 2 s while the slow clients are connected.
 
@@ -41,7 +42,7 @@ from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from bench_queries import generate
+from bench_queries import SERVICES, generate
 
 ROOT = Path(__file__).resolve().parents[1]
 BASELINE = "7b7602e"  # the last commit with the stdlib (http.server) live page
@@ -93,7 +94,7 @@ async def _load(url: str, concurrent: int, slow: int, probes: int) -> dict[str, 
         writer.write(f"GET / HTTP/1.1\r\nHost: {host}:{port}\r\nX-Slow: ".encode())
         slow_writers.append(writer)
     await asyncio.sleep(1.0)  # let the server take them all in
-    probe_results = [await _get(host, port, "/") for _ in range(probes)]
+    probe_results = [await _get(host, port, f"/?service={SERVICES[1]}") for _ in range(probes)]
     for writer in slow_writers:
         writer.close()
     return {
