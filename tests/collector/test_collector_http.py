@@ -146,7 +146,7 @@ def test_bad_requests_get_their_codes_and_accepted_spans_stay(
     assert post(server.url, b"x" * (65 * 1024))[0] == 413
     bomb = gzip.compress(b"\0" * (4 << 20))
     assert post(server.url, bomb, headers={"Content-Encoding": "gzip"})[0] == 413
-    assert post(server.url, good, path="/v1/metrics")[0] == 404
+    assert post(server.url, good, path="/v1/profiles")[0] == 404
     assert post(server.url, b"", path="/v1/traces", method="GET")[0] == 405
     assert post(server.url, good, method="PUT")[0] == 405
 
@@ -181,7 +181,7 @@ def test_full_queue_answers_429_with_retry_after(
     assert wait_until(lambda: flaky.insert_calls == 1)
     second = threading.Thread(target=send, args=(2,))
     second.start()
-    assert wait_until(lambda: server.writer.queued_spans == 3)
+    assert wait_until(lambda: server.writer.queued_rows == 3)
     status, headers, _ = post(server.url, make_request([make_span()]).SerializeToString())
     assert status == 429 and int(headers["Retry-After"]) >= 1
     flaky.release.set()
@@ -215,7 +215,8 @@ def test_healthz_and_metrics_report_counts(start_collector: StartCollector, stor
         "problems": [],
         "store_reachable": True,
         "dead_lettered_spans": 0,
-        "queue_spans": 0,
+        "dead_lettered_log_records": 0,
+        "queue_rows": 0,
         "spool_batches": 0,
         "spool_bytes": 0,
     }
@@ -225,7 +226,7 @@ def test_healthz_and_metrics_report_counts(start_collector: StartCollector, stor
     assert "ragpulse_collector_spans_received_total 2" in text
     assert "ragpulse_collector_spans_rejected_total 1" in text
     assert "ragpulse_collector_spans_written_total 1" in text
-    assert "ragpulse_collector_queue_spans 0" in text
+    assert "ragpulse_collector_queue_rows 0" in text
     assert 'ragpulse_collector_http_responses_total{code="200"} 1' in text
 
 

@@ -8,13 +8,14 @@ from pathlib import Path
 import pytest
 from conftest import StartCollector
 from otlp_testing import FlakyStore, make_request, make_span, post, span_count, wait_until
-from ragpulse_collector.mapping import SpanColumns, map_request
+from ragpulse_collector.mapping import map_spans
 from ragpulse_collector.spool import Spool, SpoolFull
+from ragpulse_collector.tables import TableRows
 from ragpulse_core.store import Store
 
 
-def _columns(count: int) -> SpanColumns:
-    return map_request(make_request([make_span() for _ in range(count)])).spans
+def _columns(count: int) -> TableRows:
+    return map_spans(make_request([make_span() for _ in range(count)])).rows
 
 
 def test_spool_keeps_batches_in_order_across_restarts(tmp_path: Path) -> None:
@@ -27,7 +28,7 @@ def test_spool_keeps_batches_in_order_across_restarts(tmp_path: Path) -> None:
     reopened = Spool(tmp_path, max_bytes=1 << 20)
     assert len(reopened) == 2 and not list(tmp_path.glob("*.tmp"))
     oldest = reopened.oldest()
-    assert oldest is not None and oldest.token == "t1" and oldest.spans.rows() == first.rows()
+    assert oldest is not None and oldest.token == "t1" and oldest.rows.rows() == first.rows()
     reopened.remove(oldest)
     reopened.append("t3", _columns(1))
     assert [b.token for b in _drain(reopened)] == ["t2", "t3"]
