@@ -169,12 +169,15 @@ class HttpReceiver:
         try:
             response = await handler(request)
         except web.HTTPNotFound:
-            response = web.Response(status=404, text=hints.unknown_path(request.path))
+            answer = hints.unknown_path(request.path)
+            response = web.Response(status=404, reason=answer.reason, text=answer.text)
             self._metrics.count_response(404)
         except web.HTTPMethodNotAllowed as exc:
+            answer = hints.wrong_method(request.method, request.path, exc.allowed_methods)
             response = web.Response(
                 status=405,
-                text=hints.wrong_method(request.method, request.path, exc.allowed_methods),
+                reason=answer.reason,
+                text=answer.text,
                 headers={"Allow": ",".join(sorted(exc.allowed_methods))},
             )
             self._metrics.count_response(405)
