@@ -85,11 +85,16 @@ class Spool:
                 )
             path = self.directory / f"{self._next_sequence:0{_SEQUENCE_DIGITS}d}{_SUFFIX}"
             temporary = path.with_suffix(".tmp")
-            with open(temporary, "wb") as handle:
-                handle.write(payload)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temporary, path)
+            try:
+                with open(temporary, "wb") as handle:
+                    handle.write(payload)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                os.replace(temporary, path)
+            except OSError:
+                # A full disk leaves half a batch behind: give its space back now, not at the next start.
+                temporary.unlink(missing_ok=True)
+                raise
             _fsync_directory(self.directory)
             self._next_sequence += 1
             self._files.append(path)
