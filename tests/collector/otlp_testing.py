@@ -163,6 +163,20 @@ def log_count(store: Store) -> int:
     return int(store.query(f"SELECT count() FROM {store.table('otel_logs')}")[0][0])
 
 
+# The stored signals by path: a body of ``n`` new items, and how many rows their table holds.
+STORED_SIGNALS = ("/v1/traces", "/v1/logs")
+
+
+def export_body(path: str, count: int) -> bytes:
+    if path == "/v1/logs":
+        return make_logs_request([make_log_record() for _ in range(count)]).SerializeToString()
+    return make_request([make_span() for _ in range(count)]).SerializeToString()
+
+
+def stored_rows(store: Store, path: str) -> int:
+    return log_count(store) if path == "/v1/logs" else span_count(store)[0]
+
+
 def wait_until(predicate: Any, timeout: float = 20.0) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

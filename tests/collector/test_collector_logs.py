@@ -1,5 +1,5 @@
 """OTLP logs into otel_logs, over HTTP and gRPC, with the admission, acknowledgement, spool, dead letters and
-answers that traces get."""
+answers that traces get (test_collector_http checks the queue-full and store-down answers for both)."""
 
 from __future__ import annotations
 
@@ -143,41 +143,6 @@ def test_logs_over_grpc_land_and_refusals_have_their_codes(
     assert unauthenticated.value.code() is grpc.StatusCode.UNAUTHENTICATED
     assert invalid.value.code() is grpc.StatusCode.INVALID_ARGUMENT
     assert [row["Body"] for row in _logs(store)] == ["by grpc"]
-
-
-def test_logs_queue_full_is_429_and_an_unreachable_store_503_without_spool(
-    start_collector: StartCollector, store: Store, chdb_dsn: str
-) -> None:
-    flaky = FlakyStore(chdb_dsn)
-    flaky.release.clear()  # the writer blocks inside its first insert
-    server = start_collector(store_override=flaky, queue_max_spans=2, batch_idle_ms=0)
-    results: list[int] = []
-
-    def send(count: int) -> None:
-        request = make_logs_request([make_log_record() for _ in range(count)])
-        results.append(_post_logs(server.url, request.SerializeToString())[0])
-
-    first = threading.Thread(target=send, args=(1,))
-    first.start()
-    assert wait_until(lambda: flaky.insert_calls == 1)
-    second = threading.Thread(target=send, args=(2,))
-    second.start()
-    assert wait_until(lambda: server.writer.queued_rows == 3)
-    status, headers, _ = _post_logs(server.url, make_logs_request([make_log_record()]).SerializeToString())
-    assert status == 429 and int(headers["Retry-After"]) >= 1
-    flaky.release.set()
-    first.join()
-    second.join()
-    assert results == [200, 200]
-
-    flaky.down.set()
-    status, headers, reply = _post_logs(
-        server.url, make_logs_request([make_log_record()]).SerializeToString()
-    )
-    assert status == 503 and int(headers["Retry-After"]) >= 1
-    assert "no spool" in status_pb2.Status.FromString(reply).message
-    flaky.down.clear()
-    assert len(_logs(store)) == 3
 
 
 def test_logs_are_spooled_while_the_store_is_down_and_replayed_once(

@@ -90,7 +90,11 @@ def decode_json_request(body: bytes, signal: Signal) -> Any:
     if not isinstance(document, dict):
         raise PayloadError("body must be a JSON object")
     try:
-        _hex_ids_to_base64(document, signal.json_ids)
+        resources, scopes, items = (_camel(name) for name in signal.nesting)
+        for resource_items in _objects(document, resources):
+            for scope_items in _objects(resource_items, scopes):
+                for item in _objects(scope_items, items):
+                    _hex_ids_to_base64(item, signal.item_json_ids)
         # OTLP receivers must ignore fields they do not know (newer senders add some).
         request = signal.request_type()
         json_format.ParseDict(document, request, ignore_unknown_fields=True)
@@ -136,6 +140,11 @@ def _objects(parent: dict[str, Any], name: str) -> list[dict[str, Any]]:
 
 def _snake(camel: str) -> str:
     return "".join(f"_{char.lower()}" if char.isupper() else char for char in camel)
+
+
+def _camel(snake: str) -> str:
+    head, *rest = snake.split("_")
+    return head + "".join(word.capitalize() for word in rest)
 
 
 def encode_response(signal: Signal, kind: str, rejected: int = 0, error_message: str = "") -> bytes:

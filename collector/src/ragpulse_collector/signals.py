@@ -35,15 +35,15 @@ EXPORT_METHOD = "Export"
 
 @dataclass(frozen=True)
 class JsonIds:
-    """Where OTLP JSON carries ids as hex (proto3 JSON would have base64): id fields, and the objects below
-    that carry more, by their camelCase names (snake_case is accepted too)."""
+    """Where one item in OTLP JSON carries ids as hex (proto3 JSON would have base64): its id fields, and the
+    objects below it that carry more, by their camelCase names (snake_case is accepted too)."""
 
     ids: tuple[str, ...] = ()
     below: dict[str, JsonIds] = field(default_factory=dict)
 
 
-_CONTEXT_IDS = ("traceId", "spanId")
-_EXEMPLARS = JsonIds(below={"dataPoints": JsonIds(below={"exemplars": JsonIds(_CONTEXT_IDS)})})
+_CONTEXT_IDS = JsonIds(("traceId", "spanId"))
+_EXEMPLARS = JsonIds(below={"dataPoints": JsonIds(below={"exemplars": _CONTEXT_IDS})})
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ class Signal:
     rejected_field: str
     # The repeated fields leading from a request to its items: resource, scope, item.
     nesting: tuple[str, str, str]
-    json_ids: JsonIds
+    item_json_ids: JsonIds
     # None for a signal that is validated and dropped.
     storage: Storage | None
 
@@ -82,21 +82,7 @@ TRACES = Signal(
     response_type=ExportTraceServiceResponse,
     rejected_field="rejected_spans",
     nesting=("resource_spans", "scope_spans", "spans"),
-    json_ids=JsonIds(
-        below={
-            "resourceSpans": JsonIds(
-                below={
-                    "scopeSpans": JsonIds(
-                        below={
-                            "spans": JsonIds(
-                                ("traceId", "spanId", "parentSpanId"), {"links": JsonIds(_CONTEXT_IDS)}
-                            )
-                        }
-                    )
-                }
-            )
-        }
-    ),
+    item_json_ids=JsonIds(("traceId", "spanId", "parentSpanId"), {"links": _CONTEXT_IDS}),
     storage=Storage(SPANS, map_spans),
 )
 LOGS = Signal(
@@ -107,11 +93,7 @@ LOGS = Signal(
     response_type=ExportLogsServiceResponse,
     rejected_field="rejected_log_records",
     nesting=("resource_logs", "scope_logs", "log_records"),
-    json_ids=JsonIds(
-        below={
-            "resourceLogs": JsonIds(below={"scopeLogs": JsonIds(below={"logRecords": JsonIds(_CONTEXT_IDS)})})
-        }
-    ),
+    item_json_ids=_CONTEXT_IDS,
     storage=Storage(LOG_RECORDS, map_log_records),
 )
 METRICS = Signal(
@@ -122,25 +104,8 @@ METRICS = Signal(
     response_type=ExportMetricsServiceResponse,
     rejected_field="rejected_data_points",
     nesting=("resource_metrics", "scope_metrics", "metrics"),
-    json_ids=JsonIds(
-        below={
-            "resourceMetrics": JsonIds(
-                below={
-                    "scopeMetrics": JsonIds(
-                        below={
-                            "metrics": JsonIds(
-                                below={
-                                    "gauge": _EXEMPLARS,
-                                    "sum": _EXEMPLARS,
-                                    "histogram": _EXEMPLARS,
-                                    "exponentialHistogram": _EXEMPLARS,
-                                }
-                            )
-                        }
-                    )
-                }
-            )
-        }
+    item_json_ids=JsonIds(
+        below={kind: _EXEMPLARS for kind in ("gauge", "sum", "histogram", "exponentialHistogram")}
     ),
     storage=None,
 )
