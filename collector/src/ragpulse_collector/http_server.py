@@ -40,11 +40,10 @@ from ragpulse_collector.exports import (
     Queued,
 )
 from ragpulse_collector.metrics import CollectorMetrics
-from ragpulse_collector.signals import SIGNALS, TRACES, Signal
+from ragpulse_collector.signals import SIGNALS, Signal
 
 logger = logging.getLogger(__name__)
 
-TRACES_PATH = TRACES.path
 # Decoding and mapping hold the GIL, so threads do not add CPU; a few let concurrent requests finish close
 # together and reach the writer as one batch (one insert). Measured side by side: 1 thread cost ~20% more CPU
 # per span than 4; 8 were no better than 4.

@@ -21,8 +21,9 @@ from ragpulse_core.store import Store
 from ragpulse_collector.auth import BearerAuth, configured_token
 from ragpulse_collector.deadletters import DeadLetters
 from ragpulse_collector.exports import ExportHandler
-from ragpulse_collector.http_server import TRACES_PATH, HttpReceiver
+from ragpulse_collector.http_server import HttpReceiver
 from ragpulse_collector.metrics import CollectorMetrics
+from ragpulse_collector.signals import SIGNALS, TRACES
 from ragpulse_collector.spool import Spool
 from ragpulse_collector.writer import BatchWriter
 
@@ -30,6 +31,8 @@ if TYPE_CHECKING:
     from ragpulse_collector.grpc_server import GrpcReceiver
 
 __all__ = ["TRACES_PATH", "CollectorServer", "tune_gc_for_collector"]
+
+TRACES_PATH = TRACES.path
 
 logger = logging.getLogger(__name__)
 
@@ -119,7 +122,9 @@ class CollectorServer:
 
                 self._grpc = GrpcReceiver(collector, self.exports, self._auth, self.metrics)
                 self._grpc.start()
-        logger.info("collector listening on %s%s", self.url, TRACES_PATH)
+        logger.info(
+            "collector listening on %s (%s)", self.url, ", ".join(signal.path for signal in SIGNALS)
+        )
         if self._grpc is not None:
             logger.info("collector listening for OTLP/gRPC on port %d", self._grpc.port)
 
