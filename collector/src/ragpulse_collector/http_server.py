@@ -131,7 +131,7 @@ class HttpReceiver:
     async def _listen(self) -> None:
         settings = self._settings
         self._decoding = asyncio.Semaphore(settings.max_concurrent_requests)
-        app = web.Application(middlewares=[self._close_unread_bodies])
+        app = web.Application(middlewares=[self._close_unread_bodies, self._hint_wrong_paths])
         for signal in SIGNALS:
             app.router.add_post(signal.path, self._exporting(signal))
         app.router.add_get(hints.HEALTH_PATH, self._healthz)
@@ -163,23 +163,9 @@ class HttpReceiver:
     async def _close_unread_bodies(
         self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
     ) -> web.StreamResponse:
-        """Every answer sent before its body was read (404, 405, 401, 413...) closes the connection; a 404 or
-        405 says what the sender probably meant."""
+        """Every answer sent before its body was read (404, 405, 401, 413...) closes the connection."""
         try:
             response = await handler(request)
-        except web.HTTPNotFound:
-            answer = hints.unknown_path(request.path)
-            response = web.Response(status=404, reason=answer.reason, text=answer.text)
-            self._metrics.count_response(404)
-        except web.HTTPMethodNotAllowed as exc:
-            answer = hints.wrong_method(request.method, request.path, exc.allowed_methods)
-            response = web.Response(
-                status=405,
-                reason=answer.reason,
-                text=answer.text,
-                headers={"Allow": ",".join(sorted(exc.allowed_methods))},
-            )
-            self._metrics.count_response(405)
         except web.HTTPException as exc:
             self._metrics.count_response(exc.status)
             if _body_unread(request):
@@ -188,6 +174,27 @@ class HttpReceiver:
         if _body_unread(request):
             response.force_close()
         return response
+
+    @web.middleware
+    async def _hint_wrong_paths(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        """A 404 or 405 that says what the sender probably meant."""
+        try:
+            return await handler(request)
+        except web.HTTPNotFound:
+            answer = hints.unknown_path(request.path)
+            self._metrics.count_response(404)
+            return web.Response(status=404, reason=answer.reason, text=answer.text)
+        except web.HTTPMethodNotAllowed as exc:
+            answer = hints.wrong_method(request.method, request.path, exc.allowed_methods)
+            self._metrics.count_response(405)
+            return web.Response(
+                status=405,
+                reason=answer.reason,
+                text=answer.text,
+                headers={"Allow": ",".join(sorted(exc.allowed_methods))},
+            )
 
     def _exporting(self, signal: Signal) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
         async def export(request: web.Request) -> web.StreamResponse:
