@@ -61,7 +61,7 @@ def test_a_full_spool_disk_fails_health_until_a_batch_is_spooled_again(
     monkeypatch.setattr(server.spool, "append", append_unless_full)
 
     status, message = _send(server.url)
-    assert status == 503 and "the spool's disk is full" in message
+    assert status == 503 and "no room on the spool's disk" in message
     status, report = _health(server.url)
     assert status == 503 and report["ok"] is False
     assert any("writes are failing" in p and "No space left on device" in p for p in report["problems"])
@@ -138,7 +138,7 @@ def test_a_real_file_size_limit_fails_health_while_it_holds_and_not_after(tmp_pa
         resource.prlimit(process.pid, resource.RLIMIT_FSIZE, (64 * 1024, resource.RLIM_INFINITY))
         status, _, reply = post(url, body.SerializeToString())
         assert status == 503, reply
-        assert "the spool's disk is full" in status_pb2.Status.FromString(reply).message
+        assert "no room on the spool's disk" in status_pb2.Status.FromString(reply).message
         status, report = _health(url)
         assert status == 503
         problems = " | ".join(report["problems"])

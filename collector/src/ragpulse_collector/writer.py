@@ -388,7 +388,7 @@ class BatchWriter:
             raise WriteFailed(f"the store is unavailable and the spool cannot take more: {exc}") from exc
         except OSError as exc:
             no_room = exc.errno in NO_ROOM_ERRNOS
-            what = "the spool's disk is full" if no_room else "the spool cannot be written"
+            what = "there is no room on the spool's disk" if no_room else "the spool cannot be written"
             raise WriteFailed(f"the store is unavailable and {what}: {exc}") from exc
         self._metrics.add_rows(rows.layout, "spooled_total", len(rows))
         self._progressed()
