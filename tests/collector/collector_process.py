@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 from otlp_testing import wait_until
@@ -23,7 +24,9 @@ def unused_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start_collector_process(dsn: str, port: int, cwd: Path, *flags: str) -> subprocess.Popen[bytes]:
+def start_collector_process(
+    dsn: str, port: int, cwd: Path, *flags: str, preexec_fn: Callable[[], None] | None = None
+) -> subprocess.Popen[bytes]:
     env = {key: value for key, value in os.environ.items() if not key.startswith("RAGPULSE_")}
     command = [
         sys.executable,
@@ -36,7 +39,9 @@ def start_collector_process(dsn: str, port: int, cwd: Path, *flags: str) -> subp
         str(port),
         *flags,
     ]
-    return subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return subprocess.Popen(
+        command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=preexec_fn
+    )
 
 
 def get(url: str) -> bytes | None:

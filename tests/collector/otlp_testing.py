@@ -10,8 +10,10 @@ from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
+from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
-from opentelemetry.proto.common.v1.common_pb2 import AnyValue, ArrayValue, KeyValue
+from opentelemetry.proto.common.v1.common_pb2 import AnyValue, ArrayValue, KeyValue, KeyValueList
+from opentelemetry.proto.logs.v1.logs_pb2 import LogRecord
 from opentelemetry.proto.trace.v1.trace_pb2 import Span
 from ragpulse_core.store import Store, StoreUnavailable
 
@@ -35,6 +37,8 @@ def any_value(raw: Any) -> AnyValue:
         return AnyValue(double_value=raw)
     if isinstance(raw, bytes):
         return AnyValue(bytes_value=raw)
+    if isinstance(raw, dict):
+        return AnyValue(kvlist_value=KeyValueList(values=attributes(raw)))
     return AnyValue(array_value=ArrayValue(values=[any_value(item) for item in raw]))
 
 
@@ -68,6 +72,35 @@ def make_request(
     scope = resource_spans.scope_spans.add()
     scope.scope.name, scope.scope.version = "tests", "1.0"
     scope.spans.extend(spans)
+    return request
+
+
+def make_log_record(body: Any = "", attrs: dict[str, Any] | None = None, **fields: Any) -> LogRecord:
+    """A log record of a unique span of a unique trace, five minutes old; ``fields`` override."""
+    serial = next(_ids)
+    values: dict[str, Any] = {
+        "time_unix_nano": recent_ns(),
+        "observed_time_unix_nano": recent_ns(),
+        "trace_id": serial.to_bytes(16, "big"),
+        "span_id": serial.to_bytes(8, "big"),
+        "severity_number": 9,
+        "severity_text": "INFO",
+        "body": any_value(body),
+        "attributes": attributes(attrs or {}),
+    }
+    values.update(fields)
+    return LogRecord(**values)
+
+
+def make_logs_request(
+    records: Sequence[LogRecord], service: str = "svc", resource: dict[str, Any] | None = None
+) -> ExportLogsServiceRequest:
+    request = ExportLogsServiceRequest()
+    resource_logs = request.resource_logs.add()
+    resource_logs.resource.attributes.extend(attributes({"service.name": service, **(resource or {})}))
+    scope = resource_logs.scope_logs.add()
+    scope.scope.name, scope.scope.version = "tests", "1.0"
+    scope.log_records.extend(records)
     return request
 
 
@@ -124,6 +157,24 @@ def span_count(store: Store) -> tuple[int, int]:
     """(rows, distinct span ids) in otel_traces."""
     rows = store.query(f"SELECT count(), uniqExact(SpanId) FROM {store.table('otel_traces')}")
     return int(rows[0][0]), int(rows[0][1])
+
+
+def log_count(store: Store) -> int:
+    return int(store.query(f"SELECT count() FROM {store.table('otel_logs')}")[0][0])
+
+
+# The stored signals by path: a body of ``n`` new items, and how many rows their table holds.
+STORED_SIGNALS = ("/v1/traces", "/v1/logs")
+
+
+def export_body(path: str, count: int) -> bytes:
+    if path == "/v1/logs":
+        return make_logs_request([make_log_record() for _ in range(count)]).SerializeToString()
+    return make_request([make_span() for _ in range(count)]).SerializeToString()
+
+
+def stored_rows(store: Store, path: str) -> int:
+    return log_count(store) if path == "/v1/logs" else span_count(store)[0]
 
 
 def wait_until(predicate: Any, timeout: float = 20.0) -> bool:

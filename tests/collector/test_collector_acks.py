@@ -81,7 +81,7 @@ def test_healthz_fails_while_the_writer_has_work_and_makes_no_progress(
 
     assert wait_until(lambda: stalled_report() is not None, timeout=10)
     report = stalled_report()
-    assert report is not None and report["queue_spans"] == 3
+    assert report is not None and report["queue_rows"] == 3
     assert any("written nothing" in str(problem) for problem in report["problems"])  # type: ignore[attr-defined]
     flaky.release.set()
     sender.join()

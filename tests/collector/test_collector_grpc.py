@@ -134,7 +134,7 @@ def test_grpc_full_queue_and_store_outage_are_retryable_with_retry_info(
         target=_export, args=(channel, make_request([make_span(), make_span()]).SerializeToString())
     )
     second.start()
-    assert wait_until(lambda: server.writer.queued_spans == 3)
+    assert wait_until(lambda: server.writer.queued_rows == 3)
     full = _failure(channel, make_request([make_span()]).SerializeToString())
     assert full.code() is grpc.StatusCode.RESOURCE_EXHAUSTED and _retry_delay_s(full) == 1
     flaky.release.set()

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import StartCollector
 from otlp_testing import make_request, make_span, post, span_count, wait_until
-from ragpulse_collector.mapping import map_request
+from ragpulse_collector.mapping import map_spans
 from ragpulse_collector.server import CollectorServer
 from ragpulse_collector.spool import Spool
 from ragpulse_core.settings import RagpulseSettings
@@ -118,7 +118,7 @@ def test_stray_files_in_the_spool_directory_do_not_stop_start_up(
     start_collector: StartCollector, store: Store, tmp_path: Path
 ) -> None:
     spool_dir = tmp_path / "spool"
-    Spool(spool_dir, 1 << 20).append("t1", map_request(make_request([make_span()])).spans)
+    Spool(spool_dir, 1 << 20).append("t1", map_spans(make_request([make_span()])).rows)
     (spool_dir / "README.txt").write_text("left by an operator")
     (spool_dir / "backup.batch").write_text("not a sequence number")
     (spool_dir / "old.tmp").mkdir()

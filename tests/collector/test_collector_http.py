@@ -15,7 +15,17 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
-from otlp_testing import FlakyStore, make_request, make_span, post, span_count, wait_until
+from otlp_testing import (
+    STORED_SIGNALS,
+    FlakyStore,
+    export_body,
+    make_request,
+    make_span,
+    post,
+    span_count,
+    stored_rows,
+    wait_until,
+)
 from ragpulse_core.store import Store
 
 
@@ -146,7 +156,7 @@ def test_bad_requests_get_their_codes_and_accepted_spans_stay(
     assert post(server.url, b"x" * (65 * 1024))[0] == 413
     bomb = gzip.compress(b"\0" * (4 << 20))
     assert post(server.url, bomb, headers={"Content-Encoding": "gzip"})[0] == 413
-    assert post(server.url, good, path="/v1/metrics")[0] == 404
+    assert post(server.url, good, path="/v1/profiles")[0] == 404
     assert post(server.url, b"", path="/v1/traces", method="GET")[0] == 405
     assert post(server.url, good, method="PUT")[0] == 405
 
@@ -163,8 +173,9 @@ def test_bearer_token_is_required_when_configured(start_collector: StartCollecto
     assert span_count(store) == (1, 1)
 
 
+@pytest.mark.parametrize("path", STORED_SIGNALS)
 def test_full_queue_answers_429_with_retry_after(
-    start_collector: StartCollector, store: Store, chdb_dsn: str
+    start_collector: StartCollector, store: Store, chdb_dsn: str, path: str
 ) -> None:
     flaky = FlakyStore(chdb_dsn)
     flaky.release.clear()  # the writer blocks inside its first insert
@@ -172,37 +183,36 @@ def test_full_queue_answers_429_with_retry_after(
     results: list[int] = []
 
     def send(count: int) -> None:
-        results.append(
-            post(server.url, make_request([make_span() for _ in range(count)]).SerializeToString())[0]
-        )
+        results.append(post(server.url, export_body(path, count), path=path)[0])
 
     first = threading.Thread(target=send, args=(1,))
     first.start()
     assert wait_until(lambda: flaky.insert_calls == 1)
     second = threading.Thread(target=send, args=(2,))
     second.start()
-    assert wait_until(lambda: server.writer.queued_spans == 3)
-    status, headers, _ = post(server.url, make_request([make_span()]).SerializeToString())
+    assert wait_until(lambda: server.writer.queued_rows == 3)
+    status, headers, _ = post(server.url, export_body(path, 1), path=path)
     assert status == 429 and int(headers["Retry-After"]) >= 1
     flaky.release.set()
     first.join()
     second.join()
     assert results == [200, 200]
-    assert span_count(store) == (3, 3)
+    assert stored_rows(store, path) == 3
 
 
+@pytest.mark.parametrize("path", STORED_SIGNALS)
 def test_store_down_without_spool_answers_503(
-    start_collector: StartCollector, store: Store, chdb_dsn: str
+    start_collector: StartCollector, store: Store, chdb_dsn: str, path: str
 ) -> None:
     flaky = FlakyStore(chdb_dsn)
     flaky.down.set()
     server = start_collector(store_override=flaky)
-    status, headers, reply = post(server.url, make_request([make_span()]).SerializeToString())
+    status, headers, reply = post(server.url, export_body(path, 1), path=path)
     assert status == 503 and int(headers["Retry-After"]) >= 1
     assert "no spool" in _status_message(reply)
     flaky.down.clear()
-    assert post(server.url, make_request([make_span()]).SerializeToString())[0] == 200
-    assert span_count(store) == (1, 1)
+    assert post(server.url, export_body(path, 1), path=path)[0] == 200
+    assert stored_rows(store, path) == 1
 
 
 def test_healthz_and_metrics_report_counts(start_collector: StartCollector, store: Store) -> None:
@@ -215,7 +225,8 @@ def test_healthz_and_metrics_report_counts(start_collector: StartCollector, stor
         "problems": [],
         "store_reachable": True,
         "dead_lettered_spans": 0,
-        "queue_spans": 0,
+        "dead_lettered_log_records": 0,
+        "queue_rows": 0,
         "spool_batches": 0,
         "spool_bytes": 0,
     }
@@ -225,7 +236,7 @@ def test_healthz_and_metrics_report_counts(start_collector: StartCollector, stor
     assert "ragpulse_collector_spans_received_total 2" in text
     assert "ragpulse_collector_spans_rejected_total 1" in text
     assert "ragpulse_collector_spans_written_total 1" in text
-    assert "ragpulse_collector_queue_spans 0" in text
+    assert "ragpulse_collector_queue_rows 0" in text
     assert 'ragpulse_collector_http_responses_total{code="200"} 1' in text
 
 

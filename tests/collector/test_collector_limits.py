@@ -113,7 +113,8 @@ def test_a_negative_chunk_size_is_refused_without_reading_the_stream(
     ("method", "path", "expected"),
     [
         ("POST", "/v1/traces", 413),
-        ("POST", "/v1/logs", 404),
+        ("POST", "/v1/logs", 413),
+        ("POST", "/v1/profiles", 404),
         ("PUT", "/v1/traces", 405),
         ("GET", "/healthz", 200),
     ],

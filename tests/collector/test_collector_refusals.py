@@ -13,7 +13,8 @@ import pytest
 from conftest import StartCollector
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
 from otlp_testing import FlakyStore, make_request, make_span, post, span_count, wait_until
-from ragpulse_collector.mapping import COLUMN_NAMES, INSERT_COLUMN_TYPES, TABLE, map_request
+from ragpulse_collector.mapping import map_spans
+from ragpulse_collector.tables import SPANS
 from ragpulse_core.store import Store, StoreRefused, StoreUnavailable
 
 DAY_NS = 86_400 * 10**9
@@ -27,7 +28,7 @@ class PoisonRefusingStore(FlakyStore):
     def insert_columns(
         self, table: str, columns: Any, column_types: Any, *, dedup_token: str | None = None
     ) -> None:
-        if not self.down.is_set() and POISON in columns[COLUMN_NAMES.index("SpanName")]:
+        if not self.down.is_set() and POISON in columns[SPANS.column_names.index("SpanName")]:
             self.insert_calls += 1
             raise StoreRefused("test double: Code: 321. DB::Exception: value out of range")
         super().insert_columns(table, columns, column_types, dedup_token=dedup_token)
@@ -82,7 +83,7 @@ def test_refused_rows_go_to_dead_letters_and_the_innocent_rows_of_their_batch_ar
     ]
     for sender in senders:
         sender.start()
-    assert wait_until(lambda: server.writer.queued_spans == 8)
+    assert wait_until(lambda: server.writer.queued_rows == 8)
     refusing.release.set()
     for sender in senders:
         sender.join()
@@ -121,18 +122,18 @@ def test_a_spooled_batch_the_store_refuses_is_not_replayed_forever(
 
 
 def _insert(store: Store, spans: list[Any]) -> None:
-    columns = map_request(make_request(spans)).spans.columns
-    store.insert_columns(TABLE, columns, INSERT_COLUMN_TYPES)
+    columns = map_spans(make_request(spans)).rows.columns
+    store.insert_columns(SPANS.table, columns, SPANS.insert_types)
 
 
 def test_the_store_tells_refused_data_from_an_unreachable_server(store: Store) -> None:
     now = time.time_ns()
     with pytest.raises(StoreRefused, match="partitions"):
         _insert(store, [make_span(start_time_unix_nano=now + day * DAY_NS) for day in range(101)])
-    columns = map_request(make_request([make_span()])).spans.columns
-    columns[COLUMN_NAMES.index("Timestamp")] = [2**64 - 1]
+    columns = map_spans(make_request([make_span()])).rows.columns
+    columns[SPANS.column_names.index("Timestamp")] = [2**64 - 1]
     with pytest.raises(StoreRefused):
-        store.insert_columns(TABLE, columns, INSERT_COLUMN_TYPES)
+        store.insert_columns(SPANS.table, columns, SPANS.insert_types)
 
     unreachable = Store(f"http://127.0.0.1:{_unused_port()}")
     with pytest.raises(StoreUnavailable) as caught:

@@ -2,19 +2,32 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from pathlib import Path
 
 import pytest
 from conftest import StartCollector
-from otlp_testing import FlakyStore, make_request, make_span, post, span_count, wait_until
-from ragpulse_collector.mapping import SpanColumns, map_request
+from otlp_testing import (
+    FlakyStore,
+    log_count,
+    make_log_record,
+    make_logs_request,
+    make_request,
+    make_span,
+    post,
+    span_count,
+    wait_until,
+)
+from ragpulse_collector.log_mapping import map_log_records
+from ragpulse_collector.mapping import map_spans
 from ragpulse_collector.spool import Spool, SpoolFull
+from ragpulse_collector.tables import LOG_RECORDS, SPANS, TableRows
 from ragpulse_core.store import Store
 
 
-def _columns(count: int) -> SpanColumns:
-    return map_request(make_request([make_span() for _ in range(count)])).spans
+def _columns(count: int) -> TableRows:
+    return map_spans(make_request([make_span() for _ in range(count)])).rows
 
 
 def test_spool_keeps_batches_in_order_across_restarts(tmp_path: Path) -> None:
@@ -27,11 +40,44 @@ def test_spool_keeps_batches_in_order_across_restarts(tmp_path: Path) -> None:
     reopened = Spool(tmp_path, max_bytes=1 << 20)
     assert len(reopened) == 2 and not list(tmp_path.glob("*.tmp"))
     oldest = reopened.oldest()
-    assert oldest is not None and oldest.token == "t1" and oldest.spans.rows() == first.rows()
+    assert oldest is not None and oldest.token == "t1" and oldest.rows.rows() == first.rows()
     reopened.remove(oldest)
     reopened.append("t3", _columns(1))
     assert [b.token for b in _drain(reopened)] == ["t2", "t3"]
     assert reopened.size_bytes == 0
+
+
+def test_spool_keeps_each_batch_with_its_table(tmp_path: Path) -> None:
+    spool = Spool(tmp_path, max_bytes=1 << 20)
+    logs = map_log_records(make_logs_request([make_log_record("held"), make_log_record("too")])).rows
+    spans = _columns(2)
+    spool.append("logs", logs)
+    spool.append("spans", spans)
+    replayed = _drain(Spool(tmp_path, max_bytes=1 << 20))
+    assert [(batch.token, batch.rows.layout) for batch in replayed] == [
+        ("logs", LOG_RECORDS),
+        ("spans", SPANS),
+    ]
+    assert replayed[0].rows.rows() == logs.rows() and replayed[1].rows.rows() == spans.rows()
+
+
+def test_a_batch_spooled_by_the_previous_version_replays_into_otel_traces(
+    start_collector: StartCollector, store: Store, tmp_path: Path
+) -> None:
+    spool_dir = tmp_path / "spool"
+    spool_dir.mkdir()
+    rows = _columns(3)
+    # Format 1, exactly as the collector wrote it before it took logs: no table named.
+    legacy = {
+        "version": 1,
+        "token": "legacy",
+        "columns": dict(zip(SPANS.column_names, rows.columns, strict=True)),
+    }
+    (spool_dir / "0000000000000000.batch").write_bytes(json.dumps(legacy, separators=(",", ":")).encode())
+    server = start_collector(spool_dir=spool_dir, store_retry_ms=50)
+    assert wait_until(lambda: len(server.spool or []) == 0)
+    assert span_count(store) == (3, 3) and log_count(store) == 0
+    assert server.metrics.value("spans_replayed_total") == 3
 
 
 def _drain(spool: Spool) -> list:

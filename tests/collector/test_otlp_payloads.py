@@ -11,7 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from otlp_testing import make_request, make_span
 from ragpulse_collector import otlp
-from ragpulse_collector.mapping import map_request
+from ragpulse_collector.mapping import map_spans
+from ragpulse_collector.signals import TRACES
 
 OTLP_JSON = {
     "resourceSpans": [
@@ -49,8 +50,8 @@ OTLP_JSON = {
 
 
 def test_otlp_json_with_hex_ids_and_string_ints_decodes() -> None:
-    request = otlp.decode_request(json.dumps(OTLP_JSON).encode(), otlp.JSON)
-    (row,) = map_request(request).spans.rows()
+    request = otlp.decode_request(json.dumps(OTLP_JSON).encode(), otlp.JSON, TRACES)
+    (row,) = map_spans(request).rows.rows()
     assert row["TraceId"] == "5b8efff798038103d269b633813fc60c"
     assert row["SpanId"] == "eee19b7ec3c1b174"
     assert row["SpanKind"] == "Client"
@@ -74,19 +75,19 @@ def test_otlp_json_with_hex_ids_and_string_ints_decodes() -> None:
 )
 def test_malformed_json_is_a_payload_error(body: bytes) -> None:
     with pytest.raises(otlp.PayloadError):
-        otlp.decode_request(body, otlp.JSON)
+        otlp.decode_request(body, otlp.JSON, TRACES)
 
 
 @given(st.binary(min_size=1, max_size=64))
 def test_garbage_protobuf_either_decodes_or_is_a_payload_error(body: bytes) -> None:
     with contextlib.suppress(otlp.PayloadError):
-        otlp.decode_request(body, otlp.PROTOBUF)
+        otlp.decode_request(body, otlp.PROTOBUF, TRACES)
 
 
 def test_truncated_protobuf_is_a_payload_error() -> None:
     body = make_request([make_span(attrs={"k": "v" * 100})]).SerializeToString()
     with pytest.raises(otlp.PayloadError):
-        otlp.decode_request(body[:-10], otlp.PROTOBUF)
+        otlp.decode_request(body[:-10], otlp.PROTOBUF, TRACES)
 
 
 def test_gzip_body_inflates() -> None:
@@ -118,7 +119,7 @@ def test_media_type_ignores_parameters_and_case_and_refuses_others() -> None:
 
 
 def test_partial_success_response_round_trips_in_both_encodings() -> None:
-    as_json = json.loads(otlp.encode_response(otlp.JSON, 2, "bad ids"))
+    as_json = json.loads(otlp.encode_response(TRACES, otlp.JSON, 2, "bad ids"))
     assert as_json == {"partialSuccess": {"rejectedSpans": "2", "errorMessage": "bad ids"}}
-    assert json.loads(otlp.encode_response(otlp.JSON)) == {}
-    assert otlp.encode_response(otlp.PROTOBUF) == b""
+    assert json.loads(otlp.encode_response(TRACES, otlp.JSON)) == {}
+    assert otlp.encode_response(TRACES, otlp.PROTOBUF) == b""

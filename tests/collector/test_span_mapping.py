@@ -6,13 +6,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 from opentelemetry.proto.trace.v1.trace_pb2 import Span, Status
 from otlp_testing import attributes, make_request, make_span
-from ragpulse_collector.mapping import COLUMN_NAMES, MAX_TIMESTAMP_NS, NS_PER_DAY, map_request
+from ragpulse_collector.mapping import map_spans
+from ragpulse_collector.tables import MAX_TIMESTAMP_NS, NS_PER_DAY, SPANS
 
 
 def _only_row(span: Span, **request: object) -> dict[str, object]:
-    mapped = map_request(make_request([span], **request))  # type: ignore[arg-type]
+    mapped = map_spans(make_request([span], **request))  # type: ignore[arg-type]
     assert mapped.rejected == 0
-    (row,) = mapped.spans.rows()
+    (row,) = mapped.rows.rows()
     return row
 
 
@@ -41,7 +42,7 @@ def test_full_span_maps_every_column() -> None:
         links=[link],
     )
     row = _only_row(span, service="checkout", resource={"host.name": "h1"})
-    assert list(row) == list(COLUMN_NAMES)
+    assert list(row) == list(SPANS.column_names)
     assert row == {
         "Timestamp": 1_700_000_000_000_000_001,
         "TraceId": "0af7651916cd43dd8448eb211c80319c",
@@ -71,7 +72,7 @@ def test_full_span_maps_every_column() -> None:
 def test_root_span_has_empty_parent_and_missing_service_name_is_empty() -> None:
     request = make_request([make_span()])
     del request.resource_spans[0].resource.attributes[:]
-    (row,) = map_request(request).spans.rows()
+    (row,) = map_spans(request).rows.rows()
     assert row["ParentSpanId"] == ""
     assert row["ServiceName"] == ""
 
@@ -79,7 +80,7 @@ def test_root_span_has_empty_parent_and_missing_service_name_is_empty() -> None:
 def test_non_string_service_name_is_stringified() -> None:
     request = make_request([make_span()])
     request.resource_spans[0].resource.attributes[0].value.int_value = 7
-    assert map_request(request).spans.rows()[0]["ServiceName"] == "7"
+    assert map_spans(request).rows.rows()[0]["ServiceName"] == "7"
 
 
 def test_span_ending_before_it_starts_gets_zero_duration() -> None:
@@ -105,11 +106,11 @@ def test_spans_with_malformed_ids_are_rejected_and_others_kept(
 ) -> None:
     good = make_span()
     candidate = make_span(trace_id=trace_id, span_id=span_id, parent_span_id=parent_id)
-    mapped = map_request(make_request([good, candidate]))
+    mapped = map_spans(make_request([good, candidate]))
     valid = len(trace_id) == 16 and len(span_id) == 8 and len(parent_id) in (0, 8)
     assert mapped.rejected == (0 if valid else 1)
     assert bool(mapped.rejection_reason) == (not valid)
-    rows = mapped.spans.rows()
+    rows = mapped.rows.rows()
     assert rows[0]["SpanId"] == good.span_id.hex()
     if valid:
         assert rows[1]["TraceId"] == trace_id.hex()
@@ -122,15 +123,15 @@ def test_spans_with_malformed_ids_are_rejected_and_others_kept(
 
 def test_link_with_malformed_id_rejects_its_span() -> None:
     span = make_span(links=[Span.Link(trace_id=b"\x01" * 5, span_id=b"\x02" * 8)])
-    mapped = map_request(make_request([span]))
-    assert (mapped.rejected, len(mapped.spans)) == (1, 0)
+    mapped = map_spans(make_request([span]))
+    assert (mapped.rejected, len(mapped.rows)) == (1, 0)
 
 
 def test_spans_across_resources_and_scopes_keep_their_own_service_and_scope() -> None:
     request = make_request([make_span("a")], service="one")
     request.resource_spans.extend(make_request([make_span("b")], service="two").resource_spans)
     request.resource_spans[1].scope_spans[0].scope.name = "other"
-    rows = map_request(request).spans.rows()
+    rows = map_spans(request).rows.rows()
     assert [(r["SpanName"], r["ServiceName"], r["ScopeName"]) for r in rows] == [
         ("a", "one", "tests"),
         ("b", "two", "other"),
@@ -145,15 +146,15 @@ def test_spans_with_times_the_table_cannot_hold_are_rejected_and_others_kept(
     start: int, end: int, event_times: list[int]
 ) -> None:
     events = [Span.Event(time_unix_nano=time, name="e") for time in event_times]
-    mapped = map_request(
+    mapped = map_spans(
         make_request(
             [make_span(start_time_unix_nano=start, end_time_unix_nano=end, events=events), make_span()]
         )
     )
     storable = max([start, *event_times]) <= MAX_TIMESTAMP_NS
-    assert (len(mapped.spans), mapped.rejected) == ((2, 0) if storable else (1, 1))
+    assert (len(mapped.rows), mapped.rejected) == ((2, 0) if storable else (1, 1))
     assert ("DateTime64" in mapped.rejection_reason) is not storable
-    for row in mapped.spans.rows():
+    for row in mapped.rows.rows():
         assert 0 <= row["Timestamp"] <= MAX_TIMESTAMP_NS and 0 <= row["Duration"] < 2**64
 
 
@@ -162,7 +163,7 @@ def test_partition_groups_touch_few_days_and_keep_every_row_once(
     days: list[int], max_partitions: int
 ) -> None:
     spans = [make_span(start_time_unix_nano=day * NS_PER_DAY + index) for index, day in enumerate(days)]
-    columns = map_request(make_request(spans)).spans
+    columns = map_spans(make_request(spans)).rows
     groups = columns.by_partitions(max_partitions)
     for group in groups:
         assert len({timestamp // NS_PER_DAY for timestamp in group.columns[0]}) <= max_partitions

@@ -10,7 +10,9 @@ from ragpulse_core.commands import add_store_flags
 
 def register(subparsers: Subparsers) -> None:
     collector = subparsers.add_parser(
-        "collector", help="receive OTLP/HTTP (and OTLP/gRPC) traces and write them to ClickHouse"
+        "collector",
+        help="receive OTLP/HTTP (and OTLP/gRPC) traces and logs and write them to ClickHouse (metrics are "
+        "accepted and dropped)",
     )
     add_store_flags(collector)
     collector.add_argument("--host", help="address to listen on (default 127.0.0.1)")

@@ -13,8 +13,8 @@ import time
 
 from ragpulse_core.store import Store
 
-from ragpulse_collector.mapping import TABLE, SpanColumns
 from ragpulse_collector.metrics import CollectorMetrics
+from ragpulse_collector.tables import TableRows
 
 logger = logging.getLogger(__name__)
 
@@ -29,16 +29,18 @@ class DeadLetters:
         self._lock = threading.Lock()
         self._last_added: float | None = None
 
-    def add(self, token: str, spans: SpanColumns, reason: str) -> None:
-        """Keep ``spans`` with ``reason``; raises ``StoreUnavailable`` when even this cannot be written.
+    def add(self, token: str, refused: TableRows, reason: str) -> None:
+        """Keep ``refused`` with ``reason``; raises ``StoreUnavailable`` when even this cannot be written.
 
         ``token`` is the refused insert's, so writing the same dead letters again (a replayed batch) is a
         no-op.
         """
-        rows = [[TABLE, reason, json.dumps(row, separators=(",", ":"))] for row in spans.rows()]
+        layout = refused.layout
+        rows = [[layout.table, reason, json.dumps(row, separators=(",", ":"))] for row in refused.rows()]
         self._store.insert(DEAD_LETTER_TABLE, rows, _COLUMNS, dedup_token=f"{token}-dead")
-        logger.error("%d span(s) refused by the store, kept in %s: %s", len(rows), DEAD_LETTER_TABLE, reason)
-        self._metrics.add("spans_dead_lettered_total", len(rows))
+        what = layout.described
+        logger.error("%d %s refused by the store, kept in %s: %s", len(rows), what, DEAD_LETTER_TABLE, reason)
+        self._metrics.add_rows(layout, "dead_lettered_total", len(rows))
         with self._lock:
             self._last_added = time.monotonic()
 

@@ -1,8 +1,9 @@
-"""One OTLP export request to one answer, whichever transport carried it (HTTP or gRPC).
+"""One OTLP export request to one answer, whichever transport carried it (HTTP or gRPC) and whichever signal.
 
 The order is the point: decompress and decode within the body limit, then refuse early what would not fit
 (the rows' expanded size, the write queue's room) before any mapping, then map and queue. The transports only
-translate :class:`ExportResult` into their status codes.
+translate :class:`ExportResult` into their status codes. Metrics stop after decoding: they are counted and
+dropped, and answered as accepted.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from dataclasses import dataclass
 from ragpulse_core.settings import CollectorSettings
 
 from ragpulse_collector import otlp
-from ragpulse_collector.mapping import map_request
 from ragpulse_collector.metrics import CollectorMetrics
+from ragpulse_collector.signals import Signal, data_points, expanded_size
 from ragpulse_collector.writer import BatchWriter, QueueFull, Ticket, WriteFailed
 
 
@@ -48,7 +49,7 @@ class ExportResult:
 
 @dataclass(frozen=True)
 class Queued:
-    """A request whose spans wait in the write queue; its answer comes when ``ticket`` resolves."""
+    """A request whose rows wait in the write queue; its answer comes when ``ticket`` resolves."""
 
     ticket: Ticket
     rejected: int
@@ -61,32 +62,39 @@ class ExportHandler:
         self.writer = writer
         self.metrics = metrics
 
-    def accept(self, body: bytes, kind: str, content_encoding: str | None) -> ExportResult | Queued:
+    def accept(
+        self, signal: Signal, body: bytes, kind: str, content_encoding: str | None
+    ) -> ExportResult | Queued:
         """Decode, admit and queue a request body; CPU work, never waits for the writer."""
         limit = self.settings.max_body_bytes
         try:
             raw = otlp.decompress(body, content_encoding, limit)
-            request = otlp.decode_request(raw, kind)
+            request = otlp.decode_request(raw, kind, signal)
         except otlp.PayloadTooLarge as exc:
             return ExportResult(ExportStatus.TOO_LARGE, str(exc))
         except otlp.PayloadError as exc:
             return ExportResult(ExportStatus.INVALID, str(exc))
-        spans, size = otlp.expanded_size(request, len(raw))
+        storage = signal.storage
+        if storage is None:  # metrics, the one signal ragpulse does not keep
+            self.metrics.add("metric_data_points_dropped_total", data_points(request))
+            return ExportResult(ExportStatus.OK)
+        layout = storage.layout
+        items, size = expanded_size(signal, request, len(raw))
         if size > self.settings.max_expanded_bytes:
             return ExportResult(
                 ExportStatus.TOO_LARGE,
-                f"{spans} spans would expand to about {size} bytes of rows (resource and scope attributes "
-                f"repeat on each), over {self.settings.max_expanded_bytes}; send smaller batches",
+                f"{items} {layout.described} would expand to about {size} bytes of rows (resource and scope "
+                f"attributes repeat on each), over {self.settings.max_expanded_bytes}; send smaller batches",
             )
         try:
-            self.writer.check_room(spans, size)
-            mapped = map_request(request)
-            self.metrics.add("spans_received_total", len(mapped.spans) + mapped.rejected)
+            self.writer.check_room(items, size)
+            mapped = storage.map(request)
+            self.metrics.add_rows(layout, "received_total", len(mapped.rows) + mapped.rejected)
             if mapped.rejected:
-                self.metrics.add("spans_rejected_total", mapped.rejected)
-            if not len(mapped.spans):
+                self.metrics.add_rows(layout, "rejected_total", mapped.rejected)
+            if not len(mapped.rows):
                 return ExportResult(ExportStatus.OK, mapped.rejection_reason, mapped.rejected)
-            ticket = self.writer.submit(mapped.spans, mapped.spans.identity(), size)
+            ticket = self.writer.submit(mapped.rows, mapped.rows.identity(), size)
         except QueueFull as exc:
             return ExportResult(ExportStatus.QUEUE_FULL, f"write queue full ({exc}); retry later")
         except WriteFailed as exc:
@@ -108,9 +116,9 @@ class ExportHandler:
             return ExportResult(ExportStatus.UNAVAILABLE, str(exc))
         return ExportResult(ExportStatus.OK, queued.reason, queued.rejected)
 
-    def export(self, body: bytes, kind: str, content_encoding: str | None) -> ExportResult:
+    def export(self, signal: Signal, body: bytes, kind: str, content_encoding: str | None) -> ExportResult:
         """:meth:`accept` and wait for the answer, blocking this thread (the gRPC receiver's way)."""
-        accepted = self.accept(body, kind, content_encoding)
+        accepted = self.accept(signal, body, kind, content_encoding)
         if isinstance(accepted, ExportResult):
             return accepted
         timeout = self.settings.ack_timeout_s

@@ -1,11 +1,13 @@
-"""The OTLP/gRPC receiver (``TraceService/Export``, port 4317 by convention), beside the HTTP one.
+"""The OTLP/gRPC receiver (``TraceService``, ``LogsService`` and ``MetricsService``, port 4317 by
+convention), beside the HTTP one.
 
 The same :class:`ExportHandler` decides, so mapping, limits, deduplication and acknowledgement mean the
 same on both transports. Status codes follow the OTLP/gRPC spec: ``INVALID_ARGUMENT`` for a payload that
 cannot be decoded, ``UNAUTHENTICATED`` for a wrong token (metadata ``authorization: Bearer ...``), and for
 what a client should retry, ``RESOURCE_EXHAUSTED`` (queue full) or ``UNAVAILABLE`` (not written) with a
 ``google.rpc.RetryInfo`` in the status details. A request over the size limits gets ``RESOURCE_EXHAUSTED``
-without RetryInfo, which the spec makes non-retryable.
+without RetryInfo, which the spec makes non-retryable. A method it does not serve gets ``UNIMPLEMENTED`` with
+the methods it does serve.
 
 The method handler takes the raw request bytes (no deserializer), so decoding, its limits and its errors are
 the same code as on HTTP.
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -23,7 +26,7 @@ from google.protobuf import any_pb2, duration_pb2
 from google.rpc import error_details_pb2, status_pb2
 from ragpulse_core.settings import CollectorSettings
 
-from ragpulse_collector import otlp
+from ragpulse_collector import hints, otlp
 from ragpulse_collector.auth import BearerAuth
 from ragpulse_collector.exports import (
     HTTP_STATUS,
@@ -34,11 +37,11 @@ from ragpulse_collector.exports import (
     ExportStatus,
 )
 from ragpulse_collector.metrics import CollectorMetrics
+from ragpulse_collector.signals import EXPORT_METHOD, SIGNALS, Signal
 
 logger = logging.getLogger(__name__)
 
-SERVICE = "opentelemetry.proto.collector.trace.v1.TraceService"
-METHOD = "Export"
+HTTP_NOT_FOUND = 404
 
 GRPC_STATUS: dict[ExportStatus, grpc.StatusCode] = {
     ExportStatus.OK: grpc.StatusCode.OK,
@@ -82,9 +85,14 @@ class GrpcReceiver:
         self._server = grpc.server(
             ThreadPoolExecutor(settings.max_concurrent_requests, thread_name_prefix="ragpulse-grpc"),
             handlers=[
-                grpc.method_handlers_generic_handler(
-                    SERVICE, {METHOD: grpc.unary_unary_rpc_method_handler(self._export)}
-                )
+                *(
+                    grpc.method_handlers_generic_handler(
+                        signal.grpc_service,
+                        {EXPORT_METHOD: grpc.unary_unary_rpc_method_handler(self._exporting(signal))},
+                    )
+                    for signal in SIGNALS
+                ),
+                _UnknownMethods(self._unknown_method),
             ],
             options=[
                 ("grpc.max_receive_message_length", settings.max_body_bytes),
@@ -102,7 +110,13 @@ class GrpcReceiver:
     def stop(self) -> None:
         self._server.stop(grace=self._settings.ack_timeout_s).wait()
 
-    def _export(self, body: bytes, context: grpc.ServicerContext) -> bytes:
+    def _exporting(self, signal: Signal) -> Callable[[bytes, grpc.ServicerContext], bytes]:
+        def export(body: bytes, context: grpc.ServicerContext) -> bytes:
+            return self._export(signal, body, context)
+
+        return export
+
+    def _export(self, signal: Signal, body: bytes, context: grpc.ServicerContext) -> bytes:
         metadata = dict(context.invocation_metadata())
         if not self._auth.allows(_text(metadata.get("authorization"))):
             self._abort(
@@ -122,13 +136,13 @@ class GrpcReceiver:
             )
         try:
             # gRPC has already inflated a compressed message, within max_receive_message_length.
-            result = self._exports.export(body, otlp.PROTOBUF, None)
+            result = self._exports.export(signal, body, otlp.PROTOBUF, None)
         finally:
             self._release(len(body))
         if result.status is not ExportStatus.OK:
             self._abort(context, self._error_status(result), HTTP_STATUS[result.status])
         self._metrics.count_response(200)
-        return otlp.encode_response(otlp.PROTOBUF, result.rejected, result.message)
+        return otlp.encode_response(signal, otlp.PROTOBUF, result.rejected, result.message)
 
     @staticmethod
     def _error_status(result: ExportResult) -> _Status:
@@ -148,6 +162,36 @@ class GrpcReceiver:
     def _abort(self, context: grpc.ServicerContext, status: _Status, counted_as: int) -> None:
         self._metrics.count_response(counted_as)
         context.abort_with_status(status)
+
+    def _unknown_method(
+        self, method: str, requests: Iterator[bytes], context: grpc.ServicerContext
+    ) -> Iterator[bytes]:
+        """Any call to a method not served: UNIMPLEMENTED naming the ones that are, without reading it."""
+        self._abort(
+            context,
+            _status(grpc.StatusCode.UNIMPLEMENTED, hints.unknown_grpc_method(method), None),
+            HTTP_NOT_FOUND,
+        )
+        yield from ()
+
+
+UnknownMethodBehaviour = Callable[[str, Iterator[bytes], grpc.ServicerContext], Iterator[bytes]]
+
+
+class _UnknownMethods(grpc.GenericRpcHandler):  # type: ignore[misc]
+    """Last in line: takes every call no service claimed, whatever its cardinality (a streaming handler
+    serves unary calls too, and never waits for a request it does not read)."""
+
+    def __init__(self, behaviour: UnknownMethodBehaviour) -> None:
+        self._behaviour = behaviour
+
+    def service(self, handler_call_details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler:
+        method = str(handler_call_details.method)
+
+        def answer(requests: Iterator[bytes], context: grpc.ServicerContext) -> Iterator[bytes]:
+            return self._behaviour(method, requests, context)
+
+        return grpc.stream_stream_rpc_method_handler(answer)
 
 
 def _text(value: str | bytes | None) -> str | None:

@@ -1,4 +1,5 @@
-"""The OTLP/HTTP receiver: ``POST /v1/traces``, ``GET /healthz``, ``GET /metrics``, served by aiohttp.
+"""The OTLP/HTTP receiver: ``POST /v1/traces``, ``/v1/logs`` and ``/v1/metrics``, ``GET /healthz``,
+``GET /metrics``, served by aiohttp.
 
 Why aiohttp: parsing HTTP is not this project's job. aiohttp is maintained, parses with llhttp (C),
 rejects malformed framing itself (negative or garbled ``Content-Length``, bad chunk sizes: 400), bounds the
@@ -7,9 +8,10 @@ so a body is only read as far as the handler asks. One event loop holds any numb
 without a thread each (slowloris starves no one); decoding and mapping run on a few worker threads.
 
 Status codes follow the OTLP/HTTP spec, so stock exporters retry exactly what is worth retrying: 200 (with
-``partial_success`` for refused spans), 400 for a body that cannot be decoded, 413 when too large, 415 for
-an unknown content type, 401 for a missing or wrong bearer token, 408 for a body that does not arrive, and
-429/503 with ``Retry-After`` when the write queue is full or the write did not happen.
+``partial_success`` for refused spans or log records), 400 for a body that cannot be decoded, 413 when too
+large, 415 for an unknown content type, 401 for a missing or wrong bearer token, 408 for a body that does not
+arrive, and 429/503 with ``Retry-After`` when the write queue is full or the write did not happen. A path or
+method it does not serve gets a 404 or 405 that names the right one (:mod:`ragpulse_collector.hints`).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 from ragpulse_core.settings import CollectorSettings
 
-from ragpulse_collector import otlp
+from ragpulse_collector import hints, otlp
 from ragpulse_collector.auth import BearerAuth
 from ragpulse_collector.exports import (
     HTTP_STATUS,
@@ -38,10 +40,10 @@ from ragpulse_collector.exports import (
     Queued,
 )
 from ragpulse_collector.metrics import CollectorMetrics
+from ragpulse_collector.signals import SIGNALS, Signal
 
 logger = logging.getLogger(__name__)
 
-TRACES_PATH = "/v1/traces"
 # Decoding and mapping hold the GIL, so threads do not add CPU; a few let concurrent requests finish close
 # together and reach the writer as one batch (one insert). Measured side by side: 1 thread cost ~20% more CPU
 # per span than 4; 8 were no better than 4.
@@ -129,10 +131,11 @@ class HttpReceiver:
     async def _listen(self) -> None:
         settings = self._settings
         self._decoding = asyncio.Semaphore(settings.max_concurrent_requests)
-        app = web.Application(middlewares=[self._close_unread_bodies])
-        app.router.add_post(TRACES_PATH, self._traces)
-        app.router.add_get("/healthz", self._healthz)
-        app.router.add_get("/metrics", self._metrics_page)
+        app = web.Application(middlewares=[self._close_unread_bodies, self._hint_wrong_paths])
+        for signal in SIGNALS:
+            app.router.add_post(signal.path, self._exporting(signal))
+        app.router.add_get(hints.HEALTH_PATH, self._healthz)
+        app.router.add_get(hints.METRICS_PAGE_PATH, self._metrics_page)
         self._runner = web.AppRunner(
             app,
             access_log=None,
@@ -172,7 +175,34 @@ class HttpReceiver:
             response.force_close()
         return response
 
-    async def _traces(self, request: web.Request) -> web.StreamResponse:
+    @web.middleware
+    async def _hint_wrong_paths(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        """A 404 or 405 that says what the sender probably meant."""
+        try:
+            return await handler(request)
+        except web.HTTPNotFound:
+            answer = hints.unknown_path(request.path)
+            self._metrics.count_response(404)
+            return web.Response(status=404, reason=answer.reason, text=answer.text)
+        except web.HTTPMethodNotAllowed as exc:
+            answer = hints.wrong_method(request.method, request.path, exc.allowed_methods)
+            self._metrics.count_response(405)
+            return web.Response(
+                status=405,
+                reason=answer.reason,
+                text=answer.text,
+                headers={"Allow": ",".join(sorted(exc.allowed_methods))},
+            )
+
+    def _exporting(self, signal: Signal) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+        async def export(request: web.Request) -> web.StreamResponse:
+            return await self._export(signal, request)
+
+        return export
+
+    async def _export(self, signal: Signal, request: web.Request) -> web.StreamResponse:
         try:
             kind, unsupported = otlp.media_type(request.headers.get("Content-Type")), None
         except otlp.UnsupportedMediaType as exc:
@@ -204,13 +234,13 @@ class HttpReceiver:
                 loop = asyncio.get_running_loop()
                 encoding = request.headers.get("Content-Encoding")
                 accepted = await loop.run_in_executor(
-                    self._decoders, self._exports.accept, body, kind, encoding
+                    self._decoders, self._exports.accept, signal, body, kind, encoding
                 )
         finally:
             self._buffered_bytes -= len(body)
         del body  # not kept alive while the ack is awaited
         result = await self._settle(accepted) if isinstance(accepted, Queued) else accepted
-        return self._export_reply(result, kind)
+        return self._export_reply(signal, result, kind)
 
     async def _read_body(self, request: web.Request) -> bytes:
         """The body, within the per-request limit and the budget of all bodies held at once.
@@ -257,11 +287,11 @@ class HttpReceiver:
                     await asyncio.wait_for(asyncio.shield(resolved), timeout)
         return self._exports.conclude(queued)
 
-    def _export_reply(self, result: ExportResult, kind: str) -> web.Response:
+    def _export_reply(self, signal: Signal, result: ExportResult, kind: str) -> web.Response:
         status, rpc_code = HTTP_STATUS[result.status], RPC_CODE[result.status]
         if result.status is ExportStatus.OK:
             self._metrics.count_response(status)
-            body = otlp.encode_response(kind, result.rejected, result.message)
+            body = otlp.encode_response(signal, kind, result.rejected, result.message)
             return web.Response(status=200, body=body, content_type=kind)
         headers = {}
         if result.status in RETRY_AFTER_S:

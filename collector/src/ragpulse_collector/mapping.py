@@ -1,55 +1,11 @@
-"""OTLP spans to ``otel_traces`` rows, as the OpenTelemetry Collector clickhouseexporter maps them.
-
-Rows are kept column by column: the writer concatenates the columns of many requests and inserts them
-column-oriented, which is what keeps per-span Python work small. Timestamps stay integer nanoseconds so
-``DateTime64(9)`` keeps the precision a ``datetime`` would lose.
-"""
+"""OTLP spans to ``otel_traces`` rows, as the OpenTelemetry Collector clickhouseexporter maps them."""
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
-
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
-from opentelemetry.proto.common.v1.common_pb2 import KeyValue
 
-from ragpulse_collector.values import as_string
-
-TABLE = "otel_traces"
-
-COLUMN_TYPES: dict[str, str] = {
-    "Timestamp": "DateTime64(9)",
-    "TraceId": "String",
-    "SpanId": "String",
-    "ParentSpanId": "String",
-    "TraceState": "String",
-    "SpanName": "LowCardinality(String)",
-    "SpanKind": "LowCardinality(String)",
-    "ServiceName": "LowCardinality(String)",
-    "ResourceAttributes": "Map(LowCardinality(String), String)",
-    "ScopeName": "String",
-    "ScopeVersion": "String",
-    "SpanAttributes": "Map(LowCardinality(String), String)",
-    "Duration": "UInt64",
-    "StatusCode": "LowCardinality(String)",
-    "StatusMessage": "String",
-    "Events.Timestamp": "Array(DateTime64(9))",
-    "Events.Name": "Array(LowCardinality(String))",
-    "Events.Attributes": "Array(Map(LowCardinality(String), String))",
-    "Links.TraceId": "Array(String)",
-    "Links.SpanId": "Array(String)",
-    "Links.TraceState": "Array(String)",
-    "Links.Attributes": "Array(Map(LowCardinality(String), String))",
-}
-COLUMN_NAMES: tuple[str, ...] = tuple(COLUMN_TYPES)
-# The types the writer declares for its Native insert block. LowCardinality is a storage encoding: sent as
-# plain String, clickhouse-connect writes the column in C instead of building a dictionary in Python (map
-# keys included), and ClickHouse converts it on insert (input_format_native_allow_types_conversion).
-INSERT_COLUMN_TYPES: dict[str, str] = {
-    name: type_name.replace("LowCardinality(String)", "String") for name, type_name in COLUMN_TYPES.items()
-}
+from ragpulse_collector.tables import MAX_TIMESTAMP_NS, SPANS, Mapped, TableRows, rejection_reason
+from ragpulse_collector.values import attributes_to_map
 
 # pdata SpanKind.String() and StatusCode.String(); values outside the enum render as "".
 SPAN_KINDS: dict[int, str] = {
@@ -64,78 +20,6 @@ STATUS_CODES: dict[int, str] = {0: "Unset", 1: "Ok", 2: "Error"}
 
 TRACE_ID_BYTES = 16
 SPAN_ID_BYTES = 8
-# DateTime64(9) is an Int64 of nanoseconds (up to 2262-04-11): a later uint64 time cannot be stored.
-MAX_TIMESTAMP_NS = 2**63 - 1
-NS_PER_DAY = 86_400 * 10**9
-
-
-@dataclass
-class SpanColumns:
-    """``otel_traces`` rows, one list per column in ``COLUMN_NAMES`` order."""
-
-    columns: list[list[Any]] = field(default_factory=lambda: [[] for _ in COLUMN_NAMES])
-
-    def __len__(self) -> int:
-        return len(self.columns[0])
-
-    def extend(self, other: SpanColumns) -> None:
-        for mine, theirs in zip(self.columns, other.columns, strict=True):
-            mine.extend(theirs)
-
-    def identity(self) -> str:
-        """What identifies these rows across retries: their trace and span ids and start times.
-
-        A retried request carries the same spans however it is encoded; hashing these few columns costs a
-        fraction of hashing the body.
-        """
-        timestamps, trace_ids, span_ids = self.columns[:3]
-        key = "".join(trace_ids) + "".join(span_ids) + ",".join(map(str, timestamps))
-        return hashlib.sha256(key.encode()).hexdigest()[:32]
-
-    def select(self, indices: Sequence[int]) -> SpanColumns:
-        """The rows at ``indices``, in that order."""
-        return SpanColumns([[column[index] for index in indices] for column in self.columns])
-
-    def slice(self, start: int, stop: int) -> SpanColumns:
-        return SpanColumns([column[start:stop] for column in self.columns])
-
-    def by_partitions(self, max_partitions: int) -> list[SpanColumns]:
-        """The rows in groups that each touch at most ``max_partitions`` days (``otel_traces``'s partitions).
-
-        ClickHouse refuses an insert block spread over more partitions than
-        ``max_partitions_per_insert_block``; almost every batch covers one day, and is returned as it is.
-        """
-        days = [timestamp // NS_PER_DAY for timestamp in self.columns[0]]
-        distinct = sorted(set(days))
-        if len(distinct) <= max_partitions:
-            return [self]
-        group_of = {day: position // max_partitions for position, day in enumerate(distinct)}
-        members: list[list[int]] = [[] for _ in range(len(distinct) // max_partitions + 1)]
-        for index, day in enumerate(days):
-            members[group_of[day]].append(index)
-        return [self.select(indices) for indices in members if indices]
-
-    def rows(self) -> list[dict[str, Any]]:
-        """Row dictionaries: what the dead letters keep of a refused row, and what tests read."""
-        return [dict(zip(COLUMN_NAMES, values, strict=True)) for values in zip(*self.columns, strict=True)]
-
-
-@dataclass(frozen=True)
-class MappedRequest:
-    spans: SpanColumns
-    rejected: int
-    rejection_reason: str
-
-
-def attributes_to_map(attributes: Iterable[KeyValue]) -> dict[str, str]:
-    """``internal.AttributesToMap``: every value through ``AsString()``."""
-    mapped = {}
-    for kv in attributes:
-        value = kv.value
-        # Hot path: a non-empty string_value means the oneof holds a string, which is most attributes.
-        text = value.string_value
-        mapped[kv.key] = text if text else as_string(value)
-    return mapped
 
 
 def _hex_id(raw: bytes, size: int) -> str | None:
@@ -145,13 +29,13 @@ def _hex_id(raw: bytes, size: int) -> str | None:
     return "" if not raw else None
 
 
-def map_request(request: ExportTraceServiceRequest) -> MappedRequest:
+def map_spans(request: ExportTraceServiceRequest) -> Mapped:
     """All spans of one export request as rows.
 
     Spans the table cannot hold (malformed ids, times past DateTime64(9)'s range) are counted as rejected,
     for ``partial_success``, rather than left for the database to refuse the whole batch.
     """
-    out = SpanColumns()
+    out = TableRows.empty(SPANS)
     (
         timestamps,
         trace_ids,
@@ -258,11 +142,10 @@ def map_request(request: ExportTraceServiceRequest) -> MappedRequest:
                     event_times.append([])
                     event_names.append([])
                     event_attrs.append([])
-    reasons = []
-    if rejected:
-        reasons.append(f"{rejected} span(s) with a malformed trace, span or parent id")
-    if out_of_range:
-        reasons.append(
-            f"{out_of_range} span(s) with a time after 2262-04-11, which DateTime64(9) cannot hold"
-        )
-    return MappedRequest(out, rejected + out_of_range, "; ".join(reasons))
+    reason = rejection_reason(
+        [
+            (rejected, "span(s) with a malformed trace, span or parent id"),
+            (out_of_range, "span(s) with a time after 2262-04-11, which DateTime64(9) cannot hold"),
+        ]
+    )
+    return Mapped(out, rejected + out_of_range, reason)

@@ -6,17 +6,32 @@ import threading
 from collections import Counter
 from collections.abc import Callable
 
+from ragpulse_collector.tables import LAYOUTS, Layout
+
 PREFIX = "ragpulse_collector_"
 
+# Per table: what happened to its rows, from arrival to the store.
+_ROW_COUNTERS: dict[str, str] = {
+    "received_total": "{What} in accepted OTLP requests",
+    "rejected_total": "{What} refused through partial_success (malformed ids, times out of range)",
+    "dead_lettered_total": "{What} the store refused, kept in ragpulse_dead_letters",
+    "written_total": "{What} inserted into {table}",
+    "spooled_total": "{What} written to the on-disk spool while the store was unreachable",
+    "replayed_total": "Spooled {what} inserted after the store came back",
+}
 COUNTERS: dict[str, str] = {
-    "spans_received_total": "Spans in accepted OTLP requests",
-    "spans_rejected_total": "Spans refused through partial_success (malformed ids, times out of range)",
-    "spans_dead_lettered_total": "Spans the store refused, kept in ragpulse_dead_letters",
-    "requests_deduplicated_total": "Retried requests acknowledged without writing their spans again",
+    **{
+        f"{layout.noun}_{name}": help_text.format(
+            What=layout.described.capitalize(), what=layout.described, table=layout.table
+        )
+        for layout in LAYOUTS.values()
+        for name, help_text in _ROW_COUNTERS.items()
+    },
+    "metric_data_points_dropped_total": (
+        "Metric data points received, validated and dropped (ragpulse stores none)"
+    ),
+    "requests_deduplicated_total": "Retried requests acknowledged without writing their rows again",
     "requests_withdrawn_total": "Requests taken back out of the write queue after their ack timed out",
-    "spans_written_total": "Spans inserted into otel_traces",
-    "spans_spooled_total": "Spans written to the on-disk spool while the store was unreachable",
-    "spans_replayed_total": "Spooled spans inserted after the store came back",
     "batches_written_total": "Insert batches that reached the store",
     "write_errors_total": "Failed insert attempts",
 }
@@ -36,6 +51,10 @@ class CollectorMetrics:
             raise KeyError(f"unknown counter {name}")
         with self._lock:
             self._counters[name] += amount
+
+    def add_rows(self, layout: Layout, event: str, amount: int) -> None:
+        """Count ``amount`` of a table's rows under ``event`` (``written_total``...)."""
+        self.add(f"{layout.noun}_{event}", amount)
 
     def count_response(self, status: int) -> None:
         with self._lock:

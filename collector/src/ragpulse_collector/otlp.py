@@ -1,4 +1,5 @@
-"""OTLP/HTTP trace payloads: decompress within a size limit, decode protobuf or OTLP JSON, encode replies."""
+"""OTLP/HTTP payloads of any signal: decompress within a size limit, decode protobuf or OTLP JSON, encode
+replies."""
 
 from __future__ import annotations
 
@@ -10,10 +11,8 @@ from typing import Any
 from google.protobuf import json_format
 from google.protobuf.message import DecodeError, Message
 from google.rpc import status_pb2
-from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
-    ExportTraceServiceRequest,
-    ExportTraceServiceResponse,
-)
+
+from ragpulse_collector.signals import JsonIds, Signal
 
 PROTOBUF = "application/x-protobuf"
 JSON = "application/json"
@@ -68,18 +67,19 @@ def decompress(body: bytes, content_encoding: str | None, max_bytes: int) -> byt
     return inflated
 
 
-def decode_request(body: bytes, kind: str) -> ExportTraceServiceRequest:
+def decode_request(body: bytes, kind: str, signal: Signal) -> Any:
+    """The body as the signal's export request (``ExportTraceServiceRequest``...)."""
     if kind == PROTOBUF:
-        request = ExportTraceServiceRequest()
+        request = signal.request_type()
         try:
             request.ParseFromString(body)
         except (DecodeError, RecursionError) as exc:
-            raise PayloadError(f"body is not a protobuf ExportTraceServiceRequest: {exc}") from exc
+            raise PayloadError(f"body is not a protobuf {_type_name(signal)}: {exc}") from exc
         return request
-    return decode_json_request(body)
+    return decode_json_request(body, signal)
 
 
-def decode_json_request(body: bytes) -> ExportTraceServiceRequest:
+def decode_json_request(body: bytes, signal: Signal) -> Any:
     """OTLP JSON: like proto3 JSON except that trace and span ids are hex, not base64."""
     try:
         document = json.loads(body)
@@ -90,67 +90,68 @@ def decode_json_request(body: bytes) -> ExportTraceServiceRequest:
     if not isinstance(document, dict):
         raise PayloadError("body must be a JSON object")
     try:
-        for resource_spans in _objects(document, "resourceSpans", "resource_spans"):
-            for scope_spans in _objects(resource_spans, "scopeSpans", "scope_spans"):
-                for span in _objects(scope_spans, "spans"):
-                    _hex_ids_to_base64(
-                        span, ("traceId", "trace_id", "spanId", "span_id", "parentSpanId", "parent_span_id")
-                    )
-                    for link in _objects(span, "links"):
-                        _hex_ids_to_base64(link, ("traceId", "trace_id", "spanId", "span_id"))
+        resources, scopes, items = (_camel(name) for name in signal.nesting)
+        for resource_items in _objects(document, resources):
+            for scope_items in _objects(resource_items, scopes):
+                for item in _objects(scope_items, items):
+                    _hex_ids_to_base64(item, signal.item_json_ids)
         # OTLP receivers must ignore fields they do not know (newer senders add some).
-        request = ExportTraceServiceRequest()
+        request = signal.request_type()
         json_format.ParseDict(document, request, ignore_unknown_fields=True)
         return request
     except (json_format.ParseError, TypeError, ValueError, RecursionError) as exc:
-        raise PayloadError(f"body is not an OTLP JSON ExportTraceServiceRequest: {exc}") from exc
+        raise PayloadError(f"body is not an OTLP JSON {_type_name(signal)}: {exc}") from exc
 
 
-def _objects(parent: dict[str, Any], *names: str) -> list[dict[str, Any]]:
-    for name in names:
-        value = parent.get(name)
-        if value is not None:
-            if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
-                raise PayloadError(f"{name} must be an array of objects")
-            return value
+def _type_name(signal: Signal) -> str:
+    return str(signal.request_type.DESCRIPTOR.name)
+
+
+def _hex_ids_to_base64(holder: dict[str, Any], where: JsonIds) -> None:
+    for name in where.ids:
+        for spelled in (name, _snake(name)):
+            value = holder.get(spelled)
+            if value is None:
+                continue
+            if not isinstance(value, str):
+                raise PayloadError(f"{spelled} must be a hex string")
+            try:
+                holder[spelled] = base64.b64encode(bytes.fromhex(value)).decode("ascii")
+            except ValueError as exc:
+                raise PayloadError(f"{spelled} {value!r} is not hex") from exc
+    for name, below in where.below.items():
+        for child in _objects(holder, name):
+            _hex_ids_to_base64(child, below)
+
+
+def _objects(parent: dict[str, Any], name: str) -> list[dict[str, Any]]:
+    """The objects under ``name`` (or its snake_case spelling): an array of them, or a single one."""
+    for spelled in (name, _snake(name)):
+        value = parent.get(spelled)
+        if value is None:
+            continue
+        if isinstance(value, dict):
+            return [value]
+        if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+            raise PayloadError(f"{spelled} must be an array of objects")
+        return value
     return []
 
 
-def _hex_ids_to_base64(holder: dict[str, Any], names: tuple[str, ...]) -> None:
-    for name in names:
-        value = holder.get(name)
-        if value is None:
-            continue
-        if not isinstance(value, str):
-            raise PayloadError(f"{name} must be a hex string")
-        try:
-            holder[name] = base64.b64encode(bytes.fromhex(value)).decode("ascii")
-        except ValueError as exc:
-            raise PayloadError(f"{name} {value!r} is not hex") from exc
+def _snake(camel: str) -> str:
+    return "".join(f"_{char.lower()}" if char.isupper() else char for char in camel)
 
 
-def expanded_size(request: ExportTraceServiceRequest, encoded_bytes: int) -> tuple[int, int]:
-    """(spans, estimated bytes of their rows): the spans as encoded, plus their resource's and scope's
-    attributes repeated on each row.
-
-    Cheap (the sizes of resources and scopes only, no mapping), so a request that would balloon is refused
-    before any work.
-    """
-    spans = 0
-    size = encoded_bytes
-    for resource_spans in request.resource_spans:
-        shared = resource_spans.resource.ByteSize()
-        for scope_spans in resource_spans.scope_spans:
-            count = len(scope_spans.spans)
-            spans += count
-            size += (shared + scope_spans.scope.ByteSize()) * count
-    return spans, size
+def _camel(snake: str) -> str:
+    head, *rest = snake.split("_")
+    return head + "".join(word.capitalize() for word in rest)
 
 
-def encode_response(kind: str, rejected: int = 0, error_message: str = "") -> bytes:
-    response = ExportTraceServiceResponse()
+def encode_response(signal: Signal, kind: str, rejected: int = 0, error_message: str = "") -> bytes:
+    """The signal's export response, with ``partial_success`` when something was refused."""
+    response: Any = signal.response_type()
     if rejected or error_message:
-        response.partial_success.rejected_spans = rejected
+        setattr(response.partial_success, signal.rejected_field, rejected)
         response.partial_success.error_message = error_message
     if kind == JSON:
         return _to_json(response)

@@ -1,5 +1,8 @@
 """The collector: its receivers (OTLP/HTTP, and OTLP/gRPC when a port is set), its writer, its health.
 
+It takes all three OTLP signals: traces into ``otel_traces``, logs into ``otel_logs``, and metrics, which it
+validates, counts and drops (ragpulse reads none; stock SDKs export them beside traces).
+
 The transports live in :mod:`ragpulse_collector.http_server` and :mod:`ragpulse_collector.grpc_server`; both
 hand bodies to one :class:`ExportHandler`, which feeds one :class:`BatchWriter`.
 """
@@ -18,8 +21,9 @@ from ragpulse_core.store import Store
 from ragpulse_collector.auth import BearerAuth, configured_token
 from ragpulse_collector.deadletters import DeadLetters
 from ragpulse_collector.exports import ExportHandler
-from ragpulse_collector.http_server import TRACES_PATH, HttpReceiver
+from ragpulse_collector.http_server import HttpReceiver
 from ragpulse_collector.metrics import CollectorMetrics
+from ragpulse_collector.signals import SIGNALS, TRACES
 from ragpulse_collector.spool import Spool
 from ragpulse_collector.writer import BatchWriter
 
@@ -27,6 +31,8 @@ if TYPE_CHECKING:
     from ragpulse_collector.grpc_server import GrpcReceiver
 
 __all__ = ["TRACES_PATH", "CollectorServer", "tune_gc_for_collector"]
+
+TRACES_PATH = TRACES.path
 
 logger = logging.getLogger(__name__)
 
@@ -62,7 +68,9 @@ class CollectorServer:
         self.exports = ExportHandler(collector, self.writer, self.metrics)
         self._auth = BearerAuth(configured_token(collector))
         self.metrics.gauge(
-            "queue_spans", "Spans accepted and not yet written or spooled", lambda: self.writer.queued_spans
+            "queue_rows",
+            "Spans and log records accepted and not yet written or spooled",
+            lambda: self.writer.queued_rows,
         )
         self.metrics.gauge(
             "spool_batches", "Batches waiting in the spool", lambda: len(self.spool) if self.spool else 0
@@ -114,7 +122,9 @@ class CollectorServer:
 
                 self._grpc = GrpcReceiver(collector, self.exports, self._auth, self.metrics)
                 self._grpc.start()
-        logger.info("collector listening on %s%s", self.url, TRACES_PATH)
+        logger.info(
+            "collector listening on %s (%s)", self.url, ", ".join(signal.path for signal in SIGNALS)
+        )
         if self._grpc is not None:
             logger.info("collector listening for OTLP/gRPC on port %d", self._grpc.port)
 
@@ -159,12 +169,13 @@ class CollectorServer:
         spool_bytes = self.spool.size_bytes if self.spool else 0
         problems = []
         if not reachable and self.spool is None:
-            problems.append("the store is unreachable and there is no spool to hold spans meanwhile")
+            problems.append("the store is unreachable and there is no spool to hold rows meanwhile")
         stalled = self.writer.stalled_for()
         if stalled > collector.stall_after_s:
             problems.append(f"the writer has had work and written nothing for {stalled:.0f} s")
         if self.spool is not None and spool_bytes > collector.spool_high_water * self.spool.max_bytes:
             problems.append(f"the spool is over {collector.spool_high_water:.0%} full")
+        problems += self.writer.troubles()
         since_dead_letter = self.dead_letters.seconds_since_last()
         if since_dead_letter is not None and since_dead_letter < collector.dead_letter_window_s:
             problems.append(
@@ -174,9 +185,10 @@ class CollectorServer:
             "ok": not problems,
             "problems": problems,
             "store_reachable": reachable,
-            "queue_spans": self.writer.queued_spans,
+            "queue_rows": self.writer.queued_rows,
             "spool_batches": len(self.spool) if self.spool else 0,
             "spool_bytes": spool_bytes,
             "dead_lettered_spans": self.metrics.value("spans_dead_lettered_total"),
+            "dead_lettered_log_records": self.metrics.value("log_records_dead_lettered_total"),
         }
         return not problems, report

@@ -12,7 +12,8 @@ from ragpulse_core.store import Store, StoreUnavailable, describe_dsn
 from rich.console import Console
 
 from ragpulse_collector.auth import configured_token
-from ragpulse_collector.server import TRACES_PATH, CollectorServer, tune_gc_for_collector
+from ragpulse_collector.server import CollectorServer, tune_gc_for_collector
+from ragpulse_collector.signals import SIGNALS
 
 console = Console()
 
@@ -53,8 +54,9 @@ def serve_collector(settings: RagpulseSettings) -> int:
     signal.signal(signal.SIGTERM, _interrupt)
     server.start()
     grpc = f" and OTLP/gRPC on port {server.grpc_port}" if server.grpc_port is not None else ""
+    paths = ", ".join(signal.path for signal in SIGNALS)
     console.print(
-        f"collector listening on [bold]{server.url}{TRACES_PATH}[/bold]{grpc}, "
+        f"collector listening on [bold]{server.url}[/bold] ({paths}){grpc}, "
         f"writing to {describe_dsn(store.dsn)}"
     )
     try:

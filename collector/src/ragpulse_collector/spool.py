@@ -4,6 +4,8 @@ Each batch is one file named by a sequence number, written to a temporary name, 
 crash leaves either the whole batch or nothing. A batch keeps the dedup token it was first written with: when
 a crash falls between a successful insert and the file's removal, the replay's insert is a no-op in ClickHouse
 (``insert_deduplication_token`` within ``non_replicated_deduplication_window``) instead of a duplicate.
+
+A batch names its table (format 2); batches of format 1, written before the collector took logs, are spans.
 """
 
 from __future__ import annotations
@@ -15,12 +17,12 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from ragpulse_collector.mapping import COLUMN_NAMES, SpanColumns
+from ragpulse_collector.tables import LAYOUTS, SPANS, TableRows
 
 logger = logging.getLogger(__name__)
 
 _SUFFIX = ".batch"
-_FORMAT_VERSION = 1
+_FORMAT_VERSION = 2
 _SEQUENCE_DIGITS = 16
 
 
@@ -32,7 +34,7 @@ class SpoolFull(Exception):
 class SpooledBatch:
     path: Path
     token: str
-    spans: SpanColumns
+    rows: TableRows
 
 
 class Spool:
@@ -64,13 +66,15 @@ class Spool:
         with self._lock:
             return self._bytes
 
-    def append(self, token: str, spans: SpanColumns) -> None:
+    def append(self, token: str, rows: TableRows) -> None:
         """Store a batch durably; :class:`SpoolFull` when it does not fit, ``OSError`` on disk errors."""
+        layout = rows.layout
         payload = json.dumps(
             {
                 "version": _FORMAT_VERSION,
+                "table": layout.table,
                 "token": token,
-                "columns": dict(zip(COLUMN_NAMES, spans.columns, strict=True)),
+                "columns": dict(zip(layout.column_names, rows.columns, strict=True)),
             },
             separators=(",", ":"),
         ).encode()
@@ -81,11 +85,16 @@ class Spool:
                 )
             path = self.directory / f"{self._next_sequence:0{_SEQUENCE_DIGITS}d}{_SUFFIX}"
             temporary = path.with_suffix(".tmp")
-            with open(temporary, "wb") as handle:
-                handle.write(payload)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temporary, path)
+            try:
+                with open(temporary, "wb") as handle:
+                    handle.write(payload)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                os.replace(temporary, path)
+            except OSError:
+                # A full disk leaves half a batch behind: give its space back now, not at the next start.
+                temporary.unlink(missing_ok=True)
+                raise
             _fsync_directory(self.directory)
             self._next_sequence += 1
             self._files.append(path)
@@ -100,9 +109,10 @@ class Spool:
                 path = self._files[0]
             try:
                 document = json.loads(path.read_bytes())
-                columns = [document["columns"][name] for name in COLUMN_NAMES]
-                return SpooledBatch(path, str(document["token"]), SpanColumns(columns))
-            except (OSError, ValueError, KeyError, TypeError) as exc:
+                layout = LAYOUTS[document.get("table", SPANS.table)]
+                columns = [document["columns"][name] for name in layout.column_names]
+                return SpooledBatch(path, str(document["token"]), TableRows(layout, columns))
+            except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
                 logger.error("spooled batch %s is unreadable (%s); moved aside as .corrupt", path, exc)
                 self._forget(path, path.with_suffix(".corrupt"))
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 import base64
 import json
 import math
+from collections.abc import Iterable
 
-from opentelemetry.proto.common.v1.common_pb2 import AnyValue
+from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
 
 _HTML_ESCAPES = (
     ("<", "\\u003c"),
@@ -128,3 +129,14 @@ def as_string(value: AnyValue) -> str:
     if kind == "bytes_value":
         return base64.b64encode(value.bytes_value).decode("ascii")
     return ""
+
+
+def attributes_to_map(attributes: Iterable[KeyValue]) -> dict[str, str]:
+    """``internal.AttributesToMap``: every value through ``AsString()``."""
+    mapped = {}
+    for kv in attributes:
+        value = kv.value
+        # Hot path: a non-empty string_value means the oneof holds a string, which is most attributes.
+        text = value.string_value
+        mapped[kv.key] = text if text else as_string(value)
+    return mapped

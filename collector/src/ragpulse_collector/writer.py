@@ -1,10 +1,11 @@
 """One writer thread between the receivers and the store.
 
-Receivers map spans and :meth:`BatchWriter.submit` them; the writer merges what is queued into one batch and
-inserts it column-oriented, or spools it while the store is unreachable. A request's :class:`Ticket` resolves
-only once its spans are written or durably spooled, which is when the sender gets its success.
+Receivers map spans or log records and :meth:`BatchWriter.submit` them; the writer merges what is queued for
+one table into one batch and inserts it column-oriented, or spools it while the store is unreachable. A
+request's :class:`Ticket` resolves only once its rows are written or durably spooled, which is when the
+sender gets its success.
 
-A batch is cut at ``batch_max_spans``, after ``batch_max_wait_ms``, or as soon as no request arrived for
+A batch is cut at ``batch_max_spans`` rows, after ``batch_max_wait_ms``, or as soon as no request arrived for
 ``batch_idle_ms``: senders block until acknowledged, so a quiet queue means every active sender is waiting
 and lingering longer would only add latency.
 
@@ -12,7 +13,7 @@ What the answers mean:
 
 - A request that timed out while still queued is withdrawn (:meth:`BatchWriter.withdraw`), so its 503 means
   "not written"; one already in an insert waits for that insert's outcome.
-- Each request is known by a digest of its spans' ids and start times. A retry that arrives while the
+- Each request is known by a digest of its rows' identity columns. A retry that arrives while the
   original is queued or being written shares the original's ticket; a retry of one written recently is
   acknowledged without writing it again. The batch's dedup token derives from its requests' digests, so a
   replayed batch (the spool's) is a no-op in ClickHouse. After a crash, a retried request is a no-op only if
@@ -20,13 +21,17 @@ What the answers mean:
   per request, about 3.5x slower in chDB).
 - The store refusing data (:class:`StoreRefused`) is not the store being down: the refused insert is split
   in halves until the refused rows are found; those go to the dead letters and the rest is written.
+- Writes failing for want of disk space (the spool's or the database's) are remembered until a write
+  succeeds, so ``/healthz`` can say so (:meth:`BatchWriter.troubles`).
 """
 
 from __future__ import annotations
 
 import enum
+import errno
 import hashlib
 import logging
+import re
 import threading
 import time
 from collections import OrderedDict, deque
@@ -37,27 +42,34 @@ from ragpulse_core.settings import CollectorSettings
 from ragpulse_core.store import Store, StoreRefused, StoreUnavailable
 
 from ragpulse_collector.deadletters import DeadLetters
-from ragpulse_collector.mapping import INSERT_COLUMN_TYPES, TABLE, SpanColumns
 from ragpulse_collector.metrics import CollectorMetrics
 from ragpulse_collector.spool import Spool, SpoolFull
+from ragpulse_collector.tables import TableRows
 
 logger = logging.getLogger(__name__)
 
-# ClickHouse's default max_partitions_per_insert_block; otel_traces is partitioned by day.
+# ClickHouse's default max_partitions_per_insert_block; both tables are partitioned by day.
 MAX_PARTITIONS_PER_INSERT = 100
 # Inserts one refused batch may spend finding its refused rows; past that, a refused half is set aside
 # whole, so a batch of many bad rows cannot keep the writer bisecting for hours.
 MAX_BISECT_INSERTS = 256
 # Digests of recently written requests, to acknowledge a retry without writing it twice (~10 MB).
 RECENT_DIGESTS = 100_000
+# A file write that failed for want of room: a full disk, a quota, or a file-size limit (RLIMIT_FSIZE).
+NO_ROOM_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
+# ClickHouse out of disk space: NOT_ENOUGH_SPACE (243), or a part write failing with ENOSPC or a size limit.
+_STORE_OUT_OF_SPACE = re.compile(
+    r"Code: 243\.|NOT_ENOUGH_SPACE|No space left on device|Disk quota exceeded|File too large", re.IGNORECASE
+)
+_REASON_CHARS = 300
 
 
 class QueueFull(Exception):
-    """The write queue has no room for the request's spans (429)."""
+    """The write queue has no room for the request's rows (429)."""
 
 
 class WriteFailed(Exception):
-    """The spans were neither written nor spooled (503)."""
+    """The rows were neither written nor spooled (503)."""
 
 
 class Outcome(enum.Enum):
@@ -66,7 +78,7 @@ class Outcome(enum.Enum):
 
 
 class Ticket:
-    """Resolves when a submitted request's spans are written or spooled, or cannot be."""
+    """Resolves when a submitted request's rows are written or spooled, or cannot be."""
 
     def __init__(self) -> None:
         self._done = threading.Event()
@@ -117,7 +129,7 @@ class Ticket:
 
 @dataclass
 class _Pending:
-    spans: SpanColumns
+    rows: TableRows
     digest: str
     size: int
     ticket: Ticket
@@ -144,23 +156,28 @@ class BatchWriter:
         self._metrics = metrics
         self._dead_letters = dead_letters
         self._queue: deque[_Pending] = deque()
-        self._queued_spans = 0
+        self._queued_rows = 0
         self._queued_bytes = 0
-        self._in_flight_spans = 0
+        self._in_flight_rows = 0
         self._active: dict[str, Ticket] = {}
         self._recent: OrderedDict[str, None] = OrderedDict()
         self._last_arrival = 0.0
         self._last_progress = time.monotonic()
         self._next_store_attempt = 0.0
         self._store_reachable = True
+        # Why the last batch was neither written nor spooled; None once one is.
+        self._failing: str | None = None
+        # The store's last refusal for want of disk space; None once an insert succeeds.
+        self._store_out_of_space: str | None = None
         self._stopping = False
         self._condition = threading.Condition()
         self._thread = threading.Thread(target=self._run, name="ragpulse-writer", daemon=True)
 
     @property
-    def queued_spans(self) -> int:
+    def queued_rows(self) -> int:
+        """Rows (spans and log records) accepted and not yet written or spooled."""
         with self._condition:
-            return self._queued_spans + self._in_flight_spans
+            return self._queued_rows + self._in_flight_rows
 
     @property
     def store_reachable(self) -> bool:
@@ -172,23 +189,33 @@ class BatchWriter:
     def stalled_for(self) -> float:
         """Seconds the writer has had work (queued, in flight or spooled) without writing any; 0 if none."""
         with self._condition:
-            busy = bool(self._queue or self._in_flight_spans or (self._spool and len(self._spool)))
+            busy = bool(self._queue or self._in_flight_rows or (self._spool and len(self._spool)))
             return time.monotonic() - self._last_progress if busy else 0.0
 
-    def check_room(self, spans: int, size: int) -> None:
+    def troubles(self) -> list[str]:
+        """Why writes are failing now, if they are: each reason stays until a write succeeds."""
+        troubles = []
+        if self._store_out_of_space is not None:
+            meanwhile = "spooling meanwhile" if self._spool is not None else "senders get 503"
+            troubles.append(f"the database is out of disk space ({meanwhile}): {self._store_out_of_space}")
+        if self._failing is not None:
+            troubles.append(f"writes are failing, senders get 503: {self._failing}")
+        return troubles
+
+    def check_room(self, rows: int, size: int) -> None:
         """Raise :class:`QueueFull` now, before the request is mapped, when it would not fit."""
         with self._condition:
-            self._check_room(spans, size)
+            self._check_room(rows, size)
 
-    def _check_room(self, spans: int, size: int) -> None:
+    def _check_room(self, rows: int, size: int) -> None:
         # A request bigger than the whole queue is still taken when the queue is empty, or it never would.
-        if self._queued_spans and self._queued_spans + spans > self._settings.queue_max_spans:
-            raise QueueFull(f"write queue holds {self._queued_spans} spans")
+        if self._queued_rows and self._queued_rows + rows > self._settings.queue_max_spans:
+            raise QueueFull(f"write queue holds {self._queued_rows} rows")
         if self._queued_bytes and self._queued_bytes + size > self._settings.queue_max_bytes:
             raise QueueFull(f"write queue holds {self._queued_bytes} bytes of rows")
 
-    def submit(self, spans: SpanColumns, digest: str, size: int) -> Ticket:
-        """Queue a request's spans; raises :class:`QueueFull` or, when stopping, :class:`WriteFailed`.
+    def submit(self, rows: TableRows, digest: str, size: int) -> Ticket:
+        """Queue a request's rows; raises :class:`QueueFull` or, when stopping, :class:`WriteFailed`.
 
         ``digest`` identifies the request's content: a retry of a request still queued, in flight or
         recently written is not written again.
@@ -202,13 +229,13 @@ class BatchWriter:
             if known is not None:
                 self._metrics.add("requests_deduplicated_total")
                 return known
-            self._check_room(len(spans), size)
-            if not self._queue and not self._in_flight_spans:
+            self._check_room(len(rows), size)
+            if not self._queue and not self._in_flight_rows:
                 self._last_progress = time.monotonic()
             ticket = Ticket()
-            self._queue.append(_Pending(spans, digest, size, ticket))
+            self._queue.append(_Pending(rows, digest, size, ticket))
             self._active[digest] = ticket
-            self._queued_spans += len(spans)
+            self._queued_rows += len(rows)
             self._queued_bytes += size
             self._last_arrival = time.monotonic()
             self._condition.notify_all()
@@ -220,7 +247,7 @@ class BatchWriter:
             for pending in self._queue:
                 if pending.ticket is ticket:
                     self._queue.remove(pending)
-                    self._queued_spans -= len(pending.spans)
+                    self._queued_rows -= len(pending.rows)
                     self._queued_bytes -= pending.size
                     del self._active[pending.digest]
                     break
@@ -235,7 +262,7 @@ class BatchWriter:
         """Wait until everything submitted so far is written or spooled."""
         deadline = time.monotonic() + timeout
         with self._condition:
-            while self._queued_spans or self._in_flight_spans or self._queue:
+            while self._queued_rows or self._in_flight_rows or self._queue:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     return False
@@ -274,6 +301,10 @@ class BatchWriter:
         return max(0.0, self._next_store_attempt - time.monotonic())
 
     def _take_batch(self) -> list[_Pending]:
+        """The requests of the next batch: the oldest request's table, in arrival order.
+
+        Requests for other tables keep their places for the next batch.
+        """
         settings = self._settings
         max_wait = settings.batch_max_wait_ms / 1000
         idle = settings.batch_idle_ms / 1000
@@ -282,40 +313,48 @@ class BatchWriter:
                 now = time.monotonic()
                 waited = now - self._queue[0].arrived
                 quiet = now - self._last_arrival
-                if self._queued_spans >= settings.batch_max_spans or waited >= max_wait or quiet >= idle:
+                if self._queued_rows >= settings.batch_max_spans or waited >= max_wait or quiet >= idle:
                     break
                 self._condition.wait(min(max_wait - waited, idle - quiet))
             taken: list[_Pending] = []
+            if not self._queue:
+                return taken
+            layout = self._queue[0].rows.layout
+            passed_over: deque[_Pending] = deque()
             total = 0
-            while self._queue and (
-                not taken or total + len(self._queue[0].spans) <= settings.batch_max_spans
-            ):
-                item = self._queue.popleft()
+            while self._queue:
+                item = self._queue[0]
+                if item.rows.layout is not layout:
+                    passed_over.append(self._queue.popleft())
+                    continue
+                if taken and total + len(item.rows) > settings.batch_max_spans:
+                    break
+                self._queue.popleft()
                 taken.append(item)
-                total += len(item.spans)
+                total += len(item.rows)
                 self._queued_bytes -= item.size
-            self._queued_spans -= total
-            self._in_flight_spans += total
+            if passed_over:
+                passed_over.extend(self._queue)
+                self._queue = passed_over
+            self._queued_rows -= total
+            self._in_flight_rows += total
             return taken
 
     def _write(self, pending: list[_Pending]) -> None:
-        spans = pending[0].spans
-        if len(pending) > 1:
-            spans = SpanColumns()
-            for item in pending:
-                spans.extend(item.spans)
+        rows = TableRows.joined([item.rows for item in pending])
         outcome: Outcome | None = None
         error: WriteFailed | None = None
         try:
-            outcome = self._write_or_spool(batch_token(item.digest for item in pending), spans)
+            outcome = self._write_or_spool(batch_token(item.digest for item in pending), rows)
         except WriteFailed as exc:
             error = exc
+        self._failing = None if error is None else str(error)
         with self._condition:
             for item in pending:
                 del self._active[item.digest]
                 if outcome is not None:
                     self._remember(item.digest)
-            self._in_flight_spans -= len(spans)
+            self._in_flight_rows -= len(rows)
             self._condition.notify_all()
         for item in pending:
             item.ticket.resolve(outcome, error)
@@ -325,39 +364,43 @@ class BatchWriter:
         if len(self._recent) > RECENT_DIGESTS:
             self._recent.popitem(last=False)
 
-    def _write_or_spool(self, token: str, spans: SpanColumns) -> Outcome:
+    def _write_or_spool(self, token: str, rows: TableRows) -> Outcome:
         if self._spool is not None and len(self._spool) > 0:
             # Batches queue behind the spool until it drains, so the store sees them in arrival order.
             try:
-                return self._to_spool(token, spans)
+                return self._to_spool(token, rows)
             except WriteFailed:
                 if time.monotonic() < self._next_store_attempt:
                     raise
         try:
-            self._store_batch(token, spans)
+            self._store_batch(token, rows)
         except StoreUnavailable as exc:
             self._store_down(exc)
-            return self._to_spool(token, spans)
+            return self._to_spool(token, rows)
         return Outcome.WRITTEN
 
-    def _to_spool(self, token: str, spans: SpanColumns) -> Outcome:
+    def _to_spool(self, token: str, rows: TableRows) -> Outcome:
         if self._spool is None:
             raise WriteFailed("the store is unavailable and no spool directory is configured")
         try:
-            self._spool.append(token, spans)
-        except (SpoolFull, OSError) as exc:
+            self._spool.append(token, rows)
+        except SpoolFull as exc:
             raise WriteFailed(f"the store is unavailable and the spool cannot take more: {exc}") from exc
-        self._metrics.add("spans_spooled_total", len(spans))
+        except OSError as exc:
+            no_room = exc.errno in NO_ROOM_ERRNOS
+            what = "there is no room on the spool's disk" if no_room else "the spool cannot be written"
+            raise WriteFailed(f"the store is unavailable and {what}: {exc}") from exc
+        self._metrics.add_rows(rows.layout, "spooled_total", len(rows))
         self._progressed()
         return Outcome.SPOOLED
 
-    def _store_batch(self, token: str, spans: SpanColumns) -> int:
-        """Insert a batch, grouped by partition, refused rows set aside; returns the spans written.
+    def _store_batch(self, token: str, rows: TableRows) -> int:
+        """Insert a batch, grouped by partition, refused rows set aside; returns the rows written.
 
         Raises ``StoreUnavailable`` when the store cannot be reached: the whole batch is then retried (or
         spooled) under the same token, and the parts already inserted are no-ops the second time.
         """
-        groups = spans.by_partitions(MAX_PARTITIONS_PER_INSERT)
+        groups = rows.by_partitions(MAX_PARTITIONS_PER_INSERT)
         budget = [MAX_BISECT_INSERTS]
         written = 0
         for index, group in enumerate(groups):
@@ -365,24 +408,26 @@ class BatchWriter:
                 token if len(groups) == 1 else f"{token}-p{index}", group, budget
             )
         self._store_reachable = True
+        self._store_out_of_space = None
         self._progressed()
         return written
 
-    def _insert_or_bisect(self, token: str, spans: SpanColumns, budget: list[int]) -> int:
+    def _insert_or_bisect(self, token: str, rows: TableRows, budget: list[int]) -> int:
+        layout = rows.layout
         try:
-            self._store.insert_columns(TABLE, spans.columns, INSERT_COLUMN_TYPES, dedup_token=token)
+            self._store.insert_columns(layout.table, rows.columns, layout.insert_types, dedup_token=token)
         except StoreRefused as exc:
             budget[0] -= 1
-            if len(spans) == 1 or budget[0] <= 0:
-                self._dead_letters.add(token, spans, str(exc.__cause__ or exc))
+            if len(rows) == 1 or budget[0] <= 0:
+                self._dead_letters.add(token, rows, str(exc.__cause__ or exc))
                 return 0
-            middle = len(spans) // 2
+            middle = len(rows) // 2
             return self._insert_or_bisect(
-                f"{token}-a", spans.slice(0, middle), budget
-            ) + self._insert_or_bisect(f"{token}-b", spans.slice(middle, len(spans)), budget)
+                f"{token}-a", rows.slice(0, middle), budget
+            ) + self._insert_or_bisect(f"{token}-b", rows.slice(middle, len(rows)), budget)
         self._metrics.add("batches_written_total")
-        self._metrics.add("spans_written_total", len(spans))
-        return len(spans)
+        self._metrics.add_rows(layout, "written_total", len(rows))
+        return len(rows)
 
     def _progressed(self) -> None:
         with self._condition:
@@ -392,6 +437,8 @@ class BatchWriter:
         if self._store_reachable:
             logger.error("store unavailable, spooling batches: %s", exc)
         self._store_reachable = False
+        if _STORE_OUT_OF_SPACE.search(str(exc)):
+            self._store_out_of_space = str(exc).strip().splitlines()[0][:_REASON_CHARS]
         self._metrics.add("write_errors_total")
         self._next_store_attempt = time.monotonic() + self._settings.store_retry_ms / 1000
 
@@ -399,10 +446,10 @@ class BatchWriter:
         assert self._spool is not None
         while (batch := self._spool.oldest()) is not None:
             try:
-                written = self._store_batch(batch.token, batch.spans)
+                written = self._store_batch(batch.token, batch.rows)
             except StoreUnavailable as exc:
                 self._store_down(exc)
                 return
             self._spool.remove(batch)
-            self._metrics.add("spans_replayed_total", written)
+            self._metrics.add_rows(batch.rows.layout, "replayed_total", written)
         logger.info("spool replayed; writing directly again")
