@@ -334,7 +334,9 @@ def _parse_lines(lines: list[str]) -> _Parsed:
             taken, index = _until_break(lines, index + 1, [asked] if asked else [])
             question = "\n".join(taken).strip()
             continue
-        if _item_start(line) in (0, 1):
+        number = _item_start(line)
+        opens_message = not any(earlier.strip() for earlier in lines[:index])
+        if number is not None and (number in (0, 1) or opens_message):
             body, index = _labelled_run(lines, index)
             chunks.extend(_items(body))
             continue
@@ -380,13 +382,11 @@ def _names_documents(label: str) -> bool:
 
 
 def _block(lines: list[str], start: int, inline: str) -> tuple[list[str], int]:
-    """A context block's lines: up to a closing fence when it opens with one, else up to a label that
-    ends it (a question, an answer, instructions, another header) or the end of the message."""
+    """A context block's lines: up to a label that ends it (a question, an answer, instructions, another
+    header) or the end of the message. A block that opens with a delimiter line ends at its last delimiter
+    line: what follows the closing fence is the prompt's own text."""
     body = [inline] if inline.strip() else []
     index = start
-    if not body and index < len(lines) and _DELIMITER.match(lines[index]):
-        end = next((i for i in range(index + 1, len(lines)) if _DELIMITER.match(lines[i])), len(lines))
-        return lines[index + 1 : end], end + 1
     while index < len(lines):
         line = lines[index]
         ended = (
@@ -399,6 +399,11 @@ def _block(lines: list[str], start: int, inline: str) -> tuple[list[str], int]:
             break
         body.append(line)
         index += 1
+    opening = next((i for i, line in enumerate(body) if line.strip()), None)
+    if not inline.strip() and opening is not None and _DELIMITER.match(body[opening]):
+        closing = max(i for i, line in enumerate(body) if _DELIMITER.match(line))
+        if closing > opening:
+            return body[opening + 1 : closing], start + closing + 1
     return body, index
 
 
@@ -439,7 +444,7 @@ def _items(lines: list[str]) -> list[str]:
     if not lines:
         return []
     for patterns in (_ITEM_PATTERNS, _LIST_PATTERNS):
-        if _numbered(lines[0], patterns) in (0, 1):
+        if _numbered(lines[0], patterns) is not None:
             return _numbered_items(lines, patterns)
     if _BULLET.match(lines[0]):
         return _bulleted_items(lines)

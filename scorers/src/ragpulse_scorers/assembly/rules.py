@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Final
 
 from ragpulse_scorers.assembly import guard
 from ragpulse_scorers.assembly.dialects import normalise
-from ragpulse_scorers.assembly.model import Document, Span, TraceSpan, normalized
+from ragpulse_scorers.assembly.model import Document, Span, TraceSpan, Unread, normalized
 from ragpulse_scorers.assembly.names import REQUEST_KINDS, ContextSource, Kind, Source
 from ragpulse_scorers.assembly.prompt_context import answer_of, read_prompt
 from ragpulse_scorers.assembly.reasons import Unscorable
@@ -188,6 +188,7 @@ def assemble(trace_id: str, delivered: Iterable[TraceSpan]) -> AssembledRequest 
     final = _final_ranking(trace, documents, fusers)
     generator = _generator(trace, answer, documents)
     question = _question(rag, chain, _outermost_llm(trace, generator))
+    outermost_llm = _outermost_llm(trace, generator)
     generated = answer_of(generator.output_text) if generator is not None else ""
     if not answer and generator is not None:
         answer = generated or ""
@@ -195,7 +196,10 @@ def assemble(trace_id: str, delivered: Iterable[TraceSpan]) -> AssembledRequest 
     context = _context(trace, generator, final, leaves, documents, question)
     model, input_tokens, output_tokens = _usage(trace, generator)
     chunks = [str(chunk["text"]) for chunk in context.chunks]
-    unscorable = _unscorable(question, answer, chunks, context, trace, generated is None)
+    speakers = [span for span in (chain, generator, outermost_llm) if span is not None]
+    if generated is None and generator is not None:
+        speakers.append(replace(generator, unread=generator.unread | {Unread.OUTPUT}))
+    unscorable = _unscorable(question, answer, chunks, context, trace, speakers)
 
     source = _source(trace, generator, chain, foreign)
     return AssembledRequest(
@@ -358,8 +362,14 @@ def _context(
     question: str,
 ) -> _Context:
     """The chunks the generator saw, and where they were found."""
-    retrieved = [d for d in final + _union_in_rank_order(leaves) if d.text]
     origins = {s.span_id: s.document_origin for s in trace.spans}
+    retrieved = [d for d in final + _union_in_rank_order(leaves) if d.text]
+    from_retrievers = {
+        d.key
+        for s in trace.spans
+        if origins[s.span_id] is ContextSource.RETRIEVER
+        for d in documents[s.span_id]
+    }
     listed = [
         d
         for span_id, found in documents.items()
@@ -373,15 +383,9 @@ def _context(
     if prompt:
         seen = _seen_by(prompt, retrieved + listed)
         if seen:
-            retrieved_keys = {d.key for d in retrieved}
-            source = (
-                ContextSource.RETRIEVER
-                if all(d.key in retrieved_keys for d in seen)
-                else ContextSource.DOCUMENTS
-            )
-            return _Context(_chunks(seen, final_scores), source, unavailable)
+            return _Context(_chunks(seen, final_scores), _origin(seen, from_retrievers), unavailable)
     if retrieved:
-        return _Context(_chunks(retrieved, final_scores), ContextSource.RETRIEVER, unavailable)
+        return _Context(_chunks(retrieved, final_scores), _origin(retrieved, from_retrievers), unavailable)
     if generator is not None:
         reading = read_prompt(generator.messages, known_question=question)
         if reading.chunks:
@@ -390,6 +394,12 @@ def _context(
     if listed and not prompt:
         return _Context(_chunks(listed, {}), ContextSource.DOCUMENTS, unavailable)
     return _Context([], ContextSource.NONE, unavailable)
+
+
+def _origin(chosen: list[Document], from_retrievers: set[str]) -> ContextSource:
+    """RETRIEVER when retriever spans returned every chosen document, else DOCUMENTS."""
+    by_retriever = all(document.key in from_retrievers for document in chosen)
+    return ContextSource.RETRIEVER if by_retriever else ContextSource.DOCUMENTS
 
 
 def _pasted_id(position: int) -> str:
@@ -453,19 +463,25 @@ def _usage(trace: Trace, generator: Span | None) -> tuple[str, int, int]:
 
 
 def _unscorable(
-    question: str, answer: str, chunks: list[str], context: _Context, trace: Trace, answer_unread: bool
+    question: str, answer: str, chunks: list[str], context: _Context, trace: Trace, speakers: list[Span]
 ) -> Unscorable:
-    """The first reason this request cannot be judged, or SCORABLE."""
-    unread = any(span.unread for span in trace.spans) or answer_unread
+    """The first reason this request cannot be judged, or SCORABLE. ``speakers`` are the spans the question
+    and answer were read from (or should have been): one that recorded a value it could not read makes a
+    missing part unparseable rather than absent."""
     if guard.problem(question, answer, chunks):
         return Unscorable.UNPARSEABLE
-    if not question and not answer:
-        return Unscorable.UNPARSEABLE if unread else Unscorable.NO_CONTENT
+    garbled = any(span.unread - {Unread.DOCUMENTS} for span in speakers)
+    generated = any(span.messages or span.output_text for span in trace.spans if span.kind is Kind.LLM)
+    if not answer and not garbled and (not question or not generated):
+        # Nothing generated was recorded: content capture is off, whatever a chain's input still shows.
+        return Unscorable.NO_CONTENT
     if not answer or not question:
-        if unread:
+        if garbled:
             return Unscorable.UNPARSEABLE
         return Unscorable.NO_ANSWER if not answer else Unscorable.NO_QUESTION
     if not chunks:
+        if any(Unread.DOCUMENTS in span.unread for span in trace.spans):
+            return Unscorable.UNPARSEABLE
         return Unscorable.CONTEXT_UNAVAILABLE if context.unavailable else Unscorable.NO_CONTEXT
     return Unscorable.SCORABLE
 

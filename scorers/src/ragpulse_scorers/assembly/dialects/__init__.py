@@ -2,8 +2,8 @@
 (:mod:`ragpulse_scorers.assembly.model`). Adding a family = adding a module here and its tests.
 
 A span belongs to the first dialect in :data:`DIALECTS` that claims it: ragpulse's own spans first, then
-the families whose keys are their own, then those that share the GenAI conventions' keys (OpenLLMetry and
-OpenLIT before plain GenAI, since they write those keys too).
+the families whose keys are their own, then those that share the GenAI conventions' keys (OpenLIT, known by
+its scope, and OpenLLMetry, known by its own keys beside them, before plain GenAI).
 """
 
 from __future__ import annotations

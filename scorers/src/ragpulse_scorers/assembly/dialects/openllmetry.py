@@ -39,13 +39,21 @@ ENTITY_NAME: Final = "traceloop.entity.name"
 ENTITY_INPUT: Final = "traceloop.entity.input"
 ENTITY_OUTPUT: Final = "traceloop.entity.output"
 WORKFLOW_NAME: Final = "traceloop.workflow.name"
+ENTITY_PATH: Final = "traceloop.entity.path"
 REQUEST_TYPE: Final = "llm.request.type"
 USAGE_TOTAL_TOKENS: Final = "llm.usage.total_tokens"
 IS_STREAMING: Final = "llm.is_streaming"
+CURRENT_IS_STREAMING: Final = "gen_ai.is_streaming"
+OPENAI_API_BASE: Final = "gen_ai.openai.api_base"
+"""Keys only OpenLLMetry's current instrumentors write beside the GenAI conventions' own."""
 PROMPTS: Final = "gen_ai.prompt."
 COMPLETIONS: Final = "gen_ai.completion."
 VECTOR_DB_RETRIEVE: Final = "vector_db_retrieve"
 
+_OWN_KEYS: Final = (
+    SPAN_KIND, WORKFLOW_NAME, ENTITY_PATH, REQUEST_TYPE, USAGE_TOTAL_TOKENS, IS_STREAMING, CURRENT_IS_STREAMING,
+    OPENAI_API_BASE,
+)  # fmt: skip
 _SPAN_KINDS: Final = {"workflow": Kind.CHAIN, "task": Kind.CHAIN, "agent": Kind.AGENT, "tool": Kind.TOOL}
 _REQUEST_TYPES: Final = {"chat": Kind.LLM, "completion": Kind.LLM, "embedding": Kind.EMBEDDING,
                          "rerank": Kind.RERANKER}  # fmt: skip
@@ -56,8 +64,8 @@ _DOCUMENT_KEYS: Final = ("documents", "docs", "context", "contexts", "passages",
 class OpenLLMetry:
     source = Source.OPENLLMETRY
     keys = frozenset(
-        {SPAN_KIND, ENTITY_NAME, ENTITY_INPUT, ENTITY_OUTPUT, WORKFLOW_NAME, REQUEST_TYPE, USAGE_TOTAL_TOKENS,
-         IS_STREAMING}
+        {SPAN_KIND, ENTITY_NAME, ENTITY_INPUT, ENTITY_OUTPUT, WORKFLOW_NAME, ENTITY_PATH, REQUEST_TYPE,
+         USAGE_TOTAL_TOKENS, IS_STREAMING, CURRENT_IS_STREAMING, OPENAI_API_BASE}
     )  # fmt: skip
     prefixes = (PROMPTS, COMPLETIONS)
     markers = (
@@ -65,11 +73,11 @@ class OpenLLMetry:
         Marker(SPAN_KIND, ("workflow", "task", "agent")),
         Marker(genai.OPERATION_NAME, (VECTOR_DB_RETRIEVE,)),
     )
-    scopes = ("traceloop.",)
+    scopes = ("traceloop.", "opentelemetry.instrumentation.openai.v1")
 
     def claims(self, span: TraceSpan) -> bool:
         return (
-            any(key in span.attributes for key in (SPAN_KIND, REQUEST_TYPE, USAGE_TOTAL_TOKENS, IS_STREAMING))
+            any(key in span.attributes for key in _OWN_KEYS)
             or span.get(genai.OPERATION_NAME) == VECTOR_DB_RETRIEVE
             or any(key.startswith((PROMPTS, COMPLETIONS)) for key in span.attributes)
             or span.scope_name.startswith(self.scopes)
