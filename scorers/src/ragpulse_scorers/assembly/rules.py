@@ -363,7 +363,9 @@ def _context(
 ) -> _Context:
     """The chunks the generator saw, and where they were found."""
     origins = {s.span_id: s.document_origin for s in trace.spans}
-    retrieved = [d for d in final + _union_in_rank_order(leaves) if d.text]
+    union = _union_in_rank_order(leaves)
+    retrieved = [d for d in final + union if d.text]
+    ranked = [d for d in final or union if d.text]
     from_retrievers = {
         d.key
         for s in trace.spans
@@ -384,8 +386,8 @@ def _context(
         seen = _seen_by(prompt, retrieved + listed)
         if seen:
             return _Context(_chunks(seen, final_scores), _origin(seen, from_retrievers), unavailable)
-    if retrieved:
-        return _Context(_chunks(retrieved, final_scores), _origin(retrieved, from_retrievers), unavailable)
+    if ranked:
+        return _Context(_chunks(ranked, final_scores), _origin(ranked, from_retrievers), unavailable)
     if generator is not None:
         reading = read_prompt(generator.messages, known_question=question)
         if reading.chunks:

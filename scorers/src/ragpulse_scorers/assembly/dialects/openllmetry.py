@@ -51,8 +51,8 @@ COMPLETIONS: Final = "gen_ai.completion."
 VECTOR_DB_RETRIEVE: Final = "vector_db_retrieve"
 
 _OWN_KEYS: Final = (
-    SPAN_KIND, WORKFLOW_NAME, ENTITY_PATH, REQUEST_TYPE, USAGE_TOTAL_TOKENS, IS_STREAMING, CURRENT_IS_STREAMING,
-    OPENAI_API_BASE,
+    SPAN_KIND, WORKFLOW_NAME, ENTITY_PATH, REQUEST_TYPE, USAGE_TOTAL_TOKENS, IS_STREAMING,
+    CURRENT_IS_STREAMING, OPENAI_API_BASE,
 )  # fmt: skip
 _SPAN_KINDS: Final = {"workflow": Kind.CHAIN, "task": Kind.CHAIN, "agent": Kind.AGENT, "tool": Kind.TOOL}
 _REQUEST_TYPES: Final = {"chat": Kind.LLM, "completion": Kind.LLM, "embedding": Kind.EMBEDDING,
