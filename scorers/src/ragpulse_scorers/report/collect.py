@@ -75,6 +75,7 @@ def collect_report(
         alerts=queries.alerts(store, since, service),
         differences=rate_differences(hallucination, primary) + mean_differences(metrics),
         hallucination_threshold=hallucination_threshold,
+        unscored=queries.unscored(store, params),
     )
 
 

@@ -23,11 +23,14 @@ from ragpulse_scorers.report.format import (
     excerpt,
     judgement,
     milliseconds,
+    not_scored,
     number,
     percent,
     rate_with_interval,
     seconds,
     signed_difference,
+    unscored_hint,
+    unscored_label,
     verdict,
 )
 from ragpulse_scorers.report.glossary import GLOSSARY, term
@@ -80,6 +83,8 @@ def render_html(data: ReportData, refresh_s: int | None = None) -> str:
     if data.worst:
         sections.append(_worst_card(data))
     sections.append(_tiles(data))
+    if data.unscored:
+        sections.append(_not_scored_card(data))
     if data.requests:
         sections += [
             _cards(_hallucination_series_card(data), _traffic_card(data)),
@@ -151,6 +156,23 @@ def _tiles(data: ReportData) -> str:
         )
         + "</div>"
     )
+
+
+def _not_scored_card(data: ReportData) -> str:
+    """Requests no judge may score, per reason, with what would let them be scored."""
+    table = _table(
+        ["reason", "requests", "what to do"],
+        (
+            [escape(unscored_label(reason.code)), str(reason.count), escape(unscored_hint(reason.code))]
+            for reason in data.unscored
+        ),
+        [False, True, False],
+    )
+    note = (
+        f"<p>{escape(not_scored(data))}. These requests are listed, each with its reason, by"
+        " <code>ragpulse requests --unscored</code>; no judge reads them.</p>"
+    )
+    return _card("Requests not scored", note, table)
 
 
 def _verdict_card(data: ReportData) -> str:
@@ -355,10 +377,15 @@ def _metrics_card(data: ReportData) -> str:
         if key not in counts
         and all(0.0 <= row.mean <= 1.0 for row in data.metrics if (row.scorer, row.metric) == key)
     ]
-    ratio_chart = bar_chart(_metric_bars(ratios, variants, cells, 2), lambda y: number(y, 1),
-                            "Mean score per metric and variant (0–1)", y_max=1.0)
-    count_chart = bar_chart(_metric_bars(counts, variants, cells, 2), lambda y: f"{y:g}",
-                            "Mean count per answer and variant")
+    ratio_chart = bar_chart(
+        _metric_bars(ratios, variants, cells, 2),
+        lambda y: number(y, 1),
+        "Mean score per metric and variant (0–1)",
+        y_max=1.0,
+    )
+    count_chart = bar_chart(
+        _metric_bars(counts, variants, cells, 2), lambda y: f"{y:g}", "Mean count per answer and variant"
+    )
     charts = [
         f"<p class='muted'>{caption}</p>{chart}"
         for caption, chart in (("Shares, 0 to 1:", ratio_chart), ("Counts per answer:", count_chart))

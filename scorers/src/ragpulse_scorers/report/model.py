@@ -137,6 +137,27 @@ class ScoringHealth:
 
 
 @dataclass(frozen=True)
+class UnscoredReason:
+    """Requests of the window that no judge may score, for one reason (``ragpulse_requests.Unscorable``)."""
+
+    code: str
+    count: int
+
+
+@dataclass(frozen=True)
+class RequestLine:
+    """One request as ``ragpulse requests`` lists it."""
+
+    trace_id: str
+    timestamp: datetime
+    service_name: str
+    source: str
+    context_source: str
+    unscorable: str
+    question: str
+
+
+@dataclass(frozen=True)
 class ReportData:
     generated_at: datetime
     since: datetime
@@ -158,6 +179,12 @@ class ReportData:
     """Each variant against the first (the baseline): the primary hallucination rate first, then means."""
     hallucination_threshold: float | None = None
     """The alert threshold on the hallucination rate (``alerts.hallucination_threshold``): above it is bad."""
+    unscored: list[UnscoredReason] = field(default_factory=list)
+    """Requests that cannot be scored, per reason, most frequent first."""
+
+    @property
+    def not_scored(self) -> int:
+        return sum(reason.count for reason in self.unscored)
 
     @property
     def firing_alerts(self) -> list[AlertRecord]:

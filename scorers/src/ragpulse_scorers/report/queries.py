@@ -19,10 +19,12 @@ from ragpulse_scorers.report.details import unsupported_sentences
 from ragpulse_scorers.report.model import (
     LatencyRow,
     Rate,
+    RequestLine,
     ScoringHealth,
     SeriesPoint,
     SpendRow,
     TrafficPoint,
+    UnscoredReason,
     VariantTraffic,
     WorstRequest,
 )
@@ -236,6 +238,33 @@ def spend(store: Store, params: dict[str, Any]) -> list[SpendRow]:
             int(row["scored"]),
         )
         for row in rows
+    ]
+
+
+def unscored(store: Store, params: dict[str, Any]) -> list[UnscoredReason]:
+    """Requests no judge may score, per reason (content capture off, no context...), most frequent first."""
+    rows = store.query(
+        f"SELECT Unscorable, count() AS n FROM {store.table('ragpulse_requests')} FINAL"
+        f" WHERE {_REQUESTS_WHERE} AND Unscorable != ''"
+        f" GROUP BY Unscorable ORDER BY n DESC, Unscorable{_FINAL_WITHIN_PARTITIONS}",
+        params,
+    )
+    return [UnscoredReason(str(code), int(count)) for code, count in rows]
+
+
+def request_lines(store: Store, params: dict[str, Any], unscored_only: bool, limit: int) -> list[RequestLine]:
+    """The window's newest requests (only those no judge may score, with ``unscored_only``)."""
+    only = " AND Unscorable != ''" if unscored_only else ""
+    rows = store.query(
+        "SELECT TraceId, Timestamp, ServiceName, Source, ContextSource, Unscorable,"
+        " substringUTF8(Question, 1, 300)"
+        f" FROM {store.table('ragpulse_requests')} FINAL WHERE {_REQUESTS_WHERE}{only}"
+        f" ORDER BY Timestamp DESC, TraceId LIMIT {{limit:UInt32}}{_FINAL_WITHIN_PARTITIONS}",
+        {**params, "limit": limit},
+    )
+    return [
+        RequestLine(str(trace), timestamp, str(service), str(source), str(context), str(code), str(question))
+        for trace, timestamp, service, source, context, code, question in rows
     ]
 
 

@@ -16,11 +16,14 @@ from ragpulse_scorers.report.format import (
     excerpt,
     judgement,
     milliseconds,
+    not_scored,
     number,
     percent,
     rate_with_interval,
     seconds,
     shown,
+    unscored_hint,
+    unscored_label,
     verdict_with_interval,
 )
 from ragpulse_scorers.report.model import ReportData
@@ -49,6 +52,8 @@ def render_terminal(data: ReportData, console: Console) -> None:
         f" ({percent(scoring.share_scored)}) · scoring lag p50 {seconds(scoring.lag_p50_s)},"
         f" p95 {seconds(scoring.lag_p95_s)} · judge errors {scoring.judge_errors}"
     )
+    if data.unscored:
+        console.print(_not_scored(data))
     console.print(_traffic_table(data))
     console.print(_hallucination_table(data))
     if data.metrics:
@@ -59,6 +64,16 @@ def render_terminal(data: ReportData, console: Console) -> None:
         console.print(_spend_table(data))
     if scoring.outcomes:
         console.print(_outcomes_table(data))
+
+
+def _not_scored(data: ReportData) -> str:
+    """The requests no judge may score, and for each reason what would let them be scored."""
+    lines = [f"[yellow]{escape(not_scored(data))}[/yellow] · list them: ragpulse requests --unscored"]
+    lines += [
+        f"  [dim]{escape(unscored_label(reason.code))}: {escape(unscored_hint(reason.code))}[/dim]"
+        for reason in data.unscored
+    ]
+    return "\n".join(lines)
 
 
 def _verdict(data: ReportData) -> Table:
