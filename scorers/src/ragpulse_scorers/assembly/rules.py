@@ -288,17 +288,19 @@ def _final_ranking(trace: Trace, documents: dict[str, list[Document]], fusers: s
 
 def _generator(trace: Trace, answer: str, documents: dict[str, list[Document]]) -> Span | None:
     """The LLM span that wrote the answer: its output holds the answer, its prompt holds retrieved
-    documents, and (among equals) it ended last, as a final answer does after query writers and checks."""
+    documents, and (among equals) it is the outermost and ended last, as a final answer does after query
+    writers and checks."""
     llms = [span for span in trace.spans if span.kind is Kind.LLM]
     if not llms:
         return None
     texts = {d.key for found in documents.values() for d in found if d.key}
     wanted = normalized(answer)
 
-    def rank(span: Span) -> tuple[bool, bool, datetime, str]:
+    def rank(span: Span) -> tuple[bool, bool, int, datetime, str]:
         matches = bool(wanted) and wanted in normalized(span.output_text)
         prompt = span.prompt
-        return (matches, any(text in prompt for text in texts), span.end, span.span_id)
+        # Among equals, the outer of nested calls (a DSPy LM over the client call it makes).
+        return (matches, any(text in prompt for text in texts), -trace.depth(span), span.end, span.span_id)
 
     return max(llms, key=rank)
 
@@ -366,11 +368,13 @@ def _context(
     union = _union_in_rank_order(leaves)
     retrieved = [d for d in final + union if d.text]
     ranked = [d for d in final or union if d.text]
+    # Texts a retriever span recorded itself: a text found by id elsewhere makes the context "documents".
     from_retrievers = {
         d.key
         for s in trace.spans
-        if origins[s.span_id] is ContextSource.RETRIEVER
-        for d in documents[s.span_id]
+        if s.document_origin is ContextSource.RETRIEVER
+        for d in s.documents
+        if d.text
     }
     listed = [
         d
