@@ -167,7 +167,7 @@ def test_a_sectioned_answer_with_no_answer_field_is_refused() -> None:
     assert assembled(lm).unscorable is Unscorable.UNPARSEABLE
 
 
-def test_capture_off_is_no_content_even_when_a_chain_still_shows_the_question() -> None:
+def test_capture_off_with_the_question_still_on_a_chain_has_no_answer() -> None:
     pipeline = raw(
         {"haystack.pipeline.input_data": json.dumps({"retriever": {"query": QUESTION}})},
         name="haystack.pipeline.run", span_id="01",
@@ -180,7 +180,7 @@ def test_capture_off_is_no_content_even_when_a_chain_still_shows_the_question() 
 
     request = assembled(pipeline, generator)
 
-    assert (request.question, request.answer, request.unscorable) == (QUESTION, "", Unscorable.NO_CONTENT)
+    assert (request.question, request.answer, request.unscorable) == (QUESTION, "", Unscorable.NO_ANSWER)
     assert request.source is Source.HAYSTACK
 
 

@@ -55,7 +55,8 @@ EXPLANATIONS: Final[dict[Unscorable, Explanation]] = {
     Unscorable.NO_ANSWER: Explanation(
         "no answer",
         "no answer text was recorded (the call failed, streamed nothing, or returned no text)",
-        "check the trace's status; a streamed answer is recorded only when the stream is read to its end",
+        "turn content capture on if it is off (the question may be recorded where the answer is not); else"
+        " check the trace's status: a streamed answer is recorded only when the stream is read to its end",
         frozenset({"answer"}),
     ),
     Unscorable.NO_CONTEXT: Explanation(

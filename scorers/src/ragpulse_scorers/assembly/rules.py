@@ -477,10 +477,8 @@ def _unscorable(
     if guard.problem(question, answer, chunks):
         return Unscorable.UNPARSEABLE
     garbled = any(span.unread - {Unread.DOCUMENTS} for span in speakers)
-    generated = any(span.messages or span.output_text for span in trace.spans if span.kind is Kind.LLM)
-    if not answer and not garbled and (not question or not generated):
-        # Nothing generated was recorded: content capture is off, whatever a chain's input still shows.
-        return Unscorable.NO_CONTENT
+    if not question and not answer:
+        return Unscorable.UNPARSEABLE if garbled else Unscorable.NO_CONTENT
     if not answer or not question:
         if garbled:
             return Unscorable.UNPARSEABLE

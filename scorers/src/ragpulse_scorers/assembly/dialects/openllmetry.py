@@ -184,11 +184,11 @@ def _entity(span: TraceSpan, kind: Kind) -> Span:
 def _question(entered: Any, recorded: str) -> str | None:
     if not recorded.strip():
         return ""
-    if isinstance(entered, dict) and ("args" in entered or "kwargs" in entered):
-        return _argument_question(entered.get("args"), entered.get("kwargs"))
     if isinstance(entered, dict) and "inputs" in entered:
         inputs = entered["inputs"]
         return inputs if isinstance(inputs, str) else text_in(inputs, QUESTION_KEYS, Role.USER)
+    if isinstance(entered, dict) and "args" in entered:
+        return _argument_question(entered.get("args"), entered.get("kwargs"))
     return question_text(recorded)
 
 
