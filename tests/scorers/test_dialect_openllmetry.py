@@ -169,7 +169,7 @@ def test_a_langchain_workflow_gives_its_inputs_question_and_outputs_answer() -> 
             {
                 "traceloop.span.kind": "workflow",
                 "traceloop.entity.input": json.dumps(
-                    {"inputs": {"question": QUESTION}, "tags": [], "metadata": {}}
+                    {"inputs": QUESTION, "tags": [], "metadata": {}, "kwargs": {"name": "RunnableSequence"}}
                 ),
                 "traceloop.entity.output": json.dumps({"outputs": ANSWER, "kwargs": {"tags": []}}),
             },
