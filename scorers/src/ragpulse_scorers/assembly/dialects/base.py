@@ -3,7 +3,6 @@ document lists in the shapes frameworks serialize them."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
@@ -12,7 +11,6 @@ from ragpulse_scorers.assembly.model import Document, Span, TraceSpan, document
 from ragpulse_scorers.assembly.names import Kind, Source
 from ragpulse_scorers.assembly.pyrepr import looks_like_repr
 
-_INDEXED: Final = re.compile(r"^(\d+)\.(.+)$")
 TEXT_KEYS: Final = ("content", "text", "page_content", "document", "chunk", "passage", "body", "snippet")
 ID_KEYS: Final = ("id", "doc_id", "document_id", "node_id", "chunk_id", "_id", "uuid")
 SCORE_KEYS: Final = ("score", "relevance_score", "similarity", "rerank_score")
@@ -73,11 +71,12 @@ def common(span: TraceSpan, source: Source | None, kind: Kind, **fields: Any) ->
 def indexed(attributes: Mapping[str, str], prefix: str) -> list[dict[str, str]]:
     """A flattened list (``<prefix><i>.<field>``) as a list of field dicts, in index order."""
     items: dict[int, dict[str, str]] = {}
+    start = len(prefix)
     for key, value in attributes.items():
         if key.startswith(prefix):
-            match = _INDEXED.match(key[len(prefix) :])
-            if match:
-                items.setdefault(int(match.group(1)), {})[match.group(2)] = value
+            index, dot, field = key[start:].partition(".")
+            if dot and field and index.isdigit():
+                items.setdefault(int(index), {})[field] = value
     return [items[index] for index in sorted(items)]
 
 

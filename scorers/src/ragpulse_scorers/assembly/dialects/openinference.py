@@ -74,13 +74,7 @@ def read(span: TraceSpan, source: Source) -> Span:
     """A span written with OpenInference's names (by its instrumentors or by ragpulse's decorators)."""
     kind = kind_of(span)
     unread: set[Unread] = set()
-    fields: dict[str, Any] = {
-        "model": span.get(LLM_MODEL_NAME),
-        "input_tokens": count(span.get(LLM_TOKEN_COUNT_PROMPT)),
-        "output_tokens": count(span.get(LLM_TOKEN_COUNT_COMPLETION)),
-        "session_id": span.get(SESSION_ID),
-        "user_id": span.get(USER_ID),
-    }
+    fields: dict[str, Any] = {"session_id": span.get(SESSION_ID), "user_id": span.get(USER_ID)}
     if kind is Kind.LLM:
         messages = _prompt(span)
         if messages is None:
@@ -88,7 +82,13 @@ def read(span: TraceSpan, source: Source) -> Span:
         output = _generated(span)
         if output is None:
             unread.add(Unread.OUTPUT)
-        fields |= {"messages": tuple(messages or ()), "output_text": output or ""}
+        fields |= {
+            "messages": tuple(messages or ()),
+            "output_text": output or "",
+            "model": span.get(LLM_MODEL_NAME),
+            "input_tokens": count(span.get(LLM_TOKEN_COUNT_PROMPT)),
+            "output_tokens": count(span.get(LLM_TOKEN_COUNT_COMPLETION)),
+        }
     elif kind in (Kind.RETRIEVER, Kind.RERANKER):
         prefix = RERANKER_OUTPUT_DOCUMENTS if kind is Kind.RERANKER else RETRIEVAL_DOCUMENTS
         found = [_document(item) for item in indexed(span.attributes, prefix)]
@@ -98,7 +98,7 @@ def read(span: TraceSpan, source: Source) -> Span:
             "documents": tuple(d for d in found if d is not None),
             "document_origin": ContextSource.RETRIEVER,
         }
-    else:
+    elif kind in (Kind.CHAIN, Kind.AGENT, Kind.TOOL, Kind.OTHER):
         question = question_text(span.get(INPUT_VALUE))
         answer = answer_text(span.get(OUTPUT_VALUE))
         unread |= {Unread.INPUT} if question is None else set()
