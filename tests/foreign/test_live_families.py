@@ -236,7 +236,8 @@ def test_a_haystack_pipeline(
     if tracer == "native":
         from haystack_integrations.tracing.opentelemetry import OpenTelemetryTracer
 
-        monkeypatch.setenv("HAYSTACK_CONTENT_TRACING_ENABLED", "true")
+        # Haystack reads HAYSTACK_CONTENT_TRACING_ENABLED once, when it is imported: set what it set.
+        monkeypatch.setattr(tracing.tracer, "is_content_tracing_enabled", True)
         tracing.enable_tracing(OpenTelemetryTracer(signals.traces.get_tracer("helpdesk")))
         stop = tracing.disable_tracing
     else:
