@@ -3,6 +3,7 @@ as the question; and prose with no pasted documents (instructions, numbered rule
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 from hypothesis import given
@@ -62,6 +63,14 @@ def _preamble(text: str) -> str:
 LAYOUTS: dict[str, Layout] = {
     "system context block, bare question": lambda d, q, i: [
         Message(S, f"{_preamble(i)}Context:\n" + "\n\n".join(d)),
+        Message(U, q),
+    ],
+    "context block, then what to do with it": lambda d, q, i: [
+        Message(S, "Context:\n" + "\n\n".join(d) + "\n\nIf the answer is not in the context above, say so."),
+        Message(U, q),
+    ],
+    "documents as a JSON list": lambda d, q, i: [
+        Message(S, _preamble(i) + "Documents:\n" + json.dumps([{"id": n, "text": t} for n, t in enumerate(d)])),
         Message(U, q),
     ],
     "system context block, one document a line": lambda d, q, i: [

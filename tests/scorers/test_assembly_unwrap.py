@@ -90,6 +90,22 @@ def test_the_question_is_found_in_every_input_shape(recorded: str) -> None:
         ),
         HAYSTACK_REPLY,
         "AIMessage(content='330 metres.', additional_kwargs={}, response_metadata={})",
+        json.dumps(
+            {
+                "answer_builder": {
+                    "answers": [
+                        {
+                            "data": ANSWER,
+                            "query": QUESTION,
+                            "documents": [{"id": "d1", "content": "The tower is tall."}],
+                        }
+                    ]
+                }
+            }
+        ),
+        json.dumps(
+            {"answer_builder": {"answers": [f"GeneratedAnswer(data='{ANSWER}', query='q', documents=[])"]}}
+        ),
     ],
 )
 def test_the_answer_is_found_in_every_output_shape(recorded: str) -> None:
@@ -132,6 +148,12 @@ def test_a_recorded_value_with_no_text_of_known_shape_is_refused_not_passed_on(r
 )
 def test_retrieved_documents_are_no_answer(recorded: str) -> None:
     assert answer_text(recorded) == ""
+
+
+def test_the_text_of_documents_beside_the_answer_is_never_taken_for_it() -> None:
+    recorded = {"retriever": {"documents": [{"id": "d1", "content": "The tower is 330 metres."}]}, "llm": {}}
+
+    assert answer_text(json.dumps(recorded)) is None
 
 
 json_values = st.recursive(

@@ -61,6 +61,19 @@ def test_legacy_message_events_give_the_prompt_in_order_and_the_choice_the_answe
     assert span.output_text == ANSWER
 
 
+def test_message_events_with_gemini_content_parts_are_read() -> None:
+    events = (
+        event("gen_ai.user.message", {"content": {"role": "user", "parts": [{"text": QUESTION}]}}),
+        event(
+            "gen_ai.choice",
+            {"index": 0, "message": {"role": "model", "content": {"parts": [{"text": ANSWER}]}}},
+        ),
+    )
+    span = read(raw({"gen_ai.operation.name": "generate_content"}, events=events), Source.GENAI)
+
+    assert (span.messages, span.output_text) == ((Message(Role.USER, QUESTION),), ANSWER)
+
+
 def test_the_current_details_event_carries_the_content_in_its_attributes() -> None:
     details = event(
         "gen_ai.client.inference.operation.details",

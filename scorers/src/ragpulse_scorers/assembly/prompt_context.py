@@ -25,7 +25,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from ragpulse_scorers.assembly.dialects.base import documents_of
 from ragpulse_scorers.assembly.model import Message, Role, normalized
+from ragpulse_scorers.assembly.unwrap import parse_json
 
 _CONTEXT_NOUNS: Final = frozenset(
     [
@@ -194,6 +196,14 @@ _QUESTION_TAG: Final = re.compile(
 )
 _PLACEHOLDER: Final = re.compile(r"^\{[\w.]+\}$")
 _QUOTED: Final = (("«", "»"), ("“", "”"), ('"""', '"""'))
+_REFERS_TO_DOCUMENTS: Final = re.compile(
+    r"\b(?:the|these|those|above|provided|given)\s+(?:context|documents?|sources?|passages?|excerpts?|"
+    r"information)\b|\b(?:context|documents?|sources?|passages?|information)\s+(?:above|provided|given)\b",
+    re.IGNORECASE,
+)
+_TELLS: Final = re.compile(
+    r"\b(?:answer|respond|reply|use|say|cite|do not|don't|only|if)\b", re.IGNORECASE
+)
 _CONTEXT_SECTION: Final = re.compile(
     r"(context|documents|docs|passages|sources|knowledge|evidence|chunks|references)$"
 )
@@ -460,13 +470,40 @@ def _items(lines: list[str]) -> list[str]:
         pieces.append("\n".join(current))
         return [_unquoted(piece.strip()) for piece in pieces if piece.strip()]
     text = "\n".join(lines)
+    listed = _json_documents(text)
+    if listed is not None:
+        return listed
     quoted = re.findall(r"«(.*?)»", text, re.S)
     if quoted and not re.sub(r"«.*?»", "", text, flags=re.S).strip(" \n,;"):
         return [piece.strip() for piece in quoted if piece.strip()]
     paragraphs = _paragraphs(text)
+    while len(paragraphs) > 1 and _instructs(paragraphs[-1]):
+        paragraphs.pop()
     if len(paragraphs) > 1:
         return [_unquoted(p) for p in paragraphs]
-    return [_unquoted(line.strip()) for line in lines if line.strip()]
+    return [_unquoted(line.strip()) for line in "\n".join(paragraphs).splitlines() if line.strip()]
+
+
+def _json_documents(text: str) -> list[str] | None:
+    """A block that is a JSON list of documents (dicts with a text field) or of strings: their texts."""
+    parsed = parse_json(text)
+    if not isinstance(parsed, list) or not parsed:
+        return None
+    if all(isinstance(item, str) for item in parsed):
+        return [item for item in parsed if item.strip()]
+    found = documents_of(parsed)
+    return [document.text for document in found if document.text] if found else None
+
+
+def _instructs(paragraph: str) -> bool:
+    """A short paragraph after the documents that tells the model what to do with them ("If the answer is
+    not in the context above, say you don't know."): the prompt's own words, not a document."""
+    words = re.findall(r"[a-z']+", paragraph.lower())
+    return (
+        len(words) <= 40
+        and bool(_REFERS_TO_DOCUMENTS.search(paragraph))
+        and bool(_TELLS.search(paragraph))
+    )
 
 
 def _numbered(line: str, patterns: tuple[re.Pattern[str], ...]) -> int | None:
@@ -548,6 +585,7 @@ def _unquoted(text: str) -> str:
 
 
 _ANSWER_SECTIONS: Final = ("answer", "response", "output", "final_answer")
+
 
 
 def answer_of(text: str) -> str | None:

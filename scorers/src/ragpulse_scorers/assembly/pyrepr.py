@@ -1,6 +1,7 @@
 """Text out of Python reprs that instrumentors record instead of values: Haystack's
-``ChatMessage(_role=<ChatRole.ASSISTANT: 'assistant'>, _content=[TextContent(text='...')], ...)``,
-LangChain's ``AIMessage(content='...', ...)`` and ``Document(page_content='...', ...)``.
+``ChatMessage(_role=<ChatRole.ASSISTANT: 'assistant'>, _content=[TextContent(text='...')], ...)`` and
+``GeneratedAnswer(data='...', ...)``, LangChain's ``AIMessage(content='...', ...)`` and
+``Document(page_content='...', ...)``.
 
 Only string literals Python itself wrote (``repr`` of a ``str``) are read, with :func:`ast.literal_eval`; a
 repr whose text was cut or written unquoted (Haystack's ``Document(id=..., content: '...')`` truncates at 100
@@ -17,7 +18,7 @@ _LITERAL: Final = r"""(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")"""
 _OBJECT_START: Final = re.compile(r"^\s*[A-Za-z_][\w.]*\(")
 _TEXT_PARTS: Final = re.compile(rf"\bTextContent\(\s*text=({_LITERAL})")
 _FIELDS: Final = tuple(
-    re.compile(rf"(?:\(|,\s*)_?{name}=({_LITERAL})") for name in ("content", "page_content", "text")
+    re.compile(rf"(?:\(|,\s*)_?{name}=({_LITERAL})") for name in ("content", "page_content", "text", "data")
 )
 _ROLE: Final = re.compile(r"_?role=<?(?:ChatRole\.)?(\w+)")
 

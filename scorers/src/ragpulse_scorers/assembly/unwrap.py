@@ -22,9 +22,14 @@ QUESTION_KEYS: Final = (
     "query_bundle", "messages",
 )  # fmt: skip
 ANSWER_KEYS: Final = (
-    "answer", "final_answer", "output", "outputs", "result", "response", "replies", "completion",
-    "generations", "generation", "text", "content", "messages", "choices", "message",
+    "answer", "final_answer", "output", "outputs", "result", "response", "replies", "answers", "completion",
+    "generations", "generation", "text", "content", "messages", "choices", "message", "data",
 )  # fmt: skip
+_DOCUMENT_HOLDERS: Final = frozenset(
+    {"documents", "docs", "context", "contexts", "source_documents", "source_nodes", "nodes", "sources",
+     "chunks", "passages", "retrieved", "retrieved_documents", "search_results"}
+)  # fmt: skip
+"""Keys whose values are retrieved documents: their text is never a question or an answer."""
 _MAX_DEPTH: Final = 8
 
 
@@ -119,7 +124,7 @@ def _dicts(value: Any) -> Iterator[dict[str, Any]]:
             continue
         if isinstance(item, dict) and not message_role(item):
             yield item
-            queue.extend((child, depth + 1) for child in item.values())
+            queue.extend((child, depth + 1) for key, child in item.items() if key not in _DOCUMENT_HOLDERS)
         elif isinstance(item, list):
             queue.extend((child, depth + 1) for child in item)
 
@@ -143,7 +148,8 @@ def _direct_text(value: Any, wanted: Role) -> str | None:
         messages = messages_of(value)
         if messages:
             chosen = [m.text for m in messages if m.role is wanted]
-            return chosen[-1] if chosen else None
+            unsaid = [m.text for m in messages if m.role is Role.OTHER]
+            return chosen[-1] if chosen else unsaid[-1] if len(unsaid) == 1 else None
         if len(value) == 1:
             return _direct_text(value[0], wanted)
     return None
@@ -213,6 +219,10 @@ def content_text(content: Any) -> str | None:
     Haystack's ``{"text": ...}``); None when it holds no text part."""
     if isinstance(content, str):
         return content
+    if isinstance(content, dict):
+        # A single part, or Gemini's {"role", "parts": [...]} content.
+        inner = content.get("parts", content.get("text"))
+        return content_text(inner) if inner is not content else None
     if isinstance(content, list):
         texts = [
             part.get("text", part.get("content"))
