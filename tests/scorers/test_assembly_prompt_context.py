@@ -56,6 +56,10 @@ instructions = st.lists(st.sampled_from(INSTRUCTIONS), min_size=0, max_size=3, u
 Layout = Callable[[list[str], str, str], list[Message]]
 
 
+def _as_json(pasted: list[str]) -> str:
+    return json.dumps([{"id": n, "text": text} for n, text in enumerate(pasted)])
+
+
 def _preamble(text: str) -> str:
     return f"{text}\n\n" if text else ""
 
@@ -70,7 +74,7 @@ LAYOUTS: dict[str, Layout] = {
         Message(U, q),
     ],
     "documents as a JSON list": lambda d, q, i: [
-        Message(S, _preamble(i) + "Documents:\n" + json.dumps([{"id": n, "text": t} for n, t in enumerate(d)])),
+        Message(S, _preamble(i) + "Documents:\n" + _as_json(d)),
         Message(U, q),
     ],
     "system context block, one document a line": lambda d, q, i: [
