@@ -231,3 +231,25 @@ def test_a_sectioned_answer_gives_its_answer_field() -> None:
     assert answer_of("[[ ## reasoning ## ]]\nThe doc says so.\n\n[[ ## answer ## ]]\n30 days.") == "30 days."
     assert answer_of("[[ ## summary ## ]]\nA.\n\n[[ ## reasoning ## ]]\nB.") is None
     assert answer_of("Plain answer.") == "Plain answer."
+
+
+FAQ = [
+    "Question: How do I restore a file?\nAnswer: Open its history panel and pick a version.",
+    "Question: Can guests edit?\nAnswer: No, guests can only view.",
+]
+
+
+@given(questions, st.booleans())
+def test_pasted_faq_entries_keep_their_own_question_and_answer_lines(
+    question: str, in_user_message: bool
+) -> None:
+    context = "Context:\n" + "\n\n".join(FAQ)
+    messages = (
+        [Message(U, f"{context}\n\nQuestion: {question}\nAnswer:")]
+        if in_user_message
+        else [Message(S, context), Message(U, question)]
+    )
+
+    reading = read_prompt(messages)
+
+    assert (reading.chunks, reading.question) == (tuple(FAQ), question)

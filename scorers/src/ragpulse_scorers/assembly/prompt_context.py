@@ -147,11 +147,13 @@ _QUESTION_LABEL: Final = re.compile(
 _QUESTION_SENTENCE: Final = re.compile(
     r"^\s*(?P<label>[^:\n]{0,80}\b(?:question|query))\s*[:：]\s*(?P<rest>.*)$", re.IGNORECASE
 )
-_ANSWER_LABEL: Final = re.compile(
+_ANSWER_CUE: Final = re.compile(
     r"^\s*(?:#{1,6}\s*)?(?:\*\*)?(?:answer|response|a|final answer|helpful answer|assistant|ai|output)"
-    r"(?:\*\*)?\s*[:：]",
+    r"(?:\*\*)?\s*[:：]\s*$",
     re.IGNORECASE,
 )
+"""The prompt's cue for the model ("Answer:" and nothing after it); "Answer: ..." with text is a document's
+(a FAQ entry), not the prompt's."""
 _STOP_LABEL: Final = re.compile(
     r"^\s*(?:#{1,6}\s*)?(?:instructions?|task|guidelines|rules|format|output format|chat history|history|"
     r"conversation|examples?)\s*[:：]?\s*$",
@@ -201,9 +203,7 @@ _REFERS_TO_DOCUMENTS: Final = re.compile(
     r"information)\b|\b(?:context|documents?|sources?|passages?|information)\s+(?:above|provided|given)\b",
     re.IGNORECASE,
 )
-_TELLS: Final = re.compile(
-    r"\b(?:answer|respond|reply|use|say|cite|do not|don't|only|if)\b", re.IGNORECASE
-)
+_TELLS: Final = re.compile(r"\b(?:answer|respond|reply|use|say|cite|do not|don't|only|if)\b", re.IGNORECASE)
 _CONTEXT_SECTION: Final = re.compile(
     r"(context|documents|docs|passages|sources|knowledge|evidence|chunks|references)$"
 )
@@ -239,7 +239,7 @@ def read_prompt(messages: Sequence[Message], known_question: str = "") -> Prompt
     for index, message in enumerate(turn):
         if message.role is Role.ASSISTANT or (message.role is Role.OTHER and index != asking):
             continue
-        parsed = _parse(message.text, whole_block=message.role is Role.TOOL)
+        parsed = _parse(message.text, whole_block=message.role is Role.TOOL, asking=index == asking)
         chunks.extend(parsed.chunks)
         if index == asking:
             question = _question(message.text, parsed)
@@ -275,7 +275,7 @@ def _question(text: str, parsed: _Parsed) -> str:
     return asking[0] if len(asking) == 1 else ""
 
 
-def _parse(text: str, whole_block: bool = False) -> _Parsed:
+def _parse(text: str, whole_block: bool = False, asking: bool = True) -> _Parsed:
     lines = text.splitlines()
     if any(_SECTION.match(line) for line in lines):
         return _parse_sections(lines)
@@ -295,11 +295,11 @@ def _parse(text: str, whole_block: bool = False) -> _Parsed:
         if match.group("tag").lower() in _DOC_TAGS.split("|"):
             chunks.append(_unquoted(body.strip()))
         else:
-            inner = _parse(body)
+            inner = _parse(body, asking=False)
             chunks.extend(inner.chunks or _items(body.splitlines()))
         last = match.end()
     pieces.append(text[last:])
-    parsed = _parse_lines("\n".join(pieces).splitlines())
+    parsed = _parse_lines("\n".join(pieces).splitlines(), asking)
     chunks.extend(parsed.chunks)
     return _Parsed(chunks, parsed.remainder, question if question is not None else parsed.question)
 
@@ -324,30 +324,33 @@ def _parse_sections(lines: list[str]) -> _Parsed:
     return _Parsed(chunks, [], question)
 
 
-def _parse_lines(lines: list[str]) -> _Parsed:
+def _parse_lines(lines: list[str], asking: bool) -> _Parsed:
     chunks: list[str] = []
     remainder: list[str] = []
     question: str | None = None
+    # Only the last question label of the user's message is the prompt's: others belong to pasted FAQ entries.
+    labels = [i for i, line in enumerate(lines) if _asked(line) is not None]
+    asked_at = labels[-1] if asking and labels else -1
     index = 0
     while index < len(lines):
         line = lines[index]
-        if _ANSWER_LABEL.match(line) or _STOP_LABEL.match(line):
+        if _ANSWER_CUE.match(line) or _STOP_LABEL.match(line):
             index += 1
             continue
-        header = _context_header(lines, index)
+        header = _context_header(lines, index) if index != asked_at else None
         if header is not None:
-            body, index = _block(lines, index + 1, header)
+            body, index = _block(lines, index + 1, header, asked_at)
             chunks.extend(_items(body))
             continue
-        asked = _asked(line)
-        if asked is not None:
-            taken, index = _until_break(lines, index + 1, [asked] if asked else [])
+        if index == asked_at:
+            rest = _asked(line) or ""
+            taken, index = _until_break(lines, index + 1, [rest] if rest else [])
             question = "\n".join(taken).strip()
             continue
         number = _item_start(line)
         opens_message = not any(earlier.strip() for earlier in lines[:index])
         if number is not None and (number in (0, 1) or opens_message):
-            body, index = _labelled_run(lines, index)
+            body, index = _labelled_run(lines, index, asked_at)
             chunks.extend(_items(body))
             continue
         remainder.append(line)
@@ -391,7 +394,7 @@ def _names_documents(label: str) -> bool:
     )
 
 
-def _block(lines: list[str], start: int, inline: str) -> tuple[list[str], int]:
+def _block(lines: list[str], start: int, inline: str, asked_at: int) -> tuple[list[str], int]:
     """A context block's lines: up to a label that ends it (a question, an answer, instructions, another
     header) or the end of the message. A block that opens with a delimiter line ends at its last delimiter
     line: what follows the closing fence is the prompt's own text."""
@@ -400,8 +403,8 @@ def _block(lines: list[str], start: int, inline: str) -> tuple[list[str], int]:
     while index < len(lines):
         line = lines[index]
         ended = (
-            _asked(line) is not None
-            or _ANSWER_LABEL.match(line)
+            index == asked_at
+            or _ANSWER_CUE.match(line)
             or _STOP_LABEL.match(line)
             or (index > start and _context_header(lines, index) is not None)
         )
@@ -417,7 +420,7 @@ def _block(lines: list[str], start: int, inline: str) -> tuple[list[str], int]:
     return body, index
 
 
-def _labelled_run(lines: list[str], start: int) -> tuple[list[str], int]:
+def _labelled_run(lines: list[str], start: int, asked_at: int) -> tuple[list[str], int]:
     """Documents labelled outside a context block ("Document 1: ...", "[1] ..."): the run of items numbered
     on from the first, the last one ending at its first blank line."""
     expected = _item_start(lines[start])
@@ -429,9 +432,7 @@ def _labelled_run(lines: list[str], start: int) -> tuple[list[str], int]:
         if index > start and number is not None and expected is not None and number == expected + 1:
             expected = number
             last_item = index
-        elif index > start and (
-            _asked(line) is not None or _ANSWER_LABEL.match(line) or _STOP_LABEL.match(line)
-        ):
+        elif index > start and (index == asked_at or _ANSWER_CUE.match(line) or _STOP_LABEL.match(line)):
             break
         index += 1
     end = next((i for i in range(last_item + 1, index) if not lines[i].strip()), index)
@@ -500,9 +501,7 @@ def _instructs(paragraph: str) -> bool:
     not in the context above, say you don't know."): the prompt's own words, not a document."""
     words = re.findall(r"[a-z']+", paragraph.lower())
     return (
-        len(words) <= 40
-        and bool(_REFERS_TO_DOCUMENTS.search(paragraph))
-        and bool(_TELLS.search(paragraph))
+        len(words) <= 40 and bool(_REFERS_TO_DOCUMENTS.search(paragraph)) and bool(_TELLS.search(paragraph))
     )
 
 
@@ -563,7 +562,7 @@ def _until_break(lines: list[str], start: int, taken: list[str]) -> tuple[list[s
                 break
             index += 1
             continue
-        if _ANSWER_LABEL.match(line) or _STOP_LABEL.match(line) or _context_header(lines, index) is not None:
+        if _ANSWER_CUE.match(line) or _STOP_LABEL.match(line) or _context_header(lines, index) is not None:
             break
         taken.append(line)
         index += 1
@@ -585,7 +584,6 @@ def _unquoted(text: str) -> str:
 
 
 _ANSWER_SECTIONS: Final = ("answer", "response", "output", "final_answer")
-
 
 
 def answer_of(text: str) -> str | None:
