@@ -223,3 +223,22 @@ def test_legacy_events_with_content_make_a_chat_span_with_none_a_scorable_reques
 
     assert (request.question, request.answer, chunks(request)) == (QUESTION, ANSWER, list(DOCS.values()))
     assert assembled(raw({"gen_ai.operation.name": "chat"})).unscorable is Unscorable.NO_CONTENT
+
+
+def workflow_returning(output: object) -> TraceSpan:
+    entered = json.dumps({"args": [QUESTION], "kwargs": {}})
+    return raw(
+        {"traceloop.span.kind": "workflow", "traceloop.entity.input": entered,
+         "traceloop.entity.output": json.dumps(output)},
+        span_id="01", scope="traceloop.tracer",
+    )  # fmt: skip
+
+
+def test_a_chain_answer_no_model_wrote_gives_way_to_the_generating_calls_answer() -> None:
+    llm = raw(chat(CONTEXT_BLOCK, QUESTION), span_id="02", parent="01")
+
+    status = assembled(workflow_returning({"result": "success", "id": 7}), llm)
+    edited = assembled(workflow_returning(f"{ANSWER} Sources: [1]"), llm)
+
+    assert status.answer == ANSWER  # "success" was a field of a structure, not what the model said
+    assert edited.answer == f"{ANSWER} Sources: [1]"  # the chain's own finishing of the model's answer

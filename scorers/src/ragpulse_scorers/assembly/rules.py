@@ -187,10 +187,14 @@ def assemble(trace_id: str, delivered: Iterable[TraceSpan]) -> AssembledRequest 
     ]
     final = _final_ranking(trace, documents, fusers)
     generator = _generator(trace, answer, documents)
-    question = _question(rag, chain, _outermost_llm(trace, generator))
     outermost_llm = _outermost_llm(trace, generator)
+    question = _question(rag, chain, outermost_llm)
     generated = answer_of(generator.output_text) if generator is not None else ""
-    if not answer and generator is not None:
+    if generator is not None and (
+        not answer or (rag is None and not _said_by_a_model(trace, answer, generated))
+    ):
+        # A chain's answer no model wrote (a field picked from a structure, a status) is not judged: the
+        # generating call's own answer is.
         answer = generated or ""
     queries = _ordered_queries(trace, leaves, question, generator)
     context = _context(trace, generator, final, leaves, documents, question)
@@ -267,6 +271,23 @@ def _question(rag: Any, chain: Span | None, outermost_llm: Span | None) -> str:
     if outermost_llm is None:
         return ""
     return read_prompt(outermost_llm.messages).question
+
+
+def _said_by_a_model(trace: Trace, answer: str, generated: str | None) -> bool:
+    """The chain's answer is what some LLM span wrote (give or take the edges a chain trims or adds), or no
+    LLM span recorded an answer to compare it with."""
+    outputs = [generated or "", *(span.output_text for span in trace.spans if span.kind is Kind.LLM)]
+    said = [normalized(text) for text in outputs if text.strip()]
+    return not said or any(_agree(normalized(answer), text) for text in said)
+
+
+def _agree(first: str, second: str) -> bool:
+    """One text holds the other, or most of the shorter one's words are in the longer one."""
+    if first in second or second in first:
+        return True
+    words = [set(text.lower().split()) for text in (first, second)]
+    shorter = min(words, key=len)
+    return bool(shorter) and len(words[0] & words[1]) / len(shorter) >= 0.6
 
 
 def _outermost_llm(trace: Trace, generator: Span | None) -> Span | None:
