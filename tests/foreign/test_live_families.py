@@ -5,8 +5,11 @@ The request must be the one the service served, scored; the exporters must see e
 
 from __future__ import annotations
 
+import inspect
 import sys
+import types
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -193,14 +196,45 @@ def test_openllmetry_openai_instrumentor_with_numbered_documents_in_the_user_mes
     from opentelemetry.instrumentation.openai import OpenAIInstrumentor
 
     instrumentor = OpenAIInstrumentor()
-    instrumentor.instrument(tracer_provider=signals.traces, meter_provider=signals.metrics)
-    try:
-        served = serve(client, QUESTIONS["guests"], "user-numbered", stream=True)
-    finally:
-        instrumentor.uninstrument()
+    with openai_methods_restored():
+        instrumentor.instrument(tracer_provider=signals.traces, meter_provider=signals.metrics)
+        try:
+            served = serve(client, QUESTIONS["guests"], "user-numbered", stream=True)
+        finally:
+            instrumentor.uninstrument()
 
     request, row = assembled_and_scored(signals, collector, store, chdb_dsn)
     assert_request(request, row, served, "openllmetry", "prompt")
+
+
+@contextmanager
+def openai_methods_restored() -> Iterator[None]:
+    """OpenLLMetry's ``uninstrument`` leaves its wrappers on the openai client's methods, and every later
+    openai call in this process (the judges' tests) would go on tracing into a shut-down provider: take off
+    whatever wrapper is left on the classes of ``openai.resources``."""
+    try:
+        yield
+    finally:
+        import openai.resources
+
+        seen: set[int] = set()
+        pending: list[Any] = [openai.resources]
+        while pending:
+            holder = pending.pop()
+            if id(holder) in seen:
+                continue
+            seen.add(id(holder))
+            for name, value in list(vars(holder).items()):
+                if isinstance(holder, type) and "FunctionWrapper" in type(value).__name__:
+                    setattr(holder, name, inspect.unwrap(value))
+                elif _in_openai_resources(value):
+                    pending.append(value)
+
+
+def _in_openai_resources(value: Any) -> bool:
+    if isinstance(value, type):
+        return str(value.__dict__.get("__module__", "")).startswith("openai.resources")
+    return isinstance(value, types.ModuleType) and value.__name__.startswith("openai.resources")
 
 
 def haystack_rag(model_url: str, question: str) -> Served:
