@@ -6,11 +6,12 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 
-from ragpulse_core.store import Store, StoreMissing, StoreUnavailable
+from ragpulse_core.store import StoreUnavailable
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from ragpulse_scorers.commands.store_access import open_for_reading
 from ragpulse_scorers.report import queries
 from ragpulse_scorers.report.collect import parse_since
 from ragpulse_scorers.report.format import excerpt, shown, unscored_hint, unscored_label
@@ -23,15 +24,8 @@ console = Console()
 def run(args: argparse.Namespace) -> int:
     since = parse_since(args.since)
     settings = ScorersSettings.load(args.config, store={"dsn": args.dsn})
-    try:
-        store = Store(settings.store.dsn, settings.store.database, read_only=True)
-    except StoreUnavailable as exc:
-        hint = (
-            " Run `ragpulse serve` or `ragpulse demo` first, or pass --dsn."
-            if isinstance(exc, StoreMissing)
-            else ""
-        )
-        console.print(f"[red]error:[/red] {escape(str(exc))}.{hint}", soft_wrap=True)
+    store = open_for_reading(settings, console)
+    if store is None:
         return 1
     try:
         params = {"since_ms": int(since.timestamp() * 1000), "service": args.service or ""}
