@@ -242,3 +242,43 @@ def test_a_chain_answer_no_model_wrote_gives_way_to_the_generating_calls_answer(
 
     assert status.answer == ANSWER  # "success" was a field of a structure, not what the model said
     assert edited.answer == f"{ANSWER} Sources: [1]"  # the chain's own finishing of the model's answer
+
+
+def test_a_chain_handed_the_whole_prompt_gives_the_question_inside_it() -> None:
+    prompt = f"{CONTEXT_BLOCK}\n\nQuestion: {QUESTION}"
+    retrieve = raw(
+        {"traceloop.span.kind": "task", "traceloop.entity.name": "retrieve",
+         "traceloop.entity.input": json.dumps({"args": [QUESTION], "kwargs": {}}),
+         "traceloop.entity.output": json.dumps([{"id": i, "text": t} for i, t in DOCS.items()])},
+        span_id="02", parent="01",
+    )  # fmt: skip
+    handed = json.dumps({"args": [prompt], "kwargs": {}})
+    answer = raw(
+        {"traceloop.span.kind": "task", "traceloop.entity.input": handed,
+         "traceloop.entity.output": json.dumps(ANSWER)},
+        span_id="01",
+    )  # fmt: skip
+    llm = raw(chat("", prompt), span_id="03", parent="01")
+
+    request = assembled(answer, retrieve, llm)
+
+    assert (request.question, chunks(request), request.unscorable) == (
+        QUESTION, list(DOCS.values()), Unscorable.SCORABLE,
+    )  # fmt: skip
+
+
+def test_documents_from_a_search_tool_are_the_context() -> None:
+    tool_result = json.dumps([{"id": i, "text": t} for i, t in DOCS.items()])
+    messages = json.dumps(
+        [{"role": "user", "parts": [{"type": "text", "content": QUESTION}]},
+         {"role": "assistant", "parts": [{"type": "tool_call", "id": "c1", "name": "search"}]},
+         {"role": "tool", "parts": [{"type": "tool_call_response", "id": "c1", "response": tool_result}]}]
+    )  # fmt: skip
+    llm = raw({"gen_ai.operation.name": "chat", "gen_ai.input.messages": messages,
+               "gen_ai.output.messages": parts(("assistant", ANSWER))})  # fmt: skip
+
+    request = assembled(llm)
+
+    assert (request.question, chunks(request), request.context_source) == (
+        QUESTION, list(DOCS.values()), ContextSource.PROMPT,
+    )  # fmt: skip

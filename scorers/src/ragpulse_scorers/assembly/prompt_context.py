@@ -236,13 +236,19 @@ def read_prompt(messages: Sequence[Message], known_question: str = "") -> Prompt
     asking = users[-1] if users else None
     chunks: list[str] = []
     question = ""
+    asked: dict[int, str] = {}
     for index, message in enumerate(turn):
         if message.role is Role.ASSISTANT or (message.role is Role.OTHER and index != asking):
             continue
         parsed = _parse(message.text, whole_block=message.role is Role.TOOL, asking=index == asking)
         chunks.extend(parsed.chunks)
+        if message.role is Role.USER and not parsed.chunks:
+            asked[index] = message.text.strip()
         if index == asking:
             question = _question(message.text, parsed)
+            if not question and not "".join(parsed.remainder).strip() and parsed.question is None:
+                # The last user message is documents only: the user asked in the one before it.
+                question = asked[max(asked)] if asked else ""
     dropped = {normalized(text) for text in (question, known_question) if text}
     kept: list[str] = []
     for chunk in chunks:

@@ -31,7 +31,7 @@ from typing import Any, Final
 
 from ragpulse_scorers.assembly import guard
 from ragpulse_scorers.assembly.dialects import normalise
-from ragpulse_scorers.assembly.model import Document, Span, TraceSpan, Unread, normalized
+from ragpulse_scorers.assembly.model import Document, Message, Role, Span, TraceSpan, Unread, normalized
 from ragpulse_scorers.assembly.names import REQUEST_KINDS, ContextSource, Kind, Source
 from ragpulse_scorers.assembly.prompt_context import answer_of, read_prompt
 from ragpulse_scorers.assembly.reasons import Unscorable
@@ -200,6 +200,9 @@ def assemble(trace_id: str, delivered: Iterable[TraceSpan]) -> AssembledRequest 
     context = _context(trace, generator, final, leaves, documents, question)
     model, input_tokens, output_tokens = _usage(trace, generator)
     chunks = [str(chunk["text"]) for chunk in context.chunks]
+    if rag is None and guard.problem(question, "", chunks):
+        # A chain handed the whole prompt: the user's words are in it, as in an LLM's user message.
+        question = read_prompt([Message(Role.USER, question)]).question or question
     speakers = [span for span in (chain, generator, outermost_llm) if span is not None]
     if generated is None and generator is not None:
         speakers.append(replace(generator, unread=generator.unread | {Unread.OUTPUT}))

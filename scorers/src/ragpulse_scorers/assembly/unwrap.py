@@ -216,7 +216,7 @@ def message_role(message: dict[str, Any]) -> str:
 
 def content_text(content: Any) -> str | None:
     """A message's content: a string, or a list of parts (``{"type": "text", "text"|"content": ...}``,
-    Haystack's ``{"text": ...}``); None when it holds no text part."""
+    Haystack's ``{"text": ...}``, a tool's response); None when it holds no text part."""
     if isinstance(content, str):
         return content
     if isinstance(content, dict):
@@ -224,11 +224,21 @@ def content_text(content: Any) -> str | None:
         inner = content.get("parts", content.get("text"))
         return content_text(inner) if inner is not content else None
     if isinstance(content, list):
-        texts = [
-            part.get("text", part.get("content"))
-            for part in content
-            if isinstance(part, dict) and part.get("type", "text") in ("text", "input_text", "output_text")
-        ]
-        strings = [text for text in texts if isinstance(text, str)]
+        texts = [_part_text(part) for part in content if isinstance(part, dict)]
+        strings = [text for text in texts if text is not None]
         return "\n".join(strings) if strings else None
+    return None
+
+
+def _part_text(part: dict[str, Any]) -> str | None:
+    """A text part's text, or a tool result's (GenAI ``tool_call_response``: a search tool's documents)."""
+    kind = part.get("type", "text")
+    if kind in ("text", "input_text", "output_text"):
+        text = part.get("text", part.get("content"))
+        return text if isinstance(text, str) else None
+    if kind == "tool_call_response":
+        response = part.get("response", part.get("result"))
+        if isinstance(response, str):
+            return response
+        return json.dumps(response, ensure_ascii=False) if isinstance(response, list | dict) else None
     return None
