@@ -282,3 +282,15 @@ def test_documents_from_a_search_tool_are_the_context() -> None:
     assert (request.question, chunks(request), request.context_source) == (
         QUESTION, list(DOCS.values()), ContextSource.PROMPT,
     )  # fmt: skip
+
+
+def test_a_prompt_holding_none_of_the_retrieved_documents_but_its_own_gives_its_own() -> None:
+    retrieval = raw(
+        {"gen_ai.operation.name": "retrieval", "gen_ai.retrieval.query.text": "related products",
+         "gen_ai.retrieval.documents": json.dumps([{"id": "p-1", "content": "A product the page shows."}])},
+        span_id="02",
+    )  # fmt: skip
+
+    request = assembled(retrieval, raw(chat(CONTEXT_BLOCK, QUESTION), span_id="03"))
+
+    assert (chunks(request), request.context_source) == (list(DOCS.values()), ContextSource.PROMPT)

@@ -7,9 +7,9 @@ only the common span model (:mod:`ragpulse_scorers.assembly.model`), never a fam
 - the generating LLM span is the one whose output holds the answer and whose prompt holds retrieved
   documents, the last to end among equals;
 - context: the documents whose text appears in the generating span's prompt, in the order the prompt holds
-  them; otherwise the reranker's output (or a fusion retriever's), otherwise the leaf retrievers' union in
-  rank order; otherwise the documents pasted into the prompt itself; documents recorded by id only take
-  their text from another span that recorded the same id;
+  them; otherwise the documents pasted into the prompt itself, when it holds some; otherwise the reranker's
+  output (or a fusion retriever's), otherwise the leaf retrievers' union in rank order; documents recorded by
+  id only take their text from another span that recorded the same id;
 - variations and per-variation rankings from the leaf retriever spans (a retriever with no retriever with
   documents below it); the question searched as such has query index 0, the others follow in the order the
   query-writing LLM wrote them;
@@ -414,13 +414,14 @@ def _context(
         seen = _seen_by(prompt, retrieved + listed)
         if seen:
             return _Context(_chunks(seen, final_scores), _origin(seen, from_retrievers), unavailable)
-    if ranked:
+    # A prompt that holds none of the retrieved documents but documents of its own: those are what the
+    # model saw (a retrieval for another purpose, or documents rewritten before pasting).
+    pasted = read_prompt(generator.messages, known_question=question).chunks if generator is not None else ()
+    if ranked and not pasted:
         return _Context(_chunks(ranked, final_scores), _origin(ranked, from_retrievers), unavailable)
-    if generator is not None:
-        reading = read_prompt(generator.messages, known_question=question)
-        if reading.chunks:
-            pasted = [Document(_pasted_id(n), text) for n, text in enumerate(reading.chunks, 1)]
-            return _Context(_chunks(pasted, {}), ContextSource.PROMPT, unavailable)
+    if pasted:
+        found = [Document(_pasted_id(n), text) for n, text in enumerate(pasted, 1)]
+        return _Context(_chunks(found, {}), ContextSource.PROMPT, unavailable)
     if listed and not prompt:
         return _Context(_chunks(listed, {}), ContextSource.DOCUMENTS, unavailable)
     return _Context([], ContextSource.NONE, unavailable)
