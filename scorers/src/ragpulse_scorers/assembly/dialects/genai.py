@@ -80,7 +80,11 @@ class GenAI:
         }
     )  # fmt: skip
     prefixes: tuple[str, ...] = ()
-    markers = (Marker(OPERATION_NAME, _GENERATING), Marker(INPUT_MESSAGES), Marker(OUTPUT_MESSAGES))
+    markers = (
+        Marker(OPERATION_NAME, _GENERATING), Marker(INPUT_MESSAGES), Marker(OUTPUT_MESSAGES),
+        Marker(REQUEST_MODEL),
+    )  # fmt: skip
+    """``gen_ai.request.model`` finds spans of conventions older than ``gen_ai.operation.name``."""
     scopes = ("opentelemetry.instrumentation.openai_v2", "opentelemetry.util.genai")
 
     def claims(self, span: TraceSpan) -> bool:
@@ -98,7 +102,9 @@ def kind_of(span: TraceSpan) -> Kind:
     operation = span.get(OPERATION_NAME)
     if operation in KINDS:
         return KINDS[operation]
-    if any(key in span.attributes for key in (INPUT_MESSAGES, OUTPUT_MESSAGES)) or _content_events(span):
+    if any(key in span.attributes for key in (INPUT_MESSAGES, OUTPUT_MESSAGES)) or any(
+        event.name in EVENT_NAMES for event in span.events
+    ):
         return Kind.LLM
     return Kind.OTHER
 

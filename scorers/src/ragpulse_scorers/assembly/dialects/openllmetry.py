@@ -45,6 +45,7 @@ USAGE_TOTAL_TOKENS: Final = "llm.usage.total_tokens"
 IS_STREAMING: Final = "llm.is_streaming"
 CURRENT_IS_STREAMING: Final = "gen_ai.is_streaming"
 OPENAI_API_BASE: Final = "gen_ai.openai.api_base"
+CURRENT_TOTAL_TOKENS: Final = "gen_ai.usage.total_tokens"
 """Keys only OpenLLMetry's current instrumentors write beside the GenAI conventions' own."""
 PROMPTS: Final = "gen_ai.prompt."
 COMPLETIONS: Final = "gen_ai.completion."
@@ -52,7 +53,7 @@ VECTOR_DB_RETRIEVE: Final = "vector_db_retrieve"
 
 _OWN_KEYS: Final = (
     SPAN_KIND, WORKFLOW_NAME, ENTITY_PATH, REQUEST_TYPE, USAGE_TOTAL_TOKENS, IS_STREAMING,
-    CURRENT_IS_STREAMING, OPENAI_API_BASE,
+    CURRENT_IS_STREAMING, OPENAI_API_BASE, CURRENT_TOTAL_TOKENS,
 )  # fmt: skip
 _SPAN_KINDS: Final = {"workflow": Kind.CHAIN, "task": Kind.CHAIN, "agent": Kind.AGENT, "tool": Kind.TOOL}
 _REQUEST_TYPES: Final = {"chat": Kind.LLM, "completion": Kind.LLM, "embedding": Kind.EMBEDDING,
@@ -65,7 +66,7 @@ class OpenLLMetry:
     source = Source.OPENLLMETRY
     keys = frozenset(
         {SPAN_KIND, ENTITY_NAME, ENTITY_INPUT, ENTITY_OUTPUT, WORKFLOW_NAME, ENTITY_PATH, REQUEST_TYPE,
-         USAGE_TOTAL_TOKENS, IS_STREAMING, CURRENT_IS_STREAMING, OPENAI_API_BASE}
+         USAGE_TOTAL_TOKENS, IS_STREAMING, CURRENT_IS_STREAMING, OPENAI_API_BASE, CURRENT_TOTAL_TOKENS}
     )  # fmt: skip
     prefixes = (PROMPTS, COMPLETIONS)
     markers = (
