@@ -25,8 +25,8 @@ DIALECTS: Final[tuple[Dialect, ...]] = (
     Ragpulse(),
     OpenInference(),
     Haystack(),
-    OpenLLMetry(),
     OpenLIT(),
+    OpenLLMetry(),
     GenAI(),
 )
 
