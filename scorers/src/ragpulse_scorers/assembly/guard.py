@@ -13,10 +13,15 @@ from ragpulse_scorers.assembly.model import normalized
 from ragpulse_scorers.assembly.pyrepr import looks_like_repr
 from ragpulse_scorers.assembly.unwrap import looks_like_json, parse_json
 
-_SERIALIZATION_MARKERS: Final = re.compile(
-    r"ChatMessage\(|TextContent\(|\bDocument\(id=|\bpage_content=|<ChatRole\.|[\"']lc[\"']:\s*1\b|"
-    r"\[\[ ## \w[\w ]* ## \]\]"
+_SERIALIZATION_MARKERS: Final = (
+    "ChatMessage(",
+    "TextContent(",
+    "Document(id=",
+    "page_content=",
+    "<ChatRole.",
+    "[[ ## ",
 )
+_LANGCHAIN_CONSTRUCTOR: Final = re.compile(r"[\"']lc[\"']:\s*1\b")
 _MIN_CHUNK_WORDS: Final = 6
 """A chunk this long found inside the question means the question is a prompt, not the user's words."""
 
@@ -26,7 +31,11 @@ def serialized(text: str) -> bool:
     stripped = text.strip()
     if isinstance(parse_json(stripped), dict | list) or looks_like_json(stripped):
         return True
-    return looks_like_repr(stripped) or bool(_SERIALIZATION_MARKERS.search(stripped))
+    return (
+        looks_like_repr(stripped)
+        or any(marker in stripped for marker in _SERIALIZATION_MARKERS)
+        or ("lc" in stripped and _LANGCHAIN_CONSTRUCTOR.search(stripped) is not None)
+    )
 
 
 def problem(question: str, answer: str, chunks: Sequence[str]) -> str:
@@ -37,9 +46,15 @@ def problem(question: str, answer: str, chunks: Sequence[str]) -> str:
         return "the answer is a serialized object"
     if any(serialized(chunk) for chunk in chunks):
         return "a chunk is a serialized object"
-    asked = normalized(question)
-    for chunk in chunks:
-        key = normalized(chunk)
-        if len(key.split()) >= _MIN_CHUNK_WORDS and key in asked:
-            return "the question holds a chunk of the context: it is a whole prompt"
+    if holds_a_chunk(question, chunks):
+        return "the question holds a chunk of the context: it is a whole prompt"
     return ""
+
+
+def holds_a_chunk(question: str, chunks: Sequence[str]) -> bool:
+    """The question carries a document of the context word for word: it is a prompt, not the user's words."""
+    asked = normalized(question)
+    return any(
+        len(key.split()) >= _MIN_CHUNK_WORDS and key in asked
+        for key in (normalized(chunk) for chunk in chunks)
+    )

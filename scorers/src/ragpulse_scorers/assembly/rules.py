@@ -200,7 +200,7 @@ def assemble(trace_id: str, delivered: Iterable[TraceSpan]) -> AssembledRequest 
     context = _context(trace, generator, final, leaves, documents, question)
     model, input_tokens, output_tokens = _usage(trace, generator)
     chunks = [str(chunk["text"]) for chunk in context.chunks]
-    if rag is None and guard.problem(question, "", chunks):
+    if rag is None and guard.holds_a_chunk(question, chunks):
         # A chain handed the whole prompt: the user's words are in it, as in an LLM's user message.
         question = read_prompt([Message(Role.USER, question)]).question or question
     speakers = [span for span in (chain, generator, outermost_llm) if span is not None]
