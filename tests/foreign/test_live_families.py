@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -187,17 +188,36 @@ def test_openai_v2_latest_semconv_with_util_genai_workflow_and_retrieval(
     assert_request(request, row, served, "genai", "retriever" if capture == "span_only" else "prompt")
 
 
+@contextmanager
+def openai_methods_restored() -> Iterator[None]:
+    """opentelemetry-instrumentation-openai 0.62.4's ``uninstrument()`` leaves its wrappers on the openai
+    client's methods (bound to this test's providers); put the originals back for the tests after this one."""
+    import openai.resources.chat.completions as chat
+    import openai.resources.embeddings as embeddings
+    import openai.resources.responses as responses
+
+    classes = [chat.Completions, chat.AsyncCompletions, embeddings.Embeddings, embeddings.AsyncEmbeddings]
+    classes += [responses.Responses, responses.AsyncResponses]
+    saved = [(cls, name, value) for cls in classes for name, value in vars(cls).items() if callable(value)]
+    try:
+        yield
+    finally:
+        for cls, name, value in saved:
+            setattr(cls, name, value)
+
+
 def test_openllmetry_openai_instrumentor_with_numbered_documents_in_the_user_message(
     signals: Signals, client: OpenAI, collector: CollectorServer, store: Store, chdb_dsn: str
 ) -> None:
     from opentelemetry.instrumentation.openai import OpenAIInstrumentor
 
     instrumentor = OpenAIInstrumentor()
-    instrumentor.instrument(tracer_provider=signals.traces, meter_provider=signals.metrics)
-    try:
-        served = serve(client, QUESTIONS["guests"], "user-numbered", stream=True)
-    finally:
-        instrumentor.uninstrument()
+    with openai_methods_restored():
+        instrumentor.instrument(tracer_provider=signals.traces, meter_provider=signals.metrics)
+        try:
+            served = serve(client, QUESTIONS["guests"], "user-numbered", stream=True)
+        finally:
+            instrumentor.uninstrument()
 
     request, row = assembled_and_scored(signals, collector, store, chdb_dsn)
     assert_request(request, row, served, "openllmetry", "prompt")
