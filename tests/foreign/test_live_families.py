@@ -190,6 +190,24 @@ def test_openai_v2_latest_semconv_with_util_genai_workflow_and_retrieval(
     assert_request(request, row, served, "genai", "retriever" if capture == "span_only" else "prompt")
 
 
+@contextmanager
+def openai_methods_restored() -> Iterator[None]:
+    """opentelemetry-instrumentation-openai 0.62.4's ``uninstrument()`` leaves its wrappers on the openai
+    client's methods (bound to this test's providers); put the originals back for the tests after this one."""
+    import openai.resources.chat.completions as chat
+    import openai.resources.embeddings as embeddings
+    import openai.resources.responses as responses
+
+    classes = [chat.Completions, chat.AsyncCompletions, embeddings.Embeddings, embeddings.AsyncEmbeddings]
+    classes += [responses.Responses, responses.AsyncResponses]
+    saved = [(cls, name, value) for cls in classes for name, value in vars(cls).items() if callable(value)]
+    try:
+        yield
+    finally:
+        for cls, name, value in saved:
+            setattr(cls, name, value)
+
+
 def test_openllmetry_openai_instrumentor_with_numbered_documents_in_the_user_message(
     signals: Signals, client: OpenAI, collector: CollectorServer, store: Store, chdb_dsn: str
 ) -> None:
