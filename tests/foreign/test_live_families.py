@@ -5,9 +5,7 @@ The request must be the one the service served, scored; the exporters must see e
 
 from __future__ import annotations
 
-import inspect
 import sys
-import types
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -223,36 +221,6 @@ def test_openllmetry_openai_instrumentor_with_numbered_documents_in_the_user_mes
 
     request, row = assembled_and_scored(signals, collector, store, chdb_dsn)
     assert_request(request, row, served, "openllmetry", "prompt")
-
-
-@contextmanager
-def openai_methods_restored() -> Iterator[None]:
-    """OpenLLMetry's ``uninstrument`` leaves its wrappers on the openai client's methods, and every later
-    openai call in this process (the judges' tests) would go on tracing into a shut-down provider: take off
-    whatever wrapper is left on the classes of ``openai.resources``."""
-    try:
-        yield
-    finally:
-        import openai.resources
-
-        seen: set[int] = set()
-        pending: list[Any] = [openai.resources]
-        while pending:
-            holder = pending.pop()
-            if id(holder) in seen:
-                continue
-            seen.add(id(holder))
-            for name, value in list(vars(holder).items()):
-                if isinstance(holder, type) and "FunctionWrapper" in type(value).__name__:
-                    setattr(holder, name, inspect.unwrap(value))
-                elif _in_openai_resources(value):
-                    pending.append(value)
-
-
-def _in_openai_resources(value: Any) -> bool:
-    if isinstance(value, type):
-        return str(value.__dict__.get("__module__", "")).startswith("openai.resources")
-    return isinstance(value, types.ModuleType) and value.__name__.startswith("openai.resources")
 
 
 def haystack_rag(model_url: str, question: str) -> Served:
