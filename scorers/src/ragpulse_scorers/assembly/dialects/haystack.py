@@ -41,8 +41,6 @@ class Haystack:
     )
     prefixes: tuple[str, ...] = ()
     markers = (Marker(COMPONENT_TYPE), Marker(PIPELINE_INPUT))
-    scopes: tuple[str, ...] = ()
-    """The spans carry the app's own tracer scope, whatever it is."""
 
     def claims(self, span: TraceSpan) -> bool:
         return any(key in span.attributes for key in (COMPONENT_TYPE, COMPONENT_NAME, PIPELINE_INPUT,

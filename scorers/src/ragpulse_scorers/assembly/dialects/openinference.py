@@ -57,7 +57,6 @@ class OpenInference:
     prefixes = (RETRIEVAL_DOCUMENTS, RERANKER_OUTPUT_DOCUMENTS, LLM_INPUT_MESSAGES, LLM_OUTPUT_MESSAGES,
                 f"{LLM_PROMPTS}.")  # fmt: skip
     markers = (Marker(SPAN_KIND, ("LLM", "RETRIEVER", "RERANKER", "llm", "retriever", "reranker")),)
-    scopes = ("openinference.",)
 
     def claims(self, span: TraceSpan) -> bool:
         return SPAN_KIND in span.attributes and span.scope_name != RAGPULSE_SCOPE

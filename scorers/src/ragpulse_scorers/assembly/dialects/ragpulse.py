@@ -25,7 +25,6 @@ class Ragpulse:
     prefixes = openinference.OpenInference.prefixes
     markers: tuple[Marker, ...] = ()
     """ragpulse's spans never make a trace a candidate: only another family's spans do."""
-    scopes: tuple[str, ...] = ()
 
     def claims(self, span: TraceSpan) -> bool:
         return span.scope_name == RAGPULSE_SCOPE or span.get(RAGPULSE_KIND) == RAGPULSE_KIND_RAG
