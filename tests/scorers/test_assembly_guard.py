@@ -10,7 +10,7 @@ import pytest
 from dialect_spans import raw
 from hypothesis import given
 from hypothesis import strategies as st
-from ragpulse_scorers.assembly import guard, rules
+from ragpulse_scorers.assembly import guard, rules, trace
 from ragpulse_scorers.assembly.dialects import normalise
 from ragpulse_scorers.assembly.model import Span, TraceSpan
 from ragpulse_scorers.assembly.pyrepr import repr_text
@@ -109,7 +109,7 @@ def test_a_dialect_that_passes_a_repr_on_as_text_still_gets_the_request_refused(
         return replace(normalise(span), output_text="ChatMessage(_content=[TextContent(text='30 days.')])")
 
     assert rules.assemble("t", [llm]).unscorable is Unscorable.SCORABLE  # type: ignore[union-attr]
-    monkeypatch.setattr(rules, "normalise", buggy)
+    monkeypatch.setattr(trace, "normalise", buggy)
     refused = rules.assemble("t", [llm])
 
     assert refused is not None and refused.unscorable is Unscorable.UNPARSEABLE

@@ -30,11 +30,12 @@ from datetime import datetime
 from typing import Any, Final
 
 from ragpulse_scorers.assembly import guard
-from ragpulse_scorers.assembly.dialects import normalise
+from ragpulse_scorers.assembly.context import ChosenContext, choose_context, resolved_documents
 from ragpulse_scorers.assembly.model import Document, Message, Role, Span, TraceSpan, Unread, normalized
 from ragpulse_scorers.assembly.names import REQUEST_KINDS, ContextSource, Kind, Source
 from ragpulse_scorers.assembly.prompt_context import answer_of, read_prompt
 from ragpulse_scorers.assembly.reasons import Unscorable
+from ragpulse_scorers.assembly.trace import Trace
 from ragpulse_scorers.assembly.unwrap import parse_json
 
 COLUMNS: Final = (
@@ -81,81 +82,11 @@ class AssembledRequest:
         ]  # fmt: skip
 
 
-class Trace:
-    """The deduplicated spans of one trace in the common model, in start order, with their tree."""
-
-    def __init__(self, delivered: Iterable[TraceSpan]) -> None:
-        unique: dict[str, TraceSpan] = {}
-        # A span delivered twice keeps one copy; which one must not depend on arrival order.
-        for span in delivered:
-            kept = unique.get(span.span_id)
-            if kept is None or (kept != span and repr(span) < repr(kept)):
-                unique[span.span_id] = span
-        self.spans = sorted(
-            (normalise(span) for span in unique.values()), key=lambda s: (s.timestamp, s.span_id)
-        )
-        self._parents = {
-            span.span_id: span.parent_span_id
-            for span in self.spans
-            if span.parent_span_id in unique and span.parent_span_id != span.span_id
-        }
-        self._depths = self._depth_map({span.span_id: span for span in self.spans})
-
-    def _depth_map(self, unique: dict[str, Span]) -> dict[str, int]:
-        depths: dict[str, int] = {}
-        for span in self.spans:
-            chain: list[Span] = []
-            on_path: set[str] = set()
-            current: Span | None = span
-            # Walk up until a known depth, a missing parent or a cycle (malformed input must not hang).
-            while current is not None and current.span_id not in depths and current.span_id not in on_path:
-                chain.append(current)
-                on_path.add(current.span_id)
-                current = unique.get(current.parent_span_id)
-            depth = depths.get(current.span_id, -1) if current is not None else -1
-            for visited in reversed(chain):
-                depth += 1
-                depths[visited.span_id] = depth
-        return depths
-
-    def depth(self, span: Span) -> int:
-        return self._depths[span.span_id]
-
-    def ancestors(self, span_ids: set[str]) -> set[str]:
-        """Every span above any of ``span_ids``: one walk up per span, each ancestor visited once."""
-        found: set[str] = set()
-        for span_id in span_ids:
-            parent = self._parents.get(span_id)
-            while parent is not None and parent not in found:
-                found.add(parent)
-                parent = self._parents.get(parent)
-        return found
-
-    def outermost(self, spans: Iterable[Span]) -> Span | None:
-        found = list(spans)
-        return min(found, key=lambda s: (self.depth(s), s.timestamp, s.span_id)) if found else None
-
-    def root(self) -> Span:
-        """The ragpulse root when there is one, else the top span (earliest, then longest)."""
-        rag_roots = [span for span in self.spans if span.rag is not None]
-        if rag_roots:
-            return rag_roots[0]
-        return min(self.spans, key=lambda s: (self.depth(s), s.timestamp, -s.duration_ns, s.span_id))
-
-
 @dataclass(frozen=True)
 class _Retrieval:
     span: Span
     query: str
     documents: list[Document]
-
-
-@dataclass(frozen=True)
-class _Context:
-    chunks: list[dict[str, Any]]
-    source: ContextSource
-    unavailable: bool
-    """Documents were recorded, by id only, and their text is nowhere: the context exists but is unknown."""
 
 
 def assemble(trace_id: str, delivered: Iterable[TraceSpan]) -> AssembledRequest | None:
@@ -169,7 +100,7 @@ def assemble(trace_id: str, delivered: Iterable[TraceSpan]) -> AssembledRequest 
     rag = root.rag
     if rag is not None and _json_list(rag.context):
         return None
-    documents = _resolved_documents(trace.spans)
+    documents = resolved_documents(trace.spans)
 
     recorded = [span for span in trace.spans if span.kind in (Kind.CHAIN, Kind.AGENT) and _recorded(span)]
     chain = root if rag is not None else trace.outermost(recorded)
@@ -197,7 +128,7 @@ def assemble(trace_id: str, delivered: Iterable[TraceSpan]) -> AssembledRequest 
         # generating call's own answer is.
         answer = generated or ""
     queries = _ordered_queries(trace, leaves, question, generator)
-    context = _context(trace, generator, final, leaves, documents, question)
+    context = choose_context(trace, generator, final, _union_in_rank_order(leaves), documents, question)
     model, input_tokens, output_tokens = _usage(trace, generator)
     chunks = [str(chunk["text"]) for chunk in context.chunks]
     if rag is None and guard.holds_a_chunk(question, chunks):
@@ -240,30 +171,6 @@ def assemble(trace_id: str, delivered: Iterable[TraceSpan]) -> AssembledRequest 
 def _recorded(span: Span) -> bool:
     """The span recorded a question or an answer (or tried to, in a shape that could not be read)."""
     return bool(span.input_text or span.output_text or span.unread)
-
-
-def _resolved_documents(spans: list[Span]) -> dict[str, list[Document]]:
-    """Each span's documents, with one id per text across the trace (a document recorded without an id in
-    one span gets the id another span gave it) and texts filled in by id (a document recorded by id only
-    gets the text another span recorded for that id)."""
-    ids: dict[str, str] = {}
-    texts: dict[str, str] = {}
-    every = sorted((d for span in spans for d in span.documents), key=lambda d: (d.id, d.text))
-    for document in every:
-        if document.text and not document.id.startswith("sha256:"):
-            ids.setdefault(document.key, document.id)
-            texts.setdefault(document.id, document.text)
-    resolved: dict[str, list[Document]] = {}
-    for span in spans:
-        found = []
-        for document in span.documents:
-            if not document.text and document.id in texts:
-                document = Document(document.id, texts[document.id], document.score, document.source)
-            elif document.id.startswith("sha256:") and document.key in ids:
-                document = Document(ids[document.key], document.text, document.score, document.source)
-            found.append(document)
-        resolved[span.span_id] = found
-    return resolved
 
 
 def _question(rag: Any, chain: Span | None, outermost_llm: Span | None) -> str:
@@ -379,78 +286,6 @@ def _retrievals_json(leaves: list[_Retrieval], queries: list[str]) -> str:
     )
 
 
-def _context(
-    trace: Trace,
-    generator: Span | None,
-    final: list[Document],
-    leaves: list[_Retrieval],
-    documents: dict[str, list[Document]],
-    question: str,
-) -> _Context:
-    """The chunks the generator saw, and where they were found."""
-    origins = {s.span_id: s.document_origin for s in trace.spans}
-    union = _union_in_rank_order(leaves)
-    retrieved = [d for d in final + union if d.text]
-    ranked = [d for d in final or union if d.text]
-    # Texts a retriever span recorded itself: a text found by id elsewhere makes the context "documents".
-    from_retrievers = {
-        d.key
-        for s in trace.spans
-        if s.document_origin is ContextSource.RETRIEVER
-        for d in s.documents
-        if d.text
-    }
-    listed = [
-        d
-        for span_id, found in documents.items()
-        if origins[span_id] is ContextSource.DOCUMENTS
-        for d in found
-        if d.text
-    ]
-    prompt = generator.prompt if generator is not None else ""
-    unavailable = any(not d.text for found in documents.values() for d in found)
-    final_scores = {document.id: document.score for document in final}
-    if prompt:
-        seen = _seen_by(prompt, retrieved + listed)
-        if seen:
-            return _Context(_chunks(seen, final_scores), _origin(seen, from_retrievers), unavailable)
-    # A prompt that holds none of the retrieved documents but documents of its own: those are what the
-    # model saw (a retrieval for another purpose, or documents rewritten before pasting).
-    pasted = read_prompt(generator.messages, known_question=question).chunks if generator is not None else ()
-    if ranked and not pasted:
-        return _Context(_chunks(ranked, final_scores), _origin(ranked, from_retrievers), unavailable)
-    if pasted:
-        found = [Document(_pasted_id(n), text) for n, text in enumerate(pasted, 1)]
-        return _Context(_chunks(found, {}), ContextSource.PROMPT, unavailable)
-    if listed and not prompt:
-        return _Context(_chunks(listed, {}), ContextSource.DOCUMENTS, unavailable)
-    return _Context([], ContextSource.NONE, unavailable)
-
-
-def _origin(chosen: list[Document], from_retrievers: set[str]) -> ContextSource:
-    """RETRIEVER when retriever spans returned every chosen document, else DOCUMENTS."""
-    by_retriever = all(document.key in from_retrievers for document in chosen)
-    return ContextSource.RETRIEVER if by_retriever else ContextSource.DOCUMENTS
-
-
-def _pasted_id(position: int) -> str:
-    """Documents found in a prompt have no id but their place in it."""
-    return f"prompt:{position}"
-
-
-def _chunks(chosen: list[Document], final_scores: dict[str, float | None]) -> list[dict[str, Any]]:
-    return [
-        {
-            "id": document.id,
-            "text": document.text,
-            "score": final_scores.get(document.id, document.score),
-            "rank": rank,
-            "source": document.source,
-        }
-        for rank, document in enumerate(chosen, 1)
-    ]
-
-
 def _union_in_rank_order(leaves: list[_Retrieval]) -> list[Document]:
     """Every leaf's first document, then every leaf's second, ...: each id once."""
     seen: set[str] = set()
@@ -462,17 +297,6 @@ def _union_in_rank_order(leaves: list[_Retrieval]) -> list[Document]:
                 seen.add(leaf.documents[rank].id)
                 union.append(leaf.documents[rank])
     return union
-
-
-def _seen_by(prompt: str, candidates: list[Document]) -> list[Document]:
-    """The candidates whose text is in the generator's (normalized) prompt, in the order it holds them."""
-    found: dict[str, tuple[int, Document]] = {}
-    for document in candidates:
-        text = document.key
-        at = prompt.find(text) if text else -1
-        if at >= 0 and document.id not in found and all(text != d.key for _, d in found.values()):
-            found[document.id] = (at, document)
-    return [document for _, document in sorted(found.values(), key=lambda item: (item[0], item[1].id))]
 
 
 def _usage(trace: Trace, generator: Span | None) -> tuple[str, int, int]:
@@ -494,7 +318,7 @@ def _usage(trace: Trace, generator: Span | None) -> tuple[str, int, int]:
 
 
 def _unscorable(
-    question: str, answer: str, chunks: list[str], context: _Context, trace: Trace, speakers: list[Span]
+    question: str, answer: str, chunks: list[str], context: ChosenContext, trace: Trace, speakers: list[Span]
 ) -> Unscorable:
     """The first reason this request cannot be judged, or SCORABLE. ``speakers`` are the spans the question
     and answer were read from (or should have been): one that recorded a value it could not read makes a
