@@ -253,4 +253,26 @@ def seed(store: Store, now: datetime) -> Demo:
                     )
     store.insert("otel_traces", spans, SPAN_COLUMNS)
     store.insert("ragpulse_scores", scores, SCORE_COLUMNS)
+    store.insert("ragpulse_requests", _unscorable_requests(now), UNSCORABLE_COLUMNS)
     return demo
+
+
+UNSCORABLE_COLUMNS = [
+    "TraceId", "Timestamp", "ServiceName", "Pipeline", "Variant", "Question", "Source", "ContextSource",
+    "Unscorable", "DurationMs",
+]  # fmt: skip
+
+
+def _unscorable_requests(now: datetime) -> list[list[Any]]:
+    """Requests assembled from other instrumentations that no judge may score, one per reason."""
+    return [
+        [uuid.uuid4().hex, now - timedelta(minutes=20 + n), SERVICE, PIPELINE, "B", question, source, origin,
+         reason, 350.0]
+        for n, (question, source, origin, reason) in enumerate(
+            [
+                ("", "genai", "", "no_content"),
+                ("How do I share a folder?", "openllmetry", "", "no_context"),
+                ("Are lists mutable?", "openinference", "prompt", "unparseable"),
+            ]
+        )
+    ]  # fmt: skip

@@ -56,12 +56,16 @@ def variables(demo: Demo, *, everything: bool) -> dict[str, Variable]:
             "service": Variable(ALL, (SERVICE,), multi=True),
             "pipeline": Variable(ALL, ("fusion",), multi=True),
             "variant": Variable(ALL, tuple(VARIANTS), multi=True),
+            "source": Variable(ALL, ("genai", "openinference", "openllmetry", "ragpulse"), multi=True),
+            "context_source": Variable(ALL, ("none", "prompt", "ragpulse"), multi=True),
         }
     else:
         chosen |= {
             "service": Variable([SERVICE], multi=True),
             "pipeline": Variable(["fusion"], multi=True),
             "variant": Variable(["B"], multi=True),
+            "source": Variable(["genai"], multi=True),
+            "context_source": Variable(["none"], multi=True),
         }
     return chosen
 
@@ -203,6 +207,19 @@ def test_mean_difference_uses_welch_interval(demo_store: tuple[Store, Demo]) -> 
     assert row["diff"] == pytest.approx(statistics.mean(samples["B"]) - statistics.mean(samples["A"]))
     assert (row["low"], row["high"]) == (pytest.approx(low, rel=0.02), pytest.approx(high, rel=0.02))
     assert row["verdict"].startswith("B higher by 0.3")
+
+
+def test_requests_not_scored_are_listed_with_their_reason_and_filtered_by_source(
+    demo_store: tuple[Store, Demo],
+) -> None:
+    store, demo = demo_store
+    sql = panel("request-explorer.json", "Requests not scored, and why")["targets"][0]["rawSql"]
+
+    every = run(store, sql, demo)
+    genai_only = run(store, sql, demo, everything=False)
+
+    assert [row["not_scored_because"] for row in every] == ["no_content", "no_context", "unparseable"]
+    assert [(row["source"], row["context_from"]) for row in genai_only] == [("genai", "none")]
 
 
 def test_worst_requests_come_first_with_question_and_answer(demo_store: tuple[Store, Demo]) -> None:

@@ -39,10 +39,7 @@ def test_a_request_scored_twice_is_listed_once(store: Store) -> None:
     at = {trace: now - timedelta(minutes=index + 1) for index, trace in enumerate(traces)}
     store.insert(
         "ragpulse_requests",
-        [
-            [trace, at[trace], SERVICE, "fusion", "A", f"q{trace[-1]}", "a", keys[trace]]
-            for trace in traces
-        ],
+        [[trace, at[trace], SERVICE, "fusion", "A", f"q{trace[-1]}", "a", keys[trace]] for trace in traces],
         REQUEST_COLUMNS,
     )
     store.insert(

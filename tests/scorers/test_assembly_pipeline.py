@@ -10,7 +10,7 @@ from typing import Any
 
 from pipeline_testing import insert_requests, settings_for, trace_id
 from ragpulse_core.store import Store
-from ragpulse_scorers.assembly.spans import TraceSpan
+from ragpulse_scorers.assembly.model import TraceSpan
 from ragpulse_scorers.lexical.scorer import LexicalScorer
 from ragpulse_scorers.models import RagRequest
 from ragpulse_scorers.outcomes import Outcome
@@ -178,7 +178,7 @@ def test_traces_are_assembled_in_bounded_batches_up_to_a_limit_per_tick(store: S
     assert ticks == [3, 2, 0]
 
 
-def test_a_trace_assembly_turns_down_does_not_hold_back_the_ones_behind_it(
+def test_a_trace_assembly_turns_down_is_logged_once_and_never_holds_back_the_ones_behind_it(
     store: Store, chdb_dsn: str
 ) -> None:
     # A declared CHAIN kind wins over the GenAI operation: this span is no LLM call, its trace no request.
@@ -192,7 +192,10 @@ def test_a_trace_assembly_turns_down_does_not_hold_back_the_ones_behind_it(
     settings = settings_for(chdb_dsn)
     settings.assembly.max_traces_per_tick = 1
 
-    assert [run_tick(settings, store, []).assembled for _ in range(2)] == [1, 0]
+    assert [run_tick(settings, store, []).assembled for _ in range(3)] == [0, 1, 0]
+    logged = store.query(f"SELECT TraceId, Outcome FROM {store.table('ragpulse_assembly_log')}")
+    assert logged == [(trace_id("chain", 0), "not_a_request")]
+    assert [row["TraceId"] for row in request_rows(store)] == [trace_id("fusion", 0)]
 
 
 def test_a_ragpulse_root_without_context_is_completed_from_its_openinference_children(

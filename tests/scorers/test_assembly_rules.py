@@ -10,9 +10,10 @@ from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
+from ragpulse_scorers.assembly.dialects import normalise
+from ragpulse_scorers.assembly.model import TraceSpan, content_id
 from ragpulse_scorers.assembly.names import Source
 from ragpulse_scorers.assembly.rules import COLUMNS, AssembledRequest, assemble
-from ragpulse_scorers.assembly.spans import TraceSpan, content_id
 from ragpulse_scorers.models import RagRequest
 from span_trees import SHAPES, FusionRequest, ragpulse_root
 
@@ -103,7 +104,7 @@ def test_missing_spans_cost_only_what_they_carried(request: FusionRequest, data:
 
     row = assemble("trace-1", kept)
 
-    kinds = {span.kind.value for span in kept}
+    kinds = {normalise(span).kind.value for span in kept}
     if row is None:
         assert not kinds & {"RETRIEVER", "RERANKER", "LLM"}
         return

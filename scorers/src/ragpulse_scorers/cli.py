@@ -22,7 +22,7 @@ DEMO_DRIFT = "B=0.5"
 
 
 def register(subparsers: Subparsers) -> None:
-    for add_command in (_alerts, _demo, _eval, _pairwise, _report, _score, _serve):
+    for add_command in (_alerts, _demo, _eval, _pairwise, _report, _requests, _score, _serve):
         add_command(subparsers)
 
 
@@ -150,6 +150,22 @@ def _report(subparsers: Subparsers) -> None:
     parser.add_argument("--since", default="24h", help="window start: 24h, 90m, 7d or an ISO timestamp")
     parser.add_argument("--service", help="only this service")
     parser.set_defaults(func=runs("ragpulse_scorers.commands.report"))
+
+
+def _requests(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "requests",
+        help="list recent requests, and why those not scored are not",
+        description="The newest requests of the window, one line each: where it came from (Source), where "
+        "its context was found (ContextSource), and, for a request no judge may score, the reason (content "
+        "capture off, no context, an unparseable value...), with what to change.",
+    )
+    _add_dsn(parser)
+    parser.add_argument("--unscored", action="store_true", help="only requests that cannot be scored")
+    parser.add_argument("--since", default="24h", help="window start: 24h, 90m, 7d or an ISO timestamp")
+    parser.add_argument("--service", help="only this service")
+    parser.add_argument("--limit", type=int, default=50, metavar="N", help="at most N requests (default 50)")
+    parser.set_defaults(func=runs("ragpulse_scorers.commands.requests"))
 
 
 def _score(subparsers: Subparsers) -> None:

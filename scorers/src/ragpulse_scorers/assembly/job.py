@@ -1,12 +1,15 @@
 """The scheduler's first step: settled foreign traces in ``otel_traces`` become ``ragpulse_requests`` rows.
 
-A trace qualifies when it ended (its last span) at least the settle delay ago, within the lookback window,
-in this worker's shard, carries a retriever, reranker or LLM span of another instrumentation, has no
-ragpulse root that recorded its context, and has no assembled row yet. One query over the window picks up to
-``max_traces`` trace ids (light columns and a few named attributes); then, ``batch_size`` traces at a time,
-a second reads only those traces' spans and only the attributes assembly uses (a filtered map, never whole
-attribute maps), and the rows go in with one insert. An assembled row is deterministic and the table is a
-ReplacingMergeTree, so a batch retried after a crash changes nothing.
+A trace qualifies when it ended (its last span) at least the settle delay ago and no GenAI event of it in
+``otel_logs`` is newer than that, within the lookback window, in this worker's shard; carries a span some
+dialect marks as a possible request step (:data:`~ragpulse_scorers.assembly.dialects.MARKERS`); has no
+ragpulse root that recorded its context; and was not decided before (an assembled row, or a line in
+``ragpulse_assembly_log`` for a trace that turned out to hold no request). One query over the window picks up
+to ``max_traces`` trace ids, testing a few named attributes; then, ``batch_size`` traces at a time, a second
+reads only those traces' spans with only the attributes some dialect reads (a filtered map, never whole
+attribute maps), a third their GenAI events from ``otel_logs``, and the rows go in with one insert. An
+assembled row is deterministic and the table is a ReplacingMergeTree, so a batch retried after a crash
+changes nothing.
 """
 
 from __future__ import annotations
@@ -14,23 +17,22 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
+from datetime import UTC, datetime
+from typing import Any, Final
 
 from ragpulse_core.store import Store
 
-from ragpulse_scorers.assembly import names
-from ragpulse_scorers.assembly.names import Kind, Source
+from ragpulse_scorers.assembly import dialects
+from ragpulse_scorers.assembly.model import LogEvent, TraceSpan
+from ragpulse_scorers.assembly.names import RAGPULSE_CONTEXT, RAGPULSE_KIND, RAGPULSE_KIND_RAG, Source
 from ragpulse_scorers.assembly.rules import COLUMNS, assemble
-from ragpulse_scorers.assembly.spans import TraceSpan
 from ragpulse_scorers.pipeline.sampling import SAMPLE_BUCKETS, Shard
 
 logger = logging.getLogger(__name__)
 
-_REQUEST_SPAN_KINDS = [kind.value for kind in names.REQUEST_KINDS]
-_REQUEST_GEN_AI_OPERATIONS = sorted(
-    op for op, kind in names.GEN_AI_KINDS.items() if kind in names.REQUEST_KINDS
-)
+LOG_COLUMNS: Final = ("TraceId", "Timestamp", "LoggedAt", "Outcome", "Reason")
+NOT_A_REQUEST: Final = "not_a_request"
+FAILED: Final = "failed"
 
 
 @dataclass(frozen=True)
@@ -38,7 +40,7 @@ class AssemblyWindow:
     oldest: datetime
     """Spans that started before this are not read."""
     settled: datetime
-    """A trace whose last span ended after this may still grow."""
+    """A trace whose last span ended (or last event was logged) after this may still grow."""
     shard: Shard
     batch_size: int
     max_traces: int
@@ -60,18 +62,27 @@ def assemble_requests(store: Store, window: AssemblyWindow) -> AssemblyReport:
     settled = _settled_traces(store, window, window.max_traces)
     for offset in range(0, len(settled), window.batch_size):
         batch = settled[offset : offset + window.batch_size]
-        spans = _read_spans(store, window, [trace for trace, _ in batch])
-        rows = []
+        traces = [trace for trace, _ in batch]
+        spans = _read_spans(store, window, traces, _read_events(store, window, traces))
+        rows, decided = [], []
+        now = datetime.now(UTC)
         for trace, sample_key in batch:
+            found = spans.get(trace, [])
             try:
-                request = assemble(trace, spans.get(trace, []))
-            except Exception:
-                # One trace's odd data must not stop the others, nor every tick after this one.
+                request = assemble(trace, found)
+            except Exception as exc:
+                # One trace's odd data must not stop the others, nor be read again every tick.
                 logger.exception("cannot assemble trace %s; leaving it out", trace)
+                decided.append(
+                    [trace, _start(found, now), now, FAILED, f"{type(exc).__name__}: {exc}"[:2000]]
+                )
                 continue
-            if request is not None:
+            if request is None:
+                decided.append([trace, _start(found, now), now, NOT_A_REQUEST, ""])
+            else:
                 rows.append(request.row(sample_key))
         store.insert("ragpulse_requests", rows, COLUMNS)
+        store.insert("ragpulse_assembly_log", decided, LOG_COLUMNS)
         report.traces += len(batch)
         report.assembled += len(rows)
     if report.traces:
@@ -79,97 +90,149 @@ def assemble_requests(store: Store, window: AssemblyWindow) -> AssemblyReport:
     return report
 
 
+def _start(spans: list[TraceSpan], default: datetime) -> datetime:
+    return min((span.timestamp for span in spans), default=default)
+
+
+def _marker_sql(parameters: dict[str, Any]) -> str:
+    """The dialects' markers as one SQL condition on a span, with their values bound in ``parameters``."""
+    terms = []
+    for index, marker in enumerate(dialects.MARKERS):
+        parameters[f"marker_key_{index}"] = marker.key
+        if marker.values:
+            parameters[f"marker_values_{index}"] = list(marker.values)
+            terms.append(
+                f"has({{marker_values_{index}:Array(String)}}, SpanAttributes[{{marker_key_{index}:String}}])"
+            )
+        else:
+            terms.append(f"mapContains(SpanAttributes, {{marker_key_{index}:String}})")
+    return " OR ".join(terms)
+
+
 def _settled_traces(store: Store, window: AssemblyWindow, limit: int) -> list[tuple[str, int]]:
-    """Traces to assemble. A span's kind is read as :class:`~ragpulse_scorers.assembly.spans.TraceSpan` reads
-    it (a declared OpenInference kind wins over the GenAI operation), so no trace is picked that assembly then
-    turns down, to be picked again every tick."""
-    spans = store.table("otel_traces")
-    requests = store.table("ragpulse_requests")
+    """Traces to assemble: settled, marked by some dialect, and not decided before."""
+    parameters: dict[str, Any] = {
+        "oldest": window.oldest,
+        "settled": window.settled,
+        "settled_day": window.settled.date(),
+        "shards": window.shard.count,
+        "shard": window.shard.index,
+        "ragpulse": Source.RAGPULSE.value,
+        "rag_kind": RAGPULSE_KIND,
+        "rag": RAGPULSE_KIND_RAG,
+        "rag_context": RAGPULSE_CONTEXT,
+        "limit": limit,
+    }
+    marked = _marker_sql(parameters)
     sql = f"""
         SELECT TraceId, cityHash64(TraceId) AS SampleKey
-        FROM {spans}
+        FROM {store.table("otel_traces")}
         WHERE Timestamp >= {{oldest:DateTime64(6)}}
           AND intDiv(cityHash64(TraceId), {SAMPLE_BUCKETS}) % {{shards:UInt64}} = {{shard:UInt64}}
           AND TraceId NOT IN (
-              SELECT TraceId FROM {requests}
+              SELECT TraceId FROM {store.table("ragpulse_requests")}
               WHERE Timestamp >= {{oldest:DateTime64(6)}} AND Source != {{ragpulse:String}}
+          )
+          AND TraceId NOT IN (
+              SELECT TraceId FROM {store.table("ragpulse_assembly_log")}
+              WHERE Timestamp >= {{oldest:DateTime64(6)}}
+          )
+          AND TraceId NOT IN (
+              SELECT TraceId FROM {store.table("otel_logs")}
+              WHERE TimestampTime >= toDateTime({{settled_day:Date}})
+                AND Timestamp > {{settled:DateTime64(6)}}
           )
         GROUP BY TraceId
         HAVING max(Timestamp + toIntervalNanosecond(Duration)) <= {{settled:DateTime64(6)}}
            AND countIf(SpanAttributes[{{rag_kind:String}}] = {{rag:String}}
                        AND SpanAttributes[{{rag_context:String}}] NOT IN ('', '[]')) = 0
-           AND countIf(ScopeName != {{ragpulse:String}}
-                       AND if(has({{known_kinds:Array(String)}}, upper(SpanAttributes[{{span_kind:String}}])),
-                              has({{kinds:Array(String)}}, upper(SpanAttributes[{{span_kind:String}}])),
-                              has({{operations:Array(String)}}, SpanAttributes[{{operation:String}}]))) > 0
+           AND countIf(ScopeName != {{ragpulse:String}} AND ({marked})) > 0
         ORDER BY min(Timestamp), TraceId
         LIMIT {{limit:UInt32}}
     """
-    rows = store.query(
-        sql,
-        {
-            "oldest": window.oldest,
-            "settled": window.settled,
-            "shards": window.shard.count,
-            "shard": window.shard.index,
-            "ragpulse": Source.RAGPULSE.value,
-            "rag_kind": names.RAGPULSE_KIND,
-            "rag": names.RAGPULSE_KIND_RAG,
-            "rag_context": names.RAGPULSE_CONTEXT,
-            "span_kind": names.SPAN_KIND,
-            "known_kinds": [kind.value for kind in Kind],
-            "kinds": _REQUEST_SPAN_KINDS,
-            "operation": names.GEN_AI_OPERATION_NAME,
-            "operations": _REQUEST_GEN_AI_OPERATIONS,
-            "limit": limit,
-        },
-    )
+    rows = store.query(sql, parameters)
     return [(str(trace), int(sample_key)) for trace, sample_key in rows]
 
 
-def _read_spans(store: Store, window: AssemblyWindow, traces: list[str]) -> dict[str, list[TraceSpan]]:
+def _read_events(
+    store: Store, window: AssemblyWindow, traces: list[str]
+) -> dict[tuple[str, str], list[LogEvent]]:
+    """The GenAI events logged for ``traces``, by (trace, span), in the order they were emitted."""
+    rows = store.query(
+        f"""
+        SELECT TraceId, SpanId, Timestamp, if(EventName != '', EventName, LogAttributes[{{name_key:String}}]),
+               Body, mapFilter((key, value) -> has({{keys:Array(String)}}, key), LogAttributes)
+        FROM {store.table("otel_logs")}
+        WHERE TimestampTime >= toDateTime({{oldest_day:Date}}) AND Timestamp >= {{oldest:DateTime64(6)}}
+          AND has({{traces:Array(String)}}, TraceId)
+          AND has({{names:Array(String)}}, if(EventName != '', EventName, LogAttributes[{{name_key:String}}]))
+        """,
+        {
+            "name_key": dialects.EVENT_NAME_KEY,
+            "keys": list(dialects.EVENT_KEYS),
+            "names": list(dialects.EVENT_NAMES),
+            "oldest": window.oldest,
+            "oldest_day": window.oldest.date(),
+            "traces": traces,
+        },
+    )
+    events: dict[tuple[str, str], list[LogEvent]] = defaultdict(list)
+    for trace, span, timestamp, name, body, attributes in rows:
+        events[(trace, span)].append(LogEvent(name, timestamp, body, _strings(attributes)))
+    return events
+
+
+def _read_spans(
+    store: Store, window: AssemblyWindow, traces: list[str], logged: dict[tuple[str, str], list[LogEvent]]
+) -> dict[str, list[TraceSpan]]:
     rows = store.query(
         f"""
         SELECT TraceId, SpanId, ParentSpanId, SpanName, ServiceName, ScopeName, Timestamp, Duration,
                StatusCode,
                mapFilter((key, value) -> has({{keys:Array(String)}}, key)
                                          OR arrayExists(p -> startsWith(key, p), {{prefixes:Array(String)}}),
-                         SpanAttributes) AS Attributes
+                         SpanAttributes) AS Attributes,
+               arrayFilter(e -> has({{names:Array(String)}}, e.2),
+                           arrayZip(Events.Timestamp, Events.Name,
+                                    arrayMap(a -> mapFilter((k, v) -> has({{event_keys:Array(String)}}, k),
+                                                            a),
+                                             Events.Attributes))) AS SpanEvents
         FROM {store.table("otel_traces")}
         WHERE Timestamp >= {{oldest:DateTime64(6)}} AND has({{traces:Array(String)}}, TraceId)
         """,
         {
-            "keys": list(names.EXACT_KEYS),
-            "prefixes": list(names.KEY_PREFIXES),
+            "keys": dialects.ATTRIBUTE_KEYS,
+            "prefixes": dialects.ATTRIBUTE_PREFIXES,
+            "names": list(dialects.EVENT_NAMES),
+            "event_keys": list(dialects.EVENT_KEYS),
             "oldest": window.oldest,
             "traces": traces,
         },
     )
     by_trace: dict[str, list[TraceSpan]] = defaultdict(list)
-    for row in rows:
-        by_trace[row[0]].append(_span(*row[1:]))
+    for trace, span_id, parent, name, service, scope, timestamp, duration, status, attributes, events in rows:
+        joined = [LogEvent(n, t, "", _strings(a)) for t, n, a in events] + logged.get((trace, span_id), [])
+        by_trace[trace].append(
+            TraceSpan(
+                span_id=span_id,
+                parent_span_id=parent,
+                name=name,
+                service_name=service,
+                scope_name=scope,
+                timestamp=timestamp,
+                duration_ns=int(duration),
+                status_code=status,
+                attributes=_strings(attributes),
+                events=tuple(sorted(joined, key=_event_order)),
+            )
+        )
     return by_trace
 
 
-def _span(
-    span_id: str,
-    parent_span_id: str,
-    name: str,
-    service_name: str,
-    scope_name: str,
-    timestamp: datetime,
-    duration: int,
-    status_code: str,
-    attributes: dict[str, Any],
-) -> TraceSpan:
-    return TraceSpan(
-        span_id=span_id,
-        parent_span_id=parent_span_id,
-        name=name,
-        service_name=service_name,
-        scope_name=scope_name,
-        timestamp=timestamp,
-        duration_ns=int(duration),
-        status_code=status_code,
-        attributes={str(key): str(value) for key, value in attributes.items()},
-    )
+def _event_order(event: LogEvent) -> tuple[datetime, int, str, str]:
+    """Emission order; events logged in the same instant keep a conversation's order."""
+    return (event.timestamp, dialects.EVENT_NAMES.index(event.name), event.body, repr(event.attributes))
+
+
+def _strings(mapping: dict[Any, Any]) -> dict[str, str]:
+    return {str(key): str(value) for key, value in mapping.items()}

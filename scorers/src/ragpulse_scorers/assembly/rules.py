@@ -1,16 +1,21 @@
-"""One trace's spans → one request row, by the rules of DESIGN.md "Requests from any trace".
+"""One trace's spans → one request row, by the rules of DESIGN.md "Requests from any trace". The rules read
+only the common span model (:mod:`ragpulse_scorers.assembly.model`), never a family's keys:
 
-- question and answer from the root chain span (JSON unwrapped), else from the outermost LLM span and the
-  generating LLM span;
+- question and answer from the ragpulse root, else the outermost chain span that recorded them, else the
+  outermost LLM span's last user message (without the documents pasted into it) and the generating LLM
+  span's output;
 - the generating LLM span is the one whose output holds the answer and whose prompt holds retrieved
   documents, the last to end among equals;
-- context: the retrieved or reranked documents whose text appears in the generating span's prompt, in the
-  order the prompt holds them; otherwise the reranker's output (or a fusion retriever's); otherwise the leaf
-  retrievers' union in rank order;
+- context: the documents whose text appears in the generating span's prompt, in the order the prompt holds
+  them; otherwise the documents pasted into the prompt itself, when it holds some; otherwise the reranker's
+  output (or a fusion retriever's), otherwise the leaf retrievers' union in rank order; documents recorded by
+  id only take their text from another span that recorded the same id;
 - variations and per-variation rankings from the leaf retriever spans (a retriever with no retriever with
   documents below it); the question searched as such has query index 0, the others follow in the order the
   query-writing LLM wrote them;
-- model and tokens from the generating LLM span.
+- model and tokens from the generating LLM span (or the LLM call inside it that counted them);
+- a request that cannot be judged says why (:mod:`ragpulse_scorers.assembly.reasons`), and
+  :mod:`ragpulse_scorers.assembly.guard` refuses serialized values whatever dialect produced them.
 
 The result depends only on the set of spans: duplicates and arrival order change nothing, and a missing span
 costs only what it carried.
@@ -18,20 +23,25 @@ costs only what it carried.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Final
 
-from ragpulse_scorers.assembly import names, spans
-from ragpulse_scorers.assembly.names import Kind, Source
-from ragpulse_scorers.assembly.spans import Document, TraceSpan, normalized
-from ragpulse_scorers.assembly.unwrap import USER_ROLES, answer_text, messages_text, question_text
+from ragpulse_scorers.assembly import guard
+from ragpulse_scorers.assembly.context import ChosenContext, choose_context, resolved_documents
+from ragpulse_scorers.assembly.model import Document, Message, Role, Span, TraceSpan, Unread, normalized
+from ragpulse_scorers.assembly.names import REQUEST_KINDS, ContextSource, Kind, Source
+from ragpulse_scorers.assembly.prompt_context import answer_of, read_prompt
+from ragpulse_scorers.assembly.reasons import Unscorable
+from ragpulse_scorers.assembly.trace import Trace
+from ragpulse_scorers.assembly.unwrap import parse_json
 
 COLUMNS: Final = (
     "TraceId", "SpanId", "Timestamp", "ServiceName", "Pipeline", "Variant", "Question", "Answer", "Context",
     "Variations", "Retrievals", "Reference", "SessionId", "UserId", "DurationMs", "StatusCode", "SampleKey",
-    "Source", "Model", "InputTokens", "OutputTokens",
+    "Source", "Model", "InputTokens", "OutputTokens", "ContextSource", "Unscorable",
 )  # fmt: skip
 """The ``ragpulse_requests`` columns an assembled row fills."""
 
@@ -58,6 +68,8 @@ class AssembledRequest:
     model: str
     input_tokens: int
     output_tokens: int
+    context_source: ContextSource
+    unscorable: Unscorable
 
     def row(self, sample_key: int) -> list[Any]:
         """The row in :data:`COLUMNS` order."""
@@ -65,73 +77,14 @@ class AssembledRequest:
             self.trace_id, self.span_id, self.timestamp, self.service_name, self.pipeline, self.variant,
             self.question, self.answer, self.context, self.variations, self.retrievals, self.reference,
             self.session_id, self.user_id, self.duration_ms, self.status_code, sample_key, self.source.value,
-            self.model, self.input_tokens, self.output_tokens,
+            self.model, self.input_tokens, self.output_tokens, self.context_source.value,
+            self.unscorable.value,
         ]  # fmt: skip
-
-
-class Trace:
-    """The deduplicated spans of one trace, in start order, with their tree."""
-
-    def __init__(self, delivered: Iterable[TraceSpan]) -> None:
-        unique: dict[str, TraceSpan] = {}
-        # A span delivered twice keeps one copy; which one must not depend on arrival order.
-        for span in delivered:
-            kept = unique.get(span.span_id)
-            if kept is None or (kept != span and repr(span) < repr(kept)):
-                unique[span.span_id] = span
-        self.spans = sorted(unique.values(), key=lambda s: (s.timestamp, s.span_id))
-        self._parents = {
-            span.span_id: span.parent_span_id
-            for span in self.spans
-            if span.parent_span_id in unique and span.parent_span_id != span.span_id
-        }
-        self._depths = self._depth_map(unique)
-
-    def _depth_map(self, unique: dict[str, TraceSpan]) -> dict[str, int]:
-        depths: dict[str, int] = {}
-        for span in self.spans:
-            chain: list[TraceSpan] = []
-            on_path: set[str] = set()
-            current: TraceSpan | None = span
-            # Walk up until a known depth, a missing parent or a cycle (malformed input must not hang).
-            while current is not None and current.span_id not in depths and current.span_id not in on_path:
-                chain.append(current)
-                on_path.add(current.span_id)
-                current = unique.get(current.parent_span_id)
-            depth = depths.get(current.span_id, -1) if current is not None else -1
-            for visited in reversed(chain):
-                depth += 1
-                depths[visited.span_id] = depth
-        return depths
-
-    def depth(self, span: TraceSpan) -> int:
-        return self._depths[span.span_id]
-
-    def ancestors(self, span_ids: set[str]) -> set[str]:
-        """Every span above any of ``span_ids``: one walk up per span, each ancestor visited once."""
-        found: set[str] = set()
-        for span_id in span_ids:
-            parent = self._parents.get(span_id)
-            while parent is not None and parent not in found:
-                found.add(parent)
-                parent = self._parents.get(parent)
-        return found
-
-    def outermost(self, kinds: tuple[Kind, ...]) -> TraceSpan | None:
-        found = [span for span in self.spans if span.kind in kinds]
-        return min(found, key=lambda s: (self.depth(s), s.timestamp, s.span_id)) if found else None
-
-    def root(self) -> TraceSpan:
-        """The ragpulse root when there is one, else the top span (earliest, then longest)."""
-        rag_roots = [span for span in self.spans if span.is_ragpulse_root]
-        if rag_roots:
-            return rag_roots[0]
-        return min(self.spans, key=lambda s: (self.depth(s), s.timestamp, -s.duration_ns, s.span_id))
 
 
 @dataclass(frozen=True)
 class _Retrieval:
-    span: TraceSpan
+    span: Span
     query: str
     documents: list[Document]
 
@@ -140,100 +93,114 @@ def assemble(trace_id: str, delivered: Iterable[TraceSpan]) -> AssembledRequest 
     """The request a trace holds, or None when it holds none (no retrieval and no generation, no span of
     another instrumentation, or a ragpulse root that already recorded its context)."""
     trace = Trace(delivered)
-    foreign = [span for span in trace.spans if span.is_foreign]
-    if not foreign or not any(span.kind in names.REQUEST_KINDS for span in trace.spans):
+    foreign = [span for span in trace.spans if span.source not in (None, Source.RAGPULSE)]
+    if not foreign or not any(span.kind in REQUEST_KINDS for span in trace.spans):
         return None
     root = trace.root()
-    if root.is_ragpulse_root and spans.json_list(root.get(names.RAGPULSE_CONTEXT)):
+    rag = root.rag
+    if rag is not None and _json_list(rag.context):
         return None
-    documents = {span.span_id: spans.documents(span) for span in trace.spans}
-    ids = _recorded_ids(documents.values())
-    for span_id, found in documents.items():
-        documents[span_id] = [_with_recorded_id(document, ids) for document in found]
+    documents = resolved_documents(trace.spans)
 
-    chain = trace.outermost((Kind.CHAIN, Kind.AGENT))
-    answer = root.get(names.OUTPUT_VALUE) if root.is_ragpulse_root else ""
+    recorded = [span for span in trace.spans if span.kind in (Kind.CHAIN, Kind.AGENT) and _recorded(span)]
+    chain = root if rag is not None else trace.outermost(recorded)
+    answer = rag.answer if rag is not None else ""
     if not answer and chain is not None:
-        answer = answer_text(chain.get(names.OUTPUT_VALUE))
-    retrievers = {s.span_id for s in trace.spans if s.kind is Kind.RETRIEVER and documents[s.span_id]}
+        answer = chain.output_text
+    retrievers = {
+        s.span_id for s in trace.spans if s.kind in (Kind.RETRIEVER, Kind.RERANKER) and documents[s.span_id]
+    }
     fusers = retrievers & trace.ancestors(retrievers)
     leaves = [
-        _Retrieval(span, spans.query(span), documents[span.span_id])
+        _Retrieval(span, span.input_text, documents[span.span_id])
         for span in trace.spans
-        if span.span_id in retrievers - fusers
+        if span.span_id in retrievers - fusers and span.kind is Kind.RETRIEVER
     ]
     final = _final_ranking(trace, documents, fusers)
-    prompts = {span.span_id: spans.prompt_text(span) for span in trace.spans if span.kind is Kind.LLM}
-    generator = _generator(trace, answer, documents, prompts)
-    question = _question(root, chain, _outermost_llm(trace, generator))
-    if not answer and generator is not None:
-        answer = spans.output_text(generator)
+    generator = _generator(trace, answer, documents)
+    outermost_llm = _outermost_llm(trace, generator)
+    question = _question(rag, chain, outermost_llm)
+    generated = answer_of(generator.output_text) if generator is not None else ""
+    if generator is not None and (
+        not answer or (rag is None and not _said_by_a_model(trace, answer, generated))
+    ):
+        # A chain's answer no model wrote (a field picked from a structure, a status) is not judged: the
+        # generating call's own answer is.
+        answer = generated or ""
     queries = _ordered_queries(trace, leaves, question, generator)
-    context = _context(None if generator is None else prompts[generator.span_id], final, leaves)
-    model, (input_tokens, output_tokens) = "", (0, 0)
-    if generator is not None:
-        model, (input_tokens, output_tokens) = spans.model(generator), spans.tokens(generator)
+    context = choose_context(trace, generator, final, _union_in_rank_order(leaves), documents, question)
+    model, input_tokens, output_tokens = _usage(trace, generator)
+    chunks = [str(chunk["text"]) for chunk in context.chunks]
+    if rag is None and guard.holds_a_chunk(question, chunks):
+        # A chain handed the whole prompt: the user's words are in it, as in an LLM's user message.
+        question = read_prompt([Message(Role.USER, question)]).question or question
+    speakers = [span for span in (chain, generator, outermost_llm) if span is not None]
+    if generated is None and generator is not None:
+        speakers.append(replace(generator, unread=generator.unread | {Unread.OUTPUT}))
+    unscorable = _unscorable(question, answer, chunks, context, trace, speakers)
 
-    ragpulse_root = root if root.is_ragpulse_root else None
-    openinference = any(names.SPAN_KIND in span.attributes for span in foreign)
+    source = _source(trace, generator, chain, foreign)
     return AssembledRequest(
         trace_id=trace_id,
         span_id=root.span_id,
         timestamp=root.timestamp,
         service_name=root.service_name,
-        pipeline=root.get(names.RAGPULSE_PIPELINE) if ragpulse_root else (chain or root).name,
-        variant=root.get(names.RAGPULSE_VARIANT),
+        pipeline=rag.pipeline if rag is not None else (chain or root).name,
+        variant=rag.variant if rag is not None else "",
         question=question,
         answer=answer,
-        context=spans.to_json(context) if context else "",
-        variations=_kept(ragpulse_root, names.RAGPULSE_VARIATIONS, _variations_json(queries)),
-        retrievals=_kept(ragpulse_root, names.RAGPULSE_RETRIEVALS, _retrievals_json(leaves, queries)),
-        reference=root.get(names.RAGPULSE_REFERENCE),
-        session_id=_first(trace, root, names.SESSION_ID),
-        user_id=_first(trace, root, names.USER_ID),
+        context=json.dumps(context.chunks, ensure_ascii=False, separators=(",", ":"))
+        if context.chunks
+        else "",
+        variations=_kept(rag.variations if rag else "", _variations_json(queries)),
+        retrievals=_kept(rag.retrievals if rag else "", _retrievals_json(leaves, queries)),
+        reference=rag.reference if rag is not None else "",
+        session_id=_first(trace, root, "session_id"),
+        user_id=_first(trace, root, "user_id"),
         duration_ms=root.duration_ns / 1e6,
         status_code=root.status_code,
-        source=Source.OPENINFERENCE if openinference else Source.GENAI,
+        source=source,
         model=model,
         input_tokens=input_tokens,
         output_tokens=output_tokens,
+        context_source=context.source if context.chunks else ContextSource.NONE,
+        unscorable=unscorable,
     )
 
 
-def _recorded_ids(found: Iterable[list[Document]]) -> dict[str, str]:
-    """Text → recorded id, so a document recorded without an id in one span gets the id another span gave."""
-    ids: dict[str, str] = {}
-    for document in sorted((d for docs in found for d in docs), key=lambda d: (d.id, d.text)):
-        if document.text and not document.id.startswith("sha256:"):
-            ids.setdefault(document.key, document.id)
-    return ids
+def _recorded(span: Span) -> bool:
+    """The span recorded a question or an answer (or tried to, in a shape that could not be read)."""
+    return bool(span.input_text or span.output_text or span.unread)
 
 
-def _with_recorded_id(document: Document, ids: dict[str, str]) -> Document:
-    if document.id.startswith("sha256:") and document.key in ids:
-        return Document(ids[document.key], document.text, document.score, document.source)
-    return document
-
-
-def _question(root: TraceSpan, chain: TraceSpan | None, outermost_llm: TraceSpan | None) -> str:
-    if root.is_ragpulse_root and root.get(names.INPUT_VALUE):
-        return root.get(names.INPUT_VALUE)
-    if chain is not None and chain.get(names.INPUT_VALUE):
-        return question_text(chain.get(names.INPUT_VALUE))
+def _question(rag: Any, chain: Span | None, outermost_llm: Span | None) -> str:
+    if rag is not None and rag.question:
+        return str(rag.question)
+    if chain is not None and chain.input_text:
+        return chain.input_text
     if outermost_llm is None:
         return ""
-    user_messages = [
-        fields.get("message.content", "")
-        for fields in spans.indexed(outermost_llm.attributes, names.LLM_INPUT_MESSAGES)
-        if fields.get("message.role", "").lower() in USER_ROLES
-    ]
-    user_messages += messages_text(outermost_llm.get(names.GEN_AI_INPUT_MESSAGES), USER_ROLES)
-    if user_messages:
-        return user_messages[-1]
-    return question_text(outermost_llm.get(names.INPUT_VALUE))
+    return read_prompt(outermost_llm.messages).question
 
 
-def _outermost_llm(trace: Trace, generator: TraceSpan | None) -> TraceSpan | None:
+def _said_by_a_model(trace: Trace, answer: str, generated: str | None) -> bool:
+    """The chain's answer is what some LLM span wrote (give or take the edges a chain trims or adds), or no
+    LLM span recorded an answer to compare it with."""
+    outputs = [generated or "", *(span.output_text for span in trace.spans if span.kind is Kind.LLM)]
+    said = [normalized(text) for text in outputs if text.strip()]
+    return not said or any(_agree(normalized(answer), text) for text in said)
+
+
+def _agree(first: str, second: str) -> bool:
+    """One text holds the other, or most of the shorter one's words are in the longer one."""
+    if first in second or second in first:
+        return True
+    words = [set(text.lower().split()) for text in (first, second)]
+    shorter = min(words, key=len)
+    return bool(shorter) and len(words[0] & words[1]) / len(shorter) >= 0.6
+
+
+def _outermost_llm(trace: Trace, generator: Span | None) -> Span | None:
     """The LLM span nearest the root; among siblings, the generating one (not a query writer before it)."""
     llms = [span for span in trace.spans if span.kind is Kind.LLM]
     if not llms:
@@ -246,38 +213,36 @@ def _final_ranking(trace: Trace, documents: dict[str, list[Document]], fusers: s
     rerankers = [s for s in trace.spans if s.kind is Kind.RERANKER and documents[s.span_id]]
     if rerankers:
         return documents[max(rerankers, key=lambda s: (s.end, s.span_id)).span_id]
-    outer = [span for span in trace.spans if span.span_id in fusers]
-    if outer:
-        return documents[min(outer, key=lambda s: (trace.depth(s), s.timestamp, s.span_id)).span_id]
-    return []
+    outer = trace.outermost(span for span in trace.spans if span.span_id in fusers)
+    return documents[outer.span_id] if outer is not None else []
 
 
-def _generator(
-    trace: Trace, answer: str, documents: dict[str, list[Document]], prompts: dict[str, str]
-) -> TraceSpan | None:
+def _generator(trace: Trace, answer: str, documents: dict[str, list[Document]]) -> Span | None:
     """The LLM span that wrote the answer: its output holds the answer, its prompt holds retrieved
-    documents, and (among equals) it ended last, as a final answer does after query writers and checks."""
+    documents, and (among equals) it is the outermost and ended last, as a final answer does after query
+    writers and checks."""
     llms = [span for span in trace.spans if span.kind is Kind.LLM]
     if not llms:
         return None
     texts = {d.key for found in documents.values() for d in found if d.key}
     wanted = normalized(answer)
 
-    def rank(span: TraceSpan) -> tuple[bool, bool, datetime, str]:
-        matches = bool(wanted) and wanted in normalized(spans.output_text(span))
-        prompt = prompts[span.span_id]
-        return (matches, any(text in prompt for text in texts), span.end, span.span_id)
+    def rank(span: Span) -> tuple[bool, bool, int, datetime, str]:
+        matches = bool(wanted) and wanted in normalized(span.output_text)
+        prompt = span.prompt
+        # Among equals, the outer of nested calls (a DSPy LM over the client call it makes).
+        return (matches, any(text in prompt for text in texts), -trace.depth(span), span.end, span.span_id)
 
     return max(llms, key=rank)
 
 
 def _ordered_queries(
-    trace: Trace, leaves: list[_Retrieval], question: str, generator: TraceSpan | None
+    trace: Trace, leaves: list[_Retrieval], question: str, generator: Span | None
 ) -> list[str]:
     """The distinct queries searched: the question first when it was searched as such, then in the order
     the query-writing LLM wrote them (never the order in which parallel searches happened to start)."""
     written = normalized(
-        "\n".join(spans.output_text(s) for s in trace.spans if s.kind is Kind.LLM and s is not generator)
+        "\n".join(s.output_text for s in trace.spans if s.kind is Kind.LLM and s is not generator)
     )
     first_seen: dict[str, int] = {}
     for position, leaf in enumerate(leaves):
@@ -298,7 +263,7 @@ def _ordered_queries(
 
 def _variations_json(queries: list[str]) -> str:
     """A single query is a plain retrieval, not a set of variations."""
-    return spans.to_json(queries) if len(queries) > 1 else ""
+    return _to_json(queries) if len(queries) > 1 else ""
 
 
 def _retrievals_json(leaves: list[_Retrieval], queries: list[str]) -> str:
@@ -306,7 +271,7 @@ def _retrievals_json(leaves: list[_Retrieval], queries: list[str]) -> str:
         return ""
     index = {query: position for position, query in enumerate(queries)}
     ordered = sorted(leaves, key=lambda leaf: (index[leaf.query], leaf.span.timestamp, leaf.span.span_id))
-    return spans.to_json(
+    return _to_json(
         [
             {
                 "query": leaf.query,
@@ -319,23 +284,6 @@ def _retrievals_json(leaves: list[_Retrieval], queries: list[str]) -> str:
             for leaf in ordered
         ]
     )
-
-
-def _context(prompt: str | None, final: list[Document], leaves: list[_Retrieval]) -> list[dict[str, Any]]:
-    union = _union_in_rank_order(leaves)
-    chosen = _seen_by(prompt, final + union) if prompt is not None else []
-    chosen = chosen or final or union
-    final_scores = {document.id: document.score for document in final}
-    return [
-        {
-            "id": document.id,
-            "text": document.text,
-            "score": final_scores.get(document.id, document.score),
-            "rank": rank,
-            "source": document.source,
-        }
-        for rank, document in enumerate(chosen, 1)
-    ]
 
 
 def _union_in_rank_order(leaves: list[_Retrieval]) -> list[Document]:
@@ -351,25 +299,74 @@ def _union_in_rank_order(leaves: list[_Retrieval]) -> list[Document]:
     return union
 
 
-def _seen_by(prompt: str, candidates: list[Document]) -> list[Document]:
-    """The candidates whose text is in the generator's (normalized) prompt, in the order it holds them."""
-    found: dict[str, tuple[int, Document]] = {}
-    for document in candidates:
-        text = document.key
-        at = prompt.find(text) if text else -1
-        if at >= 0 and document.id not in found and all(text != d.key for _, d in found.values()):
-            found[document.id] = (at, document)
-    return [document for _, document in sorted(found.values(), key=lambda item: (item[0], item[1].id))]
+def _usage(trace: Trace, generator: Span | None) -> tuple[str, int, int]:
+    """Model and tokens of the generating call: the generator's own, else those of the LLM call inside it
+    that counted them (a DSPy module over the client call)."""
+    if generator is None:
+        return "", 0, 0
+    inner = [
+        span
+        for span in trace.spans
+        if span.kind is Kind.LLM and generator.span_id in trace.ancestors({span.span_id})
+    ]
+    counted = [generator, *sorted(inner, key=lambda s: (trace.depth(s), s.timestamp, s.span_id))]
+    model = next((span.model for span in counted if span.model), "")
+    tokens = next(
+        ((s.input_tokens, s.output_tokens) for s in counted if s.input_tokens or s.output_tokens), (0, 0)
+    )
+    return model, tokens[0], tokens[1]
 
 
-def _kept(root: TraceSpan | None, key: str, derived: str) -> str:
+def _unscorable(
+    question: str, answer: str, chunks: list[str], context: ChosenContext, trace: Trace, speakers: list[Span]
+) -> Unscorable:
+    """The first reason this request cannot be judged, or SCORABLE. ``speakers`` are the spans the question
+    and answer were read from (or should have been): one that recorded a value it could not read makes a
+    missing part unparseable rather than absent."""
+    if guard.problem(question, answer, chunks):
+        return Unscorable.UNPARSEABLE
+    garbled = any(span.unread - {Unread.DOCUMENTS} for span in speakers)
+    if not question and not answer:
+        return Unscorable.UNPARSEABLE if garbled else Unscorable.NO_CONTENT
+    if not answer or not question:
+        if garbled:
+            return Unscorable.UNPARSEABLE
+        return Unscorable.NO_ANSWER if not answer else Unscorable.NO_QUESTION
+    if not chunks:
+        if any(Unread.DOCUMENTS in span.unread for span in trace.spans):
+            return Unscorable.UNPARSEABLE
+        return Unscorable.CONTEXT_UNAVAILABLE if context.unavailable else Unscorable.NO_CONTEXT
+    return Unscorable.SCORABLE
+
+
+def _source(trace: Trace, generator: Span | None, chain: Span | None, foreign: list[Span]) -> Source:
+    """The family of the span the answer came from: the generator's, else the chain's, else the first
+    foreign span's."""
+    for span in (generator, chain):
+        if span is not None and span.source not in (None, Source.RAGPULSE):
+            assert span.source is not None
+            return span.source
+    source = foreign[0].source
+    return source if source is not None else Source.GENAI
+
+
+def _kept(recorded: str, derived: str) -> str:
     """A ragpulse root's own value when it recorded one, else what the trace's other spans give."""
-    if root is not None and spans.json_list(root.get(key)):
-        return root.get(key)
-    return derived
+    return recorded if _json_list(recorded) else derived
 
 
-def _first(trace: Trace, root: TraceSpan, key: str) -> str:
-    if root.get(key):
-        return root.get(key)
-    return next((span.get(key) for span in trace.spans if span.get(key)), "")
+def _first(trace: Trace, root: Span, field: str) -> str:
+    value = str(getattr(root, field))
+    if value:
+        return value
+    return next((str(getattr(span, field)) for span in trace.spans if getattr(span, field)), "")
+
+
+def _json_list(text: str) -> list[Any]:
+    parsed = parse_json(text)
+    return parsed if isinstance(parsed, list) else []
+
+
+def _to_json(value: Any) -> str:
+    """Compact JSON, as ragpulse's decorators write their attributes."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))

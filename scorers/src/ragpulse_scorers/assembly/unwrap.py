@@ -1,20 +1,35 @@
-"""Plain text out of the values instrumentors record: JSON dicts of chain inputs and outputs, LangChain
-message lists and LLM results, GenAI message parts.
+"""Plain text out of the values instrumentors record: JSON dicts of chain inputs and outputs (nested, as
+Haystack's ``{"data": {"<component>": {...}}}``), chat message lists in the shapes OpenAI, the GenAI
+conventions, LangChain and Haystack write, LLM results, and Python reprs inside them.
 
-Every function takes any text and returns text: a value that is not JSON, or JSON of an unknown shape, comes
-back as it was, so nothing an instrumentor writes is lost.
+Each reader returns the text, ``""`` when nothing was recorded, or None when something was recorded in a
+shape that holds no text it can name exactly: a JSON object is never passed on as if it were text.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from collections import deque
 from collections.abc import Iterator
 from typing import Any, Final
 
-QUESTION_KEYS: Final = ("question", "query", "input", "query_str", "query_bundle", "messages", "prompt")
-ANSWER_KEYS: Final = ("answer", "output", "result", "response", "text", "generations", "messages", "content")
-USER_ROLES: Final = frozenset({"user", "human"})
-ASSISTANT_ROLES: Final = frozenset({"assistant", "ai", "model"})
+from ragpulse_scorers.assembly.model import Message, Role, role
+from ragpulse_scorers.assembly.pyrepr import looks_like_repr, repr_role, repr_text
+
+QUESTION_KEYS: Final = (
+    "question", "query", "query_str", "user_question", "user_query", "user_input", "input", "inputs",
+    "query_bundle", "messages",
+)  # fmt: skip
+ANSWER_KEYS: Final = (
+    "answer", "final_answer", "output", "outputs", "result", "response", "replies", "answers", "completion",
+    "generations", "generation", "text", "content", "messages", "choices", "message", "data",
+)  # fmt: skip
+_DOCUMENT_HOLDERS: Final = frozenset(
+    {"documents", "docs", "context", "contexts", "source_documents", "source_nodes", "nodes", "sources",
+     "chunks", "passages", "retrieved", "retrieved_documents", "search_results"}
+)  # fmt: skip
+"""Keys whose values are retrieved documents: their text is never a question or an answer."""
 _MAX_DEPTH: Final = 8
 
 
@@ -29,23 +44,32 @@ def parse_json(text: str) -> Any:
         return None
 
 
-def question_text(value: str) -> str:
-    """The question in a chain's or LLM's input: ``{"question": ...}``, a QueryBundle, a message list."""
-    return _unwrap(value, QUESTION_KEYS, USER_ROLES)
+def looks_like_json(text: str) -> bool:
+    """The text starts as a JSON object or array does (parsed or cut short by a length limit)."""
+    stripped = text.lstrip()
+    return stripped.startswith("{") or re.match(r"\[\s*[\[{\"\]]", stripped) is not None
 
 
-def answer_text(value: str) -> str:
-    """The answer in a chain's or LLM's output: ``{"answer": ...}``, an LLMResult, an AIMessage.
+def question_text(value: str) -> str | None:
+    """The question in a chain's or retriever's input: plain text, ``{"question": ...}`` at any depth, a
+    QueryBundle, a message list (its last user message)."""
+    return _unwrap(value, QUESTION_KEYS, Role.USER)
+
+
+def answer_text(value: str) -> str | None:
+    """The answer in a chain's or LLM's output: plain text, ``{"answer": ...}`` at any depth, an LLMResult,
+    an OpenAI response, an AIMessage, Haystack replies.
 
     A chain that returns retrieved documents (a fusion step, a retriever wrapped in a chain) answered
     nothing: its output is no answer, however outermost the chain.
     """
-    if _is_document_list(parse_json(value)):
+    parsed = parse_json(value)
+    if is_document_list(parsed):
         return ""
-    return _unwrap(value, ANSWER_KEYS, ASSISTANT_ROLES)
+    return _unwrap(value, ANSWER_KEYS, Role.ASSISTANT)
 
 
-def _is_document_list(value: Any) -> bool:
+def is_document_list(value: Any) -> bool:
     """A serialized list of LangChain Documents (``page_content``) or LlamaIndex nodes (``node``)."""
     return (
         isinstance(value, list)
@@ -55,48 +79,95 @@ def _is_document_list(value: Any) -> bool:
 
 
 def _is_document(item: dict[str, Any]) -> bool:
-    return "page_content" in item or "node" in item or item.get("type") == "Document"
+    kwargs = item.get("kwargs")
+    return (
+        "page_content" in item
+        or "node" in item
+        or item.get("type") == "Document"
+        or (isinstance(kwargs, dict) and "page_content" in kwargs)
+    )
 
 
-def _unwrap(value: str, keys: tuple[str, ...], roles: frozenset[str]) -> str:
+def _unwrap(value: str, keys: tuple[str, ...], wanted: Role) -> str | None:
+    if not value.strip():
+        return ""
     parsed = parse_json(value)
     if parsed is None:
-        return value
-    found = _pick(parsed, keys, roles, 0)
-    return value if found is None else found
+        if looks_like_repr(value):
+            return repr_text(value)
+        return None if looks_like_json(value) else value
+    return text_in(parsed, keys, wanted)
 
 
-def _pick(value: Any, keys: tuple[str, ...], roles: frozenset[str], depth: int) -> str | None:
-    if depth > _MAX_DEPTH:
-        return None
-    if isinstance(value, str):
-        return value
-    if isinstance(value, dict):
-        message = message_content(value)
-        if message is not None:
-            return message
-        for key in keys:
-            if key in value:
-                found = _pick(value[key], keys, roles, depth + 1)
-                if found is not None:
+def text_in(value: Any, keys: tuple[str, ...], wanted: Role) -> str | None:
+    """The text ``value`` holds under the first of ``keys`` found at any depth (breadth first, so an outer
+    key wins over an inner one), or as a message of role ``wanted``."""
+    direct = _direct_text(value, wanted)
+    if direct is not None:
+        return direct
+    holders = list(_dicts(value))
+    for key in keys:
+        for holder in holders:
+            if key in holder:
+                found = _direct_text(holder[key], wanted)
+                if found:
                     return found
-        return None
-    if isinstance(value, list):
-        messages = [
-            (message_role(item), text)
-            for item in _flatten(value)
-            if isinstance(item, dict) and (text := message_content(item)) is not None
-        ]
-        if messages:
-            chosen = [text for role, text in messages if role in roles] or [text for _, text in messages]
-            return chosen[-1]
-        if len(value) == 1:
-            return _pick(value[0], keys, roles, depth + 1)
     return None
 
 
+def _dicts(value: Any) -> Iterator[dict[str, Any]]:
+    """Every dict inside ``value`` that is not a chat message, breadth first, to a bounded depth."""
+    queue: deque[tuple[Any, int]] = deque([(value, 0)])
+    while queue:
+        item, depth = queue.popleft()
+        if depth > _MAX_DEPTH:
+            continue
+        if isinstance(item, dict) and not message_role(item):
+            yield item
+            queue.extend((child, depth + 1) for key, child in item.items() if key not in _DOCUMENT_HOLDERS)
+        elif isinstance(item, list):
+            queue.extend((child, depth + 1) for child in item)
+
+
+def _direct_text(value: Any, wanted: Role) -> str | None:
+    """The text of a string, a message, a message list, or a one-item list of those; None otherwise."""
+    if isinstance(value, str):
+        if looks_like_repr(value):
+            return repr_text(value)
+        parsed = parse_json(value)
+        return value if parsed is None or (isinstance(parsed, str) and parsed == value) else None
+    if isinstance(value, dict):
+        message = message_of(value)
+        if message is not None and message.role in (wanted, Role.OTHER):
+            return message.text
+        choice = value.get("message")
+        if isinstance(choice, dict) and "index" in value:
+            return _direct_text(choice, wanted)
+        return None
+    if isinstance(value, list):
+        messages = messages_of(value)
+        if messages:
+            chosen = [m.text for m in messages if m.role is wanted]
+            unsaid = [m.text for m in messages if m.role is Role.OTHER]
+            return chosen[-1] if chosen else unsaid[-1] if len(unsaid) == 1 else None
+        if len(value) == 1:
+            return _direct_text(value[0], wanted)
+    return None
+
+
+def messages_of(value: Any) -> list[Message]:
+    """The chat messages of a list in any known shape (nested one level, as LangChain does), or []."""
+    if not isinstance(value, list):
+        return []
+    found = []
+    for item in _flatten(value):
+        message = message_of(item)
+        if message is not None:
+            found.append(message)
+    return found
+
+
 def _flatten(items: list[Any]) -> Iterator[Any]:
-    """LangChain nests message lists one level (``[[message, ...]]``, one list per prompt)."""
     for item in items:
         if isinstance(item, list):
             yield from item
@@ -104,79 +175,70 @@ def _flatten(items: list[Any]) -> Iterator[Any]:
             yield item
 
 
-def message_role(message: dict[str, Any]) -> str:
-    """The role of a chat message in any of the shapes seen: OpenAI/GenAI ``role``, LangChain's ``type``
-    (``human``, ``ai``) or its serialized constructor form (``{"id": [..., "HumanMessage"], ...}``)."""
-    role = message.get("role")
-    if isinstance(role, str):
-        return role.lower()
-    kind = message.get("type")
-    if isinstance(kind, str) and kind not in ("constructor", "text"):
-        return kind.lower()
-    identifier = message.get("id")
-    if isinstance(identifier, list) and identifier and isinstance(identifier[-1], str):
-        name = identifier[-1].lower()
-        for role_name in ("human", "ai", "system", "tool"):
-            if name.startswith(role_name):
-                return role_name
-    return ""
-
-
-def message_content(message: dict[str, Any]) -> str | None:
-    """The text of a chat message, or None when ``message`` is not one."""
-    if not message_role(message):
+def message_of(value: Any) -> Message | None:
+    """A chat message: OpenAI/GenAI ``{"role", "content"|"parts"}``, LangChain ``{"type": "human",
+    "data"|"kwargs": {...}}`` or its constructor form, Haystack ``{"role"|"_role", "content"|"_content"}``,
+    or a message repr string; None when ``value`` is not one or its text cannot be read."""
+    if isinstance(value, str):
+        if not looks_like_repr(value):
+            return None
+        text = repr_text(value)
+        return None if text is None else Message(role(repr_role(value)), text)
+    if not isinstance(value, dict):
         return None
-    for holder in (message, message.get("kwargs"), message.get("data")):
+    name = message_role(value)
+    if not name:
+        return None
+    for holder in (value, value.get("kwargs"), value.get("data")):
         if isinstance(holder, dict):
-            text = _content_text(holder.get("content", holder.get("parts")))
-            if text is not None:
-                return text
+            for key in ("content", "_content", "parts", "text"):
+                if key in holder:
+                    text = content_text(holder[key])
+                    if text is not None:
+                        return Message(role(name), text)
     return None
 
 
-def _content_text(content: Any) -> str | None:
-    """A message's content: a string, or a list of parts (``{"type": "text", "text"|"content": ...}``)."""
+def message_role(message: dict[str, Any]) -> str:
+    """The role of a chat message in any of the shapes seen, or ""."""
+    for key in ("role", "_role"):
+        spelled = message.get(key)
+        if isinstance(spelled, str) and spelled:
+            return spelled
+    kind = message.get("type")
+    if isinstance(kind, str) and role(kind) is not Role.OTHER:
+        return kind
+    identifier = message.get("id")
+    if isinstance(identifier, list) and identifier and isinstance(identifier[-1], str):
+        return identifier[-1] if identifier[-1].lower().endswith("message") else ""
+    return ""
+
+
+def content_text(content: Any) -> str | None:
+    """A message's content: a string, or a list of parts (``{"type": "text", "text"|"content": ...}``,
+    Haystack's ``{"text": ...}``, a tool's response); None when it holds no text part."""
     if isinstance(content, str):
         return content
+    if isinstance(content, dict):
+        # A single part, or Gemini's {"role", "parts": [...]} content.
+        inner = content.get("parts", content.get("text"))
+        return content_text(inner) if inner is not content else None
     if isinstance(content, list):
-        texts = [
-            part.get("text", part.get("content"))
-            for part in content
-            if isinstance(part, dict) and part.get("type", "text") == "text"
-        ]
-        strings = [text for text in texts if isinstance(text, str)]
+        texts = [_part_text(part) for part in content if isinstance(part, dict)]
+        strings = [text for text in texts if text is not None]
         return "\n".join(strings) if strings else None
     return None
 
 
-def string_leaves(value: str) -> list[str]:
-    """Every string inside a JSON value (the value itself when it is not JSON): the text a prompt carries,
-    whatever structure an instrumentor wrapped it in."""
-    parsed = parse_json(value)
-    if parsed is None:
-        return [value]
-    leaves: list[str] = []
-    stack = [parsed]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            leaves.append(item)
-        elif isinstance(item, dict):
-            stack.extend(reversed(list(item.values())))
-        elif isinstance(item, list):
-            stack.extend(reversed(item))
-    return leaves
-
-
-def messages_text(value: str, roles: frozenset[str] | None = None) -> list[str]:
-    """The texts of a JSON message list (GenAI ``gen_ai.input.messages``), optionally only some roles."""
-    parsed = parse_json(value)
-    if not isinstance(parsed, list):
-        return []
-    texts = []
-    for message in _flatten(parsed):
-        if isinstance(message, dict) and (roles is None or message_role(message) in roles):
-            text = message_content(message)
-            if text is not None:
-                texts.append(text)
-    return texts
+def _part_text(part: dict[str, Any]) -> str | None:
+    """A text part's text, or a tool result's (GenAI ``tool_call_response``: a search tool's documents)."""
+    kind = part.get("type", "text")
+    if kind in ("text", "input_text", "output_text"):
+        text = part.get("text", part.get("content"))
+        return text if isinstance(text, str) else None
+    if kind == "tool_call_response":
+        response = part.get("response", part.get("result"))
+        if isinstance(response, str):
+            return response
+        return json.dumps(response, ensure_ascii=False) if isinstance(response, list | dict) else None
+    return None

@@ -8,10 +8,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ragpulse_core.store import Store, StoreMissing, StoreUnavailable, describe_dsn
+from ragpulse_core.store import StoreUnavailable, describe_dsn
 from rich.console import Console
 from rich.markup import escape
 
+from ragpulse_scorers.commands.store_access import open_for_reading
 from ragpulse_scorers.report import collect_report, render_html, render_terminal
 from ragpulse_scorers.report.collect import parse_since
 from ragpulse_scorers.report.model import AlertLimits
@@ -23,15 +24,8 @@ console = Console()
 def run(args: argparse.Namespace) -> int:
     since = parse_since(args.since)
     settings = ScorersSettings.load(args.config, store={"dsn": args.dsn})
-    try:
-        store = Store(settings.store.dsn, settings.store.database, read_only=True)
-    except StoreUnavailable as exc:  # held by `ragpulse serve`, or no database there
-        hint = (
-            " Run `ragpulse serve` or `ragpulse demo` first, or pass --dsn."
-            if isinstance(exc, StoreMissing)
-            else ""
-        )
-        console.print(f"[red]error:[/red] {escape(str(exc))}.{hint}", soft_wrap=True)
+    store = open_for_reading(settings, console)
+    if store is None:
         return 1
     try:
         alerts = settings.alerts

@@ -17,7 +17,6 @@ from ragpulse_scorers.settings import ScorersSettings
 console = Console()
 
 
-
 def run(args: argparse.Namespace) -> int:
     settings = ScorersSettings.load(
         args.config,

@@ -28,6 +28,5 @@ SUPPORT_JUDGES: dict[str, JudgeFactory] = {
 }
 
 
-
 def build_judge(args: argparse.Namespace) -> SupportJudge:
     return SUPPORT_JUDGES[args.judge](args)

@@ -173,7 +173,7 @@ def load_requests(store: Store, candidates: Sequence[Candidate]) -> dict[str, Re
     rows = store.query_dicts(
         f"""
         SELECT TraceId, Timestamp, ServiceName, Pipeline, Variant, valid_utf8, text_bytes, {texts},
-               SessionId, UserId, DurationMs, StatusCode, SampleKey
+               SessionId, UserId, DurationMs, StatusCode, SampleKey, Unscorable
         FROM (
             SELECT *, {valid_utf8} AS valid_utf8, {text_bytes} AS text_bytes,
                    valid_utf8 AND text_bytes <= {{max_bytes:UInt64}} AS readable

@@ -21,6 +21,7 @@ from typing import Protocol
 
 from ragpulse_core.store import Store
 
+from ragpulse_scorers.assembly.reasons import skip_reason
 from ragpulse_scorers.models import RagRequest, RequestRowError, Score
 from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.pipeline.candidates import (
@@ -173,6 +174,9 @@ class ScorerTurn:
             self._stopped = "deadline"
             return None
         key = _key(candidate, row.values.get("Pipeline", ""))
+        unscorable = skip_reason(row.values.get("Unscorable", ""), self._scorer.requires)
+        if unscorable is not None:
+            return Judgment(key, Outcome.SKIPPED, unscorable)
         try:
             request = RagRequest.from_row(row.values)
         except RequestRowError as exc:

@@ -11,9 +11,10 @@ from rich.markup import escape
 
 from ragpulse_scorers.alerts.rules import SCORING_STALLED
 from ragpulse_scorers.alerts.state import AlertRecord
+from ragpulse_scorers.assembly.reasons import explain
 from ragpulse_scorers.metric_names import COUNT_METRICS
 from ragpulse_scorers.report.glossary import term
-from ragpulse_scorers.report.model import AlertLimits, Difference, Rate
+from ragpulse_scorers.report.model import AlertLimits, Difference, Rate, ReportData
 
 # Bidirectional overrides and isolates reorder what a terminal shows (a line can read unlike its bytes).
 _BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -211,3 +212,22 @@ def judgement(difference: Difference) -> str:
 
 def above_threshold(value: float, threshold: float | None) -> bool:
     return threshold is not None and not math.isnan(value) and value > threshold
+
+
+def not_scored(data: ReportData) -> str:
+    """ "not scored: 12 (no content captured: 9, no context: 3)", or "" when every request can be."""
+    if not data.unscored:
+        return ""
+    counts = ", ".join(f"{unscored_label(reason.code)}: {reason.count}" for reason in data.unscored)
+    return f"not scored: {data.not_scored_total} ({counts})"
+
+
+def unscored_label(code: str) -> str:
+    """A reason as people read it; a code this version does not know is shown neutralised, as stored."""
+    explanation = explain(code)
+    return explanation.label if explanation is not None else printable(code)
+
+
+def unscored_hint(code: str) -> str:
+    explanation = explain(code)
+    return explanation.hint if explanation is not None else "a reason this version of ragpulse does not know"

@@ -31,12 +31,15 @@ from ragpulse_scorers.report.format import (
     html_text,
     judgement,
     milliseconds,
+    not_scored,
     number,
     percent,
     quiet_alert,
     rate_with_interval,
     seconds,
     signed_difference,
+    unscored_hint,
+    unscored_label,
     variant_label,
     verdict,
 )
@@ -123,6 +126,8 @@ def render_html(
         sections.append(_alerts_card(data))
     if data.worst:
         sections.append(_worst_card(data))
+    if data.unscored:
+        sections.append(_not_scored_card(data))
     if data.requests:
         sections += [
             _cards(_hallucination_series_card(data), _traffic_card(data)),
@@ -294,6 +299,23 @@ def _quiet_note(data: ReportData, rate: Rate, service: str, variant: str) -> str
     firing = hallucination_alert_firing(data, service, variant)
     note = quiet_alert(rate, data.hallucination_threshold, data.alert_limits, firing)
     return f" <span class='muted'>({html_text(note)})</span>" if note else ""
+
+
+def _not_scored_card(data: ReportData) -> str:
+    """Requests no judge may score, per reason, with what would let them be scored."""
+    table = _table(
+        ["reason", "requests", "what to do"],
+        (
+            [html_text(unscored_label(reason.code)), str(reason.count), html_text(unscored_hint(reason.code))]
+            for reason in data.unscored
+        ),
+        [False, True, False],
+    )
+    note = (
+        f"<p>{html_text(not_scored(data))}. These requests are listed, each with its reason, by"
+        " <code>ragpulse requests --unscored</code>; no judge reads them.</p>"
+    )
+    return _card("Requests not scored", note, table)
 
 
 def _verdict_card(data: ReportData) -> str:

@@ -161,6 +161,27 @@ class AlertLimits:
 
 
 @dataclass(frozen=True)
+class UnscoredReason:
+    """Requests of the window that no judge may score, for one reason (``ragpulse_requests.Unscorable``)."""
+
+    code: str
+    count: int
+
+
+@dataclass(frozen=True)
+class RequestLine:
+    """One request as ``ragpulse requests`` lists it."""
+
+    trace_id: str
+    timestamp: datetime
+    service_name: str
+    source: str
+    context_source: str
+    unscorable: str
+    question: str
+
+
+@dataclass(frozen=True)
 class ReportData:
     generated_at: datetime
     since: datetime
@@ -185,6 +206,20 @@ class ReportData:
     alert_limits: AlertLimits | None = None
     """The hallucination alert's limits, when known: they explain a rate shown red without an alert."""
     not_scored: list[NotScored] = field(default_factory=list)
+    """Requests that cannot be scored, per service and reason."""
+
+    @property
+    def unscored(self) -> list[UnscoredReason]:
+        """Requests that cannot be scored, per reason over every service, most frequent first."""
+        totals: dict[str, int] = {}
+        for row in self.not_scored:
+            totals[row.reason] = totals.get(row.reason, 0) + row.requests
+        ranked = sorted(totals.items(), key=lambda item: (-item[1], item[0]))
+        return [UnscoredReason(code, count) for code, count in ranked]
+
+    @property
+    def not_scored_total(self) -> int:
+        return sum(row.requests for row in self.not_scored)
 
     @property
     def firing_alerts(self) -> list[AlertRecord]:

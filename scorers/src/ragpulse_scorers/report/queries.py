@@ -22,6 +22,7 @@ from ragpulse_scorers.report.model import (
     LatencyRow,
     NotScored,
     Rate,
+    RequestLine,
     ScoringHealth,
     SeriesPoint,
     SpendRow,
@@ -268,6 +269,22 @@ def spend(store: Store, params: dict[str, Any]) -> list[SpendRow]:
             int(row["scored"]),
         )
         for row in rows
+    ]
+
+
+def request_lines(store: Store, params: dict[str, Any], unscored_only: bool, limit: int) -> list[RequestLine]:
+    """The window's newest requests (only those no judge may score, with ``unscored_only``)."""
+    only = " AND Unscorable != ''" if unscored_only else ""
+    rows = store.query(
+        "SELECT TraceId, Timestamp, ServiceName, Source, ContextSource, Unscorable,"
+        " substringUTF8(Question, 1, 300)"
+        f" FROM {store.table('ragpulse_requests')} FINAL WHERE {_REQUESTS_WHERE}{only}"
+        f" ORDER BY Timestamp DESC, TraceId LIMIT {{limit:UInt32}}{_FINAL_WITHIN_PARTITIONS}",
+        {**params, "limit": limit},
+    )
+    return [
+        RequestLine(str(trace), timestamp, str(service), str(source), str(context), str(code), str(question))
+        for trace, timestamp, service, source, context, code, question in rows
     ]
 
 

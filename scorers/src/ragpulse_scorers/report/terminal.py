@@ -18,12 +18,15 @@ from ragpulse_scorers.report.format import (
     excerpt,
     judgement,
     milliseconds,
+    not_scored,
     number,
     percent,
     quiet_alert,
     rate_with_interval,
     seconds,
     shown,
+    unscored_hint,
+    unscored_label,
     variant_label,
     verdict_with_interval,
 )
@@ -49,13 +52,14 @@ def render_terminal(data: ReportData, console: Console) -> None:
     if data.worst:
         console.print(_worst_table(data))
     scoring = data.scoring
-    not_scored = sum(row.requests for row in data.not_scored)
     console.print(
         f"requests [bold]{data.requests}[/bold] · scored [bold]{scoring.scored}[/bold]"
-        f" ({percent(scoring.share_scored)}) · not scored (cannot be judged) {not_scored}"
+        f" ({percent(scoring.share_scored)}) · not scored (cannot be judged) {data.not_scored_total}"
         f" · scoring lag p50 {seconds(scoring.lag_p50_s)},"
         f" p95 {seconds(scoring.lag_p95_s)} · judge errors {scoring.judge_errors}"
     )
+    if data.unscored:
+        console.print(_not_scored(data))
     console.print(_traffic_table(data))
     console.print(_hallucination_table(data))
     if data.metrics:
@@ -70,6 +74,16 @@ def render_terminal(data: ReportData, console: Console) -> None:
 
 def _named(data: ReportData, variant: str, service: str) -> str:
     return shown(variant_label(variant, service if data.spans_services else None))
+
+
+def _not_scored(data: ReportData) -> str:
+    """The requests no judge may score, and for each reason what would let them be scored."""
+    lines = [f"[yellow]{escape(not_scored(data))}[/yellow] · list them: ragpulse requests --unscored"]
+    lines += [
+        f"  [dim]{escape(unscored_label(reason.code))}: {escape(unscored_hint(reason.code))}[/dim]"
+        for reason in data.unscored
+    ]
+    return "\n".join(lines)
 
 
 def _verdict(data: ReportData) -> Table:

@@ -1,0 +1,60 @@
+"""The last check before a request is written as scorable, whatever dialect read it: no question, answer
+or chunk may be a serialized object (JSON, a Python repr, a LangChain constructor, a DSPy field layout), and
+the question may not be a whole prompt (holding a chunk of the context). A dialect bug then costs a refused
+request, never a score judged on garbage."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Final
+
+from ragpulse_scorers.assembly.model import normalized
+from ragpulse_scorers.assembly.pyrepr import looks_like_repr
+from ragpulse_scorers.assembly.unwrap import looks_like_json, parse_json
+
+_SERIALIZATION_MARKERS: Final = (
+    "ChatMessage(",
+    "TextContent(",
+    "Document(id=",
+    "page_content=",
+    "<ChatRole.",
+    "[[ ## ",
+)
+_LANGCHAIN_CONSTRUCTOR: Final = re.compile(r"[\"']lc[\"']:\s*1\b")
+_MIN_CHUNK_WORDS: Final = 6
+"""A chunk this long found inside the question means the question is a prompt, not the user's words."""
+
+
+def serialized(text: str) -> bool:
+    """The text is an object's serialization, not prose."""
+    stripped = text.strip()
+    if isinstance(parse_json(stripped), dict | list) or looks_like_json(stripped):
+        return True
+    return (
+        looks_like_repr(stripped)
+        or any(marker in stripped for marker in _SERIALIZATION_MARKERS)
+        or ("lc" in stripped and _LANGCHAIN_CONSTRUCTOR.search(stripped) is not None)
+    )
+
+
+def problem(question: str, answer: str, chunks: Sequence[str]) -> str:
+    """Why these values must not be judged, or ""."""
+    if serialized(question):
+        return "the question is a serialized object"
+    if serialized(answer):
+        return "the answer is a serialized object"
+    if any(serialized(chunk) for chunk in chunks):
+        return "a chunk is a serialized object"
+    if holds_a_chunk(question, chunks):
+        return "the question holds a chunk of the context: it is a whole prompt"
+    return ""
+
+
+def holds_a_chunk(question: str, chunks: Sequence[str]) -> bool:
+    """The question carries a document of the context word for word: it is a prompt, not the user's words."""
+    asked = normalized(question)
+    return any(
+        len(key.split()) >= _MIN_CHUNK_WORDS and key in asked
+        for key in (normalized(chunk) for chunk in chunks)
+    )
