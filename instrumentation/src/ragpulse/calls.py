@@ -83,14 +83,13 @@ class Call:
             return AsyncStream(self, result)
         if self.recorder.joins_text and kind is not str:
             answer_stream = getattr(result, STREAMING_RESPONSE_FIELD, None)
-            stream_kind = type(answer_stream)
-            if stream_kind is GeneratorType or stream_kind is AsyncGeneratorType:
+            wrapped: SyncStream | AsyncStream | None = None
+            if type(answer_stream) is GeneratorType:
+                wrapped = SyncStream(self, answer_stream)
+            elif type(answer_stream) is AsyncGeneratorType:
+                wrapped = AsyncStream(self, answer_stream)
+            if wrapped is not None:
                 self.source = result
-                wrapped = (
-                    SyncStream(self, answer_stream)
-                    if stream_kind is GeneratorType
-                    else AsyncStream(self, answer_stream)
-                )
                 setattr(result, STREAMING_RESPONSE_FIELD, wrapped)
                 return result
         self.finish(result)
