@@ -251,7 +251,9 @@ def test_a_runnable_that_fails_records_the_error_and_raises(spans: Spans) -> Non
     assert [root.status.status_code.name for root in spans.named("rag failing")] == ["ERROR", "ERROR"]
 
 
-async def test_llamaindex_async_streaming_response_joins_its_answer_and_keeps_its_sources(spans: Spans) -> None:
+async def test_llamaindex_async_streaming_response_joins_its_answer_and_keeps_its_sources(
+    spans: Spans,
+) -> None:
     engine = llamaindex_index().as_query_engine(llm=MockLLM(max_tokens=3), similarity_top_k=2, streaming=True)
     query = ragpulse.rag(pipeline="async streaming")(engine.aquery)
 

@@ -48,6 +48,7 @@ TRACES_PATH = "/v1/traces"
 DECODE_THREADS = 4
 # How long stopping waits for handlers still awaiting their acks before cancelling them.
 SHUTDOWN_GRACE_S = 20.0
+DRAIN_POLL_S = 0.05
 READ_CHUNK = 256 * 1024
 
 RPC_CODE: dict[ExportStatus, int] = {
@@ -102,6 +103,8 @@ class HttpReceiver:
         self._decoding: asyncio.Semaphore | None = None
         # Body bytes held by requests being read or waiting to be decoded; only the event loop changes it.
         self._buffered_bytes = 0
+        # Requests whose handler runs (their body may still be arriving); only the event loop changes it.
+        self._in_flight = 0
         metrics.gauge(
             "http_body_bytes_buffered",
             "Request body bytes read and not yet decoded",
@@ -114,7 +117,7 @@ class HttpReceiver:
 
     def stop(self) -> None:
         if self._runner is not None:
-            cleanup = asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self._loop)
+            cleanup = asyncio.run_coroutine_threadsafe(self._drain(self._runner), self._loop)
             self._runner = None
             try:
                 cleanup.result(timeout=SHUTDOWN_GRACE_S + 10)
@@ -126,10 +129,24 @@ class HttpReceiver:
             self._loop.close()
         self._decoders.shutdown(wait=False, cancel_futures=True)
 
+    async def _drain(self, runner: web.AppRunner) -> None:
+        """Stop accepting connections, let the requests under way finish, then close the rest.
+
+        aiohttp's own cleanup stops reading every connection at once, so a request whose body was still
+        arriving could never finish: it waited out the grace, was cancelled, and its client got no answer.
+        """
+        for site in list(runner.sites):
+            await site.stop()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + SHUTDOWN_GRACE_S
+        while self._in_flight and loop.time() < deadline:
+            await asyncio.sleep(DRAIN_POLL_S)
+        await runner.cleanup()
+
     async def _listen(self) -> None:
         settings = self._settings
         self._decoding = asyncio.Semaphore(settings.max_concurrent_requests)
-        app = web.Application(middlewares=[self._close_unread_bodies])
+        app = web.Application(middlewares=[self._count_in_flight, self._close_unread_bodies])
         app.router.add_post(TRACES_PATH, self._traces)
         app.router.add_get("/healthz", self._healthz)
         app.router.add_get("/metrics", self._metrics_page)
@@ -155,6 +172,16 @@ class HttpReceiver:
         await site.start()
         host, port = self._runner.addresses[0][:2]
         self.address = (str(host), int(port))
+
+    @web.middleware
+    async def _count_in_flight(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        self._in_flight += 1
+        try:
+            return await handler(request)
+        finally:
+            self._in_flight -= 1
 
     @web.middleware
     async def _close_unread_bodies(
