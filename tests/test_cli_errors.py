@@ -114,7 +114,7 @@ def test_a_collector_port_in_use_is_one_line(
     chdb_dsn: str, taken_port: int, in_empty_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     line = _one_line_failure(main(["collector", "--dsn", chdb_dsn, "--port", str(taken_port)]), capsys)
-    assert f"127.0.0.1:{taken_port} is already in use, so the collector cannot listen there: pass --port" in line
+    assert f"127.0.0.1:{taken_port} is already in use, so the collector cannot listen there" in line
 
 
 def test_serve_names_the_port_in_use(

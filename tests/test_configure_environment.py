@@ -173,8 +173,8 @@ def test_http_json_is_sent_as_protobuf_with_a_warning(collector: Collector) -> N
 def test_the_timeout_variable_bounds_an_export_to_a_collector_that_never_answers(
     black_hole: str, protocol: str
 ) -> None:
-    """With OTEL_EXPORTER_OTLP_TIMEOUT=1 the batch exporter gives up after about a second (its default is 10 s,
-    and more with retries); the bound below leaves room for start-up on a loaded machine."""
+    """With OTEL_EXPORTER_OTLP_TIMEOUT=1 the batch exporter gives up after about a second (by default after
+    10 s); the bound leaves room for start-up on a loaded machine."""
     started = time.monotonic()
     _, done = run_application(
         {

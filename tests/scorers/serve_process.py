@@ -79,7 +79,8 @@ def otlp_root_spans(traces: list[str], service: str = "svc") -> bytes:
         for trace in traces
     ]
     resource = {"attributes": [{"key": "service.name", "value": {"stringValue": service}}]}
-    body = {"resourceSpans": [{"resource": resource, "scopeSpans": [{"scope": {"name": "t"}, "spans": spans}]}]}
+    scope_spans = [{"scope": {"name": "t"}, "spans": spans}]
+    body = {"resourceSpans": [{"resource": resource, "scopeSpans": scope_spans}]}
     return json.dumps(body).encode()
 
 

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import json
 import os
-import queue
 import signal
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -17,6 +15,7 @@ import pytest
 from pipeline_testing import insert_requests, log_rows, scored_traces
 from ragpulse_core.cli import main
 from ragpulse_core.store import Store
+from serve_process import OutputLines
 
 RECORDING = "pipeline_testing:build_recording"
 HERE = Path(__file__).resolve().parent
@@ -68,33 +67,11 @@ def test_unreachable_store_exits_nonzero(capsys: pytest.CaptureFixture[str]) -> 
     code = main(["score", "--once", "--dsn", "http://127.0.0.1:9/ragpulse", "--scorer", RECORDING])
 
     assert code == 1
-    assert "cannot reach the store" in capsys.readouterr().out
-
-
-class OutputLines:
-    """A process's output, read by one thread so waiting for a line never loses another."""
-
-    def __init__(self, process: subprocess.Popen[str]) -> None:
-        self._lines: queue.Queue[str] = queue.Queue()
-        self.seen: list[str] = []
-        threading.Thread(target=self._read, args=(process,), daemon=True).start()
-
-    def _read(self, process: subprocess.Popen[str]) -> None:
-        for line in process.stdout or ():
-            self._lines.put(line)
-
-    def wait_for(self, wanted: str, timeout_s: float) -> str:
-        """The first new line containing ``wanted``; fails after ``timeout_s``."""
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            try:
-                line = self._lines.get(timeout=0.2)
-            except queue.Empty:
-                continue
-            self.seen.append(line)
-            if wanted in line:
-                return line
-        raise AssertionError(f"no line with {wanted!r} in {timeout_s} s: {''.join(self.seen)}")
+    said = capsys.readouterr().err.splitlines()
+    assert said == [
+        "error: cannot connect to http://127.0.0.1:9/ragpulse: Connection refused",
+        "start the database, or pass --dsn (store.dsn) naming one that runs",
+    ]
 
 
 def otlp_root_span(trace: str) -> bytes:

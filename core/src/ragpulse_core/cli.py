@@ -164,19 +164,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except (FileNotFoundError, ValueError) as exc:
-        return _fail(_describe(exc), 2)
-    except (StoreUnavailable, ReceiverNotInstalled) as exc:
-        return _fail(str(exc), 1)
+        return print_error(_describe(exc), 2)
+    except StoreUnavailable as exc:
+        return print_error(str(exc), 1, hint=store_hint(exc))
+    except ReceiverNotInstalled as exc:
+        return print_error(str(exc), 1)
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:
-            return _fail("address already in use: another process listens on that port (pass --port)", 1)
-        return _fail(f"{exc.strerror or exc}{f': {exc.filename}' if exc.filename else ''}", 1)
+            return print_error("address already in use: another process listens there", 1, "pass --port")
+        return print_error(f"{exc.strerror or exc}{f': {exc.filename}' if exc.filename else ''}", 1)
     except Exception as exc:  # the last guard: a person gets one line, -v gets the traceback
         if args.verbose:
             console.print_exception()
-            return _fail(f"unexpected {type(exc).__name__}: {exc}", 1)
+            return print_error(f"unexpected {type(exc).__name__}: {exc}", 1)
         rerun = shlex.join(["-v", *(sys.argv[1:] if argv is None else argv)])
-        return _fail(
+        return print_error(
             f"unexpected {type(exc).__name__}: {exc}", 1, hint=f"for the traceback: {invoked_as()} {rerun}"
         )
     return code
@@ -193,6 +195,13 @@ def _configure_logging(verbose: int) -> None:
     os.environ.setdefault("GRPC_VERBOSITY", "NONE" if not verbose else "ERROR")
 
 
+def store_hint(exc: StoreUnavailable) -> str | None:
+    """What to do about a store that cannot be reached (a held chDB path says so itself)."""
+    if str(exc).startswith("cannot connect to"):
+        return "start the database, or pass --dsn (store.dsn) naming one that runs"
+    return None
+
+
 def _describe(exc: Exception) -> str:
     from pydantic import ValidationError  # only on this path: --help stays light
 
@@ -205,8 +214,9 @@ def _describe(exc: Exception) -> str:
     return str(exc)
 
 
-def _fail(message: str, code: int, hint: str | None = None) -> int:
-    """One line, never a traceback: the first line of what went wrong, markup-escaped; then the hint."""
+def print_error(message: str, code: int = 1, hint: str | None = None) -> int:
+    """One line, never a traceback: the first line of what went wrong, markup-escaped; then what to do.
+    Returns ``code``, for ``return print_error(...)``."""
     lines = message.strip().splitlines() or ["failed"]
     console.print(f"[red]error:[/red] {escape(lines[0])}", soft_wrap=True, highlight=False)
     if hint:

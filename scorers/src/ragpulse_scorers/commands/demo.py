@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
             logging.getLogger(name).setLevel(logging.WARNING)
         # The story prints every alert this run fired, with its value and interval; no log line before it.
         logging.getLogger("ragpulse_scorers.alerts.evaluator").setLevel(logging.ERROR)
-    store = open_migrated_store(settings, console)
+    store = open_migrated_store(settings)
     if store is None:
         return 1
     started = datetime.now(UTC)

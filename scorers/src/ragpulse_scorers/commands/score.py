@@ -9,11 +9,11 @@ from rich.console import Console
 from rich.table import Table
 
 from ragpulse_scorers.cli_arguments import scorer_flags
+from ragpulse_scorers.commands.checks import check_scoring
 from ragpulse_scorers.commands.store_access import open_migrated_store
 from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.pipeline.scheduler import ScoringSchedule, quiet_scheduler_logs
 from ragpulse_scorers.pipeline.tick import TickReport, run_tick
-from ragpulse_scorers.registry import check_scorers
 from ragpulse_scorers.settings import ScorersSettings
 
 console = Console()
@@ -21,11 +21,11 @@ console = Console()
 
 def run(args: argparse.Namespace) -> int:
     settings = ScorersSettings.load(args.config, store={"dsn": args.dsn}, scorer=scorer_flags(args))
-    check_scorers(settings.scorer.scorers, settings)
+    check_scoring(settings)
     if args.once:
         return _score_once(settings)
     with StopSignals() as signals:
-        store = open_migrated_store(settings, console)
+        store = open_migrated_store(settings)
         if store is None:
             return 1
         try:
@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _score_once(settings: ScorersSettings) -> int:
-    store = open_migrated_store(settings, console)
+    store = open_migrated_store(settings)
     if store is None:
         return 1
     try:

@@ -20,9 +20,9 @@ from ragpulse_core.store import Store, embedded_path
 from rich.console import Console
 
 from ragpulse_scorers.cli_arguments import scorer_flags
+from ragpulse_scorers.commands.checks import check_scoring
 from ragpulse_scorers.commands.store_access import open_migrated_store
 from ragpulse_scorers.pipeline.scheduler import ScoringSchedule, quiet_scheduler_logs
-from ragpulse_scorers.registry import check_scorers
 from ragpulse_scorers.report.live import LivePage
 from ragpulse_scorers.settings import ScorersSettings
 
@@ -37,11 +37,11 @@ def run(args: argparse.Namespace) -> int:
         scorer=scorer_flags(args),
         live={"port": args.live_port, "enabled": False if args.no_live else None},
     )
-    check_scorers(settings.scorer.scorers, settings)
+    check_scoring(settings)
     check_collector_files(settings.collector)
     check_listeners([*collector_listeners(settings.collector), *_page_listener(settings)])
     with StopSignals() as signals, ExitStack() as cleanup:
-        store = open_migrated_store(settings, console)
+        store = open_migrated_store(settings)
         if store is None:
             return 1
         cleanup.callback(store.close)
@@ -74,7 +74,7 @@ def _page_listener(settings: ScorersSettings) -> list[Listener]:
     live = settings.live
     if not live.enabled:
         return []
-    return [Listener("the live page", live.host, live.port, "--live-port or --no-live")]
+    return [Listener("the live page", live.host, live.port, "--live-port")]
 
 
 def _start_page(settings: ScorersSettings, store: Store, cleanup: ExitStack) -> LivePage | None:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from ragpulse_core.cli import print_error, store_hint
 from ragpulse_core.schema import migrate
 from ragpulse_core.settings import RagpulseSettings
-from ragpulse_core.store import Store, StoreUnavailable, describe_dsn
-from rich.console import Console
+from ragpulse_core.store import Store, StoreUnavailable
 
 
-def open_migrated_store(settings: RagpulseSettings, console: Console) -> Store | None:
+def open_migrated_store(settings: RagpulseSettings) -> Store | None:
     """The configured store with its tables migrated, or None after telling the user it cannot be reached.
 
     The caller closes the store it gets.
@@ -18,6 +18,6 @@ def open_migrated_store(settings: RagpulseSettings, console: Console) -> Store |
         migrate(store, settings.store.ttl_days)
     except StoreUnavailable as exc:
         store.close()
-        console.print(f"[red]cannot reach the store {describe_dsn(settings.store.dsn)}:[/red] {exc}")
+        print_error(str(exc), hint=store_hint(exc))
         return None
     return store
