@@ -27,7 +27,7 @@ BACKLOG = 200
 
 
 class Served:
-    def __init__(self, tmp_path: Path, scorer: str) -> None:
+    def __init__(self, tmp_path: Path, scorer: str, verbose: bool) -> None:
         self.database = tmp_path / "db"
         self.dsn = f"chdb://{self.database}"
         self.marker = tmp_path / "judging"
@@ -38,8 +38,8 @@ class Served:
             RAGPULSE_SCORER__SETTLE_DELAY_S="0",
             **{SLOW_MARKER_ENV: str(self.marker)},
         )
-        command = [sys.executable, "-m", "ragpulse_core.cli", "serve", "--dsn", self.dsn, "--port", "0",
-                   "--no-live", "--scorer", scorer, "--interval", "0.5"]  # fmt: skip
+        command = [sys.executable, "-m", "ragpulse_core.cli", *(["-v"] if verbose else []), "serve"]
+        command += ["--dsn", self.dsn, "--port", "0", "--no-live", "--scorer", scorer, "--interval", "0.5"]
         self.process = subprocess.Popen(
             command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=self.env, cwd=tmp_path
         )
@@ -58,8 +58,8 @@ class Served:
 def serve(tmp_path: Path) -> Iterator[type[Served]]:
     started: list[Served] = []
 
-    def start(scorer: str = "lexical") -> Served:
-        served = Served(tmp_path, scorer)
+    def start(scorer: str = "lexical", verbose: bool = False) -> Served:
+        served = Served(tmp_path, scorer, verbose)
         started.append(served)
         return served
 
@@ -94,8 +94,8 @@ def _read_response(connection: socket.socket) -> tuple[int, bytes]:
 
 @pytest.mark.slow
 def test_sigterm_during_start_up_lets_start_up_finish_then_stops_cleanly(serve, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    served = serve()
-    served.output.wait_for("applying migration", START_TIMEOUT_S)  # the store is being migrated
+    served = serve(verbose=True)
+    served.output.wait_for("applying migration", START_TIMEOUT_S)  # the store is being migrated (-v says)
 
     assert served.terminate_and_wait() == 0
     output = served.output.rest()

@@ -66,9 +66,9 @@ def installed_versions() -> str:
 def invoked_as() -> str:
     """How to run ``ragpulse`` again from a new shell in the same directory, for hints to copy.
 
-    ``ragpulse`` when that name on PATH is this program; else the path it was started by
-    (``.venv/bin/ragpulse`` when the venv is not activated), or ``python -m ragpulse_core.cli`` when it ran
-    so.
+    ``ragpulse`` when that name on PATH is this program and stays so in a new shell (not an activated
+    venv's); else the path it was started by (``.venv/bin/ragpulse``), or ``python -m ragpulse_core.cli``
+    when it ran so.
     """
     script = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
     if script is not None and script.resolve() == Path(__file__).resolve():
@@ -76,13 +76,19 @@ def invoked_as() -> str:
     if script is None or script.name != PROGRAM:
         return PROGRAM  # called in-process (tests, an embedding application)
     on_path = shutil.which(PROGRAM)
-    if on_path is not None and Path(on_path).resolve() == script.resolve():
+    if on_path is not None and Path(on_path).resolve() == script.resolve() and not _from_active_venv(script):
         return PROGRAM
     absolute = script.absolute()
     try:
         return shlex.quote(str(absolute.relative_to(Path.cwd())))
     except ValueError:
         return shlex.quote(str(absolute))
+
+
+def _from_active_venv(script: Path) -> bool:
+    """The program lives in the activated virtualenv, whose ``bin`` a new shell does not have on PATH."""
+    venv = os.environ.get("VIRTUAL_ENV")
+    return bool(venv) and script.resolve().is_relative_to(Path(venv).resolve())
 
 
 class CommandParser(argparse.ArgumentParser):
