@@ -216,3 +216,25 @@ def test_serve_flags_reach_the_settings(monkeypatch: pytest.MonkeyPatch, tmp_pat
     assert (collector.grpc_port, collector.max_body_bytes) == (4417, 2048)
     assert (scorer.sample_rate, scorer.scorers) == (0.25, ["lexical"])
     assert (scorer.interval_s, scorer.shard) == (3, "1/2")
+
+
+@pytest.mark.parametrize("activated", [False, True])
+def test_hints_name_the_program_as_a_new_shell_can_run_it(activated: bool, tmp_path: Path) -> None:
+    """Started as ``.venv/bin/ragpulse`` or through an activated venv, the hint says ``.venv/bin/ragpulse``:
+    a new shell in the same directory has no activated venv, so a bare ``ragpulse`` would not be found."""
+    bin_dir = Path(RAGPULSE).parent
+    venv = bin_dir.parent
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    env["PATH"] = os.pathsep.join(p for p in env["PATH"].split(os.pathsep) if Path(p) != bin_dir)
+    env["COLUMNS"] = "300"
+    start = ["bash", "-c", f". {venv}/bin/activate && ragpulse report --colour"] if activated else [
+        RAGPULSE, "report", "--colour"]  # fmt: skip
+    said = subprocess.run(start, cwd=venv.parent, env=env, capture_output=True, text=True, check=False).stderr
+    hint = said.strip().splitlines()[-1]
+    assert hint == f"`{venv.name}/bin/ragpulse report --help` lists the options"
+
+    again = subprocess.run(
+        ["bash", "-c", hint.split("`")[1]],
+        cwd=venv.parent, env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert again.returncode == 0 and "usage:" in again.stdout

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ragpulse_core.cli import invoked_as
 from ragpulse_core.store import Store, StoreMissing, StoreUnavailable, describe_dsn
 from rich.console import Console
 from rich.markup import escape
@@ -25,8 +26,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         store = Store(settings.store.dsn, settings.store.database, read_only=True)
     except StoreUnavailable as exc:  # held by `ragpulse serve`, or no database there
+        program = invoked_as()
         hint = (
-            " Run `ragpulse serve` or `ragpulse demo` first, or pass --dsn."
+            f" Run `{program} serve` or `{program} demo` first, or pass --dsn."
             if isinstance(exc, StoreMissing)
             else ""
         )
@@ -42,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
         console.print(
             f"[red]cannot read the ragpulse tables at {escape(describe_dsn(settings.store.dsn))}[/red]:"
             f" {escape(reason)}"
-            + ("\nRun `ragpulse migrate` (or `ragpulse demo`) first, or pass --dsn." if missing else ""),
+            + (f"\nRun `{invoked_as()} migrate` (or `demo`) first, or pass --dsn." if missing else ""),
             soft_wrap=True,
         )
         return 1
