@@ -133,10 +133,11 @@ def _accept_global_options(command: argparse.ArgumentParser) -> None:
     The command's copies default to SUPPRESS so that, when left out, they do not overwrite what was given
     before the command's name; ``-v`` after the name counts on top of ``-v`` before it.
     """
-    command.add_argument("--config", type=Path, default=argparse.SUPPRESS, help=argparse.SUPPRESS)
-    command.add_argument(
+    shared = command.add_argument_group("global options (also before the command's name)")
+    shared.add_argument("--config", type=Path, default=argparse.SUPPRESS, help="TOML config file")
+    shared.add_argument(
         "-v", "--verbose", dest="verbose_after", action="count", default=argparse.SUPPRESS,
-        help=argparse.SUPPRESS,
+        help="more logging, and tracebacks",
     )  # fmt: skip
     takes_dsn = False
     for action in command._actions:
