@@ -4,11 +4,9 @@ traceback, and nothing created by a command that only reads."""
 from __future__ import annotations
 
 import io
-import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -18,14 +16,6 @@ from ragpulse_scorers.alerts import AlertKey, AlertRecord
 from ragpulse_scorers.alerts.state import FIRING, RESOLVED
 from ragpulse_scorers.commands.alerts import listing
 from rich.console import Console
-
-
-@pytest.fixture
-def taken_port() -> Iterator[int]:
-    with socket.socket() as listener:
-        listener.bind(("127.0.0.1", 0))
-        listener.listen()
-        yield int(listener.getsockname()[1])
 
 
 @pytest.fixture

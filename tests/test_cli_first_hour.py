@@ -11,7 +11,6 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,14 +20,6 @@ RAGPULSE = str(Path(sys.executable).with_name("ragpulse"))
 # The target is 5 s; the bound leaves room for a loaded 2-core machine and still catches a retry loop
 # (``eval support --judge openai`` without an endpoint retried the public API for 29 s).
 QUICK_S = 10
-
-
-@pytest.fixture
-def taken_port() -> Iterator[int]:
-    with socket.socket() as listener:
-        listener.bind(("127.0.0.1", 0))
-        listener.listen()
-        yield int(listener.getsockname()[1])
 
 
 @pytest.fixture

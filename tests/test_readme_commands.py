@@ -227,7 +227,7 @@ def test_the_migrate_and_collector_lines_run(tmp_path: Path, long_running: type[
     assert "migrations applied" in done.stdout
     for command in collectors:
         running = long_running(f"exec {substituted(command, tmp_path)}", tmp_path, env)  # type: ignore[call-arg]
-        said = running.wait_for("collector listening on")
+        said = running.wait_for("writing to")  # the line the command prints once it listens
         if "clickhouse:8123" in command:
             assert "store unreachable, spooling to" in said
         if "--grpc-port" in command:

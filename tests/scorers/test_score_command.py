@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 
@@ -15,7 +13,7 @@ import pytest
 from pipeline_testing import insert_requests, log_rows, scored_traces
 from ragpulse_core.cli import main
 from ragpulse_core.store import Store
-from serve_process import OutputLines
+from serve_process import OutputLines, otlp_root_spans
 
 RECORDING = "pipeline_testing:build_recording"
 HERE = Path(__file__).resolve().parent
@@ -74,30 +72,6 @@ def test_unreachable_store_exits_nonzero(capsys: pytest.CaptureFixture[str]) -> 
     ]
 
 
-def otlp_root_span(trace: str) -> bytes:
-    now = time.time_ns()
-    attributes = {
-        "ragpulse.kind": "rag",
-        "ragpulse.variant": "A",
-        "input.value": "What is the capital of France?",
-        "output.value": "Paris.",
-    }
-    span = {
-        "traceId": trace,
-        "spanId": trace[:16],
-        "name": "rag demo",
-        "kind": 1,
-        "startTimeUnixNano": str(now - 2_000_000),
-        "endTimeUnixNano": str(now),
-        "attributes": [{"key": k, "value": {"stringValue": v}} for k, v in attributes.items()],
-    }
-    resource = {"attributes": [{"key": "service.name", "value": {"stringValue": "svc"}}]}
-    body = {
-        "resourceSpans": [{"resource": resource, "scopeSpans": [{"scope": {"name": "t"}, "spans": [span]}]}]
-    }
-    return json.dumps(body).encode()
-
-
 @pytest.mark.slow
 def test_serve_collects_and_scores_in_one_process_and_stops_on_sigterm(tmp_path: Path) -> None:
     config = tmp_path / "ragpulse.toml"
@@ -107,7 +81,7 @@ def test_serve_collects_and_scores_in_one_process_and_stops_on_sigterm(tmp_path:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])}
     env["COLUMNS"] = "500"
     command = [sys.executable, "-m", "ragpulse_core.cli", "--config", str(config), "serve"]
-    command += ["--dsn", f"chdb://{tmp_path / 'db'}", "--port", "0"]
+    command += ["--dsn", f"chdb://{tmp_path / 'db'}", "--port", "0", "--live-port", "0"]
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=tmp_path
     )
@@ -116,7 +90,9 @@ def test_serve_collects_and_scores_in_one_process_and_stops_on_sigterm(tmp_path:
         started = output.wait_for("collector on ", 60)
         url = started.split("collector on ", 1)[1].split(";", 1)[0].strip()
         request = urllib.request.Request(
-            f"{url}/v1/traces", data=otlp_root_span("ab" * 16), headers={"Content-Type": "application/json"}
+            f"{url}/v1/traces",
+            data=otlp_root_spans(["ab" * 16]),
+            headers={"Content-Type": "application/json"},
         )
         with urllib.request.urlopen(request, timeout=10) as response:
             assert response.status == 200
