@@ -101,6 +101,7 @@ MISTAKES = [
     (["report"], "no ragpulse database at"),
     (["alerts", "--dsn", "http://127.0.0.1:{closed}/ragpulse"], "Connection refused"),
     (["migrate", "--dsn", "foo://x"], "unsupported store DSN 'foo://x'"),
+    (["migrate", "--cluster", "c"], "--cluster needs a ClickHouse server DSN: pass --dsn http(s)://"),
     (["demo", "--requests", "0"], "--requests must be at least 1"),
     (["demo", "--inject", "2"], "must lie in [0, 1]"),
     (["--dsn", "chdb:///tmp/x", "demo"], "this command opens no store, so --dsn means nothing to it"),

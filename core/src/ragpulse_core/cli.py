@@ -88,7 +88,7 @@ def invoked_as() -> str:
 def _from_active_venv(script: Path) -> bool:
     """The program lives in the activated virtualenv, whose ``bin`` a new shell does not have on PATH."""
     venv = os.environ.get("VIRTUAL_ENV")
-    return bool(venv) and script.resolve().is_relative_to(Path(venv).resolve())
+    return venv is not None and script.resolve().is_relative_to(Path(venv).resolve())
 
 
 class CommandParser(argparse.ArgumentParser):
