@@ -230,3 +230,21 @@ def test_hints_name_the_program_as_a_new_shell_can_run_it(activated: bool, tmp_p
         cwd=venv.parent, env=env, capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert again.returncode == 0 and "usage:" in again.stdout
+
+
+def test_the_example_service_with_no_collector_says_to_start_one(tmp_path: Path) -> None:
+    """Without this check the exporter only logs retries and the run reports every request as sent."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed = probe.getsockname()[1]
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "ragpulse_example", "--requests", "2", "--endpoint", f"http://127.0.0.1:{closed}"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        f"error: nothing answers at http://127.0.0.1:{closed} (Connection refused): start `ragpulse serve`"
+        " (or a collector) first, or pass --endpoint"
+    ]
+    assert time.monotonic() - started < QUICK_S
