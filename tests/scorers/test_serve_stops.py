@@ -7,11 +7,13 @@ cleared (or ``scorer.tick_deadline_s``, minutes, passes), so under load ``serve`
 
 from __future__ import annotations
 
+import http.client
 import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +26,8 @@ START_TIMEOUT_S = 90
 # Generous for a loaded 2-core machine; before the fix a stop mid-tick took the whole backlog (40 s here).
 EXIT_TIMEOUT_S = 20
 BACKLOG = 200
+# Requests big enough that, with a few clients, one is nearly always being handled.
+SPANS_PER_REQUEST = 200
 
 
 class Served:
@@ -146,3 +150,43 @@ def test_sigterm_while_a_request_arrives_still_writes_and_acknowledges_it(serve)
     assert "Traceback" not in served.output.rest()
     sql = "SELECT count() FROM ragpulse.ragpulse_requests WHERE TraceId = '" + "ab" * 16 + "'"
     assert count_rows(served.dsn, sql, served.env) == 1
+
+
+@pytest.mark.slow
+def test_clients_that_keep_sending_on_kept_alive_connections_cannot_hold_the_stop(serve) -> None:  # type: ignore[no-untyped-def]
+    """Requests that start after stopping began are refused with 503 (retryable: not written) and their
+    connections closed, so the stop does not wait out the 20 s grace while busy clients keep sending."""
+    served = serve()
+    host, port = served.url().removeprefix("http://").split(":")
+    statuses: list[int] = []
+    stop_sending = threading.Event()
+
+    def keep_sending() -> None:
+        connection = http.client.HTTPConnection(host, int(port), timeout=30)
+        while not stop_sending.is_set():
+            try:
+                traces = [os.urandom(16).hex() for _ in range(SPANS_PER_REQUEST)]
+                connection.request("POST", "/v1/traces", otlp_root_spans(traces),
+                                   {"Content-Type": "application/json"})  # fmt: skip
+                response = connection.getresponse()
+                response.read()
+                statuses.append(response.status)
+            except OSError:
+                return  # the collector closed the connection or stopped listening
+            except http.client.HTTPException:
+                return
+
+    senders = [threading.Thread(target=keep_sending, daemon=True) for _ in range(4)]
+    for sender in senders:
+        sender.start()
+    while len(statuses) < 8:
+        time.sleep(0.05)
+    started = time.monotonic()
+    served.process.send_signal(signal.SIGTERM)
+    try:
+        assert served.process.wait(timeout=EXIT_TIMEOUT_S) == 0
+    finally:
+        stop_sending.set()
+    assert time.monotonic() - started < 10
+    assert set(statuses) <= {200, 503}, set(statuses)
+    assert "Traceback" not in served.output.rest()

@@ -21,6 +21,7 @@ import logging
 import threading
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from http import HTTPStatus
 from typing import Any
 
 from aiohttp import web
@@ -105,6 +106,7 @@ class HttpReceiver:
         self._buffered_bytes = 0
         # Requests whose handler runs (their body may still be arriving); only the event loop changes it.
         self._in_flight = 0
+        self._draining = False
         metrics.gauge(
             "http_body_bytes_buffered",
             "Request body bytes read and not yet decoded",
@@ -135,6 +137,7 @@ class HttpReceiver:
         aiohttp's own cleanup stops reading every connection at once, so a request whose body was still
         arriving could never finish: it waited out the grace, was cancelled, and its client got no answer.
         """
+        self._draining = True
         for site in list(runner.sites):
             await site.stop()
         loop = asyncio.get_running_loop()
@@ -177,6 +180,17 @@ class HttpReceiver:
     async def _count_in_flight(
         self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
     ) -> web.StreamResponse:
+        if self._draining:
+            # A request that starts once stopping began, on a kept-alive connection: not written, retry later
+            # (elsewhere), and the connection closes so a busy client cannot keep the drain waiting.
+            self._metrics.count_response(HTTPStatus.SERVICE_UNAVAILABLE)
+            refused = web.Response(
+                status=HTTPStatus.SERVICE_UNAVAILABLE,
+                text="the collector is stopping\n",
+                headers={"Retry-After": str(RETRY_AFTER_S[ExportStatus.UNAVAILABLE])},
+            )
+            refused.force_close()
+            return refused
         self._in_flight += 1
         try:
             return await handler(request)
