@@ -24,13 +24,13 @@ demo: $(STAMP)
 	$(BIN)/ragpulse demo
 
 lint: $(STAMP)
-	$(BIN)/ruff check instrumentation core collector scorers examples tests benchmarks
+	$(BIN)/ruff check instrumentation core collector scorers examples tests benchmarks docker
 
 typecheck: $(STAMP)
 	$(BIN)/mypy instrumentation/src core/src collector/src scorers/src
 
 compose-config:
-	docker-compose -f docker-compose.yml config --quiet
+	$(PYTHON) docker/compose_check.py
 
 clean:
 	rm -rf $(VENV) .ragpulse .pytest_cache .mypy_cache .ruff_cache

@@ -6,6 +6,7 @@ migrated database and each test starts from empty tables.
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -61,6 +62,15 @@ def collector(store: Store) -> Iterator[CollectorServer]:
     server.start()
     yield server
     server.stop()
+
+
+@pytest.fixture
+def taken_port() -> Iterator[int]:
+    """A loopback port another socket listens on."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        yield int(listener.getsockname()[1])
 
 
 @pytest.fixture(scope="session")

@@ -4,11 +4,9 @@ traceback, and nothing created by a command that only reads."""
 from __future__ import annotations
 
 import io
-import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -18,14 +16,6 @@ from ragpulse_scorers.alerts import AlertKey, AlertRecord
 from ragpulse_scorers.alerts.state import FIRING, RESOLVED
 from ragpulse_scorers.commands.alerts import listing
 from rich.console import Console
-
-
-@pytest.fixture
-def taken_port() -> Iterator[int]:
-    with socket.socket() as listener:
-        listener.bind(("127.0.0.1", 0))
-        listener.listen()
-        yield int(listener.getsockname()[1])
 
 
 @pytest.fixture
@@ -114,7 +104,7 @@ def test_a_collector_port_in_use_is_one_line(
     chdb_dsn: str, taken_port: int, in_empty_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     line = _one_line_failure(main(["collector", "--dsn", chdb_dsn, "--port", str(taken_port)]), capsys)
-    assert "address already in use" in line
+    assert f"127.0.0.1:{taken_port} is already in use, so the collector cannot listen there" in line
 
 
 def test_serve_names_the_port_in_use(

@@ -105,5 +105,5 @@ def test_alter_column_reaches_the_distributed_table_too() -> None:
 
 
 def test_cluster_needs_a_server(capsys: pytest.CaptureFixture[str], chdb_dsn: str) -> None:
-    assert main(["migrate", "--dsn", chdb_dsn, "--cluster", CLUSTER]) == 1
-    assert "needs a ClickHouse server" in capsys.readouterr().out
+    assert main(["migrate", "--dsn", chdb_dsn, "--cluster", CLUSTER]) == 2
+    assert "needs a ClickHouse server" in capsys.readouterr().err

@@ -50,7 +50,7 @@ def test_the_collector_refuses_to_start_with_a_blank_token_in_one_line(tmp_path:
     from_file = _collector_command(tmp_path, "--auth-token-file", str(blank_file))
     empty = "collector.auth_token is empty"
     for result, said in ((from_env, empty), (from_flag, empty),
-                         (from_file, f"collector.auth_token file {blank_file} is empty")):  # fmt: skip
+                         (from_file, f"auth token file {blank_file} is empty")):  # fmt: skip
         lines = (result.stdout + result.stderr).strip().splitlines()
         assert result.returncode == 2 and len(lines) == 1, lines
         assert lines[0].startswith("error:") and said in lines[0], lines[0]

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 import yaml
+from compose_testing import compose_check
 from ragpulse_core.cli import build_parser
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,6 +34,11 @@ def services(compose: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return result
 
 
+def compose_summary(output: str) -> str:
+    summary: str = compose_check().summary(output, COMPOSE.name)
+    return summary
+
+
 def run_config(*args: str, password: str | None = "test-only") -> subprocess.CompletedProcess[str]:
     assert DOCKER_COMPOSE is not None
     env = {k: v for k, v in os.environ.items() if k != "GRAFANA_ADMIN_PASSWORD"}
@@ -50,7 +56,8 @@ def run_config(*args: str, password: str | None = "test-only") -> subprocess.Com
 @pytest.mark.parametrize("profile", [None, "stock-otel"])
 def test_docker_compose_config_passes(profile: str | None) -> None:
     result = run_config(*(["--profile", profile] if profile else []))
-    assert result.returncode == 0, result.stderr
+    # The problem first, in one line (make compose-config prints the same), then docker-compose's words.
+    assert result.returncode == 0, f"{compose_summary(result.stderr)}\n{result.stderr}"
 
 
 @pytest.mark.skipif(

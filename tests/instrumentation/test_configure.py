@@ -16,7 +16,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 import ragpulse
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
-from ragpulse.configure import build_tracer_provider, traces_url
+from ragpulse.configure import build_tracer_provider
+from ragpulse.exporters import traces_url
 from ragpulse.settings import current_settings
 
 

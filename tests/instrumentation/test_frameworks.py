@@ -249,3 +249,38 @@ def test_a_runnable_that_fails_records_the_error_and_raises(spans: Spans) -> Non
     with pytest.raises(ValueError, match="no answer"):
         list(chain.stream("q"))
     assert [root.status.status_code.name for root in spans.named("rag failing")] == ["ERROR", "ERROR"]
+
+
+async def test_llamaindex_async_streaming_response_joins_its_answer_and_keeps_its_sources(
+    spans: Spans,
+) -> None:
+    engine = llamaindex_index().as_query_engine(llm=MockLLM(max_tokens=3), similarity_top_k=2, streaming=True)
+    query = ragpulse.rag(pipeline="async streaming")(engine.aquery)
+
+    response = await query("Where is Rome?")
+    assert type(response).__name__ == "AsyncStreamingResponse"
+    assert spans.named("rag async streaming") == []
+    streamed = "".join([text async for text in response.async_response_gen()])
+
+    root = attrs(spans.one("rag async streaming"))
+    assert root[semconv.INPUT_VALUE] == "Where is Rome?"
+    assert root[semconv.OUTPUT_VALUE] == streamed == "text text text"
+    context = json.loads(root[semconv.CONTEXT])
+    assert [chunk["id"] for chunk in context] == [node.node.node_id for node in response.source_nodes]
+    assert [chunk["text"] for chunk in context] == [TEXTS[chunk["id"]] for chunk in context]
+    assert (await response.get_response()).response == streamed
+
+
+async def test_llamaindex_async_streaming_response_left_unread_still_ends_its_request(spans: Spans) -> None:
+    engine = llamaindex_index().as_query_engine(llm=MockLLM(max_tokens=3), similarity_top_k=1, streaming=True)
+    query = ragpulse.rag(pipeline="unread")(engine.aquery)
+
+    response = await query("Where is Rome?")
+    stream = response.async_response_gen()
+    assert await anext(stream) == "text "
+    await stream.aclose()
+    await response.response_gen.aclose()
+
+    root = attrs(spans.one("rag unread"))
+    assert root[semconv.STREAM_ABANDONED] is True
+    assert root[semconv.OUTPUT_VALUE] == "text "

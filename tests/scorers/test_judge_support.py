@@ -284,6 +284,8 @@ def test_eval_support_with_the_openai_judge_end_to_end(
         SUPPORT_JUDGES, "openai", functools.partial(openai_support_judge, http_client=server.http_client())
     )
     monkeypatch.delenv("RAGPULSE_CONFIG", raising=False)
+    # An endpoint must be configured for `--judge openai` to start; the fake server above answers instead.
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
     monkeypatch.chdir(tmp_path)
 
     code = main(["eval", "support", "--data", str(data), "--judge", "openai", "--model", "m", "--json"])

@@ -127,6 +127,8 @@ def test_score_once_with_the_judge_down_finishes_with_one_summary_line(
         return JudgeClient(settings, store, http_client=server.http_client(), sleep=lambda _: None)
 
     monkeypatch.setattr(support, "shared_client", client)
+    # An endpoint must be configured for `--scorer support` to start; the fake client above answers instead.
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
     command = ["score", "--once", "--dsn", chdb_dsn, "--scorer", "support"]
 
     assert main(command) == 0

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import os
-import queue
 import signal
 import subprocess
 import sys
-import threading
-import time
 import urllib.request
 from pathlib import Path
 
@@ -17,6 +13,7 @@ import pytest
 from pipeline_testing import insert_requests, log_rows, scored_traces
 from ragpulse_core.cli import main
 from ragpulse_core.store import Store
+from serve_process import OutputLines, otlp_root_spans
 
 RECORDING = "pipeline_testing:build_recording"
 HERE = Path(__file__).resolve().parent
@@ -68,57 +65,11 @@ def test_unreachable_store_exits_nonzero(capsys: pytest.CaptureFixture[str]) -> 
     code = main(["score", "--once", "--dsn", "http://127.0.0.1:9/ragpulse", "--scorer", RECORDING])
 
     assert code == 1
-    assert "cannot reach the store" in capsys.readouterr().out
-
-
-class OutputLines:
-    """A process's output, read by one thread so waiting for a line never loses another."""
-
-    def __init__(self, process: subprocess.Popen[str]) -> None:
-        self._lines: queue.Queue[str] = queue.Queue()
-        self.seen: list[str] = []
-        threading.Thread(target=self._read, args=(process,), daemon=True).start()
-
-    def _read(self, process: subprocess.Popen[str]) -> None:
-        for line in process.stdout or ():
-            self._lines.put(line)
-
-    def wait_for(self, wanted: str, timeout_s: float) -> str:
-        """The first new line containing ``wanted``; fails after ``timeout_s``."""
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            try:
-                line = self._lines.get(timeout=0.2)
-            except queue.Empty:
-                continue
-            self.seen.append(line)
-            if wanted in line:
-                return line
-        raise AssertionError(f"no line with {wanted!r} in {timeout_s} s: {''.join(self.seen)}")
-
-
-def otlp_root_span(trace: str) -> bytes:
-    now = time.time_ns()
-    attributes = {
-        "ragpulse.kind": "rag",
-        "ragpulse.variant": "A",
-        "input.value": "What is the capital of France?",
-        "output.value": "Paris.",
-    }
-    span = {
-        "traceId": trace,
-        "spanId": trace[:16],
-        "name": "rag demo",
-        "kind": 1,
-        "startTimeUnixNano": str(now - 2_000_000),
-        "endTimeUnixNano": str(now),
-        "attributes": [{"key": k, "value": {"stringValue": v}} for k, v in attributes.items()],
-    }
-    resource = {"attributes": [{"key": "service.name", "value": {"stringValue": "svc"}}]}
-    body = {
-        "resourceSpans": [{"resource": resource, "scopeSpans": [{"scope": {"name": "t"}, "spans": [span]}]}]
-    }
-    return json.dumps(body).encode()
+    said = capsys.readouterr().err.splitlines()
+    assert said == [
+        "error: cannot connect to http://127.0.0.1:9/ragpulse: Connection refused",
+        "start the database, or pass --dsn (store.dsn) naming one that runs",
+    ]
 
 
 @pytest.mark.slow
@@ -130,7 +81,7 @@ def test_serve_collects_and_scores_in_one_process_and_stops_on_sigterm(tmp_path:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])}
     env["COLUMNS"] = "500"
     command = [sys.executable, "-m", "ragpulse_core.cli", "--config", str(config), "serve"]
-    command += ["--dsn", f"chdb://{tmp_path / 'db'}", "--port", "0"]
+    command += ["--dsn", f"chdb://{tmp_path / 'db'}", "--port", "0", "--live-port", "0"]
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=tmp_path
     )
@@ -139,7 +90,9 @@ def test_serve_collects_and_scores_in_one_process_and_stops_on_sigterm(tmp_path:
         started = output.wait_for("collector on ", 60)
         url = started.split("collector on ", 1)[1].split(";", 1)[0].strip()
         request = urllib.request.Request(
-            f"{url}/v1/traces", data=otlp_root_span("ab" * 16), headers={"Content-Type": "application/json"}
+            f"{url}/v1/traces",
+            data=otlp_root_spans(["ab" * 16]),
+            headers={"Content-Type": "application/json"},
         )
         with urllib.request.urlopen(request, timeout=10) as response:
             assert response.status == 200

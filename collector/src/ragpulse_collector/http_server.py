@@ -23,6 +23,7 @@ import logging
 import threading
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from http import HTTPStatus
 from typing import Any
 
 from aiohttp import web
@@ -50,6 +51,7 @@ logger = logging.getLogger(__name__)
 DECODE_THREADS = 4
 # How long stopping waits for handlers still awaiting their acks before cancelling them.
 SHUTDOWN_GRACE_S = 20.0
+DRAIN_POLL_S = 0.05
 READ_CHUNK = 256 * 1024
 
 RPC_CODE: dict[ExportStatus, int] = {
@@ -104,6 +106,9 @@ class HttpReceiver:
         self._decoding: asyncio.Semaphore | None = None
         # Body bytes held by requests being read or waiting to be decoded; only the event loop changes it.
         self._buffered_bytes = 0
+        # Requests whose handler runs (their body may still be arriving); only the event loop changes it.
+        self._in_flight = 0
+        self._draining = False
         metrics.gauge(
             "http_body_bytes_buffered",
             "Request body bytes read and not yet decoded",
@@ -116,7 +121,7 @@ class HttpReceiver:
 
     def stop(self) -> None:
         if self._runner is not None:
-            cleanup = asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self._loop)
+            cleanup = asyncio.run_coroutine_threadsafe(self._drain(self._runner), self._loop)
             self._runner = None
             try:
                 cleanup.result(timeout=SHUTDOWN_GRACE_S + 10)
@@ -128,10 +133,27 @@ class HttpReceiver:
             self._loop.close()
         self._decoders.shutdown(wait=False, cancel_futures=True)
 
+    async def _drain(self, runner: web.AppRunner) -> None:
+        """Stop accepting connections, let the requests under way finish, then close the rest.
+
+        aiohttp's own cleanup stops reading every connection at once, so a request whose body was still
+        arriving could never finish: it waited out the grace, was cancelled, and its client got no answer.
+        """
+        self._draining = True
+        for site in list(runner.sites):
+            await site.stop()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + SHUTDOWN_GRACE_S
+        while self._in_flight and loop.time() < deadline:
+            await asyncio.sleep(DRAIN_POLL_S)
+        await runner.cleanup()
+
     async def _listen(self) -> None:
         settings = self._settings
         self._decoding = asyncio.Semaphore(settings.max_concurrent_requests)
-        app = web.Application(middlewares=[self._close_unread_bodies, self._hint_wrong_paths])
+        app = web.Application(
+            middlewares=[self._count_in_flight, self._close_unread_bodies, self._hint_wrong_paths]
+        )
         for signal in SIGNALS:
             app.router.add_post(signal.path, self._exporting(signal))
         app.router.add_get(hints.HEALTH_PATH, self._healthz)
@@ -158,6 +180,27 @@ class HttpReceiver:
         await site.start()
         host, port = self._runner.addresses[0][:2]
         self.address = (str(host), int(port))
+
+    @web.middleware
+    async def _count_in_flight(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        if self._draining:
+            # A request that starts once stopping began, on a kept-alive connection: not written, retry later
+            # (elsewhere), and the connection closes so a busy client cannot keep the drain waiting.
+            self._metrics.count_response(HTTPStatus.SERVICE_UNAVAILABLE)
+            refused = web.Response(
+                status=HTTPStatus.SERVICE_UNAVAILABLE,
+                text="the collector is stopping\n",
+                headers={"Retry-After": str(RETRY_AFTER_S[ExportStatus.UNAVAILABLE])},
+            )
+            refused.force_close()
+            return refused
+        self._in_flight += 1
+        try:
+            return await handler(request)
+        finally:
+            self._in_flight -= 1
 
     @web.middleware
     async def _close_unread_bodies(

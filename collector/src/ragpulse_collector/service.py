@@ -6,7 +6,9 @@ import argparse
 import signal
 from types import FrameType
 
+from ragpulse_core.commands import collector_flags
 from ragpulse_core.migrate_command import migrate_and_show, settings_from_flags
+from ragpulse_core.preflight import check_collector_files, check_listeners, collector_listeners
 from ragpulse_core.settings import RagpulseSettings
 from ragpulse_core.store import Store, StoreUnavailable, describe_dsn
 from rich.console import Console
@@ -19,18 +21,10 @@ console = Console()
 
 
 def run(args: argparse.Namespace) -> int:
-    settings = settings_from_flags(
-        args,
-        collector={
-            "host": args.host,
-            "port": args.port,
-            "spool_dir": args.spool_dir,
-            "max_body_bytes": args.max_body_bytes,
-            "auth_token": args.auth_token,
-            "auth_token_file": args.auth_token_file,
-            "grpc_port": args.grpc_port,
-        },
-    )
+    settings = settings_from_flags(args, collector=collector_flags(args))
+    # Before the store is opened: a port in use or a missing token file leaves no database behind.
+    check_collector_files(settings.collector)
+    check_listeners(collector_listeners(settings.collector))
     return serve_collector(settings)
 
 

@@ -9,7 +9,7 @@ from rich.table import Table
 
 from ragpulse_core.schema import migrate, planned_statements
 from ragpulse_core.settings import RagpulseSettings
-from ragpulse_core.store import Store, StoreUnavailable, describe_dsn
+from ragpulse_core.store import Store, StoreUnavailable, describe_dsn, embedded_path
 
 console = Console()
 
@@ -52,10 +52,9 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "dry_run", False):
         print_plan(settings, cluster)
         return 0
+    if cluster and embedded_path(settings.store.dsn) is not None:
+        raise ValueError("--cluster needs a ClickHouse server DSN: pass --dsn http(s)://user:pass@host:8123")
     store = Store(settings.store.dsn, settings.store.database)
-    if cluster and store.is_embedded:
-        console.print("[red]migrate failed:[/red] --cluster needs a ClickHouse server DSN (http(s)://…)")
-        return 1
     try:
         migrate_and_show(settings, store, cluster)
     except StoreUnavailable as exc:

@@ -122,9 +122,15 @@ def migrate(
     for migration in available_migrations():
         if migration.version in done or (through is not None and migration.version > through):
             continue
-        logger.info("applying migration %04d_%s", migration.version, migration.name)
+        logger.debug("applying migration %04d_%s", migration.version, migration.name)
         for statement in migration.statements(store.database, ttl_days, cluster):
             store.command(statement)
         store.insert("ragpulse_schema_migrations", [[migration.version, migration.name]], ["Version", "Name"])
         applied.append(migration)
+    if applied:
+        # One line, not one per migration: a first run applies them all.
+        logger.info(
+            "schema migrated to %04d (%d migration%s applied)",
+            applied[-1].version, len(applied), "" if len(applied) == 1 else "s",
+        )  # fmt: skip
     return applied

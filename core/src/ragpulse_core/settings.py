@@ -180,10 +180,7 @@ def _check_config_file(path: Path, sections: set[str]) -> None:
 
 def describe_invalid(exc: ValidationError) -> str:
     """One line for a person: every invalid setting with its reason, and where the values came from."""
-    problems = "; ".join(
-        f"{'.'.join(str(part) for part in error['loc'])}: {error['msg'].removeprefix('Value error, ')}"
-        for error in exc.errors()
-    )
+    problems = "; ".join(_problem(error["loc"], error["msg"]) for error in exc.errors())
     source = " ".join(getattr(exc, "__notes__", []))
     return f"invalid settings ({source}): {problems}" if source else f"invalid settings: {problems}"
 
@@ -206,3 +203,10 @@ def _drop_none(values: dict[str, Any]) -> dict[str, Any]:
         elif value is not None:
             cleaned[key] = value
     return cleaned
+
+
+def _problem(location: tuple[int | str, ...], message: str) -> str:
+    """``section.field: reason``, the field named once when the reason already starts with it."""
+    where = ".".join(str(part) for part in location)
+    reason = message.removeprefix("Value error, ")
+    return reason if reason.startswith(where) else f"{where}: {reason}"

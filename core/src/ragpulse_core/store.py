@@ -160,7 +160,7 @@ class Store:
     def _why_unreachable(self, exc: Exception) -> str:
         if self._path is not None and _is_lock_error(exc):
             return self._held_message()
-        return f"cannot connect to {describe_dsn(self.dsn)}: {_first_line(exc)}"
+        return f"cannot connect to {describe_dsn(self.dsn)}: {_root_cause(exc)}"
 
     def _held_message(self) -> str:
         assert self._path is not None
@@ -287,6 +287,17 @@ def _prepare_embedded(path: Path, *, create: bool) -> None:
         raise InvalidDsn(f"cannot create the chDB directory {path}: {exc.strerror or exc}") from exc
     if not os.access(path, os.W_OK | os.X_OK):
         raise InvalidDsn(f"cannot write to the chDB directory {path}: permission denied")
+
+
+def _root_cause(exc: Exception) -> str:
+    """What the operating system said (``Connection refused``) when the driver wraps it in pool and retry
+    messages; else the driver's first line."""
+    cause: BaseException | None = exc
+    while cause is not None:
+        if isinstance(cause, OSError) and cause.strerror:
+            return cause.strerror
+        cause = cause.__cause__ or cause.__context__
+    return _first_line(exc)
 
 
 def _first_line(exc: Exception) -> str:

@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import argparse
 import logging
+import socket
 import sys
 from collections.abc import Sequence
 from time import sleep
+from urllib.parse import urlsplit
+
+from opentelemetry import trace
 
 from ragpulse_example.rates import parse_rates
 from ragpulse_example.traffic import Drift, run_traffic
@@ -52,6 +56,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         inject = parse_rates(args.inject, variants, "--inject")
         drift = Drift(args.drift_at, parse_rates(args.drift, variants, "--drift"))
+        unreachable = _unreachable(args.endpoint)
+        if unreachable:
+            hint = "start `ragpulse serve` (or a collector) first, or pass --endpoint"
+            parser.exit(1, f"error: nothing answers at {args.endpoint} ({unreachable}): {hint}\n")
         while True:
             summary = run_traffic(args.endpoint, args.requests, inject, variants, seed, drift=drift)
             for name, tally in summary.by_variant.items():
@@ -72,6 +80,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(str(exc))
     except KeyboardInterrupt:
         return 0
+
+
+def _unreachable(endpoint: str) -> str | None:
+    """Why nothing listens at the endpoint, or None: checked first, since the exporter would only retry
+    and log while every request still counts as sent. An application that set its own TracerProvider
+    exports wherever that sends, so there is nothing to check."""
+    if not isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider):
+        return None
+    parts = urlsplit(endpoint)
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        with socket.create_connection((parts.hostname or "127.0.0.1", port), timeout=5):
+            return None
+    except OSError as exc:
+        return exc.strerror or type(exc).__name__
 
 
 if __name__ == "__main__":

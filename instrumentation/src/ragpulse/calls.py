@@ -24,7 +24,8 @@ from ragpulse.text import TextRecorder
 
 Attributes = dict[str, AttributeValue]
 STREAMING_RESPONSE_FIELD = "response_gen"
-"""Where a LlamaIndex ``StreamingResponse`` streams its answer: the call ends when that stream does."""
+"""Where a LlamaIndex ``StreamingResponse`` (a generator) or ``AsyncStreamingResponse`` (an async generator)
+streams its answer: the call ends when that stream does."""
 
 
 class StepRecorder(ABC):
@@ -64,7 +65,8 @@ class Call:
         self.context: otel_context.Context | None = None
         self.source: Any = None
         """What a streamed result came in, for what else it holds: the object holding the stream (a
-        LlamaIndex ``StreamingResponse``), else the list of streamed items (chunks reporting usage)."""
+        LlamaIndex ``StreamingResponse`` or ``AsyncStreamingResponse``), else the list of streamed items
+        (chunks reporting usage)."""
 
     def active(self, stream_end: type[BaseException] | tuple[()] = ()) -> Active:
         """``with call.active():`` runs a block with this call's span and request current (each step of a
@@ -81,9 +83,14 @@ class Call:
             return AsyncStream(self, result)
         if self.recorder.joins_text and kind is not str:
             answer_stream = getattr(result, STREAMING_RESPONSE_FIELD, None)
+            wrapped: SyncStream | AsyncStream | None = None
             if type(answer_stream) is GeneratorType:
+                wrapped = SyncStream(self, answer_stream)
+            elif type(answer_stream) is AsyncGeneratorType:
+                wrapped = AsyncStream(self, answer_stream)
+            if wrapped is not None:
                 self.source = result
-                setattr(result, STREAMING_RESPONSE_FIELD, SyncStream(self, answer_stream))
+                setattr(result, STREAMING_RESPONSE_FIELD, wrapped)
                 return result
         self.finish(result)
         return result

@@ -95,8 +95,9 @@ def rag(
     string, a ``QueryBundle``, a dict's ``question``/``query``/``input``); the answer is the returned string,
     a returned dict's or object's ``answer``/``text``/``output``/``content``/``result``/``response`` (also
     a message's content), or a streamed answer joined when its stream ends (a LlamaIndex
-    ``StreamingResponse`` included). When no ``generate`` step reported the context, a returned
-    ``Response``'s ``source_nodes`` or a dict's ``context``/``source_documents`` is the context.
+    ``StreamingResponse`` or ``AsyncStreamingResponse`` included). When no ``generate`` step reported the
+    context, a returned ``Response``'s ``source_nodes`` or a dict's ``context``/``source_documents`` is the
+    context.
 
     Decorating a runnable (a LangChain chain or retriever) returns a runnable: ``invoke``, ``ainvoke``,
     ``stream``, ``astream``, ``batch`` and ``abatch`` are traced, one span per input, and ``|`` composes.

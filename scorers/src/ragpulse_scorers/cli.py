@@ -11,6 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from ragpulse_core.cli import Subparsers, runs
+from ragpulse_core.commands import add_collector_flags
 
 from ragpulse_scorers.cli_arguments import parse_window, variant_list
 from ragpulse_scorers.evaluation.datasets import Split
@@ -177,13 +178,22 @@ def _score(subparsers: Subparsers) -> None:
     )
     parser.add_argument("--once", action="store_true", help="run one tick, print what happened, exit")
     _add_dsn(parser)
+    _add_scorer_flags(parser)
+    parser.set_defaults(func=runs("ragpulse_scorers.commands.score"))
+
+
+def _add_scorer_flags(parser: argparse._ActionsContainer) -> None:
+    """The scheduler's flags, shared by ``score`` and ``serve``; ``scorer_flags`` reads them back."""
     parser.add_argument(
         "--scorer", dest="scorers", action="extend", nargs="+", metavar="NAME",
-        help="scorers to run (default: scorer.scorers from the config)",
+        help="scorers to run (default: scorer.scorers from the config, lexical)",
     )  # fmt: skip
     parser.add_argument("--sample-rate", type=float, help="share of requests scored, 0 to 1")
     parser.add_argument("--shard", metavar="i/N", help="this worker takes shard i of N")
-    parser.set_defaults(func=runs("ragpulse_scorers.commands.score"))
+    parser.add_argument(
+        "--interval", type=float, metavar="SECONDS",
+        help="seconds between ticks (default: scorer.interval_s, 10)",
+    )  # fmt: skip
 
 
 def _serve(subparsers: Subparsers) -> None:
@@ -191,14 +201,15 @@ def _serve(subparsers: Subparsers) -> None:
         "serve",
         help="run the collector, the scorer and the live report page in one process",
         description="Receive OTLP traces, score them on a schedule and serve the live report (default"
-        " http://127.0.0.1:4319/, live.port) until Ctrl-C.",
+        " http://127.0.0.1:4319/, live.port) until Ctrl-C. It takes the flags of `ragpulse collector` and"
+        " `ragpulse score`, under the same names.",
     )
     _add_dsn(parser)
-    parser.add_argument("--host", help="collector listen address (default: collector.host)")
-    parser.add_argument("--port", type=int, help="collector OTLP/HTTP port (default: collector.port, 4318)")
-    parser.add_argument(
-        "--grpc-port", type=int, help="collector OTLP/gRPC port, 4317 by convention (default: off)"
-    )
-    parser.add_argument("--live-port", type=int, help="live report page port (default: live.port, 4319)")
-    parser.add_argument("--no-live", action="store_true", help="do not serve the live report page")
+    collector = parser.add_argument_group("collector (as `ragpulse collector`)")
+    add_collector_flags(collector)
+    scorer = parser.add_argument_group("scorer (as `ragpulse score`)")
+    _add_scorer_flags(scorer)
+    live = parser.add_argument_group("live report page")
+    live.add_argument("--live-port", type=int, help="live report page port (default: live.port, 4319)")
+    live.add_argument("--no-live", action="store_true", help="do not serve the live report page")
     parser.set_defaults(func=runs("ragpulse_scorers.commands.serve"))

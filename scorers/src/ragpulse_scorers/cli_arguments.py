@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import re
 from datetime import timedelta
+from typing import Any
 
 _WINDOW = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "": 3600}
@@ -24,3 +25,13 @@ def variant_list(text: str) -> list[str]:
     if len(variants) < 2:
         raise argparse.ArgumentTypeError("name at least two variants, comma-separated: A,B")
     return variants
+
+
+def scorer_flags(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``[scorer]`` settings given as flags to ``score`` or ``serve`` (None where left out)."""
+    return {
+        "scorers": args.scorers,
+        "sample_rate": args.sample_rate,
+        "shard": args.shard,
+        "interval_s": args.interval,
+    }

@@ -29,8 +29,17 @@ BUILTIN_SCORERS: dict[str, str] = {
 }
 
 
+# The built-in scorers that ask an LLM judge, so cannot run without an endpoint.
+LLM_JUDGED_SCORERS = frozenset({"support", "correctness", "variations", "coverage", "retrieval"})
+ENDPOINT_HINT = "set OPENAI_BASE_URL (and OPENAI_API_KEY if it needs one), or base_url in [judge]"
+
+
 class UnknownScorer(ValueError):
     """A scorer name that is neither built in nor a loadable ``module:callable``."""
+
+
+class MissingJudgeEndpoint(ValueError):
+    """An LLM judge was chosen and no endpoint is configured (nothing to call but the public API, keyless)."""
 
 
 def known_scorers() -> list[str]:
@@ -72,3 +81,14 @@ def build_scorers(names: Iterable[str], settings: ScorersSettings, store: Store)
             raise UnknownScorer(f"two configured scorers are both named {scorer.name!r}")
         scorers.append(scorer)
     return scorers
+
+
+def check_scorers(names: Iterable[str], settings: ScorersSettings) -> None:
+    """Before any side effect: every name loads, and the LLM-judged scorers among them have an endpoint."""
+    chosen = list(dict.fromkeys(names))
+    for name in chosen:
+        load_factory(name)
+    judged = [name for name in chosen if name in LLM_JUDGED_SCORERS]
+    if judged and not settings.judge.configured:
+        verb = "needs" if len(judged) == 1 else "need"
+        raise MissingJudgeEndpoint(f"{', '.join(judged)} {verb} an LLM judge endpoint: {ENDPOINT_HINT}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from datetime import datetime
 
+from ragpulse_core.cli import print_error, store_hint
 from ragpulse_core.schema import migrate
 from ragpulse_core.store import Store, StoreMissing, StoreUnavailable
 from rich.console import Console, Group
@@ -44,8 +45,7 @@ def run(args: argparse.Namespace) -> int:
             return 0
         records = load_alerts(store, include_resolved=args.all)
     except StoreUnavailable as exc:
-        console.print(f"[red]store unavailable:[/red] {escape(str(exc).splitlines()[0])}", soft_wrap=True)
-        return 1
+        return print_error(str(exc), hint=store_hint(exc))
     finally:
         store.close()
     if not records:

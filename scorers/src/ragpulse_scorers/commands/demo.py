@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import shlex
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -19,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ragpulse_core.cli import invoked_as
 from ragpulse_core.receivers import load_receiver
 from ragpulse_core.store import Store
 from rich.console import Console
@@ -30,7 +32,7 @@ from ragpulse_scorers.commands.report import write_html
 from ragpulse_scorers.commands.store_access import open_migrated_store
 from ragpulse_scorers.demo.alert_window import AlertWindow
 from ragpulse_scorers.outcomes import Outcome
-from ragpulse_scorers.pipeline.scheduler import build_scheduler
+from ragpulse_scorers.pipeline.scheduler import ScoringSchedule
 from ragpulse_scorers.report import ReportData, collect_report, render_html, render_terminal
 from ragpulse_scorers.report.format import percent
 from ragpulse_scorers.settings import ScorersSettings
@@ -80,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
             logging.getLogger(name).setLevel(logging.WARNING)
         # The story prints every alert this run fired, with its value and interval; no log line before it.
         logging.getLogger("ragpulse_scorers.alerts.evaluator").setLevel(logging.ERROR)
-    store = open_migrated_store(settings, console)
+    store = open_migrated_store(settings)
     if store is None:
         return 1
     started = datetime.now(UTC)
@@ -97,8 +99,8 @@ def run(args: argparse.Namespace) -> int:
     )
     collector = load_receiver()(settings, store)
     collector.start()
-    scheduler = build_scheduler(settings, store)
-    scheduler.start()
+    schedule = ScoringSchedule(settings, store)
+    schedule.start()
     summary_box: list[TrafficSummary] = []
     failure: list[BaseException] = []
 
@@ -146,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
                 )
             sender.join(timeout=5)
     finally:
-        scheduler.shutdown(wait=True)
+        schedule.stop()
         collector.stop()
     if failure:
         raise failure[0]
@@ -222,7 +224,8 @@ def _tell(
         for line in story.headlines():
             console.print(escape(line))
     console.print(f"\nHTML report: [bold]{escape(str(html_path.resolve()))}[/bold]")
-    console.print(f"Rerun the report on this data: ragpulse report --dsn {settings.store.dsn} --since 1h")
+    rerun = f"{invoked_as()} report --dsn {shlex.quote(settings.store.dsn)} --since 1h"
+    console.print(f"Rerun the report on this data: {escape(rerun)}", soft_wrap=True)
 
 
 def _demo_settings(config: Path | None, directory: Path, samples_per_part: int) -> ScorersSettings:

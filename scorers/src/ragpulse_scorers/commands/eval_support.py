@@ -14,11 +14,16 @@ from rich.table import Table
 from ragpulse_scorers.evaluation.datasets import load_support_dataset
 from ragpulse_scorers.evaluation.judges import build_judge
 from ragpulse_scorers.evaluation.support_task import evaluate_support, total_judgements
+from ragpulse_scorers.registry import ENDPOINT_HINT, MissingJudgeEndpoint
+from ragpulse_scorers.settings import ScorersSettings
 
 
 def run(args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 0:
         raise ValueError("--limit must not be negative")
+    if args.judge == "openai" and not ScorersSettings.load(args.config).judge.configured:
+        # Checked first: without an endpoint the openai client would retry the public API for half a minute.
+        raise MissingJudgeEndpoint(f"--judge openai needs an LLM judge endpoint: {ENDPOINT_HINT}")
     dataset = load_support_dataset(args.data, args.split, args.limit)
     judge = build_judge(args)
     progress = Progress(

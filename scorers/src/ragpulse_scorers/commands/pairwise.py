@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     if not settings.judge.configured:
         console.print("[red]pairwise needs an LLM judge:[/red] set OPENAI_BASE_URL and/or OPENAI_API_KEY")
         return 2
-    store = open_migrated_store(settings, console)
+    store = open_migrated_store(settings)
     if store is None:
         return 1
     try:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ragpulse_core.cli import invoked_as
 from ragpulse_core.store import StoreUnavailable, describe_dsn
 from rich.console import Console
 from rich.markup import escape
@@ -42,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         console.print(
             f"[red]cannot read the ragpulse tables at {escape(describe_dsn(settings.store.dsn))}[/red]:"
             f" {escape(reason)}"
-            + ("\nRun `ragpulse migrate` (or `ragpulse demo`) first, or pass --dsn." if missing else ""),
+            + (f"\nRun `{invoked_as()} migrate` (or `demo`) first, or pass --dsn." if missing else ""),
             soft_wrap=True,
         )
         return 1

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import logging
 
+from ragpulse_core.stop_signals import StopSignals
 from rich.console import Console
 from rich.table import Table
 
+from ragpulse_scorers.cli_arguments import scorer_flags
+from ragpulse_scorers.commands.checks import check_scoring
 from ragpulse_scorers.commands.store_access import open_migrated_store
 from ragpulse_scorers.outcomes import Outcome
-from ragpulse_scorers.pipeline.scheduler import build_scheduler, wait_for_shutdown
+from ragpulse_scorers.pipeline.scheduler import ScoringSchedule, quiet_scheduler_logs
 from ragpulse_scorers.pipeline.tick import TickReport, run_tick
 from ragpulse_scorers.settings import ScorersSettings
 
@@ -18,39 +20,41 @@ console = Console()
 
 
 def run(args: argparse.Namespace) -> int:
-    settings = ScorersSettings.load(
-        args.config,
-        store={"dsn": args.dsn},
-        scorer={"scorers": args.scorers, "sample_rate": args.sample_rate, "shard": args.shard},
-    )
-    store = open_migrated_store(settings, console)
+    settings = ScorersSettings.load(args.config, store={"dsn": args.dsn}, scorer=scorer_flags(args))
+    check_scoring(settings)
+    if args.once:
+        return _score_once(settings)
+    with StopSignals() as signals:
+        store = open_migrated_store(settings)
+        if store is None:
+            return 1
+        try:
+            quiet_scheduler_logs(args.verbose)
+            schedule = ScoringSchedule(settings, store)
+            schedule.start()
+            console.print(
+                f"scoring with {', '.join(settings.scorer.scorers)} every {settings.scorer.interval_s:g} s"
+                f" (shard {settings.scorer.shard}); Ctrl-C stops"
+            )
+            try:
+                signals.wait()
+            finally:
+                schedule.stop()
+            return 0
+        finally:
+            store.close()
+
+
+def _score_once(settings: ScorersSettings) -> int:
+    store = open_migrated_store(settings)
     if store is None:
         return 1
     try:
-        if args.once:
-            report = run_tick(settings, store)
-            print_report(report)
-            return 1 if report.errors else 0
-        quiet_scheduler_logs(args.verbose)
-        scheduler = build_scheduler(settings, store)
-        scheduler.start()
-        console.print(
-            f"scoring with {', '.join(settings.scorer.scorers)} every {settings.scorer.interval_s:g} s"
-            f" (shard {settings.scorer.shard}); Ctrl-C stops"
-        )
-        try:
-            wait_for_shutdown()
-        finally:
-            scheduler.shutdown(wait=True)
-        return 0
+        report = run_tick(settings, store)
     finally:
         store.close()
-
-
-def quiet_scheduler_logs(verbose: int) -> None:
-    """APScheduler logs every run at INFO; the tick summary says more, so its lines wait for ``-vv``."""
-    if verbose < 2:
-        logging.getLogger("apscheduler").setLevel(logging.WARNING)
+    print_report(report)
+    return 1 if report.errors else 0
 
 
 def print_report(report: TickReport) -> None:

@@ -2,69 +2,82 @@
 
 Embedded chDB lets one process open a database path, so a single-machine deployment runs everything here;
 a note beside the chDB directory tells other commands that this process holds it and where its page is.
+Everything that can be checked is checked before the store is opened, and SIGTERM or Ctrl-C at any moment
+(start-up included) stops the process cleanly within seconds.
 """
 
 from __future__ import annotations
 
 import argparse
-import errno
-from collections.abc import Callable
 from contextlib import ExitStack
-from typing import TypeVar
 
+from ragpulse_core.commands import collector_flags
 from ragpulse_core.holder import claim, release
+from ragpulse_core.preflight import Listener, check_collector_files, check_listeners, collector_listeners
 from ragpulse_core.receivers import load_receiver
+from ragpulse_core.stop_signals import StopSignals
 from ragpulse_core.store import Store, embedded_path
 from rich.console import Console
 
-from ragpulse_scorers.commands.score import quiet_scheduler_logs
+from ragpulse_scorers.cli_arguments import scorer_flags
+from ragpulse_scorers.commands.checks import check_scoring
 from ragpulse_scorers.commands.store_access import open_migrated_store
 from ragpulse_scorers.live import LivePage, ReadToken, TokenSource, page_token
-from ragpulse_scorers.pipeline.scheduler import build_scheduler, wait_for_shutdown
+from ragpulse_scorers.pipeline.scheduler import ScoringSchedule, quiet_scheduler_logs
 from ragpulse_scorers.settings import ScorersSettings
 
 console = Console()
-T = TypeVar("T")
 
 
 def run(args: argparse.Namespace) -> int:
     settings = ScorersSettings.load(
         args.config,
         store={"dsn": args.dsn},
-        collector={"host": args.host, "port": args.port, "grpc_port": args.grpc_port},
+        collector=collector_flags(args),
+        scorer=scorer_flags(args),
         live={"port": args.live_port, "enabled": False if args.no_live else None},
     )
-    # Before anything starts: a blank or unreadable token file is one line, not a half-started server.
+    check_scoring(settings)
+    check_collector_files(settings.collector)
+    check_listeners([*collector_listeners(settings.collector), *_page_listener(settings)])
+    # A blank or unreadable token file is one line too, not a half-started server.
     token = page_token(settings) if settings.live.enabled else None
-    store = open_migrated_store(settings, console)
-    if store is None:
-        return 1
-    quiet_scheduler_logs(args.verbose)
-    with ExitStack() as cleanup:
+    with StopSignals() as signals, ExitStack() as cleanup:
+        store = open_migrated_store(settings)
+        if store is None:
+            return 1
         cleanup.callback(store.close)
+        quiet_scheduler_logs(args.verbose)
         page = _start_page(settings, store, token, cleanup)
         server = load_receiver()(settings, store)
-        scheduler = build_scheduler(settings, store)
-        # Callbacks run last-in first: the collector stops before the scheduler, so its last batch is
-        # written before the final tick ends.
-        cleanup.callback(lambda: scheduler.shutdown(wait=True) if scheduler.running else None)
+        schedule = ScoringSchedule(settings, store)
+        # Callbacks run last-in first: the collector writes what it accepted, then the scheduler stops.
+        cleanup.callback(schedule.stop)
         server.tune_process()  # this process is a long-running collector too
-        _listening(
-            server.start, "the collector", f"{settings.collector.host}:{settings.collector.port}", "--port"
-        )
+        server.start()
         cleanup.callback(server.stop)
         path = embedded_path(store.dsn)
         if path is not None:
             cleanup.callback(release, claim(path, "ragpulse serve", page.url if page else None))
-        scheduler.start()
+        schedule.start()
         page_line = f"; live report on {_page_address(page)}" if page else ""
         console.print(
             f"collector on {server.url}; scoring with {', '.join(settings.scorer.scorers)}"
             f" every {settings.scorer.interval_s:g} s{page_line}; Ctrl-C stops",
             soft_wrap=True,  # the page's address stays one piece to copy, however narrow the terminal
         )
-        wait_for_shutdown()
+        signals.wait()
+        # Told first, the tick in progress stops while the collector writes its last batch.
+        schedule.request_stop()
+        console.print("stopping: writing what the collector accepted; scoring resumes at the next start")
     return 0
+
+
+def _page_listener(settings: ScorersSettings) -> list[Listener]:
+    live = settings.live
+    if not live.enabled:
+        return []
+    return [Listener("the live page", live.host, live.port, "--live-port")]
 
 
 def _start_page(
@@ -72,9 +85,8 @@ def _start_page(
 ) -> LivePage | None:
     if token is None:
         return None
-    live = settings.live
     page = LivePage(settings, store, token)
-    _listening(page.start, "the live page", f"{live.host}:{live.port}", "--live-port or --no-live")
+    page.start()
     cleanup.callback(page.stop)
     return page
 
@@ -84,19 +96,3 @@ def _page_address(page: LivePage) -> str:
     if page.token.source is TokenSource.GENERATED:
         return f"{page.sign_in_url()} (a token made for this run; set live.read_token_file to keep one)"
     return f"{page.url} (read token: {page.token.source.value})"
-
-
-def _listening(start: Callable[[], T], what: str, address: str, remedy: str) -> T:
-    """``start()``, with a port already taken said in one line naming whose port and the flag to change."""
-    try:
-        return start()
-    except OSError as exc:
-        if exc.errno != errno.EADDRINUSE:
-            raise
-        raise PortInUse(
-            f"{address} is already in use, so {what} cannot listen there: pass {remedy}"
-        ) from None
-
-
-class PortInUse(ValueError):
-    """A port this command listens on is taken (a ValueError, so the command front prints one line)."""

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from ragpulse_core.cli import invoked_as, print_error, store_hint
 from ragpulse_core.schema import migrate
 from ragpulse_core.settings import RagpulseSettings
-from ragpulse_core.store import Store, StoreMissing, StoreUnavailable, describe_dsn
+from ragpulse_core.store import Store, StoreMissing, StoreUnavailable
 from rich.console import Console
 from rich.markup import escape
 
 
-def open_migrated_store(settings: RagpulseSettings, console: Console) -> Store | None:
+def open_migrated_store(settings: RagpulseSettings) -> Store | None:
     """The configured store with its tables migrated, or None after telling the user it cannot be reached.
 
     The caller closes the store it gets.
@@ -19,7 +20,7 @@ def open_migrated_store(settings: RagpulseSettings, console: Console) -> Store |
         migrate(store, settings.store.ttl_days)
     except StoreUnavailable as exc:
         store.close()
-        console.print(f"[red]cannot reach the store {describe_dsn(settings.store.dsn)}:[/red] {exc}")
+        print_error(str(exc), hint=store_hint(exc))
         return None
     return store
 
@@ -30,7 +31,8 @@ def open_for_reading(settings: RagpulseSettings, console: Console) -> Store | No
     try:
         return Store(settings.store.dsn, settings.store.database, read_only=True)
     except StoreUnavailable as exc:
+        program = invoked_as()
         missing = isinstance(exc, StoreMissing)
-        hint = " Run `ragpulse serve` or `ragpulse demo` first, or pass --dsn." if missing else ""
+        hint = f" Run `{program} serve` or `{program} demo` first, or pass --dsn." if missing else ""
         console.print(f"[red]error:[/red] {escape(str(exc))}.{hint}", soft_wrap=True)
         return None

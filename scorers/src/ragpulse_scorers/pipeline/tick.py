@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -69,7 +70,8 @@ class TickReport:
 
 class ScoringJob:
     """The scheduler's job. It keeps the scorers, each scorer's rate budget and its judge's circuit from one
-    tick to the next."""
+    tick to the next. Once ``stopping`` is set, a tick starts no new judgment: what it judged is written,
+    the rest waits for the next start (a stop never waits for a backlog to be cleared)."""
 
     def __init__(
         self,
@@ -79,6 +81,7 @@ class ScoringJob:
         *,
         write_batch: int | None = None,
         clock: Callable[[], float] = time.monotonic,
+        stopping: threading.Event | None = None,
     ) -> None:
         self._settings = settings
         self._store = store
@@ -95,6 +98,7 @@ class ScoringJob:
         self._circuits = {scorer.name: JudgeCircuit(config.circuit_failures) for scorer in self._scorers}
         self._write_batch = write_batch or config.batch_size
         self._clock = clock
+        self._stopping = stopping
         shard = f" shard {self._shard}" if self._shard.count > 1 else ""
         self._worker = f"{socket.gethostname()}:{os.getpid()}{shard}"
 
@@ -105,7 +109,7 @@ class ScoringJob:
     def run(self, now: datetime | None = None) -> TickReport:
         now = now or datetime.now(UTC)
         report = TickReport()
-        if self._settings.assembly.enabled:
+        if self._settings.assembly.enabled and not self._stop_requested():
             try:
                 report.assembled = self._assemble(now)
             except StoreUnavailable as exc:
@@ -113,12 +117,17 @@ class ScoringJob:
                 report.errors[ASSEMBLY] = str(exc)
         for scorer in self._scorers:
             report.counts.setdefault(scorer.name, Counter())
+            if self._stop_requested():
+                continue
             try:
                 self._run_scorer(scorer, now, report)
             except StoreUnavailable as exc:
                 logger.warning("scorer %s stopped this tick: %s", scorer.name, exc)
                 report.errors[scorer.name] = str(exc)
         return report
+
+    def _stop_requested(self) -> bool:
+        return self._stopping is not None and self._stopping.is_set()
 
     def _assemble(self, now: datetime) -> int:
         config = self._settings.scorer
@@ -152,6 +161,7 @@ class ScoringJob:
             write_batch=self._write_batch,
             deadline=self._clock() + config.tick_deadline_s,
             clock=self._clock,
+            stopping=self._stopping,
         )
         ScorerTurn(
             self._store,

@@ -51,7 +51,8 @@ class OutcomeCounter(Protocol):
 
 @dataclass(frozen=True)
 class TurnPlan:
-    """What a turn may do: where to look, its limits, batch sizes, and its deadline on ``clock``."""
+    """What a turn may do: where to look, its limits, batch sizes, its deadline on ``clock``, and the event
+    that says the process is stopping (the turn then starts no new judgment)."""
 
     selection: Selection
     limits: JudgeLimits
@@ -60,9 +61,15 @@ class TurnPlan:
     write_batch: int
     deadline: float
     clock: Callable[[], float] = time.monotonic
+    stopping: threading.Event | None = None
 
     def expired(self) -> bool:
-        return self.clock() >= self.deadline
+        return self.stop_reason() is not None
+
+    def stop_reason(self) -> str | None:
+        if self.stopping is not None and self.stopping.is_set():
+            return "stopping"
+        return "deadline" if self.clock() >= self.deadline else None
 
 
 class ScorerTurn:
@@ -101,8 +108,9 @@ class ScorerTurn:
         with self._judging_pool() as pool:
             # A spent budget ends the turn: the requests behind it wait for the next tick unread.
             while window > 0 and not self._stopped and not self._budget_spent.is_set():
-                if self._plan.expired():
-                    self._stopped = "deadline"
+                reason = self._plan.stop_reason()
+                if reason is not None:
+                    self._stopped = reason
                     break
                 limit = min(self._plan.batch_size, window)
                 candidates = select_candidates(self._store, replace(selection, limit=limit))
@@ -159,7 +167,7 @@ class ScorerTurn:
             self._record(futures[future], future.result())
 
     def _judge(self, candidate: Candidate, row: RequestRow | None, probe: bool = False) -> Judgment | None:
-        """One request's judgment, or None when the deadline left it for the next tick; never raises for
+        """One request's judgment, or None when the deadline or a stop left it for later; never raises for
         anything the request or the scorer does."""
         key = _key(candidate)
         if row is None:
@@ -170,8 +178,9 @@ class ScorerTurn:
             return Judgment(key, Outcome.OVER_BUDGET, "judge budget spent earlier in this tick")
         if self._judge_down.is_set() or (not probe and not self._circuit.closed):
             return self._deferral(key)
-        if self._plan.expired():
-            self._stopped = "deadline"
+        reason = self._plan.stop_reason()
+        if reason is not None:
+            self._stopped = reason
             return None
         key = _key(candidate, row.values.get("Pipeline", ""))
         unscorable = skip_reason(row.values.get("Unscorable", ""), self._scorer.requires)
@@ -252,6 +261,8 @@ class ScorerTurn:
             )  # fmt: skip
         elif self._stopped == "deadline":
             logger.info("scorer %s: tick deadline reached; the rest waits for the next tick", name)
+        elif self._stopped == "stopping":
+            logger.info("scorer %s: stopping; the rest waits for the next start", name)
 
 
 def _key(candidate: Candidate, pipeline: str = "") -> RequestKey:
