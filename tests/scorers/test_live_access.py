@@ -90,6 +90,10 @@ def test_a_token_in_the_url_signs_in_and_leaves_the_address(page: LivePage) -> N
     shown = fetch(page.url, "/?service=svc", headers={"Cookie": cookie.split(";", 1)[0]})
     assert shown.status == 200 and SECRET_QUESTION in shown.body
 
+    assert "Secure" not in cookie  # plain HTTP on loopback: a Secure cookie would never come back
+    behind_tls = fetch(page.url, f"/?token={TOKEN}", headers={"X-Forwarded-Proto": "https"})
+    assert "Secure" in {part.strip() for part in behind_tls.headers["Set-Cookie"].split(";")}
+
     wrong = fetch(page.url, "/?service=svc&token=guess")
     assert wrong.status == 401 and "That token does not open this page." in wrong.body
     assert "Set-Cookie" not in wrong.headers and SECRET_QUESTION not in wrong.body

@@ -151,7 +151,7 @@ class LivePage:
         target = str(request.rel_url.without_query_params("token"))
         if not self._access.token_matches(request.query.get("token")):
             return _sign_in_page(target, refused=True)
-        return self._signed_in(target)
+        return self._signed_in(target, _over_https(request))
 
     async def _sign_in(self, request: web.Request) -> web.StreamResponse:
         async with asyncio.timeout(self._settings.live.header_timeout_s):
@@ -160,12 +160,14 @@ class LivePage:
         token = form.get("token")
         if not isinstance(token, str) or not self._access.token_matches(token):
             return _sign_in_page(target, refused=True)
-        return self._signed_in(target)
+        return self._signed_in(target, _over_https(request))
 
-    def _signed_in(self, target: str) -> web.StreamResponse:
+    def _signed_in(self, target: str, secure: bool) -> web.StreamResponse:
         response = web.Response(status=303, headers={"Location": target})
         cookie = self._access.cookie_value
-        response.set_cookie(COOKIE, cookie, max_age=COOKIE_MAX_AGE_S, path="/", httponly=True, samesite="Lax")
+        response.set_cookie(
+            COOKIE, cookie, max_age=COOKIE_MAX_AGE_S, path="/", httponly=True, samesite="Lax", secure=secure
+        )
         return response
 
     async def _report(self, request: web.Request) -> web.StreamResponse:
@@ -211,6 +213,12 @@ async def _healthz(request: web.Request) -> web.Response:
 
 async def _secure(request: web.Request, response: web.StreamResponse) -> None:
     response.headers.update(SECURITY_HEADERS)
+
+
+def _over_https(request: web.Request) -> bool:
+    """Whether the reader came over TLS, here or at a proxy in front: then the cookie is sent over TLS only.
+    Trusting the proxy's header is safe here, since it can only make the cookie stricter."""
+    return request.secure or request.headers.get("X-Forwarded-Proto", "").lower() == "https"
 
 
 def _sign_in_page(target: str, refused: bool) -> web.Response:
