@@ -86,7 +86,8 @@ def settled_tick(store: Store, scorer: LexicalScorer | None = None) -> None:
 def requests_of(store: Store, trace_id: str) -> list[tuple[str, datetime]]:
     return sorted(
         store.query(
-            f"SELECT SpanId, Timestamp FROM {store.table('ragpulse_requests')} FINAL WHERE TraceId = {{t:String}}",
+            f"SELECT SpanId, Timestamp FROM {store.table('ragpulse_requests')} FINAL"
+            " WHERE TraceId = {t:String}",
             {"t": trace_id},
         )
     )
@@ -95,7 +96,8 @@ def requests_of(store: Store, trace_id: str) -> list[tuple[str, datetime]]:
 def logged(store: Store) -> list[tuple[str, str, str]]:
     return sorted(
         store.query(
-            f"SELECT TraceId, SpanId, Outcome FROM {store.table('ragpulse_scoring_log')} WHERE Scorer = 'lexical'"
+            f"SELECT TraceId, SpanId, Outcome FROM {store.table('ragpulse_scoring_log')}"
+            " WHERE Scorer = 'lexical'"
         )
     )
 
@@ -122,7 +124,9 @@ def test_two_requests_of_one_trace_are_both_stored_scored_and_counted(
     if not pause_s:
         # Start just after a second begins, so both requests fall in the same second of the sorting key.
         time.sleep(1.0 - time.time() % 1.0 + 0.01)
-    trace_id = handle_web_request(["What is the capital of France?", "What is the capital of Italy?"], pause_s)
+    trace_id = handle_web_request(
+        ["What is the capital of France?", "What is the capital of Italy?"], pause_s
+    )
     send(collector, exporter)
     store.command(f"OPTIMIZE TABLE {store.table('ragpulse_requests')} FINAL")
 
@@ -165,11 +169,13 @@ def test_rescoring_one_request_leaves_the_other_requests_scores(
     send(collector, exporter)
     settled_tick(store)
     before = hallucination_scores(store)
-    assert len(before) == 2 and 0.25 not in before.values()
+    assert {trace for trace, _ in before} == {trace_id} and len(before) == 2
+    assert 0.25 not in before.values()
     # A worker killed between its score and log writes: the first request is selected and scored again.
     first, second = sorted(before)
     store.command(
-        f"DELETE FROM {store.table('ragpulse_scoring_log')} WHERE TraceId = {{t:String}} AND SpanId = {{s:String}}",
+        f"DELETE FROM {store.table('ragpulse_scoring_log')}"
+        " WHERE TraceId = {t:String} AND SpanId = {s:String}",
         {"t": first[0], "s": first[1]},
     )
 
@@ -217,7 +223,20 @@ def test_requests_scored_before_the_upgrade_are_not_scored_again(pre_key_store: 
     )  # fmt: skip
     store.insert(
         "ragpulse_scoring_log",
-        [[at + timedelta(minutes=1), scored, at, "svc", "A", "lexical", LexicalScorer.version, "scored", "", "w"]],
+        [
+            [
+                at + timedelta(minutes=1),
+                scored,
+                at,
+                "svc",
+                "A",
+                "lexical",
+                LexicalScorer.version,
+                "scored",
+                "",
+                "w",
+            ]
+        ],
         OLD_LOG_COLUMNS,
     )
 

@@ -101,7 +101,7 @@ def select_candidates(store: Store, selection: Selection) -> list[Candidate]:
               AND LoggedAt >= {{oldest:DateTime64(6)}} AND RequestTime >= {{since:DateTime64(6)}}
             GROUP BY TraceId, SpanId
     """
-    # ragpulse_requests is a ReplacingMergeTree: until parts merge a request may appear twice, hence LIMIT 1 BY.
+    # ragpulse_requests is a ReplacingMergeTree: until parts merge a request may be there twice (LIMIT 1 BY).
     # `l` holds the log rows of the request itself, `t` those written for its whole trace (empty SpanId).
     sql = f"""
         SELECT r.TraceId, r.SpanId, r.Timestamp, r.ServiceName, r.Variant,
@@ -215,7 +215,9 @@ def load_requests(store: Store, candidates: Sequence[Candidate]) -> dict[Request
         },
     )
     return {
-        (row["TraceId"], row["SpanId"]): RequestRow(row, _problem(bool(row.pop("valid_utf8")), int(row.pop("text_bytes"))))
+        (row["TraceId"], row["SpanId"]): RequestRow(
+            row, _problem(bool(row.pop("valid_utf8")), int(row.pop("text_bytes")))
+        )
         for row in rows
     }
 

@@ -18,9 +18,9 @@ from ragpulse_scorers.outcomes import Outcome
 ERROR_METRIC = "error"
 
 SCORE_COLUMNS = (
-    "TraceId", "SpanId", "RequestTime", "ScoredAt", "ServiceName", "Pipeline", "Variant", "Scorer", "ScorerVersion",
-    "Metric", "Value", "Label", "Explanation", "Details", "JudgeModel", "InputTokens", "OutputTokens",
-    "CostUSD", "LatencyMs", "Error",
+    "TraceId", "SpanId", "RequestTime", "ScoredAt", "ServiceName", "Pipeline", "Variant", "Scorer",
+    "ScorerVersion", "Metric", "Value", "Label", "Explanation", "Details", "JudgeModel", "InputTokens",
+    "OutputTokens", "CostUSD", "LatencyMs", "Error",
 )  # fmt: skip
 LOG_COLUMNS = (
     "LoggedAt", "TraceId", "SpanId", "RequestTime", "ServiceName", "Variant", "Scorer", "ScorerVersion",

@@ -234,7 +234,9 @@ def worst_requests(store: Store, params: dict[str, Any]) -> list[WorstRequest]:
     for row in scored:
         request = (row["TraceId"], row["SpanId"])
         text = texts.get(request, {})
-        unsupported = [sentence for raw in details.get(request, []) for sentence in unsupported_sentences(raw)]
+        unsupported = [
+            sentence for raw in details.get(request, []) for sentence in unsupported_sentences(raw)
+        ]
         support = row["support"]
         worst.append(
             WorstRequest(
