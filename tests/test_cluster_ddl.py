@@ -77,8 +77,11 @@ def test_cluster_data_moves_go_through_distributed_tables_synchronously(
     statements = [body(s) for s in dry_run(capsys, "--cluster", CLUSTER)]
     inserts = [s for s in statements if s.startswith("INSERT")]
     assert inserts and all("insert_distributed_sync = 1" in s for s in inserts)
-    (exchange,) = [s for s in statements if s.startswith("EXCHANGE")]
-    assert exchange.endswith(f"ragpulse_scores_0010_local ON CLUSTER `{CLUSTER}`")
+    exchanges = [s for s in statements if s.startswith("EXCHANGE")]
+    assert [s.rsplit(" AND ", 1)[1] for s in exchanges] == [
+        f"`ragpulse`.ragpulse_scores_0010_local ON CLUSTER `{CLUSTER}`",
+        f"`ragpulse`.ragpulse_requests_0024_local ON CLUSTER `{CLUSTER}`",
+    ]
 
 
 def test_single_node_dry_run_is_the_migrations_sql(capsys: pytest.CaptureFixture[str]) -> None:
@@ -107,3 +110,21 @@ def test_alter_column_reaches_the_distributed_table_too() -> None:
 def test_cluster_needs_a_server(capsys: pytest.CaptureFixture[str], chdb_dsn: str) -> None:
     assert main(["migrate", "--dsn", chdb_dsn, "--cluster", CLUSTER]) == 2
     assert "needs a ClickHouse server" in capsys.readouterr().err
+
+
+def test_a_column_added_to_a_sorting_key_leaves_the_key_to_the_local_table() -> None:
+    local, distributed = cluster_statements(
+        "ALTER TABLE `ragpulse`.ragpulse_scores ADD COLUMN IF NOT EXISTS SpanId String AFTER TraceId,\n"
+        "    MODIFY ORDER BY (TraceId, SpanId)",
+        CLUSTER,
+    )
+    assert local.endswith("MODIFY ORDER BY (TraceId, SpanId)")
+    assert distributed == (
+        "ALTER TABLE `ragpulse`.ragpulse_scores ON CLUSTER `prod`"
+        " ADD COLUMN IF NOT EXISTS SpanId String AFTER TraceId"
+    )
+
+
+def test_a_view_is_dropped_on_every_node() -> None:
+    (drop,) = cluster_statements("DROP VIEW IF EXISTS `ragpulse`.ragpulse_trace_verdicts_mv", CLUSTER)
+    assert drop == "DROP VIEW IF EXISTS `ragpulse`.ragpulse_trace_verdicts_mv ON CLUSTER `prod` SYNC"

@@ -13,6 +13,7 @@ from ragpulse_core.schema import available_migrations, migrate
 from ragpulse_core.store import Store
 
 OLD_SCHEMA = 9
+REQUEST_KEY_SCHEMA = 24
 SPAN_COLUMNS = ["Timestamp", "TraceId", "SpanId", "ParentSpanId", "SpanName", "SpanKind", "ServiceName",
                 "SpanAttributes", "Duration", "StatusCode"]  # fmt: skip
 SCORE_COLUMNS = ["TraceId", "RequestTime", "ScoredAt", "ServiceName", "Pipeline", "Variant", "Scorer",
@@ -59,6 +60,12 @@ def score_rows(store: Store) -> list[tuple[object, ...]]:
             "SELECT TraceId, RequestTime, Scorer, Metric, Value FROM"
             f" {store.table('ragpulse_scores')} ORDER BY TraceId, Metric"
         )
+    )
+
+
+def request_rows(store: Store) -> list[tuple[object, ...]]:
+    return sorted(
+        store.query(f"SELECT TraceId, SpanId, Timestamp, Variant FROM {store.table('ragpulse_requests')}")
     )
 
 
@@ -137,7 +144,8 @@ def stored_trace_keys_match(store: Store) -> bool:
 def test_rerunning_a_layout_migration_after_a_crash_keeps_every_row_once(old_store: Store) -> None:
     seed(old_store, 12)
     before = score_rows(old_store)
-    migrate(old_store, ttl_days=30)
+    # Each crash is replayed on the schema of its time: a migration runs again only before any later one.
+    migrate(old_store, ttl_days=30, through=REQUEST_KEY_SCHEMA - 1)
     layout = next(m for m in available_migrations() if m.name == "scores_time_first")
     steps = next(m for m in available_migrations() if m.name == "step_latency")
     # A crash after the swap, before the version was recorded: the whole migration runs again.
@@ -147,6 +155,13 @@ def test_rerunning_a_layout_migration_after_a_crash_keeps_every_row_once(old_sto
     for migration in (layout, steps, hours, trace_key, verdicts):
         for statement in migration.statements(old_store.database, 30):
             old_store.command(statement)
+    migrate(old_store, ttl_days=30)
+    requests = request_rows(old_store)
+    for migration in (m for m in available_migrations() if m.version >= REQUEST_KEY_SCHEMA):
+        for statement in migration.statements(old_store.database, 30):
+            old_store.command(statement)
+    assert request_rows(old_store) == requests and len(requests) == 12
+    assert sorting_key(old_store, "ragpulse_requests").endswith("TraceId, SpanId")
     assert score_rows(old_store) == before
     assert sorting_key(old_store, "ragpulse_scores").startswith("toStartOfHour(RequestTime)")
     total = old_store.query(f"SELECT count() FROM {old_store.table('ragpulse_step_latency')}")[0][0]

@@ -28,8 +28,10 @@ _CREATE_VIEW = re.compile(
 _INSERT_SELECT = re.compile(rf"^INSERT INTO {_NAME}\s.*\bSELECT\b", re.DOTALL)
 _EXCHANGE = re.compile(rf"^EXCHANGE TABLES {_NAME} AND {_NAME}$")
 _DROP_TABLE = re.compile(rf"^DROP TABLE (IF EXISTS )?{_NAME}$")
+_DROP_VIEW = re.compile(rf"^DROP VIEW (IF EXISTS )?{_NAME}$")
 _ALTER_TABLE = re.compile(rf"^ALTER TABLE {_NAME}\s+(.*)$", re.DOTALL)
 _COLUMN_CHANGE = re.compile(r"^(ADD|DROP|MODIFY|RENAME|COMMENT) COLUMN\b", re.IGNORECASE)
+_KEY_CHANGE = re.compile(r",\s*MODIFY ORDER BY\b.*$", re.IGNORECASE | re.DOTALL)
 
 
 class ClusterRewriteError(ValueError):
@@ -65,11 +67,17 @@ def cluster_statements(statement: str, cluster: str) -> list[str]:
             f"DROP TABLE {exists or ''}{db}.{name} {on} SYNC",
             f"DROP TABLE {exists or ''}{db}.{name}{LOCAL_SUFFIX} {on} SYNC",
         ]
+    if match := _DROP_VIEW.match(sql):
+        exists, db, name = match.groups()
+        return [f"DROP VIEW {exists or ''}{db}.{name} {on} SYNC"]
     if match := _ALTER_TABLE.match(sql):
         db, name, change = match.groups()
         local = f"ALTER TABLE {db}.{name}{LOCAL_SUFFIX} {on} {change}"
-        # A Distributed table carries the columns too; settings, TTL and keys are the local table's alone.
-        return [local, f"ALTER TABLE {db}.{name} {on} {change}"] if _COLUMN_CHANGE.match(change) else [local]
+        if not _COLUMN_CHANGE.match(change):
+            return [local]
+        # A Distributed table carries the columns too; settings, TTL and keys are the local table's alone
+        # (a column added to the key comes with the key change in one ALTER, which the Distributed one drops).
+        return [local, f"ALTER TABLE {db}.{name} {on} {_KEY_CHANGE.sub('', change)}"]
     raise ClusterRewriteError(f"no cluster form for this migration statement: {sql[:120]}")
 
 

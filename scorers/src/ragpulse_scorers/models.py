@@ -49,6 +49,8 @@ class RequestRowError(ValueError):
 
 class RagRequest(BaseModel):
     trace_id: str
+    span_id: str = ""
+    """The request's root span: a trace may hold several requests."""
     timestamp: datetime
     service_name: str = ""
     pipeline: str = ""
@@ -71,6 +73,7 @@ class RagRequest(BaseModel):
         try:
             return cls(
                 trace_id=row["TraceId"],
+                span_id=row.get("SpanId", ""),
                 timestamp=row["Timestamp"],
                 service_name=row.get("ServiceName", ""),
                 pipeline=row.get("Pipeline", ""),

@@ -37,7 +37,7 @@ FROM (
     FROM {scores}
     WHERE Metric = {hallucination:String} AND Error = '' AND Value IS NOT NULL
       AND RequestTime > {baseline_start:DateTime64(6)} AND RequestTime <= {end:DateTime64(6)}
-    GROUP BY ServiceName, Variant, TraceKey, RequestTime
+    GROUP BY ServiceName, Variant, TraceKey, SpanId, RequestTime
 )
 GROUP BY ServiceName, Variant
 ORDER BY ServiceName, Variant
@@ -46,14 +46,14 @@ ORDER BY ServiceName, Variant
 _TRAFFIC_AND_SCORES = """
 SELECT r.ServiceName AS ServiceName, r.requests AS requests, s.scores AS scores
 FROM (
-    -- A hybrid trace has a view row and an assembled row until parts merge: count traces, not rows.
-    SELECT ServiceName, uniqExact(TraceId) AS requests
+    -- A hybrid trace has a view row and an assembled row until parts merge: count requests, not rows.
+    SELECT ServiceName, uniqExact(TraceId, SpanId) AS requests
     FROM {requests}
     WHERE Timestamp > {start:DateTime64(6)} AND Timestamp <= {settled:DateTime64(6)}
     GROUP BY ServiceName
 ) AS r
 LEFT JOIN (
-    SELECT ServiceName, uniqExact(TraceKey) AS scores
+    SELECT ServiceName, uniqExact(TraceKey, SpanId) AS scores
     FROM {scores}
     WHERE ScoredAt > {start:DateTime64(6)} AND ScoredAt <= {end:DateTime64(6)}
     GROUP BY ServiceName
@@ -64,10 +64,10 @@ ORDER BY ServiceName
 _JUDGE_ERRORS = """
 SELECT ServiceName, Scorer, countIf(failed) AS failed, count() AS judged
 FROM (
-    SELECT ServiceName, Scorer, TraceKey, argMax(Error, ScoredAt) != '' AS failed
+    SELECT ServiceName, Scorer, TraceKey, SpanId, argMax(Error, ScoredAt) != '' AS failed
     FROM {scores}
     WHERE ScoredAt > {start:DateTime64(6)} AND ScoredAt <= {end:DateTime64(6)}
-    GROUP BY ServiceName, Scorer, TraceKey
+    GROUP BY ServiceName, Scorer, TraceKey, SpanId
 )
 GROUP BY ServiceName, Scorer
 ORDER BY ServiceName, Scorer

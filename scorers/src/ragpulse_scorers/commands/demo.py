@@ -287,7 +287,7 @@ def _scoring_progress(
     done = {
         scorer: int(count)
         for scorer, count in store.query(
-            f"SELECT Scorer, uniqExact(TraceId) FROM {store.table('ragpulse_scoring_log')}"
+            f"SELECT Scorer, uniqExact(TraceId, SpanId) FROM {store.table('ragpulse_scoring_log')}"
             " WHERE RequestTime >= fromUnixTimestamp64Milli({since_ms:Int64})"
             " AND ServiceName = {service:String}"
             " AND Scorer IN {scorers:Array(String)} AND Outcome IN {outcomes:Array(String)} GROUP BY Scorer",

@@ -70,10 +70,13 @@ class PairwiseRun:
         return [str(pair) for pair in self.failed]
 
 
-def judged_traces(store: Store, traces: Iterable[str], since: datetime) -> set[str]:
-    """Those of ``traces`` the scoring log marks scored by this pairwise version."""
+def judged_requests(store: Store, requests: Iterable[RagRequest], since: datetime) -> set[tuple[str, str]]:
+    """Those of ``requests`` the scoring log marks scored by this pairwise version, as (trace, span) pairs.
+
+    A log row from before requests had a SpanId (empty) stands for every request of its trace."""
+    listed = list(requests)
     rows = store.query(
-        f"SELECT DISTINCT TraceId FROM {store.table('ragpulse_scoring_log')}"
+        f"SELECT DISTINCT TraceId, SpanId FROM {store.table('ragpulse_scoring_log')}"
         " WHERE Scorer = {scorer:String} AND ScorerVersion = {version:String} AND Outcome = {scored:String}"
         " AND LoggedAt >= {since:DateTime64(6)} AND has({ids:Array(String)}, TraceId)",
         {
@@ -81,10 +84,19 @@ def judged_traces(store: Store, traces: Iterable[str], since: datetime) -> set[s
             "version": SCORER_VERSION,
             "scored": Outcome.SCORED,
             "since": since,
-            "ids": sorted(set(traces)),
+            "ids": sorted({request.trace_id for request in listed}),
         },
     )
-    return {trace for (trace,) in rows}
+    logged = {(str(trace), str(span)) for trace, span in rows}
+    return {
+        _request_id(request)
+        for request in listed
+        if _request_id(request) in logged or (request.trace_id, "") in logged
+    }
+
+
+def _request_id(request: RagRequest) -> tuple[str, str]:
+    return (request.trace_id, request.span_id)
 
 
 def candidate_questions(
@@ -93,7 +105,7 @@ def candidate_questions(
     """Questions answered by two or more of the variants (all of ``variants`` when given) and not all judged
     yet, newest first, with the latest request of each variant."""
     rows = store.query_dicts(
-        "SELECT TraceId, Timestamp, ServiceName, Pipeline, Variant, Question, Answer, Context"
+        "SELECT TraceId, SpanId, Timestamp, ServiceName, Pipeline, Variant, Question, Answer, Context"
         f" FROM {store.table('ragpulse_requests')}"
         " WHERE Timestamp >= {since:DateTime64(6)} AND Question != '' AND Answer != ''"
         " AND (empty({variants:Array(String)}) OR has({variants:Array(String)}, Variant))"
@@ -110,8 +122,8 @@ def candidate_questions(
         latest.setdefault(request.question, {}).setdefault(request.variant, request)
     needed = len(variants) if variants else 2
     picked = [(q, list(by_variant.values())) for q, by_variant in latest.items() if len(by_variant) >= needed]
-    done = judged_traces(store, (r.trace_id for _, requests in picked for r in requests), since)
-    fresh = [(q, requests) for q, requests in picked if any(r.trace_id not in done for r in requests)]
+    done = judged_requests(store, (r for _, requests in picked for r in requests), since)
+    fresh = [(q, requests) for q, requests in picked if any(_request_id(r) not in done for r in requests)]
     return fresh[:limit]
 
 
@@ -122,11 +134,11 @@ def play_pairwise(
     run = PairwiseRun()
     questions = candidate_questions(store, variants, since, limit)
     # A pair of answers both already scored would be played only for its result to be thrown away.
-    done = judged_traces(store, (r.trace_id for _, requests in questions for r in requests), since)
+    done = judged_requests(store, (r for _, requests in questions for r in requests), since)
     for question, requests in questions:
         ordered = sorted(requests, key=lambda request: request.variant)
         for first, second in itertools.combinations(ordered, 2):
-            if first.trace_id in done and second.trace_id in done:
+            if _request_id(first) in done and _request_id(second) in done:
                 continue
             documents = pooled_documents(first.context, second.context)
             try:
@@ -153,27 +165,27 @@ def run_pairwise(
 def write_pairwise_scores(
     store: Store, games: Sequence[PlayedGame], failed: Sequence[FailedPair] = ()
 ) -> int:
-    """Through the scorers' writer, for each trace not judged before: one ``pairwise_win`` row (the mean
+    """Through the scorers' writer, for each request not judged before: one ``pairwise_win`` row (the mean
     result of its games, each game in the details) and a ``scored`` log row, or a ``failed`` log row when
-    every pair it was in failed. Returns how many traces were scored."""
-    per_trace: dict[str, tuple[RagRequest, list[Score]]] = {}
+    every pair it was in failed. Returns how many requests were scored."""
+    per_request: dict[tuple[str, str], tuple[RagRequest, list[Score]]] = {}
     for played in games:
         halves = played.judgment.usage.stamp(
             [_side_score(played, first=True), _side_score(played, first=False)]
         )
         for request, half in zip((played.first, played.second), halves, strict=True):
-            per_trace.setdefault(request.trace_id, (request, []))[1].append(half)
+            per_request.setdefault(_request_id(request), (request, []))[1].append(half)
     failures = {
-        request.trace_id: (request, pair.reason)
+        _request_id(request): (request, pair.reason)
         for pair in failed
         for request in (pair.first, pair.second)
-        if request.trace_id not in per_trace
+        if _request_id(request) not in per_request
     }
-    requests = [request for request, _ in (*per_trace.values(), *failures.values())]
+    requests = [request for request, _ in (*per_request.values(), *failures.values())]
     if not requests:
         return 0
     # A log row is written after its request: the oldest request bounds the log rows worth reading.
-    done = judged_traces(store, (r.trace_id for r in requests), min(r.timestamp for r in requests))
+    done = judged_requests(store, requests, min(r.timestamp for r in requests))
     scored_at = datetime.now(UTC)
     judgments = [
         Judgment(
@@ -182,13 +194,13 @@ def write_pairwise_scores(
             f"{len(halves)} games",
             score_rows(_key(request), SCORER, SCORER_VERSION, [_combine(halves)], scored_at),
         )
-        for trace, (request, halves) in per_trace.items()
-        if trace not in done
+        for request_id, (request, halves) in per_request.items()
+        if request_id not in done
     ]
     judgments += [
         Judgment(_key(request), Outcome.FAILED, reason)
-        for trace, (request, reason) in failures.items()
-        if trace not in done
+        for request_id, (request, reason) in failures.items()
+        if request_id not in done
     ]
     worker = f"{socket.gethostname()}:{os.getpid()}"
     ScoreWriter(store, SCORER, SCORER_VERSION, worker).write(judgments, scored_at)
@@ -197,7 +209,12 @@ def write_pairwise_scores(
 
 def _key(request: RagRequest) -> RequestKey:
     return RequestKey(
-        request.trace_id, request.timestamp, request.service_name, request.pipeline, request.variant
+        request.trace_id,
+        request.span_id,
+        request.timestamp,
+        request.service_name,
+        request.pipeline,
+        request.variant,
     )
 
 

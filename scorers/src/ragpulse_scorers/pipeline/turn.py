@@ -157,12 +157,12 @@ class ScorerTurn:
         # The probe: until the judge has answered (or the circuit opened), one judgment at a time.
         while chosen and not self._circuit.closed and not self._judge_down.is_set():
             probe, chosen = chosen[0], chosen[1:]
-            self._record(probe, self._judge(probe, rows.get(probe.trace_id), probe=True))
+            self._record(probe, self._judge(probe, rows.get(probe.request_id), probe=True))
         if pool is None:
             for candidate in chosen:
-                self._record(candidate, self._judge(candidate, rows.get(candidate.trace_id)))
+                self._record(candidate, self._judge(candidate, rows.get(candidate.request_id)))
             return
-        futures = {pool.submit(self._judge, c, rows.get(c.trace_id)): c for c in chosen}
+        futures = {pool.submit(self._judge, c, rows.get(c.request_id)): c for c in chosen}
         for future in as_completed(futures):
             self._record(futures[future], future.result())
 
@@ -267,7 +267,12 @@ class ScorerTurn:
 
 def _key(candidate: Candidate, pipeline: str = "") -> RequestKey:
     return RequestKey(
-        candidate.trace_id, candidate.timestamp, candidate.service_name, pipeline, candidate.variant
+        candidate.trace_id,
+        candidate.span_id,
+        candidate.timestamp,
+        candidate.service_name,
+        pipeline,
+        candidate.variant,
     )
 
 

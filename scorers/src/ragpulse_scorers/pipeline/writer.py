@@ -18,30 +18,31 @@ from ragpulse_scorers.outcomes import Outcome
 ERROR_METRIC = "error"
 
 SCORE_COLUMNS = (
-    "TraceId", "RequestTime", "ScoredAt", "ServiceName", "Pipeline", "Variant", "Scorer", "ScorerVersion",
-    "Metric", "Value", "Label", "Explanation", "Details", "JudgeModel", "InputTokens", "OutputTokens",
-    "CostUSD", "LatencyMs", "Error",
+    "TraceId", "SpanId", "RequestTime", "ScoredAt", "ServiceName", "Pipeline", "Variant", "Scorer",
+    "ScorerVersion", "Metric", "Value", "Label", "Explanation", "Details", "JudgeModel", "InputTokens",
+    "OutputTokens", "CostUSD", "LatencyMs", "Error",
 )  # fmt: skip
 LOG_COLUMNS = (
-    "LoggedAt", "TraceId", "RequestTime", "ServiceName", "Variant", "Scorer", "ScorerVersion", "Outcome",
-    "Reason", "Worker",
+    "LoggedAt", "TraceId", "SpanId", "RequestTime", "ServiceName", "Variant", "Scorer", "ScorerVersion",
+    "Outcome", "Reason", "Worker",
 )  # fmt: skip
 
 # The columns that tell one batch from another: a retried insert repeats them, another batch never does
 # (each judgment has its own ScoredAt, each write its own LoggedAt). Hashing these, not the whole rows with
 # their details, keeps the token cheap.
 _TOKEN_KEYS = {
-    "ragpulse_scores": ("TraceId", "ScoredAt", "Scorer", "ScorerVersion", "Metric"),
-    "ragpulse_scoring_log": ("LoggedAt", "TraceId", "Scorer", "ScorerVersion", "Outcome"),
+    "ragpulse_scores": ("TraceId", "SpanId", "ScoredAt", "Scorer", "ScorerVersion", "Metric"),
+    "ragpulse_scoring_log": ("LoggedAt", "TraceId", "SpanId", "Scorer", "ScorerVersion", "Outcome"),
 }
 _UINT32_MAX = 2**32 - 1
 
 
 @dataclass(frozen=True)
 class RequestKey:
-    """What a score or log row copies from the request it is about."""
+    """What a score or log row copies from the request it is about: (trace_id, span_id) names it."""
 
     trace_id: str
+    span_id: str
     request_time: datetime
     service_name: str
     pipeline: str
@@ -71,6 +72,7 @@ def score_rows(
     return [
         [
             request.trace_id,
+            request.span_id,
             request.request_time,
             scored_at,
             request.service_name,
@@ -107,7 +109,7 @@ class ScoreWriter:
     """Writes one scorer's judgments: scores first, then the log rows that mark them done.
 
     A worker killed between the two leaves requests whose log row is missing; they are selected again and
-    re-scored, and the ReplacingMergeTree keeps one set of rows per (trace, scorer, metric). Each insert
+    re-scored, and the ReplacingMergeTree keeps one set of rows per (request, scorer, metric). Each insert
     carries a token derived from its rows, so a retried insert of the same batch is a no-op where the
     table deduplicates inserts.
     """
@@ -123,16 +125,19 @@ class ScoreWriter:
         self._insert("ragpulse_scores", rows, SCORE_COLUMNS)
         recovered = [j.request for j in judgments if j.replaces_error and j.outcome == Outcome.SCORED]
         if recovered:
-            # The request times bound the delete to the partitions (and hours) that hold those error rows.
+            # The request times bound the delete to the partitions (and hours) that hold those error rows; an
+            # error row from before requests had a SpanId (empty) was its trace's.
             self._store.command(
                 f"DELETE FROM {self._store.table('ragpulse_scores')} WHERE Scorer = {{scorer:String}}"
                 " AND Metric = {metric:String} AND has({ids:Array(String)}, TraceId)"
+                " AND (SpanId = '' OR has({requests:Array(Tuple(String, String))}, (TraceId, SpanId)))"
                 " AND RequestTime BETWEEN {first:DateTime64(9)} AND {last:DateTime64(9)}"
                 " AND ScoredAt < {logged_at:DateTime64(6)}",
                 {
                     "scorer": self._scorer,
                     "metric": ERROR_METRIC,
                     "ids": [request.trace_id for request in recovered],
+                    "requests": [(request.trace_id, request.span_id) for request in recovered],
                     "first": min(request.request_time for request in recovered),
                     "last": max(request.request_time for request in recovered),
                     "logged_at": logged_at,
@@ -145,6 +150,7 @@ class ScoreWriter:
         return [
             logged_at,
             request.trace_id,
+            request.span_id,
             request.request_time,
             request.service_name,
             request.variant,

@@ -71,11 +71,11 @@ def _scores(store: Store) -> str:
 
 
 def variant_traffic(store: Store, params: dict[str, Any]) -> list[VariantTraffic]:
-    # Distinct traces: a trace scored twice is one scored request without FINAL.
+    # Distinct requests: a request scored twice is one scored request without FINAL.
     scored = {
         (row["ServiceName"], row["Variant"]): int(row["scored"])
         for row in store.query_dicts(
-            "SELECT ServiceName, Variant, uniqExact(TraceKey) AS scored"
+            "SELECT ServiceName, Variant, uniqExact(TraceKey, SpanId) AS scored"
             f" FROM {store.table('ragpulse_scores')} WHERE {_SCORES_WHERE} AND Error = ''"
             " GROUP BY ServiceName, Variant",
             params,
@@ -195,45 +195,47 @@ def traffic_series(store: Store, params: dict[str, Any]) -> list[TrafficPoint]:
 
 
 def worst_requests(store: Store, params: dict[str, Any]) -> list[WorstRequest]:
-    # The worst are chosen from one verdict row per trace (the newest scoring's, hence FINAL; a trace's rows
-    # share its hour, so its day); only their sentence details and texts are read from the wide tables.
+    # The worst are chosen from one verdict row per request (the newest scoring's, hence FINAL; a request's
+    # rows share its hour, so its day); only their sentence details and texts are read from the wide tables.
     scored = store.query_dicts(
-        "SELECT TraceId, ServiceName, Variant AS variant, Hallucination AS hallucination, Support AS support"
+        "SELECT TraceId, SpanId, ServiceName, Variant AS variant, Hallucination AS hallucination,"
+        " Support AS support"
         f" FROM {store.table('ragpulse_trace_verdicts')} FINAL WHERE {_SCORES_WHERE}"
         " AND Scorer = {scorer:String} AND HasHallucination = 1"
-        " ORDER BY hallucination DESC, support ASC NULLS LAST, TraceId LIMIT {limit:UInt32}"
+        " ORDER BY hallucination DESC, support ASC NULLS LAST, TraceId, SpanId LIMIT {limit:UInt32}"
         f"{_FINAL_WITHIN_PARTITIONS}",
         params,
     )
     if not scored:
         return []
     ids = {"ids": [row["TraceId"] for row in scored]}
-    # The newest scoring's details of each metric, so a trace scored twice lists its sentences once.
+    # The newest scoring's details of each metric, so a request scored twice lists its sentences once.
     details = {
-        row["TraceId"]: row["details"]
+        (row["TraceId"], row["SpanId"]): row["details"]
         for row in store.query_dicts(
-            "SELECT TraceId, groupArray(latest) AS details FROM ("
-            "  SELECT TraceId, Metric, argMax(Details, ScoredAt) AS latest"
+            "SELECT TraceId, SpanId, groupArray(latest) AS details FROM ("
+            "  SELECT TraceId, SpanId, Metric, argMax(Details, ScoredAt) AS latest"
             f"  FROM {store.table('ragpulse_scores')} WHERE {_SCORES_WHERE} AND Scorer = {{scorer:String}}"
-            "  AND Error = '' AND TraceId IN {ids:Array(String)} GROUP BY TraceId, Metric"
-            ") GROUP BY TraceId",
+            "  AND Error = '' AND TraceId IN {ids:Array(String)} GROUP BY TraceId, SpanId, Metric"
+            ") GROUP BY TraceId, SpanId",
             {**params, **ids},
         )
     }
-    texts = {
-        row["TraceId"]: row
-        for row in store.query_dicts(
-            f"SELECT TraceId, any(Question) AS question, any(Answer) AS answer"
-            f" FROM {store.table('ragpulse_requests')} WHERE TraceId IN {{ids:Array(String)}}"
-            " GROUP BY TraceId",
-            ids,
-        )
-    }
+    # Scores from before requests had a SpanId (empty) were their trace's one request: its first.
+    texts: dict[tuple[str, str], dict[str, Any]] = {}
+    for row in store.query_dicts(
+        f"SELECT TraceId, SpanId, any(Question) AS question, any(Answer) AS answer"
+        f" FROM {store.table('ragpulse_requests')} WHERE TraceId IN {{ids:Array(String)}}"
+        " GROUP BY TraceId, SpanId ORDER BY min(Timestamp) DESC",
+        ids,
+    ):
+        texts[(row["TraceId"], row["SpanId"])] = texts[(row["TraceId"], "")] = row
     worst: list[WorstRequest] = []
     for row in scored:
-        text = texts.get(row["TraceId"], {})
+        request = (row["TraceId"], row["SpanId"])
+        text = texts.get(request, {})
         unsupported = [
-            sentence for raw in details.get(row["TraceId"], []) for sentence in unsupported_sentences(raw)
+            sentence for raw in details.get(request, []) for sentence in unsupported_sentences(raw)
         ]
         support = row["support"]
         worst.append(
@@ -254,7 +256,7 @@ def worst_requests(store: Store, params: dict[str, Any]) -> list[WorstRequest]:
 def spend(store: Store, params: dict[str, Any]) -> list[SpendRow]:
     rows = store.query_dicts(
         "SELECT toString(toDate(ScoredAt, 'UTC')) AS day, Scorer, sum(CostUSD) AS cost,"
-        " sum(InputTokens) AS input, sum(OutputTokens) AS output, uniqExact(TraceKey) AS scored"
+        " sum(InputTokens) AS input, sum(OutputTokens) AS output, uniqExact(TraceKey, SpanId) AS scored"
         f" FROM {_scores(store)} WHERE {_SCORES_WHERE}"
         f" GROUP BY day, Scorer ORDER BY day, Scorer{_FINAL_WITHIN_PARTITIONS}",
         params,
@@ -296,7 +298,7 @@ def scoring_health(store: Store, params: dict[str, Any], requests: int) -> Scori
         " FROM (SELECT dateDiff('millisecond', any(RequestTime), min(ScoredAt)) / 1000 AS lag_s,"
         "       max(ScoredAt) AS last"
         f"       FROM {_scores(store)} WHERE {_SCORES_WHERE} AND Error = ''"
-        f"       GROUP BY TraceKey){_FINAL_WITHIN_PARTITIONS}",
+        f"       GROUP BY TraceKey, SpanId){_FINAL_WITHIN_PARTITIONS}",
         params,
     )[0]
     judge_errors = store.query(
