@@ -35,6 +35,10 @@ def fake_server(reply: Callable[[str, list[str]], dict[str, Any]]) -> FakeOpenAI
     return FakeOpenAI(answering(answer))
 
 
+def typed(sub_question_id: int, type_: str) -> dict[str, Any]:
+    return {"id": sub_question_id, "reasoning": "as annotated", "type": type_}
+
+
 @pytest.fixture(autouse=True)
 def judge_endpoint(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_BASE_URL", "http://judge.test/v1")

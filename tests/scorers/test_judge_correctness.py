@@ -43,7 +43,8 @@ def test_yes_scores_one() -> None:
 
 
 def test_no_in_any_case_scores_zero() -> None:
-    [score] = scorer_for(FakeOpenAI(completion({"reasoning": "Different year.", "judgment": " no."}))).score(request())
+    server = FakeOpenAI(completion({"reasoning": "Different year.", "judgment": " no."}))
+    [score] = scorer_for(server).score(request())
     assert (score.value, score.label) == (0.0, "no")
 
 
