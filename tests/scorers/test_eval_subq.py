@@ -99,7 +99,7 @@ def test_always_answered_agrees_exactly_where_humans_said_answered(
             "verdicts": [
                 {"id": i, "reasoning": "r", "text_span": "s", "answered": True, "first_sentence": 1}
                 for i in range(1, len(subs) + 1)
-            ]  # fmt: skip
+            ]
         }
 
     server = fake_server(everything_answered)
