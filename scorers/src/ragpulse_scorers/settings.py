@@ -101,7 +101,7 @@ class JudgeSettings(SettingsSection):
         0.5, ge=0, le=2, description="Temperature of a repair: at 0 a model repeats its last answer"
     )
     max_output_tokens: int | None = Field(
-        None, ge=1, description="Longest answer asked for; none sent when unset (loopback: 1536)"
+        None, ge=1, description="Longest answer asked for; none sent when unset (loopback: 512)"
     )
     requests_per_minute: float = Field(120.0, gt=0)
     concurrency: int = Field(4, ge=1, description="Calls at once (loopback: 1)")
@@ -132,7 +132,7 @@ LOCAL_JUDGE_DEFAULTS: dict[str, float | int] = {
     "timeout_s": 300.0,
     "max_retries": 1,
     "repairs": 2,
-    "max_output_tokens": 1536,
+    "max_output_tokens": 512,
     "concurrency": 1,
 }
 
