@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test bench demo lint typecheck compose-config clean
+.PHONY: install test test-llm bench demo lint typecheck compose-config clean
 
 $(STAMP): instrumentation/pyproject.toml core/pyproject.toml collector/pyproject.toml scorers/pyproject.toml examples/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +16,9 @@ install: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q tests
+
+test-llm: $(STAMP)
+	$(BIN)/python -m pytest -q -m llm tests
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py

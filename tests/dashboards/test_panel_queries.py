@@ -14,6 +14,7 @@ import pytest
 from demo_data import SERVICE, STEPS, VARIANTS, Demo
 from grafana_macros import ALL, TimeRange, Variable, expand_dashboard_query
 from ragpulse_core.store import Store
+from ragpulse_scorers.report.queries import judge_agreement
 from ragpulse_scorers.stats import wilson_interval
 
 DASHBOARDS = Path(__file__).resolve().parents[2] / "dashboards" / "json"
@@ -160,6 +161,33 @@ def test_variant_comparison_puts_a_and_b_side_by_side(demo_store: tuple[Store, D
     assert lexical["diff"] == pytest.approx(VARIANTS["B"] - VARIANTS["A"])
     assert {"coverage_core", "mrr5_relevant", "completeness"} <= {row["Metric"] for row in rows}
     assert all(not math.isnan(row["low"]) and row["low"] <= row["diff"] <= row["high"] for row in rows)
+
+
+def test_online_agreement_panel_agrees_with_the_report(demo_store: tuple[Store, Demo]) -> None:
+    store, demo = demo_store
+    title = "Can the free judge be trusted here? Online agreement"
+    rows = run(store, panel("variant-comparison.json", title)["targets"][0]["rawSql"], demo)
+    assert rows and {row["Variant"] for row in rows} <= {"A", "B"}
+    since = {"since_ms": int((demo.now - timedelta(hours=6)).timestamp() * 1000), "service": ""}
+    expected = {
+        (row.variant, f"lexical vs {row.reference}"): row for row in judge_agreement(store, since, "lexical")
+    }
+    for row in rows:
+        reference = expected[(row["Variant"], row["Judges"])]
+        assert row["shared"] == reference.n
+        for name, interval in (
+            ("balanced_accuracy", reference.balanced_accuracy),
+            ("kappa", reference.kappa),
+        ):
+            if interval is None:
+                assert row[name] is None
+            else:
+                assert row[name] == pytest.approx(interval.value)
+                low, high = {
+                    "balanced_accuracy": ("ba_low", "ba_high"),
+                    "kappa": ("kappa_low", "kappa_high"),
+                }[name]
+                assert (row[low], row[high]) == (pytest.approx(interval.low), pytest.approx(interval.high))
 
 
 def test_rate_difference_has_newcombe_interval_and_a_verdict_in_points(

@@ -90,6 +90,9 @@ class FakeOpenAI:
         self.requests: list[dict[str, Any]] = []
 
     def __call__(self, request: httpx.Request) -> httpx.Response:
+        if request.method == "GET" and request.url.path.endswith("/models"):
+            # The reachability probe of a command a person waits on; not one of the scripted judge calls.
+            return httpx.Response(200, json={"object": "list", "data": [{"id": MODEL, "object": "model"}]})
         with self._lock:
             self.requests.append(json.loads(request.content))
             reply = self._replies.pop(0) if len(self._replies) > 1 else self._replies[0]
@@ -100,8 +103,17 @@ class FakeOpenAI:
 
     def schema_names(self) -> list[str]:
         """The structured-output schema each request asked for, in order: which judge step was called."""
-        return [body["response_format"]["json_schema"]["name"] for body in self.requests]
+        return [schema_name(body) for body in self.requests]
 
     def messages(self, index: int = -1) -> list[dict[str, str]]:
         messages: list[dict[str, str]] = self.requests[index]["messages"]
         return messages
+
+
+def schema_name(body: dict[str, Any]) -> str:
+    """The answer model a request asks for, in the json_schema format or in json_object's (llama.cpp's)
+    schema; "" when it asks for no format."""
+    wanted = body.get("response_format") or {}
+    if wanted.get("type") == "json_schema":
+        return str(wanted["json_schema"]["name"])
+    return str(wanted.get("schema", {}).get("title", ""))

@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
-from judge_testing import MODEL, Answer, FakeOpenAI, answering, judge_settings
+from judge_testing import MODEL, Answer, FakeOpenAI, answering, judge_settings, schema_name
 from ragpulse_scorers.judges.coverage import CoverageJudge, CoverageScorer, build
 from ragpulse_scorers.llm.client import JudgeClient
 from ragpulse_scorers.llm.errors import JudgeOutputInvalid, JudgeTimeout
@@ -52,14 +52,14 @@ def first_prompt(body: dict[str, Any]) -> str:
 
 def fake_judge(body: dict[str, Any]) -> dict[str, Any]:
     """Plays the judge: decomposes and types as PLAN says; a text covers a sub-question holding its word."""
-    schema = body["response_format"]["json_schema"]["name"]
+    schema = schema_name(body)
     prompt = first_prompt(body)
     ids = [int(i) for i in re.findall(r'<sub_question id="(\d+)">', prompt)]
     if schema == "Decomposition":
         return {"sub_questions": [text for text, _, _ in PLAN]}
     if schema == "TypeVerdicts":
-        return {"types": [{"id": i, "type": PLAN[i - 1][1]} for i in ids]}
-    assert schema == "CoverageVerdicts"
+        return {"types": [{"id": i, "reasoning": "as planned", "type": PLAN[i - 1][1]} for i in ids]}
+    assert schema in ("CoverageVerdicts", "PassageVerdicts")
     sentences = re.findall(r'<sentence number="(\d+)">\n(.*?)\n</sentence>', prompt, re.DOTALL)
     if sentences:
         verdicts = []
@@ -67,14 +67,17 @@ def fake_judge(body: dict[str, Any]) -> dict[str, Any]:
             word = PLAN[i - 1][2]
             hit = next(((int(n), s) for n, s in sentences if word in s.lower()), None)
             if hit is None:
-                verdicts.append({"id": i, "answered": False, "first_sentence": None, "text_span": ""})
+                verdicts.append({"id": i, "reasoning": "no sentence", "text_span": "", "answered": False,
+                                 "first_sentence": None})  # fmt: skip
             else:
                 span = hit[1][hit[1].lower().index(word) :]
-                verdicts.append({"id": i, "answered": True, "first_sentence": hit[0], "text_span": span})
+                verdicts.append({"id": i, "reasoning": "found", "text_span": span, "answered": True,
+                                 "first_sentence": hit[0]})  # fmt: skip
         return {"verdicts": verdicts}
     document = re.search(r"<document>\n(.*?)\n</document>", prompt, re.DOTALL)
     assert document is not None
-    return {"verdicts": [{"id": i, "answered": PLAN[i - 1][2] in document.group(1).lower()} for i in ids]}
+    text = document.group(1).lower()
+    return {"verdicts": [{"id": i, "text_span": "", "answered": PLAN[i - 1][2] in text} for i in ids]}
 
 
 def request(**changes: Any) -> RagRequest:
@@ -114,8 +117,8 @@ def test_scores_every_metric_from_the_judged_sub_questions() -> None:
         "Decomposition",
         "TypeVerdicts",
         "CoverageVerdicts",
-        "CoverageVerdicts",
-        "CoverageVerdicts",
+        "PassageVerdicts",
+        "PassageVerdicts",
     ]
 
     details = scores["hybrid_rating"].details
@@ -123,8 +126,8 @@ def test_scores_every_metric_from_the_judged_sub_questions() -> None:
     by_text = {sq["text"]: sq for sq in details["sub_questions"]}
     assert by_text[PLAN[0][0]]["covering_chunks"] == ["c1"]
     assert by_text[PLAN[2][0]] | {"text": ""} == {
-        "id": 3, "text": "", "type": "background", "answered": False, "position": None, "text_span": "",
-        "covering_chunks": ["c2"],
+        "id": 3, "text": "", "type": "background", "judged": True, "answered": False, "position": None,
+        "text_span": "", "reasoning": "no sentence", "covering_chunks": ["c2"], "chunks_judged": 2,
     }  # fmt: skip
     # Addressing positions, in words over the answer's 21: "Freezing" is word 0, "storage" word 8,
     # "supermarket." word 20.
@@ -168,44 +171,63 @@ def test_request_without_question_or_answer_is_not_applicable(field: str) -> Non
     assert server.schema_names() == []
 
 
-def test_verdict_naming_an_unknown_sub_question_is_repaired_once() -> None:
-    replies = 0
-
-    def invents_then_corrects(body: dict[str, Any]) -> Any:
-        nonlocal replies
+def test_a_verdict_for_a_sub_question_not_asked_about_is_ignored() -> None:
+    def invents(body: dict[str, Any]) -> Any:
         answer = fake_judge(body)
-        if body["response_format"]["json_schema"]["name"] == "TypeVerdicts":
-            replies += 1
-            if replies == 1:
-                return {"types": [*answer["types"], {"id": 99, "type": "core"}]}
-            assert "not in the input" in body["messages"][-1]["content"]  # the repair prompt says why
+        if schema_name(body) == "TypeVerdicts":
+            return {"types": [*answer["types"], {"id": 99, "reasoning": "?", "type": "core"}]}
         return answer
 
-    client, server = judge_client(invents_then_corrects)
+    client, server = judge_client(invents)
     scores = by_metric(CoverageScorer(CoverageJudge(client)).score(request()))
-    assert server.schema_names().count("TypeVerdicts") == 2
+    assert server.schema_names().count("TypeVerdicts") == 1
     assert scores["coverage_core"].value == 1.0
 
 
-@pytest.mark.parametrize(
-    "corrupt",
-    [
-        lambda v: {"verdicts": v["verdicts"][:-1]},  # a sub-question left out
-        lambda v: {"verdicts": [*v["verdicts"], v["verdicts"][0]]},  # one judged twice
-        lambda v: {"verdicts": [{**x, "first_sentence": 9} if x["answered"] else x for x in v["verdicts"]]},
-        lambda v: "{not json",
-    ],
-    ids=["missing", "repeated", "sentence-out-of-range", "broken-json"],
-)
-def test_answer_verdict_that_stays_invalid_fails_the_request(corrupt: Callable[[Any], Any]) -> None:
-    def bad_answer_verdicts(body: dict[str, Any]) -> Any:
+def answer_verdicts(corrupt: Callable[[Any], Any]) -> Callable[[dict[str, Any]], Any]:
+    """The fake judge, with its verdicts on the answer (not on chunks) passed through ``corrupt``."""
+
+    def reply(body: dict[str, Any]) -> Any:
         answer = fake_judge(body)
         return corrupt(answer) if "<sentence" in first_prompt(body) else answer
 
-    client, server = judge_client(bad_answer_verdicts)
+    return reply
+
+
+def test_a_sub_question_left_out_is_asked_about_again_alone_then_reported_unjudged() -> None:
+    client, server = judge_client(
+        answer_verdicts(lambda v: {"verdicts": [x for x in v["verdicts"] if x["id"] != 4]})
+    )
+    scores = by_metric(CoverageScorer(CoverageJudge(client)).score(request()))
+    asked = [first_prompt(body) for body in server.requests if "<sentence" in first_prompt(body)]
+    assert len(asked) == 2
+    assert '<sub_question id="4">' in asked[1] and '<sub_question id="1">' not in asked[1]
+    # The three judged sub-questions still count; the fourth is reported, never given a default verdict.
+    assert scores["coverage_core"].value == 1.0 and scores["coverage_follow_up"].value is None
+    details = scores["hybrid_rating"].details["sub_questions"]
+    assert [item["judged"] for item in details] == [True, True, True, False]
+    assert details[3]["answered"] is None and details[3]["reasoning"] == "no verdict from the judge"
+
+
+def test_a_verdict_pointing_outside_the_answer_counts_as_no_verdict() -> None:
+    client, _ = judge_client(
+        answer_verdicts(
+            lambda v: {
+                "verdicts": [{**x, "first_sentence": 9} if x["answered"] else x for x in v["verdicts"]]
+            }
+        )
+    )
+    scores = by_metric(CoverageScorer(CoverageJudge(client)).score(request()))
+    judged = [item["judged"] for item in scores["hybrid_rating"].details["sub_questions"]]
+    assert judged == [False, False, True, False]  # only the unanswered background one stands
+
+
+def test_answer_verdicts_that_stay_unreadable_fail_the_request() -> None:
+    client, server = judge_client(answer_verdicts(lambda v: "{not json"))
     with pytest.raises(JudgeOutputInvalid):
         CoverageScorer(CoverageJudge(client)).score(request())
-    assert server.schema_names().count("CoverageVerdicts") == 2  # the first answer and its one repair
+    asked = [body for body in server.requests if "<sentence" in first_prompt(body)]
+    assert len(asked) == 2  # the first answer and its one repair
 
 
 def test_judge_timeout_fails_the_request() -> None:

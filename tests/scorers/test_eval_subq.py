@@ -11,15 +11,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from judge_testing import FakeOpenAI, answering
+from judge_testing import FakeOpenAI, answering, schema_name
 from ragpulse_scorers.commands.eval_subq import run_coverage, run_types
 from ragpulse_scorers.evaluation.datasets import DatasetError
 from ragpulse_scorers.evaluation.subq import (
+    Judged,
     TypeExample,
     evaluate_types,
     load_coverage_examples,
     load_type_examples,
 )
+from ragpulse_scorers.llm.endpoint import JudgeEndpointError
 
 
 def fake_server(reply: Callable[[str, list[str]], dict[str, Any]]) -> FakeOpenAI:
@@ -28,9 +30,13 @@ def fake_server(reply: Callable[[str, list[str]], dict[str, Any]]) -> FakeOpenAI
     def answer(body: dict[str, Any]) -> dict[str, Any]:
         prompt = next(m["content"] for m in body["messages"] if m["role"] == "user")
         sub_questions = re.findall(r'<sub_question id="\d+">\n(.*?)\n</sub_question>', prompt, re.DOTALL)
-        return reply(body["response_format"]["json_schema"]["name"], sub_questions)
+        return reply(schema_name(body), sub_questions)
 
     return FakeOpenAI(answering(answer))
+
+
+def typed(sub_question_id: int, type_: str) -> dict[str, Any]:
+    return {"id": sub_question_id, "reasoning": "as annotated", "type": type_}
 
 
 @pytest.fixture(autouse=True)
@@ -58,7 +64,9 @@ def test_oracle_typing_is_fully_accurate_and_ties_are_left_out(
     path = shared_data / "subq_types.jsonl"
     truth = {e.sub_question: e.majority or e.annotator_types[0] for e in load_type_examples(path)}
     server = fake_server(
-        lambda schema, subs: {"types": [{"id": i, "type": truth[s]} for i, s in enumerate(subs, 1)]}
+        lambda schema, subs: {
+            "types": [{"id": i, "reasoning": "r", "type": truth[s]} for i, s in enumerate(subs, 1)]
+        }
     )
     code, result = run_json(run_types, args(path), server, capsys)
     assert code == 0
@@ -73,7 +81,9 @@ def test_always_core_is_right_exactly_on_core_majorities(
     shared_data: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     server = fake_server(
-        lambda schema, subs: {"types": [{"id": i, "type": "core"} for i in range(1, len(subs) + 1)]}
+        lambda schema, subs: {
+            "types": [{"id": i, "reasoning": "r", "type": "core"} for i in range(1, len(subs) + 1)]
+        }
     )
     _, result = run_json(run_types, args(shared_data / "subq_types.jsonl"), server, capsys)
     assert result["per_type"]["core"]["accuracy"] == 1.0
@@ -86,7 +96,10 @@ def test_always_answered_agrees_exactly_where_humans_said_answered(
 ) -> None:
     def everything_answered(schema: str, subs: list[str]) -> dict[str, Any]:
         return {
-            "verdicts": [{"id": i, "answered": True, "first_sentence": 1} for i in range(1, len(subs) + 1)]
+            "verdicts": [
+                {"id": i, "reasoning": "r", "text_span": "s", "answered": True, "first_sentence": 1}
+                for i in range(1, len(subs) + 1)
+            ]
         }
 
     server = fake_server(everything_answered)
@@ -100,29 +113,35 @@ def test_always_answered_agrees_exactly_where_humans_said_answered(
 def test_judge_failures_are_counted_not_guessed(
     shared_data: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # Invents sub-question 99 every time: rejected, repaired once, rejected again.
-    server = fake_server(lambda schema, subs: {"verdicts": [{"id": 99, "answered": True}]})
-    namespace = args(
-        shared_data / "subq_coverage.jsonl",
-    )
+    # Answers about sub-question 99 every time: no verdict for any sub-question that was asked about.
+    server = fake_server(
+        lambda schema, subs: {"verdicts": [{"id": 99, "reasoning": "r", "text_span": "", "answered": True,
+                                            "first_sentence": None}]}
+    )  # fmt: skip
+    namespace = args(shared_data / "subq_coverage.jsonl")
     namespace.limit = 2
     code, result = run_json(run_coverage, namespace, server, capsys)
-    assert (result["n"], result["failed"], result["agreement"]) == (0, 40, None)
+    assert (result["n"], result["not_judged"], result["agreement"]) == (0, 40, None)
+    assert result["coverage"] == {"judged": 0, "total": 40}
+    assert all(item["verdict"] is None and item["not_judged"] for item in result["items"])
     assert code == 1
-    assert len(server.requests) == 4  # two answers, each asked once and repaired once
+    # Asking again about the same sub-questions would get the same answer: one call per answer.
+    assert len(server.requests) == 2
 
 
 def test_ties_have_no_majority() -> None:
-    tied = TypeExample("q", "s1", ("core", "core", "background", "background"))
-    clear = TypeExample("q", "s2", ("core", "follow-up", "core", "background"))
+    tied = TypeExample(1, "q", "s1", ("core", "core", "background", "background"))
+    clear = TypeExample(2, "q", "s2", ("core", "follow-up", "core", "background"))
     assert tied.majority is None and clear.majority == "core"
-    result = evaluate_types([tied, clear], lambda q, subs: ["core", "core"])
+    result = evaluate_types([tied, clear], lambda q, subs: [Judged("core", "r"), Judged("core", "r")])
     assert (result["n"], result["tied"], result["accuracy"]) == (1, 1, 1.0)
 
 
 def test_table_output(shared_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
     server = fake_server(
-        lambda schema, subs: {"types": [{"id": i, "type": "core"} for i in range(1, len(subs) + 1)]}
+        lambda schema, subs: {
+            "types": [{"id": i, "reasoning": "r", "type": "core"} for i in range(1, len(subs) + 1)]
+        }
     )
     namespace = args(shared_data / "subq_types.jsonl")
     namespace.json, namespace.limit = False, 1
@@ -153,10 +172,13 @@ def test_malformed_coverage_rows_are_rejected(tmp_path: Path) -> None:
         load_coverage_examples(path)
 
 
-def test_no_endpoint_configured_exits_2(shared_data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_endpoint_configured_is_one_line_naming_what_to_set(
+    shared_data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("OPENAI_BASE_URL")
     monkeypatch.delenv("OPENAI_API_KEY")
-    assert run_types(args(shared_data / "subq_types.jsonl")) == 2
+    with pytest.raises(JudgeEndpointError, match="OPENAI_BASE_URL"):
+        run_types(args(shared_data / "subq_types.jsonl"))
 
 
 def test_limit_counts_questions(shared_data: Path) -> None:

@@ -78,7 +78,14 @@ def test_lfqa_format_reports_sentence_agreement(tmp_path: Path, capsys: pytest.C
     result = run_json(capsys, "--data", str(write_jsonl(tmp_path / "lfqa.jsonl", [row])))
     assert result["format"] == "lfqa"
     assert result["n"] == 1 and result["recall"] == 1.0
-    assert result["sentences"] == {"n": 2, "balanced_accuracy": 1.0, "accuracy": 1.0, "f1": 1.0}
+    sentences = result["sentences"]
+    assert {key: sentences[key] for key in ("n", "balanced_accuracy", "accuracy", "f1")} == {
+        "n": 2, "balanced_accuracy": 1.0, "accuracy": 1.0, "f1": 1.0,
+    }  # fmt: skip
+    assert sentences["coverage"] == {"judged": 2, "total": 2}
+    # Each sentence is listed with the human label, the judge's verdict and its reason.
+    assert [(item["label"], item["verdict"]) for item in sentences["items"]] == [(False, False), (True, True)]
+    assert all(item["reasoning"] for item in sentences["items"])
 
 
 @pytest.mark.parametrize(

@@ -141,21 +141,45 @@ def test_nothing_to_judge_is_not_applicable() -> None:
     assert bodies == []
 
 
+def test_a_grade_for_a_document_not_shown_is_ignored_and_the_others_kept() -> None:
+    client, bodies = judge_client(
+        lambda body: {"documents": [*grade_by_marker(body)["documents"], {"key": "d9", "reasoning": "?",
+                                                                          "relevance": 2}]}
+    )  # fmt: skip
+    scores = by_metric(
+        RetrievalScorer(client).score(request([chunk("a", "[very]", 1), chunk("b", "[off-topic]", 2)]))
+    )
+    assert scores["mrr5_very_relevant"].value == 1.0 and len(bodies) == 1
+
+
+def test_only_the_documents_left_ungraded_are_asked_about_again() -> None:
+    def first_left_out(body: dict[str, Any]) -> dict[str, Any]:
+        graded = grade_by_marker(body)["documents"]
+        return {"documents": graded[1:] if len(graded) > 1 else graded}
+
+    client, bodies = judge_client(first_left_out)
+    scores = by_metric(
+        RetrievalScorer(client).score(request([chunk("a", "[very]", 1), chunk("b", "[off-topic]", 2)]))
+    )
+    assert scores["mrr5_very_relevant"].value == 1.0
+    assert len(bodies) == 2
+    again = bodies[1]["messages"][1]["content"]
+    assert '<document key="d1">' in again and '<document key="d2">' not in again
+
+
 @pytest.mark.parametrize(
-    "corrupt",
+    ("corrupt", "calls"),
     [
-        lambda v: {"documents": [*v["documents"], {"key": "d9", "relevance": 2}]},  # a document not shown
-        lambda v: {"documents": v["documents"][1:]},  # one left out
-        lambda v: {"documents": [{**d, "relevance": 3} for d in v["documents"]]},  # off the 0/1/2 scale
-        lambda v: "relevance: 2",  # not JSON at all
+        (lambda v: {"documents": [{**d, "relevance": 3} for d in v["documents"]]}, 1),  # off the 0/1/2 scale
+        (lambda v: "relevance: 2", 2),  # not JSON at all: one repair round
     ],
-    ids=["unknown-key", "missing-key", "grade-off-scale", "garbage"],
+    ids=["grade-off-scale", "garbage"],
 )
-def test_invalid_verdicts_are_rejected(corrupt: Callable[[Any], Any]) -> None:
+def test_a_request_no_valid_grade_comes_back_for_fails(corrupt: Callable[[Any], Any], calls: int) -> None:
     client, bodies = judge_client(lambda body: corrupt(grade_by_marker(body)))
     with pytest.raises(JudgeOutputInvalid):
         RetrievalScorer(client).score(request([chunk("a", "[very]", 1), chunk("b", "[off-topic]", 2)]))
-    assert len(bodies) == 2  # the answer and one repair round
+    assert len(bodies) == calls  # an answer that repeats itself is not asked for again at temperature 0
 
 
 def test_server_errors_after_retries_fail_the_request() -> None:

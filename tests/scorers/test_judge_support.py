@@ -31,7 +31,6 @@ from ragpulse_scorers.llm.errors import JudgeOutputInvalid
 from ragpulse_scorers.models import ContextChunk, RagRequest
 from ragpulse_scorers.scorer import NotApplicable, Scorer
 from ragpulse_scorers.settings import ScorersSettings
-from ragpulse_scorers.verdicts import SupportVerdict
 
 DOC_0 = "The Eiffel Tower is in Paris. It was finished in 1889."
 DOC_1 = "Paris is the capital of France. Lyon is known for its food."
@@ -192,20 +191,39 @@ def test_keys_echoed_with_punctuation_or_capitals_are_accepted() -> None:
     assert scores["utilization"].details["utilized_keys"] == ["0a", "0b"]
 
 
-def test_verdict_naming_an_unknown_key_gets_a_repair_then_fails() -> None:
-    invented = VERDICT | {"all_utilized_sentence_keys": ["0a", "3c"]}
+def test_an_unknown_key_is_dropped_on_its_own_and_the_rest_of_the_judgment_kept() -> None:
+    invented = VERDICT | {"all_utilized_sentence_keys": ["0a", "0b", "3c"]}
     server = FakeOpenAI(completion(invented))
-    with pytest.raises(JudgeOutputInvalid, match="3c"):
+    scores = {score.metric: score for score in scorer_for(server).score(request())}
+    assert len(server.requests) == 1
+    assert scores["adherence"].value == 1.0
+    assert scores["adherence"].details["unknown_keys_dropped"] == ["3c"]
+    assert scores["utilization"].details["utilized_keys"] == ["0a", "0b"]
+
+
+def test_a_judgment_in_keys_of_its_own_gets_a_repair_then_fails() -> None:
+    invented = VERDICT | {
+        "all_relevant_sentence_keys": ["S2"],
+        "sentence_support_information": [{"sentence_key": "S1", "is_supported": True, "explanation": "x"}],
+        "all_utilized_sentence_keys": ["S1", "S3c"],
+    }
+    server = FakeOpenAI(completion(invented))
+    with pytest.raises(JudgeOutputInvalid, match="s3c"):
         scorer_for(server).score(request())
     assert len(server.requests) == 2
-    assert "3c" in server.messages()[-1]["content"]
+    assert "s3c" in server.messages()[-1]["content"]
 
 
 def test_verdict_fixed_after_the_repair_is_used() -> None:
-    invented = VERDICT | {"sentence_support_information": [{"sentence_key": "7a", "is_supported": True}]}
+    invented = VERDICT | {
+        "all_relevant_sentence_keys": ["7a"],
+        "sentence_support_information": [{"sentence_key": "7a", "is_supported": True, "explanation": "x"}],
+        "all_utilized_sentence_keys": [],
+    }
     server = FakeOpenAI(completion(invented), completion(VERDICT))
     scores = scorer_for(server).score(request())
     assert len(scores) == 5 and len(server.requests) == 2
+    assert server.requests[1]["temperature"] > 0  # at 0 the judge would say the same again
 
 
 def test_request_without_context_or_answer_is_not_applicable() -> None:
@@ -252,10 +270,10 @@ def test_openai_support_judge_reports_hallucination_and_a_graded_score() -> None
 def test_openai_support_judge_needs_no_call_for_empty_response_or_context() -> None:
     server = FakeOpenAI(completion(VERDICT))
     judge = OpenAISupportJudge(JudgeClient(judge_settings(), http_client=server.http_client()))
-    assert judge.judge_support(QUESTION, [DOC_0], "  ") == SupportVerdict(
-        hallucinated=False, support_score=1.0
-    )
-    assert judge.judge_support(QUESTION, [], ANSWER) == SupportVerdict(hallucinated=True, support_score=0.0)
+    empty = judge.judge_support(QUESTION, [DOC_0], "  ")
+    assert (empty.hallucinated, empty.support_score) == (False, 1.0) and "empty" in empty.explanation
+    without = judge.judge_support(QUESTION, [], ANSWER)
+    assert (without.hallucinated, without.support_score) == (True, 0.0) and without.explanation
     assert server.requests == []
 
 

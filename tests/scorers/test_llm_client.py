@@ -6,11 +6,12 @@ import threading
 import time
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
+from typing import Any, ClassVar
 
 import httpx
 import pytest
 from judge_testing import MODEL, FakeOpenAI, completion, error, judge_settings, timeout
-from pydantic import BaseModel, Field
+from pydantic import Field
 from ragpulse_core.store import Store
 from ragpulse_scorers.llm.client import MAX_RETRY_AFTER_S, JudgeClient
 from ragpulse_scorers.llm.errors import (
@@ -20,14 +21,17 @@ from ragpulse_scorers.llm.errors import (
     JudgeTimeout,
     JudgeUnavailable,
 )
+from ragpulse_scorers.llm.output import JudgeOutput
 from ragpulse_scorers.pipeline.errors import OverBudget
 
 GOOD = {"verdict": "Yes", "confidence": 4}
 
 
-class Verdict(BaseModel):
+class Verdict(JudgeOutput):
     verdict: str
     confidence: int = Field(ge=1, le=5)
+
+    example: ClassVar[dict[str, Any]] = {"verdict": "No", "confidence": 2}
 
 
 class Sleeps(list[float]):
@@ -59,10 +63,11 @@ def test_good_answer_is_parsed_and_costed() -> None:
     sent = server.requests[0]
     assert sent["model"] == MODEL
     assert sent["temperature"] == 0 and isinstance(sent["seed"], int)
-    assert sent["messages"] == [
-        {"role": "system", "content": "system text"},
-        {"role": "user", "content": "user text"},
-    ]
+    system, user = sent["messages"]
+    assert system["role"] == "system" and system["content"].startswith("system text\n\n")
+    # The answer's shape is shown by a filled example, never by a JSON Schema (a small model echoes that).
+    assert '{"verdict": "No", "confidence": 2}' in system["content"] and "$defs" not in system["content"]
+    assert user == {"role": "user", "content": "user text"}
     assert sent["response_format"]["type"] == "json_schema"
     assert sent["response_format"]["json_schema"]["schema"] == Verdict.model_json_schema()
 
@@ -85,12 +90,17 @@ def test_server_without_schema_support_gets_json_mode_from_then_on() -> None:
     assert '"confidence"' in server.requests[1]["messages"][0]["content"]
 
 
-def test_other_bad_request_is_not_mistaken_for_missing_schema_support() -> None:
+def test_an_error_every_format_gets_is_the_servers_not_the_formats() -> None:
     server = FakeOpenAI(error(400, "maximum context length exceeded"))
+    client = client_for(server)
     with pytest.raises(JudgeUnavailable) as raised:
-        client_for(server).judge("s", "u", Verdict, "p1")
+        client.judge("s", "u", Verdict, "p1")
     assert raised.value.status_code == 400
-    assert len(server.requests) == 1
+    # Each format was tried once; since all failed alike, none is ruled out for the next call.
+    assert [sent.get("response_format", {}).get("type") for sent in server.requests] == [
+        "json_schema", "json_object", None,
+    ]  # fmt: skip
+    assert client.formats.current == "json_schema"
 
 
 def test_broken_json_gets_one_repair() -> None:
@@ -112,7 +122,7 @@ def test_out_of_range_value_is_named_in_the_repair_request() -> None:
 
 def test_broken_twice_is_invalid_output() -> None:
     server = FakeOpenAI(completion("I think the answer is yes."), completion("still not JSON"))
-    with pytest.raises(JudgeOutputInvalid, match="after one repair"):
+    with pytest.raises(JudgeOutputInvalid, match="after 1 repair"):
         client_for(server).judge("s", "u", Verdict, "p1")
     assert len(server.requests) == 2
 
@@ -172,7 +182,7 @@ def test_500_until_retries_run_out() -> None:
     with pytest.raises(JudgeUnavailable, match="3 times") as raised:
         client_for(server, sleeps, max_retries=2).judge("s", "u", Verdict, "p1")
     assert raised.value.status_code == 500
-    assert len(server.requests) == 3
+    assert len(server.requests) == 3 * 3  # every attempt tries the three formats before it counts as failed
     assert len(sleeps) == 2 and sleeps[0] < sleeps[1]  # exponential backoff
 
 

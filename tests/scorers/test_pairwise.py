@@ -35,7 +35,8 @@ def pairwise_judge(
         prompt = body["messages"][1]["content"]
         a, b = (re.search(rf"<{tag}>\n(.*?)\n</{tag}>", prompt, re.DOTALL).group(1)  # type: ignore[union-attr]
                 for tag in ("assistant_a_answer", "assistant_b_answer"))  # fmt: skip
-        return {"comparison_reasoning": "fake", "winner": pick(a, b)}
+        return {"answer_a_analysis": "a", "answer_b_analysis": "b", "comparison_reasoning": "fake",
+                "winner": pick(a, b)}  # fmt: skip
 
     server = FakeOpenAI(answering(verdict, prompt_tokens=400, completion_tokens=100))
     client = JudgeClient(judge_settings(max_retries=0, **settings), http_client=server.http_client())
@@ -202,7 +203,7 @@ def test_a_second_run_judges_and_writes_nothing_twice_and_every_scored_trace_is_
         ("f1", "scored"), ("f2", "failed"), ("f2", "failed"),
         ("r1", "scored"), ("r2", "failed"), ("r2", "failed"),
     ]  # fmt: skip
-    assert {row["ScorerVersion"] for row in log} == {"1/pairwise-v1"}
+    assert {row["ScorerVersion"] for row in log} == {"1/pairwise-v2"}
 
 
 def test_a_new_answer_is_played_against_the_others_and_judged_pairs_are_not_played_again(

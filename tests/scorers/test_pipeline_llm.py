@@ -56,7 +56,7 @@ def test_garbage_and_timeouts_fail_one_request_each_and_a_spent_budget_defers_th
         "over_budget",
         "over_budget",
     ]
-    assert "invalid after one repair" in outcome[traces[1]][1]
+    assert "invalid after 1 repair" in outcome[traces[1]][1]
     assert "timed out 3 times" in outcome[traces[2]][1]
 
     rows = store.query_dicts(
@@ -71,4 +71,4 @@ def test_garbage_and_timeouts_fail_one_request_each_and_a_spent_budget_defers_th
     assert by_trace[traces[0]]["CostUSD"] == pytest.approx(100 / 1e6 + 20 * 2 / 1e6)
     assert by_trace[traces[1]]["Value"] is None
     assert by_trace[traces[1]]["Metric"] == "error"
-    assert "invalid after one repair" in by_trace[traces[1]]["Error"]
+    assert "invalid after 1 repair" in by_trace[traces[1]]["Error"]

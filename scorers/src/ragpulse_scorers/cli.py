@@ -97,7 +97,11 @@ def _eval(subparsers: Subparsers) -> None:
         default=Split.ALL,
         help="questions to use: tune or holdout half (by a hash of the question id), or all",
     )
-    support.add_argument("--limit", type=int, help="judge at most this many responses")
+    support.add_argument("--limit", type=int, help="judge at most this many responses (the first ones)")
+    support.add_argument(
+        "--no-sentences", dest="sentences", action="store_false",
+        help="LFQA-style data: judge whole responses only, not also each annotated sentence on its own",
+    )  # fmt: skip
     support.add_argument(
         "--workers", type=int, default=1, help="responses judged at once (for network judges)"
     )

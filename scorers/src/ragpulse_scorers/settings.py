@@ -6,8 +6,10 @@ Environment: ``RAGPULSE_SCORER__SAMPLE_RATE=0.2`` and so on; the judge also hono
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from ragpulse_core.settings import RagpulseSettings, SettingsSection
@@ -77,16 +79,32 @@ class PriceSettings(SettingsSection):
 
 
 class JudgeSettings(SettingsSection):
+    """An OpenAI-compatible judge endpoint and how to call it.
+
+    A loopback endpoint (llama.cpp, Ollama, vLLM, LM Studio on this machine) gets its own defaults for the
+    settings not given: such a server generates one answer at a time at a few tokens a second, so calls
+    wait long instead of timing out, are not retried into a server still busy with the abandoned call, go
+    one at a time, and get more repair rounds, since a small model's first answer is more often malformed.
+    """
+
     # The standard variables are defaults, so a config file or RAGPULSE_JUDGE__* still overrides them.
     base_url: str | None = Field(default_factory=lambda: os.environ.get("OPENAI_BASE_URL") or None)
     api_key: SecretStr | None = Field(
         default_factory=lambda: SecretStr(key) if (key := os.environ.get("OPENAI_API_KEY")) else None
     )
     model: str = Field(default_factory=lambda: os.environ.get("RAGPULSE_JUDGE_MODEL") or "gpt-4o-mini")
-    timeout_s: float = Field(60.0, gt=0)
-    max_retries: int = Field(4, ge=0)
+    timeout_s: float = Field(60.0, gt=0, description="Seconds one call may take (loopback: 300)")
+    connect_timeout_s: float = Field(3.0, gt=0, description="Seconds to open a connection")
+    max_retries: int = Field(4, ge=0, description="Retries of a call on 429, 5xx, timeouts (loopback: 1)")
+    repairs: int = Field(1, ge=0, description="Rounds asking again for an unusable answer (loopback: 2)")
+    repair_temperature: float = Field(
+        0.5, ge=0, le=2, description="Temperature of a repair: at 0 a model repeats its last answer"
+    )
+    max_output_tokens: int | None = Field(
+        None, ge=1, description="Longest answer asked for; none sent when unset (loopback: 512)"
+    )
     requests_per_minute: float = Field(120.0, gt=0)
-    concurrency: int = Field(4, ge=1)
+    concurrency: int = Field(4, ge=1, description="Calls at once (loopback: 1)")
     daily_budget_usd: float | None = Field(None, ge=0)
     daily_budget_tokens: int | None = Field(None, ge=0)
     prices: dict[str, PriceSettings] = Field(default_factory=dict, description="Per model, USD per 1M tokens")
@@ -95,6 +113,40 @@ class JudgeSettings(SettingsSection):
     def configured(self) -> bool:
         """An LLM endpoint is usable: a base URL or an API key was given."""
         return self.base_url is not None or self.api_key is not None
+
+    @property
+    def local(self) -> bool:
+        """The endpoint is on this machine (a loopback address or ``localhost``)."""
+        return is_loopback_url(self.base_url)
+
+    @model_validator(mode="after")
+    def _local_defaults(self) -> JudgeSettings:
+        if self.local:
+            for name, value in LOCAL_JUDGE_DEFAULTS.items():
+                if name not in self.model_fields_set:
+                    setattr(self, name, value)
+        return self
+
+
+LOCAL_JUDGE_DEFAULTS: dict[str, float | int] = {
+    "timeout_s": 300.0,
+    "max_retries": 1,
+    "repairs": 2,
+    "max_output_tokens": 512,
+    "concurrency": 1,
+}
+
+
+def is_loopback_url(url: str | None) -> bool:
+    host = urlsplit(url).hostname if url else None
+    if host is None:
+        return False
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 class AlertSettings(SettingsSection):

@@ -21,6 +21,10 @@ class SupportVerdict:
     hallucinated: bool
     support_score: float
     sentences: list[SentenceVerdict] = field(default_factory=list)
+    explanation: str = ""
+    """Why the judge decided so, in its own words; empty for a judge that gives no reasons."""
+    trace: dict[str, float | None] = field(default_factory=dict)
+    """RAGBench's TRACe metrics where the judge computes them: relevance, utilization, completeness."""
 
 
 class SupportJudge(Protocol):

@@ -12,7 +12,9 @@ import httpx
 from rich.console import Console
 from rich.table import Table
 
+from ragpulse_scorers.commands.eval_output import print_not_judged
 from ragpulse_scorers.evaluation.subq import (
+    Judged,
     evaluate_coverage,
     evaluate_types,
     load_coverage_examples,
@@ -20,7 +22,8 @@ from ragpulse_scorers.evaluation.subq import (
 )
 from ragpulse_scorers.judges.coverage import CoverageJudge
 from ragpulse_scorers.judges.usage import Usage
-from ragpulse_scorers.llm.client import JudgeClient
+from ragpulse_scorers.llm.endpoint import ready_client
+from ragpulse_scorers.metrics.coverage_metrics import SubQuestionType
 from ragpulse_scorers.settings import ScorersSettings
 
 
@@ -28,29 +31,30 @@ def run_types(args: argparse.Namespace, http_client: httpx.Client | None = None)
     """``http_client`` is the seam tests use to put a mock transport under the judge."""
     examples = load_type_examples(args.data, _limit(args))
     judge = _coverage_judge(args, http_client)
-    if judge is None:
-        return 2
-    result = evaluate_types(examples, lambda q, subs: judge.classify(q, subs, Usage()))
+
+    def classify(question: str, sub_questions: list[str]) -> list[Judged[SubQuestionType] | None]:
+        typed = judge.classify(question, sub_questions, Usage())
+        return [Judged(t.type, t.reasoning) if t else None for t in typed]
+
+    result = evaluate_types(examples, classify)
     return _report(args, result | {"judge_model": judge.client.model}, _types_table)
 
 
 def run_coverage(args: argparse.Namespace, http_client: httpx.Client | None = None) -> int:
     examples = load_coverage_examples(args.data, _limit(args))
     judge = _coverage_judge(args, http_client)
-    if judge is None:
-        return 2
-    result = evaluate_coverage(
-        examples, lambda answer, subs: [c.answered for c in judge.judge_answer(answer, subs, Usage())]
-    )
+
+    def judge_answer(answer: str, sub_questions: list[str]) -> list[Judged[bool] | None]:
+        covered = judge.judge_answer(answer, sub_questions, Usage())
+        return [Judged(c.answered, c.reasoning, c.text_span) if c else None for c in covered]
+
+    result = evaluate_coverage(examples, judge_answer)
     return _report(args, result | {"judge_model": judge.client.model}, _coverage_table)
 
 
-def _coverage_judge(args: argparse.Namespace, http_client: httpx.Client | None) -> CoverageJudge | None:
+def _coverage_judge(args: argparse.Namespace, http_client: httpx.Client | None) -> CoverageJudge:
     settings = ScorersSettings.load(getattr(args, "config", None), judge={"model": args.model})
-    if not settings.judge.configured:
-        Console(stderr=True).print("[red]no judge endpoint:[/red] set OPENAI_BASE_URL and/or OPENAI_API_KEY")
-        return None
-    return CoverageJudge(JudgeClient(settings.judge, http_client=http_client))
+    return CoverageJudge(ready_client(settings.judge, http_client))
 
 
 def _report(
@@ -60,19 +64,20 @@ def _report(
         print(json.dumps(result))
     else:
         Console().print(table(result))
+        print_not_judged(result["items"], result["stopped"])
     return 1 if result["n"] == 0 else 0
 
 
 def _types_table(result: dict[str, Any]) -> Table:
     table = Table(title=f"sub-question types: {result['judge_model']} vs annotators' majority")
-    for heading in ("majority type", "n", "accuracy"):
+    for heading in ("majority type", "judged", "accuracy"):
         table.add_column(heading, justify="left" if heading == "majority type" else "right")
     for type_, row in result["per_type"].items():
-        table.add_row(type_, str(row["n"]), _pct(row["accuracy"]))
-    table.add_row("all", str(result["n"]), _pct(result["accuracy"]), style="bold")
+        table.add_row(type_, _judged(row["coverage"]), _pct(row["accuracy"]))
+    table.add_row("all", _judged(result["coverage"]), _pct(result["accuracy"]), style="bold")
     reference = result["reference"]
     table.caption = (
-        f"{result['tied']} tied, {result['failed']} failed (left out). "
+        f"judged = with a verdict / all with a majority type; {result['tied']} tied (no majority). "
         f"Paper: humans {_pct(reference['humans'])}, GPT-4 zero-shot {_pct(reference['gpt4_zero_shot'])}, "
         f"few-shot {_pct(reference['gpt4_few_shot'])}"
     )
@@ -81,16 +86,21 @@ def _types_table(result: dict[str, Any]) -> Table:
 
 def _coverage_table(result: dict[str, Any]) -> Table:
     table = Table(title=f"sub-question coverage: {result['judge_model']} vs human judgments")
-    for heading in ("n", "agreement", "precision", "recall", "F1"):
+    for heading in ("judged", "agreement", "precision", "recall", "F1"):
         table.add_column(heading, justify="right")
     table.add_row(
-        str(result["n"]), *(_pct(result[key]) for key in ("agreement", "precision", "recall", "f1"))
+        _judged(result["coverage"]),
+        *(_pct(result[key]) for key in ("agreement", "precision", "recall", "f1")),
     )
     table.caption = (
-        f"positive class: answered; {result['failed']} failed (left out). "
+        f"positive class: answered; judged = with a verdict / all. "
         f"Paper: GPT-4 agreement {_pct(result['reference']['gpt4'])}"
     )
     return table
+
+
+def _judged(coverage: dict[str, int]) -> str:
+    return f"{coverage['judged']}/{coverage['total']}"
 
 
 def _limit(args: argparse.Namespace) -> int | None:

@@ -9,34 +9,48 @@ human annotations of Xie et al. 2024 (``subq_types.jsonl``, ``subq_coverage.json
 - subq-coverage: the judge decides, for each answer, which of its sub-questions it answers, in one call per
   answer; agreement with the human judgment (the paper: GPT-4 83%).
 
-A judge failure (after the client's retries and repair) leaves that call's examples out, counted as
-``failed``; they are never guessed.
+Every sub-question is an item (its id is its line in the file): the judge's verdict with its reasoning, or
+the reason it has none. A failed call (after the client's retries and repairs) leaves that call's items
+unjudged, and a sub-question the judge gave no valid verdict for (after being asked about again) stays
+unjudged; neither is ever guessed. Agreement is over the judged items, shown with judged / total.
 """
 
 from __future__ import annotations
 
-import logging
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from ragpulse_scorers.evaluation.datasets import DatasetError, read_jsonl
-from ragpulse_scorers.llm.errors import JudgeError
+from ragpulse_scorers.evaluation.items import Coverage, IsolatedJudging, ItemResult
 from ragpulse_scorers.metrics.coverage_metrics import SUB_QUESTION_TYPES, SubQuestionType
-
-logger = logging.getLogger(__name__)
 
 TYPES_REFERENCE = {"humans": 0.746, "gpt4_zero_shot": 0.775, "gpt4_few_shot": 0.848}
 COVERAGE_REFERENCE = {"gpt4": 0.83}
+NO_VERDICT = "the judge gave no valid verdict for this sub-question, also when asked again"
 
-Classify = Callable[[str, list[str]], list[SubQuestionType]]
-JudgeAnswer = Callable[[str, list[str]], list[bool]]
+V = TypeVar("V")
+
+
+@dataclass(frozen=True)
+class Judged(Generic[V]):
+    """A judge's verdict on one sub-question with its reasoning (and, for coverage, the quoted span)."""
+
+    verdict: V
+    reasoning: str
+    text_span: str = ""
+
+
+Classify = Callable[[str, list[str]], list[Judged[SubQuestionType] | None]]
+JudgeAnswer = Callable[[str, list[str]], list[Judged[bool] | None]]
 
 
 @dataclass(frozen=True)
 class TypeExample:
+    line: int
     question: str
     sub_question: str
     annotator_types: tuple[SubQuestionType, ...]
@@ -52,6 +66,7 @@ class TypeExample:
 
 @dataclass(frozen=True)
 class CoverageExample:
+    line: int
     answer: str
     sub_question: str
     answered: bool
@@ -66,7 +81,7 @@ def load_type_examples(path: Path, limit: int | None = None) -> list[TypeExample
             raise DatasetError(
                 f"{path}:{line_number}: annotator_types must be a list of {SUB_QUESTION_TYPES}"
             )
-        examples.append(TypeExample(_text(row, "question", path, line_number),
+        examples.append(TypeExample(line_number, _text(row, "question", path, line_number),
                                     _text(row, "sub_question", path, line_number), tuple(types)))  # fmt: skip
     if limit is not None:
         kept = list(dict.fromkeys(e.question for e in examples))[:limit]
@@ -81,7 +96,7 @@ def load_coverage_examples(path: Path, limit: int | None = None) -> list[Coverag
         judgment = row.get("judgment")
         if judgment not in ("answered", "unanswered"):
             raise DatasetError(f"{path}:{line_number}: judgment must be 'answered' or 'unanswered'")
-        examples.append(CoverageExample(_text(row, "answer", path, line_number),
+        examples.append(CoverageExample(line_number, _text(row, "answer", path, line_number),
                                         _text(row, "sub_question", path, line_number),
                                         judgment == "answered"))  # fmt: skip
     if limit is not None:
@@ -92,59 +107,60 @@ def load_coverage_examples(path: Path, limit: int | None = None) -> list[Coverag
 
 def evaluate_types(examples: Sequence[TypeExample], classify: Classify) -> dict[str, Any]:
     """Accuracy of ``classify`` (one call per question) against the annotators' majority."""
-    confusion: Counter[tuple[str, str]] = Counter()
-    tied = failed = 0
+    judging = IsolatedJudging()
+    items: list[ItemResult] = []
     for question, group in _grouped(examples, lambda e: e.question).items():
-        try:
-            predicted = classify(question, [e.sub_question for e in group])
-        except JudgeError as exc:
-            logger.warning("judge failed on question %r: %s", question[:60], exc)
-            failed += len(group)
-            continue
-        for example, prediction in zip(group, predicted, strict=True):
-            majority = example.majority
-            if majority is None:
-                tied += 1
-            else:
-                confusion[(majority, prediction)] += 1
-    n = sum(confusion.values())
+        attempt = judging.attempt(partial(classify, question, [e.sub_question for e in group]))
+        verdicts = attempt.value if attempt.value is not None else [None] * len(group)
+        for example, judged in zip(group, verdicts, strict=True):
+            items.append(_item(str(example.line), example.majority, judged, attempt.failure))
+    labelled = [item for item in items if item.label is not None]
+    judged_items = [item for item in labelled if item.judged]
+    confusion = Counter((item.label, item.verdict) for item in judged_items)
     per_type = {}
     for type_ in SUB_QUESTION_TYPES:
-        of_type = sum(count for (truth, _), count in confusion.items() if truth == type_)
-        per_type[type_] = {"n": of_type, "accuracy": _share(confusion[(type_, type_)], of_type)}
+        of_type = [item for item in labelled if item.label == type_]
+        judged_of_type = sum(item.judged for item in of_type)
+        per_type[type_] = {
+            "n": judged_of_type,
+            "coverage": Coverage.of(of_type).as_dict(),
+            "accuracy": _share(confusion[(type_, type_)], judged_of_type),
+        }
     return {
         "task": "subq-types",
-        "n": n,
-        "tied": tied,
-        "failed": failed,
-        "accuracy": _share(sum(confusion[(t, t)] for t in SUB_QUESTION_TYPES), n),
+        "n": len(judged_items),
+        "coverage": Coverage.of(labelled).as_dict(),
+        "tied": len(items) - len(labelled),
+        "not_judged": sum(not item.judged for item in items),
+        "accuracy": _share(sum(confusion[(t, t)] for t in SUB_QUESTION_TYPES), len(judged_items)),
         "per_type": per_type,
         "confusion": {t: {p: confusion[(t, p)] for p in SUB_QUESTION_TYPES} for t in SUB_QUESTION_TYPES},
         "reference": TYPES_REFERENCE,
+        "stopped": judging.stopped,
+        "items": [item.as_dict() for item in items],
     }
 
 
 def evaluate_coverage(examples: Sequence[CoverageExample], judge_answer: JudgeAnswer) -> dict[str, Any]:
     """Agreement of ``judge_answer`` (one call per answer) with the human answered/unanswered judgments."""
-    outcomes: Counter[tuple[bool, bool]] = Counter()
-    failed = 0
+    judging = IsolatedJudging()
+    items: list[ItemResult] = []
     for answer, group in _grouped(examples, lambda e: e.answer).items():
-        try:
-            predicted = judge_answer(answer, [e.sub_question for e in group])
-        except JudgeError as exc:
-            logger.warning("judge failed on an answer: %s", exc)
-            failed += len(group)
-            continue
-        for example, prediction in zip(group, predicted, strict=True):
-            outcomes[(example.answered, prediction)] += 1
-    n = sum(outcomes.values())
+        attempt = judging.attempt(partial(judge_answer, answer, [e.sub_question for e in group]))
+        verdicts = attempt.value if attempt.value is not None else [None] * len(group)
+        for example, judged in zip(group, verdicts, strict=True):
+            items.append(_item(str(example.line), example.answered, judged, attempt.failure))
+    judged_items = [item for item in items if item.judged]
+    outcomes = Counter((bool(item.label), bool(item.verdict)) for item in judged_items)
+    n = len(judged_items)
     true_positive = outcomes[(True, True)]
     precision = _share(true_positive, true_positive + outcomes[(False, True)])
     recall = _share(true_positive, true_positive + outcomes[(True, False)])
     return {
         "task": "subq-coverage",
         "n": n,
-        "failed": failed,
+        "coverage": Coverage.of(items).as_dict(),
+        "not_judged": len(items) - n,
         "agreement": _share(outcomes[(True, True)] + outcomes[(False, False)], n),
         "precision": precision,
         "recall": recall,
@@ -152,8 +168,18 @@ def evaluate_coverage(examples: Sequence[CoverageExample], judge_answer: JudgeAn
         if precision is not None and recall
         else None,
         "human_answered_share": _share(outcomes[(True, True)] + outcomes[(True, False)], n),
+        "positive_class": "answered",
         "reference": COVERAGE_REFERENCE,
+        "stopped": judging.stopped,
+        "items": [item.as_dict() for item in items],
     }
+
+
+def _item(item_id: str, label: Any, judged: Judged[Any] | None, failure: str) -> ItemResult:
+    if judged is None:
+        return ItemResult(item_id, label, not_judged=failure or NO_VERDICT)
+    fields = {"text_span": judged.text_span} if judged.text_span else {}
+    return ItemResult(item_id, label, judged.verdict, judged.reasoning, fields=fields)
 
 
 def _grouped(examples: Sequence[Any], key: Callable[[Any], str]) -> dict[str, list[Any]]:

@@ -6,12 +6,13 @@ or ``"No"``, plus a one-sentence reason.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from pydantic import BaseModel, field_validator
+from pydantic import field_validator
 
 from ragpulse_scorers.judges.usage import Usage
 from ragpulse_scorers.llm.client import JudgeClient, shared_client
+from ragpulse_scorers.llm.output import JudgeOutput
 from ragpulse_scorers.llm.prompting import DATA_RULE, fence
 from ragpulse_scorers.metric_names import CORRECTNESS
 from ragpulse_scorers.models import RagRequest, Score
@@ -23,21 +24,27 @@ if TYPE_CHECKING:
     from ragpulse_scorers.settings import ScorersSettings
 
 SCORER_VERSION = "1"
-PROMPT_VERSION = "correctness-p1"
+PROMPT_VERSION = "correctness-p2"
 
 SYSTEM_PROMPT = f"""You are an impartial grader. Decide whether a system's answer to a question is correct,
 given a reference answer known to be correct. The answer is correct when it states or clearly implies what
 the reference says; extra detail is fine unless it contradicts the reference, and wording does not matter.
 An answer that declines, hedges between options or says something else is not correct.
-{DATA_RULE}
+First say in one short sentence why (reasoning), then give the judgment: "Yes" when the answer is correct,
+"No" when it is not.
+{DATA_RULE}"""
 
-Reply with a single JSON object and no other text:
-{{"judgment": "Yes" or "No", "reasoning": "one short sentence"}}"""
 
+class CorrectnessJudgment(JudgeOutput):
+    """The seed's ``{"judgment": "Yes"}``, with the reason written first."""
 
-class CorrectnessJudgment(BaseModel):
+    reasoning: str
     judgment: Literal["Yes", "No"]
-    reasoning: str = ""
+
+    example: ClassVar[dict[str, Any]] = {
+        "reasoning": "The reference says 1889; the answer gives 1890, a different year.",
+        "judgment": "No",
+    }
 
     @field_validator("judgment", mode="before")
     @classmethod

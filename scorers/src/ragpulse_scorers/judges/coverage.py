@@ -9,8 +9,10 @@ The method of Xie et al. 2024 (seed 002), in the project's own prompts. Judge ca
 4. Judge which sub-questions each retrieved chunk covers (one call per chunk, all sub-questions at once).
 
 Steps 1-2 depend on the question only: they are cached per question text in this process and, through the
-client's cache, across processes. A verdict naming a sub-question id or sentence number that was not in the
-prompt is rejected (the client then asks once for a repair). The metrics are
+client's cache, across processes. Steps 2-4 answer per sub-question id: a verdict naming an id that was not
+in the prompt, or an answered verdict without a sentence number of the answer, is dropped on its own, and
+the sub-questions left without a verdict are asked about again. One the judge never gives a verdict for
+counts in no metric (it is listed as unjudged in the details). The metrics are
 :mod:`ragpulse_scorers.metrics.coverage_metrics`, over this request's sub-questions.
 """
 
@@ -19,15 +21,17 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
 from pydantic import BaseModel, Field
 
 from ragpulse_scorers.judges.usage import Usage
 from ragpulse_scorers.llm.client import JudgeClient, shared_client
-from ragpulse_scorers.llm.errors import JudgeRejected
+from ragpulse_scorers.llm.errors import JudgeOutputInvalid, JudgeRejected
+from ragpulse_scorers.llm.items import collect_by_id, valid_items_only
+from ragpulse_scorers.llm.output import JudgeOutput
 from ragpulse_scorers.llm.prompting import DATA_RULE, fence
 from ragpulse_scorers.metrics.coverage_metrics import (
     SUB_QUESTION_TYPES,
@@ -47,25 +51,23 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-DECOMPOSE_PROMPT = "coverage-decompose-v1"
-TYPES_PROMPT = "coverage-types-v1"
-ANSWER_PROMPT = "coverage-answer-v1"
-PASSAGE_PROMPT = "coverage-passage-v1"
+DECOMPOSE_PROMPT = "coverage-decompose-v2"
+TYPES_PROMPT = "coverage-types-v2"
+ANSWER_PROMPT = "coverage-answer-v2"
+PASSAGE_PROMPT = "coverage-passage-v2"
 MAX_SUB_QUESTIONS = 30
 PLAN_CACHE_SIZE = 512
 
 _SYSTEM = (
     "You are a careful analyst who evaluates how completely texts answer complex questions. "
-    "Follow the instructions exactly and reply with JSON only.\n" + DATA_RULE
+    "Follow the instructions exactly.\n" + DATA_RULE
 )
 
 _DECOMPOSE = """Break the complex question below into about 20 sub-questions. Together they should cover
 everything a complete, well-rounded answer would need to address: the central issues, helpful context, and
 natural follow-up questions. Each sub-question must stand on its own and be distinct from the others.
 
-{question}
-
-Reply with a JSON object {{"sub_questions": ["...", "..."]}}."""
+{question}"""
 
 _TYPES = """Classify each sub-question by the role it plays in answering the complex question:
 
@@ -80,55 +82,88 @@ _TYPES = """Classify each sub-question by the role it plays in answering the com
 
 {sub_questions}
 
-Reply with a JSON object {{"types": [{{"id": 1, "type": "core"}}, ...]}} giving exactly one type for every
-sub-question id above."""
+Give {count} entries, one for each sub-question above ({ids}): its id, a short reason, then its type."""
 
 _ANSWER = """For each sub-question, decide whether any part of the answer below answers it. The answer is
-given sentence by sentence with sentence numbers. When a sub-question is answered, give the number of the
-FIRST sentence that addresses it and quote the shortest span of the answer that answers it; otherwise set
-"answered" to false, "first_sentence" to null and "text_span" to "".
+given sentence by sentence with sentence numbers. For an answered sub-question, quote the shortest span of
+the answer that answers it and give the number of the FIRST sentence that addresses it; for an unanswered one,
+give "" as text_span and null as first_sentence.
 
 {sub_questions}
 
 {passage}
 
-Reply with a JSON object
-{{"verdicts": [{{"id": 1, "answered": true, "first_sentence": 2, "text_span": "..."}}, ...]}}
-with exactly one verdict for every sub-question id above."""
+Give {count} entries, one for each sub-question above ({ids}): its id, a short reason, the span, whether
+it is answered, and the first sentence."""
 
-_PASSAGE = """For each sub-question, decide whether any part of the document below answers it. When it does,
-quote the shortest span that answers it; otherwise set "answered" to false and "text_span" to "".
+_PASSAGE = """For each sub-question, decide whether any part of the document below answers it. For an
+answered sub-question, quote the shortest span that answers it; otherwise give "" as text_span.
 
 {sub_questions}
 
 {passage}
 
-Reply with a JSON object {{"verdicts": [{{"id": 1, "answered": true, "text_span": "..."}}, ...]}} with exactly
-one verdict for every sub-question id above."""
+Give {count} entries, one for each sub-question above ({ids})."""
 
 
-class Decomposition(BaseModel):
+class Decomposition(JudgeOutput):
     sub_questions: list[str] = Field(min_length=1)
+
+    example: ClassVar[dict[str, Any]] = {
+        "sub_questions": [
+            "What does a heat pump do?",
+            "How much electricity does a heat pump use in winter?",
+            "How does its running cost compare with a gas boiler's?",
+            "Which government grants cover installing one?",
+        ]
+    }
 
 
 class TypedSubQuestion(BaseModel):
     id: int
+    reasoning: str
     type: SubQuestionType
 
 
-class TypeVerdicts(BaseModel):
-    types: list[TypedSubQuestion]
+class TypeVerdicts(JudgeOutput):
+    types: Annotated[list[TypedSubQuestion], valid_items_only(TypedSubQuestion)]
+
+    example: ClassVar[dict[str, Any]] = {
+        "types": [{"id": 1, "reasoning": "Asks for the comparison the question turns on.", "type": "core"}]
+    }
 
 
 class SubQuestionCoverage(BaseModel):
     id: int
+    reasoning: str
+    text_span: str
     answered: bool
-    first_sentence: int | None = None
-    text_span: str = ""
+    first_sentence: int | None
 
 
-class CoverageVerdicts(BaseModel):
-    verdicts: list[SubQuestionCoverage]
+class CoverageVerdicts(JudgeOutput):
+    verdicts: Annotated[list[SubQuestionCoverage], valid_items_only(SubQuestionCoverage)]
+
+    example: ClassVar[dict[str, Any]] = {
+        "verdicts": [
+            {"id": 1, "reasoning": "Sentence 2 gives the yearly running cost.",
+             "text_span": "costs about 900 euros a year to run", "answered": True, "first_sentence": 2}
+        ]
+    }  # fmt: skip
+
+
+class PassageCoverage(BaseModel):
+    id: int
+    text_span: str
+    answered: bool
+
+
+class PassageVerdicts(JudgeOutput):
+    verdicts: Annotated[list[PassageCoverage], valid_items_only(PassageCoverage)]
+
+    example: ClassVar[dict[str, Any]] = {
+        "verdicts": [{"id": 1, "text_span": "uses 3 kWh of electricity per hour", "answered": True}]
+    }
 
 
 @dataclass(frozen=True)
@@ -144,18 +179,29 @@ class AnswerCoverage:
     answered: bool
     position: float | None
     text_span: str
+    reasoning: str
 
 
 class CoverageJudge:
-    """The four judgments, usable on their own (``ragpulse eval subq-types`` / ``subq-coverage`` do)."""
+    """The four judgments, usable on their own (``ragpulse eval subq-types`` / ``subq-coverage`` do).
+
+    The three list judgments answer per sub-question id and return ``None`` for a sub-question the judge
+    gave no valid verdict for, after asking about the missing ones again (:func:`collect_by_id`).
+    """
 
     def __init__(self, client: JudgeClient) -> None:
         self.client = client
         self._plans: OrderedDict[str, list[SubQuestion]] = OrderedDict()
         self._plans_lock = threading.Lock()
 
+    @property
+    def asks(self) -> int:
+        """How often a list judgment asks about the sub-questions still missing, the first time included."""
+        return 1 + self.client.settings.repairs
+
     def plan(self, question: str, usage: Usage) -> list[SubQuestion]:
-        """The question's typed sub-questions (decomposition then typing), cached per question text."""
+        """The question's typed sub-questions (decomposition then typing), cached per question text; a
+        sub-question the judge could not type is left out."""
         with self._plans_lock:
             cached = self._plans.get(question)
             if cached is not None:
@@ -163,7 +209,13 @@ class CoverageJudge:
                 return cached
         sub_questions = self.decompose(question, usage)
         types = self.classify(question, sub_questions, usage)
-        plan = [SubQuestion(text, type_) for text, type_ in zip(sub_questions, types, strict=True)]
+        plan = [
+            SubQuestion(text, typed.type) for text, typed in zip(sub_questions, types, strict=True) if typed
+        ]
+        if len(plan) < len(sub_questions):
+            logger.info("judge typed %d of %d sub-questions; the rest are left out", len(plan), len(types))
+        if not plan:
+            raise JudgeOutputInvalid("the judge typed none of the sub-questions")
         with self._plans_lock:
             self._plans[question] = plan
             while len(self._plans) > PLAN_CACHE_SIZE:
@@ -180,68 +232,80 @@ class CoverageJudge:
         )
         usage.add(call)
         unique = list(dict.fromkeys(" ".join(text.split()) for text in call.output.sub_questions))
+        unique = [text for text in unique if text]
         if len(unique) > MAX_SUB_QUESTIONS:
             logger.info("judge gave %d sub-questions; keeping the first %d", len(unique), MAX_SUB_QUESTIONS)
         return unique[:MAX_SUB_QUESTIONS]
 
-    def classify(self, question: str, sub_questions: Sequence[str], usage: Usage) -> list[SubQuestionType]:
-        """One type per sub-question, in order, from one call for the whole list."""
-        call = self.client.judge(
-            _SYSTEM,
-            _TYPES.format(
-                question=fence("question", question), sub_questions=_fence_sub_questions(sub_questions)
-            ),
-            TypeVerdicts,
-            TYPES_PROMPT,
-            lambda verdict: _require_ids([t.id for t in verdict.types], len(sub_questions)),
-        )
-        usage.add(call)
-        by_id = {typed.id: typed.type for typed in call.output.types}
-        return [by_id[i] for i in range(1, len(sub_questions) + 1)]
+    def classify(
+        self, question: str, sub_questions: Sequence[str], usage: Usage
+    ) -> list[TypedSubQuestion | None]:
+        """One typed verdict (or None) per sub-question, in order; one call for the whole list, then one for
+        the ids still missing."""
 
-    def judge_answer(self, answer: str, sub_questions: Sequence[str], usage: Usage) -> list[AnswerCoverage]:
+        def ask(ids: list[int]) -> list[tuple[int, TypedSubQuestion]]:
+            call = self.client.judge(
+                _SYSTEM,
+                _TYPES.format(
+                    question=fence("question", question),
+                    sub_questions=_fence_sub_questions(sub_questions, ids),
+                    **_counted(ids),
+                ),
+                TypeVerdicts,
+                TYPES_PROMPT,
+            )
+            usage.add(call)
+            return [(typed.id, typed) for typed in call.output.types]
+
+        found = collect_by_id(_ids(sub_questions), ask, self.asks)
+        return [found.get(i) for i in _ids(sub_questions)]
+
+    def judge_answer(
+        self, answer: str, sub_questions: Sequence[str], usage: Usage
+    ) -> list[AnswerCoverage | None]:
         """Which sub-questions the answer covers, and the addressing position of each covered one."""
         sentences = split_sentences(answer) or [answer]
         # Each sentence is fenced on its own (fencing the whole would neutralise the sentence tags).
         numbered = "\n".join(fence("sentence", sentence, number=i) for i, sentence in enumerate(sentences, 1))
-        call = self.client.judge(
-            _SYSTEM,
-            _ANSWER.format(
-                sub_questions=_fence_sub_questions(sub_questions), passage=f"<answer>\n{numbered}\n</answer>"
-            ),
-            CoverageVerdicts,
-            ANSWER_PROMPT,
-            _answer_validator(len(sub_questions), len(sentences)),
-        )
-        usage.add(call)
-        by_id = {verdict.id: verdict for verdict in call.output.verdicts}
-        results = []
-        for i in range(1, len(sub_questions) + 1):
-            verdict = by_id[i]
-            position = (
-                _addressing_position(sentences, verdict.first_sentence, verdict.text_span)
-                if verdict.answered and verdict.first_sentence is not None
-                else None
-            )
-            results.append(
-                AnswerCoverage(verdict.answered, position, verdict.text_span if verdict.answered else "")
-            )
-        return results
 
-    def judge_passage(self, passage: str, sub_questions: Sequence[str], usage: Usage) -> list[bool]:
-        """Which sub-questions one retrieved chunk covers, in order."""
-        call = self.client.judge(
-            _SYSTEM,
-            _PASSAGE.format(
-                sub_questions=_fence_sub_questions(sub_questions), passage=fence("document", passage)
-            ),
-            CoverageVerdicts,
-            PASSAGE_PROMPT,
-            lambda verdict: _require_ids([v.id for v in verdict.verdicts], len(sub_questions)),
-        )
-        usage.add(call)
-        by_id = {verdict.id: verdict.answered for verdict in call.output.verdicts}
-        return [by_id[i] for i in range(1, len(sub_questions) + 1)]
+        def ask(ids: list[int]) -> list[tuple[int, SubQuestionCoverage]]:
+            call = self.client.judge(
+                _SYSTEM,
+                _ANSWER.format(
+                    sub_questions=_fence_sub_questions(sub_questions, ids),
+                    passage=f"<answer>\n{numbered}\n</answer>",
+                    **_counted(ids),
+                ),
+                CoverageVerdicts,
+                ANSWER_PROMPT,
+            )
+            usage.add(call)
+            return [(v.id, v) for v in call.output.verdicts if _locates(v, len(sentences))]
+
+        found = collect_by_id(_ids(sub_questions), ask, self.asks)
+        return [
+            _answer_coverage(found[i], sentences) if i in found else None for i in _ids(sub_questions)
+        ]
+
+    def judge_passage(self, passage: str, sub_questions: Sequence[str], usage: Usage) -> list[bool | None]:
+        """Which sub-questions one retrieved chunk covers, in order (None: no verdict)."""
+
+        def ask(ids: list[int]) -> list[tuple[int, bool]]:
+            call = self.client.judge(
+                _SYSTEM,
+                _PASSAGE.format(
+                    sub_questions=_fence_sub_questions(sub_questions, ids),
+                    passage=fence("document", passage),
+                    **_counted(ids),
+                ),
+                PassageVerdicts,
+                PASSAGE_PROMPT,
+            )
+            usage.add(call)
+            return [(v.id, v.answered) for v in call.output.verdicts]
+
+        found = collect_by_id(_ids(sub_questions), ask, self.asks)
+        return [found.get(i) for i in _ids(sub_questions)]
 
 
 class CoverageScorer:
@@ -263,8 +327,11 @@ class CoverageScorer:
         answer = self.judge.judge_answer(request.answer, texts, usage)
         chunks = [chunk for chunk in request.context if chunk.text.strip()]
         covering: list[list[str]] = [[] for _ in plan]
+        judged_by: list[int] = [0 for _ in plan]
         for chunk in chunks:
             for index, covered in enumerate(self.judge.judge_passage(chunk.text, texts, usage)):
+                if covered is not None:
+                    judged_by[index] += 1
                 if covered:
                     covering[index].append(chunk.id)
         outcomes = [
@@ -272,27 +339,40 @@ class CoverageScorer:
                 sub_question.type,
                 coverage.answered,
                 covering_chunks=len(covering[index]),
-                total_chunks=len(chunks),
+                total_chunks=judged_by[index],
                 position=coverage.position,
             )
             for index, (sub_question, coverage) in enumerate(zip(plan, answer, strict=True))
+            if coverage is not None
         ]
+        if not outcomes:
+            raise JudgeOutputInvalid("the judge gave no coverage verdict for any sub-question of the answer")
         sub_question_details = [
             {
                 "id": index + 1,
                 "text": sub_question.text,
                 "type": sub_question.type,
-                "answered": coverage.answered,
-                "position": coverage.position,
-                "text_span": coverage.text_span,
+                "judged": coverage is not None,
+                "answered": coverage.answered if coverage else None,
+                "position": coverage.position if coverage else None,
+                "text_span": coverage.text_span if coverage else "",
+                "reasoning": coverage.reasoning if coverage else "no verdict from the judge",
                 "covering_chunks": covering[index],
+                "chunks_judged": judged_by[index],
             }
             for index, (sub_question, coverage) in enumerate(zip(plan, answer, strict=True))
         ]
         skipped = len(request.context) - len(chunks)
         scores = _scores(coverage_metrics(outcomes), judged_chunks=len(chunks), chunks_without_text=skipped)
+        unjudged = len(plan) - len(outcomes)
         scores[-1] = scores[-1].model_copy(
-            update={"details": {**scores[-1].details, "sub_questions": sub_question_details}}
+            update={
+                "details": {
+                    **scores[-1].details,
+                    "sub_questions": sub_question_details,
+                    "unjudged_sub_questions": unjudged,
+                }
+            }
         )
         return usage.stamp(scores)
 
@@ -385,8 +465,21 @@ def _difference(metric: str, value: float | None, what: str) -> Score:
     return Score(metric=metric, value=value, explanation=f"{value:+.2f}: {what}")
 
 
-def _fence_sub_questions(sub_questions: Sequence[str]) -> str:
-    return "\n".join(fence("sub_question", text, id=i) for i, text in enumerate(sub_questions, 1))
+def _ids(sub_questions: Sequence[str]) -> list[int]:
+    return list(range(1, len(sub_questions) + 1))
+
+
+def _fence_sub_questions(sub_questions: Sequence[str], ids: Sequence[int]) -> str:
+    """The sub-questions with these ids (1-based), each fenced with its id."""
+    return "\n".join(fence("sub_question", sub_questions[i - 1], id=i) for i in ids)
+
+
+def _counted(ids: Sequence[int]) -> dict[str, str]:
+    """How many entries the judge owes and for which ids: a small model otherwise stops after as many
+    entries as the example shows."""
+    consecutive = list(ids) == list(range(ids[0], ids[-1] + 1))
+    shown = f"ids {ids[0]} to {ids[-1]}" if consecutive else "ids " + ", ".join(map(str, ids))
+    return {"count": str(len(ids)), "ids": shown}
 
 
 def _no_blank_sub_questions(decomposition: Decomposition) -> None:
@@ -394,32 +487,18 @@ def _no_blank_sub_questions(decomposition: Decomposition) -> None:
         raise JudgeRejected("every sub-question was blank")
 
 
-def _require_ids(ids: Sequence[int], expected: int) -> None:
-    """Exactly one verdict for each id 1..expected: no unknown id, no repeat, none missing."""
-    unknown = sorted({i for i in ids if not 1 <= i <= expected})
-    if unknown:
-        raise JudgeRejected(
-            f"verdict names sub-question ids {unknown} that were not in the input (1-{expected})"
-        )
-    repeated = sorted({i for i in ids if ids.count(i) > 1})
-    if repeated:
-        raise JudgeRejected(f"verdict repeats sub-question ids {repeated}")
-    missing = sorted(set(range(1, expected + 1)) - set(ids))
-    if missing:
-        raise JudgeRejected(f"verdict misses sub-question ids {missing}")
+def _locates(verdict: SubQuestionCoverage, sentence_count: int) -> bool:
+    """An answered verdict must name a sentence of the answer; one that does not is no verdict."""
+    return not verdict.answered or (
+        verdict.first_sentence is not None and 1 <= verdict.first_sentence <= sentence_count
+    )
 
 
-def _answer_validator(expected: int, sentence_count: int) -> Callable[[CoverageVerdicts], None]:
-    def validate(verdict: CoverageVerdicts) -> None:
-        _require_ids([v.id for v in verdict.verdicts], expected)
-        for v in verdict.verdicts:
-            if v.answered and not (v.first_sentence is not None and 1 <= v.first_sentence <= sentence_count):
-                raise JudgeRejected(
-                    f"sub-question {v.id} is answered but first_sentence {v.first_sentence} is not a "
-                    f"sentence number of the answer (1-{sentence_count})"
-                )
-
-    return validate
+def _answer_coverage(verdict: SubQuestionCoverage, sentences: Sequence[str]) -> AnswerCoverage:
+    if not verdict.answered or verdict.first_sentence is None:
+        return AnswerCoverage(False, None, "", verdict.reasoning)
+    position = _addressing_position(sentences, verdict.first_sentence, verdict.text_span)
+    return AnswerCoverage(True, position, verdict.text_span, verdict.reasoning)
 
 
 def _addressing_position(sentences: Sequence[str], first_sentence: int, text_span: str) -> float:

@@ -10,17 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
-
-from pydantic import BaseModel
+from typing import Any, ClassVar, Literal
 
 from ragpulse_scorers.judges.usage import Usage
 from ragpulse_scorers.llm.client import JudgeClient
+from ragpulse_scorers.llm.output import JudgeOutput
 from ragpulse_scorers.llm.prompting import DATA_RULE, fence
 from ragpulse_scorers.metrics.elo import Verdict, reconcile
 from ragpulse_scorers.models import ContextChunk
 
-PROMPT_VERSION = "pairwise-v1"
+PROMPT_VERSION = "pairwise-v2"
 MAX_DOCUMENTS = 20
 
 SYSTEM_PROMPT = f"""You are an impartial judge comparing two AI assistants' answers to the same user question.
@@ -33,15 +32,21 @@ not favour an assistant's name.
 {DATA_RULE}
 
 Analyse each answer, compare them, then give your verdict: "A" if assistant A's answer is better, "B" if
-assistant B's answer is better, "C" for a tie. Reply with a JSON object:
-{{"answer_a_analysis": "...", "answer_b_analysis": "...", "comparison_reasoning": "...", "winner": "A"}}"""
+assistant B's answer is better, "C" for a tie."""
 
 
-class PairwiseVerdict(BaseModel):
-    answer_a_analysis: str = ""
-    answer_b_analysis: str = ""
-    comparison_reasoning: str = ""
+class PairwiseVerdict(JudgeOutput):
+    answer_a_analysis: str
+    answer_b_analysis: str
+    comparison_reasoning: str
     winner: Literal["A", "B", "C"]
+
+    example: ClassVar[dict[str, Any]] = {
+        "answer_a_analysis": "Gives the right deadline and cites the form, but skips the late-filing fee.",
+        "answer_b_analysis": "Covers the fee too, but states a deadline the documents do not support.",
+        "comparison_reasoning": "A wrong deadline misleads the user more than a missing fee does.",
+        "winner": "A",
+    }
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,9 @@
 One batched call grades every chunk of the request's context 0 (not relevant), 1 (somewhat: on topic but does
 not fully answer), 2 (very: on topic and answers the question), the scale of RAGElo's retrieval evaluator.
 Chunks are shown under positional keys (``d1``, ``d2``, ...) because traced chunk ids may hold any characters;
-a verdict naming a key that was not shown, repeating one or missing one is rejected.
+a verdict naming a key that was not shown is dropped, a repeated key keeps its first verdict, and the chunks
+left without a verdict are asked about again; a request whose chunks the judge still leaves ungraded fails
+with that reason rather than counting them as not relevant.
 
 Metrics: ``mrr5_very_relevant`` and ``mrr5_relevant`` (somewhat or very) of the context ranking,
 ``precision_at_k`` (k = number of chunks, somewhat or very relevant) and, for RAG-Fusion requests (several
@@ -16,13 +18,15 @@ relevant, so a variation's MRR@5 is a lower bound.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel
 
 from ragpulse_scorers.judges.usage import Usage
 from ragpulse_scorers.llm.client import JudgeClient, shared_client
-from ragpulse_scorers.llm.errors import JudgeRejected
+from ragpulse_scorers.llm.errors import JudgeOutputInvalid
+from ragpulse_scorers.llm.items import collect_by_id, valid_items_only
+from ragpulse_scorers.llm.output import JudgeOutput
 from ragpulse_scorers.llm.prompting import DATA_RULE, fence
 from ragpulse_scorers.metric_names import FUSION_GAIN, MRR5_RELEVANT, MRR5_VERY_RELEVANT, PRECISION_AT_K
 from ragpulse_scorers.metrics.ranking import (
@@ -42,7 +46,7 @@ if TYPE_CHECKING:
 
     from ragpulse_scorers.settings import ScorersSettings
 
-PROMPT_VERSION = "retrieval-relevance-v1"
+PROMPT_VERSION = "retrieval-relevance-v2"
 MRR_DEPTH = 5
 
 SYSTEM_PROMPT = f"""You are an impartial relevance annotator for a search engine. For each document, judge
@@ -57,18 +61,22 @@ USER_PROMPT = """{question}
 
 {documents}
 
-Reply with a JSON object {{"documents": [{{"key": "d1", "reasoning": "one sentence", "relevance": 0}}, ...]}}
-with exactly one entry for every document key above."""
+Give {count} entries, one for each document above ({keys}): its key, one sentence of reasoning, then its
+grade."""
 
 
 class DocumentRelevance(BaseModel):
     key: str
-    reasoning: str = ""
+    reasoning: str
     relevance: Literal[0, 1, 2]
 
 
-class RelevanceVerdicts(BaseModel):
-    documents: list[DocumentRelevance]
+class RelevanceVerdicts(JudgeOutput):
+    documents: Annotated[list[DocumentRelevance], valid_items_only(DocumentRelevance)]
+
+    example: ClassVar[dict[str, Any]] = {
+        "documents": [{"key": "d1", "reasoning": "Same drug, but about side effects only.", "relevance": 1}]
+    }
 
 
 class RetrievalScorer:
@@ -122,21 +130,31 @@ class RetrievalScorer:
         return usage.stamp(scores)
 
     def judge(self, question: str, chunks: Sequence[ContextChunk], usage: Usage) -> list[DocumentRelevance]:
-        """One graded verdict per chunk, in order, from one batched call."""
+        """One graded verdict per chunk, in order, from one batched call (and more for chunks it missed)."""
         keys = [f"d{i}" for i in range(1, len(chunks) + 1)]
-        documents = "\n".join(
-            fence("document", chunk.text, key=key) for key, chunk in zip(keys, chunks, strict=True)
-        )
-        call = self.client.judge(
-            SYSTEM_PROMPT,
-            USER_PROMPT.format(question=fence("question", question), documents=documents),
-            RelevanceVerdicts,
-            PROMPT_VERSION,
-            lambda verdict: _require_keys([d.key for d in verdict.documents], keys),
-        )
-        usage.add(call)
-        by_key = {document.key: document for document in call.output.documents}
-        return [by_key[key] for key in keys]
+        text_of = dict(zip(keys, (chunk.text for chunk in chunks), strict=True))
+
+        def ask(asked: list[str]) -> list[tuple[str, DocumentRelevance]]:
+            documents = "\n".join(fence("document", text_of[key], key=key) for key in asked)
+            call = self.client.judge(
+                SYSTEM_PROMPT,
+                USER_PROMPT.format(
+                    question=fence("question", question),
+                    documents=documents,
+                    count=len(asked),
+                    keys=", ".join(asked),
+                ),
+                RelevanceVerdicts,
+                PROMPT_VERSION,
+            )
+            usage.add(call)
+            return [(document.key.strip().lower(), document) for document in call.output.documents]
+
+        found = collect_by_id(keys, ask, 1 + self.client.settings.repairs)
+        missing = [key for key in keys if key not in found]
+        if missing:
+            raise JudgeOutputInvalid(f"the judge graded no relevance for documents {', '.join(missing)}")
+        return [found[key] for key in keys]
 
 
 def build(settings: ScorersSettings, store: Store) -> RetrievalScorer:
@@ -205,15 +223,3 @@ def _chunk_detail(rank: int, chunk: ContextChunk, verdict: DocumentRelevance | N
             "reasoning": "not judged: recorded without text",
         }
     return {"id": chunk.id, "rank": rank, "relevance": verdict.relevance, "reasoning": verdict.reasoning}
-
-
-def _require_keys(named: Sequence[str], shown: Sequence[str]) -> None:
-    unknown = sorted(set(named) - set(shown))
-    if unknown:
-        raise JudgeRejected(f"verdict names documents {unknown} that were not in the input")
-    repeated = sorted({key for key in named if named.count(key) > 1})
-    if repeated:
-        raise JudgeRejected(f"verdict grades documents {repeated} more than once")
-    missing = [key for key in shown if key not in named]
-    if missing:
-        raise JudgeRejected(f"verdict misses documents {missing}")

@@ -12,14 +12,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, field_validator
 
 from ragpulse_scorers.judges.keys import KeyedSentence, key_documents
 from ragpulse_scorers.judges.usage import Usage
 from ragpulse_scorers.llm.client import JudgeCall, JudgeClient, shared_client
+from ragpulse_scorers.llm.endpoint import ready_client
 from ragpulse_scorers.llm.errors import JudgeRejected
+from ragpulse_scorers.llm.items import valid_items_only
+from ragpulse_scorers.llm.output import JudgeOutput
 from ragpulse_scorers.llm.prompting import DATA_RULE, fence
 from ragpulse_scorers.metric_names import ADHERENCE, COMPLETENESS, HALLUCINATION, RELEVANCE, UTILIZATION
 from ragpulse_scorers.models import RagRequest, Score
@@ -34,33 +37,27 @@ if TYPE_CHECKING:
     from ragpulse_core.store import Store
 
 SCORER_VERSION = "1"
-PROMPT_VERSION = "support-p1"
+PROMPT_VERSION = "support-p2"
 
-SYSTEM_PROMPT = f"""You check answers written by a retrieval-augmented question answering system.
-You get the documents the system retrieved, split into sentences that each carry a key (in 0a, 0b, 1a the
-number is the document and the letters the sentence), the user's question, and the system's answer.
+SYSTEM_PROMPT = f"""You check whether an answer written by a question-answering system is grounded in the
+documents the system retrieved. The documents come split into sentences, each with a key: in 0a, 0b, 1a the
+number is the document and the letters the sentence.
 {DATA_RULE}
 
-Work in four steps.
-1. Relevance. Looking only at the question and the documents (ignore the answer here), collect the keys of the
-   sentences whose information is needed to answer the question correctly and completely.
-2. Utilization. Collect the keys of the sentences whose information the answer uses, whether quoted,
-   paraphrased or used indirectly to build the answer.
-3. Sentence support. For every sentence you collected in step 1 or 2, say whether the answer uses it
-   faithfully (is_supported) and explain why in one short sentence.
-4. Overall support. overall_supported is true only when every factual claim of the answer can be grounded in
-   the documents, directly or by combining sentences. One important claim the documents do not back makes
-   it false. Saying the documents lack the answer, transitions and summaries of earlier sentences need no
-   support.
-
-Use only keys that appear in the documents. Reply with one JSON object with these fields and no other text:
-- "relevance_explanation": string, which sentences matter for the question and why
-- "all_relevant_sentence_keys": array of sentence keys from step 1
-- "overall_supported_explanation": string, why the answer is or is not grounded in the documents
-- "overall_supported": boolean from step 4
-- "sentence_support_information": array of objects {{"sentence_key": string, "is_supported": boolean,
-  "explanation": string}}, one per sentence from steps 1 and 2
-- "all_utilized_sentence_keys": array of sentence keys from step 2"""
+Fill in these fields, in this order:
+- relevance_explanation: which sentences hold information needed to answer the question, and why. Judge this
+  from the question and the documents alone, ignoring the answer.
+- all_relevant_sentence_keys: the keys of those sentences.
+- overall_supported_explanation: go through the answer's claims one by one and say which the documents back
+  and which they do not.
+- overall_supported: true only when the documents back every factual claim of the answer, directly or by
+  combining sentences. One important claim they do not back makes it false. Saying that the documents lack
+  the answer, transitions and summaries of earlier sentences need no backing.
+- sentence_support_information: for each sentence you named as relevant or that the answer uses, its key,
+  a short explanation, and whether the answer uses it faithfully (is_supported).
+- all_utilized_sentence_keys: the keys of the sentences whose information the answer uses, whether quoted,
+  paraphrased or combined with others.
+Use only keys that appear in the documents."""
 
 _KEY_NOISE = re.compile(r"^[\s'\"]+|[\s'\".:]+$")
 _WHITESPACE = re.compile(r"\s+")
@@ -73,8 +70,8 @@ def _clean_key(key: str) -> str:
 
 class SentenceSupport(BaseModel):
     sentence_key: str
+    explanation: str
     is_supported: bool
-    explanation: str = ""
 
     @field_validator("sentence_key")
     @classmethod
@@ -82,15 +79,31 @@ class SentenceSupport(BaseModel):
         return _clean_key(key)
 
 
-class SupportJudgment(BaseModel):
-    """The judge's answer, field names as in the seed (RAGBench's judge prompt)."""
+class SupportJudgment(JudgeOutput):
+    """The judge's answer, field names as in the seed (RAGBench's judge prompt); explanations first."""
 
-    relevance_explanation: str = ""
-    all_relevant_sentence_keys: list[str] = Field(default_factory=list)
-    overall_supported_explanation: str = ""
+    relevance_explanation: str
+    all_relevant_sentence_keys: list[str]
+    overall_supported_explanation: str
     overall_supported: bool
-    sentence_support_information: list[SentenceSupport] = Field(default_factory=list)
-    all_utilized_sentence_keys: list[str] = Field(default_factory=list)
+    sentence_support_information: Annotated[list[SentenceSupport], valid_items_only(SentenceSupport)]
+    all_utilized_sentence_keys: list[str]
+
+    example: ClassVar[dict[str, Any]] = {
+        "relevance_explanation": "0a and 0c give the opening hours the question asks about; 1a is about "
+        "parking and does not matter.",
+        "all_relevant_sentence_keys": ["0a", "0c"],
+        "overall_supported_explanation": "The weekday hours in the answer match 0a, but its claim that the "
+        "museum closes on Sundays is in no document.",
+        "overall_supported": False,
+        "sentence_support_information": [
+            {"sentence_key": "0a", "explanation": "The answer repeats these hours correctly.",
+             "is_supported": True},
+            {"sentence_key": "0c", "explanation": "0c gives holiday hours; the answer turns them into a "
+             "Sunday closure.", "is_supported": False},
+        ],
+        "all_utilized_sentence_keys": ["0a", "0c"],
+    }  # fmt: skip
 
     @field_validator("all_relevant_sentence_keys", "all_utilized_sentence_keys")
     @classmethod
@@ -103,6 +116,18 @@ class SupportJudgment(BaseModel):
             *self.all_utilized_sentence_keys,
             *(info.sentence_key for info in self.sentence_support_information),
         }
+
+    def restricted_to(self, known: Collection[str]) -> SupportJudgment:
+        """This judgment without the keys that are not among ``known`` (each dropped on its own)."""
+        return self.model_copy(
+            update={
+                "all_relevant_sentence_keys": [k for k in self.all_relevant_sentence_keys if k in known],
+                "all_utilized_sentence_keys": [k for k in self.all_utilized_sentence_keys if k in known],
+                "sentence_support_information": [
+                    info for info in self.sentence_support_information if info.sentence_key in known
+                ],
+            }
+        )
 
 
 @dataclass(frozen=True)
@@ -153,14 +178,17 @@ def user_prompt(question: str, sentences: Sequence[KeyedSentence], answer: str) 
     )
 
 
-def rejecting_unknown_keys(sentences: Sequence[KeyedSentence]) -> Callable[[SupportJudgment], None]:
+def rejecting_foreign_keys(sentences: Sequence[KeyedSentence]) -> Callable[[SupportJudgment], None]:
+    """Rejects a judgment all of whose keys are unknown (the judge invented its own key format); a judgment
+    with some known keys is kept and its unknown keys dropped one by one (:meth:`restricted_to`)."""
     known = {sentence.key for sentence in sentences}
 
     def validate(judgment: SupportJudgment) -> None:
-        unknown = sorted(judgment.named_keys() - known)
-        if unknown:
+        named = judgment.named_keys()
+        if named and not named & known:
             raise JudgeRejected(
-                f"sentence keys not in the documents: {', '.join(unknown[:10])}; use only the keys shown"
+                f"sentence keys not in the documents: {', '.join(sorted(named)[:10])}; use only the keys "
+                f"shown before each sentence, such as {', '.join(sorted(known)[:3])}"
             )
 
     return validate
@@ -172,6 +200,8 @@ class SupportAssessment:
     judgment: SupportJudgment
     metrics: TraceMetrics
     call: JudgeCall[SupportJudgment]
+    unknown_keys: list[str]
+    """Keys the judge named that are not in the documents, dropped from ``judgment``."""
 
 
 def assess_support(
@@ -188,13 +218,14 @@ def assess_support(
         user_prompt(question, sentences, answer),
         SupportJudgment,
         PROMPT_VERSION,
-        validate=rejecting_unknown_keys(sentences),
+        validate=rejecting_foreign_keys(sentences),
     )
-    judgment = call.output
+    known = {sentence.key for sentence in sentences}
+    judgment = call.output.restricted_to(known)
     metrics = trace_metrics(
         sentences, judgment.all_relevant_sentence_keys, judgment.all_utilized_sentence_keys
     )
-    return SupportAssessment(sentences, judgment, metrics, call)
+    return SupportAssessment(sentences, judgment, metrics, call, sorted(call.output.named_keys() - known))
 
 
 class SupportScorer:
@@ -232,6 +263,7 @@ def support_scores(found: SupportAssessment) -> list[Score]:
                 "sentence_support": [info.model_dump() for info in judgment.sentence_support_information],
                 "sentences": {key: text_of[key] for key in sorted(judgment.named_keys())},
                 "sentence_count": len(found.sentences),
+                "unknown_keys_dropped": found.unknown_keys,
             },
         ),
         Score(
@@ -274,7 +306,13 @@ class OpenAISupportJudge:
         except NotApplicable:
             # Nothing to ask: an empty response claims nothing; claims without documents are unsupported.
             claims_nothing = not response.strip()
-            return SupportVerdict(hallucinated=not claims_nothing, support_score=float(claims_nothing))
+            return SupportVerdict(
+                hallucinated=not claims_nothing,
+                support_score=float(claims_nothing),
+                explanation="the response is empty: it claims nothing"
+                if claims_nothing
+                else "no document text: nothing can support the response",
+            )
         judgment = found.judgment
         text_of = {sentence.key: sentence.text for sentence in found.sentences}
         verdicts = [
@@ -293,10 +331,17 @@ class OpenAISupportJudge:
             if verdicts
             else float(judgment.overall_supported)
         )
+        metrics = found.metrics
         return SupportVerdict(
             hallucinated=not judgment.overall_supported,
             support_score=(float(judgment.overall_supported) + share) / 2,
             sentences=verdicts,
+            explanation=judgment.overall_supported_explanation,
+            trace={
+                "relevance": metrics.relevance,
+                "utilization": metrics.utilization,
+                "completeness": metrics.completeness,
+            },
         )
 
 
@@ -310,4 +355,4 @@ def openai_support_judge(
     settings = ScorersSettings.load(
         getattr(args, "config", None), judge={"model": getattr(args, "model", None)}
     )
-    return OpenAISupportJudge(JudgeClient(settings.judge, http_client=http_client))
+    return OpenAISupportJudge(ready_client(settings.judge, http_client))

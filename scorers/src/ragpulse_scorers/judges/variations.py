@@ -7,12 +7,13 @@ criterion and the whole; each becomes a metric.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from ragpulse_scorers.judges.usage import Usage
 from ragpulse_scorers.llm.client import JudgeClient, shared_client
+from ragpulse_scorers.llm.output import JudgeOutput
 from ragpulse_scorers.llm.prompting import DATA_RULE, fence
 from ragpulse_scorers.metric_names import VARIATIONS_SCORE
 from ragpulse_scorers.models import RagRequest, Score
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from ragpulse_scorers.settings import ScorersSettings
 
 SCORER_VERSION = "1"
-PROMPT_VERSION = "variations-p1"
+PROMPT_VERSION = "variations-p2"
 
 SYSTEM_PROMPT = f"""You are an expert in search and query analysis. A RAG-Fusion system rewrote a user's
 question into several search queries (variations), searched with each, and fused the rankings. Grade the set
@@ -33,22 +34,27 @@ of variations from 1 (very poor) to 5 (excellent) on each criterion:
 - coverage: whether the variations together cover every essential aspect of the question;
 - efficiency: whether they are concise, focused, well-formed search queries, without near-duplicates that
   spend a search on nothing new.
-Then give an overall score from 1 to 5 for the set.
-{DATA_RULE}
-
-Reply with a single JSON object and no other text (scores may have one decimal):
-{{"relevance": number, "coverage": number, "efficiency": number, "score": number,
-"reasoning": "a very short justification"}}"""
+First justify your grades in a few words (reasoning), then grade each criterion and give an overall score
+from 1 to 5 for the set; scores may have one decimal.
+{DATA_RULE}"""
 
 _CRITERIA = ("relevance", "coverage", "efficiency")
 
 
-class VariationsJudgment(BaseModel):
+class VariationsJudgment(JudgeOutput):
+    reasoning: str
     relevance: float = Field(ge=1, le=5)
     coverage: float = Field(ge=1, le=5)
     efficiency: float = Field(ge=1, le=5)
     score: float = Field(ge=1, le=5)
-    reasoning: str = ""
+
+    example: ClassVar[dict[str, Any]] = {
+        "reasoning": "All three stay on the question, but none asks about cost, and two are near-duplicates.",
+        "relevance": 4.5,
+        "coverage": 3,
+        "efficiency": 2.5,
+        "score": 3,
+    }
 
 
 def user_prompt(question: str, variations: list[str]) -> str:

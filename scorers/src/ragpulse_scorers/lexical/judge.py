@@ -186,9 +186,16 @@ class LexicalJudge:
     def judge_support(self, question: str, context: list[str], response: str) -> SupportVerdict:
         analysis = self.analyse(question, context, response)
         evidence = analysis.index.sentences
+        unsupported = [claim.sentence for claim in analysis.claims if not claim.supported]
+        found = len(analysis.claims) - len(unsupported)
+        explanation = f"{found} of {len(analysis.claims)} sentences found in the context"
+        if unsupported:
+            more = f" and {len(unsupported) - 1} more" if len(unsupported) > 1 else ""
+            explanation += f"; not found: {unsupported[0]!r}{more}"
         return SupportVerdict(
             hallucinated=analysis.hallucinated,
             support_score=analysis.support_score,
+            explanation=explanation,
             sentences=[
                 SentenceVerdict(
                     sentence=claim.sentence,

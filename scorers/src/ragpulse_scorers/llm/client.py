@@ -1,17 +1,16 @@
 """One judge call: prompt in, validated pydantic verdict out, through any OpenAI-compatible Chat Completions.
 
-The client asks for JSON by schema (``response_format=json_schema``) and falls back to plain JSON mode, for
-the rest of its life, on a server that rejects schemas. It retries 429, 5xx, timeouts and connection errors
-itself (honouring ``Retry-After``), gives unparseable or invalid output one repair round, bounds concurrency
-and requests per minute, keeps to the daily budget, and never pays twice for one judgment (see ``cache``).
+The client finds out which structured-output format the endpoint accepts (:mod:`.formats`), shows the judge a
+filled example of the answer (:mod:`.output`), reads the JSON however the reply wraps it (:mod:`.parsing`)
+and asks again, at a nonzero temperature and with what was wrong, when an answer cannot be used. It retries
+429, 5xx, timeouts and connection errors itself (honouring ``Retry-After``), bounds concurrency and requests
+per minute, keeps to the daily budget, and never pays twice for one judgment (see ``cache``).
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import random
-import re
 import threading
 import time
 from collections.abc import Callable
@@ -22,7 +21,6 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 import httpx
 import openai
-from pydantic import BaseModel, ValidationError
 
 from ragpulse_scorers.llm.budget import DailyBudget
 from ragpulse_scorers.llm.cache import CachedJudgment, JudgeCache, cache_key
@@ -32,6 +30,14 @@ from ragpulse_scorers.llm.errors import (
     JudgeTimeout,
     JudgeUnavailable,
 )
+from ragpulse_scorers.llm.formats import (
+    OutputFormat,
+    may_be_rejected_format,
+    negotiation_for,
+    response_format,
+)
+from ragpulse_scorers.llm.output import JudgeOutput, example_instruction
+from ragpulse_scorers.llm.parsing import describe, is_bare_json_object, parse_reply
 from ragpulse_scorers.llm.pricing import cost_usd, price_for
 from ragpulse_scorers.llm.ratelimit import TokenBucket
 
@@ -44,20 +50,18 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-T = TypeVar("T", bound=BaseModel)
+T = TypeVar("T", bound=JudgeOutput)
 
-SEED = (
-    20240711  # fixed with temperature 0, so a judge that honours seeds answers the same prompt the same way
-)
+SEED = 20240711  # with temperature 0, a judge that honours seeds answers the same prompt the same way
 MAX_RETRY_AFTER_S = 60.0  # a longer Retry-After is capped: the scheduler retries the request next tick anyway
 BACKOFF_BASE_S = 1.0
 BACKOFF_CAP_S = 30.0
+PROBE_READ_TIMEOUT_S = 30.0
 
 _REPAIR = (
     "Your reply could not be used: {problem}\n"
-    "Reply again with only the corrected JSON object: no prose, no markdown fences."
+    "Reply again with only the corrected JSON object, shaped like the example, every field filled in."
 )
-_CODE_FENCE = re.compile(r"^\s*```[A-Za-z]*\s*\n?(.*?)\n?\s*```\s*$", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,7 @@ class _Reply:
     content: str
     input_tokens: int
     output_tokens: int
+    truncated: bool
 
 
 class JudgeClient:
@@ -101,14 +106,30 @@ class JudgeClient:
             # openai>=3 runs on httpx2 and still accepts a classic httpx client (and its MockTransport).
             http_client=cast(Any, http_client),
             max_retries=0,
-            timeout=settings.timeout_s,
+            timeout=openai.Timeout(settings.timeout_s, connect=settings.connect_timeout_s),
         )
         self._slots = threading.BoundedSemaphore(settings.concurrency)
         self._rate = TokenBucket(settings.requests_per_minute, sleep=sleep)
         self._budget = DailyBudget(settings.daily_budget_usd, settings.daily_budget_tokens, store)
         self._cache = JudgeCache(store)
-        self._price = price_for(settings.model, settings.prices)
-        self._use_json_schema = True
+        self._price = price_for(settings.model, settings.prices, warn=not settings.local)
+        self.formats = negotiation_for(settings.base_url, settings.model)
+
+    @property
+    def endpoint(self) -> str:
+        return self.settings.base_url or "the OpenAI API"
+
+    def check_reachable(self) -> None:
+        """Raise :class:`JudgeConnectionFailed` within the connect timeout when nothing answers at the
+        endpoint; any HTTP answer, an error status included, counts as reachable."""
+        try:
+            self._openai.models.list(
+                timeout=openai.Timeout(PROBE_READ_TIMEOUT_S, connect=self.settings.connect_timeout_s)
+            )
+        except openai.APIStatusError:
+            return
+        except openai.APIConnectionError as exc:  # a timeout is one too
+            raise JudgeConnectionFailed(f"no judge answers at {self.endpoint}: {_cause(exc)}") from exc
 
     def judge(
         self,
@@ -121,6 +142,7 @@ class JudgeClient:
         """Judge once. ``validate`` raises ``JudgeRejected`` (or ``ValueError``) for a verdict that names
         things not in the input; that counts as invalid output. Raises a ``JudgeError`` subclass on failure.
         """
+        system = f"{system}\n\n{example_instruction(output_model)}"
         schema = output_model.model_json_schema()
         key = cache_key(self.model, prompt_version, system, user, schema)
         hit = self._cache.get(key)
@@ -164,62 +186,46 @@ class JudgeClient:
         prompt_version: str,
         validate: Callable[[T], None] | None,
     ) -> tuple[T, int, int]:
-        messages = [{"role": "user", "content": user}]
-        first = self._complete(system, messages, output_model.__name__, schema, prompt_version)
-        try:
-            return _accept(first.content, output_model, validate), first.input_tokens, first.output_tokens
-        except ValueError as exc:
-            problem = _describe(exc)
-        logger.info("judge output invalid (%s); asking for a repair", problem)
-        messages += [
-            {"role": "assistant", "content": first.content},
-            {"role": "user", "content": _REPAIR.format(problem=problem)},
-        ]
-        second = self._complete(system, messages, output_model.__name__, schema, prompt_version)
-        input_tokens = first.input_tokens + second.input_tokens
-        output_tokens = first.output_tokens + second.output_tokens
-        try:
-            return _accept(second.content, output_model, validate), input_tokens, output_tokens
-        except ValueError as exc:
-            raise JudgeOutputInvalid(
-                f"{output_model.__name__} invalid after one repair: {_describe(exc)}"
-            ) from exc
+        """The first answer at temperature 0, then up to ``repairs`` rounds that show the judge its last
+        answer and what was wrong with it, at ``repair_temperature`` (at 0 it would say the same again)."""
+        question = {"role": "user", "content": user}
+        call = _Call(system, output_model.__name__, schema, prompt_version)
+        reply = self._complete(call, [question], 0.0, SEED)
+        input_tokens, output_tokens = reply.input_tokens, reply.output_tokens
+        repairs = 0
+        while True:
+            try:
+                return _accept(reply.content, output_model, validate), input_tokens, output_tokens
+            except ValueError as exc:
+                problem = describe(exc)
+            if reply.truncated:
+                problem += " (the reply was cut off at the length limit: keep explanations short)"
+            if repairs == self.settings.repairs:
+                plural = "" if repairs == 1 else "s"
+                raise JudgeOutputInvalid(
+                    f"{output_model.__name__} invalid after {repairs} repair{plural}: {problem}"
+                )
+            repairs += 1
+            logger.info("judge output invalid (%s); asking for repair %d", problem, repairs)
+            conversation = [
+                question,
+                {"role": "assistant", "content": reply.content},
+                {"role": "user", "content": _REPAIR.format(problem=problem)},
+            ]
+            reply = self._complete(call, conversation, self.settings.repair_temperature, SEED + repairs)
+            input_tokens += reply.input_tokens
+            output_tokens += reply.output_tokens
 
-    def _complete(
-        self,
-        system: str,
-        messages: list[dict[str, str]],
-        schema_name: str,
-        schema: dict[str, Any],
-        prompt_version: str,
-    ) -> _Reply:
+    def _complete(self, call: _Call, messages: list[dict[str, str]], temperature: float, seed: int) -> _Reply:
         """One chat completion with retries; records what it cost against the budget."""
         attempt = 0
         while True:
-            self._rate.acquire()
-            use_json_schema = self._use_json_schema
-            request: list[dict[str, str]] = [
-                {"role": "system", "content": system if use_json_schema else _with_schema(system, schema)},
-                *messages,
-            ]
             try:
-                response = self._openai.chat.completions.create(
-                    model=self.model,
-                    messages=cast(Any, request),
-                    temperature=0,
-                    seed=SEED,
-                    response_format=cast(Any, _response_format(schema_name, schema, use_json_schema)),
-                )
+                return self._negotiated(call, messages, temperature, seed)
             except openai.APITimeoutError as exc:
                 failure: Exception = exc
                 delay = _backoff(attempt)
             except openai.APIStatusError as exc:
-                if use_json_schema and exc.status_code in (400, 422) and _mentions_schema(exc):
-                    logger.warning(
-                        "judge endpoint rejects json_schema output (%s); using JSON mode", exc.message
-                    )
-                    self._use_json_schema = False
-                    continue
                 if not _retryable(exc.status_code):
                     raise JudgeUnavailable(
                         f"judge endpoint refused the call: HTTP {exc.status_code}: {exc.message}",
@@ -230,56 +236,86 @@ class JudgeClient:
             except openai.APIConnectionError as exc:
                 failure = exc
                 delay = _backoff(attempt)
-            else:
-                reply = _reply(response, request)
-                self._budget.record(
-                    self.model,
-                    prompt_version,
-                    reply.input_tokens,
-                    reply.output_tokens,
-                    cost_usd(self._price, reply.input_tokens, reply.output_tokens),
-                )
-                return reply
             if attempt >= self.settings.max_retries:
-                raise _exhausted(failure, attempt + 1) from failure
+                raise _exhausted(failure, attempt + 1, self.endpoint) from failure
             attempt += 1
             # DEBUG: the scheduler reports what retries could not fix, in one line per tick.
             logger.debug("judge call failed (%s); retry %d in %.1fs", failure, attempt, delay)
             self._sleep(delay)
 
+    def _negotiated(
+        self, call: _Call, messages: list[dict[str, str]], temperature: float, seed: int
+    ) -> _Reply:
+        """One answer in the best format the endpoint has not ruled out, moving down the formats when the
+        server refuses one; raises the openai error when every format failed alike (the server is failing)."""
+        first = self.formats.current
+        while True:
+            output_format = self.formats.current
+            request = [{"role": "system", "content": call.system}, *messages]
+            self._rate.acquire()
+            try:
+                response = self._create(call, request, output_format, temperature, seed)
+            except openai.APIStatusError as exc:
+                if output_format is not OutputFormat.PLAIN and may_be_rejected_format(exc.status_code):
+                    why = f"refused (HTTP {exc.status_code}: {_first_line(exc.message)})"
+                    self.formats.move_past(output_format, why)
+                    continue
+                if output_format is not first:
+                    self.formats.restore(first)
+                raise
+            reply = _reply(response, request)
+            self._budget.record(
+                self.model,
+                call.prompt_version,
+                reply.input_tokens,
+                reply.output_tokens,
+                cost_usd(self._price, reply.input_tokens, reply.output_tokens),
+            )
+            if output_format is OutputFormat.PLAIN or reply.truncated or is_bare_json_object(reply.content):
+                self.formats.worked(output_format)
+            else:
+                self.formats.move_past(output_format, "ignored (the reply was not a bare JSON object)")
+            return reply
+
+    def _create(
+        self,
+        call: _Call,
+        request: list[dict[str, str]],
+        output_format: OutputFormat,
+        temperature: float,
+        seed: int,
+    ) -> Any:
+        options: dict[str, Any] = {}
+        wanted = response_format(output_format, call.schema_name, call.schema)
+        if wanted is not None:
+            options["response_format"] = wanted
+        if self.settings.max_output_tokens is not None:
+            options["max_tokens"] = self.settings.max_output_tokens
+        return self._openai.chat.completions.create(
+            model=self.model,
+            messages=cast(Any, request),
+            temperature=temperature,
+            seed=seed,
+            **options,
+        )
+
+
+@dataclass(frozen=True)
+class _Call:
+    """What stays the same across one judgment's attempts and repairs."""
+
+    system: str
+    schema_name: str
+    schema: dict[str, Any]
+    prompt_version: str
+
 
 def _accept(content: str, output_model: type[T], validate: Callable[[T], None] | None) -> T:
     """Parse and validate; any problem is a ``ValueError`` (pydantic's ``ValidationError`` is one)."""
-    match = _CODE_FENCE.match(content)
-    text = (match.group(1) if match else content).strip()
-    if not text:
-        raise ValueError("the reply was empty")
-    output = output_model.model_validate_json(text)
+    output = parse_reply(content, output_model)
     if validate is not None:
         validate(output)
     return output
-
-
-def _describe(exc: ValueError) -> str:
-    if isinstance(exc, ValidationError):
-        problems = [f"{'.'.join(map(str, e['loc'])) or 'reply'}: {e['msg']}" for e in exc.errors()[:5]]
-        return "; ".join(problems)
-    return str(exc)
-
-
-def _with_schema(system: str, schema: dict[str, Any]) -> str:
-    return f"{system}\n\nReply with one JSON object that follows this JSON schema:\n{json.dumps(schema)}"
-
-
-def _response_format(name: str, schema: dict[str, Any], use_json_schema: bool) -> dict[str, Any]:
-    if not use_json_schema:
-        return {"type": "json_object"}
-    return {"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": False}}
-
-
-def _mentions_schema(exc: openai.APIStatusError) -> bool:
-    text = f"{exc.message} {json.dumps(exc.body, default=str)}".lower()
-    return "response_format" in text or "json_schema" in text
 
 
 def _retryable(status_code: int) -> bool:
@@ -308,24 +344,40 @@ def _retry_after(headers: Mapping[str, str]) -> float | None:
     return None
 
 
-def _exhausted(failure: Exception, attempts: int) -> JudgeTimeout | JudgeUnavailable:
+def _exhausted(failure: Exception, attempts: int, endpoint: str) -> JudgeTimeout | JudgeUnavailable:
     if isinstance(failure, openai.APITimeoutError):
         return JudgeTimeout(f"judge timed out {attempts} times")
     if isinstance(failure, openai.APIConnectionError):
-        return JudgeConnectionFailed(f"judge unreachable after {attempts} attempts, last: {failure}")
+        return JudgeConnectionFailed(
+            f"judge at {endpoint} unreachable after {attempts} attempts, last: {_cause(failure)}"
+        )
     status = failure.status_code if isinstance(failure, openai.APIStatusError) else None
     return JudgeUnavailable(f"judge failed {attempts} times, last: {failure}", status)
 
 
+def _first_line(text: str, limit: int = 200) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def _cause(failure: Exception) -> str:
+    """The innermost reason of a connection failure ("[Errno 111] Connection refused"), not the wrapper's."""
+    reason: BaseException = failure
+    while reason.__cause__ is not None:
+        reason = reason.__cause__
+    return str(reason) or type(reason).__name__
+
+
 def _reply(response: Any, request: list[dict[str, str]]) -> _Reply:
-    content = response.choices[0].message.content if response.choices else None
-    content = content or ""
+    choice = response.choices[0] if response.choices else None
+    content = (choice.message.content if choice is not None else None) or ""
+    truncated = choice is not None and choice.finish_reason == "length"
     usage = response.usage
     if usage is not None:
-        return _Reply(content, int(usage.prompt_tokens or 0), int(usage.completion_tokens or 0))
+        return _Reply(content, int(usage.prompt_tokens or 0), int(usage.completion_tokens or 0), truncated)
     # Some self-hosted servers omit usage; ~4 characters a token keeps a token budget meaningful.
     prompt_chars = sum(len(message["content"]) for message in request)
-    return _Reply(content, max(1, prompt_chars // 4), max(1, len(content) // 4))
+    return _Reply(content, max(1, prompt_chars // 4), max(1, len(content) // 4), truncated)
 
 
 _shared: dict[tuple[str, str, str], JudgeClient] = {}

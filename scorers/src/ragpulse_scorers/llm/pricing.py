@@ -36,16 +36,17 @@ _FREE = PriceSettings(input_per_million=0.0, output_per_million=0.0)
 _warned_unpriced: set[str] = set()
 
 
-def price_for(model: str, configured: Mapping[str, PriceSettings]) -> PriceSettings:
+def price_for(model: str, configured: Mapping[str, PriceSettings], *, warn: bool = True) -> PriceSettings:
     """Configured price first, then the list price of the longest known prefix (``gpt-4o-2024-08-06`` is
-    ``gpt-4o``); an unknown model is free, with one warning, so a budget in dollars then never runs out."""
+    ``gpt-4o``); an unknown model is free, with one warning unless ``warn`` is off (a model on this machine
+    costs nothing per token), so a budget in dollars then never runs out."""
     if model in configured:
         return configured[model]
     for table in (configured, LIST_PRICES):
         prefixes = [name for name in table if model.startswith(name)]
         if prefixes:
             return table[max(prefixes, key=len)]
-    if model not in _warned_unpriced:
+    if warn and model not in _warned_unpriced:
         _warned_unpriced.add(model)
         logger.warning("no price known for judge model %r: its calls count as free; set judge.prices", model)
     return _FREE

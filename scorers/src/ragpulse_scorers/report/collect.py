@@ -19,6 +19,8 @@ from ragpulse_scorers.report.model import AlertLimits, HallucinationRow, MetricR
 
 # Scorers whose hallucination verdict leads the report when several are present: LLM judges first.
 PREFERRED_SCORERS = ("support", "lexical")
+# The judge that costs nothing and scores all traffic; its agreement with the LLM judges is shown.
+FREE_JUDGE = "lexical"
 _BUCKET_CHOICES_S = (10, 30, 60, 300, 900, 1800, 3600, 3 * 3600, 6 * 3600, 24 * 3600)
 _TARGET_BUCKETS = 30
 
@@ -80,6 +82,7 @@ def collect_report(
         hallucination_threshold=hallucination_threshold,
         alert_limits=alert_limits,
         not_scored=queries.not_scored(store, params),
+        agreement=queries.judge_agreement(store, params, FREE_JUDGE),
     )
 
 

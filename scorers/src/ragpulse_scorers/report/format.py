@@ -13,6 +13,7 @@ from ragpulse_scorers.alerts.rules import SCORING_STALLED
 from ragpulse_scorers.alerts.state import AlertRecord
 from ragpulse_scorers.assembly.reasons import explain
 from ragpulse_scorers.metric_names import COUNT_METRICS
+from ragpulse_scorers.report.agreement import Interval, JudgeAgreement
 from ragpulse_scorers.report.glossary import term
 from ragpulse_scorers.report.model import AlertLimits, Difference, Rate, ReportData
 
@@ -231,3 +232,31 @@ def unscored_label(code: str) -> str:
 def unscored_hint(code: str) -> str:
     explanation = explain(code)
     return explanation.hint if explanation is not None else "a reason this version of ragpulse does not know"
+
+
+AGREEMENT_HEADERS = (
+    "service", "variant", "judges (free vs reference)", "shared requests", "balanced accuracy [95% CI]",
+    "kappa [95% CI]",
+)  # fmt: skip
+AGREEMENT_NOTE = (
+    "On the requests both judged, the free judge's hallucination verdicts against the LLM judge's. Balanced"
+    " accuracy 0.5 and kappa 0 are chance; kappa above 0.6 is usually read as substantial agreement."
+)
+
+
+def agreement_cells(row: JudgeAgreement) -> list[str]:
+    """One row of the agreement table, as plain text (the renderer escapes it)."""
+    return [
+        row.service,
+        variant_label(row.variant),
+        f"{row.judge} vs {row.reference}",
+        str(row.n),
+        _with_interval(row.balanced_accuracy, "needs both verdicts from the reference"),
+        _with_interval(row.kappa, "one verdict throughout"),
+    ]
+
+
+def _with_interval(interval: Interval | None, missing: str) -> str:
+    if interval is None:
+        return f"– ({missing})"
+    return f"{interval.value:.2f} [{interval.low:.2f}, {interval.high:.2f}]"

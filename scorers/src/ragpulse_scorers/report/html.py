@@ -20,7 +20,10 @@ from ragpulse_scorers.alerts.state import FIRING
 from ragpulse_scorers.metric_names import COUNT_METRICS, SUPPORT
 from ragpulse_scorers.report.compare import baseline_first
 from ragpulse_scorers.report.format import (
+    AGREEMENT_HEADERS,
+    AGREEMENT_NOTE,
     above_threshold,
+    agreement_cells,
     alert_key,
     alert_since,
     alert_threshold,
@@ -128,6 +131,8 @@ def render_html(
         sections.append(_worst_card(data))
     if data.unscored:
         sections.append(_not_scored_card(data))
+    if data.agreement:
+        sections.append(_agreement_card(data))
     if data.requests:
         sections += [
             _cards(_hallucination_series_card(data), _traffic_card(data)),
@@ -299,6 +304,16 @@ def _quiet_note(data: ReportData, rate: Rate, service: str, variant: str) -> str
     firing = hallucination_alert_firing(data, service, variant)
     note = quiet_alert(rate, data.hallucination_threshold, data.alert_limits, firing)
     return f" <span class='muted'>({html_text(note)})</span>" if note else ""
+
+
+def _agreement_card(data: ReportData) -> str:
+    table = _table(
+        AGREEMENT_HEADERS,
+        ([html_text(cell) for cell in agreement_cells(row)] for row in data.agreement),
+        [False, False, False, True, False, False],
+    )
+    return _card("Can the free judge be trusted here? (online agreement)",
+                 f"<p class='muted'>{html_text(AGREEMENT_NOTE)}</p>", table)  # fmt: skip
 
 
 def _not_scored_card(data: ReportData) -> str:

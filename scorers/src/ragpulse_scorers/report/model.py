@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from ragpulse_scorers.alerts.state import FIRING, AlertRecord
+from ragpulse_scorers.report.agreement import JudgeAgreement
 from ragpulse_scorers.stats import wilson_interval
 
 
@@ -207,6 +208,9 @@ class ReportData:
     """The hallucination alert's limits, when known: they explain a rate shown red without an alert."""
     not_scored: list[NotScored] = field(default_factory=list)
     """Requests that cannot be scored, per service and reason."""
+
+    agreement: list[JudgeAgreement] = field(default_factory=list)
+    """Where the free judge and an LLM judge scored the same requests: how far their verdicts agree."""
 
     @property
     def unscored(self) -> list[UnscoredReason]:

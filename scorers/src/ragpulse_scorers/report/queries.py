@@ -17,6 +17,7 @@ from ragpulse_core.store import Store
 
 from ragpulse_scorers.alerts.state import FIRING, AlertRecord, load_alerts
 from ragpulse_scorers.metric_names import HALLUCINATION, SUPPORT_METRICS
+from ragpulse_scorers.report.agreement import JudgeAgreement
 from ragpulse_scorers.report.details import unsupported_sentences
 from ragpulse_scorers.report.model import (
     LatencyRow,
@@ -108,6 +109,32 @@ def not_scored(store: Store, params: dict[str, Any]) -> list[NotScored]:
         params,
     )
     return [NotScored(row["ServiceName"], row["reason"], int(row["requests"])) for row in rows]
+
+
+def judge_agreement(store: Store, params: dict[str, Any], free_judge: str) -> list[JudgeAgreement]:
+    """Per service, variant and LLM judge: how the free judge's hallucination verdicts and that judge's
+    compare on the requests both scored (the newest verdict of each)."""
+    verdicts = store.table("ragpulse_trace_verdicts")
+    rows = store.query(
+        "SELECT free.ServiceName, free.Variant, llm.Scorer,"
+        " countIf(free.hallucinated AND llm.hallucinated),"
+        " countIf(free.hallucinated AND NOT llm.hallucinated),"
+        " countIf(NOT free.hallucinated AND llm.hallucinated),"
+        " countIf(NOT free.hallucinated AND NOT llm.hallucinated)"
+        " FROM (SELECT TraceKey, ServiceName, Variant, Hallucination >= 0.5 AS hallucinated"
+        f"       FROM {verdicts} FINAL WHERE {_SCORES_WHERE} AND HasHallucination = 1"
+        "        AND Scorer = {free:String}) AS free"
+        " INNER JOIN (SELECT TraceKey, Scorer, Hallucination >= 0.5 AS hallucinated"
+        f"       FROM {verdicts} FINAL WHERE {_SCORES_WHERE} AND HasHallucination = 1"
+        "        AND Scorer != {free:String}) AS llm ON free.TraceKey = llm.TraceKey"
+        " GROUP BY free.ServiceName, free.Variant, llm.Scorer"
+        f" ORDER BY free.ServiceName, free.Variant, llm.Scorer{_FINAL_WITHIN_PARTITIONS}",
+        {**params, "free": free_judge},
+    )
+    return [
+        JudgeAgreement(str(service), str(variant), free_judge, str(judge), int(a), int(b), int(c), int(d))
+        for service, variant, judge, a, b, c, d in rows
+    ]
 
 
 def services_since(store: Store, since: datetime) -> list[str]:

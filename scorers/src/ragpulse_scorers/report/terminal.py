@@ -10,7 +10,10 @@ from rich.table import Table
 from ragpulse_scorers.alerts.state import FIRING
 from ragpulse_scorers.report.compare import baseline_first
 from ragpulse_scorers.report.format import (
+    AGREEMENT_HEADERS,
+    AGREEMENT_NOTE,
     above_threshold,
+    agreement_cells,
     alert_key,
     alert_since,
     alert_value,
@@ -68,8 +71,20 @@ def render_terminal(data: ReportData, console: Console) -> None:
         console.print(_latency_table(data))
     if data.spend:
         console.print(_spend_table(data))
+    if data.agreement:
+        console.print(_agreement_table(data))
     if scoring.outcomes:
         console.print(_outcomes_table(data))
+
+
+def _agreement_table(data: ReportData) -> Table:
+    table = Table(title="Can the free judge be trusted here? (online agreement)", title_justify="left",
+                  caption=AGREEMENT_NOTE)  # fmt: skip
+    for index, header in enumerate(AGREEMENT_HEADERS):
+        table.add_column(header, justify="right" if index == 3 else "left")
+    for row in data.agreement:
+        table.add_row(*(shown(cell) for cell in agreement_cells(row)))
+    return table
 
 
 def _named(data: ReportData, variant: str, service: str) -> str:
