@@ -121,12 +121,13 @@ def judge_agreement(store: Store, params: dict[str, Any], free_judge: str) -> li
         " countIf(free.hallucinated AND NOT llm.hallucinated),"
         " countIf(NOT free.hallucinated AND llm.hallucinated),"
         " countIf(NOT free.hallucinated AND NOT llm.hallucinated)"
-        " FROM (SELECT TraceKey, ServiceName, Variant, Hallucination >= 0.5 AS hallucinated"
+        " FROM (SELECT TraceKey, SpanId, ServiceName, Variant, Hallucination >= 0.5 AS hallucinated"
         f"       FROM {verdicts} FINAL WHERE {_SCORES_WHERE} AND HasHallucination = 1"
         "        AND Scorer = {free:String}) AS free"
-        " INNER JOIN (SELECT TraceKey, Scorer, Hallucination >= 0.5 AS hallucinated"
+        " INNER JOIN (SELECT TraceKey, SpanId, Scorer, Hallucination >= 0.5 AS hallucinated"
         f"       FROM {verdicts} FINAL WHERE {_SCORES_WHERE} AND HasHallucination = 1"
-        "        AND Scorer != {free:String}) AS llm ON free.TraceKey = llm.TraceKey"
+        "        AND Scorer != {free:String}) AS llm"
+        " ON free.TraceKey = llm.TraceKey AND free.SpanId = llm.SpanId"
         " GROUP BY free.ServiceName, free.Variant, llm.Scorer"
         f" ORDER BY free.ServiceName, free.Variant, llm.Scorer{_FINAL_WITHIN_PARTITIONS}",
         {**params, "free": free_judge},
