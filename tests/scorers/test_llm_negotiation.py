@@ -8,16 +8,18 @@ import json
 import logging
 from typing import Any, ClassVar
 
+import httpx
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from judge_testing import FakeOpenAI, answering, completion, error, judge_settings
 from pydantic import Field
+from ragpulse_scorers.judges.coverage import MAX_SUB_QUESTIONS, Decomposition
 from ragpulse_scorers.llm.client import JudgeClient
-from ragpulse_scorers.llm.errors import JudgeOutputInvalid
+from ragpulse_scorers.llm.errors import JudgeConnectionFailed, JudgeOutputInvalid
 from ragpulse_scorers.llm.items import collect_by_id
 from ragpulse_scorers.llm.output import JudgeOutput
-from ragpulse_scorers.llm.parsing import json_candidates, parse_reply
+from ragpulse_scorers.llm.parsing import closed_prefix, json_candidates, parse_reply
 from ragpulse_scorers.settings import JudgeSettings
 
 GOOD = {"reasoning": "The documents give the date.", "verdict": "Yes"}
@@ -165,3 +167,56 @@ def test_a_model_server_on_this_machine_gets_patient_defaults(monkeypatch: pytes
     assert (hosted.timeout_s, hosted.max_retries, hosted.concurrency) == (60.0, 4, 4)
     chosen = JudgeSettings(base_url="http://localhost:11434/v1", timeout_s=30, concurrency=2)
     assert (chosen.timeout_s, chosen.concurrency, chosen.max_retries) == (30, 2, 1)
+
+
+def cut_off(content: str) -> httpx.Response:
+    """A reply that stopped at the length limit (finish_reason "length")."""
+    response = completion(content)
+    body = json.loads(response.content)
+    body["choices"][0]["finish_reason"] = "length"
+    return httpx.Response(200, json=body)
+
+
+def test_a_list_cut_off_at_the_length_limit_keeps_its_complete_items() -> None:
+    class SubQuestions(JudgeOutput):
+        sub_questions: list[str]
+
+        example: ClassVar[dict[str, Any]] = {"sub_questions": ["What is it?"]}
+
+    server = FakeOpenAI(cut_off('{"sub_questions": ["When did it open?", "How tall is it?", "How tall is it'))
+    call = client_for(server).judge("s", "u", SubQuestions, "p1")
+    assert call.output.sub_questions == ["When did it open?", "How tall is it?"]
+    assert len(server.requests) == 1
+
+
+@given(st.lists(st.text(max_size=12), min_size=1, max_size=6), st.integers(min_value=0))
+def test_a_closed_prefix_is_valid_json_holding_only_complete_items(items: list[str], cut: int) -> None:
+    whole = json.dumps({"items": items})
+    prefix = whole[: cut % len(whole)]
+    closed = closed_prefix(prefix)
+    if closed is not None:
+        kept = json.loads(closed)["items"]
+        assert kept == items[: len(kept)] and len(kept) < len(items)
+
+
+def test_a_server_busy_with_another_answer_is_not_taken_for_a_dead_one() -> None:
+    def busy(request: httpx.Request) -> httpx.Response:
+        raise httpx.ReadTimeout("no answer yet", request=request)
+
+    settings = judge_settings()
+    client = JudgeClient(settings, http_client=httpx.Client(transport=httpx.MockTransport(busy)))
+    client.check_reachable()  # a read timeout after the connection was taken: reachable, raises nothing
+
+    def refused(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("connection refused", request=request)
+
+    dead = JudgeClient(settings, http_client=httpx.Client(transport=httpx.MockTransport(refused)))
+    with pytest.raises(JudgeConnectionFailed, match="no judge answers"):
+        dead.check_reachable()
+
+
+def test_a_decomposition_is_bounded_for_the_grammar_and_a_longer_one_cut_not_refused() -> None:
+    schema = Decomposition.model_json_schema()
+    assert schema["properties"]["sub_questions"]["maxItems"] == MAX_SUB_QUESTIONS
+    many = [f"Sub-question {i}?" for i in range(MAX_SUB_QUESTIONS + 5)]
+    assert len(Decomposition.model_validate({"sub_questions": many}).sub_questions) == MAX_SUB_QUESTIONS

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, BeforeValidator, Field
 
 from ragpulse_scorers.judges.usage import Usage
 from ragpulse_scorers.llm.client import JudgeClient, shared_client
@@ -106,8 +106,16 @@ answered sub-question, quote the shortest span that answers it; otherwise give "
 Give {count} entries, one for each sub-question above ({ids})."""
 
 
+def _first_sub_questions(value: Any) -> Any:
+    return value[:MAX_SUB_QUESTIONS] if isinstance(value, list) else value
+
+
 class Decomposition(JudgeOutput):
-    sub_questions: list[str] = Field(min_length=1)
+    # maxItems bounds a grammar-constrained (llama.cpp) model that would go on listing; longer lists from
+    # other servers are cut, not refused.
+    sub_questions: Annotated[
+        list[str], BeforeValidator(_first_sub_questions), Field(min_length=1, max_length=MAX_SUB_QUESTIONS)
+    ]
 
     example: ClassVar[dict[str, Any]] = {
         "sub_questions": [
@@ -283,9 +291,7 @@ class CoverageJudge:
             return [(v.id, v) for v in call.output.verdicts if _locates(v, len(sentences))]
 
         found = collect_by_id(_ids(sub_questions), ask, self.asks)
-        return [
-            _answer_coverage(found[i], sentences) if i in found else None for i in _ids(sub_questions)
-        ]
+        return [_answer_coverage(found[i], sentences) if i in found else None for i in _ids(sub_questions)]
 
     def judge_passage(self, passage: str, sub_questions: Sequence[str], usage: Usage) -> list[bool | None]:
         """Which sub-questions one retrieved chunk covers, in order (None: no verdict)."""

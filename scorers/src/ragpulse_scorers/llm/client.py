@@ -37,7 +37,7 @@ from ragpulse_scorers.llm.formats import (
     response_format,
 )
 from ragpulse_scorers.llm.output import JudgeOutput, example_instruction
-from ragpulse_scorers.llm.parsing import describe, is_bare_json_object, parse_reply
+from ragpulse_scorers.llm.parsing import closed_prefix, describe, is_bare_json_object, parse_reply
 from ragpulse_scorers.llm.pricing import cost_usd, price_for
 from ragpulse_scorers.llm.ratelimit import TokenBucket
 
@@ -121,7 +121,9 @@ class JudgeClient:
 
     def check_reachable(self) -> None:
         """Raise :class:`JudgeConnectionFailed` within the connect timeout when nothing answers at the
-        endpoint; any HTTP answer, an error status included, counts as reachable."""
+        endpoint; any HTTP answer, an error status included, counts as reachable, and so does a server that
+        took the connection but is too busy to answer yet (a local model server generates one answer at a
+        time, and lists its models only after it)."""
         try:
             self._openai.models.list(
                 timeout=openai.Timeout(PROBE_READ_TIMEOUT_S, connect=self.settings.connect_timeout_s)
@@ -129,6 +131,11 @@ class JudgeClient:
         except openai.APIStatusError:
             return
         except openai.APIConnectionError as exc:  # a timeout is one too
+            if isinstance(exc.__cause__, httpx.ReadTimeout):
+                logger.info(
+                    "judge %s busy: no answer to a probe within %gs", self.endpoint, PROBE_READ_TIMEOUT_S
+                )
+                return
             raise JudgeConnectionFailed(f"no judge answers at {self.endpoint}: {_cause(exc)}") from exc
 
     def judge(
@@ -198,6 +205,8 @@ class JudgeClient:
                 return _accept(reply.content, output_model, validate), input_tokens, output_tokens
             except ValueError as exc:
                 problem = describe(exc)
+            if reply.truncated and (kept := _salvaged(reply.content, output_model, validate)) is not None:
+                return kept, input_tokens, output_tokens
             if reply.truncated:
                 problem += " (the reply was cut off at the length limit: keep explanations short)"
             if repairs == self.settings.repairs:
@@ -315,6 +324,20 @@ def _accept(content: str, output_model: type[T], validate: Callable[[T], None] |
     output = parse_reply(content, output_model)
     if validate is not None:
         validate(output)
+    return output
+
+
+def _salvaged(content: str, output_model: type[T], validate: Callable[[T], None] | None) -> T | None:
+    """The complete items of a reply cut off at the length limit, when they make a valid answer: a small
+    model may go on listing (sub-questions, say) until the limit, and what it gave before is still usable."""
+    closed = closed_prefix(content)
+    if closed is None:
+        return None
+    try:
+        output = _accept(closed, output_model, validate)
+    except ValueError:
+        return None
+    logger.info("judge reply cut off at the length limit; its complete items are used")
     return output
 
 

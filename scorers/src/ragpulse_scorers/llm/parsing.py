@@ -112,3 +112,44 @@ def _echoes_a_schema(value: Any, output_model: type[BaseModel]) -> bool:
         and value.get("type") == "object"
         and not set(value) & set(output_model.model_fields)
     )
+
+
+def closed_prefix(content: str) -> str | None:
+    """The longest prefix of a JSON reply cut off mid-way that ends after a complete list item or object
+    member, with the brackets it left open closed; None when there is no such prefix."""
+    start = content.find("{")
+    if start < 0:
+        return None
+    open_brackets: list[str] = []
+    cuts: list[tuple[int, str]] = []  # (end of the prefix, the closers it needs)
+    in_string = escaped = False
+    for index in range(start, len(content)):
+        char = content[index]
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+            continue
+        if char == '"':
+            in_string = True
+        elif char in "{[":
+            open_brackets.append("}" if char == "{" else "]")
+        elif char in "}]":
+            if not open_brackets:
+                return None
+            open_brackets.pop()
+            if not open_brackets:
+                return None  # the reply was complete after all: nothing to close
+        elif char == ",":
+            cuts.append((index, "".join(reversed(open_brackets))))
+    for end, closers in reversed(cuts):
+        candidate = content[start:end] + closers
+        try:
+            json.loads(candidate)
+        except ValueError:
+            continue
+        return candidate
+    return None
