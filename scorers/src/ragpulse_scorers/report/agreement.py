@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-Z_95 = 1.959963984540054
+from ragpulse_scorers.stats import Z95
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ class JudgeAgreement:
         caught = self.both_hallucinated / positives
         passed = self.neither / negatives
         value = (caught + passed) / 2
-        spread = Z_95 * 0.5 * math.sqrt(caught * (1 - caught) / positives + passed * (1 - passed) / negatives)
+        spread = Z95 * 0.5 * math.sqrt(caught * (1 - caught) / positives + passed * (1 - passed) / negatives)
         return Interval(value, max(0.0, value - spread), min(1.0, value + spread))
 
     @property
@@ -68,5 +68,5 @@ class JudgeAgreement:
         if chance >= 1:
             return None
         value = (observed - chance) / (1 - chance)
-        spread = Z_95 * math.sqrt(observed * (1 - observed) / (n * (1 - chance) ** 2))
+        spread = Z95 * math.sqrt(observed * (1 - observed) / (n * (1 - chance) ** 2))
         return Interval(value, max(-1.0, value - spread), min(1.0, value + spread))
