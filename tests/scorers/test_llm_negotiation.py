@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
 from typing import Any, ClassVar
 
 import httpx
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 from judge_testing import FakeOpenAI, answering, completion, error, judge_settings
 from pydantic import Field
 from ragpulse_scorers.judges.coverage import MAX_SUB_QUESTIONS, Decomposition
+from ragpulse_scorers.llm import client as client_module
 from ragpulse_scorers.llm.client import JudgeClient
 from ragpulse_scorers.llm.errors import JudgeConnectionFailed, JudgeOutputInvalid
 from ragpulse_scorers.llm.items import collect_by_id
@@ -199,20 +201,19 @@ def test_a_closed_prefix_is_valid_json_holding_only_complete_items(items: list[s
         assert kept == items[: len(kept)] and len(kept) < len(items)
 
 
-def test_a_server_busy_with_another_answer_is_not_taken_for_a_dead_one() -> None:
-    def busy(request: httpx.Request) -> httpx.Response:
-        raise httpx.ReadTimeout("no answer yet", request=request)
-
-    settings = judge_settings()
-    client = JudgeClient(settings, http_client=httpx.Client(transport=httpx.MockTransport(busy)))
-    client.check_reachable()  # a read timeout after the connection was taken: reachable, raises nothing
-
-    def refused(request: httpx.Request) -> httpx.Response:
-        raise httpx.ConnectError("connection refused", request=request)
-
-    dead = JudgeClient(settings, http_client=httpx.Client(transport=httpx.MockTransport(refused)))
+def test_a_server_busy_with_another_answer_is_not_taken_for_a_dead_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A local model server takes the connection but lists its models only after the answer it is generating.
+    monkeypatch.setattr(client_module, "PROBE_READ_TIMEOUT_S", 0.5)
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(8)
+        port = busy.getsockname()[1]
+        JudgeClient(judge_settings(base_url=f"http://127.0.0.1:{port}/v1")).check_reachable()
+    # Nothing listens there any more: that is a dead judge, said in one line.
     with pytest.raises(JudgeConnectionFailed, match="no judge answers"):
-        dead.check_reachable()
+        JudgeClient(judge_settings(base_url=f"http://127.0.0.1:{port}/v1")).check_reachable()
 
 
 def test_a_decomposition_is_bounded_for_the_grammar_and_a_longer_one_cut_not_refused() -> None:

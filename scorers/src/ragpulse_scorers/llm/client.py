@@ -131,7 +131,8 @@ class JudgeClient:
         except openai.APIStatusError:
             return
         except openai.APIConnectionError as exc:  # a timeout is one too
-            if isinstance(exc.__cause__, httpx.ReadTimeout):
+            # By name: openai may raise from its own vendored copy of httpx rather than from httpx.
+            if type(exc.__cause__).__name__ == "ReadTimeout":
                 logger.info(
                     "judge %s busy: no answer to a probe within %gs", self.endpoint, PROBE_READ_TIMEOUT_S
                 )
