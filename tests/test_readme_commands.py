@@ -51,6 +51,9 @@ CHECKS: dict[str, Check] = {
     "python -m ragpulse_example --requests 20": Check(WALKED),
     "ragpulse report": Check(WALKED),
     "make test": Check("make -n test", "the suite itself: running it from inside itself would recurse"),
+    "make test-llm": Check(
+        "make -n test-llm", "tens of minutes of a model generating on the CPU; run on its own, see Judging"
+    ),
     "make bench": Check(
         "make -n bench, and every benchmark it runs exists",
         "minutes of CPU on a shared machine (bench_queries builds 1,000,000 requests); its numbers are the"
@@ -207,6 +210,16 @@ def substituted(command: str, tmp_path: Path) -> str:
 def test_make_test_runs_the_suite() -> None:
     done = subprocess.run(["make", "-n", "test"], cwd=ROOT, capture_output=True, text=True, check=True)
     assert ".venv/bin/python -m pytest -q tests" in done.stdout
+
+
+def test_make_test_llm_runs_only_the_local_model_tests() -> None:
+    done = subprocess.run(["make", "-n", "test-llm"], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert ".venv/bin/python -m pytest -q -m llm tests" in done.stdout
+    collected = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "llm", "tests/llm"],
+        cwd=ROOT, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert re.search(r"^\d+ tests? collected", collected.stdout, re.M), collected.stdout
 
 
 def test_make_bench_runs_every_benchmark_there_is() -> None:
