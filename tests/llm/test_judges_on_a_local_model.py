@@ -19,12 +19,14 @@ from typing import Any
 import pytest
 from ragpulse_core.cli import main
 from ragpulse_scorers.judges.correctness import CorrectnessScorer
-from ragpulse_scorers.judges.coverage import CoverageJudge, CoverageScorer
+from ragpulse_scorers.judges.coverage import MAX_SUB_QUESTIONS, CoverageJudge
 from ragpulse_scorers.judges.pairwise import PairwiseJudge
 from ragpulse_scorers.judges.retrieval import RetrievalScorer
 from ragpulse_scorers.judges.support import SupportScorer
+from ragpulse_scorers.judges.usage import Usage
 from ragpulse_scorers.judges.variations import VariationsScorer
 from ragpulse_scorers.llm.client import JudgeClient
+from ragpulse_scorers.metrics.coverage_metrics import SUB_QUESTION_TYPES
 from ragpulse_scorers.models import ContextChunk, RagRequest, Score
 from ragpulse_scorers.settings import JudgeSettings
 
@@ -96,16 +98,31 @@ def test_the_variations_judge_rates_the_query_variations(local_model: JudgeSetti
     assert any(score.explanation.strip() for score in scores)
 
 
-def test_the_coverage_judge_decomposes_types_and_judges_the_answer(local_model: JudgeSettings) -> None:
-    scorer = CoverageScorer(CoverageJudge(JudgeClient(local_model)))
-    scores = by_metric(scorer.score(request(context=request().context[:1])))
-    sub_questions = scores["hybrid_rating"].details["sub_questions"]
-    assert sub_questions, "no sub-question came back"
-    judged = [item for item in sub_questions if item["judged"]]
-    # Every sub-question has a verdict with reasoning, or says it has none: never a default verdict.
-    assert judged
-    assert all(item["answered"] in (True, False) and item["reasoning"].strip() for item in judged)
-    assert all(item["answered"] is None for item in sub_questions if not item["judged"])
+def test_the_coverage_judge_decomposes_types_and_judges_answer_and_chunk(local_model: JudgeSettings) -> None:
+    # Its four judgments, each once. The later three on a short plan: about 20 sub-questions a call (the
+    # method's decomposition) take the model tens of minutes on two cores; the scorer's whole path is
+    # covered against a scripted server.
+    judge, usage = CoverageJudge(JudgeClient(local_model)), Usage()
+    decomposed = judge.decompose(QUESTION, usage)
+    assert 1 <= len(decomposed) <= MAX_SUB_QUESTIONS and all(text.strip() for text in decomposed)
+    plan = [
+        "When did the Eiffel Tower open?",
+        "How tall is the Eiffel Tower?",
+        "Who paid for the Eiffel Tower?",
+    ]
+    types = judge.classify(QUESTION, plan, usage)
+    typed = [verdict for verdict in types if verdict is not None]
+    assert typed and all(
+        verdict.type in SUB_QUESTION_TYPES and verdict.reasoning.strip() for verdict in typed
+    )
+    answer = judge.judge_answer(ANSWER, plan, usage)
+    judged = [verdict for verdict in answer if verdict is not None]
+    # Every sub-question has a verdict with reasoning, or none at all: never a default verdict.
+    assert len(judged) >= 2 and all(verdict.answered in (True, False) for verdict in judged)
+    assert all(verdict.reasoning.strip() for verdict in judged)
+    covered = judge.judge_passage(DOCUMENTS[0], plan, usage)
+    assert len(covered) == 3 and any(verdict is not None for verdict in covered)
+    assert usage.input_tokens > 0
 
 
 def test_the_pairwise_judge_judges_both_orders_with_reasons(local_model: JudgeSettings) -> None:
@@ -125,13 +142,13 @@ def test_ragpulse_eval_support_lists_every_item_with_its_verdict_or_why_not(
     monkeypatch.setenv("OPENAI_BASE_URL", str(local_model.base_url))
     monkeypatch.setenv("OPENAI_API_KEY", "local")
     argv = ["eval", "support", "--data", str(data), "--judge", "openai", "--model", local_model.model,
-            "--limit", "3", "--json"]  # fmt: skip
+            "--limit", "2", "--json"]  # fmt: skip
     assert main(argv) == 0
     result = json.loads(capsys.readouterr().out)
-    assert result["coverage"]["total"] == 3 and len(result["items"]) == 3
+    assert result["coverage"]["total"] == 2 and len(result["items"]) == 2
     for item in result["items"]:
         if item["verdict"] is None:
             assert item["not_judged"]
         else:
             assert item["reasoning"].strip() and item["label"] in (True, False)
-    assert result["coverage"]["judged"] >= 2
+    assert result["coverage"]["judged"] >= 1
