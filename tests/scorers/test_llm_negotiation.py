@@ -79,6 +79,14 @@ def test_a_server_that_ignores_the_format_is_read_anyway_and_sent_none() -> None
     assert formats_sent_after(client, server) == [None]
 
 
+def test_once_a_format_worked_a_server_error_is_retried_in_it() -> None:
+    server = FakeOpenAI(completion(GOOD), error(500, "out of memory"), completion(GOOD))
+    client = client_for(server)
+    client.judge("s", "first", Verdict, "p1")
+    client.judge("s", "second", Verdict, "p1")
+    assert formats_sent(server) == ["json_schema"] * 3
+
+
 def test_rate_limits_and_overload_say_nothing_about_formats() -> None:
     server = FakeOpenAI(error(429, "slow down", {"Retry-After": "0"}), error(503, "busy"), completion(GOOD))
     client_for(server).judge("s", "u", Verdict, "p1")

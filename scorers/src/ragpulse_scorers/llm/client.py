@@ -266,7 +266,11 @@ class JudgeClient:
             try:
                 response = self._create(call, request, output_format, temperature, seed)
             except openai.APIStatusError as exc:
-                if output_format is not OutputFormat.PLAIN and may_be_rejected_format(exc.status_code):
+                if (
+                    output_format is not OutputFormat.PLAIN
+                    and may_be_rejected_format(exc.status_code)
+                    and not self.formats.confirmed(output_format)
+                ):
                     why = f"refused (HTTP {exc.status_code}: {_first_line(exc.message)})"
                     self.formats.move_past(output_format, why)
                     continue

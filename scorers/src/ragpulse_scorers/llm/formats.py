@@ -58,6 +58,10 @@ class FormatNegotiation:
     def current(self) -> OutputFormat:
         return FORMATS[self._index]
 
+    def confirmed(self, output_format: OutputFormat) -> bool:
+        """``output_format`` has worked here already: an HTTP error now is the server failing."""
+        return self._announced is output_format
+
     def move_past(self, output_format: OutputFormat, why: str) -> None:
         """Rule out ``output_format`` (and any better one) for this process."""
         with self._lock:
