@@ -33,9 +33,9 @@ from ragpulse_scorers.commands.store_access import open_migrated_store
 from ragpulse_scorers.demo.alert_window import AlertWindow
 from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.pipeline.scheduler import ScoringSchedule
-from ragpulse_scorers.report import ReportData, collect_report, render_html, render_terminal
+from ragpulse_scorers.report import ReportData, render_html, render_terminal
+from ragpulse_scorers.report.collect import collect_alerting_report
 from ragpulse_scorers.report.format import percent
-from ragpulse_scorers.report.model import AlertLimits
 from ragpulse_scorers.settings import ScorersSettings
 
 if TYPE_CHECKING:
@@ -197,14 +197,7 @@ def _tell(
     evaluation = evaluate_alerts(
         store, window.settings(settings.alerts), now=evaluated_at, sample_rate=settings.scorer.sample_rate
     )
-    alerts = settings.alerts
-    data = collect_report(
-        store,
-        started,
-        SERVICE_NAME,
-        hallucination_threshold=alerts.hallucination_threshold,
-        alert_limits=AlertLimits(alerts.min_samples, alerts.window_minutes),
-    )
+    data = collect_alerting_report(store, started, SERVICE_NAME, settings.alerts)
     scorer = data.primary_scorer or ""
     truth = measured_vs_truth(store, started, SERVICE_NAME, scorer) if scorer else []
     labels = labels_of(store, [row.trace_id for row in data.worst])

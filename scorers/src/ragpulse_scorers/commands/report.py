@@ -14,9 +14,8 @@ from rich.console import Console
 from rich.markup import escape
 
 from ragpulse_scorers.commands.store_access import open_for_reading
-from ragpulse_scorers.report import collect_report, render_html, render_terminal
-from ragpulse_scorers.report.collect import parse_since
-from ragpulse_scorers.report.model import AlertLimits
+from ragpulse_scorers.report import render_html, render_terminal
+from ragpulse_scorers.report.collect import collect_alerting_report, parse_since
 from ragpulse_scorers.settings import ScorersSettings
 
 console = Console()
@@ -29,14 +28,7 @@ def run(args: argparse.Namespace) -> int:
     if store is None:
         return 1
     try:
-        alerts = settings.alerts
-        data = collect_report(
-            store,
-            since,
-            args.service,
-            hallucination_threshold=alerts.hallucination_threshold,
-            alert_limits=AlertLimits(alerts.min_samples, alerts.window_minutes),
-        )
+        data = collect_alerting_report(store, since, args.service, settings.alerts)
     except StoreUnavailable as exc:
         reason = str(exc).strip().splitlines()[0]
         missing = "UNKNOWN_TABLE" in str(exc) or "UNKNOWN_DATABASE" in str(exc)

@@ -25,9 +25,8 @@ from ragpulse_core.store import Store
 from ragpulse_scorers.live import pages
 from ragpulse_scorers.live.access import COOKIE, COOKIE_MAX_AGE_S, Access, ReadToken
 from ragpulse_scorers.live.renders import SharedRenders
-from ragpulse_scorers.report.collect import collect_report
+from ragpulse_scorers.report.collect import collect_alerting_report
 from ragpulse_scorers.report.html import CONTENT_SECURITY_POLICY, ServiceSelector, render_html
-from ragpulse_scorers.report.model import AlertLimits
 from ragpulse_scorers.report.queries import services_since
 from ragpulse_scorers.settings import ScorersSettings
 
@@ -195,14 +194,7 @@ class LivePage:
 
     def _render(self, service: str | None, services: list[str]) -> bytes:
         settings = self._settings
-        alerts = settings.alerts
-        data = collect_report(
-            self._store,
-            self._since(),
-            service,
-            hallucination_threshold=alerts.hallucination_threshold,
-            alert_limits=AlertLimits(alerts.min_samples, alerts.window_minutes),
-        )
+        data = collect_alerting_report(self._store, self._since(), service, settings.alerts)
         selector = ServiceSelector(services, service)
         return render_html(data, refresh_s=settings.live.refresh_s, selector=selector).encode("utf-8")
 

@@ -16,6 +16,7 @@ from ragpulse_scorers.metric_names import HALLUCINATION
 from ragpulse_scorers.report import queries
 from ragpulse_scorers.report.compare import mean_differences, rate_differences
 from ragpulse_scorers.report.model import AlertLimits, HallucinationRow, MetricRow, Rate, ReportData
+from ragpulse_scorers.settings import AlertSettings
 
 # Scorers whose hallucination verdict leads the report when several are present: LLM judges first.
 PREFERRED_SCORERS = ("support", "lexical")
@@ -23,6 +24,20 @@ PREFERRED_SCORERS = ("support", "lexical")
 FREE_JUDGE = "lexical"
 _BUCKET_CHOICES_S = (10, 30, 60, 300, 900, 1800, 3600, 3 * 3600, 6 * 3600, 24 * 3600)
 _TARGET_BUCKETS = 30
+
+
+def collect_alerting_report(
+    store: Store, since: datetime, service: str | None, alerts: AlertSettings
+) -> ReportData:
+    """:func:`collect_report` with the hallucination alert's threshold and limits from ``alerts``, as every
+    report a person reads (terminal, HTML, live page, demo) shows them."""
+    return collect_report(
+        store,
+        since,
+        service,
+        hallucination_threshold=alerts.hallucination_threshold,
+        alert_limits=AlertLimits(alerts.min_samples, alerts.window_minutes),
+    )
 
 
 def collect_report(
