@@ -6,10 +6,13 @@ STAMP := $(VENV)/.installed
 
 .PHONY: install test test-llm bench demo lint typecheck compose-config clean
 
-$(STAMP): instrumentation/pyproject.toml core/pyproject.toml collector/pyproject.toml scorers/pyproject.toml examples/pyproject.toml
+PARTS := instrumentation core collector assembly scorers dashboards examples
+
+$(STAMP): $(addsuffix /pyproject.toml,$(PARTS))
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e './instrumentation[test]' -e './core[test]' -e './collector[test]' -e './scorers[test]' -e './examples'
+	$(BIN)/pip install --quiet -e './instrumentation[test]' -e './core[test]' -e './collector[test]' \
+		-e './assembly[test]' -e './scorers[test]' -e './dashboards[test]' -e './examples[demo]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -27,10 +30,10 @@ demo: $(STAMP)
 	$(BIN)/ragpulse demo
 
 lint: $(STAMP)
-	$(BIN)/ruff check instrumentation core collector scorers examples tests benchmarks docker
+	$(BIN)/ruff check $(PARTS) tests benchmarks docker
 
 typecheck: $(STAMP)
-	$(BIN)/mypy instrumentation/src core/src collector/src scorers/src
+	$(BIN)/mypy $(addsuffix /src,$(filter-out examples,$(PARTS))) examples/src/ragpulse_demo
 
 compose-config:
 	$(PYTHON) docker/compose_check.py

@@ -17,11 +17,11 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from ragpulse_assembly import dialects
+from ragpulse_assembly.job import AssemblyWindow, _settled_traces, assemble_requests
+from ragpulse_core.sampling import Shard
 from ragpulse_core.schema import migrate
 from ragpulse_core.store import Store
-from ragpulse_scorers.assembly import dialects
-from ragpulse_scorers.assembly.job import AssemblyWindow, _settled_traces, assemble_requests
-from ragpulse_scorers.pipeline.sampling import Shard
 from rich.console import Console
 from rich.table import Table
 

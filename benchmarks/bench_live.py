@@ -35,8 +35,8 @@ from urllib.parse import urlsplit
 
 from ragpulse_core.schema import migrate
 from ragpulse_core.store import Store
-from ragpulse_scorers.live import LivePage, ReadToken, TokenSource
-from ragpulse_scorers.settings import ScorersSettings
+from ragpulse_dashboards.live import LivePage, ReadToken, TokenSource
+from ragpulse_dashboards.settings import DashboardsSettings
 from rich.console import Console
 from rich.table import Table
 
@@ -46,7 +46,7 @@ from bench_queries import SERVICES, generate
 
 ROOT = Path(__file__).resolve().parents[1]
 BASELINE = "7b7602e"  # the last commit with the stdlib (http.server) live page
-BASELINE_MODULE = "scorers/src/ragpulse_scorers/report/live.py"
+BASELINE_MODULE = "dashboards/src/ragpulse_dashboards/report/live.py"
 TOKEN = "bench-token"
 GOAL_PROBE_S = 2.0
 CLIENT_TIMEOUT_S = 30.0
@@ -139,7 +139,7 @@ def _measure(page: Page, concurrent: int, slow: int, probes: int) -> dict[str, A
     return result
 
 
-def _baseline_class() -> Callable[[ScorersSettings, Store], Page] | None:
+def _baseline_class() -> Callable[[DashboardsSettings, Store], Page] | None:
     """The stdlib ``LivePage`` at ``BASELINE`` (serving this tree's report), or None without that commit."""
     shown = subprocess.run(
         ["git", "-C", str(ROOT), "show", f"{BASELINE}:{BASELINE_MODULE}"], capture_output=True, text=True
@@ -153,7 +153,7 @@ def _baseline_class() -> Callable[[ScorersSettings, Store], Page] | None:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
 
-    def quiet(settings: ScorersSettings, store: Store) -> Page:
+    def quiet(settings: DashboardsSettings, store: Store) -> Page:
         # Clients it failed hang up mid-answer; its server would print a traceback for each.
         page: Any = module.LivePage(settings, store)
         page._http.handle_error = lambda request, address: None
@@ -210,7 +210,7 @@ def main(argv: list[str] | None = None) -> None:
         migrate(store, 30)
         console.print(f"generating {args.requests:,} requests over a day …")
         generate(store, args.requests, 1)
-        settings = ScorersSettings.load(None, live={"host": "127.0.0.1", "port": 0})
+        settings = DashboardsSettings.load(None, live={"host": "127.0.0.1", "port": 0})
         token = ReadToken(TOKEN, TokenSource.READ_TOKEN)
         pages: dict[str, Callable[[], Page]] = {}
         pages["aiohttp (this tree)"] = lambda: LivePage(settings, store, token)

@@ -55,7 +55,7 @@ BASELINE = "265b00b"  # the last commit before time-first scores and the step-la
 LAST_BASELINE_MIGRATION = 9
 GENERATOR_VERSION = 1
 DASHBOARD_FILES = ("overview.json", "variant-comparison.json", "request-explorer.json")
-RULES_FILE = "dashboards/provisioning/alerting/rules.yml"
+RULES_FILE = "dashboards/grafana/provisioning/alerting/rules.yml"
 SERVICES = ("shop-search", "support-bot")
 VARIANTS = ("A", "B")
 console = Console(width=120)
@@ -199,12 +199,26 @@ def _in_database(sql: str, database: str) -> str:
     )
 
 
+# Where a file lived before the parts were split (issue 30), for refs older than the move.
+_EARLIER_HOMES = {
+    "dashboards/grafana/": "dashboards/",
+    "dashboards/src/ragpulse_dashboards/": "scorers/src/ragpulse_scorers/",
+}
+
+
 def _git_text(ref: str | None, relative: str) -> str:
     if ref is None:
         return (ROOT / relative).read_text()
-    return subprocess.run(
-        ["git", "-C", str(ROOT), "show", f"{ref}:{relative}"], check=True, capture_output=True, text=True
-    ).stdout
+    earlier = [
+        home + relative.removeprefix(now) for now, home in _EARLIER_HOMES.items() if relative.startswith(now)
+    ]
+    for path in (relative, *earlier):
+        shown = subprocess.run(
+            ["git", "-C", str(ROOT), "show", f"{ref}:{path}"], capture_output=True, text=True
+        )
+        if shown.returncode == 0:
+            return shown.stdout
+    raise FileNotFoundError(f"{relative} at {ref}")
 
 
 def _variables(store: Store, board: dict[str, Any]) -> dict[str, Variable]:
@@ -227,7 +241,7 @@ def _variables(store: Store, board: dict[str, Any]) -> dict[str, Variable]:
 
 def panel_queries(store: Store, ref: str | None) -> Iterator[Query]:
     for file in DASHBOARD_FILES:
-        board = json.loads(_git_text(ref, f"dashboards/json/{file}"))
+        board = json.loads(_git_text(ref, f"dashboards/grafana/json/{file}"))
         chosen = _variables(store, board)
         for panel in board["panels"]:
             for target in panel.get("targets", []):
@@ -264,9 +278,9 @@ def rule_queries(store: Store, ref: str | None) -> Iterator[Query]:
 def application_queries(store: Store, ref: str | None = None) -> Iterator[Query]:
     """The report's queries and the built-in alert job's, as the application calls them (as they were at
     ``ref``: those modules read from git, run against this tree's other modules)."""
-    from ragpulse_scorers.alerts import conditions as current_conditions
-    from ragpulse_scorers.report import queries as current_queries
-    from ragpulse_scorers.settings import AlertSettings
+    from ragpulse_dashboards.alerts import conditions as current_conditions
+    from ragpulse_dashboards.report import queries as current_queries
+    from ragpulse_dashboards.settings import AlertSettings
 
     queries = current_queries if ref is None else _module_at(ref, "report/queries.py")
     observe = (current_conditions if ref is None else _module_at(ref, "alerts/conditions.py")).observe
@@ -293,9 +307,10 @@ def application_queries(store: Store, ref: str | None = None) -> Iterator[Query]
 
 
 def _module_at(ref: str, relative: str) -> ModuleType:
-    """``scorers/src/ragpulse_scorers/<relative>`` as it was at ``ref``, imported under a name of its own."""
+    """``dashboards/src/ragpulse_dashboards/<relative>`` as it was at ``ref``, imported under a name of its
+    own."""
     path = Path(tempfile.mkdtemp(prefix="ragpulse-bench-")) / relative.replace("/", "_")
-    path.write_text(_git_text(ref, f"scorers/src/ragpulse_scorers/{relative}"))
+    path.write_text(_git_text(ref, f"dashboards/src/ragpulse_dashboards/{relative}"))
     spec = importlib.util.spec_from_file_location(f"at_{ref}_{path.stem}", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

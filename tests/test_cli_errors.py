@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 from ragpulse_core.cli import main
-from ragpulse_scorers.alerts import AlertKey, AlertRecord
-from ragpulse_scorers.alerts.state import FIRING, RESOLVED
-from ragpulse_scorers.commands.alerts import listing
+from ragpulse_dashboards.alerts import AlertKey, AlertRecord
+from ragpulse_dashboards.alerts.state import FIRING, RESOLVED
+from ragpulse_dashboards.commands.alerts import listing
 from rich.console import Console
 
 

@@ -1,4 +1,5 @@
-"""The parts' arrows point one way: collector → core and scorers → core, never between the server parts."""
+"""The parts' arrows point one way, down the layers: examples' demo → dashboards → scorers → assembly → core,
+and collector → core; a part never imports one above it or beside it."""
 
 from __future__ import annotations
 
@@ -12,14 +13,20 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 # Each part's package, and the top-level packages it must never import.
 FORBIDDEN_IMPORTS = {
-    "core/src/ragpulse_core": ("ragpulse_collector", "ragpulse_scorers", "ragpulse"),
-    "collector/src/ragpulse_collector": ("ragpulse_scorers",),
-    "scorers/src/ragpulse_scorers": ("ragpulse_collector",),
-}
+    "core/src/ragpulse_core": (
+        "ragpulse_collector", "ragpulse_assembly", "ragpulse_scorers", "ragpulse_dashboards", "ragpulse",
+    ),
+    "collector/src/ragpulse_collector": ("ragpulse_assembly", "ragpulse_scorers", "ragpulse_dashboards"),
+    "assembly/src/ragpulse_assembly": ("ragpulse_collector", "ragpulse_scorers", "ragpulse_dashboards"),
+    "scorers/src/ragpulse_scorers": ("ragpulse_collector", "ragpulse_dashboards", "ragpulse_demo"),
+    "dashboards/src/ragpulse_dashboards": ("ragpulse_collector", "ragpulse_demo", "ragpulse_example"),
+}  # fmt: skip
 DEPENDENCIES = {
     "core": ({"clickhouse-connect", "pydantic", "pydantic-settings", "rich"}, {"ragpulse-collector"}),
-    "collector": ({"ragpulse-core"}, {"ragpulse-scorers"}),
-    "scorers": ({"ragpulse-core"}, {"ragpulse-collector"}),
+    "collector": ({"ragpulse-core"}, {"ragpulse-scorers", "ragpulse-assembly", "ragpulse-dashboards"}),
+    "assembly": ({"ragpulse-core"}, {"ragpulse-collector", "ragpulse-scorers", "ragpulse-dashboards"}),
+    "scorers": ({"ragpulse-core", "ragpulse-assembly"}, {"ragpulse-collector", "ragpulse-dashboards"}),
+    "dashboards": ({"ragpulse-scorers"}, {"ragpulse-collector"}),
 }
 
 
@@ -43,11 +50,12 @@ def test_a_part_imports_no_part_it_must_not_know(package: str) -> None:
     assert {path: names for path, names in offenders.items() if names} == {}
 
 
-def test_scorers_use_ragpulse_for_its_semantic_conventions_only() -> None:
+def test_server_parts_use_ragpulse_for_its_semantic_conventions_only() -> None:
     pattern = re.compile(r"^from ragpulse(?:\.(\w+))? import (.+)$", re.MULTILINE)
     imports = [
         imported
-        for path in (ROOT / "scorers/src/ragpulse_scorers").rglob("*.py")
+        for package in ("assembly/src/ragpulse_assembly", "scorers/src/ragpulse_scorers", "dashboards/src")
+        for path in (ROOT / package).rglob("*.py")
         for imported in pattern.findall(path.read_text(encoding="utf-8"))
     ]
     assert imports and all(imported == ("", "semconv") for imported in imports), imports
@@ -59,3 +67,13 @@ def test_each_part_depends_on_the_core_and_not_on_its_sibling(part: str) -> None
     names = {re.split(r"[<>=!~\[; ]", requirement, maxsplit=1)[0] for requirement in project["dependencies"]}
     required, forbidden = DEPENDENCIES[part]
     assert required <= names and not names & forbidden, names
+
+
+PARTS = ("instrumentation", "core", "collector", "assembly", "scorers", "dashboards", "examples")
+
+
+@pytest.mark.parametrize("part", PARTS)
+def test_each_part_says_what_it_holds_and_what_it_may_import(part: str) -> None:
+    readme = (ROOT / part / "README.md").read_text(encoding="utf-8")
+    opening = readme.split("\n\n", 2)[1]  # the paragraph under the title
+    assert "Holds" in opening and "May import" in opening, opening

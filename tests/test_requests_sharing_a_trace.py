@@ -17,10 +17,10 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from ragpulse_collector.server import CollectorServer
 from ragpulse_core.schema import migrate
 from ragpulse_core.store import Store
+from ragpulse_dashboards.report.collect import collect_report
 from ragpulse_scorers.lexical.scorer import LexicalScorer
 from ragpulse_scorers.models import RagRequest, Score
 from ragpulse_scorers.pipeline.tick import ScoringJob
-from ragpulse_scorers.report.collect import collect_report
 from ragpulse_scorers.settings import ScorersSettings
 
 PASSAGES = {

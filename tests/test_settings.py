@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
+from ragpulse_core.settings import RagpulseSettings
+from ragpulse_dashboards.settings import DashboardsSettings
 from ragpulse_scorers.settings import ScorersSettings
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "ragpulse.example.toml"
@@ -17,6 +19,18 @@ def test_the_shipped_example_config_loads(monkeypatch: pytest.MonkeyPatch) -> No
     assert settings.scorer.sample_rate == 0.2
     assert settings.judge.prices["gpt-4o-mini"].output_per_million == 0.60
     assert settings.collector.spool_dir == Path("/var/spool/ragpulse")
+
+
+def test_every_command_reads_the_whole_file_whichever_part_it_belongs_to(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`ragpulse migrate --config ragpulse.example.toml` once refused [scorer], [alerts] and [live] as
+    unknown: the core's command loaded only the core's sections. Every part's sections are known anywhere."""
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    settings = RagpulseSettings.load(EXAMPLE)
+    assert isinstance(settings, DashboardsSettings)
+    assert (settings.live.window_hours, settings.alerts.window_minutes) == (24, 60)
+    assert settings.scorer.sample_rate == 0.2
 
 
 def test_flags_beat_the_file_which_beats_the_environment(

@@ -6,9 +6,9 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from ragpulse_scorers.assembly.dialects import dialect_of, normalise
-from ragpulse_scorers.assembly.model import LogEvent, Span, TraceSpan
-from ragpulse_scorers.assembly.names import Source
+from ragpulse_assembly.dialects import dialect_of, normalise
+from ragpulse_assembly.model import LogEvent, Span, TraceSpan
+from ragpulse_assembly.names import Source
 
 START = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 

@@ -7,10 +7,10 @@ import json
 from typing import Any
 
 from dialect_spans import event, parts, raw
-from ragpulse_scorers.assembly.model import TraceSpan
-from ragpulse_scorers.assembly.names import ContextSource, Source
-from ragpulse_scorers.assembly.reasons import Unscorable
-from ragpulse_scorers.assembly.rules import AssembledRequest, assemble
+from ragpulse_assembly.model import TraceSpan
+from ragpulse_assembly.names import ContextSource, Source
+from ragpulse_assembly.reasons import Unscorable
+from ragpulse_assembly.rules import AssembledRequest, assemble
 
 QUESTION = "How long do deleted files stay in the trash?"
 ANSWER = "Deleted files stay in the trash for 30 days."

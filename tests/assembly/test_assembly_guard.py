@@ -10,11 +10,11 @@ import pytest
 from dialect_spans import raw
 from hypothesis import given
 from hypothesis import strategies as st
-from ragpulse_scorers.assembly import guard, rules, trace
-from ragpulse_scorers.assembly.dialects import normalise
-from ragpulse_scorers.assembly.model import Span, TraceSpan
-from ragpulse_scorers.assembly.pyrepr import repr_text
-from ragpulse_scorers.assembly.reasons import Unscorable
+from ragpulse_assembly import guard, rules, trace
+from ragpulse_assembly.dialects import normalise
+from ragpulse_assembly.model import Span, TraceSpan
+from ragpulse_assembly.pyrepr import repr_text
+from ragpulse_assembly.reasons import Unscorable
 
 DOCUMENT = "Deleted files stay in the trash for 30 days before they are removed for good."
 QUESTION = "How long do deleted files stay in the trash?"

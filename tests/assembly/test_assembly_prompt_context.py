@@ -8,8 +8,8 @@ from collections.abc import Callable
 
 from hypothesis import given
 from hypothesis import strategies as st
-from ragpulse_scorers.assembly.model import Message, Role
-from ragpulse_scorers.assembly.prompt_context import answer_of, read_prompt
+from ragpulse_assembly.model import Message, Role
+from ragpulse_assembly.prompt_context import answer_of, read_prompt
 
 S, U, A, T = Role.SYSTEM, Role.USER, Role.ASSISTANT, Role.TOOL
 WORDS = [

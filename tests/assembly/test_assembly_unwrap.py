@@ -9,7 +9,7 @@ import json
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from ragpulse_scorers.assembly.unwrap import answer_text, question_text
+from ragpulse_assembly.unwrap import answer_text, question_text
 
 QUESTION = "How tall is the Eiffel Tower?"
 ANSWER = "330 metres."

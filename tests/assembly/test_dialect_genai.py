@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 from dialect_spans import event, parts, raw, read
-from ragpulse_scorers.assembly.model import Message, Role
-from ragpulse_scorers.assembly.names import ContextSource, Kind, Source
+from ragpulse_assembly.model import Message, Role
+from ragpulse_assembly.names import ContextSource, Kind, Source
 
 QUESTION = "Can I cancel the deletion of my account?"
 ANSWER = "Sign in again during the grace period."

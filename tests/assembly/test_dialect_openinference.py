@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from dialect_spans import raw, read
-from ragpulse_scorers.assembly.model import Message, Role, Unread
-from ragpulse_scorers.assembly.names import ContextSource, Kind, Source
+from ragpulse_assembly.model import Message, Role, Unread
+from ragpulse_assembly.names import ContextSource, Kind, Source
 
 QUESTION = "How long do deleted files stay in the trash?"
 ANSWER = "Deleted files stay in the trash for 30 days."

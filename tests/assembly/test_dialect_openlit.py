@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from dialect_spans import parts, raw, read
-from ragpulse_scorers.assembly.model import Message, Role
-from ragpulse_scorers.assembly.names import Kind, Source
+from ragpulse_assembly.model import Message, Role
+from ragpulse_assembly.names import Kind, Source
 
 SYSTEM = "Context:\nUploads from the browser are limited to 5 GB."
 

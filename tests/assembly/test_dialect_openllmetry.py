@@ -7,8 +7,8 @@ import json
 
 import pytest
 from dialect_spans import parts, raw, read
-from ragpulse_scorers.assembly.model import Message, Role, Unread
-from ragpulse_scorers.assembly.names import ContextSource, Kind, Source
+from ragpulse_assembly.model import Message, Role, Unread
+from ragpulse_assembly.names import ContextSource, Kind, Source
 
 QUESTION = "How much storage does the Team plan include?"
 ANSWER = "The Team plan includes 2 TB."

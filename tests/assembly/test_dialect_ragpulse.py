@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dialect_spans import raw, read
-from ragpulse_scorers.assembly.names import Kind, Source
+from ragpulse_assembly.names import Kind, Source
 
 
 def test_the_root_keeps_what_the_decorators_recorded() -> None:

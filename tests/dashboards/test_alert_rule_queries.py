@@ -18,7 +18,7 @@ from ragpulse_scorers.settings import ScorerSettings
 from ragpulse_scorers.stats import wilson_interval
 
 SAMPLE_RATE_LITERAL = "1.0"
-RULES_FILE = Path(__file__).resolve().parents[2] / "dashboards" / "provisioning" / "alerting" / "rules.yml"
+RULES_FILE = Path(__file__).resolve().parents[2] / "dashboards/grafana/provisioning/alerting/rules.yml"
 
 
 def rule_query(uid: str) -> tuple[str, int]:

@@ -117,11 +117,11 @@ def test_grafana_is_locked_down_and_provisioned(compose: dict[str, Any]) -> None
     }
     for kind in ("datasources", "dashboards", "alerting"):
         source = mounts[f"/etc/grafana/provisioning/{kind}"]
-        assert (ROOT / source).resolve() == ROOT / "dashboards" / "provisioning" / kind
-    provider = yaml.safe_load((ROOT / "dashboards/provisioning/dashboards/ragpulse.yml").read_text())[
+        assert (ROOT / source).resolve() == ROOT / "dashboards" / "grafana" / "provisioning" / kind
+    provider = yaml.safe_load((ROOT / "dashboards/grafana/provisioning/dashboards/ragpulse.yml").read_text())[
         "providers"
     ][0]
-    assert (ROOT / mounts[provider["options"]["path"]]).resolve() == ROOT / "dashboards" / "json"
+    assert (ROOT / mounts[provider["options"]["path"]]).resolve() == ROOT / "dashboards" / "grafana" / "json"
     assert "/var/lib/grafana" in mounts and mounts["/var/lib/grafana"] in compose["volumes"]
 
 

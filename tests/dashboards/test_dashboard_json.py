@@ -12,15 +12,15 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import yaml
-from ragpulse_scorers.settings import AlertSettings
+from ragpulse_dashboards.settings import AlertSettings
 
 ROOT = Path(__file__).resolve().parents[2]
-BOARDS = {
-    path.name: json.loads(path.read_text()) for path in sorted((ROOT / "dashboards" / "json").glob("*.json"))
-}
+GRAFANA = ROOT / "dashboards/grafana"
+BOARDS = {path.name: json.loads(path.read_text()) for path in sorted((GRAFANA / "json").glob("*.json"))}
+RULES_FILE = GRAFANA / "provisioning/alerting/rules.yml"
 RULES = {
     rule["uid"]: rule
-    for group in yaml.safe_load((ROOT / "dashboards/provisioning/alerting/rules.yml").read_text())["groups"]
+    for group in yaml.safe_load(RULES_FILE.read_text())["groups"]
     for rule in group["rules"]
 }
 PANELS = [(f"{name}:{panel['title']}", panel) for name, board in BOARDS.items() for panel in board["panels"]]

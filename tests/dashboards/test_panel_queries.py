@@ -14,10 +14,10 @@ import pytest
 from demo_data import SERVICE, STEPS, VARIANTS, Demo
 from grafana_macros import ALL, TimeRange, Variable, expand_dashboard_query
 from ragpulse_core.store import Store
-from ragpulse_scorers.report.queries import judge_agreement
+from ragpulse_dashboards.report.queries import judge_agreement
 from ragpulse_scorers.stats import wilson_interval
 
-DASHBOARDS = Path(__file__).resolve().parents[2] / "dashboards" / "json"
+DASHBOARDS = Path(__file__).resolve().parents[2] / "dashboards" / "grafana" / "json"
 TRACE_COLUMNS = {"traceID", "spanID", "parentSpanID", "serviceName", "operationName", "startTime", "duration",
                  "tags", "serviceTags", "statusCode"}  # fmt: skip
 

@@ -11,7 +11,7 @@ import pytest
 import yaml
 from grafana_macros import FRONTEND_ONLY_MACROS
 
-ROOT = Path(__file__).resolve().parents[2] / "dashboards"
+ROOT = Path(__file__).resolve().parents[2] / "dashboards" / "grafana"
 PROVISIONING = ROOT / "provisioning"
 DATASOURCE_UID = "ragpulse-clickhouse"
 PLUGIN = "grafana-clickhouse-datasource"

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from demo_data import VARIANTS, Demo, seed, truncate
 from ragpulse_core.store import Store
-from ragpulse_scorers.alerts.conditions import observe
-from ragpulse_scorers.settings import AlertSettings
+from ragpulse_dashboards.alerts.conditions import observe
+from ragpulse_dashboards.settings import AlertSettings
 from test_alert_rule_queries import evaluate
 from test_panel_queries import PANELS, run
 

@@ -10,8 +10,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ragpulse_core.store import Store
-from ragpulse_scorers.live import LivePage, ReadToken, TokenSource
-from ragpulse_scorers.settings import ScorersSettings
+from ragpulse_dashboards.live import LivePage, ReadToken, TokenSource
+from ragpulse_dashboards.settings import DashboardsSettings
 
 TOKEN = "read-s3cret-9f2c"
 
@@ -25,7 +25,7 @@ class Answer:
 
 @contextmanager
 def running_page(store: Store, token: str = TOKEN, **live: Any) -> Iterator[LivePage]:
-    settings = ScorersSettings.load(None, live={"host": "127.0.0.1", "port": 0, **live})
+    settings = DashboardsSettings.load(None, live={"host": "127.0.0.1", "port": 0, **live})
     page = LivePage(settings, store, ReadToken(token, TokenSource.READ_TOKEN))
     page.start()
     try:

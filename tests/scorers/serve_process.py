@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from ragpulse_core.store import Store
+from ragpulse_dashboards.settings import DashboardsSettings
 from ragpulse_scorers.models import RagRequest, Score
-from ragpulse_scorers.settings import ScorersSettings
 
 SLOW_MARKER_ENV = "RAGPULSE_TEST_SLOW_MARKER"
 SLOW_JUDGMENT_S = 0.2
@@ -101,7 +101,7 @@ class SlowScorer:
         return [Score(metric="answer_chars", value=float(len(request.answer)))]
 
 
-def build_slow(settings: ScorersSettings, store: Store) -> SlowScorer:
+def build_slow(settings: DashboardsSettings, store: Store) -> SlowScorer:
     """A registry factory (``serve_process:build_slow``); the marker path comes from the environment."""
     marker = os.environ.get(SLOW_MARKER_ENV)
     return SlowScorer(Path(marker) if marker else None)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from ragpulse_scorers.assembly.model import TraceSpan
+from ragpulse_assembly.model import TraceSpan
 
 LANGCHAIN_SCOPE = "openinference.instrumentation.langchain"
 LLAMA_INDEX_SCOPE = "openinference.instrumentation.llama_index"

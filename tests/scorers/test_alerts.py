@@ -11,10 +11,10 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from hypothesis import given
 from hypothesis import strategies as st
 from ragpulse_core.store import Store
-from ragpulse_scorers.alerts import add_alert_job, evaluate_alerts, load_alerts, rules
-from ragpulse_scorers.alerts.job import JOB_ID, run_alert_job
-from ragpulse_scorers.alerts.rules import AlertKey
-from ragpulse_scorers.settings import AlertSettings, ScorersSettings
+from ragpulse_dashboards.alerts import add_alert_job, evaluate_alerts, load_alerts, rules
+from ragpulse_dashboards.alerts.job import JOB_ID, run_alert_job
+from ragpulse_dashboards.alerts.rules import AlertKey
+from ragpulse_dashboards.settings import AlertSettings, DashboardsSettings
 
 KEY = AlertKey(rules.HALLUCINATION_RATE, "svc", "A", "lexical")
 SCORE_COLUMNS = [
@@ -261,8 +261,8 @@ def test_add_alert_job_schedules_one_coalescing_job(store: Store) -> None:
     scheduler = BackgroundScheduler()
     scheduler.start(paused=True)
     try:
-        add_alert_job(scheduler, ScorersSettings(alerts=settings(interval_s=30)), store)
-        add_alert_job(scheduler, ScorersSettings(alerts=settings(interval_s=30)), store)
+        add_alert_job(scheduler, DashboardsSettings(alerts=settings(interval_s=30)), store)
+        add_alert_job(scheduler, DashboardsSettings(alerts=settings(interval_s=30)), store)
         jobs = scheduler.get_jobs()
     finally:
         scheduler.shutdown(wait=False)
@@ -273,7 +273,7 @@ def test_add_alert_job_schedules_one_coalescing_job(store: Store) -> None:
 
 def test_add_alert_job_does_nothing_when_disabled(store: Store) -> None:
     scheduler = BackgroundScheduler()
-    add_alert_job(scheduler, ScorersSettings(alerts=settings(enabled=False)), store)
+    add_alert_job(scheduler, DashboardsSettings(alerts=settings(enabled=False)), store)
     assert scheduler.get_jobs() == []
 
 

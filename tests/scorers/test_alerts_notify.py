@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from ragpulse_core.cli import main
 from ragpulse_core.store import Store
-from ragpulse_scorers.alerts import evaluate_alerts, load_alerts
-from ragpulse_scorers.commands import alerts as alerts_command
-from ragpulse_scorers.settings import AlertSettings
+from ragpulse_dashboards.alerts import evaluate_alerts, load_alerts
+from ragpulse_dashboards.commands import alerts as alerts_command
+from ragpulse_dashboards.settings import AlertSettings
 from rich.console import Console
 
 SCORE_COLUMNS = ["TraceId", "RequestTime", "ScoredAt", "ServiceName", "Variant", "Scorer", "Metric", "Value"]

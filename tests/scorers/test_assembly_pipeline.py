@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from pipeline_testing import insert_requests, settings_for, trace_id
+from ragpulse_assembly.model import TraceSpan
 from ragpulse_core.store import Store
-from ragpulse_scorers.assembly.model import TraceSpan
 from ragpulse_scorers.lexical.scorer import LexicalScorer
 from ragpulse_scorers.models import RagRequest
 from ragpulse_scorers.outcomes import Outcome

@@ -10,10 +10,10 @@ from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
-from ragpulse_scorers.assembly.dialects import normalise
-from ragpulse_scorers.assembly.model import TraceSpan, content_id
-from ragpulse_scorers.assembly.names import Source
-from ragpulse_scorers.assembly.rules import COLUMNS, AssembledRequest, assemble
+from ragpulse_assembly.dialects import normalise
+from ragpulse_assembly.model import TraceSpan, content_id
+from ragpulse_assembly.names import Source
+from ragpulse_assembly.rules import COLUMNS, AssembledRequest, assemble
 from ragpulse_scorers.models import RagRequest
 from span_trees import SHAPES, FusionRequest, ragpulse_root
 

@@ -8,16 +8,16 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from ragpulse_core.store import Store
+from ragpulse_dashboards.alerts import evaluate_alerts
+from ragpulse_dashboards.alerts.rules import HALLUCINATION_RATE, SUPPORT_DROP
+from ragpulse_dashboards.report import collect_report, render_html
+from ragpulse_dashboards.report.model import Rate
+from ragpulse_dashboards.settings import AlertSettings
+from ragpulse_demo.alert_window import AlertWindow
+from ragpulse_demo.page import with_sections
+from ragpulse_demo.story import Difference, build_story, print_story, story_html
+from ragpulse_demo.truth import RequestLabels, labels_of, measured_vs_truth
 from ragpulse_example.labels import DEGRADED_RETRIEVAL_ATTRIBUTE, PLANTED_ATTRIBUTE
-from ragpulse_scorers.alerts import evaluate_alerts
-from ragpulse_scorers.alerts.rules import HALLUCINATION_RATE, SUPPORT_DROP
-from ragpulse_scorers.demo.alert_window import AlertWindow
-from ragpulse_scorers.demo.page import with_sections
-from ragpulse_scorers.demo.story import Difference, build_story, print_story, story_html
-from ragpulse_scorers.demo.truth import RequestLabels, labels_of, measured_vs_truth
-from ragpulse_scorers.report import collect_report, render_html
-from ragpulse_scorers.report.model import Rate
-from ragpulse_scorers.settings import AlertSettings
 from report_data import SCORE_COLUMNS, SPAN_COLUMNS, request_spans, score_rows
 from rich.console import Console
 

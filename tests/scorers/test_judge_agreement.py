@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from ragpulse_core.store import Store
-from ragpulse_scorers.report import collect_report, render_html, render_terminal
-from ragpulse_scorers.report.agreement import JudgeAgreement
+from ragpulse_dashboards.report import collect_report, render_html, render_terminal
+from ragpulse_dashboards.report.agreement import JudgeAgreement
 from report_data import SCORE_COLUMNS, SPAN_COLUMNS, request_spans, score_rows
 from rich.console import Console
 

@@ -14,8 +14,8 @@ from pydantic import ValidationError
 from ragpulse_core.settings import ConfigError
 from ragpulse_core.store import Store
 from ragpulse_core.tokens import TokenError
-from ragpulse_scorers.live import LivePage, TokenSource, page_token
-from ragpulse_scorers.settings import ScorersSettings
+from ragpulse_dashboards.live import LivePage, TokenSource, page_token
+from ragpulse_dashboards.settings import DashboardsSettings
 from report_data import insert_request, insert_scores
 
 SECRET_QUESTION = "What is the launch code for project Bluebird?"
@@ -154,9 +154,9 @@ def test_the_token_is_written_down_nowhere(store: Store, caplog: pytest.LogCaptu
 def test_the_read_token_comes_from_the_read_setting_then_the_ingest_token_then_is_made(
     tmp_path: object,
 ) -> None:
-    read = ScorersSettings.load(None, live={"read_token": "r"}, collector={"auth_token": "i"})
-    ingest = ScorersSettings.load(None, collector={"auth_token": "i"})
-    made = [page_token(ScorersSettings.load(None)) for _ in range(2)]
+    read = DashboardsSettings.load(None, live={"read_token": "r"}, collector={"auth_token": "i"})
+    ingest = DashboardsSettings.load(None, collector={"auth_token": "i"})
+    made = [page_token(DashboardsSettings.load(None)) for _ in range(2)]
     assert (page_token(read).value, page_token(read).source) == ("r", TokenSource.READ_TOKEN)
     assert (page_token(ingest).value, page_token(ingest).source) == ("i", TokenSource.INGEST_TOKEN)
     assert {token.source for token in made} == {TokenSource.GENERATED}
@@ -167,7 +167,7 @@ def test_the_read_token_comes_from_the_read_setting_then_the_ingest_token_then_i
 def test_a_blank_read_token_is_an_error_not_an_open_page(monkeypatch: pytest.MonkeyPatch, blank: str) -> None:
     monkeypatch.setenv("RAGPULSE_LIVE__READ_TOKEN", blank)
     with pytest.raises(ValidationError, match=r"live\.read_token is empty"):
-        ScorersSettings.load(None)
+        DashboardsSettings.load(None)
 
 
 def test_a_blank_read_token_file_is_an_error(tmp_path: object) -> None:
@@ -176,5 +176,5 @@ def test_a_blank_read_token_file_is_an_error(tmp_path: object) -> None:
     blank = Path(str(tmp_path)) / "token"
     blank.write_text("\n")
     with pytest.raises(TokenError, match="is empty"):
-        page_token(ScorersSettings.load(None, live={"read_token_file": blank}))
+        page_token(DashboardsSettings.load(None, live={"read_token_file": blank}))
     assert not isinstance(TokenError("x"), ConfigError)

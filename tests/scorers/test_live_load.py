@@ -15,8 +15,8 @@ import aiohttp
 import pytest
 from live_testing import TOKEN, fetch, running_page
 from ragpulse_core.store import Store
-from ragpulse_scorers.live import LivePage, ReadToken, TokenSource
-from ragpulse_scorers.settings import ScorersSettings
+from ragpulse_dashboards.live import LivePage, ReadToken, TokenSource
+from ragpulse_dashboards.settings import DashboardsSettings
 from report_data import insert_request, insert_scores
 
 CONCURRENT = 500
@@ -28,7 +28,7 @@ class CountedPage(LivePage):
     """The real page, counting its renders; each render takes at least ``render_s`` (a busy store)."""
 
     def __init__(self, store: Store, render_s: float = 0.0, **live: object) -> None:
-        settings = ScorersSettings.load(None, live={"host": "127.0.0.1", "port": 0, **live})
+        settings = DashboardsSettings.load(None, live={"host": "127.0.0.1", "port": 0, **live})
         super().__init__(settings, store, ReadToken(TOKEN, TokenSource.READ_TOKEN))
         self.renders: list[str | None] = []
         self.render_s = render_s

@@ -16,11 +16,11 @@ from pipeline_testing import (
     settings_for,
     trace_id,
 )
+from ragpulse_core.sampling import SAMPLE_BUCKETS
 from ragpulse_core.store import Store
 from ragpulse_scorers.models import RagRequest, Score
 from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.pipeline.errors import OverBudget
-from ragpulse_scorers.pipeline.sampling import SAMPLE_BUCKETS
 from ragpulse_scorers.pipeline.tick import run_tick
 from ragpulse_scorers.scorer import NotApplicable
 

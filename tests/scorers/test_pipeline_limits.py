@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from pipeline_testing import RecordingScorer, settings_for
+from ragpulse_core.sampling import SAMPLE_BUCKETS, Shard, sample_threshold
 from ragpulse_core.store import Store
 from ragpulse_scorers.pipeline.limits import RequestBudget, TickAllowance
-from ragpulse_scorers.pipeline.sampling import SAMPLE_BUCKETS, Shard, sample_threshold
 from ragpulse_scorers.pipeline.scheduler import SCORING_JOB_ID, build_scheduler
 
 

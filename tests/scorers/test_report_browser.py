@@ -8,8 +8,8 @@ from pathlib import Path
 
 from browser_testing import Chromium, is_png, visible_text
 from ragpulse_core.store import Store
+from ragpulse_dashboards.report import collect_report, render_html
 from ragpulse_scorers import metric_names
-from ragpulse_scorers.report import collect_report, render_html
 from report_data import SCORE_COLUMNS, SPAN_COLUMNS, request_spans, score_rows
 
 HOUR_AGO = datetime.now(UTC) - timedelta(hours=1)

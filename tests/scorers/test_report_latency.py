@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from ragpulse_core.store import Store
-from ragpulse_scorers.report import queries
-from ragpulse_scorers.report.model import LatencyRow
+from ragpulse_dashboards.report import queries
+from ragpulse_dashboards.report.model import LatencyRow
 
 SPAN_COLUMNS = ["Timestamp", "TraceId", "SpanId", "ParentSpanId", "SpanName", "SpanKind", "ServiceName",
                 "SpanAttributes", "Duration", "StatusCode"]  # fmt: skip

@@ -11,10 +11,10 @@ from datetime import UTC, datetime, timedelta
 
 from browser_testing import visible_text
 from ragpulse_core.store import Store
-from ragpulse_scorers.alerts import AlertKey, AlertRecord
-from ragpulse_scorers.alerts.state import FIRING, save
-from ragpulse_scorers.report import collect_report, render_html, render_terminal
-from ragpulse_scorers.report.model import AlertLimits, ReportData
+from ragpulse_dashboards.alerts import AlertKey, AlertRecord
+from ragpulse_dashboards.alerts.state import FIRING, save
+from ragpulse_dashboards.report import collect_report, render_html, render_terminal
+from ragpulse_dashboards.report.model import AlertLimits, ReportData
 from report_data import SCORE_COLUMNS, SPAN_COLUMNS, request_spans, score_rows
 from rich.console import Console
 

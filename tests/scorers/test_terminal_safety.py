@@ -10,12 +10,12 @@ from datetime import UTC, datetime, timedelta
 
 from hypothesis import given
 from hypothesis import strategies as st
-from ragpulse_scorers.alerts import AlertKey, AlertRecord
-from ragpulse_scorers.alerts.state import FIRING
-from ragpulse_scorers.commands.alerts import listing
-from ragpulse_scorers.report import render_terminal
-from ragpulse_scorers.report.format import printable
-from ragpulse_scorers.report.model import (
+from ragpulse_dashboards.alerts import AlertKey, AlertRecord
+from ragpulse_dashboards.alerts.state import FIRING
+from ragpulse_dashboards.commands.alerts import listing
+from ragpulse_dashboards.report import render_terminal
+from ragpulse_dashboards.report.format import printable
+from ragpulse_dashboards.report.model import (
     HallucinationRow,
     LatencyRow,
     MetricRow,

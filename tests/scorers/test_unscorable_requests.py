@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 from pipeline_testing import RecordingScorer, insert_requests, log_rows, settings_for, trace_id
+from ragpulse_assembly.model import TraceSpan
 from ragpulse_core.cli import main
 from ragpulse_core.store import Store
-from ragpulse_scorers.assembly.model import TraceSpan
+from ragpulse_dashboards.report import collect_report, render_html, render_terminal
 from ragpulse_scorers.lexical.scorer import LexicalScorer
 from ragpulse_scorers.pipeline.tick import run_tick
-from ragpulse_scorers.report import collect_report, render_html, render_terminal
 from rich.console import Console
 from span_trees import SPAN_ROW_COLUMNS, span_rows
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ragpulse_scorers.assembly.model import Document, Span
-from ragpulse_scorers.assembly.names import ContextSource
-from ragpulse_scorers.assembly.prompt_context import read_prompt
-from ragpulse_scorers.assembly.trace import Trace
+from ragpulse_assembly.model import Document, Span
+from ragpulse_assembly.names import ContextSource
+from ragpulse_assembly.prompt_context import read_prompt
+from ragpulse_assembly.trace import Trace
 
 
 @dataclass(frozen=True)

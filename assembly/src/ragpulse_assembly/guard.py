@@ -9,9 +9,9 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
-from ragpulse_scorers.assembly.model import normalized
-from ragpulse_scorers.assembly.pyrepr import looks_like_repr
-from ragpulse_scorers.assembly.unwrap import looks_like_json, parse_json
+from ragpulse_assembly.model import normalized
+from ragpulse_assembly.pyrepr import looks_like_repr
+from ragpulse_assembly.unwrap import looks_like_json, parse_json
 
 _SERIALIZATION_MARKERS: Final = (
     "ChatMessage(",

@@ -2,7 +2,7 @@
 
 A trace qualifies when it ended (its last span) at least the settle delay ago and no GenAI event of it in
 ``otel_logs`` is newer than that, within the lookback window, in this worker's shard; carries a span some
-dialect marks as a possible request step (:data:`~ragpulse_scorers.assembly.dialects.MARKERS`); has no
+dialect marks as a possible request step (:data:`~ragpulse_assembly.dialects.MARKERS`); has no
 ragpulse root that recorded its context; and was not decided before (an assembled row, or a line in
 ``ragpulse_assembly_log`` for a trace that turned out to hold no request). One query over the window picks up
 to ``max_traces`` trace ids, testing a few named attributes; then, ``batch_size`` traces at a time, a second
@@ -20,13 +20,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final
 
+from ragpulse_core.sampling import SAMPLE_BUCKETS, Shard
 from ragpulse_core.store import Store
 
-from ragpulse_scorers.assembly import dialects
-from ragpulse_scorers.assembly.model import LogEvent, TraceSpan
-from ragpulse_scorers.assembly.names import RAGPULSE_CONTEXT, RAGPULSE_KIND, RAGPULSE_KIND_RAG, Source
-from ragpulse_scorers.assembly.rules import COLUMNS, assemble
-from ragpulse_scorers.pipeline.sampling import SAMPLE_BUCKETS, Shard
+from ragpulse_assembly import dialects
+from ragpulse_assembly.model import LogEvent, TraceSpan
+from ragpulse_assembly.names import RAGPULSE_CONTEXT, RAGPULSE_KIND, RAGPULSE_KIND_RAG, Source
+from ragpulse_assembly.rules import COLUMNS, assemble
 
 logger = logging.getLogger(__name__)
 

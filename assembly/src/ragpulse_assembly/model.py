@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
 
-from ragpulse_scorers.assembly.names import ContextSource, Kind, Source
+from ragpulse_assembly.names import ContextSource, Kind, Source
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 the names of ragpulse's own root span (from ``ragpulse.semconv``).
 
 The attribute names of other instrumentation families are spelled in their dialect modules
-(:mod:`ragpulse_scorers.assembly.dialects`), each family's in one place.
+(:mod:`ragpulse_assembly.dialects`), each family's in one place.
 """
 
 from __future__ import annotations

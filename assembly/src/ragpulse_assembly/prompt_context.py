@@ -25,9 +25,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from ragpulse_scorers.assembly.dialects.base import documents_of
-from ragpulse_scorers.assembly.model import Message, Role, normalized
-from ragpulse_scorers.assembly.unwrap import parse_json
+from ragpulse_assembly.dialects.base import documents_of
+from ragpulse_assembly.model import Message, Role, normalized
+from ragpulse_assembly.unwrap import parse_json
 
 _CONTEXT_NOUNS: Final = frozenset(
     [

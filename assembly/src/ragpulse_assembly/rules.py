@@ -1,5 +1,5 @@
 """One trace's spans → one request row, by the rules of DESIGN.md "Requests from any trace". The rules read
-only the common span model (:mod:`ragpulse_scorers.assembly.model`), never a family's keys:
+only the common span model (:mod:`ragpulse_assembly.model`), never a family's keys:
 
 - question and answer from the ragpulse root, else the outermost chain span that recorded them, else the
   outermost LLM span's last user message (without the documents pasted into it) and the generating LLM
@@ -14,8 +14,8 @@ only the common span model (:mod:`ragpulse_scorers.assembly.model`), never a fam
   documents below it); the question searched as such has query index 0, the others follow in the order the
   query-writing LLM wrote them;
 - model and tokens from the generating LLM span (or the LLM call inside it that counted them);
-- a request that cannot be judged says why (:mod:`ragpulse_scorers.assembly.reasons`), and
-  :mod:`ragpulse_scorers.assembly.guard` refuses serialized values whatever dialect produced them.
+- a request that cannot be judged says why (:mod:`ragpulse_assembly.reasons`), and
+  :mod:`ragpulse_assembly.guard` refuses serialized values whatever dialect produced them.
 
 The result depends only on the set of spans: duplicates and arrival order change nothing, and a missing span
 costs only what it carried.
@@ -29,14 +29,14 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Final
 
-from ragpulse_scorers.assembly import guard
-from ragpulse_scorers.assembly.context import ChosenContext, choose_context, resolved_documents
-from ragpulse_scorers.assembly.model import Document, Message, Role, Span, TraceSpan, Unread, normalized
-from ragpulse_scorers.assembly.names import REQUEST_KINDS, ContextSource, Kind, Source
-from ragpulse_scorers.assembly.prompt_context import answer_of, read_prompt
-from ragpulse_scorers.assembly.reasons import Unscorable
-from ragpulse_scorers.assembly.trace import Trace
-from ragpulse_scorers.assembly.unwrap import parse_json
+from ragpulse_assembly import guard
+from ragpulse_assembly.context import ChosenContext, choose_context, resolved_documents
+from ragpulse_assembly.model import Document, Message, Role, Span, TraceSpan, Unread, normalized
+from ragpulse_assembly.names import REQUEST_KINDS, ContextSource, Kind, Source
+from ragpulse_assembly.prompt_context import answer_of, read_prompt
+from ragpulse_assembly.reasons import Unscorable
+from ragpulse_assembly.trace import Trace
+from ragpulse_assembly.unwrap import parse_json
 
 COLUMNS: Final = (
     "TraceId", "SpanId", "Timestamp", "ServiceName", "Pipeline", "Variant", "Question", "Answer", "Context",

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ragpulse_scorers.assembly.dialects import normalise
-from ragpulse_scorers.assembly.model import Span, TraceSpan
+from ragpulse_assembly.dialects import normalise
+from ragpulse_assembly.model import Span, TraceSpan
 
 
 class Trace:

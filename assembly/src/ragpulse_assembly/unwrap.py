@@ -14,8 +14,8 @@ from collections import deque
 from collections.abc import Iterator
 from typing import Any, Final
 
-from ragpulse_scorers.assembly.model import Message, Role, role
-from ragpulse_scorers.assembly.pyrepr import looks_like_repr, repr_role, repr_text
+from ragpulse_assembly.model import Message, Role, role
+from ragpulse_assembly.pyrepr import looks_like_repr, repr_role, repr_text
 
 QUESTION_KEYS: Final = (
     "question", "query", "query_str", "user_question", "user_query", "user_input", "input", "inputs",

@@ -1,7 +1,8 @@
 """The ``ragpulse`` command.
 
 Subcommands come from the installed parts through the ``ragpulse.cli`` entry-point group: the core gives
-``migrate``, ``ragpulse-collector`` adds ``collector``, ``ragpulse-scorers`` adds the rest. Each part's
+``migrate``, ``ragpulse-collector`` adds ``collector``, ``ragpulse-scorers``, ``ragpulse-dashboards`` and the
+example's demo add the rest, listed by name. Each part's
 ``register(subparsers)`` adds its commands and sets ``func(args) -> int`` on each. Registering imports only
 argparse code: a command imports its heavy dependencies when it runs, so ``ragpulse --help`` stays fast.
 
@@ -36,7 +37,17 @@ console = Console(stderr=True)
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 CommandFunction: TypeAlias = Callable[[argparse.Namespace], int]
 COMMANDS_GROUP = "ragpulse.cli"
-PARTS = ("ragpulse-core", "ragpulse-collector", "ragpulse-scorers", "ragpulse")
+PARTS = (
+    "ragpulse-core",
+    "ragpulse-collector",
+    "ragpulse-assembly",
+    "ragpulse-scorers",
+    "ragpulse-dashboards",
+    "ragpulse-example",
+    "ragpulse",
+)
+# Entry points (``ragpulse.cli`` names) whose commands run the store and the ingest path: listed first.
+SERVER_PARTS = ("collector", "core")
 PROGRAM = "ragpulse"
 # Libraries that log every retry of a failed connection; the one-line error says what failed.
 NOISY_LOGGERS = ("clickhouse_connect", "urllib3.connectionpool", "grpc")
@@ -109,8 +120,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--dsn", help="store DSN, for the commands that open the store")
     parser.add_argument("--version", action="version", version=installed_versions())
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    server_commands = 0
     for entry_point in sorted(entry_points(group=COMMANDS_GROUP), key=lambda ep: ep.name):
         entry_point.load()(subparsers)
+        if entry_point.name in SERVER_PARTS:
+            server_commands = len(subparsers._choices_actions)
+    # The ingest path's commands first, then every other part's commands by name, wherever they live.
+    subparsers._choices_actions[server_commands:] = sorted(
+        subparsers._choices_actions[server_commands:], key=lambda action: action.dest
+    )
     for command in _command_parsers(subparsers):
         _accept_global_options(command)
     return parser

@@ -2,14 +2,16 @@
 
 Sources, lowest precedence first: defaults, environment variables (``RAGPULSE_<SECTION>__<FIELD>``, plus the
 standard names a field declares as aliases), a TOML file (``--config``, ``$RAGPULSE_CONFIG`` or
-``./ragpulse.toml``), then command-line flags. The scorers extend :class:`RagpulseSettings` with their
-sections; every process loads the same file.
+``./ragpulse.toml``), then command-line flags. Each part extends the settings below it with its own
+sections (scorers, then dashboards) and names its class in the ``ragpulse.settings`` entry-point group; every
+command loads the most complete class installed, so every process reads the same file, all of its sections.
 """
 
 from __future__ import annotations
 
 import os
 import tomllib
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
@@ -33,6 +35,7 @@ from ragpulse_core.store import DEFAULT_DATABASE, default_dsn, validate_dsn, wit
 from ragpulse_core.tokens import checked_token
 
 DEFAULT_CONFIG_FILE = Path("ragpulse.toml")
+SETTINGS_GROUP = "ragpulse.settings"
 
 
 class ConfigError(ValueError):
@@ -148,17 +151,35 @@ class RagpulseSettings(BaseSettings):
 
     @classmethod
     def load(cls: type[SettingsT], config_file: Path | None = None, **overrides: Any) -> SettingsT:
-        """Settings from every source; ``overrides`` (flags) win, nested as ``{"store": {"dsn": ...}}``."""
+        """Settings from every source; ``overrides`` (flags) win, nested as ``{"store": {"dsn": ...}}``.
+
+        The result is the most complete installed extension of ``cls``, so a section that another part reads
+        (``[live]`` for the collector's command) is known, kept and checked, never refused as unknown.
+        """
+        complete = installed_extension(cls)
         path = config_file or _config_file_from_env()
         if path is not None:
-            _check_config_file(path, set(cls.model_fields))
-        layered = type(cls.__name__, (cls,), {"_config_file": path})
+            _check_config_file(path, set(complete.model_fields))
+        layered = type(complete.__name__, (complete,), {"_config_file": path})
         try:
-            return cls.model_validate(layered(**_drop_none(overrides)).model_dump())
+            return complete.model_validate(layered(**_drop_none(overrides)).model_dump())
         except ValidationError as exc:
             # Pydantic's own error stays (callers match on it); the note says where the values came from.
             exc.add_note(f"from flags, environment or {path}" if path else "from flags or environment")
             raise
+
+
+def installed_extension(cls: type[SettingsT]) -> type[SettingsT]:
+    """The most derived settings class that an installed part registers and that extends ``cls``.
+
+    The parts extend each other in a line (core, scorers, dashboards), so the most derived one holds them all.
+    """
+    complete = cls
+    for entry_point in entry_points(group=SETTINGS_GROUP):
+        candidate = entry_point.load()
+        if isinstance(candidate, type) and issubclass(candidate, complete):
+            complete = candidate
+    return complete
 
 
 def _check_config_file(path: Path, sections: set[str]) -> None:

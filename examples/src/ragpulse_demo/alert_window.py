@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from ragpulse_scorers.settings import AlertSettings
+from ragpulse_dashboards.settings import AlertSettings
 
 SECONDS_PER_DAY = 86_400.0
 # Without a split the baseline must still be a positive span: one too short to hold a request.

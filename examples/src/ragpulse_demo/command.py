@@ -18,28 +18,28 @@ import time
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ragpulse_core.cli import invoked_as
 from ragpulse_core.receivers import load_receiver
 from ragpulse_core.store import Store
+from ragpulse_dashboards.alerts import evaluate_alerts
+from ragpulse_dashboards.commands.report import write_html
+from ragpulse_dashboards.report import ReportData, render_html, render_terminal
+from ragpulse_dashboards.report.collect import collect_alerting_report
+from ragpulse_dashboards.report.format import percent
+from ragpulse_dashboards.settings import DashboardsSettings
+from ragpulse_example.rates import parse_rates
+from ragpulse_example.standins import STANDIN_MODEL
+from ragpulse_example.traffic import SERVICE_NAME, Drift, TrafficSummary, run_traffic
+from ragpulse_scorers.commands.store_access import open_migrated_store
+from ragpulse_scorers.outcomes import Outcome
+from ragpulse_scorers.pipeline.scheduler import ScoringSchedule
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ragpulse_scorers.alerts import evaluate_alerts
-from ragpulse_scorers.commands.report import write_html
-from ragpulse_scorers.commands.store_access import open_migrated_store
-from ragpulse_scorers.demo.alert_window import AlertWindow
-from ragpulse_scorers.outcomes import Outcome
-from ragpulse_scorers.pipeline.scheduler import ScoringSchedule
-from ragpulse_scorers.report import ReportData, render_html, render_terminal
-from ragpulse_scorers.report.collect import collect_alerting_report
-from ragpulse_scorers.report.format import percent
-from ragpulse_scorers.settings import ScorersSettings
-
-if TYPE_CHECKING:
-    from ragpulse_example.traffic import TrafficSummary
+from ragpulse_demo.alert_window import AlertWindow
 
 console = Console()
 logger = logging.getLogger(__name__)
@@ -53,19 +53,12 @@ DEMO_MIN_SAMPLES_FLOOR = 10
 _CHATTY_LOGGERS = (
     "ragpulse_collector",
     "ragpulse_scorers.pipeline",
-    "ragpulse_scorers.alerts",
+    "ragpulse_dashboards.alerts",
     "apscheduler",
 )
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        from ragpulse_example.rates import parse_rates
-        from ragpulse_example.standins import STANDIN_MODEL
-        from ragpulse_example.traffic import SERVICE_NAME, Drift, run_traffic
-    except ImportError as exc:
-        console.print(f"[red]the demo needs the example service[/red] (pip install -e ./examples): {exc}")
-        return 1
     if args.requests < 1:
         raise ValueError("--requests must be at least 1")
     variants = [name.strip() for name in args.variants.split(",") if name.strip()]
@@ -82,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         for name in _CHATTY_LOGGERS:
             logging.getLogger(name).setLevel(logging.WARNING)
         # The story prints every alert this run fired, with its value and interval; no log line before it.
-        logging.getLogger("ragpulse_scorers.alerts.evaluator").setLevel(logging.ERROR)
+        logging.getLogger("ragpulse_dashboards.alerts.evaluator").setLevel(logging.ERROR)
     store = open_migrated_store(settings)
     if store is None:
         return 1
@@ -173,19 +166,18 @@ def _tell(
     store: Store,
     started: datetime,
     traffic: TrafficSummary | None,
-    settings: ScorersSettings,
+    settings: DashboardsSettings,
     html_path: Path,
     *,
     standin: bool,
 ) -> None:
     """Evaluate the alerts once over this run, then report: the story first, the full report, the truth."""
     # These read the example's labels, so they load only once the example is known to be installed.
-    from ragpulse_example.traffic import SERVICE_NAME
 
-    from ragpulse_scorers.demo.comparison import comparison_html, print_comparison
-    from ragpulse_scorers.demo.page import with_sections
-    from ragpulse_scorers.demo.story import build_story, print_story, story_html
-    from ragpulse_scorers.demo.truth import labels_of, measured_vs_truth
+    from ragpulse_demo.comparison import comparison_html, print_comparison
+    from ragpulse_demo.page import with_sections
+    from ragpulse_demo.story import build_story, print_story, story_html
+    from ragpulse_demo.truth import labels_of, measured_vs_truth
 
     evaluated_at = datetime.now(UTC)
     split_at = (
@@ -227,17 +219,17 @@ def _tell(
     console.print(f"Rerun the report on this data: {escape(rerun)}", soft_wrap=True)
 
 
-def _demo_settings(config: Path | None, directory: Path, samples_per_part: int) -> ScorersSettings:
+def _demo_settings(config: Path | None, directory: Path, samples_per_part: int) -> DashboardsSettings:
     """Short intervals and no settle delay, so requests are scored seconds after they land.
 
     The scheduler's alert job is off: the demo evaluates alerts once, after the run, over windows sized to
     it. Alerts keep their threshold but need fewer samples than in production: a demo variant gets tens of
     requests in each part of the run, and the Wilson bounds already keep a small sample from firing on noise.
     """
-    base = ScorersSettings.load(config)
+    base = DashboardsSettings.load(config)
     # LLM judges when an endpoint is configured (lexical stays: free, and a second opinion); else lexical.
     scorers = ["support", "lexical"] if base.judge.configured else ["lexical"]
-    return ScorersSettings.load(
+    return DashboardsSettings.load(
         config,
         store={"dsn": f"chdb://{(directory / 'chdb').resolve()}"},
         collector={"host": "127.0.0.1", "port": 0, "batch_max_wait_ms": 100},
@@ -290,7 +282,7 @@ def _scoring_progress(
     return int(landed), done
 
 
-def _print_alerts(data: ReportData, settings: ScorersSettings, whole_run: bool) -> None:
+def _print_alerts(data: ReportData, settings: DashboardsSettings, whole_run: bool) -> None:
     """Which alerts fire after the run, or why none does: the demo's answer to "would I have been paged?".
 
     The reasons quote the run's rates, so they are given only when the alert window was the whole run.

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
+from ragpulse_dashboards.report.format import percent, rate_with_interval
 from rich.console import Console
 from rich.markup import escape as markup_escape
 
-from ragpulse_scorers.demo.truth import TruthRow
-from ragpulse_scorers.report.format import percent, rate_with_interval
+from ragpulse_demo.truth import TruthRow
 
 STANDIN_NOTE = (
     "Answers come from the extractive stand-in (sentences copied from the retrieved passages), so every"

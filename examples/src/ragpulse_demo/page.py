@@ -8,7 +8,7 @@ _SUBTITLE = "<p class='sub'>"
 
 
 def with_sections(page: str, sections: Sequence[str]) -> str:
-    """``page`` (from :func:`ragpulse_scorers.report.render_html`) with ``sections`` under its title."""
+    """``page`` (from :func:`ragpulse_dashboards.report.render_html`) with ``sections`` under its title."""
     start = page.find(_SUBTITLE)
     if start < 0:
         raise ValueError("the report page has no subtitle to place the demo's sections under")

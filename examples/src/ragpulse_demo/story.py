@@ -10,14 +10,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
+from ragpulse_dashboards.alerts.state import AlertRecord
+from ragpulse_dashboards.report.format import excerpt, number, percent
+from ragpulse_dashboards.report.model import Rate, ReportData, WorstRequest
+from ragpulse_scorers.stats import difference_interval
 from rich.console import Console
 from rich.markup import escape as markup_escape
 
-from ragpulse_scorers.alerts.state import AlertRecord
-from ragpulse_scorers.demo.truth import RequestLabels
-from ragpulse_scorers.report.format import excerpt, number, percent
-from ragpulse_scorers.report.model import Rate, ReportData, WorstRequest
-from ragpulse_scorers.stats import difference_interval
+from ragpulse_demo.truth import RequestLabels
 
 EVIDENCE_LIMIT = 3
 

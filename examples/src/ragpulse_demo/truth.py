@@ -13,10 +13,9 @@ from typing import Any
 
 from ragpulse import semconv
 from ragpulse_core.store import Store
+from ragpulse_dashboards.report.model import Rate
 from ragpulse_example.labels import DEGRADED_RETRIEVAL_ATTRIBUTE, PLANTED_ATTRIBUTE
-
 from ragpulse_scorers.metric_names import HALLUCINATION
-from ragpulse_scorers.report.model import Rate
 
 # One row per labelled request: whether it was planted, whether its retrieval was degraded.
 _LABELS = """

@@ -35,3 +35,21 @@ def scorer_flags(args: argparse.Namespace) -> dict[str, Any]:
         "shard": args.shard,
         "interval_s": args.interval,
     }
+
+
+def add_dsn(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--dsn", help="store DSN (default: store.dsn from the config, ./.ragpulse/chdb)")
+
+
+def add_scorer_flags(parser: argparse._ActionsContainer) -> None:
+    """The scheduler's flags, shared by ``score`` and ``serve``; ``scorer_flags`` reads them back."""
+    parser.add_argument(
+        "--scorer", dest="scorers", action="extend", nargs="+", metavar="NAME",
+        help="scorers to run (default: scorer.scorers from the config, lexical)",
+    )  # fmt: skip
+    parser.add_argument("--sample-rate", type=float, help="share of requests scored, 0 to 1")
+    parser.add_argument("--shard", metavar="i/N", help="this worker takes shard i of N")
+    parser.add_argument(
+        "--interval", type=float, metavar="SECONDS",
+        help="seconds between ticks (default: scorer.interval_s, 10)",
+    )  # fmt: skip

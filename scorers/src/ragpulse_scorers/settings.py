@@ -1,4 +1,4 @@
-"""Scorer, judge and alert settings: the collector's settings plus the sections the scorers read.
+"""Scorer and judge settings: the collector's settings plus the sections the scorers read.
 
 Environment: ``RAGPULSE_SCORER__SAMPLE_RATE=0.2`` and so on; the judge also honours the standard
 ``OPENAI_BASE_URL``, ``OPENAI_API_KEY`` and ``RAGPULSE_JUDGE_MODEL``.
@@ -11,9 +11,9 @@ import os
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic import Field, SecretStr, model_validator
+from ragpulse_assembly.settings import AssemblySettings
 from ragpulse_core.settings import RagpulseSettings, SettingsSection
-from ragpulse_core.tokens import checked_token
 
 DEFAULT_SCORERS = ("lexical",)
 LLM_SUPPORT_SCORER = "support"
@@ -65,12 +65,6 @@ class ScorerSettings(SettingsSection):
     heartbeat_file: Path | None = Field(
         None, description="Touched after every finished tick of `ragpulse score`, for a healthcheck"
     )
-
-
-class AssemblySettings(SettingsSection):
-    enabled: bool = Field(True, description="Assemble requests from OpenInference and GenAI traces each tick")
-    batch_size: int = Field(200, ge=1, description="Traces read and assembled per query")
-    max_traces_per_tick: int = Field(5000, ge=1, description="Most traces assembled per tick")
 
 
 class PriceSettings(SettingsSection):
@@ -149,63 +143,10 @@ def is_loopback_url(url: str | None) -> bool:
         return False
 
 
-class AlertSettings(SettingsSection):
-    hallucination_threshold: float = Field(0.2, ge=0, le=1)
-    window_minutes: float = Field(60.0, gt=0)
-    min_samples: int = Field(30, ge=1)
-    webhook_url: str | None = None
-    enabled: bool = Field(True, description="Run the built-in alert job beside the scorer")
-    interval_s: float = Field(60.0, gt=0, description="Seconds between alert evaluations")
-    resolve_margin: float = Field(
-        0.0, ge=0, le=1, description="A firing rate alert resolves once its upper bound < threshold − margin"
-    )
-    baseline_days: float = Field(7.0, gt=0, description="Support-rate drop is tested against this many days")
-    judge_error_threshold: float = Field(0.1, ge=0, le=1, description="Share of judged requests that errored")
-    stall_grace_minutes: float = Field(5.0, ge=0, description="Requests younger than this need no score yet")
-    stall_min_requests: int = Field(10, ge=1, description="Requests in the window before a stall can fire")
-    webhook_timeout_s: float = Field(5.0, gt=0)
-
-
-class LiveSettings(SettingsSection):
-    """The live report page ``ragpulse serve`` runs beside the collector, on a port of its own.
-
-    It shows traced questions and answers, so it asks for a token: ``read_token`` (or ``read_token_file``),
-    else the collector's ingest token, else one made for the run and printed once at start.
-    """
-
-    enabled: bool = Field(True, description="Serve the live report while `ragpulse serve` runs")
-    host: str = "127.0.0.1"
-    port: int = Field(4319, ge=0, le=65535, description="0 picks a free port")
-    window_hours: float = Field(24.0, gt=0, description="The page reports requests this recent")
-    refresh_s: int = Field(15, ge=1, description="The page reloads itself this often")
-    read_token: SecretStr | None = Field(
-        None, description="Token that opens the page (default: the collector's ingest token)"
-    )
-    read_token_file: Path | None = Field(None, description="A file holding the read token (kept out of argv)")
-    allowed_hosts: list[str] = Field(
-        default_factory=lambda: ["localhost"],
-        description="Host names the page answers to (IP addresses always): others are refused, which"
-        " defeats DNS rebinding; add the name people use when the page listens beyond loopback",
-    )
-    cache_s: float = Field(
-        5.0, ge=0, description="A render is shared by every reader of the same view for this long"
-    )
-    header_timeout_s: float = Field(
-        10.0, gt=0, description="A connection without a complete request head, or idle, this long is closed"
-    )
-
-    @field_validator("read_token")
-    @classmethod
-    def _token_not_blank(cls, token: SecretStr | None) -> SecretStr | None:
-        return checked_token(token, "live.read_token")
-
-
 class ScorersSettings(RagpulseSettings):
     scorer: ScorerSettings = Field(default_factory=ScorerSettings)
     assembly: AssemblySettings = Field(default_factory=AssemblySettings)
     judge: JudgeSettings = Field(default_factory=JudgeSettings)
-    alerts: AlertSettings = Field(default_factory=AlertSettings)
-    live: LiveSettings = Field(default_factory=LiveSettings)
 
     @model_validator(mode="after")
     def _judge_scores_when_configured(self) -> ScorersSettings:

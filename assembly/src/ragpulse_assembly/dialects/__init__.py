@@ -1,5 +1,5 @@
 """One dialect per instrumentation family, each reading its own keys into the common span model
-(:mod:`ragpulse_scorers.assembly.model`). Adding a family = adding a module here and its tests.
+(:mod:`ragpulse_assembly.model`). Adding a family = adding a module here and its tests.
 
 A span belongs to the first dialect in :data:`DIALECTS` that claims it: ragpulse's own spans first, then
 the families whose keys are their own, then those that share the GenAI conventions' keys (OpenLIT, known by
@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from typing import Final
 
-from ragpulse_scorers.assembly.dialects import genai
-from ragpulse_scorers.assembly.dialects.base import Dialect, Marker, common
-from ragpulse_scorers.assembly.dialects.genai import GenAI
-from ragpulse_scorers.assembly.dialects.haystack import Haystack
-from ragpulse_scorers.assembly.dialects.openinference import OpenInference
-from ragpulse_scorers.assembly.dialects.openlit import OpenLIT
-from ragpulse_scorers.assembly.dialects.openllmetry import OpenLLMetry
-from ragpulse_scorers.assembly.dialects.ragpulse import Ragpulse
-from ragpulse_scorers.assembly.model import Span, TraceSpan
-from ragpulse_scorers.assembly.names import Kind
+from ragpulse_assembly.dialects import genai
+from ragpulse_assembly.dialects.base import Dialect, Marker, common
+from ragpulse_assembly.dialects.genai import GenAI
+from ragpulse_assembly.dialects.haystack import Haystack
+from ragpulse_assembly.dialects.openinference import OpenInference
+from ragpulse_assembly.dialects.openlit import OpenLIT
+from ragpulse_assembly.dialects.openllmetry import OpenLLMetry
+from ragpulse_assembly.dialects.ragpulse import Ragpulse
+from ragpulse_assembly.model import Span, TraceSpan
+from ragpulse_assembly.names import Kind
 
 DIALECTS: Final[tuple[Dialect, ...]] = (
     Ragpulse(),

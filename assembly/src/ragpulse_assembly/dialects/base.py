@@ -7,9 +7,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
-from ragpulse_scorers.assembly.model import Document, Span, TraceSpan, document
-from ragpulse_scorers.assembly.names import Kind, Source
-from ragpulse_scorers.assembly.pyrepr import looks_like_repr
+from ragpulse_assembly.model import Document, Span, TraceSpan, document
+from ragpulse_assembly.names import Kind, Source
+from ragpulse_assembly.pyrepr import looks_like_repr
 
 TEXT_KEYS: Final = ("content", "text", "page_content", "document", "chunk", "passage", "body", "snippet")
 ID_KEYS: Final = ("id", "doc_id", "document_id", "node_id", "chunk_id", "_id", "uuid")
@@ -29,7 +29,7 @@ class Marker:
 
 class Dialect(Protocol):
     """One instrumentation family: which spans it wrote, which attributes it reads, and how each of its
-    spans becomes a :class:`~ragpulse_scorers.assembly.model.Span`."""
+    spans becomes a :class:`~ragpulse_assembly.model.Span`."""
 
     @property
     def source(self) -> Source: ...

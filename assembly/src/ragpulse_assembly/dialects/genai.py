@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ragpulse_scorers.assembly.dialects.base import Marker, common, count, documents_of, first
-from ragpulse_scorers.assembly.model import LogEvent, Message, Role, Span, TraceSpan, Unread
-from ragpulse_scorers.assembly.names import ContextSource, Kind, Source
-from ragpulse_scorers.assembly.unwrap import content_text, message_of, messages_of, parse_json
+from ragpulse_assembly.dialects.base import Marker, common, count, documents_of, first
+from ragpulse_assembly.model import LogEvent, Message, Role, Span, TraceSpan, Unread
+from ragpulse_assembly.names import ContextSource, Kind, Source
+from ragpulse_assembly.unwrap import content_text, message_of, messages_of, parse_json
 
 OPERATION_NAME: Final = "gen_ai.operation.name"
 SYSTEM: Final = "gen_ai.system"

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ragpulse_scorers.assembly.dialects.base import Marker, common, count, documents_of
-from ragpulse_scorers.assembly.model import Message, Role, Span, TraceSpan, Unread
-from ragpulse_scorers.assembly.names import ContextSource, Kind, Source
-from ragpulse_scorers.assembly.unwrap import (
+from ragpulse_assembly.dialects.base import Marker, common, count, documents_of
+from ragpulse_assembly.model import Message, Role, Span, TraceSpan, Unread
+from ragpulse_assembly.names import ContextSource, Kind, Source
+from ragpulse_assembly.unwrap import (
     ANSWER_KEYS,
     QUESTION_KEYS,
     messages_of,

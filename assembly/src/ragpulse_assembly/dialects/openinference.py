@@ -4,7 +4,7 @@ text or JSON; ``llm.input_messages``/``llm.output_messages`` flattened; ``retrie
 
 Covers the LangChain, LlamaIndex, openai, Haystack and DSPy instrumentors: Haystack's nested
 ``{"data": {"<component>": {...}}}`` inputs and ``ChatMessage(...)`` repr replies are read by
-:mod:`~ragpulse_scorers.assembly.unwrap`; a DSPy ``Predict`` chain's ``{"context": [...]}`` input is kept as a
+:mod:`~ragpulse_assembly.unwrap`; a DSPy ``Predict`` chain's ``{"context": [...]}`` input is kept as a
 document list.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ragpulse_scorers.assembly.dialects.base import (
+from ragpulse_assembly.dialects.base import (
     Marker,
     common,
     count,
@@ -22,9 +22,9 @@ from ragpulse_scorers.assembly.dialects.base import (
     number,
     source_of,
 )
-from ragpulse_scorers.assembly.model import Document, Message, Role, Span, TraceSpan, Unread, document, role
-from ragpulse_scorers.assembly.names import RAGPULSE_SCOPE, ContextSource, Kind, Source
-from ragpulse_scorers.assembly.unwrap import answer_text, messages_of, parse_json, question_text
+from ragpulse_assembly.model import Document, Message, Role, Span, TraceSpan, Unread, document, role
+from ragpulse_assembly.names import RAGPULSE_SCOPE, ContextSource, Kind, Source
+from ragpulse_assembly.unwrap import answer_text, messages_of, parse_json, question_text
 
 SPAN_KIND: Final = "openinference.span.kind"
 INPUT_VALUE: Final = "input.value"

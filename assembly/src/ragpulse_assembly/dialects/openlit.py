@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from ragpulse_scorers.assembly.dialects import genai
-from ragpulse_scorers.assembly.dialects.base import Marker
-from ragpulse_scorers.assembly.model import Span, TraceSpan
-from ragpulse_scorers.assembly.names import Source
+from ragpulse_assembly.dialects import genai
+from ragpulse_assembly.dialects.base import Marker
+from ragpulse_assembly.model import Span, TraceSpan
+from ragpulse_assembly.names import Source
 
 
 class OpenLIT:

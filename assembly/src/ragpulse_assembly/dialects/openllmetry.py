@@ -18,12 +18,12 @@ import re
 from dataclasses import replace
 from typing import Any, Final
 
-from ragpulse_scorers.assembly.dialects import genai
-from ragpulse_scorers.assembly.dialects.base import Marker, common, count, documents_of, indexed
-from ragpulse_scorers.assembly.model import Document, Message, Role, Span, TraceSpan, Unread, document, role
-from ragpulse_scorers.assembly.names import ContextSource, Kind, Source
-from ragpulse_scorers.assembly.pyrepr import looks_like_repr, repr_text
-from ragpulse_scorers.assembly.unwrap import (
+from ragpulse_assembly.dialects import genai
+from ragpulse_assembly.dialects.base import Marker, common, count, documents_of, indexed
+from ragpulse_assembly.model import Document, Message, Role, Span, TraceSpan, Unread, document, role
+from ragpulse_assembly.names import ContextSource, Kind, Source
+from ragpulse_assembly.pyrepr import looks_like_repr, repr_text
+from ragpulse_assembly.unwrap import (
     ANSWER_KEYS,
     QUESTION_KEYS,
     answer_text,

@@ -8,10 +8,10 @@ from typing import Final
 
 from ragpulse import semconv
 
-from ragpulse_scorers.assembly.dialects import openinference
-from ragpulse_scorers.assembly.dialects.base import Marker
-from ragpulse_scorers.assembly.model import RagRoot, Span, TraceSpan
-from ragpulse_scorers.assembly.names import RAGPULSE_KIND, RAGPULSE_KIND_RAG, RAGPULSE_SCOPE, Source
+from ragpulse_assembly.dialects import openinference
+from ragpulse_assembly.dialects.base import Marker
+from ragpulse_assembly.model import RagRoot, Span, TraceSpan
+from ragpulse_assembly.names import RAGPULSE_KIND, RAGPULSE_KIND_RAG, RAGPULSE_SCOPE, Source
 
 _ROOT_KEYS: Final = (
     semconv.KIND, semconv.PIPELINE, semconv.VARIANT, semconv.CONTEXT, semconv.VARIATIONS, semconv.RETRIEVALS,

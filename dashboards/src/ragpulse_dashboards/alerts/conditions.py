@@ -1,6 +1,7 @@
 """Reads the numbers each alert rule needs from ClickHouse and turns them into observations.
 
-The same conditions run in Grafana (``dashboards/provisioning/alerting/rules.yml``); keep the two in step.
+The same conditions run in Grafana (``dashboards/grafana/provisioning/alerting/rules.yml``); keep the two
+in step.
 A request counts as hallucinated when its ``hallucination`` score is at least 0.5 (lexical writes 1/0, the LLM
 support judge 1 − adherence) and as supported otherwise; rows with an error or no value are not counted. Each
 request counts once, judged by the best judge that scored it (support over any other LLM judge over lexical),
@@ -15,11 +16,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ragpulse_core.store import Store
-
-from ragpulse_scorers.alerts import rules
-from ragpulse_scorers.alerts.rules import AlertKey, Observation
+from ragpulse_dashboards.alerts import rules
+from ragpulse_dashboards.alerts.rules import AlertKey, Observation
+from ragpulse_dashboards.settings import AlertSettings
 from ragpulse_scorers.metric_names import HALLUCINATION
-from ragpulse_scorers.settings import AlertSettings
 
 _HALLUCINATION_COUNTS = """
 SELECT ServiceName, Variant,

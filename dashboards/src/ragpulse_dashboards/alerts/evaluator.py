@@ -9,12 +9,11 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ragpulse_core.store import Store
-
-from ragpulse_scorers.alerts import state, webhook
-from ragpulse_scorers.alerts.conditions import observe
-from ragpulse_scorers.alerts.rules import Observation
-from ragpulse_scorers.alerts.state import FIRING, RESOLVED, AlertRecord
-from ragpulse_scorers.settings import AlertSettings
+from ragpulse_dashboards.alerts import state, webhook
+from ragpulse_dashboards.alerts.conditions import observe
+from ragpulse_dashboards.alerts.rules import Observation
+from ragpulse_dashboards.alerts.state import FIRING, RESOLVED, AlertRecord
+from ragpulse_dashboards.settings import AlertSettings
 
 logger = logging.getLogger(__name__)
 

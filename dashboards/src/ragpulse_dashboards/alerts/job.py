@@ -1,4 +1,5 @@
-"""The APScheduler job that evaluates the built-in alerts; the scorer's scheduler adds it."""
+"""The APScheduler job that evaluates the built-in alerts; the scorer's scheduler adds it through the
+``ragpulse.jobs`` entry point."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ from typing import Final
 
 from apscheduler.schedulers.base import BaseScheduler
 from ragpulse_core.store import Store, StoreUnavailable
-
-from ragpulse_scorers.alerts.evaluator import evaluate_alerts
-from ragpulse_scorers.settings import AlertSettings, ScorersSettings
+from ragpulse_dashboards.alerts.evaluator import evaluate_alerts
+from ragpulse_dashboards.settings import AlertSettings, DashboardsSettings
+from ragpulse_scorers.settings import ScorersSettings
 
 logger = logging.getLogger(__name__)
 
@@ -17,8 +18,13 @@ JOB_ID: Final = "ragpulse-alerts"
 
 
 def add_alert_job(scheduler: BaseScheduler, settings: ScorersSettings | AlertSettings, store: Store) -> None:
-    """Evaluate the alerts every ``alerts.interval_s`` seconds (nothing when ``alerts.enabled`` is false)."""
-    alerts = settings if isinstance(settings, AlertSettings) else settings.alerts
+    """Evaluate the alerts every ``alerts.interval_s`` seconds (nothing when ``alerts.enabled`` is false).
+
+    Settings loaded from their sources are the dashboards' (see
+    :func:`~ragpulse_core.settings.installed_extension`); scorers' settings made in code, without an
+    ``[alerts]`` section, get the default alerts.
+    """
+    alerts = settings if isinstance(settings, AlertSettings) else _alert_settings(settings)
     sample_rate = 1.0 if isinstance(settings, AlertSettings) else settings.scorer.sample_rate
     if not alerts.enabled:
         logger.info("built-in alerts disabled")
@@ -34,6 +40,10 @@ def add_alert_job(scheduler: BaseScheduler, settings: ScorersSettings | AlertSet
         coalesce=True,
         replace_existing=True,
     )
+
+
+def _alert_settings(settings: ScorersSettings) -> AlertSettings:
+    return settings.alerts if isinstance(settings, DashboardsSettings) else AlertSettings()
 
 
 def run_alert_job(store: Store, alerts: AlertSettings, sample_rate: float = 1.0) -> None:

@@ -9,8 +9,7 @@ import logging
 from typing import Any
 
 import httpx
-
-from ragpulse_scorers.alerts.state import FIRING, AlertRecord
+from ragpulse_dashboards.alerts.state import FIRING, AlertRecord
 
 logger = logging.getLogger(__name__)
 

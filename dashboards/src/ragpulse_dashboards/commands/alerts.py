@@ -12,21 +12,20 @@ from datetime import datetime
 from ragpulse_core.cli import print_error, store_hint
 from ragpulse_core.schema import migrate
 from ragpulse_core.store import Store, StoreMissing, StoreUnavailable
+from ragpulse_dashboards.alerts import AlertRecord, evaluate_alerts, load_alerts
+from ragpulse_dashboards.alerts.rules import SCORING_STALLED
+from ragpulse_dashboards.alerts.state import FIRING
+from ragpulse_dashboards.report.format import printable, shown
+from ragpulse_dashboards.settings import DashboardsSettings
 from rich.console import Console, Group
 from rich.markup import escape
 from rich.table import Table
-
-from ragpulse_scorers.alerts import AlertRecord, evaluate_alerts, load_alerts
-from ragpulse_scorers.alerts.rules import SCORING_STALLED
-from ragpulse_scorers.alerts.state import FIRING
-from ragpulse_scorers.report.format import printable, shown
-from ragpulse_scorers.settings import ScorersSettings
 
 console = Console()
 
 
 def run(args: argparse.Namespace) -> int:
-    settings = ScorersSettings.load(args.config, store={"dsn": args.dsn})
+    settings = DashboardsSettings.load(args.config, store={"dsn": args.dsn})
     try:
         store = Store(settings.store.dsn, settings.store.database, read_only=not args.evaluate)
     except StoreMissing as exc:

@@ -10,20 +10,19 @@ from pathlib import Path
 
 from ragpulse_core.cli import invoked_as
 from ragpulse_core.store import StoreUnavailable, describe_dsn
+from ragpulse_dashboards.report import render_html, render_terminal
+from ragpulse_dashboards.report.collect import collect_alerting_report, parse_since
+from ragpulse_dashboards.settings import DashboardsSettings
+from ragpulse_scorers.commands.store_access import open_for_reading
 from rich.console import Console
 from rich.markup import escape
-
-from ragpulse_scorers.commands.store_access import open_for_reading
-from ragpulse_scorers.report import render_html, render_terminal
-from ragpulse_scorers.report.collect import collect_alerting_report, parse_since
-from ragpulse_scorers.settings import ScorersSettings
 
 console = Console()
 
 
 def run(args: argparse.Namespace) -> int:
     since = parse_since(args.since)
-    settings = ScorersSettings.load(args.config, store={"dsn": args.dsn})
+    settings = DashboardsSettings.load(args.config, store={"dsn": args.dsn})
     store = open_for_reading(settings, console)
     if store is None:
         return 1

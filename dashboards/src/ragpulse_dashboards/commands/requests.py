@@ -7,23 +7,22 @@ import argparse
 from collections import Counter
 
 from ragpulse_core.store import StoreUnavailable
+from ragpulse_dashboards.report import queries
+from ragpulse_dashboards.report.collect import parse_since
+from ragpulse_dashboards.report.format import excerpt, shown, unscored_hint, unscored_label
+from ragpulse_dashboards.report.model import RequestLine
+from ragpulse_dashboards.settings import DashboardsSettings
+from ragpulse_scorers.commands.store_access import open_for_reading
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
-
-from ragpulse_scorers.commands.store_access import open_for_reading
-from ragpulse_scorers.report import queries
-from ragpulse_scorers.report.collect import parse_since
-from ragpulse_scorers.report.format import excerpt, shown, unscored_hint, unscored_label
-from ragpulse_scorers.report.model import RequestLine
-from ragpulse_scorers.settings import ScorersSettings
 
 console = Console()
 
 
 def run(args: argparse.Namespace) -> int:
     since = parse_since(args.since)
-    settings = ScorersSettings.load(args.config, store={"dsn": args.dsn})
+    settings = DashboardsSettings.load(args.config, store={"dsn": args.dsn})
     store = open_for_reading(settings, console)
     if store is None:
         return 1

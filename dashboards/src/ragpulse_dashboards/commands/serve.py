@@ -17,20 +17,19 @@ from ragpulse_core.preflight import Listener, check_collector_files, check_liste
 from ragpulse_core.receivers import load_receiver
 from ragpulse_core.stop_signals import StopSignals
 from ragpulse_core.store import Store, embedded_path
-from rich.console import Console
-
+from ragpulse_dashboards.live import LivePage, ReadToken, TokenSource, page_token
+from ragpulse_dashboards.settings import DashboardsSettings
 from ragpulse_scorers.cli_arguments import scorer_flags
 from ragpulse_scorers.commands.checks import check_scoring
 from ragpulse_scorers.commands.store_access import open_migrated_store
-from ragpulse_scorers.live import LivePage, ReadToken, TokenSource, page_token
 from ragpulse_scorers.pipeline.scheduler import ScoringSchedule, quiet_scheduler_logs
-from ragpulse_scorers.settings import ScorersSettings
+from rich.console import Console
 
 console = Console()
 
 
 def run(args: argparse.Namespace) -> int:
-    settings = ScorersSettings.load(
+    settings = DashboardsSettings.load(
         args.config,
         store={"dsn": args.dsn},
         collector=collector_flags(args),
@@ -73,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _page_listener(settings: ScorersSettings) -> list[Listener]:
+def _page_listener(settings: DashboardsSettings) -> list[Listener]:
     live = settings.live
     if not live.enabled:
         return []
@@ -81,7 +80,7 @@ def _page_listener(settings: ScorersSettings) -> list[Listener]:
 
 
 def _start_page(
-    settings: ScorersSettings, store: Store, token: ReadToken | None, cleanup: ExitStack
+    settings: DashboardsSettings, store: Store, token: ReadToken | None, cleanup: ExitStack
 ) -> LivePage | None:
     if token is None:
         return None

@@ -1,6 +1,6 @@
 """The live report page of ``ragpulse serve``: per service, behind a read token, served by aiohttp."""
 
-from ragpulse_scorers.live.access import ReadToken, TokenSource, page_token
-from ragpulse_scorers.live.server import LivePage
+from ragpulse_dashboards.live.access import ReadToken, TokenSource, page_token
+from ragpulse_dashboards.live.server import LivePage
 
 __all__ = ["LivePage", "ReadToken", "TokenSource", "page_token"]

@@ -21,8 +21,7 @@ import secrets
 from dataclasses import dataclass
 
 from ragpulse_core.tokens import TokenError, read_token
-
-from ragpulse_scorers.settings import ScorersSettings
+from ragpulse_dashboards.settings import DashboardsSettings
 
 COOKIE = "ragpulse_live"
 COOKIE_MAX_AGE_S = 7 * 24 * 3600
@@ -41,7 +40,7 @@ class ReadToken:
     source: TokenSource
 
 
-def page_token(settings: ScorersSettings) -> ReadToken:
+def page_token(settings: DashboardsSettings) -> ReadToken:
     """The token that opens the page; a blank one configured anywhere is an error, never "no token"."""
     live, collector = settings.live, settings.collector
     token = read_token(live.read_token, live.read_token_file, "live.read_token")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ragpulse_scorers.report.format import html_text
-from ragpulse_scorers.report.html import ServiceSelector, page, selector_links
+from ragpulse_dashboards.report.format import html_text
+from ragpulse_dashboards.report.html import ServiceSelector, page, selector_links
 
 SIGN_IN_PATH = "/login"
 

@@ -3,9 +3,9 @@
 aiohttp is the maintained server the collector already uses: one event loop holds any number of slow or idle
 connections without a thread each, and a connection that sends no complete request head (or idles) for
 ``live.header_timeout_s`` is closed, so slow clients neither starve readers nor pile up sockets. Renders are
-shared and reused briefly (:mod:`ragpulse_scorers.live.renders`). Every request passes the Host allowlist and
-the read token (:mod:`ragpulse_scorers.live.access`), and every answer carries headers that keep other sites
-from framing, sniffing or reading it.
+shared and reused briefly (:mod:`ragpulse_dashboards.live.renders`). Every request passes the Host allowlist
+and the read token (:mod:`ragpulse_dashboards.live.access`), and every answer carries headers that keep other
+sites from framing, sniffing or reading it.
 """
 
 from __future__ import annotations
@@ -21,14 +21,13 @@ from urllib.parse import quote
 
 from aiohttp import web
 from ragpulse_core.store import Store
-
-from ragpulse_scorers.live import pages
-from ragpulse_scorers.live.access import COOKIE, COOKIE_MAX_AGE_S, Access, ReadToken
-from ragpulse_scorers.live.renders import SharedRenders
-from ragpulse_scorers.report.collect import collect_alerting_report
-from ragpulse_scorers.report.html import CONTENT_SECURITY_POLICY, ServiceSelector, render_html
-from ragpulse_scorers.report.queries import services_since
-from ragpulse_scorers.settings import ScorersSettings
+from ragpulse_dashboards.live import pages
+from ragpulse_dashboards.live.access import COOKIE, COOKIE_MAX_AGE_S, Access, ReadToken
+from ragpulse_dashboards.live.renders import SharedRenders
+from ragpulse_dashboards.report.collect import collect_alerting_report
+from ragpulse_dashboards.report.html import CONTENT_SECURITY_POLICY, ServiceSelector, render_html
+from ragpulse_dashboards.report.queries import services_since
+from ragpulse_dashboards.settings import DashboardsSettings
 
 logger = logging.getLogger(__name__)
 
@@ -52,7 +51,7 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 class LivePage:
     """``GET /`` (all services) and ``GET /?service=NAME``: the report; ``GET /healthz``: ``ok``."""
 
-    def __init__(self, settings: ScorersSettings, store: Store, token: ReadToken) -> None:
+    def __init__(self, settings: DashboardsSettings, store: Store, token: ReadToken) -> None:
         self._settings = settings
         self._store = store
         self._token = token

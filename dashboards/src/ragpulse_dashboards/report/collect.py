@@ -1,4 +1,4 @@
-"""A report's data: the queries of :mod:`ragpulse_scorers.report.queries` put together for one window.
+"""A report's data: the queries of :mod:`ragpulse_dashboards.report.queries` put together for one window.
 
 Rates use Wilson intervals so a rate over 12 requests is not read like one over 1,200.
 """
@@ -11,12 +11,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ragpulse_core.store import Store
-
+from ragpulse_dashboards.report import queries
+from ragpulse_dashboards.report.compare import mean_differences, rate_differences
+from ragpulse_dashboards.report.model import AlertLimits, HallucinationRow, MetricRow, Rate, ReportData
+from ragpulse_dashboards.settings import AlertSettings
 from ragpulse_scorers.metric_names import HALLUCINATION
-from ragpulse_scorers.report import queries
-from ragpulse_scorers.report.compare import mean_differences, rate_differences
-from ragpulse_scorers.report.model import AlertLimits, HallucinationRow, MetricRow, Rate, ReportData
-from ragpulse_scorers.settings import AlertSettings
 
 # Scorers whose hallucination verdict leads the report when several are present: LLM judges first.
 PREFERRED_SCORERS = ("support", "lexical")

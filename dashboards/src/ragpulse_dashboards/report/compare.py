@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 
-from ragpulse_scorers.report.model import Difference, HallucinationRow, MetricRow
+from ragpulse_dashboards.report.model import Difference, HallucinationRow, MetricRow
 from ragpulse_scorers.stats import difference_interval, welch_interval
 
 

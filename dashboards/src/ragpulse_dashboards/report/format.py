@@ -7,15 +7,14 @@ import math
 import unicodedata
 from datetime import UTC, datetime
 
-from rich.markup import escape
-
-from ragpulse_scorers.alerts.rules import SCORING_STALLED
-from ragpulse_scorers.alerts.state import AlertRecord
-from ragpulse_scorers.assembly.reasons import explain
+from ragpulse_assembly.reasons import explain
+from ragpulse_dashboards.alerts.rules import SCORING_STALLED
+from ragpulse_dashboards.alerts.state import AlertRecord
+from ragpulse_dashboards.report.agreement import Interval, JudgeAgreement
+from ragpulse_dashboards.report.glossary import term
+from ragpulse_dashboards.report.model import AlertLimits, Difference, Rate, ReportData
 from ragpulse_scorers.metric_names import COUNT_METRICS
-from ragpulse_scorers.report.agreement import Interval, JudgeAgreement
-from ragpulse_scorers.report.glossary import term
-from ragpulse_scorers.report.model import AlertLimits, Difference, Rate, ReportData
+from rich.markup import escape
 
 # Bidirectional overrides and isolates reorder what a terminal shows (a line can read unlike its bytes).
 _BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")

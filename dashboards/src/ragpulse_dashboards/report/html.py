@@ -1,8 +1,8 @@
 """The report as one self-contained HTML file: inline CSS and SVG, no scripts, opens offline.
 
 Traced strings (questions, answers, variant and service names) are untrusted: every one is escaped and its
-control characters neutralised (:func:`~ragpulse_scorers.report.format.html_text`). The headline (tiles, and
-one row per service when the report spans several) comes first; each service's variants are compared with
+control characters neutralised (:func:`~ragpulse_dashboards.report.format.html_text`). The headline (tiles,
+and one row per service when the report spans several) comes first; each service's variants are compared with
 that service's own baseline.
 """
 
@@ -16,10 +16,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from ragpulse_scorers.alerts.state import FIRING
-from ragpulse_scorers.metric_names import COUNT_METRICS, SUPPORT
-from ragpulse_scorers.report.compare import baseline_first
-from ragpulse_scorers.report.format import (
+from ragpulse_dashboards.alerts.state import FIRING
+from ragpulse_dashboards.report.compare import baseline_first
+from ragpulse_dashboards.report.format import (
     AGREEMENT_HEADERS,
     AGREEMENT_NOTE,
     above_threshold,
@@ -46,10 +45,11 @@ from ragpulse_scorers.report.format import (
     variant_label,
     verdict,
 )
-from ragpulse_scorers.report.glossary import GLOSSARY, term
-from ragpulse_scorers.report.model import Difference, MetricRow, Rate, ReportData
-from ragpulse_scorers.report.services import ServiceRow, hallucination_alert_firing, service_rows
-from ragpulse_scorers.report.svg import Bar, Point, Threshold, bar_chart, line_chart
+from ragpulse_dashboards.report.glossary import GLOSSARY, term
+from ragpulse_dashboards.report.model import Difference, MetricRow, Rate, ReportData
+from ragpulse_dashboards.report.services import ServiceRow, hallucination_alert_firing, service_rows
+from ragpulse_dashboards.report.svg import Bar, Point, Threshold, bar_chart, line_chart
+from ragpulse_scorers.metric_names import COUNT_METRICS, SUPPORT
 
 _STYLE = """
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;background:#f8fafc;

@@ -14,12 +14,10 @@ from typing import Any
 
 from ragpulse import semconv
 from ragpulse_core.store import Store
-
-from ragpulse_scorers.alerts.state import FIRING, AlertRecord, load_alerts
-from ragpulse_scorers.metric_names import HALLUCINATION, SUPPORT_METRICS
-from ragpulse_scorers.report.agreement import JudgeAgreement
-from ragpulse_scorers.report.details import unsupported_sentences
-from ragpulse_scorers.report.model import (
+from ragpulse_dashboards.alerts.state import FIRING, AlertRecord, load_alerts
+from ragpulse_dashboards.report.agreement import JudgeAgreement
+from ragpulse_dashboards.report.details import unsupported_sentences
+from ragpulse_dashboards.report.model import (
     LatencyRow,
     NotScored,
     Rate,
@@ -31,6 +29,7 @@ from ragpulse_scorers.report.model import (
     VariantTraffic,
     WorstRequest,
 )
+from ragpulse_scorers.metric_names import HALLUCINATION, SUPPORT_METRICS
 
 # Steps in the order a request runs them; the root span's name carries the pipeline, so it is found by kind.
 STEPS = (

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ragpulse_scorers.alerts.rules import HALLUCINATION_RATE
-from ragpulse_scorers.report.compare import baseline_first
-from ragpulse_scorers.report.model import Difference, Rate, ReportData
+from ragpulse_dashboards.alerts.rules import HALLUCINATION_RATE
+from ragpulse_dashboards.report.compare import baseline_first
+from ragpulse_dashboards.report.model import Difference, Rate, ReportData
 
 
 @dataclass(frozen=True)

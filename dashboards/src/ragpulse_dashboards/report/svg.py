@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ragpulse_scorers.report.format import html_text
+from ragpulse_dashboards.report.format import html_text
 
 PALETTE = ("#2563eb", "#ea580c", "#16a34a", "#9333ea", "#db2777", "#0891b2", "#ca8a04", "#475569")
 THRESHOLD_COLOUR = "#dc2626"

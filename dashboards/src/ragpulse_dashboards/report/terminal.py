@@ -3,13 +3,9 @@ and compares each service's variants with that service's own baseline."""
 
 from __future__ import annotations
 
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
-
-from ragpulse_scorers.alerts.state import FIRING
-from ragpulse_scorers.report.compare import baseline_first
-from ragpulse_scorers.report.format import (
+from ragpulse_dashboards.alerts.state import FIRING
+from ragpulse_dashboards.report.compare import baseline_first
+from ragpulse_dashboards.report.format import (
     AGREEMENT_HEADERS,
     AGREEMENT_NOTE,
     above_threshold,
@@ -33,8 +29,11 @@ from ragpulse_scorers.report.format import (
     variant_label,
     verdict_with_interval,
 )
-from ragpulse_scorers.report.model import ReportData
-from ragpulse_scorers.report.services import hallucination_alert_firing
+from ragpulse_dashboards.report.model import ReportData
+from ragpulse_dashboards.report.services import hallucination_alert_firing
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
 
 
 def render_terminal(data: ReportData, console: Console) -> None:

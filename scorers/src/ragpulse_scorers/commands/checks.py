@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ragpulse_scorers.pipeline.sampling import Shard
+from ragpulse_core.sampling import Shard
+
 from ragpulse_scorers.registry import check_scorers
 from ragpulse_scorers.settings import ScorersSettings
 

@@ -2,7 +2,7 @@
 --   ContextSource: 'ragpulse' (the decorators' ragpulse.context), 'retriever' (retriever or reranker spans),
 --                  'documents' (document attributes on another span), 'prompt' (documents pasted into the
 --                  generating LLM's prompt), '' (none found).
---   Unscorable:    '' or a reason code (ragpulse_scorers.assembly.reasons), e.g. 'no_content' when content
+--   Unscorable:    '' or a reason code (ragpulse_assembly.reasons), e.g. 'no_content' when content
 --                  capture was off, 'no_context', 'no_answer', 'unparseable'.
 -- Assembled rows set both; rows the materialized view writes from ragpulse root spans get them from these
 -- defaults, computed from the row's own columns at insert (and at read for rows stored before this version).

@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from ragpulse_core.sampling import SAMPLE_BUCKETS, Shard
 from ragpulse_core.store import Store
 
 from ragpulse_scorers.outcomes import DEFERRAL_OUTCOMES, FINAL_OUTCOMES, Outcome
-from ragpulse_scorers.pipeline.sampling import SAMPLE_BUCKETS, Shard
 
 # A judge cannot use more text than this and a prompt this size would be slow and costly: such requests are
 # skipped with a reason instead of being judged.

@@ -6,11 +6,11 @@ import logging
 import threading
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from importlib.metadata import entry_points
 
 from apscheduler.schedulers.background import BackgroundScheduler
 from ragpulse_core.store import Store
 
-from ragpulse_scorers.alerts.job import add_alert_job
 from ragpulse_scorers.pipeline.heartbeat import add_heartbeat
 from ragpulse_scorers.pipeline.tick import ScoringJob
 from ragpulse_scorers.scorer import Scorer
@@ -19,6 +19,9 @@ from ragpulse_scorers.settings import ScorersSettings
 logger = logging.getLogger(__name__)
 
 SCORING_JOB_ID = "ragpulse-scoring"
+# Parts above the scorers add their own jobs (the dashboards' built-in alerts) through this entry-point group:
+# each names ``add(scheduler, settings, store)``.
+JOBS_GROUP = "ragpulse.jobs"
 
 
 def build_scheduler(
@@ -28,8 +31,9 @@ def build_scheduler(
     *,
     stopping: threading.Event | None = None,
 ) -> BackgroundScheduler:
-    """A scheduler (not started) with the scoring job, first run now, the alert job, and the heartbeat file
-    when ``scorer.heartbeat_file`` is set (``score`` and ``serve`` alike).
+    """A scheduler (not started) with the scoring job, first run now, the jobs of the installed parts (the
+    built-in alerts), and the heartbeat file when ``scorer.heartbeat_file`` is set (``score`` and ``serve``
+    alike).
 
     ``max_instances=1`` and ``coalesce=True``: a tick that outlasts the interval is never run twice at once,
     and missed runs collapse into one. Once ``stopping`` is set, a tick in progress starts no new judgment.
@@ -45,7 +49,8 @@ def build_scheduler(
         coalesce=True,
         next_run_time=datetime.now(UTC),
     )
-    add_alert_job(scheduler, settings, store)
+    for entry_point in sorted(entry_points(group=JOBS_GROUP), key=lambda ep: ep.name):
+        entry_point.load()(scheduler, settings, store)
     if settings.scorer.heartbeat_file is not None:
         add_heartbeat(scheduler, SCORING_JOB_ID, settings.scorer.heartbeat_file)
     return scheduler

@@ -18,14 +18,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
+from ragpulse_assembly.job import AssemblyWindow, assemble_requests
+from ragpulse_core.sampling import Shard, sample_threshold
 from ragpulse_core.store import Store, StoreUnavailable
 
-from ragpulse_scorers.assembly.job import AssemblyWindow, assemble_requests
 from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.pipeline.candidates import Selection
 from ragpulse_scorers.pipeline.circuit import JudgeCircuit
 from ragpulse_scorers.pipeline.limits import JudgeLimits, RequestBudget
-from ragpulse_scorers.pipeline.sampling import Shard, sample_threshold
 from ragpulse_scorers.pipeline.turn import ScorerTurn, TurnPlan
 from ragpulse_scorers.pipeline.writer import ScoreWriter
 from ragpulse_scorers.registry import build_scorers

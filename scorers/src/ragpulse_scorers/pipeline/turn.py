@@ -19,9 +19,9 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Protocol
 
+from ragpulse_assembly.reasons import skip_reason
 from ragpulse_core.store import Store
 
-from ragpulse_scorers.assembly.reasons import skip_reason
 from ragpulse_scorers.models import RagRequest, RequestRowError, Score
 from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.pipeline.candidates import (

@@ -1,0 +1,75 @@
+"""The dashboards' subcommands of ``ragpulse``: their flags only.
+
+Each command's work is the ``run(args)`` of its module in :mod:`ragpulse_dashboards.commands`, imported when
+the command runs, so ``ragpulse --help`` loads no report, page server or scheduler.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ragpulse_core.cli import Subparsers, runs
+from ragpulse_core.commands import add_collector_flags
+from ragpulse_scorers.cli_arguments import add_dsn, add_scorer_flags
+
+
+def register(subparsers: Subparsers) -> None:
+    for add_command in (_alerts, _report, _requests, _serve):
+        add_command(subparsers)
+
+
+def _alerts(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser("alerts", help="list built-in alerts (firing first)")
+    add_dsn(parser)
+    parser.add_argument("--all", action="store_true", help="also list resolved alerts")
+    parser.add_argument("--evaluate", action="store_true", help="evaluate every alert rule now, then list")
+    parser.set_defaults(func=runs("ragpulse_dashboards.commands.alerts"))
+
+
+def _report(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "report",
+        help="print the quality report (and write it as HTML)",
+        description="Hallucination rate per variant with 95% intervals, support, utilization and the other "
+        "metrics, latency per step, the worst requests, judge spend and scoring lag.",
+    )
+    add_dsn(parser)
+    parser.add_argument("--html", type=Path, help="also write a self-contained HTML report to this file")
+    parser.add_argument("--since", default="24h", help="window start: 24h, 90m, 7d or an ISO timestamp")
+    parser.add_argument("--service", help="only this service")
+    parser.set_defaults(func=runs("ragpulse_dashboards.commands.report"))
+
+
+def _requests(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "requests",
+        help="list recent requests, and why those not scored are not",
+        description="The newest requests of the window, one line each: where it came from (Source), where "
+        "its context was found (ContextSource), and, for a request no judge may score, the reason (content "
+        "capture off, no context, an unparseable value...), with what to change.",
+    )
+    add_dsn(parser)
+    parser.add_argument("--unscored", action="store_true", help="only requests that cannot be scored")
+    parser.add_argument("--since", default="24h", help="window start: 24h, 90m, 7d or an ISO timestamp")
+    parser.add_argument("--service", help="only this service")
+    parser.add_argument("--limit", type=int, default=50, metavar="N", help="at most N requests (default 50)")
+    parser.set_defaults(func=runs("ragpulse_dashboards.commands.requests"))
+
+
+def _serve(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "serve",
+        help="run the collector, the scorer and the live report page in one process",
+        description="Receive OTLP traces, score them on a schedule and serve the live report (default"
+        " http://127.0.0.1:4319/, live.port) until Ctrl-C. It takes the flags of `ragpulse collector` and"
+        " `ragpulse score`, under the same names.",
+    )
+    add_dsn(parser)
+    collector = parser.add_argument_group("collector (as `ragpulse collector`)")
+    add_collector_flags(collector)
+    scorer = parser.add_argument_group("scorer (as `ragpulse score`)")
+    add_scorer_flags(scorer)
+    live = parser.add_argument_group("live report page")
+    live.add_argument("--live-port", type=int, help="live report page port (default: live.port, 4319)")
+    live.add_argument("--no-live", action="store_true", help="do not serve the live report page")
+    parser.set_defaults(func=runs("ragpulse_dashboards.commands.serve"))

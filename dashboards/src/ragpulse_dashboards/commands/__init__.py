@@ -1,0 +1,1 @@
+"""The dashboards' commands (``alerts``, ``report``, ``requests``, ``serve``): each module's ``run(args)``."""

@@ -1,0 +1,1 @@
+"""The dashboards' tables: the built-in alerts' state (``ragpulse_alerts``)."""
