@@ -11,10 +11,11 @@ from html.parser import HTMLParser
 
 from hypothesis import given
 from hypothesis import strategies as st
+from ragpulse_core.printable import printable
 from ragpulse_dashboards.alerts import AlertKey, AlertRecord
 from ragpulse_dashboards.alerts.state import FIRING
 from ragpulse_dashboards.report import render_html, render_terminal
-from ragpulse_dashboards.report.format import html_text, printable
+from ragpulse_dashboards.report.format import html_text
 from ragpulse_dashboards.report.html import ServiceSelector
 from ragpulse_dashboards.report.model import (
     AlertLimits,

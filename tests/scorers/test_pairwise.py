@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from judge_testing import FakeOpenAI, answering, judge_settings
+from ragpulse_core.cli import parse_window
 from ragpulse_core.store import Store
-from ragpulse_scorers.cli_arguments import parse_window
 from ragpulse_scorers.commands.pairwise import run as run_pairwise_command
 from ragpulse_scorers.judges.pairwise import PairwiseJudge, pooled_documents
 from ragpulse_scorers.judges.pairwise_run import play_pairwise, run_pairwise, write_pairwise_scores

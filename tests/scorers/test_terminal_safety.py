@@ -10,11 +10,11 @@ from datetime import UTC, datetime, timedelta
 
 from hypothesis import given
 from hypothesis import strategies as st
+from ragpulse_core.printable import printable
 from ragpulse_dashboards.alerts import AlertKey, AlertRecord
 from ragpulse_dashboards.alerts.state import FIRING
 from ragpulse_dashboards.commands.alerts import listing
 from ragpulse_dashboards.report import render_terminal
-from ragpulse_dashboards.report.format import printable
 from ragpulse_dashboards.report.model import (
     HallucinationRow,
     LatencyRow,

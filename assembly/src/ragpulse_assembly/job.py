@@ -24,9 +24,11 @@ from ragpulse_core.sampling import SAMPLE_BUCKETS, Shard
 from ragpulse_core.store import Store
 
 from ragpulse_assembly import dialects
+from ragpulse_assembly.mapping import apply_mapping, mapping_keys, trace_attributes
 from ragpulse_assembly.model import LogEvent, TraceSpan
 from ragpulse_assembly.names import RAGPULSE_CONTEXT, RAGPULSE_KIND, RAGPULSE_KIND_RAG, Source
-from ragpulse_assembly.rules import COLUMNS, assemble
+from ragpulse_assembly.rules import COLUMNS, AssembledRequest, assemble
+from ragpulse_assembly.settings import ServiceMapping
 
 logger = logging.getLogger(__name__)
 
@@ -44,6 +46,8 @@ class AssemblyWindow:
     shard: Shard
     batch_size: int
     max_traces: int
+    mappings: tuple[ServiceMapping, ...] = ()
+    """The services' ``[[assembly.mappings]]``: where their question, documents and answer are."""
 
 
 @dataclass
@@ -63,13 +67,13 @@ def assemble_requests(store: Store, window: AssemblyWindow) -> AssemblyReport:
     for offset in range(0, len(settled), window.batch_size):
         batch = settled[offset : offset + window.batch_size]
         traces = [trace for trace, _ in batch]
-        spans = _read_spans(store, window, traces, _read_events(store, window, traces))
+        spans = read_spans(store, window, traces, read_events(store, window, traces))
         rows, decided = [], []
         now = datetime.now(UTC)
         for trace, sample_key in batch:
             found = spans.get(trace, [])
             try:
-                request = assemble(trace, found)
+                request = assemble_trace(trace, found, window.mappings)
             except Exception as exc:
                 # One trace's odd data must not stop the others, nor be read again every tick.
                 logger.exception("cannot assemble trace %s; leaving it out", trace)
@@ -90,11 +94,22 @@ def assemble_requests(store: Store, window: AssemblyWindow) -> AssemblyReport:
     return report
 
 
+def assemble_trace(
+    trace_id: str, spans: list[TraceSpan], mappings: tuple[ServiceMapping, ...] = ()
+) -> AssembledRequest | None:
+    """The request a trace holds, read by the rules and then by its service's mapping, if one matches."""
+    request = assemble(trace_id, spans)
+    if request is None or not mappings:
+        return request
+    mapping = next((m for m in mappings if m.matches(request.service_name, trace_attributes(spans))), None)
+    return request if mapping is None else apply_mapping(request, spans, mapping)
+
+
 def _start(spans: list[TraceSpan], default: datetime) -> datetime:
     return min((span.timestamp for span in spans), default=default)
 
 
-def _marker_sql(parameters: dict[str, Any]) -> str:
+def marker_sql(parameters: dict[str, Any]) -> str:
     """The dialects' markers as one SQL condition on a span, with their values bound in ``parameters``."""
     terms = []
     for index, marker in enumerate(dialects.MARKERS):
@@ -123,7 +138,7 @@ def _settled_traces(store: Store, window: AssemblyWindow, limit: int) -> list[tu
         "rag_context": RAGPULSE_CONTEXT,
         "limit": limit,
     }
-    marked = _marker_sql(parameters)
+    marked = marker_sql(parameters)
     sql = f"""
         SELECT TraceId, cityHash64(TraceId) AS SampleKey
         FROM {store.table("otel_traces")}
@@ -154,7 +169,7 @@ def _settled_traces(store: Store, window: AssemblyWindow, limit: int) -> list[tu
     return [(str(trace), int(sample_key)) for trace, sample_key in rows]
 
 
-def _read_events(
+def read_events(
     store: Store, window: AssemblyWindow, traces: list[str]
 ) -> dict[tuple[str, str], list[LogEvent]]:
     """The GenAI events logged for ``traces``, by (trace, span), in the order they were emitted."""
@@ -182,13 +197,17 @@ def _read_events(
     return events
 
 
-def _read_spans(
+def read_spans(
     store: Store, window: AssemblyWindow, traces: list[str], logged: dict[tuple[str, str], list[LogEvent]]
 ) -> dict[str, list[TraceSpan]]:
+    """The spans of ``traces`` with the attributes the dialects read, and those the mappings read or match
+    on (span attributes, and resource attributes for matching)."""
+    mapped = mapping_keys(window.mappings)
     rows = store.query(
         f"""
         SELECT TraceId, SpanId, ParentSpanId, SpanName, ServiceName, ScopeName, Timestamp, Duration,
                StatusCode,
+               mapFilter((key, value) -> has({{mapped:Array(String)}}, key), ResourceAttributes) AS Resource,
                mapFilter((key, value) -> has({{keys:Array(String)}}, key)
                                          OR arrayExists(p -> startsWith(key, p), {{prefixes:Array(String)}}),
                          SpanAttributes) AS Attributes,
@@ -201,7 +220,8 @@ def _read_spans(
         WHERE Timestamp >= {{oldest:DateTime64(6)}} AND has({{traces:Array(String)}}, TraceId)
         """,
         {
-            "keys": dialects.ATTRIBUTE_KEYS,
+            "keys": [*dialects.ATTRIBUTE_KEYS, *mapped],
+            "mapped": mapped,
             "prefixes": dialects.ATTRIBUTE_PREFIXES,
             "names": list(dialects.EVENT_NAMES),
             "event_keys": list(dialects.EVENT_KEYS),
@@ -210,7 +230,20 @@ def _read_spans(
         },
     )
     by_trace: dict[str, list[TraceSpan]] = defaultdict(list)
-    for trace, span_id, parent, name, service, scope, timestamp, duration, status, attributes, events in rows:
+    for (
+        trace,
+        span_id,
+        parent,
+        name,
+        service,
+        scope,
+        timestamp,
+        duration,
+        status,
+        resource,
+        attributes,
+        events,
+    ) in rows:
         joined = [LogEvent(n, t, "", _strings(a)) for t, n, a in events] + logged.get((trace, span_id), [])
         by_trace[trace].append(
             TraceSpan(
@@ -224,6 +257,7 @@ def _read_spans(
                 status_code=status,
                 attributes=_strings(attributes),
                 events=tuple(sorted(joined, key=_event_order)),
+                resource=_strings(resource),
             )
         )
     return by_trace

@@ -41,6 +41,8 @@ class TraceSpan:
     status_code: str
     attributes: Mapping[str, str]
     events: tuple[LogEvent, ...] = ()
+    resource: Mapping[str, str] = field(default_factory=dict)
+    """The resource attributes a service mapping matches on (only those: dialects read none)."""
 
     def get(self, key: str) -> str:
         return self.attributes.get(key, "")

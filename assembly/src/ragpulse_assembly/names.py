@@ -59,4 +59,6 @@ class ContextSource(StrEnum):
     trace by document id."""
     PROMPT = "prompt"
     """Documents pasted into the generating LLM's prompt, with no document span carrying their text."""
+    MAPPING = "mapping"
+    """Where the service's ``[[assembly.mappings]]`` entry says its documents are."""
     NONE = ""

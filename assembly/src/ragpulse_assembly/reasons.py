@@ -20,6 +20,7 @@ class Unscorable(StrEnum):
     NO_CONTEXT = "no_context"
     CONTEXT_UNAVAILABLE = "context_unavailable"
     UNPARSEABLE = "unparseable"
+    MAPPING_FOUND_NOTHING = "mapping_found_nothing"
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,14 @@ EXPLANATIONS: Final[dict[Unscorable, Explanation]] = {
         "the recorded question, answer or documents are serialized objects (JSON, Python reprs, a whole "
         "prompt) that could not be turned into text",
         "record plain text, or report the instrumentation and its version to ragpulse",
+        _EVERYTHING,
+    ),
+    Unscorable.MAPPING_FOUND_NOTHING: Explanation(
+        "mapping found nothing",
+        "the service's [[assembly.mappings]] entry names a field (question, documents or answer) that it"
+        " found nothing for in this trace",
+        "check the mapping against stored traces with `ragpulse assembly preview --service NAME`, then"
+        " `ragpulse assembly rerun --since 24h`",
         _EVERYTHING,
     ),
 }

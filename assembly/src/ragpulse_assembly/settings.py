@@ -1,12 +1,102 @@
-"""The ``[assembly]`` settings: how often and how much of the foreign traces become requests."""
+"""The ``[assembly]`` settings: how often and how much of the foreign traces become requests, and where a
+service's question, documents and answer are when the rules cannot tell (``[[assembly.mappings]]``)."""
 
 from __future__ import annotations
 
-from pydantic import Field
-from ragpulse_core.settings import SettingsSection
+import re
+from fnmatch import fnmatchcase
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+from ragpulse_core.settings import RagpulseSettings, SettingsSection
+
+from ragpulse_assembly.jsonpath import parse_path
+
+MessageRole = Literal["system", "user", "assistant", "tool"]
+
+
+class FieldSource(SettingsSection):
+    """Where one field's text is, read in this order: a value (``attribute``, else a message of the generating
+    LLM call by ``message`` role and ``position``, else its whole prompt, or its output for the answer), then
+    ``jsonpath`` into that value, then ``regex`` over what is left.
+
+    For documents, every match is a document: every message of the role when ``position`` is unset, every
+    element a JSONPath with ``[*]`` selects, every match of the regex.
+    """
+
+    attribute: str | None = Field(
+        None,
+        description="A span attribute: the generating LLM span's, else the outermost span's with it",
+    )
+    message: MessageRole | None = Field(None, description="A message of the generating LLM call, by role")
+    position: int | None = Field(
+        None,
+        description="Which message of that role: 0 first, -1 last (default: the last; documents: all)",
+    )
+    jsonpath: str | None = Field(
+        None, description="A path into a value that is JSON: $.docs[*].text, $.question, $[0].content"
+    )
+    regex: str | None = Field(
+        None,
+        description="Keeps the group named text, else the first group, else the match (documents: each)",
+    )
+
+    @field_validator("regex")
+    @classmethod
+    def _compiles(cls, pattern: str | None) -> str | None:
+        if pattern is not None:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ValueError(f"not a regular expression: {exc}") from None
+        return pattern
+
+    @field_validator("jsonpath")
+    @classmethod
+    def _a_path(cls, path: str | None) -> str | None:
+        if path is not None:
+            parse_path(path)
+        return path
+
+
+class ServiceMapping(SettingsSection):
+    """Where the question, documents and answer of one service's requests are (any of the three; the rules
+    find the others)."""
+
+    service: str = Field(description="A service name, or a pattern of them: support-*, *-rag")
+    attributes: dict[str, str] = Field(
+        default_factory=dict, description="Span or resource attributes a trace must carry, with these values"
+    )
+    question: FieldSource | None = None
+    documents: FieldSource | None = None
+    answer: FieldSource | None = None
+
+    @model_validator(mode="after")
+    def _maps_something(self) -> ServiceMapping:
+        if self.question is None and self.documents is None and self.answer is None:
+            raise ValueError(f"mapping for {self.service!r} names none of question, documents, answer")
+        return self
+
+    def matches(self, service_name: str, attributes: dict[str, str]) -> bool:
+        return fnmatchcase(service_name, self.service) and all(
+            attributes.get(key) == value for key, value in self.attributes.items()
+        )
 
 
 class AssemblySettings(SettingsSection):
     enabled: bool = Field(True, description="Assemble requests from OpenInference and GenAI traces each tick")
     batch_size: int = Field(200, ge=1, description="Traces read and assembled per query")
     max_traces_per_tick: int = Field(5000, ge=1, description="Most traces assembled per tick")
+    mappings: list[ServiceMapping] = Field(
+        default_factory=list,
+        description="Per service: where question, documents and answer are (first wins)",
+    )
+
+    def mapping_for(self, service_name: str, attributes: dict[str, str]) -> ServiceMapping | None:
+        return next((m for m in self.mappings if m.matches(service_name, attributes)), None)
+
+
+class AssemblyPartSettings(RagpulseSettings):
+    """The store's and collector's settings plus ``[assembly]``: what assembling, and its preview, read."""
+
+    assembly: AssemblySettings = Field(default_factory=AssemblySettings)

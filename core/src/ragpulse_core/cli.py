@@ -18,10 +18,12 @@ import errno
 import importlib
 import logging
 import os
+import re
 import shlex
 import shutil
 import sys
 from collections.abc import Callable, Sequence
+from datetime import timedelta
 from importlib.metadata import PackageNotFoundError, entry_points, version
 from pathlib import Path
 from typing import Any, NoReturn, TypeAlias
@@ -49,6 +51,8 @@ PARTS = (
 # Entry points (``ragpulse.cli`` names) whose commands run the store and the ingest path: listed first.
 SERVER_PARTS = ("collector", "core")
 PROGRAM = "ragpulse"
+_WINDOW = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$")
+_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "": 3600}
 # Libraries that log every retry of a failed connection; the one-line error says what failed.
 NOISY_LOGGERS = ("clickhouse_connect", "urllib3.connectionpool", "grpc")
 
@@ -72,6 +76,18 @@ def installed_versions() -> str:
         except PackageNotFoundError:
             continue
     return ", ".join(found)
+
+
+def parse_window(text: str) -> timedelta:
+    """``90s``, ``30m``, ``24h``, ``7d``; a bare number is hours."""
+    match = _WINDOW.match(text)
+    if not match or float(match.group(1)) <= 0:
+        raise argparse.ArgumentTypeError(f"not a window: {text!r} (use e.g. 30m, 24h, 7d)")
+    return timedelta(seconds=float(match.group(1)) * _UNIT_SECONDS[match.group(2)])
+
+
+def add_dsn(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--dsn", help="store DSN (default: store.dsn from the config, ./.ragpulse/chdb)")
 
 
 def invoked_as() -> str:

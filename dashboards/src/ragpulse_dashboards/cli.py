@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ragpulse_core.cli import Subparsers, runs
+from ragpulse_core.cli import Subparsers, add_dsn, runs
 from ragpulse_core.commands import add_collector_flags
-from ragpulse_scorers.cli_arguments import add_dsn, add_scorer_flags
+from ragpulse_scorers.cli_arguments import add_scorer_flags
 
 
 def register(subparsers: Subparsers) -> None:

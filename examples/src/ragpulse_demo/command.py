@@ -23,6 +23,7 @@ from typing import Any
 from ragpulse_core.cli import invoked_as
 from ragpulse_core.receivers import load_receiver
 from ragpulse_core.store import Store
+from ragpulse_core.store_access import open_migrated_store
 from ragpulse_dashboards.alerts import evaluate_alerts
 from ragpulse_dashboards.commands.report import write_html
 from ragpulse_dashboards.report import ReportData, render_html, render_terminal
@@ -32,7 +33,6 @@ from ragpulse_dashboards.settings import DashboardsSettings
 from ragpulse_example.rates import parse_rates
 from ragpulse_example.standins import STANDIN_MODEL
 from ragpulse_example.traffic import SERVICE_NAME, Drift, TrafficSummary, run_traffic
-from ragpulse_scorers.commands.store_access import open_migrated_store
 from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.pipeline.scheduler import ScoringSchedule
 from rich.console import Console

@@ -10,8 +10,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
+from ragpulse_core.printable import excerpt
 from ragpulse_dashboards.alerts.state import AlertRecord
-from ragpulse_dashboards.report.format import excerpt, number, percent
+from ragpulse_dashboards.report.format import number, percent
 from ragpulse_dashboards.report.model import Rate, ReportData, WorstRequest
 from ragpulse_scorers.stats import difference_interval
 from rich.console import Console

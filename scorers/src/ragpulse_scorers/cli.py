@@ -9,9 +9,9 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from ragpulse_core.cli import Subparsers, runs
+from ragpulse_core.cli import Subparsers, add_dsn, parse_window, runs
 
-from ragpulse_scorers.cli_arguments import add_dsn, add_scorer_flags, parse_window, variant_list
+from ragpulse_scorers.cli_arguments import add_scorer_flags, variant_list
 from ragpulse_scorers.evaluation.datasets import Split
 
 SUPPORT_JUDGE_NAMES = ("lexical", "openai")

@@ -3,20 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import re
-from datetime import timedelta
 from typing import Any
-
-_WINDOW = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$")
-_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "": 3600}
-
-
-def parse_window(text: str) -> timedelta:
-    """``90s``, ``30m``, ``24h``, ``7d``; a bare number is hours."""
-    match = _WINDOW.match(text)
-    if not match or float(match.group(1)) <= 0:
-        raise argparse.ArgumentTypeError(f"not a window: {text!r} (use e.g. 30m, 24h, 7d)")
-    return timedelta(seconds=float(match.group(1)) * _UNIT_SECONDS[match.group(2)])
 
 
 def variant_list(text: str) -> list[str]:
@@ -35,10 +22,6 @@ def scorer_flags(args: argparse.Namespace) -> dict[str, Any]:
         "shard": args.shard,
         "interval_s": args.interval,
     }
-
-
-def add_dsn(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--dsn", help="store DSN (default: store.dsn from the config, ./.ragpulse/chdb)")
 
 
 def add_scorer_flags(parser: argparse._ActionsContainer) -> None:

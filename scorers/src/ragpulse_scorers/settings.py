@@ -12,8 +12,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, model_validator
-from ragpulse_assembly.settings import AssemblySettings
-from ragpulse_core.settings import RagpulseSettings, SettingsSection
+from ragpulse_assembly.settings import AssemblyPartSettings
+from ragpulse_core.settings import SettingsSection
 
 DEFAULT_SCORERS = ("lexical",)
 LLM_SUPPORT_SCORER = "support"
@@ -143,9 +143,8 @@ def is_loopback_url(url: str | None) -> bool:
         return False
 
 
-class ScorersSettings(RagpulseSettings):
+class ScorersSettings(AssemblyPartSettings):
     scorer: ScorerSettings = Field(default_factory=ScorerSettings)
-    assembly: AssemblySettings = Field(default_factory=AssemblySettings)
     judge: JudgeSettings = Field(default_factory=JudgeSettings)
 
     @model_validator(mode="after")

@@ -16,10 +16,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ragpulse_core.store import Store
+from ragpulse_scorers.metric_names import HALLUCINATION
+
 from ragpulse_dashboards.alerts import rules
 from ragpulse_dashboards.alerts.rules import AlertKey, Observation
 from ragpulse_dashboards.settings import AlertSettings
-from ragpulse_scorers.metric_names import HALLUCINATION
 
 _HALLUCINATION_COUNTS = """
 SELECT ServiceName, Variant,

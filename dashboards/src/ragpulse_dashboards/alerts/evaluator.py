@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ragpulse_core.store import Store
+
 from ragpulse_dashboards.alerts import state, webhook
 from ragpulse_dashboards.alerts.conditions import observe
 from ragpulse_dashboards.alerts.rules import Observation

@@ -8,9 +8,10 @@ from typing import Final
 
 from apscheduler.schedulers.base import BaseScheduler
 from ragpulse_core.store import Store, StoreUnavailable
+from ragpulse_scorers.settings import ScorersSettings
+
 from ragpulse_dashboards.alerts.evaluator import evaluate_alerts
 from ragpulse_dashboards.settings import AlertSettings, DashboardsSettings
-from ragpulse_scorers.settings import ScorersSettings
 
 logger = logging.getLogger(__name__)
 

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from typing import Any, Final
 
 from ragpulse_core.store import Store
+
 from ragpulse_dashboards.alerts.rules import AlertKey
 
 FIRING: Final = "firing"

@@ -9,6 +9,7 @@ import logging
 from typing import Any
 
 import httpx
+
 from ragpulse_dashboards.alerts.state import FIRING, AlertRecord
 
 logger = logging.getLogger(__name__)

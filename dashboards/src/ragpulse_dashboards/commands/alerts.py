@@ -10,16 +10,17 @@ import argparse
 from datetime import datetime
 
 from ragpulse_core.cli import print_error, store_hint
+from ragpulse_core.printable import printable, shown
 from ragpulse_core.schema import migrate
 from ragpulse_core.store import Store, StoreMissing, StoreUnavailable
-from ragpulse_dashboards.alerts import AlertRecord, evaluate_alerts, load_alerts
-from ragpulse_dashboards.alerts.rules import SCORING_STALLED
-from ragpulse_dashboards.alerts.state import FIRING
-from ragpulse_dashboards.report.format import printable, shown
-from ragpulse_dashboards.settings import DashboardsSettings
 from rich.console import Console, Group
 from rich.markup import escape
 from rich.table import Table
+
+from ragpulse_dashboards.alerts import AlertRecord, evaluate_alerts, load_alerts
+from ragpulse_dashboards.alerts.rules import SCORING_STALLED
+from ragpulse_dashboards.alerts.state import FIRING
+from ragpulse_dashboards.settings import DashboardsSettings
 
 console = Console()
 

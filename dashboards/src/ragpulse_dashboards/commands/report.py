@@ -10,12 +10,13 @@ from pathlib import Path
 
 from ragpulse_core.cli import invoked_as
 from ragpulse_core.store import StoreUnavailable, describe_dsn
+from ragpulse_core.store_access import open_for_reading
+from rich.console import Console
+from rich.markup import escape
+
 from ragpulse_dashboards.report import render_html, render_terminal
 from ragpulse_dashboards.report.collect import collect_alerting_report, parse_since
 from ragpulse_dashboards.settings import DashboardsSettings
-from ragpulse_scorers.commands.store_access import open_for_reading
-from rich.console import Console
-from rich.markup import escape
 
 console = Console()
 

@@ -6,16 +6,18 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 
+from ragpulse_core.printable import excerpt, shown
 from ragpulse_core.store import StoreUnavailable
-from ragpulse_dashboards.report import queries
-from ragpulse_dashboards.report.collect import parse_since
-from ragpulse_dashboards.report.format import excerpt, shown, unscored_hint, unscored_label
-from ragpulse_dashboards.report.model import RequestLine
-from ragpulse_dashboards.settings import DashboardsSettings
-from ragpulse_scorers.commands.store_access import open_for_reading
+from ragpulse_core.store_access import open_for_reading
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+
+from ragpulse_dashboards.report import queries
+from ragpulse_dashboards.report.collect import parse_since
+from ragpulse_dashboards.report.format import unscored_hint, unscored_label
+from ragpulse_dashboards.report.model import RequestLine
+from ragpulse_dashboards.settings import DashboardsSettings
 
 console = Console()
 

@@ -17,13 +17,14 @@ from ragpulse_core.preflight import Listener, check_collector_files, check_liste
 from ragpulse_core.receivers import load_receiver
 from ragpulse_core.stop_signals import StopSignals
 from ragpulse_core.store import Store, embedded_path
-from ragpulse_dashboards.live import LivePage, ReadToken, TokenSource, page_token
-from ragpulse_dashboards.settings import DashboardsSettings
+from ragpulse_core.store_access import open_migrated_store
 from ragpulse_scorers.cli_arguments import scorer_flags
 from ragpulse_scorers.commands.checks import check_scoring
-from ragpulse_scorers.commands.store_access import open_migrated_store
 from ragpulse_scorers.pipeline.scheduler import ScoringSchedule, quiet_scheduler_logs
 from rich.console import Console
+
+from ragpulse_dashboards.live import LivePage, ReadToken, TokenSource, page_token
+from ragpulse_dashboards.settings import DashboardsSettings
 
 console = Console()
 

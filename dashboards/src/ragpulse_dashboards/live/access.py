@@ -21,6 +21,7 @@ import secrets
 from dataclasses import dataclass
 
 from ragpulse_core.tokens import TokenError, read_token
+
 from ragpulse_dashboards.settings import DashboardsSettings
 
 COOKIE = "ragpulse_live"

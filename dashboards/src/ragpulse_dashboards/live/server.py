@@ -21,6 +21,7 @@ from urllib.parse import quote
 
 from aiohttp import web
 from ragpulse_core.store import Store
+
 from ragpulse_dashboards.live import pages
 from ragpulse_dashboards.live.access import COOKIE, COOKIE_MAX_AGE_S, Access, ReadToken
 from ragpulse_dashboards.live.renders import SharedRenders

@@ -11,11 +11,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ragpulse_core.store import Store
+from ragpulse_scorers.metric_names import HALLUCINATION
+
 from ragpulse_dashboards.report import queries
 from ragpulse_dashboards.report.compare import mean_differences, rate_differences
 from ragpulse_dashboards.report.model import AlertLimits, HallucinationRow, MetricRow, Rate, ReportData
 from ragpulse_dashboards.settings import AlertSettings
-from ragpulse_scorers.metric_names import HALLUCINATION
 
 # Scorers whose hallucination verdict leads the report when several are present: LLM judges first.
 PREFERRED_SCORERS = ("support", "lexical")

@@ -13,8 +13,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 
-from ragpulse_dashboards.report.model import Difference, HallucinationRow, MetricRow
 from ragpulse_scorers.stats import difference_interval, welch_interval
+
+from ragpulse_dashboards.report.model import Difference, HallucinationRow, MetricRow
 
 
 def baseline_first(variants: Iterable[str]) -> list[str]:

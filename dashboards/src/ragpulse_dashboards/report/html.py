@@ -16,6 +16,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from urllib.parse import quote
 
+from ragpulse_core.printable import excerpt
+from ragpulse_scorers.metric_names import COUNT_METRICS, SUPPORT
+
 from ragpulse_dashboards.alerts.state import FIRING
 from ragpulse_dashboards.report.compare import baseline_first
 from ragpulse_dashboards.report.format import (
@@ -29,7 +32,6 @@ from ragpulse_dashboards.report.format import (
     alert_value,
     clock,
     dollars,
-    excerpt,
     html_text,
     judgement,
     milliseconds,
@@ -49,7 +51,6 @@ from ragpulse_dashboards.report.glossary import GLOSSARY, term
 from ragpulse_dashboards.report.model import Difference, MetricRow, Rate, ReportData
 from ragpulse_dashboards.report.services import ServiceRow, hallucination_alert_firing, service_rows
 from ragpulse_dashboards.report.svg import Bar, Point, Threshold, bar_chart, line_chart
-from ragpulse_scorers.metric_names import COUNT_METRICS, SUPPORT
 
 _STYLE = """
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;background:#f8fafc;

@@ -6,9 +6,10 @@ import math
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from ragpulse_scorers.stats import wilson_interval
+
 from ragpulse_dashboards.alerts.state import FIRING, AlertRecord
 from ragpulse_dashboards.report.agreement import JudgeAgreement
-from ragpulse_scorers.stats import wilson_interval
 
 
 @dataclass(frozen=True)

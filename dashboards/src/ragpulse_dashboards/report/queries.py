@@ -14,6 +14,8 @@ from typing import Any
 
 from ragpulse import semconv
 from ragpulse_core.store import Store
+from ragpulse_scorers.metric_names import HALLUCINATION, SUPPORT_METRICS
+
 from ragpulse_dashboards.alerts.state import FIRING, AlertRecord, load_alerts
 from ragpulse_dashboards.report.agreement import JudgeAgreement
 from ragpulse_dashboards.report.details import unsupported_sentences
@@ -29,7 +31,6 @@ from ragpulse_dashboards.report.model import (
     VariantTraffic,
     WorstRequest,
 )
-from ragpulse_scorers.metric_names import HALLUCINATION, SUPPORT_METRICS
 
 # Steps in the order a request runs them; the root span's name carries the pipeline, so it is found by kind.
 STEPS = (

@@ -3,6 +3,11 @@ and compares each service's variants with that service's own baseline."""
 
 from __future__ import annotations
 
+from ragpulse_core.printable import excerpt, shown
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
 from ragpulse_dashboards.alerts.state import FIRING
 from ragpulse_dashboards.report.compare import baseline_first
 from ragpulse_dashboards.report.format import (
@@ -14,7 +19,6 @@ from ragpulse_dashboards.report.format import (
     alert_since,
     alert_value,
     dollars,
-    excerpt,
     judgement,
     milliseconds,
     not_scored,
@@ -23,7 +27,6 @@ from ragpulse_dashboards.report.format import (
     quiet_alert,
     rate_with_interval,
     seconds,
-    shown,
     unscored_hint,
     unscored_label,
     variant_label,
@@ -31,9 +34,6 @@ from ragpulse_dashboards.report.format import (
 )
 from ragpulse_dashboards.report.model import ReportData
 from ragpulse_dashboards.report.services import hallucination_alert_firing
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
 
 def render_terminal(data: ReportData, console: Console) -> None:

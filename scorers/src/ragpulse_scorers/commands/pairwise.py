@@ -11,10 +11,10 @@ import argparse
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
+from ragpulse_core.store_access import open_migrated_store
 from rich.console import Console
 from rich.table import Table
 
-from ragpulse_scorers.commands.store_access import open_migrated_store
 from ragpulse_scorers.judges.pairwise import PairwiseJudge
 from ragpulse_scorers.judges.pairwise_run import PairwiseRun, run_pairwise
 from ragpulse_scorers.llm.client import shared_client

@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 
 from ragpulse_core.stop_signals import StopSignals
+from ragpulse_core.store_access import open_migrated_store
 from rich.console import Console
 from rich.table import Table
 
 from ragpulse_scorers.cli_arguments import scorer_flags
 from ragpulse_scorers.commands.checks import check_scoring
-from ragpulse_scorers.commands.store_access import open_migrated_store
 from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.pipeline.scheduler import ScoringSchedule, quiet_scheduler_logs
 from ragpulse_scorers.pipeline.tick import TickReport, run_tick

@@ -137,6 +137,7 @@ class ScoringJob:
             shard=self._shard,
             batch_size=self._settings.assembly.batch_size,
             max_traces=self._settings.assembly.max_traces_per_tick,
+            mappings=tuple(self._settings.assembly.mappings),
         )
         return assemble_requests(self._store, window).assembled
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from rich.console import Console
+from rich.markup import escape
+
 from ragpulse_core.cli import invoked_as, print_error, store_hint
 from ragpulse_core.schema import applied_versions, available_migrations, migrate
 from ragpulse_core.settings import RagpulseSettings
 from ragpulse_core.store import Store, StoreMissing, StoreUnavailable, describe_dsn
-from rich.console import Console
-from rich.markup import escape
 
 
 def open_migrated_store(settings: RagpulseSettings) -> Store | None:

@@ -1,0 +1,110 @@
+"""What the rules, and a service's mapping, make of its recent stored traces: the data of
+``ragpulse assembly preview``, computed without writing anything."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from ragpulse_core.sampling import Shard
+from ragpulse_core.store import Store
+
+from ragpulse_assembly.job import AssemblyWindow, assemble_trace, marker_sql, read_events, read_spans
+from ragpulse_assembly.mapping import trace_attributes
+from ragpulse_assembly.names import Source
+from ragpulse_assembly.rules import AssembledRequest, assemble
+from ragpulse_assembly.settings import ServiceMapping
+from ragpulse_assembly.unwrap import parse_json
+
+
+@dataclass(frozen=True)
+class PreviewedTrace:
+    trace_id: str
+    by_rules: AssembledRequest | None
+    """What the rules alone make of the trace (None: not a request)."""
+    mapped: AssembledRequest | None
+    """What assembly writes: the rules, then the service's mapping when one matches."""
+    mapping: ServiceMapping | None
+
+    @property
+    def documents(self) -> list[str]:
+        return context_texts(self.mapped.context) if self.mapped is not None else []
+
+
+@dataclass
+class Preview:
+    service: str
+    traces: list[PreviewedTrace] = field(default_factory=list)
+
+    @property
+    def scorable(self) -> int:
+        return sum(1 for t in self.traces if t.mapped is not None and not t.mapped.unscorable)
+
+    @property
+    def scorable_by_rules(self) -> int:
+        return sum(1 for t in self.traces if t.by_rules is not None and not t.by_rules.unscorable)
+
+    @property
+    def reasons(self) -> Counter[str]:
+        """Why the others would not be scored, by reason code ("not_a_request" for traces that hold none)."""
+        return Counter(
+            t.mapped.unscorable.value if t.mapped is not None else "not_a_request"
+            for t in self.traces
+            if t.mapped is None or t.mapped.unscorable
+        )
+
+
+def preview(
+    store: Store, service: str, mappings: tuple[ServiceMapping, ...], last: int, since: timedelta
+) -> Preview:
+    """The ``last`` newest foreign traces of ``service`` within ``since``, each read by the rules and by
+    the mapping that matches it, settled or not, decided before or not."""
+    now = datetime.now(UTC)
+    window = AssemblyWindow(
+        oldest=now - since, settled=now, shard=Shard(), batch_size=last, max_traces=last, mappings=mappings
+    )
+    traces = _recent_traces(store, window, service, last)
+    spans = read_spans(store, window, traces, read_events(store, window, traces))
+    result = Preview(service)
+    for trace in traces:
+        found = spans.get(trace, [])
+        by_rules = assemble(trace, found)
+        mapped = assemble_trace(trace, found, mappings)
+        attributes = trace_attributes(found)
+        mapping = None
+        if by_rules is not None:
+            mapping = next((m for m in mappings if m.matches(by_rules.service_name, attributes)), None)
+        result.traces.append(PreviewedTrace(trace, by_rules, mapped, mapping))
+    return result
+
+
+def _recent_traces(store: Store, window: AssemblyWindow, service: str, last: int) -> list[str]:
+    parameters: dict[str, Any] = {
+        "oldest": window.oldest,
+        "service": service,
+        "ragpulse": Source.RAGPULSE.value,
+        "last": last,
+    }
+    marked = marker_sql(parameters)
+    rows = store.query(
+        f"""
+        SELECT TraceId
+        FROM {store.table("otel_traces")}
+        WHERE Timestamp >= {{oldest:DateTime64(6)}} AND ServiceName = {{service:String}}
+        GROUP BY TraceId
+        HAVING countIf(ScopeName != {{ragpulse:String}} AND ({marked})) > 0
+        ORDER BY max(Timestamp) DESC, TraceId
+        LIMIT {{last:UInt32}}
+        """,
+        parameters,
+    )
+    return [str(trace) for (trace,) in rows]
+
+
+def context_texts(context: str) -> list[str]:
+    parsed = parse_json(context) if context else None
+    if not isinstance(parsed, list):
+        return []
+    return [str(chunk.get("text", "")) for chunk in parsed if isinstance(chunk, dict)]
