@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import string
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -207,3 +208,33 @@ def test_preview_shows_what_the_rules_and_the_mapping_make_of_stored_traces(stor
     # The rules alone see a serialized object where this service keeps its question and documents.
     assert found.scorable_by_rules == 0
     assert found.reasons == {}
+
+
+def test_the_preview_command_prints_each_trace_and_what_would_be_scored(
+    store: Store, chdb_dsn: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ragpulse_core.cli import main
+
+    span = llm_span([("system", "Answer from the knowledge base only."), ("user", JSON_PROMPT)],
+                    service="support-preview")  # fmt: skip
+    store.insert("otel_traces", [[span.timestamp, "c" * 32, span.span_id, "", span.name, "Client",
+                                  span.service_name, span.scope_name, dict(span.attributes), span.duration_ns,
+                                  span.status_code]],
+                 ["Timestamp", "TraceId", "SpanId", "ParentSpanId", "SpanName", "SpanKind", "ServiceName",
+                  "ScopeName", "SpanAttributes", "Duration", "StatusCode"])  # fmt: skip
+    config = tmp_path / "ragpulse.toml"
+    config.write_text(
+        '[[assembly.mappings]]\nservice = "support-*"\n'
+        'question = { message = "user", jsonpath = "$.ask" }\n'
+        'documents = { message = "user", jsonpath = "$.kb[*].body" }\n'
+    )
+    assert main(["assembly", "preview", "--service", "support-preview", "--dsn", chdb_dsn]) == 0
+    by_rules = capsys.readouterr().out
+    assert main(["assembly", "preview", "--service", "support-preview", "--dsn", chdb_dsn,
+                 "--config", str(config)]) == 0  # fmt: skip
+    mapped = capsys.readouterr().out
+
+    summary = "1 of 1 would be scored (0 by the rules alone; 1 read through a mapping)"
+    assert "0 of 1 would be scored" in " ".join(by_rules.split())
+    assert summary in " ".join(mapped.split())
+    assert "Shipping" in mapped  # the second mapped document (the question column shows only the question)

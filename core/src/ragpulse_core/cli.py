@@ -137,11 +137,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=installed_versions())
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     server_commands = 0
-    for entry_point in sorted(entry_points(group=COMMANDS_GROUP), key=lambda ep: ep.name):
+    # The ingest path's commands first, then every other part's commands by name, wherever they live.
+    found = sorted(entry_points(group=COMMANDS_GROUP), key=lambda ep: (ep.name not in SERVER_PARTS, ep.name))
+    for entry_point in found:
         entry_point.load()(subparsers)
         if entry_point.name in SERVER_PARTS:
             server_commands = len(subparsers._choices_actions)
-    # The ingest path's commands first, then every other part's commands by name, wherever they live.
     subparsers._choices_actions[server_commands:] = sorted(
         subparsers._choices_actions[server_commands:], key=lambda action: action.dest
     )
