@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ragpulse_core.settings import CollectorSettings, ConfigError
+from ragpulse_core.tokens import unsendable
 
 
 class PortUnavailable(ConfigError):
@@ -112,6 +113,9 @@ def _check_token_file(path: Path) -> None:
         raise ConfigError(f"cannot read the auth token file {path}: {reason}") from None
     if not token:
         raise ConfigError(f"auth token file {path} is empty: put the token in it")
+    problem = unsendable(token)
+    if problem:
+        raise ConfigError(f"auth token file {path} {problem}: keep the token on one line")
 
 
 def _check_writable_directory(path: Path, flag: str) -> None:
