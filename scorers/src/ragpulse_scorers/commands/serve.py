@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     )
     check_scoring(settings)
     check_collector_files(settings.collector)
-    check_listeners([*collector_listeners(settings.collector), *_page_listener(settings)])
+    check_listeners([*collector_listeners(settings.collector, settings.origin), *_page_listener(settings)])
     # A blank or unreadable token file is one line too, not a half-started server.
     token = page_token(settings) if settings.live.enabled else None
     with StopSignals() as signals, ExitStack() as cleanup:
@@ -77,7 +77,8 @@ def _page_listener(settings: ScorersSettings) -> list[Listener]:
     live = settings.live
     if not live.enabled:
         return []
-    return [Listener("the live page", live.host, live.port, "--live-port")]
+    where = settings.origin("live", "port", "--live-port")
+    return [Listener("the live page", live.host, live.port, "--live-port", where)]
 
 
 def _start_page(
