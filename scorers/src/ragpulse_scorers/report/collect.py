@@ -12,6 +12,7 @@ from typing import Any
 
 from ragpulse_core.store import Store
 
+from ragpulse_scorers.alerts.checks import load_checks
 from ragpulse_scorers.metric_names import HALLUCINATION
 from ragpulse_scorers.report import queries
 from ragpulse_scorers.report.compare import mean_differences, rate_differences
@@ -36,7 +37,9 @@ def collect_alerting_report(
         since,
         service,
         hallucination_threshold=alerts.hallucination_threshold,
-        alert_limits=AlertLimits(alerts.min_samples, alerts.window_minutes),
+        alert_limits=AlertLimits(
+            alerts.min_samples, alerts.window_minutes, alerts.interval_s, alerts.enabled
+        ),
     )
 
 
@@ -98,6 +101,7 @@ def collect_report(
         alert_limits=alert_limits,
         not_scored=queries.not_scored(store, params),
         agreement=queries.judge_agreement(store, params, FREE_JUDGE),
+        alert_checks=load_checks(store, service),
     )
 
 

@@ -28,6 +28,7 @@ from ragpulse_scorers.report.format import (
     alert_since,
     alert_threshold,
     alert_value,
+    alerts_heading,
     clock,
     dollars,
     excerpt,
@@ -219,7 +220,8 @@ def _tiles(data: ReportData) -> str:
                 above = f", alert above {percent(limit)}" if limit is not None else ""
                 label = f"hallucination · variant {variant_label(variant)} (n={rate.n}{above})"
                 firing = hallucination_alert_firing(data, service, variant)
-                note = quiet_alert(rate, limit, data.alert_limits, firing)
+                check = data.hallucination_check(service, variant)
+                note = quiet_alert(rate, limit, data.alert_limits, firing, check)
                 tiles.append((percent(rate.value), label, note, above_threshold(rate.value, limit)))
     not_scored = sum(row.requests for row in data.not_scored)
     reasons = " · ".join(f"{reason} {count}" for reason, count in _not_scored_by_reason(data).items())
@@ -302,7 +304,8 @@ def _service_cells(data: ReportData, row: ServiceRow) -> list[str]:
 
 def _quiet_note(data: ReportData, rate: Rate, service: str, variant: str) -> str:
     firing = hallucination_alert_firing(data, service, variant)
-    note = quiet_alert(rate, data.hallucination_threshold, data.alert_limits, firing)
+    check = data.hallucination_check(service, variant)
+    note = quiet_alert(rate, data.hallucination_threshold, data.alert_limits, firing, check)
     return f" <span class='muted'>({html_text(note)})</span>" if note else ""
 
 
@@ -422,7 +425,7 @@ def _alerts_card(data: ReportData) -> str:
         rows,
         [False, False, False, True, False, False],
     )
-    return _card(f"Alerts ({len(data.firing_alerts)} firing, then resolved in this window)", table)
+    return _card(alerts_heading(len(data.firing_alerts), len(data.resolved_alerts)), table)
 
 
 def _x_clock(data: ReportData) -> bool:
