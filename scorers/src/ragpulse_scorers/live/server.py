@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import io
 import logging
 import threading
 from collections.abc import Awaitable, Callable
@@ -21,7 +22,9 @@ from urllib.parse import quote
 
 from aiohttp import web
 from ragpulse_core.store import Store
+from rich.console import Console
 
+from ragpulse_scorers.commands.views import ReadQuery, Shown, show
 from ragpulse_scorers.live import pages
 from ragpulse_scorers.live.access import COOKIE, COOKIE_MAX_AGE_S, Access, ReadToken
 from ragpulse_scorers.live.limits import ConnectionLog, LogBudget, SignInLimit
@@ -37,6 +40,10 @@ logger = logging.getLogger(__name__)
 RENDER_TIMEOUT_S = 30.0
 BACKLOG = 1024
 SIGN_IN_BODY_BYTES = 4096
+READ_API_PATH = "/api/v1/{view}"
+# Terminal widths and colour systems a read may ask for (rich's names; "" for none).
+_WIDTHS = range(20, 1001)
+_COLOURS = frozenset({"", "standard", "256", "truecolor", "windows"})
 SECURITY_HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "X-Content-Type-Options": "nosniff",
@@ -114,6 +121,7 @@ class LivePage:
         app.router.add_get("/", self._report)
         app.router.add_get("/healthz", _healthz)
         app.router.add_post(pages.SIGN_IN_PATH, self._sign_in)
+        app.router.add_get(READ_API_PATH, self._read)
         # access_log off and aiohttp's own log rewritten: a request line can hold ?token=, and nothing here
         # may write the token down.
         self._runner = web.AppRunner(
@@ -214,6 +222,38 @@ class LivePage:
             reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             return _unavailable(f"report unavailable: {reason}")
         return web.Response(body=page, content_type="text/html", charset="utf-8")
+
+    async def _read(self, request: web.Request) -> web.StreamResponse:
+        """A command's view (report, requests, alerts) rendered for its terminal, while this process holds the
+        embedded database: ``{"exit": 0, "output": "...", "html": null}``."""
+        try:
+            query = ReadQuery.from_params(request.match_info["view"], request.query)
+            width = int(request.query.get("width", "80"))
+            colour = request.query.get("color", "")
+            if width not in _WIDTHS or colour not in _COLOURS:
+                raise ValueError(f"width lies in [20, 1000] and color is one of {sorted(_COLOURS)}")
+        except ValueError as exc:
+            return web.json_response({"error": str(exc)}, status=400)
+        render = functools.partial(self._render_view, query, width, colour)
+        try:
+            async with asyncio.timeout(RENDER_TIMEOUT_S):
+                output, shown = await asyncio.wrap_future(self._reader.submit(render))
+        except TimeoutError:
+            error = f"reading took over {RENDER_TIMEOUT_S:g} s; the store may be busy"
+            return web.json_response({"error": error}, status=503)
+        return web.json_response({"exit": shown.code, "output": output, "html": shown.html})
+
+    def _render_view(self, query: ReadQuery, width: int, colour: str) -> tuple[str, Shown]:
+        console = Console(
+            file=io.StringIO(),
+            width=width,
+            color_system=colour or None,  # type: ignore[arg-type]
+            force_terminal=bool(colour),
+            force_interactive=False,
+        )
+        shown = show(query, self._store, self._settings, console)
+        output = console.file.getvalue()  # type: ignore[attr-defined]
+        return str(output), shown
 
     def _since(self) -> datetime:
         return datetime.now(UTC) - timedelta(hours=self._settings.live.window_hours)

@@ -21,6 +21,8 @@ from ragpulse_scorers.settings import AlertSettings
 
 # Scorers whose hallucination verdict leads the report when several are present: LLM judges first.
 PREFERRED_SCORERS = ("support", "lexical")
+# Unscored requests a report lists one by one (the newest); the counts per reason cover them all.
+UNSCORED_LISTED = 20
 # The judge that costs nothing and scores all traffic; its agreement with the LLM judges is shown.
 FREE_JUDGE = "lexical"
 _BUCKET_CHOICES_S = (10, 30, 60, 300, 900, 1800, 3600, 3 * 3600, 6 * 3600, 24 * 3600)
@@ -102,6 +104,7 @@ def collect_report(
         not_scored=queries.not_scored(store, params),
         agreement=queries.judge_agreement(store, params, FREE_JUDGE),
         alert_checks=load_checks(store, service),
+        unscored_requests=queries.request_lines(store, params, True, UNSCORED_LISTED),
     )
 
 

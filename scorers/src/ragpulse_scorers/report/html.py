@@ -329,11 +329,25 @@ def _not_scored_card(data: ReportData) -> str:
         ),
         [False, True, False],
     )
-    note = (
-        f"<p>{html_text(not_scored(data))}. These requests are listed, each with its reason, by"
-        " <code>ragpulse requests --unscored</code>; no judge reads them.</p>"
+    note = f"<p>{html_text(not_scored(data))}; no judge reads them.</p>"
+    listed = _table(
+        ["time (UTC)", "trace", "service", "reason", "question"],
+        (
+            [
+                f"{line.timestamp:%H:%M:%S}",
+                f"<span class='mono'>{html_text(line.trace_id)}</span>",
+                html_text(line.service_name),
+                html_text(unscored_label(line.unscorable)),
+                html_text(excerpt(line.question, 120)) if line.question else "<span class='muted'>–</span>",
+            ]
+            for line in data.unscored_requests
+        ),
     )
-    return _card("Requests not scored", note, table)
+    newest = (
+        f"<p>The newest {len(data.unscored_requests)}, each with its reason"
+        " (all of them: <code>ragpulse requests --unscored</code>):</p>"
+    )
+    return _card("Requests not scored", note, table, newest, listed)
 
 
 def _verdict_card(data: ReportData) -> str:

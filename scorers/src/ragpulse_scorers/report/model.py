@@ -194,6 +194,10 @@ class RequestLine:
     context_source: str
     unscorable: str
     question: str
+    answer: str = ""
+    verdict: str = ""
+    """``hallucinated`` or ``supported`` by the best judge that scored it (``""`` when none has)."""
+    judge: str = ""
 
 
 @dataclass(frozen=True)
@@ -226,6 +230,8 @@ class ReportData:
     agreement: list[JudgeAgreement] = field(default_factory=list)
     """Where the free judge and an LLM judge scored the same requests: how far their verdicts agree."""
     alert_checks: AlertChecks = field(default_factory=AlertChecks)
+    unscored_requests: list[RequestLine] = field(default_factory=list)
+    """The newest requests no judge may score, each with its reason."""
     """What the last alert evaluation saw: the real reason a rate above the threshold has no alert."""
 
     def hallucination_check(self, service: str, variant: str) -> AlertCheckView:
