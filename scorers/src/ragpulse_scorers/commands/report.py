@@ -26,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
     shown = read(settings, query, console)
     if shown.code == 0 and args.html and shown.html is not None:
         write_html(args.html, shown.html)
-        console.print(f"HTML report: {args.html.resolve()}")
+        console.print(f"HTML report: {args.html.resolve()}", soft_wrap=True)  # one piece to copy
     return shown.code
 
 

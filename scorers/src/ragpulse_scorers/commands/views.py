@@ -135,8 +135,7 @@ def _requests(query: ReadQuery, store: Store, console: Console) -> Shown:
     for code, count in counts.most_common():
         console.print(
             f"[yellow]{count} not scored: {escape(unscored_label(code))}[/yellow]"
-            f" · {escape(unscored_hint(code))}",
-            soft_wrap=True,
+            f" · {escape(unscored_hint(code))}"
         )
     return Shown(0)
 
