@@ -49,6 +49,7 @@ CHECKS: dict[str, Check] = {
     "ragpulse demo": Check(WALKED),
     "ragpulse serve": Check(WALKED),
     "python -m ragpulse_example --requests 20": Check(WALKED),
+    "ragpulse requests": Check(WALKED),
     "ragpulse report": Check(WALKED),
     "make test": Check("make -n test", "the suite itself: running it from inside itself would recurse"),
     "make test-llm": Check(

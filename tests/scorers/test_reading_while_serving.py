@@ -14,6 +14,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -69,11 +70,10 @@ def _traffic(collector: str) -> None:
         assert response.status == 200
 
 
-@pytest.fixture
-def serving(tmp_path: Path) -> Iterator[Serving]:
+@contextmanager
+def _serve(tmp_path: Path, env: dict[str, str]) -> Iterator[Serving]:
     database = tmp_path / "db"
     port = _free_port()
-    env = _environment(RAGPULSE_LIVE__READ_TOKEN=TOKEN)
     log = (tmp_path / "serve.log").open("w")
     process = subprocess.Popen(
         [RAGPULSE, "serve", "--dsn", f"chdb://{database}", "--port", str(port), "--live-port", "0"],
@@ -92,6 +92,12 @@ def serving(tmp_path: Path) -> Iterator[Serving]:
             process.kill()
             process.wait()
         log.close()
+
+
+@pytest.fixture
+def serving(tmp_path: Path) -> Iterator[Serving]:
+    with _serve(tmp_path, _environment(RAGPULSE_LIVE__READ_TOKEN=TOKEN)) as running:
+        yield running
 
 
 def _run(serving: Serving, *argv: str, **env: str) -> tuple[int, str]:
@@ -171,3 +177,13 @@ def test_the_read_api_takes_the_token_and_checks_its_parameters(store: Store) ->
         ):
             refused = fetch(page.url, wrong, headers=bearer)
             assert refused.status == 400 and json.loads(refused.body)["error"], wrong
+
+
+def test_a_token_serve_made_for_its_run_is_shared_with_the_same_user_only(tmp_path: Path) -> None:
+    with _serve(tmp_path, _environment()) as running:
+        note = tmp_path / "db.holder.json"
+        assert note.stat().st_mode & 0o777 == 0o600
+        code, said = _run(running, "alerts")
+        assert code == 0 and "no alerts" in said, said
+        code, said = _run(running, "requests", "--unscored")
+        assert code == 0 and NO_CONTEXT[:16] in said, said

@@ -58,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
         cleanup.callback(server.stop)
         path = embedded_path(store.dsn)
         if path is not None:
-            cleanup.callback(release, claim(path, "ragpulse serve", page.url if page else None))
+            made = page.token.value if page and page.token.source is TokenSource.GENERATED else None
+            cleanup.callback(release, claim(path, "ragpulse serve", page.url if page else None, made))
         schedule.start()
         page_line = f"; live report on {_page_address(page)}" if page else ""
         console.print(

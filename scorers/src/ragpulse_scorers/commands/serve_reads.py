@@ -2,8 +2,8 @@
 
 chDB opens an embedded database in one process at a time. When ``serve`` holds it, its note beside the
 database says where its live page is, and the view is read there (``GET /api/v1/<view>``) with the same read
-token the page takes: ``live.read_token``, else the collector's ingest token. A token ``serve`` made for its
-run is known only to it, so then the command says which setting to share instead.
+token the page takes: ``live.read_token``, else the collector's ingest token, else the token ``serve`` made
+for its run, which its note holds for the same user (:mod:`ragpulse_core.holder`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from rich.markup import escape
 
 from ragpulse_scorers.commands.store_access import open_for_reading
 from ragpulse_scorers.commands.views import ReadQuery, Shown, show
-from ragpulse_scorers.live import TokenSource, page_token
+from ragpulse_scorers.live import ReadToken, TokenSource, page_token
 from ragpulse_scorers.settings import ScorersSettings
 
 API_PREFIX = "/api/v1/"
@@ -56,12 +56,13 @@ def through_serve(
         token = page_token(settings)
     except TokenError as exc:
         return _failed(console, str(exc))
-    if token.source is TokenSource.GENERATED:
+    if token.source is TokenSource.GENERATED and holder.page_token:
+        token = ReadToken(holder.page_token, TokenSource.GENERATED)
+    elif token.source is TokenSource.GENERATED:
         return _failed(
             console,
-            f"{held}, and reading through it takes the read token it made for its run: set"
-            " RAGPULSE_LIVE__READ_TOKEN to the token its start line showed, or give both commands the same"
-            " live.read_token_file",
+            f"{held}, and reading through it takes the read token serve uses: give this command the same"
+            " live.read_token (RAGPULSE_LIVE__READ_TOKEN, live.read_token_file) or collector.auth_token",
         )
     params = {**query.params(), "width": str(console.width), "color": console.color_system or ""}
     assert holder.page_url is not None
