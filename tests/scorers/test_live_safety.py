@@ -9,7 +9,6 @@ import http.client
 import logging
 import os
 import socket
-import string
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -17,8 +16,6 @@ from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from live_testing import TOKEN, Answer, fetch, running_page
 from pydantic import ValidationError
 from ragpulse_core.preflight import check_collector_files
@@ -26,16 +23,14 @@ from ragpulse_core.settings import CollectorSettings, ConfigError, describe_inva
 from ragpulse_core.store import Store
 from ragpulse_core.tokens import TokenError
 from ragpulse_scorers.live import LivePage, page_token
-from ragpulse_scorers.live.limits import LOG_LINES_PER_WINDOW, LogBudget, SignInLimit
-from ragpulse_scorers.live.redirects import form_target, same_site_target
 from ragpulse_scorers.settings import ScorersSettings
 from report_data import insert_request
 from whatwg_urls import Resolver
 
 RAGPULSE = str(Path(sys.executable).with_name("ragpulse"))
+# The README's promise: at most this many lines a minute about malformed requests.
+FLOOD_LINES_PER_MINUTE = 5
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
-BASE = "http://127.0.0.1:4319/?service=svc"
-ORIGIN = "http://127.0.0.1:4319"
 
 
 @pytest.fixture(scope="module")
@@ -112,26 +107,6 @@ def test_a_sign_in_still_returns_to_the_view_it_came_from(page: LivePage) -> Non
     assert form.headers["Location"] == "/?service=svc+b&hours=2"
 
 
-_SEPARATORS = st.sampled_from(
-    ["/", "\\", "\t", "\n", "\r", " ", "\x00", "\x0b", "%2F", "%5C", "%09", "@", ":"]
-)
-_HOSTS = st.sampled_from(["evil.example", "evil.example:80", "user@evil.example", "127.0.0.1@evil.example"])
-
-
-@st.composite
-def _targets(draw: st.DrawFn) -> str:
-    """Separators browsers may fold into ``//``, then a host; or anything at all."""
-    crafted = "".join(draw(st.lists(_SEPARATORS, max_size=6))) + draw(_HOSTS) + draw(st.text(max_size=8))
-    return draw(st.one_of(st.just(crafted), st.text(), st.text(alphabet=string.printable)))
-
-
-@settings(max_examples=400, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(target=_targets())
-def test_any_next_value_resolves_on_the_same_origin(browser_urls: Resolver, target: str) -> None:
-    assert browser_urls.origin(form_target(target), BASE) == ORIGIN
-    assert browser_urls.origin(same_site_target(target, [("token", "x"), ("q", target)]), BASE) == ORIGIN
-
-
 def _log_text(caplog: pytest.LogCaptureFixture) -> str:
     return "\n".join(caplog.text.splitlines() + [r.getMessage() for r in caplog.records])
 
@@ -170,15 +145,7 @@ def test_anyone_without_a_token_cannot_flood_the_log(
     for _ in range(300):
         assert _raw(page, oversized).startswith((b"HTTP/1.0 400", b"HTTP/1.1 400"))
     written = [line for line in caplog.text.splitlines() if line.strip()]
-    assert 1 <= len(written) <= LOG_LINES_PER_WINDOW, written[:10]
-
-
-def test_the_log_says_how_many_lines_it_left_out() -> None:
-    now = [0.0]
-    budget = LogBudget(lines=2, window_s=60, clock=lambda: now[0])
-    assert [budget.admit() for _ in range(5)] == ["", "", None, None, None]
-    now[0] = 61.0
-    assert budget.admit() == " (3 more like it in the previous minutes were not logged)"
+    assert 1 <= len(written) <= FLOOD_LINES_PER_MINUTE, written[:10]
 
 
 def test_wrong_tokens_are_rate_limited_per_client(store: Store) -> None:
@@ -201,20 +168,6 @@ def test_wrong_tokens_are_rate_limited_per_client(store: Store) -> None:
         )
         assert other_client.startswith(b"HTTP/1.1 303")
         assert fetch(page.url, "/healthz").status == 200
-
-
-def test_a_client_may_try_again_once_its_window_is_over() -> None:
-    now = [0.0]
-    limit = SignInLimit(attempts=2, window_s=30, clock=lambda: now[0])
-    limit.failed("a")
-    limit.failed("a")
-    assert limit.retry_after("a") == 30 and limit.retry_after("b") is None
-    now[0] = 29.5
-    assert limit.retry_after("a") == 1
-    now[0] = 30.0
-    assert limit.retry_after("a") is None
-    limit.failed("a")
-    assert limit.retry_after("a") is None
 
 
 @pytest.mark.parametrize("path", ["/v1/traces", "/v1/logs", "/v1/metrics"])
