@@ -186,7 +186,7 @@ def _held_back(check: AlertCheckView, limits: AlertLimits, window: str, threshol
             f"no alert: at the last check ({at}), {window} had a 95% interval [{percent(seen.lower)},"
             f" {percent(seen.upper)}] that reaches the threshold; {upcoming}"
         )
-    return f"not evaluated yet: the last alert check ({at}) fired no alert here; {upcoming}"
+    return f"the last alert check ({at}) found its conditions met; its alert shows once recorded; {upcoming}"
 
 
 def alerts_heading(firing: int, resolved: int) -> str:
