@@ -11,7 +11,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ragpulse_core.store import Store
-from ragpulse_scorers.alerts import evaluate_alerts, load_alerts, rules
+from ragpulse_scorers.alerts import AlertRecord, evaluate_alerts, load_alerts, rules
+from ragpulse_scorers.commands.alerts import listing
 from ragpulse_scorers.report import render_html, render_terminal
 from ragpulse_scorers.report.collect import collect_alerting_report
 from ragpulse_scorers.settings import AlertSettings
@@ -33,6 +34,12 @@ def _scores(store: Store, *, hallucinated: int, total: int, at: datetime) -> Non
         scores += score_rows(traced, hallucinated=i < hallucinated, support=0.5)
     store.insert("otel_traces", spans, SPAN_COLUMNS)
     store.insert("ragpulse_scores", scores, SCORE_COLUMNS)
+
+
+def _listing(alert: AlertRecord) -> str:
+    console = Console(file=io.StringIO(), width=80, color_system=None)
+    console.print(listing([alert]))
+    return str(console.file.getvalue())  # type: ignore[attr-defined]
 
 
 def _said(store: Store) -> str:
@@ -114,7 +121,9 @@ def test_nothing_resolves_against_an_empty_baseline(store: Store) -> None:
     _scores(store, hallucinated=10, total=200, at=now + timedelta(minutes=50))
     later = evaluate_alerts(store, only_drop, now=now + timedelta(minutes=55))
     assert later.resolved == []
-    assert [alert.state for alert in load_alerts(store)] == ["firing"]
+    (kept,) = load_alerts(store)
+    assert kept.state == "firing" and "baseline too small to judge (n=0, fewer than 30)" in kept.summary
+    assert "baseline lower bound" in " ".join(_listing(kept).split())
     assert not [
         alert for alert in load_alerts(store) if "n=0)" in alert.summary and alert.state == "resolved"
     ]

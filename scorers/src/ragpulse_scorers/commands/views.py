@@ -21,7 +21,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ragpulse_scorers.alerts import AlertRecord, load_alerts
-from ragpulse_scorers.alerts.rules import SCORING_STALLED
+from ragpulse_scorers.alerts.rules import SCORING_STALLED, SUPPORT_DROP
 from ragpulse_scorers.alerts.state import FIRING
 from ragpulse_scorers.report import queries, render_html, render_terminal
 from ragpulse_scorers.report.collect import collect_alerting_report, parse_since
@@ -215,7 +215,8 @@ def _block(record: AlertRecord) -> tuple[str, str]:
         value = f"{record.value:.0f} scores for {record.samples} requests"
     else:
         interval = f" [{record.lower:.3f}–{record.upper:.3f}]" if record.upper > record.lower else ""
-        value = f"{record.value:.3f}{interval}, n={record.samples}, threshold {record.threshold:.3f}"
+        bound = "baseline lower bound" if key.rule == SUPPORT_DROP else "threshold"
+        value = f"{record.value:.3f}{interval}, n={record.samples}, {bound} {record.threshold:.3f}"
     when = f"fired {_when(record.fired_at)}"
     if record.resolved_at is not None:
         when += f", resolved {_when(record.resolved_at)}"
