@@ -107,14 +107,14 @@ def rate_dropped(
     enough = cur_n >= min_samples and base_n >= min_samples
     fire = enough and cur_upper < base_lower
     clear = not fire and cur_n > 0 and base_n >= min_samples and cur_upper >= base_rate
-    baseline = (
+    compared = (
         f"baseline {_percent(base_rate)} (lower bound {_percent(base_lower)}, n={base_n})"
         if base_n >= min_samples
         else f"baseline too small to judge (n={base_n}, fewer than {min_samples})"
     )
     summary = (
         f"{what} {_percent(cur_rate)} (95% CI {_percent(cur_lower)}–{_percent(cur_upper)}, n={cur_n}) for "
-        f"{key.describe()}{_judges(judged_by)}; {baseline}"
+        f"{key.describe()}{_judges(judged_by)}; {compared}"
     )
     return Observation(key, cur_rate, cur_lower, cur_upper, cur_n, base_lower, fire, clear, summary)
 
