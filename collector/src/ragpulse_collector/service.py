@@ -24,7 +24,7 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_from_flags(args, collector=collector_flags(args))
     # Before the store is opened: a port in use or a missing token file leaves no database behind.
     check_collector_files(settings.collector)
-    check_listeners(collector_listeners(settings.collector))
+    check_listeners(collector_listeners(settings.collector, settings.origin))
     return serve_collector(settings)
 
 

@@ -1,8 +1,9 @@
 """Who holds an embedded database: chDB opens a path in one process at a time.
 
 A long-running command (``ragpulse serve``) leaves a small JSON note beside the chDB directory with its pid
-and the URL of its live page, so another command that finds the path locked can say where to look instead
-of quoting chDB's lock error.
+and the URL of its live page, so another command that finds the path locked can read through the page, or say
+where to look instead of quoting chDB's lock error. A read token made for the run is in the note too, which
+only its owner can read (mode 0600): whoever can read the note can read the database files beside it anyway.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ class Holder:
     pid: int
     command: str
     page_url: str | None = None
+    page_token: str | None = None
 
     def describe(self, path: Path) -> str:
         where = f"; its live report is at {self.page_url}" if self.page_url else ""
@@ -32,12 +34,16 @@ def holder_file(path: Path) -> Path:
     return path.with_name(f"{path.name}.holder.json")
 
 
-def claim(path: Path, command: str, page_url: str | None) -> Path:
-    """Record this process as the holder of ``path``; returns the note, for :func:`release`."""
+def claim(path: Path, command: str, page_url: str | None, page_token: str | None = None) -> Path:
+    """Record this process as the holder of ``path``; returns the note, for :func:`release`.
+    ``page_token`` is a token made for this run (a configured one is not copied anywhere)."""
     note = holder_file(path)
     note.parent.mkdir(parents=True, exist_ok=True)
     temporary = note.with_suffix(f".{os.getpid()}.tmp")
-    temporary.write_text(json.dumps(asdict(Holder(os.getpid(), command, page_url))), encoding="utf-8")
+    temporary.unlink(missing_ok=True)
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as written:
+        written.write(json.dumps(asdict(Holder(os.getpid(), command, page_url, page_token))))
     temporary.replace(note)
     return note
 
@@ -60,7 +66,10 @@ def current_holder(path: Path) -> Holder | None:
 def _read(note: Path) -> Holder | None:
     try:
         values = json.loads(note.read_text(encoding="utf-8"))
-        return Holder(int(values["pid"]), str(values["command"]), values.get("page_url"))
+        token = values.get("page_token")
+        return Holder(
+            int(values["pid"]), str(values["command"]), values.get("page_url"), str(token) if token else None
+        )
     except FileNotFoundError:
         return None
     except (OSError, ValueError, KeyError, TypeError) as exc:

@@ -10,11 +10,12 @@ from __future__ import annotations
 import errno
 import os
 import socket
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from ragpulse_core.settings import CollectorSettings, ConfigError
+from ragpulse_core.tokens import unsendable
 
 
 class PortUnavailable(ConfigError):
@@ -23,18 +24,39 @@ class PortUnavailable(ConfigError):
 
 @dataclass(frozen=True)
 class Listener:
-    """A port a command will listen on, who listens there, and the flag that changes it."""
+    """A port a command will listen on, who listens there, the flag that changes it, and the setting the port
+    came from as the user wrote it (the flag, a file key or an environment variable)."""
 
     what: str
     host: str
     port: int | None
     flag: str
+    setting: str = ""
+
+    @property
+    def named(self) -> str:
+        return self.setting or self.flag
 
 
-def collector_listeners(collector: CollectorSettings) -> list[Listener]:
+def _as_flag(section: str, field: str, flag: str) -> str:
+    return flag
+
+
+def collector_listeners(
+    collector: CollectorSettings, origin: Callable[[str, str, str], str] = _as_flag
+) -> list[Listener]:
+    """The collector's ports; ``origin`` (:meth:`RagpulseSettings.origin`) names where each was set."""
     return [
-        Listener("the collector", collector.host, collector.port, "--port"),
-        Listener("the collector's OTLP/gRPC receiver", collector.host, collector.grpc_port, "--grpc-port"),
+        Listener(
+            "the collector", collector.host, collector.port, "--port", origin("collector", "port", "--port")
+        ),
+        Listener(
+            "the collector's OTLP/gRPC receiver",
+            collector.host,
+            collector.grpc_port,
+            "--grpc-port",
+            origin("collector", "grpc_port", "--grpc-port"),
+        ),
     ]
 
 
@@ -51,7 +73,7 @@ def check_listeners(listeners: Sequence[Listener]) -> None:
         earlier = seen.setdefault(listener.port, listener)
         if earlier is not listener:
             raise PortUnavailable(
-                f"{earlier.flag} and {listener.flag} are both {listener.port}: give each its own port"
+                f"{earlier.named} and {listener.named} are both {listener.port}: give each its own port"
             )
     for listener in fixed:
         _probe(listener)
@@ -80,7 +102,9 @@ def _probe(listener: Listener) -> None:
 
 def _why_not(exc: OSError, listener: Listener, address: str) -> str:
     if exc.errno == errno.EADDRINUSE:
-        return f"{address} is already in use, so {listener.what} cannot listen there: pass {listener.flag}"
+        instead = f" (or change {listener.setting})" if listener.named != listener.flag else ""
+        what = f"{address} is already in use, so {listener.what} cannot listen there"
+        return f"{what}: pass {listener.flag}{instead}"
     if exc.errno == errno.EACCES:
         return (
             f"{address} needs privileges this process lacks, so {listener.what} cannot listen there:"
@@ -112,6 +136,9 @@ def _check_token_file(path: Path) -> None:
         raise ConfigError(f"cannot read the auth token file {path}: {reason}") from None
     if not token:
         raise ConfigError(f"auth token file {path} is empty: put the token in it")
+    problem = unsendable(token)
+    if problem:
+        raise ConfigError(f"auth token file {path} {problem}: keep the token on one line")
 
 
 def _check_writable_directory(path: Path, flag: str) -> None:

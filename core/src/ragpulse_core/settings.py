@@ -19,6 +19,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PrivateAttr,
     SecretStr,
     ValidationError,
     field_validator,
@@ -133,6 +134,13 @@ class RagpulseSettings(BaseSettings):
 
     store: StoreSettings = Field(default_factory=StoreSettings)
     collector: CollectorSettings = Field(default_factory=CollectorSettings)
+    _origins: Origins | None = PrivateAttr(None)
+
+    def origin(self, section: str, field: str, flag: str) -> str:
+        """Where ``section.field`` was set, as the user would find it: ``flag`` when given on the command
+        line (or set nowhere: the flag then says how to change it), the file key, or the environment
+        variable."""
+        return self._origins.of(section, field, flag) if self._origins is not None else flag
 
     @classmethod
     def settings_customise_sources(
@@ -161,12 +169,49 @@ class RagpulseSettings(BaseSettings):
         if path is not None:
             _check_config_file(path, set(complete.model_fields))
         layered = type(complete.__name__, (complete,), {"_config_file": path})
+        flags = _drop_none(overrides)
         try:
-            return complete.model_validate(layered(**_drop_none(overrides)).model_dump())
+            settings = complete.model_validate(layered(**flags).model_dump())
         except ValidationError as exc:
             # Pydantic's own error stays (callers match on it); the note says where the values came from.
             exc.add_note(f"from flags, environment or {path}" if path else "from flags or environment")
             raise
+        settings._origins = Origins(flags, path, _read_document(path) if path else {})
+        return settings
+
+
+class Origins:
+    """Which source gave each setting, by the precedence :meth:`RagpulseSettings.load` applies."""
+
+    def __init__(self, flags: dict[str, Any], path: Path | None, document: dict[str, Any]) -> None:
+        self._flags = flags
+        self._path = path
+        self._document = document
+
+    def of(self, section: str, field: str, flag: str) -> str:
+        if field in self._flags.get(section, {}):
+            return flag
+        if isinstance(self._document.get(section), dict) and field in self._document[section]:
+            return f"[{section}] {field} in {self._path}"
+        variable = _environment_variable(section, field)
+        return variable or flag
+
+
+def _environment_variable(section: str, field: str) -> str | None:
+    """The variable that set ``section.field`` (``RAGPULSE_SECTION__FIELD``, any case), if one did."""
+    nested, whole = f"RAGPULSE_{section}__{field}".upper(), f"RAGPULSE_{section}".upper()
+    for name, value in os.environ.items():
+        if name.upper() == nested or (name.upper() == whole and f'"{field}"' in value):
+            return name
+    return None
+
+
+def _read_document(path: Path) -> dict[str, Any]:
+    """The TOML file as read by :func:`_check_config_file` (which reported any problem with it already)."""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return {}
 
 
 def installed_extension(cls: type[SettingsT]) -> type[SettingsT]:

@@ -57,6 +57,10 @@ class LiveSettings(SettingsSection):
     header_timeout_s: float = Field(
         10.0, gt=0, description="A connection without a complete request head, or idle, this long is closed"
     )
+    sign_in_attempts: int = Field(
+        10, ge=1, description="Wrong tokens one client may try per sign_in_window_s; past it 429"
+    )
+    sign_in_window_s: float = Field(60.0, gt=0, description="The window sign_in_attempts counts in")
 
     @field_validator("read_token")
     @classmethod

@@ -11,6 +11,7 @@ from typing import Any
 from ragpulse_core.store import Store
 
 from ragpulse_dashboards.alerts import state, webhook
+from ragpulse_dashboards.alerts.checks import save_checks
 from ragpulse_dashboards.alerts.conditions import observe
 from ragpulse_dashboards.alerts.rules import Observation
 from ragpulse_dashboards.alerts.state import FIRING, RESOLVED, AlertRecord
@@ -39,7 +40,8 @@ def evaluate_alerts(
     current = state.load_firing(store)
     result = Evaluation()
     changed: list[AlertRecord] = []
-    for observation in observe(store, settings, now, sample_rate=sample_rate):
+    observations = observe(store, settings, now, sample_rate=sample_rate)
+    for observation in observations:
         previous = current.pop(observation.key, None)
         if previous is None and observation.fire:
             record = _notified(_fired(observation, now), settings)
@@ -55,6 +57,7 @@ def evaluate_alerts(
         changed.append(record)
     result.firing.extend([*current.values(), *result.fired])
     state.save(store, changed)
+    save_checks(store, now, observations, settings.interval_s)
     for record in result.fired:
         logger.warning("alert fired: %s", record.summary)
     for record in result.resolved:

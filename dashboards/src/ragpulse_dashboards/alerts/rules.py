@@ -95,7 +95,9 @@ def rate_dropped(
     """The current window's rate fell below its baseline's: the two 95% intervals no longer overlap.
 
     Fires when the current upper bound is below the baseline's lower bound; clears once the current upper
-    bound is back at the baseline's own rate. ``current`` and ``baseline`` are (successes, n).
+    bound is back at the baseline's own rate. A baseline with fewer than ``min_samples`` decides neither: an
+    empty one (a store whose history expired, or a demo's) is no evidence that the rate recovered.
+    ``current`` and ``baseline`` are (successes, n).
     """
     (cur_s, cur_n), (base_s, base_n) = current, baseline
     cur_lower, cur_upper = wilson_interval(cur_s, cur_n)
@@ -104,11 +106,15 @@ def rate_dropped(
     base_rate = base_s / base_n if base_n else 0.0
     enough = cur_n >= min_samples and base_n >= min_samples
     fire = enough and cur_upper < base_lower
-    clear = not fire and cur_n > 0 and (cur_upper >= base_rate or base_n == 0)
+    clear = not fire and cur_n > 0 and base_n >= min_samples and cur_upper >= base_rate
+    compared = (
+        f"baseline {_percent(base_rate)} (lower bound {_percent(base_lower)}, n={base_n})"
+        if base_n >= min_samples
+        else f"baseline too small to judge (n={base_n}, fewer than {min_samples})"
+    )
     summary = (
         f"{what} {_percent(cur_rate)} (95% CI {_percent(cur_lower)}–{_percent(cur_upper)}, n={cur_n}) for "
-        f"{key.describe()}{_judges(judged_by)}; baseline {_percent(base_rate)}"
-        f" (lower bound {_percent(base_lower)}, n={base_n})"
+        f"{key.describe()}{_judges(judged_by)}; {compared}"
     )
     return Observation(key, cur_rate, cur_lower, cur_upper, cur_n, base_lower, fire, clear, summary)
 

@@ -1,6 +1,7 @@
 """``ragpulse report``: the report over data already in the store, in the terminal and optionally as HTML.
 
-It only reads: an embedded path that does not exist is reported, not created.
+It only reads: an embedded path that does not exist is reported, not created; while ``ragpulse serve`` holds
+the embedded database, it reads through serve's live page.
 """
 
 from __future__ import annotations
@@ -8,44 +9,25 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ragpulse_core.cli import invoked_as
-from ragpulse_core.store import StoreUnavailable, describe_dsn
-from ragpulse_core.store_access import open_for_reading
 from rich.console import Console
-from rich.markup import escape
 
-from ragpulse_dashboards.report import render_html, render_terminal
-from ragpulse_dashboards.report.collect import collect_alerting_report, parse_since
+from ragpulse_dashboards.commands.serve_reads import read
+from ragpulse_dashboards.commands.views import ReadQuery
+from ragpulse_dashboards.report.collect import parse_since
 from ragpulse_dashboards.settings import DashboardsSettings
 
 console = Console()
 
 
 def run(args: argparse.Namespace) -> int:
-    since = parse_since(args.since)
+    parse_since(args.since)
     settings = DashboardsSettings.load(args.config, store={"dsn": args.dsn})
-    store = open_for_reading(settings, console)
-    if store is None:
-        return 1
-    try:
-        data = collect_alerting_report(store, since, args.service, settings.alerts)
-    except StoreUnavailable as exc:
-        reason = str(exc).strip().splitlines()[0]
-        missing = "UNKNOWN_TABLE" in str(exc) or "UNKNOWN_DATABASE" in str(exc)
-        console.print(
-            f"[red]cannot read the ragpulse tables at {escape(describe_dsn(settings.store.dsn))}[/red]:"
-            f" {escape(reason)}"
-            + (f"\nRun `{invoked_as()} migrate` (or `demo`) first, or pass --dsn." if missing else ""),
-            soft_wrap=True,
-        )
-        return 1
-    finally:
-        store.close()
-    render_terminal(data, console)
-    if args.html:
-        write_html(args.html, render_html(data))
-        console.print(f"HTML report: {args.html.resolve()}")
-    return 0
+    query = ReadQuery("report", args.since, args.service or "", html=args.html is not None)
+    shown = read(settings, query, console)
+    if shown.code == 0 and args.html and shown.html is not None:
+        write_html(args.html, shown.html)
+        console.print(f"HTML report: {args.html.resolve()}", soft_wrap=True)  # one piece to copy
+    return shown.code
 
 
 def write_html(path: Path, page: str) -> None:

@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     )
     check_scoring(settings)
     check_collector_files(settings.collector)
-    check_listeners([*collector_listeners(settings.collector), *_page_listener(settings)])
+    check_listeners([*collector_listeners(settings.collector, settings.origin), *_page_listener(settings)])
     # A blank or unreadable token file is one line too, not a half-started server.
     token = page_token(settings) if settings.live.enabled else None
     with StopSignals() as signals, ExitStack() as cleanup:
@@ -58,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
         cleanup.callback(server.stop)
         path = embedded_path(store.dsn)
         if path is not None:
-            cleanup.callback(release, claim(path, "ragpulse serve", page.url if page else None))
+            made = page.token.value if page and page.token.source is TokenSource.GENERATED else None
+            cleanup.callback(release, claim(path, "ragpulse serve", page.url if page else None, made))
         schedule.start()
         page_line = f"; live report on {_page_address(page)}" if page else ""
         console.print(
@@ -77,7 +78,8 @@ def _page_listener(settings: DashboardsSettings) -> list[Listener]:
     live = settings.live
     if not live.enabled:
         return []
-    return [Listener("the live page", live.host, live.port, "--live-port")]
+    where = settings.origin("live", "port", "--live-port")
+    return [Listener("the live page", live.host, live.port, "--live-port", where)]
 
 
 def _start_page(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import io
 import logging
 import threading
 from collections.abc import Awaitable, Callable
@@ -21,9 +22,13 @@ from urllib.parse import quote
 
 from aiohttp import web
 from ragpulse_core.store import Store
+from rich.console import Console
 
+from ragpulse_dashboards.commands.views import ReadQuery, Shown, show
 from ragpulse_dashboards.live import pages
 from ragpulse_dashboards.live.access import COOKIE, COOKIE_MAX_AGE_S, Access, ReadToken
+from ragpulse_dashboards.live.limits import ConnectionLog, LogBudget, SignInLimit
+from ragpulse_dashboards.live.redirects import form_target, same_site_target
 from ragpulse_dashboards.live.renders import SharedRenders
 from ragpulse_dashboards.report.collect import collect_alerting_report
 from ragpulse_dashboards.report.html import CONTENT_SECURITY_POLICY, ServiceSelector, render_html
@@ -35,6 +40,10 @@ logger = logging.getLogger(__name__)
 RENDER_TIMEOUT_S = 30.0
 BACKLOG = 1024
 SIGN_IN_BODY_BYTES = 4096
+READ_API_PATH = "/api/v1/{view}"
+# Terminal widths and colour systems a read may ask for (rich's names; "" for none).
+_WIDTHS = range(20, 1001)
+_COLOURS = frozenset({"", "standard", "256", "truecolor", "windows"})
 SECURITY_HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "X-Content-Type-Options": "nosniff",
@@ -44,7 +53,8 @@ SECURITY_HEADERS = {
     "Cache-Control": "no-store",
 }
 _SERVICES_KEY = "services"
-_OPEN_PATHS = frozenset({"/healthz", pages.SIGN_IN_PATH})
+# Paths OTLP exporters post to: on this port they were meant for the collector.
+_OTLP_PATHS = frozenset({"/v1/traces", "/v1/logs", "/v1/metrics"})
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -58,6 +68,7 @@ class LivePage:
         self._token = token
         self._access = Access(token.value, settings.live.allowed_hosts)
         live = settings.live
+        self._sign_ins = SignInLimit(live.sign_in_attempts, live.sign_in_window_s)
         self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ragpulse-live-reader")
         self._pages: SharedRenders[bytes] = SharedRenders(self._reader, live.cache_s, RENDER_TIMEOUT_S)
         self._services: SharedRenders[list[str]] = SharedRenders(self._reader, live.cache_s, RENDER_TIMEOUT_S)
@@ -110,10 +121,13 @@ class LivePage:
         app.router.add_get("/", self._report)
         app.router.add_get("/healthz", _healthz)
         app.router.add_post(pages.SIGN_IN_PATH, self._sign_in)
-        # access_log off: a request line can hold ?token=, and nothing here may write the token down.
+        app.router.add_get(READ_API_PATH, self._read)
+        # access_log off and aiohttp's own log rewritten: a request line can hold ?token=, and nothing here
+        # may write the token down.
         self._runner = web.AppRunner(
             app,
             access_log=None,
+            logger=ConnectionLog(logger, LogBudget()),
             handle_signals=False,
             keepalive_timeout=live.header_timeout_s,
             shutdown_timeout=2.0,
@@ -126,28 +140,51 @@ class LivePage:
 
     @web.middleware
     async def _guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        """The Host allowlist, then the read token (cookie, bearer, or ``?token=`` which sets the cookie)."""
+        """The Host allowlist, then the read token (cookie, bearer, or ``?token=`` which sets the cookie);
+        a client that guessed wrong too often waits before any token of its is looked at."""
         host = request.headers.get("Host")
         if not self._access.host_allowed(host):
-            logger.debug("live page: refused Host %r", host)
+            # The header is not quoted: nothing a client sends is written down as it was sent.
+            logger.debug("live page: refused a Host not in live.allowed_hosts from %s", request.remote)
             return web.Response(
                 status=421,
                 text="this page answers only to the host names in live.allowed_hosts (and IP addresses)\n",
             )
-        if request.path in _OPEN_PATHS:
+        if request.path in _OTLP_PATHS:
+            return self._wrong_port(request)
+        if request.path == "/healthz":
             return await handler(request)
-        if "token" in request.query:
-            return self._token_in_url(request)
-        if self._access.cookie_matches(request.cookies.get(COOKIE)) or self._access.bearer_matches(
+        client = request.remote or "unknown"
+        presented = _presents_token(request)
+        if presented:
+            wait_s = self._sign_ins.retry_after(client)
+            if wait_s is not None:
+                return _too_many_sign_ins(wait_s)
+        if request.path == pages.SIGN_IN_PATH:
+            response = await handler(request)
+        elif "token" in request.query:
+            response = self._token_in_url(request)
+        elif self._access.cookie_matches(request.cookies.get(COOKIE)) or self._access.bearer_matches(
             request.headers.get("Authorization")
         ):
             return await handler(request)
-        return _sign_in_page(str(request.rel_url), refused=False)
+        else:
+            response = _sign_in_page(_view_target(request), refused=False)
+        if presented and response.status == 401:
+            self._sign_ins.failed(client)
+        return response
+
+    def _wrong_port(self, request: web.Request) -> web.StreamResponse:
+        """OTLP sent here was meant for the collector: say where it listens (nothing else about this page)."""
+        collector = self._settings.collector
+        port = f":{collector.port}" if collector.port else "the collector's port"
+        hint = f"this is the ragpulse live page; send OTLP to {port}{request.path}"
+        return web.Response(status=404, reason=f"Not Found. {hint}", text=f"404: {hint}\n")
 
     def _token_in_url(self, request: web.Request) -> web.StreamResponse:
         """A correct ``?token=`` signs the browser in and sends it to the same view without the token, so the
         token leaves the address bar and the history."""
-        target = str(request.rel_url.without_query_params("token"))
+        target = _view_target(request)
         if not self._access.token_matches(request.query.get("token")):
             return _sign_in_page(target, refused=True)
         return self._signed_in(target, _over_https(request))
@@ -155,7 +192,7 @@ class LivePage:
     async def _sign_in(self, request: web.Request) -> web.StreamResponse:
         async with asyncio.timeout(self._settings.live.header_timeout_s):
             form = await request.post()
-        target = _local_path(str(form.get("next", "/")))
+        target = form_target(str(form.get("next", "/")))
         token = form.get("token")
         if not isinstance(token, str) or not self._access.token_matches(token):
             return _sign_in_page(target, refused=True)
@@ -186,6 +223,38 @@ class LivePage:
             return _unavailable(f"report unavailable: {reason}")
         return web.Response(body=page, content_type="text/html", charset="utf-8")
 
+    async def _read(self, request: web.Request) -> web.StreamResponse:
+        """A command's view (report, requests, alerts) rendered for its terminal, while this process holds the
+        embedded database: ``{"exit": 0, "output": "...", "html": null}``."""
+        try:
+            query = ReadQuery.from_params(request.match_info["view"], request.query)
+            width = int(request.query.get("width", "80"))
+            colour = request.query.get("color", "")
+            if width not in _WIDTHS or colour not in _COLOURS:
+                raise ValueError(f"width lies in [20, 1000] and color is one of {sorted(_COLOURS)}")
+        except ValueError as exc:
+            return web.json_response({"error": str(exc)}, status=400)
+        render = functools.partial(self._render_view, query, width, colour)
+        try:
+            async with asyncio.timeout(RENDER_TIMEOUT_S):
+                output, shown = await asyncio.wrap_future(self._reader.submit(render))
+        except TimeoutError:
+            error = f"reading took over {RENDER_TIMEOUT_S:g} s; the store may be busy"
+            return web.json_response({"error": error}, status=503)
+        return web.json_response({"exit": shown.code, "output": output, "html": shown.html})
+
+    def _render_view(self, query: ReadQuery, width: int, colour: str) -> tuple[str, Shown]:
+        console = Console(
+            file=io.StringIO(),
+            width=width,
+            color_system=colour or None,  # type: ignore[arg-type]
+            force_terminal=bool(colour),
+            force_interactive=False,
+        )
+        shown = show(query, self._store, self._settings, console)
+        output = console.file.getvalue()  # type: ignore[attr-defined]
+        return str(output), shown
+
     def _since(self) -> datetime:
         return datetime.now(UTC) - timedelta(hours=self._settings.live.window_hours)
 
@@ -213,21 +282,36 @@ def _over_https(request: web.Request) -> bool:
     return request.secure or request.headers.get("X-Forwarded-Proto", "").lower() == "https"
 
 
+def _presents_token(request: web.Request) -> bool:
+    """Whether the request tries a token (the sign-in form, ``?token=`` or an Authorization header)."""
+    return (
+        (request.path == pages.SIGN_IN_PATH and request.method == "POST")
+        or "token" in request.query
+        or "Authorization" in request.headers
+    )
+
+
+def _view_target(request: web.Request) -> str:
+    """The view a request asked for, as a target that stays on this site."""
+    return same_site_target(request.path, request.query.items())
+
+
 def _sign_in_page(target: str, refused: bool) -> web.Response:
     return web.Response(
         status=401,
-        text=pages.sign_in(_local_path(target), refused),
+        text=pages.sign_in(target, refused),
         content_type="text/html",
         headers={"WWW-Authenticate": 'Bearer realm="ragpulse live report"'},
     )
 
 
+def _too_many_sign_ins(wait_s: int) -> web.Response:
+    return web.Response(
+        status=429,
+        text=f"too many wrong tokens from this address: try again in {wait_s} s\n",
+        headers={"Retry-After": str(wait_s)},
+    )
+
+
 def _unavailable(reason: str) -> web.Response:
     return web.Response(status=503, text=pages.unavailable(reason), content_type="text/html")
-
-
-def _local_path(target: str) -> str:
-    """``target`` when it is a path on this site; ``/`` for anything that could lead elsewhere."""
-    if not target.startswith("/") or target.startswith("//") or "\\" in target:
-        return "/"
-    return target

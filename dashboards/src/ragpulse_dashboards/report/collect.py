@@ -13,6 +13,7 @@ from typing import Any
 from ragpulse_core.store import Store
 from ragpulse_scorers.metric_names import HALLUCINATION
 
+from ragpulse_dashboards.alerts.checks import load_checks
 from ragpulse_dashboards.report import queries
 from ragpulse_dashboards.report.compare import mean_differences, rate_differences
 from ragpulse_dashboards.report.model import AlertLimits, HallucinationRow, MetricRow, Rate, ReportData
@@ -20,6 +21,8 @@ from ragpulse_dashboards.settings import AlertSettings
 
 # Scorers whose hallucination verdict leads the report when several are present: LLM judges first.
 PREFERRED_SCORERS = ("support", "lexical")
+# Unscored requests a report lists one by one (the newest); the counts per reason cover them all.
+UNSCORED_LISTED = 20
 # The judge that costs nothing and scores all traffic; its agreement with the LLM judges is shown.
 FREE_JUDGE = "lexical"
 _BUCKET_CHOICES_S = (10, 30, 60, 300, 900, 1800, 3600, 3 * 3600, 6 * 3600, 24 * 3600)
@@ -36,7 +39,9 @@ def collect_alerting_report(
         since,
         service,
         hallucination_threshold=alerts.hallucination_threshold,
-        alert_limits=AlertLimits(alerts.min_samples, alerts.window_minutes),
+        alert_limits=AlertLimits(
+            alerts.min_samples, alerts.window_minutes, alerts.interval_s, alerts.enabled
+        ),
     )
 
 
@@ -98,6 +103,8 @@ def collect_report(
         alert_limits=alert_limits,
         not_scored=queries.not_scored(store, params),
         agreement=queries.judge_agreement(store, params, FREE_JUDGE),
+        alert_checks=load_checks(store, service),
+        unscored_requests=queries.request_lines(store, params, True, UNSCORED_LISTED),
     )
 
 

@@ -14,7 +14,7 @@ from ragpulse_dashboards.alerts.rules import SCORING_STALLED
 from ragpulse_dashboards.alerts.state import AlertRecord
 from ragpulse_dashboards.report.agreement import Interval, JudgeAgreement
 from ragpulse_dashboards.report.glossary import term
-from ragpulse_dashboards.report.model import AlertLimits, Difference, Rate, ReportData
+from ragpulse_dashboards.report.model import AlertCheckView, AlertLimits, Difference, Rate, ReportData
 
 NO_VARIANT = "(no variant)"
 
@@ -87,12 +87,19 @@ def variant_label(variant: str, service: str | None = None) -> str:
     return f"{service} · {name}" if service is not None else name
 
 
-def quiet_alert(rate: Rate, threshold: float | None, limits: AlertLimits | None, firing: bool) -> str:
+def quiet_alert(
+    rate: Rate,
+    threshold: float | None,
+    limits: AlertLimits | None,
+    firing: bool,
+    check: AlertCheckView | None = None,
+) -> str:
     """Why a rate shown above the threshold has no alert, or why an alert fires on a rate shown below it
     (``""`` when colour and alerts agree, or the limits are unknown).
 
     The alert fires only on enough samples whose 95% interval lies wholly above the threshold, over its own
-    window, which is shorter than a report's.
+    window, which is shorter than a report's, and only when its check has run: ``check`` (what the last
+    check saw) tells which of these held it back.
     """
     if threshold is None or limits is None or not rate.n:
         return ""
@@ -110,7 +117,47 @@ def quiet_alert(rate: Rate, threshold: float | None, limits: AlertLimits | None,
         return f"no alert: n={rate.n} is below the {limits.min_samples} samples an alert needs"
     if low <= threshold:
         return f"no alert: its 95% interval [{percent(low)}, {percent(high)}] reaches the threshold"
-    return f"no alert yet: the alert judges {window}"
+    if not limits.enabled:
+        return "no alert: the built-in alerts are off (alerts.enabled)"
+    if check is None:
+        return ""
+    return _held_back(check, limits, window, threshold)
+
+
+def _held_back(check: AlertCheckView, limits: AlertLimits, window: str, threshold: float) -> str:
+    """What the last alert check saw of a rate the report shows confidently above the threshold."""
+    every = f"{check.interval_s:g} s"
+    if check.last_at is None:
+        return f"not evaluated yet: no alert check has run; `ragpulse serve` runs one every {every}"
+    at = f"{check.last_at:%H:%M:%S} UTC"
+    behind = (check.now - check.last_at).total_seconds() > 2 * check.interval_s
+    upcoming = (
+        f"no check has run since (they run every {every} while `ragpulse serve` runs)"
+        if behind
+        else f"the next runs within {every}"
+    )
+    seen = check.seen
+    if seen is None or not seen.samples:
+        return f"no alert: the last alert check ({at}) found no scores for it in {window}; {upcoming}"
+    if seen.samples < limits.min_samples:
+        return (
+            f"no alert: at the last check ({at}), {window} held n={seen.samples}, below the"
+            f" {limits.min_samples} samples an alert needs; {upcoming}"
+        )
+    if seen.lower <= threshold:
+        return (
+            f"no alert: at the last check ({at}), {window} had a 95% interval [{percent(seen.lower)},"
+            f" {percent(seen.upper)}] that reaches the threshold; {upcoming}"
+        )
+    return f"the last alert check ({at}) found its conditions met; its alert shows once recorded; {upcoming}"
+
+
+def alerts_heading(firing: int, resolved: int) -> str:
+    """``Alerts (2 firing, 1 resolved in this window)``, naming only what happened."""
+    parts = [f"{firing} firing"] if firing else []
+    if resolved:
+        parts.append(f"{resolved} resolved in this window")
+    return f"Alerts ({', '.join(parts)})" if parts else "Alerts"
 
 
 def sample_sizes(difference: Difference) -> str:

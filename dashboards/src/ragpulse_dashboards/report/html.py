@@ -30,6 +30,7 @@ from ragpulse_dashboards.report.format import (
     alert_since,
     alert_threshold,
     alert_value,
+    alerts_heading,
     clock,
     dollars,
     html_text,
@@ -220,7 +221,8 @@ def _tiles(data: ReportData) -> str:
                 above = f", alert above {percent(limit)}" if limit is not None else ""
                 label = f"hallucination · variant {variant_label(variant)} (n={rate.n}{above})"
                 firing = hallucination_alert_firing(data, service, variant)
-                note = quiet_alert(rate, limit, data.alert_limits, firing)
+                check = data.hallucination_check(service, variant)
+                note = quiet_alert(rate, limit, data.alert_limits, firing, check)
                 tiles.append((percent(rate.value), label, note, above_threshold(rate.value, limit)))
     not_scored = sum(row.requests for row in data.not_scored)
     reasons = " · ".join(f"{reason} {count}" for reason, count in _not_scored_by_reason(data).items())
@@ -303,7 +305,8 @@ def _service_cells(data: ReportData, row: ServiceRow) -> list[str]:
 
 def _quiet_note(data: ReportData, rate: Rate, service: str, variant: str) -> str:
     firing = hallucination_alert_firing(data, service, variant)
-    note = quiet_alert(rate, data.hallucination_threshold, data.alert_limits, firing)
+    check = data.hallucination_check(service, variant)
+    note = quiet_alert(rate, data.hallucination_threshold, data.alert_limits, firing, check)
     return f" <span class='muted'>({html_text(note)})</span>" if note else ""
 
 
@@ -327,11 +330,25 @@ def _not_scored_card(data: ReportData) -> str:
         ),
         [False, True, False],
     )
-    note = (
-        f"<p>{html_text(not_scored(data))}. These requests are listed, each with its reason, by"
-        " <code>ragpulse requests --unscored</code>; no judge reads them.</p>"
+    note = f"<p>{html_text(not_scored(data))}; no judge reads them.</p>"
+    listed = _table(
+        ["time (UTC)", "trace", "service", "reason", "question"],
+        (
+            [
+                f"{line.timestamp:%H:%M:%S}",
+                f"<span class='mono'>{html_text(line.trace_id)}</span>",
+                html_text(line.service_name),
+                html_text(unscored_label(line.unscorable)),
+                html_text(excerpt(line.question, 120)) if line.question else "<span class='muted'>–</span>",
+            ]
+            for line in data.unscored_requests
+        ),
     )
-    return _card("Requests not scored", note, table)
+    newest = (
+        f"<p>The newest {len(data.unscored_requests)}, each with its reason"
+        " (all of them: <code>ragpulse requests --unscored</code>):</p>"
+    )
+    return _card("Requests not scored", note, table, newest, listed)
 
 
 def _verdict_card(data: ReportData) -> str:
@@ -423,7 +440,7 @@ def _alerts_card(data: ReportData) -> str:
         rows,
         [False, False, False, True, False, False],
     )
-    return _card(f"Alerts ({len(data.firing_alerts)} firing, then resolved in this window)", table)
+    return _card(alerts_heading(len(data.firing_alerts), len(data.resolved_alerts)), table)
 
 
 def _x_clock(data: ReportData) -> bool:

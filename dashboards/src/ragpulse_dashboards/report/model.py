@@ -8,7 +8,9 @@ from datetime import datetime
 
 from ragpulse_scorers.stats import wilson_interval
 
-from ragpulse_dashboards.alerts.state import FIRING, AlertRecord
+from ragpulse_dashboards.alerts.checks import AlertChecks, Checked
+from ragpulse_dashboards.alerts.rules import HALLUCINATION_RATE, AlertKey
+from ragpulse_dashboards.alerts.state import FIRING, RESOLVED, AlertRecord
 from ragpulse_dashboards.report.agreement import JudgeAgreement
 
 
@@ -160,6 +162,18 @@ class AlertLimits:
 
     min_samples: int
     window_minutes: float
+    interval_s: float = 60.0
+    enabled: bool = True
+
+
+@dataclass(frozen=True)
+class AlertCheckView:
+    """What the last alert check said about one series, for the report generated at ``now``."""
+
+    now: datetime
+    last_at: datetime | None
+    interval_s: float
+    seen: Checked | None
 
 
 @dataclass(frozen=True)
@@ -181,6 +195,10 @@ class RequestLine:
     context_source: str
     unscorable: str
     question: str
+    answer: str = ""
+    verdict: str = ""
+    """``hallucinated`` or ``supported`` by the best judge that scored it (``""`` when none has)."""
+    judge: str = ""
 
 
 @dataclass(frozen=True)
@@ -212,6 +230,20 @@ class ReportData:
 
     agreement: list[JudgeAgreement] = field(default_factory=list)
     """Where the free judge and an LLM judge scored the same requests: how far their verdicts agree."""
+    alert_checks: AlertChecks = field(default_factory=AlertChecks)
+    unscored_requests: list[RequestLine] = field(default_factory=list)
+    """The newest requests no judge may score, each with its reason."""
+    """What the last alert evaluation saw: the real reason a rate above the threshold has no alert."""
+
+    def hallucination_check(self, service: str, variant: str) -> AlertCheckView:
+        checks = self.alert_checks
+        interval_s = checks.interval_s or (self.alert_limits.interval_s if self.alert_limits else 0.0)
+        seen = checks.latest(AlertKey(HALLUCINATION_RATE, service, variant))
+        return AlertCheckView(self.generated_at, checks.last_at, interval_s, seen)
+
+    @property
+    def resolved_alerts(self) -> list[AlertRecord]:
+        return [alert for alert in self.alerts if alert.state == RESOLVED]
 
     @property
     def unscored(self) -> list[UnscoredReason]:

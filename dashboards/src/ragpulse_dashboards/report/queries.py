@@ -303,19 +303,43 @@ def spend(store: Store, params: dict[str, Any]) -> list[SpendRow]:
 
 
 def request_lines(store: Store, params: dict[str, Any], unscored_only: bool, limit: int) -> list[RequestLine]:
-    """The window's newest requests (only those no judge may score, with ``unscored_only``)."""
+    """The window's newest requests (only those no judge may score, with ``unscored_only``), each with the
+    verdict of the best judge that scored it."""
     only = " AND Unscorable != ''" if unscored_only else ""
     rows = store.query(
-        "SELECT TraceId, Timestamp, ServiceName, Source, ContextSource, Unscorable,"
-        " substringUTF8(Question, 1, 300)"
+        "SELECT TraceId, SpanId, Timestamp, ServiceName, Source, ContextSource, Unscorable,"
+        " substringUTF8(Question, 1, 300), substringUTF8(Answer, 1, 300)"
         f" FROM {store.table('ragpulse_requests')} FINAL WHERE {_REQUESTS_WHERE}{only}"
         f" ORDER BY Timestamp DESC, TraceId LIMIT {{limit:UInt32}}{_FINAL_WITHIN_PARTITIONS}",
         {**params, "limit": limit},
     )
-    return [
-        RequestLine(str(trace), timestamp, str(service), str(source), str(context), str(code), str(question))
-        for trace, timestamp, service, source, context, code, question in rows
-    ]
+    verdicts = _verdicts(store, sorted({str(row[0]) for row in rows})) if rows else {}
+    lines = []
+    for trace, span, timestamp, service, source, context, code, question, answer in rows:
+        judge, hallucinated = verdicts.get((trace, span), verdicts.get((trace, ""), ("", None)))
+        verdict = "" if hallucinated is None else "hallucinated" if hallucinated else "supported"
+        texts = (str(service), str(source), str(context), str(code), str(question), str(answer))
+        lines.append(RequestLine(str(trace), timestamp, *texts, verdict, judge))
+    return lines
+
+
+_JUDGE_RANK = {"support": 0, "lexical": 2}
+
+
+def _verdicts(store: Store, trace_ids: list[str]) -> dict[tuple[str, str], tuple[str, bool]]:
+    """Per request, the newest verdict of its best judge (support, then another LLM judge, then lexical)."""
+    best: dict[tuple[str, str], tuple[int, str, bool]] = {}
+    for trace, span, scorer, value in store.query(
+        "SELECT TraceId, SpanId, Scorer, Hallucination"
+        f" FROM {store.table('ragpulse_trace_verdicts')} FINAL"
+        " WHERE TraceId IN {ids:Array(String)} AND HasHallucination = 1 AND Hallucination IS NOT NULL",
+        {"ids": trace_ids},
+    ):
+        rank = _JUDGE_RANK.get(str(scorer), 1)
+        key = (str(trace), str(span))
+        if key not in best or rank < best[key][0]:
+            best[key] = (rank, str(scorer), float(value) >= 0.5)
+    return {key: (scorer, bad) for key, (_, scorer, bad) in best.items()}
 
 
 def scoring_health(store: Store, params: dict[str, Any], requests: int) -> ScoringHealth:

@@ -18,6 +18,7 @@ from ragpulse_dashboards.report.format import (
     alert_key,
     alert_since,
     alert_value,
+    alerts_heading,
     dollars,
     judgement,
     milliseconds,
@@ -130,7 +131,7 @@ def _verdict(data: ReportData) -> Table:
 
 def _alerts_table(data: ReportData) -> Table:
     table = Table(
-        title=f"Alerts ({len(data.firing_alerts)} firing, then resolved in this window)", title_justify="left"
+        title=alerts_heading(len(data.firing_alerts), len(data.resolved_alerts)), title_justify="left"
     )
     for column in ("state", "alert", "rule / service / variant", "value [95% CI]", "since (UTC)"):
         table.add_column(column, justify="right" if column == "value [95% CI]" else "left")
@@ -185,7 +186,9 @@ def _hallucination_table(data: ReportData) -> Table:
         rate = rate_with_interval(row.rate)
         firing = hallucination_alert_firing(data, row.service, row.variant)
         note = (
-            quiet_alert(row.rate, limit, data.alert_limits, firing)
+            quiet_alert(
+                row.rate, limit, data.alert_limits, firing, data.hallucination_check(row.service, row.variant)
+            )
             if row.scorer == data.primary_scorer
             else ""
         )

@@ -1,0 +1,238 @@
+"""What ``ragpulse report``, ``requests`` and ``alerts`` print, rendered by the same code whether the command
+opens the store itself or reads through a running ``ragpulse serve``.
+
+Embedded chDB lets one process open a database, so while ``serve`` holds it the commands ask its live page
+(``GET /api/v1/<view>``, behind the read token), which renders the view here on its reader thread for the
+caller's terminal width and colours (:mod:`ragpulse_dashboards.commands.serve_reads`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Final
+
+from ragpulse_core.cli import invoked_as, store_hint
+from ragpulse_core.printable import excerpt, printable, shown
+from ragpulse_core.store import Store, StoreUnavailable, describe_dsn
+from rich.console import Console, Group
+from rich.markup import escape
+from rich.table import Table
+
+from ragpulse_dashboards.alerts import AlertRecord, load_alerts
+from ragpulse_dashboards.alerts.rules import SCORING_STALLED, SUPPORT_DROP
+from ragpulse_dashboards.alerts.state import FIRING
+from ragpulse_dashboards.report import queries, render_html, render_terminal
+from ragpulse_dashboards.report.collect import collect_alerting_report, parse_since
+from ragpulse_dashboards.report.format import unscored_hint, unscored_label
+from ragpulse_dashboards.report.model import RequestLine
+from ragpulse_dashboards.settings import DashboardsSettings
+
+VIEWS: Final = ("report", "requests", "alerts")
+MAX_LIMIT: Final = 10_000
+
+
+@dataclass(frozen=True)
+class ReadQuery:
+    """One view's arguments, as flags give them and as the read API carries them."""
+
+    view: str
+    since: str = "24h"
+    service: str = ""
+    unscored: bool = False
+    limit: int = 50
+    include_resolved: bool = False
+    html: bool = False
+
+    def params(self) -> dict[str, str]:
+        return {
+            "since": self.since,
+            "service": self.service,
+            "unscored": str(int(self.unscored)),
+            "limit": str(self.limit),
+            "all": str(int(self.include_resolved)),
+            "html": str(int(self.html)),
+        }
+
+    @classmethod
+    def from_params(cls, view: str, params: Mapping[str, str]) -> ReadQuery:
+        """The query a request names; ValueError (saying which parameter) for anything else."""
+        if view not in VIEWS:
+            raise ValueError(f"no view {view!r}: the read API serves {', '.join(VIEWS)}")
+        since = params.get("since", "24h")
+        parse_since(since)
+        try:
+            limit = int(params.get("limit", "50"))
+        except ValueError:
+            raise ValueError("limit must be a whole number") from None
+        if not 1 <= limit <= MAX_LIMIT:
+            raise ValueError(f"limit must lie in [1, {MAX_LIMIT}]")
+        flags = {name: params.get(name, "0") for name in ("unscored", "all", "html")}
+        if any(value not in ("0", "1") for value in flags.values()):
+            raise ValueError("unscored, all and html are 0 or 1")
+        return cls(
+            view,
+            since,
+            params.get("service", ""),
+            flags["unscored"] == "1",
+            limit,
+            flags["all"] == "1",
+            flags["html"] == "1",
+        )
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A view's exit status, and the HTML page when the report was asked for one."""
+
+    code: int
+    html: str | None = None
+
+
+def show(
+    query: ReadQuery,
+    store: Store,
+    settings: DashboardsSettings,
+    console: Console,
+    errors: Console | None = None,
+) -> Shown:
+    """Print ``query``'s view of ``store`` on ``console``, or why it cannot be read on ``errors`` (default
+    ``console``) with code 1."""
+    try:
+        if query.view == "report":
+            return _report(query, store, settings, console)
+        if query.view == "requests":
+            return _requests(query, store, console)
+        return _alerts(query, store, console)
+    except StoreUnavailable as exc:
+        (errors or console).print(_unreadable(query.view, store, exc), soft_wrap=True, highlight=False)
+        return Shown(1)
+
+
+def _unreadable(view: str, store: Store, exc: StoreUnavailable) -> str:
+    """Why ``view`` cannot be read, in one line, and what to do when that is known."""
+    reason = escape(str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__)
+    if view == "requests":
+        return f"[red]cannot read the requests:[/red] {reason}"
+    hint = store_hint(exc)
+    if view == "alerts":
+        return f"[red]error:[/red] {reason}" + (f"\n{escape(hint)}" if hint else "")
+    missing = "UNKNOWN_TABLE" in str(exc) or "UNKNOWN_DATABASE" in str(exc)
+    return f"[red]cannot read the ragpulse tables at {escape(describe_dsn(store.dsn))}[/red]: {reason}" + (
+        f"\nRun `{invoked_as()} migrate` (or `demo`) first, or pass --dsn." if missing else ""
+    )
+
+
+def _report(query: ReadQuery, store: Store, settings: DashboardsSettings, console: Console) -> Shown:
+    data = collect_alerting_report(store, parse_since(query.since), query.service or None, settings.alerts)
+    render_terminal(data, console)
+    return Shown(0, render_html(data) if query.html else None)
+
+
+def _requests(query: ReadQuery, store: Store, console: Console) -> Shown:
+    since = parse_since(query.since)
+    params = {"since_ms": int(since.timestamp() * 1000), "service": query.service}
+    lines = queries.request_lines(store, params, query.unscored, query.limit)
+    console.print(request_listing(lines, query.unscored, f"{since:%Y-%m-%d %H:%M} UTC"))
+    counts = Counter(line.unscorable for line in lines if line.unscorable)
+    for code, count in counts.most_common():
+        console.print(
+            f"[yellow]{count} not scored: {escape(unscored_label(code))}[/yellow]"
+            f" · {escape(unscored_hint(code))}"
+        )
+    return Shown(0)
+
+
+def request_listing(lines: list[RequestLine], unscored_only: bool, since: str) -> Group | str:
+    """One short block per request, readable at 80 columns: when, which trace and service, the verdict (or
+    why it has none), then its question and answer, each on a line of its own."""
+    if not lines:
+        kind = "unscorable requests" if unscored_only else "requests"
+        return f"No {kind} since {since}."
+    title = (
+        f"[bold]{'Unscorable requests' if unscored_only else 'Requests'} since {since}[/bold], newest first"
+    )
+    blocks = Table.grid(padding=(0, 1))
+    blocks.add_column(width=8, no_wrap=True)
+    blocks.add_column(overflow="fold")
+    for index, line in enumerate(lines):
+        if index:
+            blocks.add_row("", "")
+        where = f"{line.service_name} · {line.source} · context from {line.context_source or '–'}"
+        said = [
+            f"[bold]{shown(line.trace_id[:16])}[/bold]  {shown(where)}",
+            _verdict(line),
+            f"[dim]Q[/dim] {shown(excerpt(line.question, 240))}"
+            if line.question
+            else "[dim]Q (none recorded)[/dim]",
+            f"[dim]A[/dim] {shown(excerpt(line.answer, 240))}"
+            if line.answer
+            else "[dim]A (none recorded)[/dim]",
+        ]
+        blocks.add_row(f"{line.timestamp:%H:%M:%S}", "\n".join(said))
+    return Group(title + " (times UTC)", blocks)
+
+
+def _text(mark: str, text: str) -> str:
+    return f"[dim]{mark}[/dim] {shown(excerpt(text, 240))}" if text else f"[dim]{mark} (none recorded)[/dim]"
+
+
+def _verdict(line: RequestLine) -> str:
+    if line.unscorable:
+        return f"[yellow]not scored: {escape(unscored_label(line.unscorable))}[/yellow]"
+    if not line.verdict:
+        return "[dim]not scored yet[/dim]"
+    style = "red" if line.verdict == "hallucinated" else "green"
+    return f"[{style}]{line.verdict}[/{style}] (judge: {shown(line.judge)})"
+
+
+def _alerts(query: ReadQuery, store: Store, console: Console) -> Shown:
+    if not store.query(f"EXISTS TABLE {store.table('ragpulse_alerts')}")[0][0]:
+        console.print("no alerts recorded (no alert has been evaluated on this store yet)")
+        return Shown(0)
+    records = load_alerts(store, include_resolved=query.include_resolved)
+    if not records:
+        console.print("no alerts firing" if not query.include_resolved else "no alerts recorded")
+        return Shown(0)
+    console.print(listing(records))
+    return Shown(0)
+
+
+def listing(records: list[AlertRecord]) -> Group:
+    firing = sum(record.state == FIRING for record in records)
+    title = f"[bold]ragpulse alerts[/bold]: {firing} firing, {len(records) - firing} resolved (times UTC)"
+    blocks = Table.grid(padding=(0, 1))
+    blocks.add_column(width=8, no_wrap=True)
+    blocks.add_column(overflow="fold")
+    for index, record in enumerate(records):
+        if index:
+            blocks.add_row("", "")
+        blocks.add_row(*_block(record))
+    return Group(title, blocks)
+
+
+def _block(record: AlertRecord) -> tuple[str, str]:
+    key = record.key
+    labels = " · ".join(printable(part) for part in (key.rule, key.service, key.variant, key.scorer) if part)
+    if key.rule == SCORING_STALLED:
+        value = f"{record.value:.0f} scores for {record.samples} requests"
+    else:
+        interval = f" [{record.lower:.3f}–{record.upper:.3f}]" if record.upper > record.lower else ""
+        bound = "baseline lower bound" if key.rule == SUPPORT_DROP else "threshold"
+        value = f"{record.value:.3f}{interval}, n={record.samples}, {bound} {record.threshold:.3f}"
+    when = f"fired {_when(record.fired_at)}"
+    if record.resolved_at is not None:
+        when += f", resolved {_when(record.resolved_at)}"
+    lines = [f"[bold]{escape(labels)}[/bold]", escape(value), when, shown(record.summary)]
+    if record.notify_error:
+        lines.append(f"[yellow]notify failed: {shown(record.notify_error)}[/yellow]")
+    state = (
+        f"[bold red]{record.state}[/bold red]" if record.state == FIRING else f"[green]{record.state}[/green]"
+    )
+    return state, "\n".join(lines)
+
+
+def _when(value: datetime) -> str:
+    return value.strftime("%Y-%m-%d %H:%M:%S")
