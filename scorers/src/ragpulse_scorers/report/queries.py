@@ -76,7 +76,7 @@ def variant_traffic(store: Store, params: dict[str, Any]) -> list[VariantTraffic
     scored = {
         (row["ServiceName"], row["Variant"]): int(row["scored"])
         for row in store.query_dicts(
-            "SELECT ServiceName, Variant, uniqExact(TraceKey, SpanId) AS scored"
+            "SELECT ServiceName, Variant, uniqExact(TraceKey, SpanId, RequestTime) AS scored"
             f" FROM {store.table('ragpulse_scores')} WHERE {_SCORES_WHERE} AND Error = ''"
             " GROUP BY ServiceName, Variant",
             params,
@@ -121,13 +121,14 @@ def judge_agreement(store: Store, params: dict[str, Any], free_judge: str) -> li
         " countIf(free.hallucinated AND NOT llm.hallucinated),"
         " countIf(NOT free.hallucinated AND llm.hallucinated),"
         " countIf(NOT free.hallucinated AND NOT llm.hallucinated)"
-        " FROM (SELECT TraceKey, SpanId, ServiceName, Variant, Hallucination >= 0.5 AS hallucinated"
+        " FROM (SELECT TraceKey, SpanId, RequestTime, ServiceName, Variant,"
+        "       Hallucination >= 0.5 AS hallucinated"
         f"       FROM {verdicts} FINAL WHERE {_SCORES_WHERE} AND HasHallucination = 1"
         "        AND Scorer = {free:String}) AS free"
-        " INNER JOIN (SELECT TraceKey, SpanId, Scorer, Hallucination >= 0.5 AS hallucinated"
+        " INNER JOIN (SELECT TraceKey, SpanId, RequestTime, Scorer, Hallucination >= 0.5 AS hallucinated"
         f"       FROM {verdicts} FINAL WHERE {_SCORES_WHERE} AND HasHallucination = 1"
         "        AND Scorer != {free:String}) AS llm"
-        " ON free.TraceKey = llm.TraceKey AND free.SpanId = llm.SpanId"
+        " ON free.TraceKey = llm.TraceKey AND free.SpanId = llm.SpanId AND free.RequestTime = llm.RequestTime"
         " GROUP BY free.ServiceName, free.Variant, llm.Scorer"
         f" ORDER BY free.ServiceName, free.Variant, llm.Scorer{_FINAL_WITHIN_PARTITIONS}",
         {**params, "free": free_judge},
@@ -226,8 +227,8 @@ def worst_requests(store: Store, params: dict[str, Any]) -> list[WorstRequest]:
     # The worst are chosen from one verdict row per request (the newest scoring's, hence FINAL; a request's
     # rows share its hour, so its day); only their sentence details and texts are read from the wide tables.
     scored = store.query_dicts(
-        "SELECT TraceId, SpanId, ServiceName, Variant AS variant, Hallucination AS hallucination,"
-        " Support AS support"
+        "SELECT TraceId, SpanId, toUnixTimestamp64Micro(RequestTime) AS at, ServiceName, Variant AS variant,"
+        " Hallucination AS hallucination, Support AS support"
         f" FROM {store.table('ragpulse_trace_verdicts')} FINAL WHERE {_SCORES_WHERE}"
         " AND Scorer = {scorer:String} AND HasHallucination = 1"
         " ORDER BY hallucination DESC, support ASC NULLS LAST, TraceId, SpanId LIMIT {limit:UInt32}"
@@ -239,29 +240,33 @@ def worst_requests(store: Store, params: dict[str, Any]) -> list[WorstRequest]:
     ids = {"ids": [row["TraceId"] for row in scored]}
     # The newest scoring's details of each metric, so a request scored twice lists its sentences once.
     details = {
-        (row["TraceId"], row["SpanId"]): row["details"]
+        (row["TraceId"], row["SpanId"], row["at"]): row["details"]
         for row in store.query_dicts(
-            "SELECT TraceId, SpanId, groupArray(latest) AS details FROM ("
-            "  SELECT TraceId, SpanId, Metric, argMax(Details, ScoredAt) AS latest"
+            "SELECT TraceId, SpanId, at, groupArray(latest) AS details FROM ("
+            "  SELECT TraceId, SpanId, toUnixTimestamp64Micro(RequestTime) AS at, Metric,"
+            "  argMax(Details, ScoredAt) AS latest"
             f"  FROM {store.table('ragpulse_scores')} WHERE {_SCORES_WHERE} AND Scorer = {{scorer:String}}"
-            "  AND Error = '' AND TraceId IN {ids:Array(String)} GROUP BY TraceId, SpanId, Metric"
-            ") GROUP BY TraceId, SpanId",
+            "  AND Error = '' AND TraceId IN {ids:Array(String)} GROUP BY TraceId, SpanId, at, Metric"
+            ") GROUP BY TraceId, SpanId, at",
             {**params, **ids},
         )
     }
-    # Scores from before requests had a SpanId (empty) were their trace's one request: its first.
-    texts: dict[tuple[str, str], dict[str, Any]] = {}
+    # A request is (trace, span, start); scores from before requests had a SpanId (empty) were their
+    # trace's one request: its first.
+    texts: dict[tuple[str, str, int], dict[str, Any]] = {}
+    legacy: dict[str, dict[str, Any]] = {}
     for row in store.query_dicts(
-        f"SELECT TraceId, SpanId, any(Question) AS question, any(Answer) AS answer"
-        f" FROM {store.table('ragpulse_requests')} WHERE TraceId IN {{ids:Array(String)}}"
-        " GROUP BY TraceId, SpanId ORDER BY min(Timestamp) DESC",
+        "SELECT TraceId, SpanId, toUnixTimestamp64Micro(Timestamp) AS at, any(Question) AS question,"
+        f" any(Answer) AS answer FROM {store.table('ragpulse_requests')}"
+        " WHERE TraceId IN {ids:Array(String)}"
+        " GROUP BY TraceId, SpanId, at ORDER BY at DESC",
         ids,
     ):
-        texts[(row["TraceId"], row["SpanId"])] = texts[(row["TraceId"], "")] = row
+        texts[(row["TraceId"], row["SpanId"], row["at"])] = legacy[row["TraceId"]] = row
     worst: list[WorstRequest] = []
     for row in scored:
-        request = (row["TraceId"], row["SpanId"])
-        text = texts.get(request, {})
+        request = (row["TraceId"], row["SpanId"], row["at"])
+        text = texts.get(request, {}) if row["SpanId"] else legacy.get(row["TraceId"], {})
         unsupported = [
             sentence for raw in details.get(request, []) for sentence in unsupported_sentences(raw)
         ]
@@ -284,7 +289,8 @@ def worst_requests(store: Store, params: dict[str, Any]) -> list[WorstRequest]:
 def spend(store: Store, params: dict[str, Any]) -> list[SpendRow]:
     rows = store.query_dicts(
         "SELECT toString(toDate(ScoredAt, 'UTC')) AS day, Scorer, sum(CostUSD) AS cost,"
-        " sum(InputTokens) AS input, sum(OutputTokens) AS output, uniqExact(TraceKey, SpanId) AS scored"
+        " sum(InputTokens) AS input, sum(OutputTokens) AS output,"
+        " uniqExact(TraceKey, SpanId, RequestTime) AS scored"
         f" FROM {_scores(store)} WHERE {_SCORES_WHERE}"
         f" GROUP BY day, Scorer ORDER BY day, Scorer{_FINAL_WITHIN_PARTITIONS}",
         params,
@@ -326,7 +332,7 @@ def scoring_health(store: Store, params: dict[str, Any], requests: int) -> Scori
         " FROM (SELECT dateDiff('millisecond', any(RequestTime), min(ScoredAt)) / 1000 AS lag_s,"
         "       max(ScoredAt) AS last"
         f"       FROM {_scores(store)} WHERE {_SCORES_WHERE} AND Error = ''"
-        f"       GROUP BY TraceKey, SpanId){_FINAL_WITHIN_PARTITIONS}",
+        f"       GROUP BY TraceKey, SpanId, RequestTime){_FINAL_WITHIN_PARTITIONS}",
         params,
     )[0]
     judge_errors = store.query(
