@@ -98,6 +98,7 @@ def collect_report(
         alert_limits=alert_limits,
         not_scored=queries.not_scored(store, params),
         agreement=queries.judge_agreement(store, params, FREE_JUDGE),
+        outcomes=queries.request_outcomes(store, params),
     )
 
 

@@ -15,7 +15,7 @@ from ragpulse_scorers.assembly.reasons import explain
 from ragpulse_scorers.metric_names import COUNT_METRICS
 from ragpulse_scorers.report.agreement import Interval, JudgeAgreement
 from ragpulse_scorers.report.glossary import term
-from ragpulse_scorers.report.model import AlertLimits, Difference, Rate, ReportData
+from ragpulse_scorers.report.model import AlertLimits, Difference, Rate, ReportData, RequestOutcomes
 
 # Bidirectional overrides and isolates reorder what a terminal shows (a line can read unlike its bytes).
 _BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -221,6 +221,23 @@ def not_scored(data: ReportData) -> str:
         return ""
     counts = ", ".join(f"{unscored_label(reason.code)}: {reason.count}" for reason in data.unscored)
     return f"not scored: {data.not_scored_total} ({counts})"
+
+
+OUTCOMES_NOTE = (
+    "Every request of the window, per scorer: scored, not scored (the scoring log's reason) or pending"
+    " (younger than the settle delay, or waiting for the next tick)."
+)
+
+
+def outcome_line(row: RequestOutcomes, with_service: bool) -> str:
+    """ "support: 40 requests = 30 scored + 8 not scored (skipped 5, sampled out 3) + 2 pending"."""
+    not_scored = sum(row.not_scored.values())
+    reasons = ", ".join(f"{state.replace('_', ' ')} {n}" for state, n in sorted(row.not_scored.items()))
+    name = f"{row.service} · {row.scorer}" if with_service else row.scorer
+    return (
+        f"{printable(name)}: {row.requests} requests = {row.scored} scored"
+        f" + {not_scored} not scored{f' ({reasons})' if reasons else ''} + {row.pending} pending"
+    )
 
 
 def unscored_label(code: str) -> str:

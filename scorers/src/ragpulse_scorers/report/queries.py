@@ -17,6 +17,7 @@ from ragpulse_core.store import Store
 
 from ragpulse_scorers.alerts.state import FIRING, AlertRecord, load_alerts
 from ragpulse_scorers.metric_names import HALLUCINATION, SUPPORT_METRICS
+from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.report.agreement import JudgeAgreement
 from ragpulse_scorers.report.details import unsupported_sentences
 from ragpulse_scorers.report.model import (
@@ -24,6 +25,7 @@ from ragpulse_scorers.report.model import (
     NotScored,
     Rate,
     RequestLine,
+    RequestOutcomes,
     ScoringHealth,
     SeriesPoint,
     SpendRow,
@@ -109,6 +111,65 @@ def not_scored(store: Store, params: dict[str, Any]) -> list[NotScored]:
         params,
     )
     return [NotScored(row["ServiceName"], row["reason"], int(row["requests"])) for row in rows]
+
+
+def request_outcomes(store: Store, params: dict[str, Any]) -> list[RequestOutcomes]:
+    """Per service and scorer that has logged any of its requests: every request of the window as scored, not
+    scored (by outcome) or pending (no log row yet).
+
+    A request is (trace, span, start to the microsecond). Its state is the most final outcome logged for it:
+    scored, else skipped, else failed, else its latest deferral. A log row from before requests had a SpanId
+    (empty) stands for the requests of its trace that had started when it was logged.
+    """
+    log = store.table("ragpulse_scoring_log")
+    window = (
+        "RequestTime >= fromUnixTimestamp64Milli({since_ms:Int64})"
+        " AND ({service:String} = '' OR ServiceName = {service:String})"
+    )
+    state = (
+        "multiIf(has(groupUniqArray(Outcome), {scored:String}), {scored:String},"
+        " has(groupUniqArray(Outcome), {skipped:String}), {skipped:String},"
+        " has(groupUniqArray(Outcome), {failed:String}), {failed:String},"
+        " argMax(Outcome, LoggedAt)) AS state, max(LoggedAt) AS last_logged"
+    )
+    rows = store.query(
+        f"""
+        SELECT r.ServiceName, s.Scorer,
+               if(l.state != '', l.state, if(r.started <= t.last_logged, t.state, '')) AS outcome, count()
+        FROM (
+            SELECT TraceId, SpanId, toUnixTimestamp64Micro(Timestamp) AS at, ServiceName,
+                   min(Timestamp) AS started
+            FROM {store.table("ragpulse_requests")} WHERE {_REQUESTS_WHERE}
+            GROUP BY TraceId, SpanId, at, ServiceName
+        ) AS r
+        INNER JOIN (SELECT DISTINCT ServiceName, Scorer FROM {log} WHERE {window}) AS s
+            ON r.ServiceName = s.ServiceName
+        LEFT JOIN (
+            SELECT TraceId, SpanId, toUnixTimestamp64Micro(RequestTime) AS at, Scorer, {state}
+            FROM {log} WHERE {window} AND SpanId != '' GROUP BY TraceId, SpanId, at, Scorer
+        ) AS l ON r.TraceId = l.TraceId AND r.SpanId = l.SpanId AND r.at = l.at AND s.Scorer = l.Scorer
+        LEFT JOIN (
+            SELECT TraceId, Scorer, {state} FROM {log} WHERE {window} AND SpanId = '' GROUP BY TraceId, Scorer
+        ) AS t ON r.TraceId = t.TraceId AND s.Scorer = t.Scorer
+        GROUP BY r.ServiceName, s.Scorer, outcome
+        ORDER BY r.ServiceName, s.Scorer, outcome
+        """,
+        {**params, "scored": Outcome.SCORED, "skipped": Outcome.SKIPPED, "failed": Outcome.FAILED},
+    )
+    counts: dict[tuple[str, str], dict[str, int]] = {}
+    for service, scorer, outcome, requests in rows:
+        counts.setdefault((str(service), str(scorer)), {})[str(outcome)] = int(requests)
+    return [
+        RequestOutcomes(
+            service=service,
+            scorer=scorer,
+            requests=sum(states.values()),
+            scored=states.get(Outcome.SCORED, 0),
+            not_scored={state: n for state, n in states.items() if state not in ("", Outcome.SCORED)},
+            pending=states.get("", 0),
+        )
+        for (service, scorer), states in counts.items()
+    ]
 
 
 def judge_agreement(store: Store, params: dict[str, Any], free_judge: str) -> list[JudgeAgreement]:
