@@ -14,6 +14,7 @@ from rich.table import Table
 
 from ragpulse_scorers.commands.eval_output import INTERRUPTED_EXIT, judging_progress, print_not_judged
 from ragpulse_scorers.evaluation.items import IsolatedJudging
+from ragpulse_scorers.evaluation.shipped import resolve_data
 from ragpulse_scorers.evaluation.subq import (
     Judged,
     evaluate_coverage,
@@ -30,7 +31,7 @@ from ragpulse_scorers.settings import ScorersSettings
 
 def run_types(args: argparse.Namespace, http_client: httpx.Client | None = None) -> int:
     """``http_client`` is the seam tests use to put a mock transport under the judge."""
-    examples = load_type_examples(args.data, _limit(args))
+    examples = load_type_examples(resolve_data(args.data), _limit(args))
     judge = _coverage_judge(args, http_client)
 
     def classify(question: str, sub_questions: list[str]) -> list[Judged[SubQuestionType] | None]:
@@ -45,7 +46,7 @@ def run_types(args: argparse.Namespace, http_client: httpx.Client | None = None)
 
 
 def run_coverage(args: argparse.Namespace, http_client: httpx.Client | None = None) -> int:
-    examples = load_coverage_examples(args.data, _limit(args))
+    examples = load_coverage_examples(resolve_data(args.data), _limit(args))
     judge = _coverage_judge(args, http_client)
 
     def judge_answer(answer: str, sub_questions: list[str]) -> list[Judged[bool] | None]:

@@ -14,6 +14,7 @@ from ragpulse_scorers.commands.eval_output import INTERRUPTED_EXIT, judging_prog
 from ragpulse_scorers.evaluation.datasets import load_support_dataset
 from ragpulse_scorers.evaluation.items import IsolatedJudging
 from ragpulse_scorers.evaluation.judges import build_judge
+from ragpulse_scorers.evaluation.shipped import resolve_data
 from ragpulse_scorers.evaluation.support_task import evaluate_support, total_judgements
 from ragpulse_scorers.registry import ENDPOINT_HINT, MissingJudgeEndpoint
 from ragpulse_scorers.settings import ScorersSettings
@@ -27,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     if args.judge == "openai" and not ScorersSettings.load(args.config).judge.configured:
         # Checked first: without an endpoint the openai client would retry the public API for half a minute.
         raise MissingJudgeEndpoint(f"--judge openai needs an LLM judge endpoint: {ENDPOINT_HINT}")
-    dataset = load_support_dataset(args.data, args.split, args.limit)
+    dataset = load_support_dataset(resolve_data(args.data), args.split, args.limit)
     judge = build_judge(args)
     total = total_judgements(dataset, args.sentences)
     judging = IsolatedJudging()
