@@ -32,7 +32,7 @@ from ragpulse_scorers.commands.report import write_html
 from ragpulse_scorers.commands.store_access import open_migrated_store
 from ragpulse_scorers.demo.alert_window import AlertWindow
 from ragpulse_scorers.outcomes import Outcome
-from ragpulse_scorers.pipeline.scheduler import ScoringSchedule
+from ragpulse_scorers.pipeline.scheduler import ScoringSchedule, quiet_scheduler_logs
 from ragpulse_scorers.report import ReportData, render_html, render_terminal
 from ragpulse_scorers.report.collect import collect_alerting_report
 from ragpulse_scorers.report.format import percent
@@ -78,11 +78,7 @@ def run(args: argparse.Namespace) -> int:
     per_variant = args.requests // max(len(variants), 1)
     smallest_part = round(per_variant * min(drift.at, 1 - drift.at)) if drifting else per_variant
     settings = _demo_settings(args.config, args.dir, smallest_part)
-    if args.verbose == 0:
-        for name in _CHATTY_LOGGERS:
-            logging.getLogger(name).setLevel(logging.WARNING)
-        # The story prints every alert this run fired, with its value and interval; no log line before it.
-        logging.getLogger("ragpulse_scorers.alerts.evaluator").setLevel(logging.ERROR)
+    quiet_demo_logs(args.verbose)
     store = open_migrated_store(settings)
     if store is None:
         return 1
@@ -225,6 +221,18 @@ def _tell(
     console.print(f"\nHTML report: [bold]{escape(str(html_path.resolve()))}[/bold]")
     rerun = f"{invoked_as()} report --dsn {shlex.quote(settings.store.dsn)} --since 1h"
     console.print(f"Rerun the report on this data: {escape(rerun)}", soft_wrap=True)
+
+
+def quiet_demo_logs(verbose: int) -> None:
+    """What the demo's output leaves out: the scheduler's per-run lines and its warning for every tick that
+    outlasts the demo's 1 s interval (which they do by design, ``max_instances=1``), unless ``-vv``; and,
+    without ``-v``, every batch and tick line under the progress bars."""
+    quiet_scheduler_logs(verbose)
+    if verbose == 0:
+        for name in _CHATTY_LOGGERS:
+            logging.getLogger(name).setLevel(logging.WARNING)
+        # The story prints every alert this run fired, with its value and interval; no log line before it.
+        logging.getLogger("ragpulse_scorers.alerts.evaluator").setLevel(logging.ERROR)
 
 
 def _demo_settings(config: Path | None, directory: Path, samples_per_part: int) -> ScorersSettings:
