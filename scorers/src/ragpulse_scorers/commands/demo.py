@@ -68,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if args.requests < 1:
         raise ValueError("--requests must be at least 1")
+    if not 0.0 <= args.duration <= 3600.0:
+        raise ValueError(f"--duration must lie in [0, 3600] seconds, got {args.duration}")
     variants = [name.strip() for name in args.variants.split(",") if name.strip()]
     inject = parse_rates(args.inject, variants, "--inject")
     if not 0.0 <= args.drift_at <= 1.0:
@@ -112,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
                     args.seed,
                     on_request=advance,
                     drift=drift if drifting else None,
+                    spread_s=args.duration,
                 )
             )
         except BaseException as exc:  # Reported on the main thread, which owns the console.
