@@ -23,19 +23,20 @@ class EntropyIdGenerator(IdGenerator):
 
     def __init__(self) -> None:
         self._random = random.Random(os.urandom(_SEED_BYTES))
+        self._bits = self._random.getrandbits  # bound once: ids are drawn on every span's start
         os.register_at_fork(after_in_child=self._reseed)
 
     def _reseed(self) -> None:
         self._random.seed(os.urandom(_SEED_BYTES))
 
     def generate_span_id(self) -> int:
-        span_id = self._random.getrandbits(64)
+        span_id = self._bits(64)
         while span_id == INVALID_SPAN_ID:
-            span_id = self._random.getrandbits(64)
+            span_id = self._bits(64)
         return span_id
 
     def generate_trace_id(self) -> int:
-        trace_id = self._random.getrandbits(128)
+        trace_id = self._bits(128)
         while trace_id == INVALID_TRACE_ID:
-            trace_id = self._random.getrandbits(128)
+            trace_id = self._bits(128)
         return trace_id
