@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from live_testing import fetch, running_page, signed_in_cookie
 from pipeline_testing import CONTEXT, SPAN_COLUMNS, RecordingScorer
 from ragpulse_core.store import Store
 from ragpulse_scorers.lexical.scorer import LexicalScorer
@@ -126,3 +128,20 @@ def test_every_request_is_scored_not_scored_with_a_reason_or_pending_after_every
         line = f"{row.service} · {row.scorer}: {row.requests} requests = {row.scored} scored"
         assert line in text and line in page
     assert json.dumps(sorted(row.pending for row in data.outcomes)) == "[0, 0, 0, 0]"
+
+
+def test_the_live_page_shows_each_scorers_outcome_line(store: Store) -> None:
+    now = datetime.now(UTC)
+    send_traffic(store, now)
+    settings = ScorersSettings.load(store={"dsn": "chdb:///unused"}, scorer={"settle_delay_s": 60})
+    ScoringJob(settings, store, [LexicalScorer()]).run(now)
+
+    with running_page(store) as page:
+        cookie = signed_in_cookie(page.url)
+        body = fetch(page.url, "/", headers={"Cookie": cookie}).body
+
+    assert "Every request&#x27;s outcome" in body
+    for service in ("shop", "docs"):
+        assert re.search(
+            rf"{service} · lexical: 20 requests = \d+ scored \+ \d+ not scored.* \+ \d+ pending", body
+        )
