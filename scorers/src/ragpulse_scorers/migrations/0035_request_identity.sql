@@ -8,7 +8,8 @@
 -- requests that share ids in the same second (requests) or hour (scores, verdicts). Score and log rows already
 -- carry RequestTime: nothing is recomputed and no score is lost.
 -- The requests also gain Failure: the exception type of a root span whose status is Error (the decorated
--- function raised), and such requests are unscorable as 'request_failed' instead of 'no_answer'.
+-- function raised). Such a request without an answer is unscorable as 'request_failed' instead of
+-- 'no_answer'; one that recorded its answer before failing is judged as before.
 -- Tables are rebuilt the way 0024 rebuilt them: build beside, copy, swap atomically, drop the old; each step
 -- can run again after a crash. The views are dropped first and created again last: stop the collector and
 -- the scorers while this runs.
@@ -42,7 +43,7 @@ CREATE TABLE ${db}.ragpulse_requests_0035 (
         DEFAULT if(Context NOT IN ('', '[]'), 'ragpulse', '') CODEC(ZSTD(1)),
     Failure LowCardinality(String) DEFAULT '' CODEC(ZSTD(1)),
     Unscorable LowCardinality(String)
-        DEFAULT multiIf(StatusCode = 'Error', 'request_failed',
+        DEFAULT multiIf(StatusCode = 'Error' AND Answer = '', 'request_failed',
                         Question = '' AND Answer = '' AND Context IN ('', '[]'), 'no_content',
                         Answer = '', 'no_answer',
                         Context IN ('', '[]'), 'no_context',
