@@ -4,9 +4,9 @@ items being judged too."""
 
 from __future__ import annotations
 
-import _thread
 import argparse
 import json
+import signal
 import threading
 import time
 from pathlib import Path
@@ -54,12 +54,17 @@ class CtrlCOnCall:
             self._calls += 1
             now = self._calls
         if now == self._on_call:
-            _thread.interrupt_main()
+            press_ctrl_c()
+            time.sleep(0.2)  # the main thread handles it while this item is still being judged
             if self._twice:
-                time.sleep(0.05)  # the first press is handled before the second arrives
-                _thread.interrupt_main()
-                time.sleep(0.05)
+                press_ctrl_c()
+                time.sleep(0.2)
         return self._judge.judge_support(question, context, response)
+
+
+def press_ctrl_c() -> None:
+    """SIGINT to the main thread, as a terminal delivers Ctrl-C: it interrupts a wait there."""
+    signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -127,7 +132,7 @@ def test_ctrl_c_during_sub_question_typing_keeps_the_questions_typed(
     def reply(body: dict[str, Any]) -> dict[str, Any]:
         calls.append(schema_name(body))
         if len(calls) == 2:
-            _thread.interrupt_main()
+            press_ctrl_c()
         return {"sub_questions": [{"id": i, "reasoning": "r", "type": "core"} for i in (1, 2)]}
 
     namespace = argparse.Namespace(data=data, model="judge-model", limit=None, json=True, config=None)
