@@ -81,6 +81,9 @@ def test_cluster_data_moves_go_through_distributed_tables_synchronously(
     assert [s.rsplit(" AND ", 1)[1] for s in exchanges] == [
         f"`ragpulse`.ragpulse_scores_0010_local ON CLUSTER `{CLUSTER}`",
         f"`ragpulse`.ragpulse_requests_0024_local ON CLUSTER `{CLUSTER}`",
+        f"`ragpulse`.ragpulse_requests_0035_local ON CLUSTER `{CLUSTER}`",
+        f"`ragpulse`.ragpulse_scores_0035_local ON CLUSTER `{CLUSTER}`",
+        f"`ragpulse`.ragpulse_trace_verdicts_0035_local ON CLUSTER `{CLUSTER}`",
     ]
 
 

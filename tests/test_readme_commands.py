@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 from ragpulse_core.cli import build_parser, parse_arguments
 from ragpulse_core.store import Store
+from ragpulse_scorers.evaluation.shipped import SHIPPED
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -85,10 +86,9 @@ CHECKS: dict[str, Check] = {
     "ragpulse score --scorer lexical support coverage retrieval": Check(
         RUN, "on an empty database: it starts, names its scorers and stops on SIGTERM; no judge is called"
     ),
-    "ragpulse eval support --data ../shared/data/ragtruth_qa_dev.jsonl --judge lexical --split holdout":
-        Check(RUN),
+    "ragpulse eval support --data ragtruth_qa_dev --judge lexical --split holdout": Check(RUN),
     "ragpulse eval support --data ../shared/data/lfqa_sentences.jsonl --judge lexical --json": Check(RUN),
-    "OPENAI_BASE_URL=... OPENAI_API_KEY=... ragpulse eval support --data ../shared/data/ragtruth_qa_dev.jsonl"
+    "OPENAI_BASE_URL=... OPENAI_API_KEY=... ragpulse eval support --data ragtruth_qa_dev"
     " --judge openai --model gpt-4o-mini --workers 4 --json": Check("parsed", LLM_ENDPOINT),
     "OPENAI_BASE_URL=... OPENAI_API_KEY=... ragpulse eval subq-types --data ../shared/data/subq_types.jsonl"
     " --model gpt-4o": Check("parsed", LLM_ENDPOINT),
@@ -326,12 +326,17 @@ def shared_data_present() -> None:
         pytest.skip(f"{SHARED_DATA} not present (the README's ../shared/data)")
 
 
-def test_the_lexical_eval_lines_reproduce_the_readme_numbers(shared_data_present: None) -> None:
-    holdout, lfqa = [command for command in CHECKS if "--judge lexical" in command]
-    done = run_shell(holdout, ROOT, readme_shell_env())
+def test_the_shipped_set_reproduces_the_readme_numbers_from_a_plain_clone(tmp_path: Path) -> None:
+    (holdout,) = [command for command in CHECKS if "--judge lexical --split" in command]
+    # From a directory with no ../shared/data beside it: the set ships with ragpulse.
+    done = run_shell(holdout, tmp_path, readme_shell_env())
     assert done.returncode == 0, done.stderr
     # The README's table: RAGTruth-QA held-out half, n 204, balanced accuracy 0.792.
     assert re.search(r"response\s*│\s*204/204\s*│\s*0\.792", done.stdout), done.stdout
+
+
+def test_the_lfqa_eval_line_reproduces_the_readme_numbers(shared_data_present: None) -> None:
+    (lfqa,) = [command for command in CHECKS if "lfqa_sentences" in command]
     done = run_shell(lfqa, ROOT, readme_shell_env())
     assert done.returncode == 0, done.stderr
     assert '"n": 300' in done.stdout and '"balanced_accuracy": 0.672' in done.stdout
@@ -342,7 +347,7 @@ def test_the_llm_eval_lines_parse_as_written(command: str) -> None:
     words = shlex.split(command)
     argv = words[words.index("ragpulse") + 1 :]
     args = parse_arguments(build_parser(), argv)
-    assert args.func is not None and args.data.name.endswith(".jsonl")
+    assert args.func is not None and (args.data.suffix == ".jsonl" or args.data.name in SHIPPED)
 
 
 COMMANDS = "migrate|collector|serve|score|report|alerts|demo|eval|pairwise|requests"

@@ -216,7 +216,7 @@ def test_a_ragpulse_root_without_context_is_completed_from_its_openinference_chi
     span = from_view["SpanId"]
     at, position = from_view["Timestamp"], (0, trace, span)
     candidate = Candidate(trace, span, at, "fusion-app", "B", True, 0, frozenset(), position)
-    request = RagRequest.from_row(load_requests(store, [candidate])[(trace, span)].values)
+    request = RagRequest.from_row(load_requests(store, [candidate])[candidate.request_id].values)
     assert (request.pipeline, request.variant) == ("lcel", "B")
     assert [chunk.text for chunk in request.context] == [CORPUS["n1"], CORPUS["n3"]]
     assert lexical_outcomes(store) == {trace: "scored"}

@@ -138,3 +138,18 @@ def test_demo_refuses_bad_input_with_one_clear_line(tmp_path: Path, flags: list[
     assert result.returncode == 2
     assert message in result.stdout + result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.slow
+def test_the_demos_time_charts_have_a_bucket_a_second_over_the_traffic(tmp_path: Path) -> None:
+    html = tmp_path / "report.html"
+    _run_demo(tmp_path, html, "--requests", "60", "--duration", "10")
+
+    page = html.read_text()
+    start = page.index("Hallucination rate over time")
+    chart = page[start : page.index("</section>", start)]
+    assert "buckets of 1.0 s" in chart
+    # Each variant has a marker per bucket it was scored in: the traffic's ten seconds, before and after the
+    # drift point, not two or three bars.
+    for variant in ("A", "B"):
+        assert len(re.findall(rf"<title>variant {variant}: ", chart)) >= 8

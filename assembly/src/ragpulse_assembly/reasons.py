@@ -21,6 +21,7 @@ class Unscorable(StrEnum):
     CONTEXT_UNAVAILABLE = "context_unavailable"
     UNPARSEABLE = "unparseable"
     MAPPING_FOUND_NOTHING = "mapping_found_nothing"
+    REQUEST_FAILED = "request_failed"
 
 
 @dataclass(frozen=True)
@@ -86,8 +87,14 @@ EXPLANATIONS: Final[dict[Unscorable, Explanation]] = {
         "mapping found nothing",
         "the service's [[assembly.mappings]] entry names a field (question, documents or answer) that it"
         " found nothing for in this trace",
-        "check the mapping against stored traces with `ragpulse assembly preview --service NAME`, then"
-        " `ragpulse assembly rerun --since 24h`",
+        "check the mapping against stored traces with `ragpulse assembly preview --service NAME`; traces"
+        " assembled after the fix use it",
+        _EVERYTHING,
+    ),
+    Unscorable.REQUEST_FAILED: Explanation(
+        "request failed",
+        "the request failed: its root span ended with an error status",
+        "the exception and its stack are on the trace's root span; a request that failed is not judged",
         _EVERYTHING,
     ),
 }
@@ -101,13 +108,21 @@ def explain(code: str) -> Explanation | None:
         return None
 
 
-def skip_reason(code: str, requires: tuple[str, ...]) -> str | None:
+def failure_text(failure: str) -> str:
+    """What a failed request's reason says: its exception type, when the root span recorded one."""
+    return f"the request failed: {failure}" if failure else "the request failed"
+
+
+def skip_reason(code: str, requires: tuple[str, ...], failure: str = "") -> str | None:
     """Why a scorer requiring ``requires`` must not judge a request marked ``code``, or None when it may.
 
-    A code this version does not know skips every scorer: never judge what cannot be explained.
+    ``failure`` is the exception type of a failed request (``ragpulse_requests.Failure``). A code this version
+    does not know skips every scorer: never judge what cannot be explained.
     """
     if not code:
         return None
+    if code == Unscorable.REQUEST_FAILED:
+        return failure_text(failure)
     explanation = explain(code)
     if explanation is None:
         return f"not scorable ({code})"

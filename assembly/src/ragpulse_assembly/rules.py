@@ -44,6 +44,8 @@ COLUMNS: Final = (
     "Source", "Model", "InputTokens", "OutputTokens", "ContextSource", "Unscorable",
 )  # fmt: skip
 """The ``ragpulse_requests`` columns an assembled row fills."""
+FAILED_STATUS: Final = "Error"
+"""``otel_traces.StatusCode`` of a span that ended in error."""
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,9 @@ def assemble(trace_id: str, delivered: Iterable[TraceSpan]) -> AssembledRequest 
     if generated is None and generator is not None:
         speakers.append(replace(generator, unread=generator.unread | {Unread.OUTPUT}))
     unscorable = _unscorable(question, answer, chunks, context, trace, speakers)
+    if root.status_code == FAILED_STATUS and unscorable in (Unscorable.NO_ANSWER, Unscorable.NO_CONTENT):
+        # Nothing was answered because the request failed: saying so beats advice about content capture.
+        unscorable = Unscorable.REQUEST_FAILED
 
     source = _source(trace, generator, chain, foreign)
     return AssembledRequest(

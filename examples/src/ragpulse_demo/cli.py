@@ -9,6 +9,8 @@ from ragpulse_core.cli import Subparsers, runs
 # The demo's default story: B plants more statements than A, then its retrieval degrades half-way through.
 DEMO_INJECT = "A=0.05,B=0.1"
 DEMO_DRIFT = "B=0.5"
+# The demo's traffic takes this long: at one bucket a second, its time charts get about 20 buckets.
+DEMO_DURATION_S = 20.0
 
 
 def register(subparsers: Subparsers) -> None:
@@ -22,6 +24,13 @@ def register(subparsers: Subparsers) -> None:
         "led by how B differs from A and the alert that fired for it.",
     )
     parser.add_argument("--requests", type=int, default=200, help="questions the example service answers")
+    parser.add_argument(
+        "--duration",
+        type=float,
+        default=DEMO_DURATION_S,
+        help="seconds the requests are spread over, so the report's time charts show the drift as it"
+        f" happens (default {DEMO_DURATION_S:g}; 0 sends them as fast as the service answers)",
+    )
     parser.add_argument(
         "--inject",
         default=DEMO_INJECT,

@@ -34,7 +34,7 @@ from ragpulse_example.rates import parse_rates
 from ragpulse_example.standins import STANDIN_MODEL
 from ragpulse_example.traffic import SERVICE_NAME, Drift, TrafficSummary, run_traffic
 from ragpulse_scorers.outcomes import Outcome
-from ragpulse_scorers.pipeline.scheduler import ScoringSchedule
+from ragpulse_scorers.pipeline.scheduler import ScoringSchedule, quiet_scheduler_logs
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -61,6 +61,8 @@ _CHATTY_LOGGERS = (
 def run(args: argparse.Namespace) -> int:
     if args.requests < 1:
         raise ValueError("--requests must be at least 1")
+    if not 0.0 <= args.duration <= 3600.0:
+        raise ValueError(f"--duration must lie in [0, 3600] seconds, got {args.duration}")
     variants = [name.strip() for name in args.variants.split(",") if name.strip()]
     inject = parse_rates(args.inject, variants, "--inject")
     if not 0.0 <= args.drift_at <= 1.0:
@@ -71,11 +73,7 @@ def run(args: argparse.Namespace) -> int:
     per_variant = args.requests // max(len(variants), 1)
     smallest_part = round(per_variant * min(drift.at, 1 - drift.at)) if drifting else per_variant
     settings = _demo_settings(args.config, args.dir, smallest_part)
-    if args.verbose == 0:
-        for name in _CHATTY_LOGGERS:
-            logging.getLogger(name).setLevel(logging.WARNING)
-        # The story prints every alert this run fired, with its value and interval; no log line before it.
-        logging.getLogger("ragpulse_dashboards.alerts.evaluator").setLevel(logging.ERROR)
+    quiet_demo_logs(args.verbose)
     store = open_migrated_store(settings)
     if store is None:
         return 1
@@ -109,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
                     args.seed,
                     on_request=advance,
                     drift=drift if drifting else None,
+                    spread_s=args.duration,
                 )
             )
         except BaseException as exc:  # Reported on the main thread, which owns the console.
@@ -217,6 +216,18 @@ def _tell(
     console.print(f"\nHTML report: [bold]{escape(str(html_path.resolve()))}[/bold]")
     rerun = f"{invoked_as()} report --dsn {shlex.quote(settings.store.dsn)} --since 1h"
     console.print(f"Rerun the report on this data: {escape(rerun)}", soft_wrap=True)
+
+
+def quiet_demo_logs(verbose: int) -> None:
+    """What the demo's output leaves out: the scheduler's per-run lines and its warning for every tick that
+    outlasts the demo's 1 s interval (which they do by design, ``max_instances=1``), unless ``-vv``; and,
+    without ``-v``, every batch and tick line under the progress bars."""
+    quiet_scheduler_logs(verbose)
+    if verbose == 0:
+        for name in _CHATTY_LOGGERS:
+            logging.getLogger(name).setLevel(logging.WARNING)
+        # The story prints every alert this run fired, with its value and interval; no log line before it.
+        logging.getLogger("ragpulse_dashboards.alerts.evaluator").setLevel(logging.ERROR)
 
 
 def _demo_settings(config: Path | None, directory: Path, samples_per_part: int) -> DashboardsSettings:

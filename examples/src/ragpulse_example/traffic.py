@@ -144,8 +144,11 @@ def run_traffic(
     on_request: Callable[[RequestRecord], None] | None = None,
     backend: Backend | None = None,
     drift: Drift | None = None,
+    spread_s: float = 0.0,
 ) -> TrafficSummary:
-    """Send ``requests`` questions, alternating ``variants``, to the OTLP/HTTP collector at ``endpoint``.
+    """Send ``requests`` questions, alternating ``variants``, to the OTLP/HTTP collector at ``endpoint``,
+    spread evenly over at least ``spread_s`` seconds as a service's traffic arrives over time (request i
+    starts no earlier than ``i * spread_s / requests`` after the first).
 
     Returns once every span has been handed to the exporter and flushed.
     """
@@ -163,6 +166,9 @@ def run_traffic(
     drift_start = drift.start_index(requests) if drift is not None else None
     started = time.monotonic()
     for index, planned in enumerate(plan):
+        wait = started + index * spread_s / requests - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
         if index == drift_start:
             summary.drift_started_at = time.time()
         question = rng.choice(questions)

@@ -39,6 +39,9 @@ def configure(
 ) -> TracerProvider | None:
     """Apply the content settings and, when the application has no TracerProvider, install one.
 
+    Its trace and span ids come from the operating system's entropy, so an application that seeds
+    ``random`` does not repeat the ids of its previous run (``ragpulse.ids``).
+
     The provider exports over OTLP as the standard variables say, like OpenTelemetry's zero-code setup:
     ``OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL`` (``http/protobuf``, the default; ``grpc`` with
     ``ragpulse[grpc]``; ``http/json`` is sent as protobuf, which every OTLP/HTTP receiver takes),
@@ -87,10 +90,11 @@ def build_tracer_provider(
     from opentelemetry.sdk.trace.export import BatchSpanProcessor, SimpleSpanProcessor
 
     from ragpulse.exporters import span_exporters
+    from ragpulse.ids import EntropyIdGenerator
 
     resource = Resource.create({SERVICE_NAME: service_name} if service_name else {})
     exporters = span_exporters(endpoint, headers, protocol, None if batch else SYNC_EXPORT_TIMEOUT_S)
-    provider = TracerProvider(resource=resource)
+    provider = TracerProvider(resource=resource, id_generator=EntropyIdGenerator())
     for exporter in exporters:
         provider.add_span_processor(BatchSpanProcessor(exporter) if batch else SimpleSpanProcessor(exporter))
     return provider

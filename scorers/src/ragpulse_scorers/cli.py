@@ -31,7 +31,10 @@ def _eval(subparsers: Subparsers) -> None:
         description="Judge every response of a labelled JSONL file and compare with the human labels.",
     )
     support.add_argument(
-        "--data", type=Path, required=True, help="JSONL file (ragtruth_qa_dev or lfqa_sentences)"
+        "--data",
+        type=Path,
+        required=True,
+        help="JSONL file (RAGTruth- or LFQA-style), or ragtruth_qa_dev (ships with ragpulse)",
     )
     support.add_argument("--judge", choices=SUPPORT_JUDGE_NAMES, default="lexical", help="judge to measure")
     support.add_argument(

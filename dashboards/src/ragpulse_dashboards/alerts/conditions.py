@@ -48,13 +48,13 @@ _TRAFFIC_AND_SCORES = """
 SELECT r.ServiceName AS ServiceName, r.requests AS requests, s.scores AS scores
 FROM (
     -- A hybrid trace has a view row and an assembled row until parts merge: count requests, not rows.
-    SELECT ServiceName, uniqExact(TraceId, SpanId) AS requests
+    SELECT ServiceName, uniqExact(TraceId, SpanId, toUnixTimestamp64Micro(Timestamp)) AS requests
     FROM {requests}
     WHERE Timestamp > {start:DateTime64(6)} AND Timestamp <= {settled:DateTime64(6)}
     GROUP BY ServiceName
 ) AS r
 LEFT JOIN (
-    SELECT ServiceName, uniqExact(TraceKey, SpanId) AS scores
+    SELECT ServiceName, uniqExact(TraceKey, SpanId, RequestTime) AS scores
     FROM {scores}
     WHERE ScoredAt > {start:DateTime64(6)} AND ScoredAt <= {end:DateTime64(6)}
     GROUP BY ServiceName
@@ -65,10 +65,10 @@ ORDER BY ServiceName
 _JUDGE_ERRORS = """
 SELECT ServiceName, Scorer, countIf(failed) AS failed, count() AS judged
 FROM (
-    SELECT ServiceName, Scorer, TraceKey, SpanId, argMax(Error, ScoredAt) != '' AS failed
+    SELECT ServiceName, Scorer, TraceKey, SpanId, RequestTime, argMax(Error, ScoredAt) != '' AS failed
     FROM {scores}
     WHERE ScoredAt > {start:DateTime64(6)} AND ScoredAt <= {end:DateTime64(6)}
-    GROUP BY ServiceName, Scorer, TraceKey, SpanId
+    GROUP BY ServiceName, Scorer, TraceKey, SpanId, RequestTime
 )
 GROUP BY ServiceName, Scorer
 ORDER BY ServiceName, Scorer

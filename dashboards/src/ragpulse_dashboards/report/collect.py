@@ -25,7 +25,29 @@ PREFERRED_SCORERS = ("support", "lexical")
 UNSCORED_LISTED = 20
 # The judge that costs nothing and scores all traffic; its agreement with the LLM judges is shown.
 FREE_JUDGE = "lexical"
-_BUCKET_CHOICES_S = (10, 30, 60, 300, 900, 1800, 3600, 3 * 3600, 6 * 3600, 24 * 3600)
+# Bucket sizes a time chart may use: the smallest that keeps a window within _TARGET_BUCKETS. Steps of at most
+# 2.5x between sizes keep any window above a dozen buckets, so a drift in the middle of a one-minute demo run
+# shows as a change over several buckets, not one step between two.
+_BUCKET_CHOICES_S = (
+    1,
+    2,
+    5,
+    10,
+    15,
+    30,
+    60,
+    120,
+    300,
+    600,
+    900,
+    1800,
+    3600,
+    2 * 3600,
+    3 * 3600,
+    6 * 3600,
+    12 * 3600,
+    24 * 3600,
+)
 _TARGET_BUCKETS = 30
 
 
@@ -105,6 +127,7 @@ def collect_report(
         agreement=queries.judge_agreement(store, params, FREE_JUDGE),
         alert_checks=load_checks(store, service),
         unscored_requests=queries.request_lines(store, params, True, UNSCORED_LISTED),
+        outcomes=queries.request_outcomes(store, params),
     )
 
 

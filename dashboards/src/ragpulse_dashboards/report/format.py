@@ -14,7 +14,14 @@ from ragpulse_dashboards.alerts.rules import SCORING_STALLED
 from ragpulse_dashboards.alerts.state import AlertRecord
 from ragpulse_dashboards.report.agreement import Interval, JudgeAgreement
 from ragpulse_dashboards.report.glossary import term
-from ragpulse_dashboards.report.model import AlertCheckView, AlertLimits, Difference, Rate, ReportData
+from ragpulse_dashboards.report.model import (
+    AlertCheckView,
+    AlertLimits,
+    Difference,
+    Rate,
+    ReportData,
+    RequestOutcomes,
+)
 
 NO_VARIANT = "(no variant)"
 
@@ -231,6 +238,23 @@ def not_scored(data: ReportData) -> str:
         return ""
     counts = ", ".join(f"{unscored_label(reason.code)}: {reason.count}" for reason in data.unscored)
     return f"not scored: {data.not_scored_total} ({counts})"
+
+
+OUTCOMES_NOTE = (
+    "Every request of the window, per scorer: scored, not scored (the scoring log's reason) or pending"
+    " (younger than the settle delay, or waiting for the next tick)."
+)
+
+
+def outcome_line(row: RequestOutcomes, with_service: bool) -> str:
+    """ "support: 40 requests = 30 scored + 8 not scored (skipped 5, sampled out 3) + 2 pending"."""
+    not_scored = sum(row.not_scored.values())
+    reasons = ", ".join(f"{state.replace('_', ' ')} {n}" for state, n in sorted(row.not_scored.items()))
+    name = f"{row.service} · {row.scorer}" if with_service else row.scorer
+    return (
+        f"{printable(name)}: {row.requests} requests = {row.scored} scored"
+        f" + {not_scored} not scored{f' ({reasons})' if reasons else ''} + {row.pending} pending"
+    )
 
 
 def unscored_label(code: str) -> str:

@@ -24,6 +24,7 @@ from ragpulse_dashboards.report.compare import baseline_first
 from ragpulse_dashboards.report.format import (
     AGREEMENT_HEADERS,
     AGREEMENT_NOTE,
+    OUTCOMES_NOTE,
     above_threshold,
     agreement_cells,
     alert_key,
@@ -38,6 +39,7 @@ from ragpulse_dashboards.report.format import (
     milliseconds,
     not_scored,
     number,
+    outcome_line,
     percent,
     quiet_alert,
     rate_with_interval,
@@ -133,6 +135,8 @@ def render_html(
         sections.append(_worst_card(data))
     if data.unscored:
         sections.append(_not_scored_card(data))
+    if data.outcomes:
+        sections.append(_outcomes_card(data))
     if data.agreement:
         sections.append(_agreement_card(data))
     if data.requests:
@@ -318,6 +322,13 @@ def _agreement_card(data: ReportData) -> str:
     )
     return _card("Can the free judge be trusted here? (online agreement)",
                  f"<p class='muted'>{html_text(AGREEMENT_NOTE)}</p>", table)  # fmt: skip
+
+
+def _outcomes_card(data: ReportData) -> str:
+    lines = "".join(f"<li>{html_text(outcome_line(row, data.spans_services))}</li>" for row in data.outcomes)
+    return _card(
+        "Every request's outcome", f"<p class='muted'>{html_text(OUTCOMES_NOTE)}</p><ul>{lines}</ul>"
+    )
 
 
 def _not_scored_card(data: ReportData) -> str:

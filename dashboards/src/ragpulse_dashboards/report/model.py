@@ -147,6 +147,26 @@ class ScoringHealth:
 
 
 @dataclass(frozen=True)
+class RequestOutcomes:
+    """What became of one service's requests for one scorer: ``requests = scored + not scored + pending``.
+
+    ``not_scored`` counts requests by the scoring log's outcome that kept them from a score (skipped with a
+    reason, failed, sampled out, throttled, over budget, deferred); ``pending`` ones have no log row yet: they
+    are younger than the settle delay or wait for the next tick."""
+
+    service: str
+    scorer: str
+    requests: int
+    scored: int
+    not_scored: dict[str, int]
+    pending: int
+
+    @property
+    def balanced(self) -> bool:
+        return self.requests == self.scored + sum(self.not_scored.values()) + self.pending
+
+
+@dataclass(frozen=True)
 class NotScored:
     """Requests of one service that cannot be judged, for one reason (``ragpulse_requests.Unscorable``)."""
 
@@ -229,6 +249,7 @@ class ReportData:
     """Requests that cannot be scored, per service and reason."""
 
     agreement: list[JudgeAgreement] = field(default_factory=list)
+    outcomes: list[RequestOutcomes] = field(default_factory=list)
     """Where the free judge and an LLM judge scored the same requests: how far their verdicts agree."""
     alert_checks: AlertChecks = field(default_factory=AlertChecks)
     unscored_requests: list[RequestLine] = field(default_factory=list)

@@ -15,6 +15,7 @@ from typing import Any
 from ragpulse import semconv
 from ragpulse_core.store import Store
 from ragpulse_scorers.metric_names import HALLUCINATION, SUPPORT_METRICS
+from ragpulse_scorers.outcomes import Outcome
 
 from ragpulse_dashboards.alerts.state import FIRING, AlertRecord, load_alerts
 from ragpulse_dashboards.report.agreement import JudgeAgreement
@@ -24,6 +25,7 @@ from ragpulse_dashboards.report.model import (
     NotScored,
     Rate,
     RequestLine,
+    RequestOutcomes,
     ScoringHealth,
     SeriesPoint,
     SpendRow,
@@ -76,7 +78,7 @@ def variant_traffic(store: Store, params: dict[str, Any]) -> list[VariantTraffic
     scored = {
         (row["ServiceName"], row["Variant"]): int(row["scored"])
         for row in store.query_dicts(
-            "SELECT ServiceName, Variant, uniqExact(TraceKey, SpanId) AS scored"
+            "SELECT ServiceName, Variant, uniqExact(TraceKey, SpanId, RequestTime) AS scored"
             f" FROM {store.table('ragpulse_scores')} WHERE {_SCORES_WHERE} AND Error = ''"
             " GROUP BY ServiceName, Variant",
             params,
@@ -111,6 +113,65 @@ def not_scored(store: Store, params: dict[str, Any]) -> list[NotScored]:
     return [NotScored(row["ServiceName"], row["reason"], int(row["requests"])) for row in rows]
 
 
+def request_outcomes(store: Store, params: dict[str, Any]) -> list[RequestOutcomes]:
+    """Per service and scorer that has logged any of its requests: every request of the window as scored, not
+    scored (by outcome) or pending (no log row yet).
+
+    A request is (trace, span, start to the microsecond). Its state is the most final outcome logged for it:
+    scored, else skipped, else failed, else its latest deferral. A log row from before requests had a SpanId
+    (empty) stands for the requests of its trace that had started when it was logged.
+    """
+    log = store.table("ragpulse_scoring_log")
+    window = (
+        "RequestTime >= fromUnixTimestamp64Milli({since_ms:Int64})"
+        " AND ({service:String} = '' OR ServiceName = {service:String})"
+    )
+    state = (
+        "multiIf(has(groupUniqArray(Outcome), {scored:String}), {scored:String},"
+        " has(groupUniqArray(Outcome), {skipped:String}), {skipped:String},"
+        " has(groupUniqArray(Outcome), {failed:String}), {failed:String},"
+        " argMax(Outcome, LoggedAt)) AS state, max(LoggedAt) AS last_logged"
+    )
+    rows = store.query(
+        f"""
+        SELECT r.ServiceName, s.Scorer,
+               if(l.state != '', l.state, if(r.started <= t.last_logged, t.state, '')) AS outcome, count()
+        FROM (
+            SELECT TraceId, SpanId, toUnixTimestamp64Micro(Timestamp) AS at, ServiceName,
+                   min(Timestamp) AS started
+            FROM {store.table("ragpulse_requests")} WHERE {_REQUESTS_WHERE}
+            GROUP BY TraceId, SpanId, at, ServiceName
+        ) AS r
+        INNER JOIN (SELECT DISTINCT ServiceName, Scorer FROM {log} WHERE {window}) AS s
+            ON r.ServiceName = s.ServiceName
+        LEFT JOIN (
+            SELECT TraceId, SpanId, toUnixTimestamp64Micro(RequestTime) AS at, Scorer, {state}
+            FROM {log} WHERE {window} AND SpanId != '' GROUP BY TraceId, SpanId, at, Scorer
+        ) AS l ON r.TraceId = l.TraceId AND r.SpanId = l.SpanId AND r.at = l.at AND s.Scorer = l.Scorer
+        LEFT JOIN (
+            SELECT TraceId, Scorer, {state} FROM {log} WHERE {window} AND SpanId = '' GROUP BY TraceId, Scorer
+        ) AS t ON r.TraceId = t.TraceId AND s.Scorer = t.Scorer
+        GROUP BY r.ServiceName, s.Scorer, outcome
+        ORDER BY r.ServiceName, s.Scorer, outcome
+        """,
+        {**params, "scored": Outcome.SCORED, "skipped": Outcome.SKIPPED, "failed": Outcome.FAILED},
+    )
+    counts: dict[tuple[str, str], dict[str, int]] = {}
+    for service, scorer, outcome, requests in rows:
+        counts.setdefault((str(service), str(scorer)), {})[str(outcome)] = int(requests)
+    return [
+        RequestOutcomes(
+            service=service,
+            scorer=scorer,
+            requests=sum(states.values()),
+            scored=states.get(Outcome.SCORED, 0),
+            not_scored={state: n for state, n in states.items() if state not in ("", Outcome.SCORED)},
+            pending=states.get("", 0),
+        )
+        for (service, scorer), states in counts.items()
+    ]
+
+
 def judge_agreement(store: Store, params: dict[str, Any], free_judge: str) -> list[JudgeAgreement]:
     """Per service, variant and LLM judge: how the free judge's hallucination verdicts and that judge's
     compare on the requests both scored (the newest verdict of each)."""
@@ -121,13 +182,14 @@ def judge_agreement(store: Store, params: dict[str, Any], free_judge: str) -> li
         " countIf(free.hallucinated AND NOT llm.hallucinated),"
         " countIf(NOT free.hallucinated AND llm.hallucinated),"
         " countIf(NOT free.hallucinated AND NOT llm.hallucinated)"
-        " FROM (SELECT TraceKey, SpanId, ServiceName, Variant, Hallucination >= 0.5 AS hallucinated"
+        " FROM (SELECT TraceKey, SpanId, RequestTime, ServiceName, Variant,"
+        "       Hallucination >= 0.5 AS hallucinated"
         f"       FROM {verdicts} FINAL WHERE {_SCORES_WHERE} AND HasHallucination = 1"
         "        AND Scorer = {free:String}) AS free"
-        " INNER JOIN (SELECT TraceKey, SpanId, Scorer, Hallucination >= 0.5 AS hallucinated"
+        " INNER JOIN (SELECT TraceKey, SpanId, RequestTime, Scorer, Hallucination >= 0.5 AS hallucinated"
         f"       FROM {verdicts} FINAL WHERE {_SCORES_WHERE} AND HasHallucination = 1"
         "        AND Scorer != {free:String}) AS llm"
-        " ON free.TraceKey = llm.TraceKey AND free.SpanId = llm.SpanId"
+        " ON free.TraceKey = llm.TraceKey AND free.SpanId = llm.SpanId AND free.RequestTime = llm.RequestTime"
         " GROUP BY free.ServiceName, free.Variant, llm.Scorer"
         f" ORDER BY free.ServiceName, free.Variant, llm.Scorer{_FINAL_WITHIN_PARTITIONS}",
         {**params, "free": free_judge},
@@ -226,8 +288,8 @@ def worst_requests(store: Store, params: dict[str, Any]) -> list[WorstRequest]:
     # The worst are chosen from one verdict row per request (the newest scoring's, hence FINAL; a request's
     # rows share its hour, so its day); only their sentence details and texts are read from the wide tables.
     scored = store.query_dicts(
-        "SELECT TraceId, SpanId, ServiceName, Variant AS variant, Hallucination AS hallucination,"
-        " Support AS support"
+        "SELECT TraceId, SpanId, toUnixTimestamp64Micro(RequestTime) AS at, ServiceName, Variant AS variant,"
+        " Hallucination AS hallucination, Support AS support"
         f" FROM {store.table('ragpulse_trace_verdicts')} FINAL WHERE {_SCORES_WHERE}"
         " AND Scorer = {scorer:String} AND HasHallucination = 1"
         " ORDER BY hallucination DESC, support ASC NULLS LAST, TraceId, SpanId LIMIT {limit:UInt32}"
@@ -239,29 +301,33 @@ def worst_requests(store: Store, params: dict[str, Any]) -> list[WorstRequest]:
     ids = {"ids": [row["TraceId"] for row in scored]}
     # The newest scoring's details of each metric, so a request scored twice lists its sentences once.
     details = {
-        (row["TraceId"], row["SpanId"]): row["details"]
+        (row["TraceId"], row["SpanId"], row["at"]): row["details"]
         for row in store.query_dicts(
-            "SELECT TraceId, SpanId, groupArray(latest) AS details FROM ("
-            "  SELECT TraceId, SpanId, Metric, argMax(Details, ScoredAt) AS latest"
+            "SELECT TraceId, SpanId, at, groupArray(latest) AS details FROM ("
+            "  SELECT TraceId, SpanId, toUnixTimestamp64Micro(RequestTime) AS at, Metric,"
+            "  argMax(Details, ScoredAt) AS latest"
             f"  FROM {store.table('ragpulse_scores')} WHERE {_SCORES_WHERE} AND Scorer = {{scorer:String}}"
-            "  AND Error = '' AND TraceId IN {ids:Array(String)} GROUP BY TraceId, SpanId, Metric"
-            ") GROUP BY TraceId, SpanId",
+            "  AND Error = '' AND TraceId IN {ids:Array(String)} GROUP BY TraceId, SpanId, at, Metric"
+            ") GROUP BY TraceId, SpanId, at",
             {**params, **ids},
         )
     }
-    # Scores from before requests had a SpanId (empty) were their trace's one request: its first.
-    texts: dict[tuple[str, str], dict[str, Any]] = {}
+    # A request is (trace, span, start); scores from before requests had a SpanId (empty) were their
+    # trace's one request: its first.
+    texts: dict[tuple[str, str, int], dict[str, Any]] = {}
+    legacy: dict[str, dict[str, Any]] = {}
     for row in store.query_dicts(
-        f"SELECT TraceId, SpanId, any(Question) AS question, any(Answer) AS answer"
-        f" FROM {store.table('ragpulse_requests')} WHERE TraceId IN {{ids:Array(String)}}"
-        " GROUP BY TraceId, SpanId ORDER BY min(Timestamp) DESC",
+        "SELECT TraceId, SpanId, toUnixTimestamp64Micro(Timestamp) AS at, any(Question) AS question,"
+        f" any(Answer) AS answer FROM {store.table('ragpulse_requests')}"
+        " WHERE TraceId IN {ids:Array(String)}"
+        " GROUP BY TraceId, SpanId, at ORDER BY at DESC",
         ids,
     ):
-        texts[(row["TraceId"], row["SpanId"])] = texts[(row["TraceId"], "")] = row
+        texts[(row["TraceId"], row["SpanId"], row["at"])] = legacy[row["TraceId"]] = row
     worst: list[WorstRequest] = []
     for row in scored:
-        request = (row["TraceId"], row["SpanId"])
-        text = texts.get(request, {})
+        request = (row["TraceId"], row["SpanId"], row["at"])
+        text = texts.get(request, {}) if row["SpanId"] else legacy.get(row["TraceId"], {})
         unsupported = [
             sentence for raw in details.get(request, []) for sentence in unsupported_sentences(raw)
         ]
@@ -284,7 +350,8 @@ def worst_requests(store: Store, params: dict[str, Any]) -> list[WorstRequest]:
 def spend(store: Store, params: dict[str, Any]) -> list[SpendRow]:
     rows = store.query_dicts(
         "SELECT toString(toDate(ScoredAt, 'UTC')) AS day, Scorer, sum(CostUSD) AS cost,"
-        " sum(InputTokens) AS input, sum(OutputTokens) AS output, uniqExact(TraceKey, SpanId) AS scored"
+        " sum(InputTokens) AS input, sum(OutputTokens) AS output,"
+        " uniqExact(TraceKey, SpanId, RequestTime) AS scored"
         f" FROM {_scores(store)} WHERE {_SCORES_WHERE}"
         f" GROUP BY day, Scorer ORDER BY day, Scorer{_FINAL_WITHIN_PARTITIONS}",
         params,
@@ -350,7 +417,7 @@ def scoring_health(store: Store, params: dict[str, Any], requests: int) -> Scori
         " FROM (SELECT dateDiff('millisecond', any(RequestTime), min(ScoredAt)) / 1000 AS lag_s,"
         "       max(ScoredAt) AS last"
         f"       FROM {_scores(store)} WHERE {_SCORES_WHERE} AND Error = ''"
-        f"       GROUP BY TraceKey, SpanId){_FINAL_WITHIN_PARTITIONS}",
+        f"       GROUP BY TraceKey, SpanId, RequestTime){_FINAL_WITHIN_PARTITIONS}",
         params,
     )[0]
     judge_errors = store.query(

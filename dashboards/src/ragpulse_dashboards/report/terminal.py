@@ -13,6 +13,7 @@ from ragpulse_dashboards.report.compare import baseline_first
 from ragpulse_dashboards.report.format import (
     AGREEMENT_HEADERS,
     AGREEMENT_NOTE,
+    OUTCOMES_NOTE,
     above_threshold,
     agreement_cells,
     alert_key,
@@ -24,6 +25,7 @@ from ragpulse_dashboards.report.format import (
     milliseconds,
     not_scored,
     number,
+    outcome_line,
     percent,
     quiet_alert,
     rate_with_interval,
@@ -63,6 +65,8 @@ def render_terminal(data: ReportData, console: Console) -> None:
     )
     if data.unscored:
         console.print(_not_scored(data))
+    if data.outcomes:
+        console.print(_outcomes(data))
     console.print(_traffic_table(data))
     console.print(_hallucination_table(data))
     if data.metrics:
@@ -89,6 +93,12 @@ def _agreement_table(data: ReportData) -> Table:
 
 def _named(data: ReportData, variant: str, service: str) -> str:
     return shown(variant_label(variant, service if data.spans_services else None))
+
+
+def _outcomes(data: ReportData) -> str:
+    lines = [f"[dim]{escape(OUTCOMES_NOTE)}[/dim]"]
+    lines += [escape(outcome_line(row, data.spans_services)) for row in data.outcomes]
+    return "\n".join(lines)
 
 
 def _not_scored(data: ReportData) -> str:

@@ -12,7 +12,9 @@ import httpx
 from rich.console import Console
 from rich.table import Table
 
-from ragpulse_scorers.commands.eval_output import print_not_judged
+from ragpulse_scorers.commands.eval_output import INTERRUPTED_EXIT, judging_progress, print_not_judged
+from ragpulse_scorers.evaluation.items import IsolatedJudging
+from ragpulse_scorers.evaluation.shipped import resolve_data
 from ragpulse_scorers.evaluation.subq import (
     Judged,
     evaluate_coverage,
@@ -29,26 +31,32 @@ from ragpulse_scorers.settings import ScorersSettings
 
 def run_types(args: argparse.Namespace, http_client: httpx.Client | None = None) -> int:
     """``http_client`` is the seam tests use to put a mock transport under the judge."""
-    examples = load_type_examples(args.data, _limit(args))
+    examples = load_type_examples(resolve_data(args.data), _limit(args))
     judge = _coverage_judge(args, http_client)
 
     def classify(question: str, sub_questions: list[str]) -> list[Judged[SubQuestionType] | None]:
         typed = judge.classify(question, sub_questions, Usage())
         return [Judged(t.type, t.reasoning) if t else None for t in typed]
 
-    result = evaluate_types(examples, classify)
+    judging = IsolatedJudging()
+    label = f"typing sub-questions with {judge.client.model}"
+    with judging_progress(label, len(examples), judging) as advance:
+        result = evaluate_types(examples, classify, advance, judging)
     return _report(args, result | {"judge_model": judge.client.model}, _types_table)
 
 
 def run_coverage(args: argparse.Namespace, http_client: httpx.Client | None = None) -> int:
-    examples = load_coverage_examples(args.data, _limit(args))
+    examples = load_coverage_examples(resolve_data(args.data), _limit(args))
     judge = _coverage_judge(args, http_client)
 
     def judge_answer(answer: str, sub_questions: list[str]) -> list[Judged[bool] | None]:
         covered = judge.judge_answer(answer, sub_questions, Usage())
         return [Judged(c.answered, c.reasoning, c.text_span) if c else None for c in covered]
 
-    result = evaluate_coverage(examples, judge_answer)
+    judging = IsolatedJudging()
+    label = f"judging coverage with {judge.client.model}"
+    with judging_progress(label, len(examples), judging) as advance:
+        result = evaluate_coverage(examples, judge_answer, advance, judging)
     return _report(args, result | {"judge_model": judge.client.model}, _coverage_table)
 
 
@@ -65,6 +73,8 @@ def _report(
     else:
         Console().print(table(result))
         print_not_judged(result["items"], result["stopped"])
+    if result["interrupted"]:
+        return INTERRUPTED_EXIT
     return 1 if result["n"] == 0 else 0
 
 

@@ -8,12 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ragpulse_scorers.commands.eval_output import print_not_judged
+from ragpulse_scorers.commands.eval_output import INTERRUPTED_EXIT, judging_progress, print_not_judged
 from ragpulse_scorers.evaluation.datasets import load_support_dataset
+from ragpulse_scorers.evaluation.items import IsolatedJudging
 from ragpulse_scorers.evaluation.judges import build_judge
+from ragpulse_scorers.evaluation.shipped import resolve_data
 from ragpulse_scorers.evaluation.support_task import evaluate_support, total_judgements
 from ragpulse_scorers.registry import ENDPOINT_HINT, MissingJudgeEndpoint
 from ragpulse_scorers.settings import ScorersSettings
@@ -27,24 +28,13 @@ def run(args: argparse.Namespace) -> int:
     if args.judge == "openai" and not ScorersSettings.load(args.config).judge.configured:
         # Checked first: without an endpoint the openai client would retry the public API for half a minute.
         raise MissingJudgeEndpoint(f"--judge openai needs an LLM judge endpoint: {ENDPOINT_HINT}")
-    dataset = load_support_dataset(args.data, args.split, args.limit)
+    dataset = load_support_dataset(resolve_data(args.data), args.split, args.limit)
     judge = build_judge(args)
-    progress = Progress(
-        TextColumn(f"judging with {judge.name}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
-    with progress:
-        task = progress.add_task("judge", total=total_judgements(dataset, args.sentences))
+    total = total_judgements(dataset, args.sentences)
+    judging = IsolatedJudging()
+    with judging_progress(f"judging with {judge.name}", total, judging) as advance:
         report = evaluate_support(
-            dataset,
-            judge,
-            workers=args.workers,
-            advance=lambda n: progress.advance(task, n),
-            sentences=args.sentences,
+            dataset, judge, workers=args.workers, advance=advance, sentences=args.sentences, judging=judging
         )
     result = {**report.as_dict(), "judge": judge.name, "split": str(args.split), "format": dataset.format}
     if args.json:
@@ -52,6 +42,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         _print_table(result, args.data)
         print_not_judged(result["items"], report.stopped)
+    if report.interrupted:
+        return INTERRUPTED_EXIT
     return 0 if report.coverage.judged else 1
 
 

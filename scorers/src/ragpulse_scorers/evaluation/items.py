@@ -3,13 +3,16 @@
 Every ``ragpulse eval`` task records, per labelled item, the human label and either the judge's verdict with
 its reasoning or the reason there is none; agreement is computed over the judged items and always shown
 with how many of all items that is. After a few failures in a row to reach the judge (or a spent budget),
-the items left are not tried: each would wait out its own retries against an endpoint that is down.
+the items left are not tried: each would wait out its own retries against an endpoint that is down. Ctrl-C
+does the same: the items left are not tried and the figures are those of the items judged before it, so a
+long run on a slow local model is not lost.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -17,8 +20,10 @@ from ragpulse_scorers.llm.errors import JudgeError
 from ragpulse_scorers.pipeline.errors import JudgeUnreachable, OverBudget
 
 R = TypeVar("R")
+T = TypeVar("T")
 
 UNREACHABLE_IN_A_ROW = 3
+INTERRUPTED = "interrupted (Ctrl-C); the figures are for the items judged before it"
 
 
 @dataclass(frozen=True)
@@ -85,11 +90,23 @@ class IsolatedJudging:
         self._in_a_row = 0
         self.stopped = ""
 
+    @property
+    def interrupted(self) -> bool:
+        return self.stopped == INTERRUPTED
+
+    def interrupt(self) -> None:
+        """Ctrl-C: the items not judged yet are not tried (an item being judged in another thread ends)."""
+        with self._lock:
+            self.stopped = INTERRUPTED
+
     def attempt(self, judge: Callable[[], R]) -> Attempt[R]:
         if self.stopped:
             return Attempt(None, f"not tried: {self.stopped}")
         try:
             value = judge()
+        except KeyboardInterrupt:
+            self.interrupt()
+            return Attempt(None, f"not judged: {INTERRUPTED}")
         except OverBudget as exc:
             with self._lock:
                 self.stopped = self.stopped or f"the judge budget is spent ({exc})"
@@ -109,6 +126,29 @@ class IsolatedJudging:
     def _reached(self) -> None:
         with self._lock:
             self._in_a_row = 0
+
+
+def judge_each(
+    items: Sequence[T], judge_one: Callable[[T], R], judging: IsolatedJudging, workers: int = 1
+) -> list[R]:
+    """``judge_one`` on every item in order, ``workers`` at a time. Ctrl-C (which reaches the main thread
+    only) stops the items not begun; those being judged in worker threads finish."""
+    if workers <= 1:
+        results = []
+        for item in items:
+            try:
+                results.append(judge_one(item))
+            except KeyboardInterrupt:
+                judging.interrupt()
+                results.append(judge_one(item))
+        return results
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(judge_one, item) for item in items]
+        try:
+            return [future.result() for future in futures]
+        except KeyboardInterrupt:
+            judging.interrupt()
+            return [future.result() for future in futures]
 
 
 def _reason(exc: Exception) -> str:

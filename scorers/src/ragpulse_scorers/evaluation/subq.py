@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from ragpulse_scorers.evaluation.datasets import DatasetError, read_jsonl
-from ragpulse_scorers.evaluation.items import Coverage, IsolatedJudging, ItemResult
+from ragpulse_scorers.evaluation.items import Coverage, IsolatedJudging, ItemResult, judge_each
 from ragpulse_scorers.metrics.coverage_metrics import SUB_QUESTION_TYPES, SubQuestionType
 
 TYPES_REFERENCE = {"humans": 0.746, "gpt4_zero_shot": 0.775, "gpt4_few_shot": 0.848}
@@ -46,6 +46,7 @@ class Judged(Generic[V]):
 
 Classify = Callable[[str, list[str]], list[Judged[SubQuestionType] | None]]
 JudgeAnswer = Callable[[str, list[str]], list[Judged[bool] | None]]
+Advance = Callable[[int], None]
 
 
 @dataclass(frozen=True)
@@ -105,15 +106,28 @@ def load_coverage_examples(path: Path, limit: int | None = None) -> list[Coverag
     return examples
 
 
-def evaluate_types(examples: Sequence[TypeExample], classify: Classify) -> dict[str, Any]:
-    """Accuracy of ``classify`` (one call per question) against the annotators' majority."""
-    judging = IsolatedJudging()
-    items: list[ItemResult] = []
-    for question, group in _grouped(examples, lambda e: e.question).items():
-        attempt = judging.attempt(partial(classify, question, [e.sub_question for e in group]))
+def evaluate_types(
+    examples: Sequence[TypeExample],
+    classify: Classify,
+    advance: Advance | None = None,
+    judging: IsolatedJudging | None = None,
+) -> dict[str, Any]:
+    """Accuracy of ``classify`` (one call per question) against the annotators' majority; ``advance(n)``
+    is called as the n sub-questions of each question are done."""
+    judging = judging or IsolatedJudging()
+
+    def judge_group(group: list[TypeExample]) -> list[ItemResult]:
+        attempt = judging.attempt(partial(classify, group[0].question, [e.sub_question for e in group]))
         verdicts = attempt.value if attempt.value is not None else [None] * len(group)
-        for example, judged in zip(group, verdicts, strict=True):
-            items.append(_item(str(example.line), example.majority, judged, attempt.failure))
+        if advance is not None:
+            advance(len(group))
+        return [
+            _item(str(example.line), example.majority, judged, attempt.failure)
+            for example, judged in zip(group, verdicts, strict=True)
+        ]
+
+    groups = list(_grouped(examples, lambda e: e.question).values())
+    items = [item for done in judge_each(groups, judge_group, judging) for item in done]
     labelled = [item for item in items if item.label is not None]
     judged_items = [item for item in labelled if item.judged]
     confusion = Counter((item.label, item.verdict) for item in judged_items)
@@ -137,19 +151,33 @@ def evaluate_types(examples: Sequence[TypeExample], classify: Classify) -> dict[
         "confusion": {t: {p: confusion[(t, p)] for p in SUB_QUESTION_TYPES} for t in SUB_QUESTION_TYPES},
         "reference": TYPES_REFERENCE,
         "stopped": judging.stopped,
+        "interrupted": judging.interrupted,
         "items": [item.as_dict() for item in items],
     }
 
 
-def evaluate_coverage(examples: Sequence[CoverageExample], judge_answer: JudgeAnswer) -> dict[str, Any]:
-    """Agreement of ``judge_answer`` (one call per answer) with the human answered/unanswered judgments."""
-    judging = IsolatedJudging()
-    items: list[ItemResult] = []
-    for answer, group in _grouped(examples, lambda e: e.answer).items():
-        attempt = judging.attempt(partial(judge_answer, answer, [e.sub_question for e in group]))
+def evaluate_coverage(
+    examples: Sequence[CoverageExample],
+    judge_answer: JudgeAnswer,
+    advance: Advance | None = None,
+    judging: IsolatedJudging | None = None,
+) -> dict[str, Any]:
+    """Agreement of ``judge_answer`` (one call per answer) with the human answered/unanswered judgments;
+    ``advance(n)`` is called as the n sub-questions of each answer are done."""
+    judging = judging or IsolatedJudging()
+
+    def judge_group(group: list[CoverageExample]) -> list[ItemResult]:
+        attempt = judging.attempt(partial(judge_answer, group[0].answer, [e.sub_question for e in group]))
         verdicts = attempt.value if attempt.value is not None else [None] * len(group)
-        for example, judged in zip(group, verdicts, strict=True):
-            items.append(_item(str(example.line), example.answered, judged, attempt.failure))
+        if advance is not None:
+            advance(len(group))
+        return [
+            _item(str(example.line), example.answered, judged, attempt.failure)
+            for example, judged in zip(group, verdicts, strict=True)
+        ]
+
+    groups = list(_grouped(examples, lambda e: e.answer).values())
+    items = [item for done in judge_each(groups, judge_group, judging) for item in done]
     judged_items = [item for item in items if item.judged]
     outcomes = Counter((bool(item.label), bool(item.verdict)) for item in judged_items)
     n = len(judged_items)
@@ -171,6 +199,7 @@ def evaluate_coverage(examples: Sequence[CoverageExample], judge_answer: JudgeAn
         "positive_class": "answered",
         "reference": COVERAGE_REFERENCE,
         "stopped": judging.stopped,
+        "interrupted": judging.interrupted,
         "items": [item.as_dict() for item in items],
     }
 

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 from ragpulse_scorers.evaluation.datasets import SupportDataset, SupportExample
-from ragpulse_scorers.evaluation.items import Coverage, IsolatedJudging, ItemResult
+from ragpulse_scorers.evaluation.items import Coverage, IsolatedJudging, ItemResult, judge_each
 from ragpulse_scorers.evaluation.metrics import Confusion, auroc
 from ragpulse_scorers.verdicts import SupportJudge, SupportVerdict
 
@@ -44,6 +43,7 @@ class SupportReport:
     items: list[ItemResult]
     sentences: SentenceAgreement | None = None
     stopped: str = ""
+    interrupted: bool = False
 
     @property
     def coverage(self) -> Coverage:
@@ -84,10 +84,12 @@ def evaluate_support(
     workers: int = 1,
     advance: Advance | None = None,
     sentences: bool = True,
+    judging: IsolatedJudging | None = None,
 ) -> SupportReport:
     """Judge every response (and, for LFQA with ``sentences``, every annotated sentence); ``workers`` > 1
-    suits network judges. A response the judge fails on is recorded with the reason and left out."""
-    judging = IsolatedJudging()
+    suits network judges. A response the judge fails on is recorded with the reason and left out; once
+    ``judging`` stops (Ctrl-C, a judge that is down) the rest are recorded as not tried."""
+    judging = judging or IsolatedJudging()
     items = _judge_all(judge, dataset.examples, workers, advance, judging)
     confusion, area = _agreement(items)
     sentence_agreement = None
@@ -100,7 +102,7 @@ def evaluate_support(
         ]  # fmt: skip
         claim_items = _judge_all(judge, claims, workers, advance, judging)
         sentence_agreement = SentenceAgreement(_agreement(claim_items)[0], claim_items)
-    return SupportReport(confusion, area, items, sentence_agreement, judging.stopped)
+    return SupportReport(confusion, area, items, sentence_agreement, judging.stopped, judging.interrupted)
 
 
 def _agreement(items: Sequence[ItemResult]) -> tuple[Confusion, float | None]:
@@ -127,10 +129,7 @@ def _judge_all(
             return ItemResult(example.id, example.hallucinated, not_judged=attempt.failure)
         return _item(example, attempt.value)
 
-    if workers <= 1:
-        return [judge_one(example) for example in examples]
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(judge_one, examples))
+    return judge_each(examples, judge_one, judging, workers)
 
 
 def _item(example: SupportExample, verdict: SupportVerdict) -> ItemResult:

@@ -9,9 +9,12 @@ Deferrals (``sampled_out``, ``throttled``, ``over_budget``, ``deferred``) are no
 per request so a backlog does not write a log row every tick, and out-of-sample requests already logged are
 not selected again (a later, higher sample rate still picks them up).
 
-A request is (TraceId, SpanId of its root span): a trace may hold several. Log rows written before requests
-had a SpanId (empty there) stand for every request of their trace, as a trace's requests were one then, so an
-upgrade judges nothing again.
+A request is (TraceId, SpanId of its root span, its start time to the microsecond): a trace may hold
+several, and a service that seeds ``random`` or replicas seeded alike reuse ids, so a request that repeats
+another's ids at another time is a new one, judged and logged for itself. Log rows carry the request's time
+(RequestTime) as Python wrote it, in microseconds. Log rows written before requests had a SpanId (empty there)
+stand for every request of their trace that had started when they were written, as a trace's requests were
+one then, so an upgrade judges nothing again and a later request reusing the trace's id is still judged.
 
 A tick reads candidates in batches, oldest first; each batch starts after the last candidate of the one before
 (``Selection.after``), so a request the tick throttled or deferred is not read twice in one tick.
@@ -35,8 +38,8 @@ MAX_REQUEST_BYTES = 256 * 1024
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
-RequestId = tuple[str, str]
-"""(TraceId, SpanId of the request's root span)."""
+RequestId = tuple[str, str, int]
+"""(TraceId, SpanId of the request's root span, its start in microseconds since the epoch)."""
 _TEXT_COLUMNS = ("Question", "Answer", "Context", "Variations", "Retrievals", "Reference")
 
 
@@ -57,7 +60,13 @@ class Candidate:
 
     @property
     def request_id(self) -> RequestId:
-        return (self.trace_id, self.span_id)
+        return (self.trace_id, self.span_id, epoch_micros(self.timestamp))
+
+
+def epoch_micros(moment: datetime) -> int:
+    """A stored time (naive means UTC, as the store returns it) in microseconds since the epoch."""
+    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return (aware - _EPOCH) // timedelta(microseconds=1)
 
 
 @dataclass(frozen=True)
@@ -92,24 +101,29 @@ def select_candidates(store: Store, selection: Selection) -> list[Candidate]:
     # The log rows of requests before the cursor cannot matter; microseconds floor the nanosecond cursor.
     since = max(selection.oldest, _EPOCH + timedelta(microseconds=after_ns // 1000))
     log = f"""
-            SELECT TraceId, SpanId,
+            SELECT TraceId, SpanId, toUnixTimestamp64Micro(RequestTime) AS RequestMicros,
                    countIf(Outcome IN {{final:Array(String)}}) AS finished,
                    countIf(Outcome = {{failed:String}}) AS failures,
-                   groupUniqArrayIf(Outcome, Outcome IN {{deferrals:Array(String)}}) AS deferrals
+                   groupUniqArrayIf(Outcome, Outcome IN {{deferrals:Array(String)}}) AS deferrals,
+                   max(LoggedAt) AS last_logged
             FROM {store.table("ragpulse_scoring_log")}
             WHERE Scorer = {{scorer:String}} AND ScorerVersion = {{version:String}}
               AND LoggedAt >= {{oldest:DateTime64(6)}} AND RequestTime >= {{since:DateTime64(6)}}
-            GROUP BY TraceId, SpanId
+            GROUP BY TraceId, SpanId, RequestMicros
     """
     # ragpulse_requests is a ReplacingMergeTree: until parts merge a request may be there twice (LIMIT 1 BY).
-    # `l` holds the log rows of the request itself, `t` those written for its whole trace (empty SpanId).
+    # `l` holds the log rows of the request itself, `t` those written for its whole trace (empty SpanId),
+    # which speak only for requests that had started when they were logged.
     sql = f"""
         SELECT r.TraceId, r.SpanId, r.Timestamp, r.ServiceName, r.Variant,
                (r.SampleKey % {SAMPLE_BUCKETS}) < {{threshold:UInt32}} AS in_sample,
-               l.failures + t.failures AS attempts, arrayDistinct(arrayConcat(l.deferrals, t.deferrals)),
+               l.failures + if(r.Timestamp <= t.last_logged, t.failures, 0) AS attempts,
+               arrayDistinct(arrayConcat(l.deferrals, if(r.Timestamp <= t.last_logged, t.deferrals, [])))
+                   AS deferrals,
                toUnixTimestamp64Nano(r.Timestamp) AS position
         FROM (
-            SELECT TraceId, SpanId, Timestamp, ServiceName, Variant, SampleKey
+            SELECT TraceId, SpanId, Timestamp, ServiceName, Variant, SampleKey,
+                   toUnixTimestamp64Micro(Timestamp) AS RequestMicros
             FROM {store.table("ragpulse_requests")}
             WHERE Timestamp >= {{oldest:DateTime64(6)}} AND Timestamp <= {{newest:DateTime64(6)}}
               AND Timestamp + toIntervalMicrosecond(toUInt64(DurationMs * 1000)) <= {{newest:DateTime64(6)}}
@@ -117,13 +131,19 @@ def select_candidates(store: Store, selection: Selection) -> list[Candidate]:
               AND (toUnixTimestamp64Nano(Timestamp), TraceId, SpanId)
                   > ({{after_ns:Int64}}, {{after_trace:String}}, {{after_span:String}})
             ORDER BY Timestamp, TraceId, SpanId
-            LIMIT 1 BY TraceId, SpanId
+            LIMIT 1 BY TraceId, SpanId, RequestMicros
         ) AS r
-        LEFT JOIN ({log}) AS l ON r.TraceId = l.TraceId AND r.SpanId = l.SpanId
-        LEFT JOIN (SELECT * FROM ({log}) WHERE SpanId = '') AS t ON r.TraceId = t.TraceId
-        WHERE l.finished + t.finished = 0 AND attempts < {{max_attempts:UInt32}}
-          AND (in_sample
-               OR NOT (has(l.deferrals, {{sampled_out:String}}) OR has(t.deferrals, {{sampled_out:String}})))
+        LEFT JOIN ({log}) AS l
+            ON r.TraceId = l.TraceId AND r.SpanId = l.SpanId AND r.RequestMicros = l.RequestMicros
+        LEFT JOIN (
+            SELECT TraceId, sum(finished) AS finished, sum(failures) AS failures,
+                   arrayDistinct(arrayFlatten(groupArray(deferrals))) AS deferrals,
+                   max(last_logged) AS last_logged
+            FROM ({log}) WHERE SpanId = '' GROUP BY TraceId
+        ) AS t ON r.TraceId = t.TraceId
+        WHERE l.finished + if(r.Timestamp <= t.last_logged, t.finished, 0) = 0
+          AND attempts < {{max_attempts:UInt32}}
+          AND (in_sample OR NOT has(deferrals, {{sampled_out:String}}))
         ORDER BY r.Timestamp, r.TraceId, r.SpanId
         LIMIT {{limit:UInt32}}
     """
@@ -193,17 +213,18 @@ def load_requests(store: Store, candidates: Sequence[Candidate]) -> dict[Request
     texts = ", ".join(f"if(readable, {column}, '') AS {column}" for column in _TEXT_COLUMNS)
     rows = store.query_dicts(
         f"""
-        SELECT TraceId, SpanId, Timestamp, ServiceName, Pipeline, Variant, valid_utf8, text_bytes, {texts},
-               SessionId, UserId, DurationMs, StatusCode, SampleKey, Unscorable
+        SELECT TraceId, SpanId, RequestMicros, Timestamp, ServiceName, Pipeline, Variant, valid_utf8,
+               text_bytes, {texts}, SessionId, UserId, DurationMs, StatusCode, SampleKey, Unscorable, Failure
         FROM (
             SELECT *, {valid_utf8} AS valid_utf8, {text_bytes} AS text_bytes,
-                   valid_utf8 AND text_bytes <= {{max_bytes:UInt64}} AS readable
+                   valid_utf8 AND text_bytes <= {{max_bytes:UInt64}} AS readable,
+                   toUnixTimestamp64Micro(Timestamp) AS RequestMicros
             FROM {store.table("ragpulse_requests")}
             WHERE Timestamp >= {{oldest:DateTime64(9)}} AND Timestamp <= {{newest:DateTime64(9)}}
               AND has({{ids:Array(String)}}, TraceId)
-              AND has({{requests:Array(Tuple(String, String))}}, (TraceId, SpanId))
+              AND has({{requests:Array(Tuple(String, String, Int64))}}, (TraceId, SpanId, RequestMicros))
             ORDER BY Timestamp, Source = 'ragpulse'
-            LIMIT 1 BY TraceId, SpanId
+            LIMIT 1 BY TraceId, SpanId, RequestMicros
         )
         """,
         {
@@ -215,7 +236,7 @@ def load_requests(store: Store, candidates: Sequence[Candidate]) -> dict[Request
         },
     )
     return {
-        (row["TraceId"], row["SpanId"]): RequestRow(
+        (row["TraceId"], row["SpanId"], int(row.pop("RequestMicros"))): RequestRow(
             row, _problem(bool(row.pop("valid_utf8")), int(row.pop("text_bytes")))
         )
         for row in rows

@@ -183,7 +183,9 @@ class ScorerTurn:
             self._stopped = reason
             return None
         key = _key(candidate, row.values.get("Pipeline", ""))
-        unscorable = skip_reason(row.values.get("Unscorable", ""), self._scorer.requires)
+        unscorable = skip_reason(
+            row.values.get("Unscorable", ""), self._scorer.requires, row.values.get("Failure", "")
+        )
         if unscorable is not None:
             return Judgment(key, Outcome.SKIPPED, unscorable)
         try:

@@ -14,6 +14,7 @@ from ragpulse_core.store import Store
 
 from ragpulse_scorers.models import Score
 from ragpulse_scorers.outcomes import Outcome
+from ragpulse_scorers.pipeline.candidates import epoch_micros
 
 ERROR_METRIC = "error"
 
@@ -39,7 +40,7 @@ _UINT32_MAX = 2**32 - 1
 
 @dataclass(frozen=True)
 class RequestKey:
-    """What a score or log row copies from the request it is about: (trace_id, span_id) names it."""
+    """What a score or log row copies from its request, named by (trace_id, span_id, request_time)."""
 
     trace_id: str
     span_id: str
@@ -130,14 +131,18 @@ class ScoreWriter:
             self._store.command(
                 f"DELETE FROM {self._store.table('ragpulse_scores')} WHERE Scorer = {{scorer:String}}"
                 " AND Metric = {metric:String} AND has({ids:Array(String)}, TraceId)"
-                " AND (SpanId = '' OR has({requests:Array(Tuple(String, String))}, (TraceId, SpanId)))"
+                " AND (SpanId = '' OR has({requests:Array(Tuple(String, String, Int64))},"
+                " (TraceId, SpanId, toUnixTimestamp64Micro(RequestTime))))"
                 " AND RequestTime BETWEEN {first:DateTime64(9)} AND {last:DateTime64(9)}"
                 " AND ScoredAt < {logged_at:DateTime64(6)}",
                 {
                     "scorer": self._scorer,
                     "metric": ERROR_METRIC,
                     "ids": [request.trace_id for request in recovered],
-                    "requests": [(request.trace_id, request.span_id) for request in recovered],
+                    "requests": [
+                        (request.trace_id, request.span_id, epoch_micros(request.request_time))
+                        for request in recovered
+                    ],
                     "first": min(request.request_time for request in recovered),
                     "last": max(request.request_time for request in recovered),
                     "logged_at": logged_at,
