@@ -25,6 +25,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from ragpulse_scorers.assembly.containers import (
+    CONTAINER_TAGS,
+    QUESTION_TAGS,
+    element_documents,
+    elements,
+    fenced_blocks,
+    is_metadata_only,
+    json_reading,
+    strip_metadata,
+)
 from ragpulse_scorers.assembly.dialects.base import documents_of
 from ragpulse_scorers.assembly.model import Message, Role, normalized
 from ragpulse_scorers.assembly.unwrap import parse_json
@@ -59,8 +69,18 @@ _CONTEXT_NOUNS: Final = frozenset(
         "materials",
         "background",
         "records",
+        "notes",
+        "results",
     ]
 )
+_FOREIGN_NOUNS: Final = frozenset(
+    [
+        "contexto", "documentos", "fuentes", "conocimientos", "pasajes", "contexte", "connaissances",
+        "kontext", "dokumente", "quellen", "wissensbasis", "contesto", "documenti", "fonti", "conoscenza",
+        "上下文", "知识库", "参考资料", "文档", "资料", "コンテキスト", "文書", "참고"
+    ]
+)  # fmt: skip
+"""Words for documents in a few other languages: a short header line holding one names documents."""
 _HEADER_FILLER: Final = frozenset(
     [
         "the",
@@ -134,6 +154,7 @@ _HEADER_FILLER: Final = frozenset(
         "corpus",
         "our",
         "reference",
+        "base",
     ]
 )
 _QUESTION_SECTIONS: Final = frozenset(
@@ -172,6 +193,8 @@ _ITEM_PATTERNS: Final = (
         r"(?P<rest>.*)$",
         re.I,
     ),
+    # ID: 0 (a record's id line: RAGFlow's knowledge)
+    re.compile(r"^\s*(?:id|doc(?:ument)?[ _]?id|chunk[ _]?id)\s*[:=]\s*(?P<n>\d+)\s*(?P<rest>)$", re.I),
     # Document 1: text, Source [2] (wiki.txt): text, ### Passage 3
     re.compile(
         r"^\s*(?:#{1,6}\s*)?(?:\*\*)?(?:document|doc|source|passage|chunk|context|excerpt|snippet|article|"
@@ -185,17 +208,6 @@ _LIST_PATTERNS: Final = (
     re.compile(r"^\s*\((?P<n>\d+)\)\s+(?P<rest>.*)$"),
 )
 _BULLET: Final = re.compile(r"^\s*[-*•]\s+(?P<rest>.*)$")
-_DOC_TAGS: Final = "doc|document|passage|chunk|snippet|excerpt|source|result|article|record"
-_CONTAINER_TAGS: Final = (
-    "context|documents|sources|passages|search_results|results|knowledge|retrieved_documents|docs"
-)
-_TAG: Final = re.compile(
-    rf"<(?P<tag>{_DOC_TAGS}|{_CONTAINER_TAGS})(?:\s[^>]*)?>(?P<body>.*?)</(?P=tag)>", re.I | re.S
-)
-_QUESTION_TAG: Final = re.compile(
-    r"<(?:question|query|user_question)(?:\s[^>]*)?>(?P<body>.*?)</(?:question|query|user_question)>",
-    re.I | re.S,
-)
 _PLACEHOLDER: Final = re.compile(r"^\{[\w.]+\}$")
 _QUOTED: Final = (("«", "»"), ("“", "”"), ('"""', '"""'))
 _REFERS_TO_DOCUMENTS: Final = re.compile(
@@ -203,6 +215,19 @@ _REFERS_TO_DOCUMENTS: Final = re.compile(
     r"information)\b|\b(?:context|documents?|sources?|passages?|information)\s+(?:above|provided|given)\b",
     re.IGNORECASE,
 )
+_FORWARD: Final = re.compile(
+    r"\b(?:following|below)\b[^.?!\n]{0,60}\b(?:context|contexts|documents?|sources?|passages?|excerpts?|"
+    r"articles?|information|notes|knowledge|results|snippets?|chunks?|pieces)\b|\b(?:context|documents?|"
+    r"sources?|passages?|excerpts?|articles?|information|notes|results)\b[^.?!\n]{0,30}\b(?:below|follow)\b",
+    re.IGNORECASE,
+)
+"""Words that announce documents coming next ("Use the following pieces of context")."""
+_LEFTOVER: Final = re.compile(
+    rf"</?(?:{'|'.join(sorted(CONTAINER_TAGS))}|doc|document|document_content|passage)\b[^>]*>|"
+    r"^\s*(?:```|\"\"\"|\[\[ ##)|^\s*[├└]",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""Container syntax left in a recovered document: it was read half-way."""
 _TELLS: Final = re.compile(r"\b(?:answer|respond|reply|use|say|cite|do not|don't|only|if)\b", re.IGNORECASE)
 _CONTEXT_SECTION: Final = re.compile(
     r"(context|documents|docs|passages|sources|knowledge|evidence|chunks|references)$"
@@ -215,6 +240,9 @@ class PromptReading:
     """The documents pasted into the prompt, in prompt order."""
     question: str
     """The user's own words; empty when they cannot be told apart from the rest of the prompt."""
+    not_separable: bool = False
+    """The prompt refers to documents that could not be told apart from the rest, or a document came out
+    with part of its container's markup: no chunks are given rather than wrong ones."""
 
 
 @dataclass
@@ -237,8 +265,12 @@ def read_prompt(messages: Sequence[Message], known_question: str = "") -> Prompt
     chunks: list[str] = []
     question = ""
     asked: dict[int, str] = {}
+    per_message = _one_document_per_message(turn, asking)
     for index, message in enumerate(turn):
         if message.role is Role.ASSISTANT or (message.role is Role.OTHER and index != asking):
+            continue
+        if index in per_message:
+            chunks.append(message.text.strip())
             continue
         parsed = _parse(message.text, whole_block=message.role is Role.TOOL, asking=index == asking)
         chunks.extend(parsed.chunks)
@@ -255,7 +287,36 @@ def read_prompt(messages: Sequence[Message], known_question: str = "") -> Prompt
         key = normalized(chunk)
         if key and key not in dropped and not _PLACEHOLDER.match(key) and chunk not in kept:
             kept.append(chunk)
+    if any(_LEFTOVER.search(chunk) for chunk in kept):
+        return PromptReading((), question, not_separable=True)
+    if not kept:
+        refers = any(
+            _REFERS_TO_DOCUMENTS.search(m.text) or _FORWARD.search(m.text)
+            for m in turn
+            if m.role in (Role.SYSTEM, Role.USER)
+        )
+        return PromptReading((), question, not_separable=refers)
     return PromptReading(tuple(kept), question)
+
+
+def _one_document_per_message(turn: list[Message], asking: int | None) -> set[int]:
+    """System or tool messages that are one document each: after an instruction message that refers to
+    documents, every further system message with no structure of its own, up to the question."""
+    end = asking if asking is not None else len(turn)
+    systems = [i for i in range(end) if turn[i].role is Role.SYSTEM]
+    if len(systems) < 3:
+        return set()
+    first = turn[systems[0]].text
+    if not (_REFERS_TO_DOCUMENTS.search(first) or _FORWARD.search(first) or _mentions_documents(first)):
+        return set()
+    rest = systems[1:]
+    if any(_parse(turn[i].text, asking=False).chunks for i in rest):
+        return set()
+    return set(rest)
+
+
+def _mentions_documents(text: str) -> bool:
+    return any(word in _CONTEXT_NOUNS for word in re.findall(r"[a-z]+", text.lower()))
 
 
 def _current_turn(messages: Sequence[Message]) -> list[Message]:
@@ -285,29 +346,54 @@ def _parse(text: str, whole_block: bool = False, asking: bool = True) -> _Parsed
     lines = text.splitlines()
     if any(_SECTION.match(line) for line in lines):
         return _parse_sections(lines)
+    read = json_reading(text)
+    if read is not None:
+        return _Parsed(read.documents, [], read.question)
     if whole_block:
         return _Parsed(_items(lines), [], None)
     chunks: list[str] = []
     question: str | None = None
-    tagged = _QUESTION_TAG.search(text)
-    if tagged:
-        question = tagged.group("body").strip()
-        text = text[: tagged.start()] + "\n" + text[tagged.end() :]
     pieces: list[str] = []
     last = 0
-    for match in _TAG.finditer(text):
-        pieces.append(text[last : match.start()])
-        body = match.group("body")
-        if match.group("tag").lower() in _DOC_TAGS.split("|"):
-            chunks.append(_unquoted(body.strip()))
+    for element in elements(text):
+        body = element.body(text)
+        if not body.strip():
+            continue
+        if element.tag in QUESTION_TAGS:
+            found: list[str] | None = []
+            question = body.strip()
         else:
-            inner = _parse(body, asking=False)
-            chunks.extend(inner.chunks or _items(body.splitlines()))
-        last = match.end()
+            found = element_documents(element, text)
+            if found is None and element.tag in CONTAINER_TAGS:
+                inner = _parse(body, asking=False)
+                found = inner.chunks or _items(body.splitlines())
+        if found is None:
+            continue
+        pieces.append(text[last : element.start])
+        chunks.extend(_unquoted(chunk) for chunk in found if chunk.strip())
+        last = element.end
     pieces.append(text[last:])
-    parsed = _parse_lines("\n".join(pieces).splitlines(), asking)
+    rest, fenced = _fenced_documents("\n".join(pieces))
+    chunks.extend(fenced)
+    parsed = _parse_lines(rest.splitlines(), asking, announced=not chunks)
     chunks.extend(parsed.chunks)
     return _Parsed(chunks, parsed.remainder, question if question is not None else parsed.question)
+
+
+def _fenced_documents(text: str) -> tuple[str, list[str]]:
+    """Documents in fenced blocks (``\"\"\"`` or code fences) each after a label line ("Source: a.md",
+    "Wikipedia article section:"), or in two or more such blocks; and the text without them."""
+    blocks = fenced_blocks(text)
+    lines = text.splitlines()
+    labelled = [block for block in blocks if (block[0] < block[1] and lines[block[0]].rstrip().endswith(":"))
+                or (block[0] < block[1] and _item_start(lines[block[0]]) is not None)]  # fmt: skip
+    if not blocks or (len(blocks) < 2 and not labelled):
+        return text, []
+    taken: set[int] = set()
+    for label, _, closing, _ in blocks:
+        taken.update(range(label, closing + 1))
+    documents = [body.strip() for _, _, _, body in blocks if body.strip()]
+    return "\n".join(line for index, line in enumerate(lines) if index not in taken), documents
 
 
 def _parse_sections(lines: list[str]) -> _Parsed:
@@ -330,7 +416,9 @@ def _parse_sections(lines: list[str]) -> _Parsed:
     return _Parsed(chunks, [], question)
 
 
-def _parse_lines(lines: list[str], asking: bool) -> _Parsed:
+def _parse_lines(lines: list[str], asking: bool, announced: bool = True) -> _Parsed:
+    """``announced``: a paragraph announcing documents ("Use the following context") opens a context
+    block; not once the documents were found in a container elsewhere in the message."""
     chunks: list[str] = []
     remainder: list[str] = []
     question: str | None = None
@@ -343,7 +431,7 @@ def _parse_lines(lines: list[str], asking: bool) -> _Parsed:
         if _ANSWER_CUE.match(line) or _STOP_LABEL.match(line):
             index += 1
             continue
-        header = _context_header(lines, index) if index != asked_at else None
+        header = _context_header(lines, index, announced) if index != asked_at else None
         if header is not None:
             body, index = _block(lines, index + 1, header, asked_at)
             chunks.extend(_items(body))
@@ -352,6 +440,11 @@ def _parse_lines(lines: list[str], asking: bool) -> _Parsed:
             rest = _asked(line) or ""
             taken, index = _until_break(lines, index + 1, [rest] if rest else [])
             question = "\n".join(taken).strip()
+            continue
+        run = _delimited_run(lines, index)
+        if run is not None:
+            chunks.extend(_items(lines[index:run]))
+            index = run
             continue
         number = _item_start(line)
         opens_message = not any(earlier.strip() for earlier in lines[:index])
@@ -364,6 +457,25 @@ def _parse_lines(lines: list[str], asking: bool) -> _Parsed:
     return _Parsed(chunks, remainder, question)
 
 
+def _delimited_run(lines: list[str], index: int) -> int | None:
+    """The end of passages fenced by three or more identical delimiter lines from ``index`` on, announced
+    by the paragraph before them naming documents; None when ``index`` opens no such run."""
+    if not _DELIMITER.match(lines[index]):
+        return None
+    same = [i for i in range(index, len(lines)) if lines[i].strip() == lines[index].strip()]
+    if len(same) < 3:
+        return None
+    before = "\n".join(lines[_paragraph_start(lines, index) : index])
+    return same[-1] + 1 if _mentions_documents(before) else None
+
+
+def _paragraph_start(lines: list[str], index: int) -> int:
+    start = index
+    while start > 0 and lines[start - 1].strip() and not _DELIMITER.match(lines[start - 1]):
+        start -= 1
+    return start
+
+
 def _asked(line: str) -> str | None:
     """The rest of a question label line ("Question: ..."), or None when the line is no such label."""
     for pattern in (_QUESTION_LABEL, _QUESTION_SENTENCE):
@@ -373,7 +485,7 @@ def _asked(line: str) -> str | None:
     return None
 
 
-def _context_header(lines: list[str], index: int) -> str | None:
+def _context_header(lines: list[str], index: int, announced: bool = True) -> str | None:
     """The inline rest of a context header line ("Context: <doc>"), "" when it has none, None when the line
     is no context header."""
     line = lines[index]
@@ -386,12 +498,22 @@ def _context_header(lines: list[str], index: int) -> str | None:
         return labelled.group("rest")
     if fenced and _names_documents(line.strip().rstrip(".:")):
         return ""
+    ends_paragraph = index + 1 < len(lines) and (not lines[index + 1].strip() or fenced)
+    if (
+        announced
+        and ends_paragraph
+        and line.strip()
+        and _FORWARD.search("\n".join(lines[_paragraph_start(lines, index) : index + 1]))
+    ):
+        return ""
     return None
 
 
 def _names_documents(label: str) -> bool:
     """A label made of a word for documents and filler only: "Context", "Retrieved documents", "Use the
     following pieces of context to answer the question". "Follow these rules about sources" is not one."""
+    if any(noun in label.lower() for noun in _FOREIGN_NOUNS) and len(label.split()) <= 8:
+        return True
     words = re.findall(r"[a-z']+", label.lower())
     if not words or len(words) > 16:
         return False
@@ -423,6 +545,11 @@ def _block(lines: list[str], start: int, inline: str, asked_at: int) -> tuple[li
         closing = max(i for i, line in enumerate(body) if _DELIMITER.match(line))
         if closing > opening:
             return body[opening + 1 : closing], start + closing + 1
+        # One rule under the header: the documents run from it to the block's end.
+        return body[opening + 1 :], index
+    last = next((i for i in range(len(body) - 1, -1, -1) if body[i].strip()), None)
+    if last is not None and last > 0 and not inline.strip() and _closes(lines[start - 1], body[last]):
+        return body[:last], index
     return body, index
 
 
@@ -442,7 +569,17 @@ def _labelled_run(lines: list[str], start: int, asked_at: int) -> tuple[list[str
             break
         index += 1
     end = next((i for i in range(last_item + 1, index) if not lines[i].strip()), index)
+    header = next((lines[i] for i in range(start - 1, -1, -1) if lines[i].strip()), "")
+    if end - 1 > last_item and _closes(header, lines[end - 1]):
+        # "Here is the knowledge base: ... The above is the knowledge base.": the prompt's, not a document's.
+        return lines[start : end - 1], end
     return lines[start:end], end
+
+
+def _closes(header: str, line: str) -> bool:
+    """A short line after the documents that repeats the words of the line that announced them."""
+    words = {w for w in re.findall(r"\w{4,}", line.lower())}
+    return len(line.split()) <= 12 and len(words & set(re.findall(r"\w{4,}", header.lower()))) >= 2
 
 
 def _item_start(line: str) -> int | None:
@@ -455,7 +592,11 @@ def _item_start(line: str) -> int | None:
 
 
 def _items(lines: list[str]) -> list[str]:
-    """A context block's body split into its documents."""
+    """A context block's body split into its documents, each without the metadata lines printed before it."""
+    return [text for text in (strip_metadata(item) for item in _split_items(lines)) if text]
+
+
+def _split_items(lines: list[str]) -> list[str]:
     while lines and not lines[0].strip():
         lines = lines[1:]
     if not lines:
@@ -483,12 +624,41 @@ def _items(lines: list[str]) -> list[str]:
     quoted = re.findall(r"«(.*?)»", text, re.S)
     if quoted and not re.sub(r"«.*?»", "", text, flags=re.S).strip(" \n,;"):
         return [piece.strip() for piece in quoted if piece.strip()]
-    paragraphs = _paragraphs(text)
+    paragraphs = _with_metadata_joined(_paragraphs(text))
+    headed = _headed_sections(text)
+    if headed:
+        return headed
     while len(paragraphs) > 1 and _instructs(paragraphs[-1]):
         paragraphs.pop()
     if len(paragraphs) > 1:
         return [_unquoted(p) for p in paragraphs]
     return [_unquoted(line.strip()) for line in "\n".join(paragraphs).splitlines() if line.strip()]
+
+
+def _with_metadata_joined(paragraphs: list[str]) -> list[str]:
+    """A paragraph of metadata lines ("file_name: a.pdf") belongs to the text paragraph after it."""
+    joined: list[str] = []
+    for paragraph in paragraphs:
+        if joined and is_metadata_only(joined[-1]):
+            joined[-1] = joined[-1] + "\n\n" + paragraph
+        else:
+            joined.append(paragraph)
+    return joined
+
+
+def _headed_sections(text: str) -> list[str]:
+    """Sections under two or more markdown headings of one level, opening the block: one document each."""
+    lines = text.splitlines()
+    first = _HEADING.match(lines[0]) if lines else None
+    if first is None:
+        return []
+    level = len(lines[0].strip()) - len(lines[0].strip().lstrip("#"))
+    starts = [i for i, line in enumerate(lines) if _HEADING.match(line)
+              and len(line.strip()) - len(line.strip().lstrip("#")) == level]  # fmt: skip
+    if len(starts) < 2:
+        return []
+    ends = [*starts[1:], len(lines)]
+    return ["\n".join(lines[s:e]).strip() for s, e in zip(starts, ends, strict=True)]
 
 
 def _json_documents(text: str) -> list[str] | None:
