@@ -49,6 +49,12 @@ _TEXT_KEYS: Final = frozenset(
     ["content", "text", "body", "passage", "chunk", "snippet", "excerpt", "page_content"]
 )
 _HEADING: Final = re.compile(r"^\s*#{1,6}\s+\S.*$")
+_CLOSING_LABEL: Final = re.compile(r"^\s*\[\s*(?:end|/)[\w\s-]{0,30}\]\s*$", re.IGNORECASE)
+"""A label that closes a document ("[END CONTEXT 0]")."""
+_NAMED_LINE: Final = re.compile(
+    r"^\s*(?P<name>(?:https?://\S+|[\w./\\-]+\.[A-Za-z]\w{0,4}(?:#[\w=&-]+)?))\s*:\s+(?P<text>\S.*)$"
+)
+"""A line opening with a file name or URL and a colon."""
 _FENCE: Final = re.compile(r'^\s*(?P<fence>```|~~~|""")\w*\s*$')
 
 
@@ -123,8 +129,15 @@ def strip_metadata(text: str) -> str:
     key with no value (``└── Content:``), or a heading line, or a label line before a fenced block. A chunk
     that is all ``key: value`` lines is text (a record, a FAQ entry)."""
     lines = text.strip().splitlines()
+    while len(lines) > 1 and _CLOSING_LABEL.match(lines[-1]):
+        lines = lines[:-1]
+        text = "\n".join(lines)
     if not lines:
         return ""
+    named = _NAMED_LINE.match(lines[0])
+    if named is not None:
+        # "info1.txt: text", "https://a.b/c: text": a source's name before its text.
+        return "\n".join([named.group("text"), *lines[1:]]).strip()
     if _HEADING.match(lines[0]) and len(lines) > 1:
         return strip_metadata("\n".join(lines[1:]))
     fenced = fenced_blocks("\n".join(lines))
@@ -136,6 +149,9 @@ def strip_metadata(text: str) -> str:
             if index and not line.strip():
                 return "\n".join(lines[index + 1 :]).strip() or text.strip()
             return text.strip()
+        if match.group("value") is not None and match.group("key").strip().lower() in _TEXT_KEYS and index:
+            # "title: a.md" then "text: ...": the text field's value is the text.
+            return "\n".join([match.group("value"), *lines[index + 1 :]]).strip()
         if match.group("value") is None:
             if match.group("key").strip().lower() in _TEXT_KEYS and index + 1 < len(lines):
                 # "Content:" (or "└── Content:"): the text follows.

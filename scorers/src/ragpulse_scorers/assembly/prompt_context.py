@@ -193,8 +193,12 @@ _ITEM_PATTERNS: Final = (
         r"(?P<rest>.*)$",
         re.I,
     ),
-    # ID: 0 (a record's id line: RAGFlow's knowledge)
-    re.compile(r"^\s*(?:id|doc(?:ument)?[ _]?id|chunk[ _]?id)\s*[:=]\s*(?P<n>\d+)\s*(?P<rest>)$", re.I),
+    # ID: 0, Document: 0 (a record's id line alone: RAGFlow's knowledge, Command R's results)
+    re.compile(
+        r"^\s*(?:id|doc(?:ument)?(?:[ _]?id)?|chunk(?:[ _]?id)?|source|passage|result)\s*[:=]\s*(?P<n>\d+)\s*"
+        r"(?P<rest>)$",
+        re.I,
+    ),
     # Document 1: text, Source [2] (wiki.txt): text, ### Passage 3
     re.compile(
         r"^\s*(?:#{1,6}\s*)?(?:\*\*)?(?:document|doc|source|passage|chunk|context|excerpt|snippet|article|"
@@ -448,6 +452,11 @@ def _parse_lines(lines: list[str], asking: bool, announced: bool = True) -> _Par
             continue
         number = _item_start(line)
         opens_message = not any(earlier.strip() for earlier in lines[:index])
+        if number is not None and _restarts_later(lines, index, number):
+            # The same numbering starts again further down: this run is the instructions' example.
+            remainder.append(line)
+            index += 1
+            continue
         if number is not None and (number in (0, 1) or opens_message):
             body, index = _labelled_run(lines, index, asked_at)
             chunks.extend(_items(body))
@@ -455,6 +464,17 @@ def _parse_lines(lines: list[str], asking: bool, announced: bool = True) -> _Par
         remainder.append(line)
         index += 1
     return _Parsed(chunks, remainder, question)
+
+
+def _restarts_later(lines: list[str], index: int, number: int) -> bool:
+    label = _label_word(lines[index])
+    return any(
+        _item_start(line) == number and _label_word(line) == label for line in lines[index + 1 :]
+    )
+
+
+def _label_word(line: str) -> str:
+    return re.sub(r"[^a-z]", "", line.lower().split(":")[0].split("]")[0])[:12]
 
 
 def _delimited_run(lines: list[str], index: int) -> int | None:
@@ -577,9 +597,15 @@ def _labelled_run(lines: list[str], start: int, asked_at: int) -> tuple[list[str
 
 
 def _closes(header: str, line: str) -> bool:
-    """A short line after the documents that repeats the words of the line that announced them."""
-    words = {w for w in re.findall(r"\w{4,}", line.lower())}
-    return len(line.split()) <= 12 and len(words & set(re.findall(r"\w{4,}", header.lower()))) >= 2
+    """A short line after the documents that repeats the words of the line that announced them (in
+    scripts written without spaces, four characters in a row)."""
+    if len(line.split()) > 12:
+        return False
+    words = set(re.findall(r"\w{4,}", line.lower())) & set(re.findall(r"\w{4,}", header.lower()))
+    if len(words) >= 2:
+        return True
+    unspaced = re.findall(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{4,}", line)
+    return any(run[i : i + 4] in header for run in unspaced for i in range(len(run) - 3))
 
 
 def _item_start(line: str) -> int | None:
