@@ -468,9 +468,7 @@ def _parse_lines(lines: list[str], asking: bool, announced: bool = True) -> _Par
 
 def _restarts_later(lines: list[str], index: int, number: int) -> bool:
     label = _label_word(lines[index])
-    return any(
-        _item_start(line) == number and _label_word(line) == label for line in lines[index + 1 :]
-    )
+    return any(_item_start(line) == number and _label_word(line) == label for line in lines[index + 1 :])
 
 
 def _label_word(line: str) -> str:
