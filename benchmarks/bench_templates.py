@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "assembly_templates"))
 
-from held_out import HELD_OUT
+from held_out import HELD_OUT, HELD_OUT_LATE
 from rich.console import Console
 from rich.table import Table
 from templates import TEMPLATES, Template
@@ -70,16 +70,18 @@ def main() -> None:
     parser.add_argument("--details", action="store_true", help="print every request that was not correct")
     args = parser.parse_args()
     console = Console(width=200)
-    developed, held = run(TEMPLATES), run(HELD_OUT)
+    developed, held, late = run(TEMPLATES), run(HELD_OUT), run(HELD_OUT_LATE)
     console.print(_table("templates used while developing", TEMPLATES, developed))
     console.print(_table("held-out templates", HELD_OUT, held))
+    console.print(_table("held-out templates, second set", HELD_OUT_LATE, late))
     if args.details:
-        for result in developed + held:
+        for result in developed + held + late:
             if result.outcome is not Outcome.CORRECT:
                 console.print(result, markup=False)
     _total(console, f"developed ({len(TEMPLATES)} templates)", developed)
     _total(console, f"held out ({len(HELD_OUT)} templates)", held)
-    _total(console, "all", developed + held)
+    _total(console, f"held out, second set ({len(HELD_OUT_LATE)} templates)", late)
+    _total(console, "all", developed + held + late)
 
 
 if __name__ == "__main__":

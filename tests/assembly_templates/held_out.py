@@ -3,6 +3,8 @@ after the parser's development run, and nothing in the parser was changed to fit
 
 from __future__ import annotations
 
+import json
+
 from templates import Doc, Messages, Template
 
 ANYTHINGLLM_SYSTEM = (
@@ -136,4 +138,103 @@ HELD_OUT: list[Template] = [
     Template("cohere-command-r-results", "key-value-records", "CohereForAI/c4ai-command-r tokenizer_config "
              "rag template: documents as 'Document: n / title / text' in <results>", command_r,
              marker=lambda n, d: f"[{n - 1}]"),
+]  # fmt: skip
+
+
+LANGCHAIN_QA_WITH_SOURCES = (
+    "Given the following extracted parts of a long document and a question, create a final answer with"
+    " references (\"SOURCES\"). \nIf you don't know the answer, just say that you don't know. Don't try to"
+    ' make up an answer.\nALWAYS return a "SOURCES" part in your answer.\n\nQUESTION: Which state/country\'s'
+    " law governs the interpretation of the contract?\n=========\nContent: This Agreement is governed by"
+    " English law and the parties submit to the exclusive jurisdiction of the English courts in relation to"
+    " any dispute (contractual or non-contractual) concerning this Agreement save that either party may"
+    " apply to any court for an injunction or other relief to protect its Intellectual Property Rights."
+    "\nSource: 28-pl\nContent: No Waiver. Failure or delay in exercising any right or remedy under this Agreement"
+    " shall not constitute a waiver of such (or any other) right or remedy.\nSource: 30-pl\n=========\n"
+    "FINAL ANSWER:"
+    " This Agreement is governed by English law.\nSOURCES: 28-pl\n\nQUESTION: {question}\n=========\n"
+    "{summaries}\n=========\nFINAL ANSWER:"
+)
+CWYD_SYSTEM = (
+    "## On your profile and general capabilities:\n- You're a private model trained by Open AI and hosted by"
+    " the Azure AI platform.\n- You should **only generate the necessary code** to answer the user's"
+    " question.\n## On your ability to answer questions based on retrieved documents:\n- You should always"
+    " leverage the retrieved documents when the user is seeking information or whenever retrieved documents"
+    " could be potentially helpful, regardless of your internal knowledge or information.\n- You can"
+    " leverage past responses and retrieved documents for generating relevant and interesting suggestions"
+    " for the next user turn.\n- You can only refer to the retrieved documents as references, ... in the"
+    " following format: [docN]."
+)
+FLOWISE_QA = (
+    'I want you to act as a document that I am having a conversation with. Your name is "AI Assistant".'
+    " Using the provided context, answer the user's question to the best of your ability using the resources"
+    " provided.\nIf there is nothing in the context relevant to the question at hand, just say \"Hmm, I'm not"
+    ' sure" and stop after that. Refuse to answer any question not about the info. Never break character.\n'
+    "------------\n{context}\n------------\nREMEMBER: If there is no relevant information within the context,"
+    " just say \"Hmm, I'm not sure\". Don't try to make up an answer. Never break character."
+)
+LANGCHAIN4J_INJECTOR = "{userMessage}\n\nAnswer using the following information:\n{contents}"
+KERNEL_MEMORY_ASK = (
+    "Facts:\n{facts}\n======\nGiven only the facts above, provide a comprehensive/detailed answer.\nYou don't"
+    " know where the knowledge comes from, just answer.\nIf you don't have sufficient information, reply with"
+    " 'INFO NOT FOUND'.\nQuestion: {input}\nAnswer: "
+)
+
+
+def langchain_qa_with_sources(docs: list[Doc], question: str) -> Messages:
+    summaries = "\n\n".join(f"Content: {doc.text}\nSource: {doc.title}" for doc in docs)
+    return [("user", LANGCHAIN_QA_WITH_SOURCES.format(question=question, summaries=summaries))]
+
+
+def chat_with_your_data(docs: list[Doc], question: str) -> Messages:
+    sources = json.dumps(
+        {"retrieved_documents": [{f"[doc{n}]": {"content": d.text}} for n, d in enumerate(docs, 1)]}
+    )
+    user = (
+        f"## Retrieved Documents\n{sources}\n\n## User Question\nUse the Retrieved Documents to answer the"
+        f" question: {question}"
+    )
+    return [("system", CWYD_SYSTEM), ("user", user)]
+
+
+def flowise(docs: list[Doc], question: str) -> Messages:
+    return [("system", FLOWISE_QA.format(context="\n\n".join(d.text for d in docs))), ("user", question)]
+
+
+def langchain4j(docs: list[Doc], question: str) -> Messages:
+    contents = "\n\n".join(d.text for d in docs)
+    return [("user", LANGCHAIN4J_INJECTOR.format(userMessage=question, contents=contents))]
+
+
+def kernel_memory(docs: list[Doc], question: str) -> Messages:
+    facts = "".join(f"==== [File:{d.title};Relevance:8{n}.0%]:\n{d.text}\n" for n, d in enumerate(docs))
+    return [("user", KERNEL_MEMORY_ASK.format(facts=facts, input=question))]
+
+
+def search_results(docs: list[Doc], question: str) -> Messages:
+    results = "\n\n".join(
+        f"[{n}] {d.title} (https://help.example.com/{d.title})\n{d.text}" for n, d in enumerate(docs, 1)
+    )
+    system = (
+        "You are a search assistant. Answer the user's question using the search results below, citing them"
+        f" as [n].\n\n### Search results\n\n{results}"
+    )
+    return [("system", system), ("user", question)]
+
+
+HELD_OUT_LATE: list[Template] = [
+    Template("langchain-qa-with-sources", "examples-same-structure", "langchain-ai/langchain:libs/langchain/"
+             "langchain/chains/qa_with_sources/stuff_prompt.py (template, EXAMPLE_PROMPT)",
+             langchain_qa_with_sources, marker=lambda n, d: f"SOURCES: {d.title}"),
+    Template("chat-with-your-data-accelerator", "json-in-markdown-section", "Azure-Samples/"
+             "chat-with-your-data-solution-accelerator: answering prompts (retrieved_documents JSON)",
+             chat_with_your_data, marker=lambda n, d: f"[doc{n}]"),
+    Template("flowise-conversational-retrieval", "rule-delimited", "FlowiseAI/Flowise: Conversational "
+             "Retrieval QA Chain default response prompt", flowise),
+    Template("langchain4j-content-injector", "question-first-announced", "langchain4j/langchain4j: "
+             "DefaultContentInjector default prompt template", langchain4j),
+    Template("kernel-memory-facts", "labelled-equals-records", "microsoft/kernel-memory: ask prompt "
+             "(answer-with-facts) and fact template '==== [File:..;Relevance:..]'", kernel_memory),
+    Template("search-results-markdown", "heading-enumerated-urls", "pattern of Perplexity-style search "
+             "assistants: '### Search results' with [n] title (url) and the snippet", search_results),
 ]  # fmt: skip
