@@ -150,8 +150,8 @@ LANGCHAIN_QA_WITH_SOURCES = (
     " any dispute (contractual or non-contractual) concerning this Agreement save that either party may"
     " apply to any court for an injunction or other relief to protect its Intellectual Property Rights."
     "\nSource: 28-pl\nContent: No Waiver. Failure or delay in exercising any right or remedy under this"
-    " Agreement shall not constitute a waiver of such (or any other) right or remedy.\nSource: 30-pl\n=========\n"
-    "FINAL ANSWER:"
+    " Agreement shall not constitute a waiver of such (or any other) right or remedy.\nSource: 30-pl\n"
+    "=========\nFINAL ANSWER:"
     " This Agreement is governed by English law.\nSOURCES: 28-pl\n\nQUESTION: {question}\n=========\n"
     "{summaries}\n=========\nFINAL ANSWER:"
 )
