@@ -55,6 +55,9 @@ _NAMED_LINE: Final = re.compile(
     r"^\s*(?P<name>(?:https?://\S+|[\w./\\-]+\.[A-Za-z]\w{0,4}(?:#[\w=&-]+)?))\s*:\s+(?P<text>\S.*)$"
 )
 """A line opening with a file name or URL and a colon."""
+_TITLE_LINE: Final = re.compile(
+    r"^\s*(?:(?:(?![.!?]\s).){0,120}\(https?://[^\s)]+\)|<?https?://\S+>?|[\w./-]+\.[A-Za-z]\w{0,4})\s*$"
+)
 _FENCE: Final = re.compile(r'^\s*(?P<fence>```|~~~|""")\w*\s*$')
 
 
@@ -129,8 +132,12 @@ def strip_metadata(text: str) -> str:
     key with no value (``└── Content:``), or a heading line, or a label line before a fenced block. A chunk
     that is all ``key: value`` lines is text (a record, a FAQ entry)."""
     lines = text.strip().splitlines()
-    while len(lines) > 1 and _CLOSING_LABEL.match(lines[-1]):
+    while len(lines) > 1 and (_CLOSING_LABEL.match(lines[-1]) or _trailing_metadata(lines[-1])):
         lines = lines[:-1]
+        text = "\n".join(lines)
+    if len(lines) > 1 and _TITLE_LINE.match(lines[0]):
+        # "plans.html (https://...)", a bare URL: a search result's title line.
+        lines = lines[1:]
         text = "\n".join(lines)
     if not lines:
         return ""
@@ -158,6 +165,14 @@ def strip_metadata(text: str) -> str:
                 return "\n".join(lines[index + 1 :]).strip()
             return text.strip()
     return text.strip()
+
+
+def _trailing_metadata(line: str) -> bool:
+    """A last line naming the chunk's source ("Source: 28-pl"): one known key, one short token."""
+    match = _METADATA_LINE.match(line)
+    if match is None or match.group("value") is None:
+        return False
+    return match.group("key").strip().lower() in _METADATA_KEYS and len(match.group("value").split()) == 1
 
 
 def _metadata_key(match: re.Match[str]) -> bool:
@@ -226,6 +241,11 @@ def _json_documents(value: Any) -> list[str] | None:
     found in ``value``, depth first."""
     if isinstance(value, list) and value:
         found = documents_of(value)
+        if found:
+            return [document.text for document in found if document.text]
+        # [{"[doc1]": {"content": ...}}, ...]: each document under its name.
+        named = [next(iter(item.values())) for item in value if isinstance(item, dict) and len(item) == 1]
+        found = documents_of(named) if len(named) == len(value) else None
         if found:
             return [document.text for document in found if document.text]
     if isinstance(value, dict):

@@ -175,6 +175,8 @@ _ANSWER_CUE: Final = re.compile(
 )
 """The prompt's cue for the model ("Answer:" and nothing after it); "Answer: ..." with text is a document's
 (a FAQ entry), not the prompt's."""
+_ANSWERED: Final = re.compile(r"^\s*(?:final answer|helpful answer)\s*[:：]\s*\S", re.IGNORECASE)
+"""An example's answer in the instructions."""
 _STOP_LABEL: Final = re.compile(
     r"^\s*(?:#{1,6}\s*)?(?:instructions?|task|guidelines|rules|format|output format|chat history|history|"
     r"conversation|examples?)\s*[:：]?\s*$",
@@ -256,6 +258,9 @@ class _Parsed:
     """Lines outside every document, header and label: what the user may have written."""
     question: str | None
     """A labelled question ("Question: ...", a question section or tag), when there is one."""
+    ambiguous: bool = False
+    """Two readings disagree: documents on both sides of the question, and nothing says which are an
+    example."""
 
 
 def read_prompt(messages: Sequence[Message], known_question: str = "") -> PromptReading:
@@ -270,6 +275,7 @@ def read_prompt(messages: Sequence[Message], known_question: str = "") -> Prompt
     question = ""
     asked: dict[int, str] = {}
     per_message = _one_document_per_message(turn, asking)
+    ambiguous = False
     for index, message in enumerate(turn):
         if message.role is Role.ASSISTANT or (message.role is Role.OTHER and index != asking):
             continue
@@ -277,6 +283,7 @@ def read_prompt(messages: Sequence[Message], known_question: str = "") -> Prompt
             chunks.append(message.text.strip())
             continue
         parsed = _parse(message.text, whole_block=message.role is Role.TOOL, asking=index == asking)
+        ambiguous = ambiguous or parsed.ambiguous
         chunks.extend(parsed.chunks)
         if message.role is Role.USER and not parsed.chunks:
             asked[index] = message.text.strip()
@@ -291,7 +298,7 @@ def read_prompt(messages: Sequence[Message], known_question: str = "") -> Prompt
         key = normalized(chunk)
         if key and key not in dropped and not _PLACEHOLDER.match(key) and chunk not in kept:
             kept.append(chunk)
-    if any(_LEFTOVER.search(chunk) for chunk in kept):
+    if ambiguous or any(_LEFTOVER.search(chunk) for chunk in kept):
         return PromptReading((), question, not_separable=True)
     if not kept:
         refers = any(
@@ -381,7 +388,8 @@ def _parse(text: str, whole_block: bool = False, asking: bool = True) -> _Parsed
     chunks.extend(fenced)
     parsed = _parse_lines(rest.splitlines(), asking, announced=not chunks)
     chunks.extend(parsed.chunks)
-    return _Parsed(chunks, parsed.remainder, question if question is not None else parsed.question)
+    asked = question if question is not None else parsed.question
+    return _Parsed(chunks, parsed.remainder, asked, parsed.ambiguous)
 
 
 def _fenced_documents(text: str) -> tuple[str, list[str]]:
@@ -430,6 +438,7 @@ def _parse_lines(lines: list[str], asking: bool, announced: bool = True) -> _Par
     labels = [i for i, line in enumerate(lines) if _asked(line) is not None]
     asked_at = labels[-1] if asking and labels else -1
     index = 0
+    before = 0
     while index < len(lines):
         line = lines[index]
         if _ANSWER_CUE.match(line) or _STOP_LABEL.match(line):
@@ -444,10 +453,11 @@ def _parse_lines(lines: list[str], asking: bool, announced: bool = True) -> _Par
             rest = _asked(line) or ""
             taken, index = _until_break(lines, index + 1, [rest] if rest else [])
             question = "\n".join(taken).strip()
+            before = len(chunks)
             continue
-        run = _delimited_run(lines, index)
+        run = _delimited_run(lines, index, asked_at)
         if run is not None:
-            chunks.extend(_items(lines[index:run]))
+            chunks.extend(_items(_run_body(lines, index, run)))
             index = run
             continue
         number = _item_start(line)
@@ -463,6 +473,11 @@ def _parse_lines(lines: list[str], asking: bool, announced: bool = True) -> _Par
             continue
         remainder.append(line)
         index += 1
+    if 0 < before < len(chunks):
+        if not any(_ANSWERED.match(line) for line in lines[:asked_at]):
+            return _Parsed(chunks, remainder, question, ambiguous=True)
+        # An answer written before the question: what came before it was the instructions' example.
+        chunks = chunks[before:]
     return _Parsed(chunks, remainder, question)
 
 
@@ -475,16 +490,22 @@ def _label_word(line: str) -> str:
     return re.sub(r"[^a-z]", "", line.lower().split(":")[0].split("]")[0])[:12]
 
 
-def _delimited_run(lines: list[str], index: int) -> int | None:
-    """The end of passages fenced by three or more identical delimiter lines from ``index`` on, announced
-    by the paragraph before them naming documents; None when ``index`` opens no such run."""
+def _delimited_run(lines: list[str], index: int, asked_at: int) -> int | None:
+    """The end of passages fenced by two or more identical delimiter lines from ``index`` on, in a message
+    that names documents before them; None when ``index`` opens no such run. A run around the question is
+    no run: what comes before the question is an example."""
     if not _DELIMITER.match(lines[index]):
         return None
     same = [i for i in range(index, len(lines)) if lines[i].strip() == lines[index].strip()]
-    if len(same) < 3:
+    if len(same) < 2 or index < asked_at < same[-1]:
         return None
-    before = "\n".join(lines[_paragraph_start(lines, index) : index])
-    return same[-1] + 1 if _mentions_documents(before) else None
+    return same[-1] + 1 if _mentions_documents("\n".join(lines[:index])) else None
+
+
+def _run_body(lines: list[str], start: int, end: int) -> list[str]:
+    """A delimited run's lines: two rules only wrap the documents, more separate them."""
+    rules = [i for i in range(start, end) if lines[i].strip() == lines[start].strip()]
+    return lines[start + 1 : end - 1] if len(rules) == 2 else lines[start:end]
 
 
 def _paragraph_start(lines: list[str], index: int) -> int:
@@ -546,8 +567,16 @@ def _block(lines: list[str], start: int, inline: str, asked_at: int) -> tuple[li
     line: what follows the closing fence is the prompt's own text."""
     body = [inline] if inline.strip() else []
     index = start
+    opened = next((line for line in lines[start:] if line.strip()), "")
+    level = _heading_level(lines[start - 1]) if start > 0 else 0
     while index < len(lines):
         line = lines[index]
+        if _DELIMITER.match(line) and not _DELIMITER.match(opened) and any(text.strip() for text in body):
+            # A rule after the documents, in a block that did not open with one, closes it.
+            break
+        if level and 0 < _heading_level(line) <= level:
+            # The next section under a heading of the same rank.
+            break
         ended = (
             index == asked_at
             or _ANSWER_CUE.match(line)
@@ -569,6 +598,12 @@ def _block(lines: list[str], start: int, inline: str, asked_at: int) -> tuple[li
     if last is not None and last > 0 and not inline.strip() and _closes(lines[start - 1], body[last]):
         return body[:last], index
     return body, index
+
+
+def _heading_level(line: str) -> int:
+    """The rank of a markdown heading line (1 for ``#``), 0 for any other line."""
+    match = _HEADING.match(line)
+    return len(line.strip()) - len(line.strip().lstrip("#")) if match else 0
 
 
 def _labelled_run(lines: list[str], start: int, asked_at: int) -> tuple[list[str], int]:
@@ -645,6 +680,12 @@ def _split_items(lines: list[str]) -> list[str]:
     listed = _json_documents(text)
     if listed is not None:
         return listed
+    read = json_reading(text)
+    if read is not None:
+        return read.documents
+    records = _records(lines)
+    if records:
+        return records
     quoted = re.findall(r"«(.*?)»", text, re.S)
     if quoted and not re.sub(r"«.*?»", "", text, flags=re.S).strip(" \n,;"):
         return [piece.strip() for piece in quoted if piece.strip()]
@@ -657,6 +698,27 @@ def _split_items(lines: list[str]) -> list[str]:
     if len(paragraphs) > 1:
         return [_unquoted(p) for p in paragraphs]
     return [_unquoted(line.strip()) for line in "\n".join(paragraphs).splitlines() if line.strip()]
+
+
+def _records(lines: list[str]) -> list[str]:
+    """Records that each open with the same label line: a rule with a label ("==== [File:a.md]:") or a
+    text field ("Content: ..."). The rule's label is metadata; a text field's value opens the text."""
+    first = lines[0].strip()
+    rule = re.match(r"^([=\-#~*_]{3,})\s*\S", first)
+    field = re.match(r"^(content|text|passage|snippet|chunk|page_content)\s*:\s*", first, re.IGNORECASE)
+    if rule is None and field is None:
+        return []
+    opener = rule.group(1) if rule is not None else field.group(1) if field is not None else ""
+    starts = [i for i, line in enumerate(lines) if line.strip().lower().startswith(opener.lower())]
+    if len(starts) < 2:
+        return []
+    records = []
+    for start, end in zip(starts, [*starts[1:], len(lines)], strict=True):
+        head = lines[start].strip()
+        rest = lines[start + 1 : end]
+        opening = [] if rule is not None else [head[len(opener) :].lstrip(" :")]
+        records.append("\n".join([*opening, *rest]).strip())
+    return records
 
 
 def _with_metadata_joined(paragraphs: list[str]) -> list[str]:
@@ -762,7 +824,12 @@ def _until_break(lines: list[str], start: int, taken: list[str]) -> tuple[list[s
                 break
             index += 1
             continue
-        if _ANSWER_CUE.match(line) or _STOP_LABEL.match(line) or _context_header(lines, index) is not None:
+        if (
+            _ANSWER_CUE.match(line)
+            or _STOP_LABEL.match(line)
+            or _DELIMITER.match(line)
+            or _context_header(lines, index) is not None
+        ):
             break
         taken.append(line)
         index += 1
