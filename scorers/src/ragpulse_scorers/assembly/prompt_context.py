@@ -361,7 +361,9 @@ def _parse(text: str, whole_block: bool = False, asking: bool = True) -> _Parsed
     if read is not None:
         return _Parsed(read.documents, [], read.question)
     if whole_block:
-        return _Parsed(_items(lines), [], None)
+        # A tool's result is documents only; an announced block inside it says which part.
+        inner = _parse(text, asking=False)
+        return _Parsed(inner.chunks or _items(lines), [], None, inner.ambiguous)
     chunks: list[str] = []
     question: str | None = None
     pieces: list[str] = []
@@ -386,10 +388,25 @@ def _parse(text: str, whole_block: bool = False, asking: bool = True) -> _Parsed
     pieces.append(text[last:])
     rest, fenced = _fenced_documents("\n".join(pieces))
     chunks.extend(fenced)
+    rest, listed = _json_paragraphs(rest)
+    chunks.extend(listed)
     parsed = _parse_lines(rest.splitlines(), asking, announced=not chunks)
     chunks.extend(parsed.chunks)
     asked = question if question is not None else parsed.question
     return _Parsed(chunks, parsed.remainder, asked, parsed.ambiguous)
+
+
+def _json_paragraphs(text: str) -> tuple[str, list[str]]:
+    """Documents in a paragraph that is one JSON value holding them; and the text without it."""
+    kept: list[str] = []
+    documents: list[str] = []
+    for paragraph in re.split(r"\n\s*\n", text):
+        read = json_reading(paragraph.strip())
+        if read is None or not read.documents:
+            kept.append(paragraph)
+        else:
+            documents.extend(read.documents)
+    return ("\n\n".join(kept), documents) if documents else (text, [])
 
 
 def _fenced_documents(text: str) -> tuple[str, list[str]]:
@@ -695,7 +712,8 @@ def _split_items(lines: list[str]) -> list[str]:
         return headed
     while len(paragraphs) > 1 and _instructs(paragraphs[-1]):
         paragraphs.pop()
-    if len(paragraphs) > 1:
+    if len(paragraphs) > 1 or (paragraphs and "\n\n" in paragraphs[0]):
+        # (One paragraph holding a blank line: metadata lines joined to the text they describe.)
         return [_unquoted(p) for p in paragraphs]
     return [_unquoted(line.strip()) for line in "\n".join(paragraphs).splitlines() if line.strip()]
 
@@ -733,7 +751,7 @@ def _with_metadata_joined(paragraphs: list[str]) -> list[str]:
 
 
 def _headed_sections(text: str) -> list[str]:
-    """Sections under two or more markdown headings of one level, opening the block: one document each."""
+    """Sections under markdown headings of one level, the first opening the block: one document each."""
     lines = text.splitlines()
     first = _HEADING.match(lines[0]) if lines else None
     if first is None:
@@ -741,7 +759,7 @@ def _headed_sections(text: str) -> list[str]:
     level = len(lines[0].strip()) - len(lines[0].strip().lstrip("#"))
     starts = [i for i, line in enumerate(lines) if _HEADING.match(line)
               and len(line.strip()) - len(line.strip().lstrip("#")) == level]  # fmt: skip
-    if len(starts) < 2:
+    if len(starts) < 2 and len(lines) < 2:
         return []
     ends = [*starts[1:], len(lines)]
     return ["\n".join(lines[s:e]).strip() for s, e in zip(starts, ends, strict=True)]
