@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "assembly_templates"))
 
-from held_out import HELD_OUT, HELD_OUT_LATE
+from held_out import HELD_OUT, HELD_OUT_LAST, HELD_OUT_LATE
 from rich.console import Console
 from rich.table import Table
 from templates import TEMPLATES, Template
@@ -70,18 +70,20 @@ def main() -> None:
     parser.add_argument("--details", action="store_true", help="print every request that was not correct")
     args = parser.parse_args()
     console = Console(width=200)
-    developed, held, late = run(TEMPLATES), run(HELD_OUT), run(HELD_OUT_LATE)
+    developed, held, late, last = run(TEMPLATES), run(HELD_OUT), run(HELD_OUT_LATE), run(HELD_OUT_LAST)
     console.print(_table("templates used while developing", TEMPLATES, developed))
     console.print(_table("held-out templates", HELD_OUT, held))
     console.print(_table("held-out templates, second set", HELD_OUT_LATE, late))
+    console.print(_table("held-out templates, third set", HELD_OUT_LAST, last))
     if args.details:
-        for result in developed + held + late:
+        for result in developed + held + late + last:
             if result.outcome is not Outcome.CORRECT:
                 console.print(result, markup=False)
     _total(console, f"developed ({len(TEMPLATES)} templates)", developed)
     _total(console, f"held out ({len(HELD_OUT)} templates)", held)
     _total(console, f"held out, second set ({len(HELD_OUT_LATE)} templates)", late)
-    _total(console, "all", developed + held + late)
+    _total(console, f"held out, third set ({len(HELD_OUT_LAST)} templates)", last)
+    _total(console, "all", developed + held + late + last)
 
 
 if __name__ == "__main__":

@@ -238,3 +238,90 @@ HELD_OUT_LATE: list[Template] = [
     Template("search-results-markdown", "heading-enumerated-urls", "pattern of Perplexity-style search "
              "assistants: '### Search results' with [n] title (url) and the snippet", search_results),
 ]  # fmt: skip
+
+
+LCEL_QUICKSTART = (
+    "Answer the question based only on the following context:\n{context}\n\nQuestion: {question}\n"
+)
+MISTRAL_RAG = (
+    "\nContext information is below.\n---------------------\n{retrieved_chunk}\n---------------------\nGiven"
+    " the context information and not prior knowledge, answer the query.\nQuery: {question}\nAnswer:\n"
+)
+LLAMAINDEX_REFINE = (
+    "The original query is as follows: {query_str}\nWe have provided an existing answer: {existing_answer}"
+    "\nWe have the opportunity to refine the existing answer (only if needed) with some more context below.\n"
+    "------------\n{context_msg}\n------------\nGiven the new context, refine the original answer to better"
+    " answer the query. If the context isn't useful, return the original answer.\nRefined Answer: "
+)
+
+
+def lcel_quickstart(docs: list[Doc], question: str) -> Messages:
+    return [("user", LCEL_QUICKSTART.format(context="\n\n".join(d.text for d in docs), question=question))]
+
+
+def lcel_document_repr(docs: list[Doc], question: str) -> Messages:
+    """The same chain with the retriever's list piped in unformatted: the prompt holds its repr."""
+    listed = repr([_LangChainDocument(d) for d in docs])
+    return [("user", LCEL_QUICKSTART.format(context=listed, question=question))]
+
+
+class _LangChainDocument:
+    def __init__(self, doc: Doc) -> None:
+        self.doc = doc
+
+    def __repr__(self) -> str:
+        return f"Document(metadata={{'source': {self.doc.title!r}}}, page_content={self.doc.text!r})"
+
+
+def mistral_rag(docs: list[Doc], question: str) -> Messages:
+    return [("user", MISTRAL_RAG.format(retrieved_chunk=[d.text for d in docs], question=question))]
+
+
+def llamaindex_refine(docs: list[Doc], question: str) -> Messages:
+    context = "\n\n".join(d.text for d in docs)
+    existing = "I could not find this in the first sources."
+    return [("user", LLAMAINDEX_REFINE.format(query_str=question, existing_answer=existing,
+                                               context_msg=context))]  # fmt: skip
+
+
+def llama31_brave_search(docs: list[Doc], question: str) -> Messages:
+    results = json.dumps([
+        {"title": d.title, "url": f"https://help.example.com/{d.title}", "description": d.text} for d in docs
+    ])  # fmt: skip
+    return [
+        ("system", "Environment: ipython\nTools: brave_search\n\nCutting Knowledge Date: December 2023\n"
+                   "Today Date: 26 Nov 2026\n\nYou are a helpful assistant."),
+        ("user", question),
+        ("tool_call", "brave_search"),
+        ("tool", results),
+    ]  # fmt: skip
+
+
+def vercel_ai_sdk_rag(docs: list[Doc], question: str) -> Messages:
+    results = json.dumps([{"name": d.text, "similarity": 0.9 - n / 10} for n, d in enumerate(docs)])
+    return [
+        ("system", "You are a helpful assistant. Check your knowledge base before answering any questions."
+                   "\n    Only respond to questions using information from tool calls.\n    if no relevant"
+                   ' information is found in the tool calls, respond, "Sorry, I don\'t know."'),
+        ("user", question),
+        ("tool_call", "getInformation"),
+        ("tool", results),
+    ]  # fmt: skip
+
+
+HELD_OUT_LAST: list[Template] = [
+    Template("langchain-lcel-quickstart", "announced-label-block", "langchain-ai/langchain docs: LCEL RAG "
+             "quickstart prompt ('Answer the question based only on the following context')",
+             lcel_quickstart),
+    Template("langchain-lcel-document-repr", "python-repr-list", "the LCEL quickstart with the retriever's "
+             "documents piped in unformatted (a common mistake: the prompt holds the list's repr)",
+             lcel_document_repr),
+    Template("mistral-rag-guide", "python-repr-strings", "docs.mistral.ai guides/rag: prompt formatted with "
+             "the retrieved_chunk list itself", mistral_rag),
+    Template("llamaindex-refine", "refine-step", "run-llama/llama_index:llama-index-core/llama_index/core/"
+             "prompts/default_prompts.py (DEFAULT_REFINE_PROMPT_TMPL)", llamaindex_refine),
+    Template("llama31-brave-search", "tool-result-json-description", "meta-llama/llama-models: Llama 3.1 "
+             "prompt format, built-in brave_search tool result in an ipython message", llama31_brave_search),
+    Template("vercel-ai-sdk-rag-tool", "tool-result-json-name", "vercel/ai docs: RAG chatbot guide "
+             "(getInformation tool returning name and similarity)", vercel_ai_sdk_rag),
+]  # fmt: skip
