@@ -6,11 +6,11 @@ citation marker in the answer turns are the judges' part (issue 26, item 4), cou
 from __future__ import annotations
 
 import pytest
-from held_out import HELD_OUT, HELD_OUT_LATE
+from held_out import HELD_OUT, HELD_OUT_LAST, HELD_OUT_LATE
 from templates import TEMPLATES, Template
 from traffic import FAMILIES, STYLES, Outcome, run
 
-ALL = [*TEMPLATES, *HELD_OUT, *HELD_OUT_LATE]
+ALL = [*TEMPLATES, *HELD_OUT, *HELD_OUT_LATE, *HELD_OUT_LAST]
 
 
 def test_the_corpus_holds_thirty_templates_or_more_each_with_its_source() -> None:

@@ -9,6 +9,7 @@ element. Inside a document element, the content-like child is the text and sibli
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass
 from typing import Any, Final
@@ -210,6 +211,48 @@ def fenced_blocks(text: str) -> list[tuple[int, int, int, str]]:
     return blocks
 
 
+def _longest_field(items: list[Any]) -> list[str] | None:
+    """Records with a text under a name no framework shares (``description``, ``name``): the one string
+    field every record has whose values run to sentences; the other fields are metadata."""
+    if not all(isinstance(item, dict) for item in items):
+        return None
+    shared = set.intersection(*(set(k for k, v in item.items() if isinstance(v, str)) for item in items))
+    prose = [key for key in shared if all(len(item[key].split()) >= _PROSE_WORDS for item in items)]
+    if len(prose) != 1:
+        return None
+    return [item[prose[0]] for item in items]
+
+
+_PROSE_WORDS: Final = 5
+
+
+def python_list(text: str) -> list[str] | None:
+    """A block that is a Python list's repr: of strings (``['a', 'b']``), or of objects whose text is a
+    keyword (``[Document(metadata={...}, page_content='...')]``). Nothing is evaluated."""
+    stripped = text.strip()
+    if not (stripped.startswith("[") and stripped.endswith("]")):
+        return None
+    try:
+        tree = ast.parse(stripped, mode="eval").body
+    except (SyntaxError, ValueError):
+        return None
+    if not isinstance(tree, ast.List) or not tree.elts:
+        return None
+    texts = [_repr_item(item) for item in tree.elts]
+    return [text for text in texts if text is not None] if all(texts) else None
+
+
+def _repr_item(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.Call):
+        for keyword in node.keywords:
+            value = keyword.value
+            if keyword.arg in _TEXT_KEYS and isinstance(value, ast.Constant) and isinstance(value.value, str):
+                return value.value
+    return None
+
+
 @dataclass(frozen=True)
 class JsonReading:
     documents: list[str]
@@ -248,6 +291,9 @@ def _json_documents(value: Any) -> list[str] | None:
         found = documents_of(named) if len(named) == len(value) else None
         if found:
             return [document.text for document in found if document.text]
+        texts = _longest_field(value)
+        if texts:
+            return texts
     if isinstance(value, dict):
         for key, item in value.items():
             if (

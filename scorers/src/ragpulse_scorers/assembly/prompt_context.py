@@ -33,6 +33,7 @@ from ragpulse_scorers.assembly.containers import (
     fenced_blocks,
     is_metadata_only,
     json_reading,
+    python_list,
     strip_metadata,
 )
 from ragpulse_scorers.assembly.dialects.base import documents_of
@@ -168,6 +169,12 @@ _QUESTION_LABEL: Final = re.compile(
 _QUESTION_SENTENCE: Final = re.compile(
     r"^\s*(?P<label>[^:\n]{0,80}\b(?:question|query))\s*[:：]\s*(?P<rest>.*)$", re.IGNORECASE
 )
+_QUESTION_INLINE: Final = re.compile(
+    r"^\s*(?P<label>[^:\n]{0,60}\b(?:question|query)\b[^:\n]{0,30})\s*[:：]\s*(?P<rest>[^\n]*\?)\s*$",
+    re.IGNORECASE,
+)
+"""A sentence naming the question with the question after it on its line ("The original query is as
+follows: ...?")."""
 _ANSWER_CUE: Final = re.compile(
     r"^\s*(?:#{1,6}\s*)?(?:\*\*)?(?:answer|response|a|final answer|helpful answer|assistant|ai|output)"
     r"(?:\*\*)?\s*[:：]\s*$",
@@ -230,10 +237,13 @@ _FORWARD: Final = re.compile(
 """Words that announce documents coming next ("Use the following pieces of context")."""
 _LEFTOVER: Final = re.compile(
     rf"</?(?:{'|'.join(sorted(CONTAINER_TAGS))}|doc|document|document_content|passage)\b[^>]*>|"
-    r"^\s*(?:```|\"\"\"|\[\[ ##)|^\s*[├└]",
+    r"^\s*(?:```|\"\"\"|\[\[ ##)|^\s*[├└]|^\s*[=#~]{3,}\s*\S.*$|^\s*\[[^\]\n]{1,40}\]\s*:?\s*$",
     re.IGNORECASE | re.MULTILINE,
 )
-"""Container syntax left in a recovered document: it was read half-way."""
+"""Container syntax left in a recovered document: a tag, a fence, a tree branch, a labelled rule
+("==== [File:a.md]:"), a label alone on its line ("[END CONTEXT 1]"). The document was read half-way."""
+_BARE: Final = re.compile(r"^\s*(?:\d+|[A-Za-z_][\w.-]{0,30}\s*[:：]\s*\S+)\s*$")
+"""A "document" that is a number or one ``key: value`` pair: a label or metadata split off its text."""
 _TELLS: Final = re.compile(r"\b(?:answer|respond|reply|use|say|cite|do not|don't|only|if)\b", re.IGNORECASE)
 _CONTEXT_SECTION: Final = re.compile(
     r"(context|documents|docs|passages|sources|knowledge|evidence|chunks|references)$"
@@ -298,7 +308,7 @@ def read_prompt(messages: Sequence[Message], known_question: str = "") -> Prompt
         key = normalized(chunk)
         if key and key not in dropped and not _PLACEHOLDER.match(key) and chunk not in kept:
             kept.append(chunk)
-    if ambiguous or any(_LEFTOVER.search(chunk) for chunk in kept):
+    if ambiguous or any(_LEFTOVER.search(chunk) or _BARE.match(chunk) for chunk in kept):
         return PromptReading((), question, not_separable=True)
     if not kept:
         refers = any(
@@ -402,10 +412,11 @@ def _json_paragraphs(text: str) -> tuple[str, list[str]]:
     documents: list[str] = []
     for paragraph in re.split(r"\n\s*\n", text):
         read = json_reading(paragraph.strip())
-        if read is None or not read.documents:
+        listed = read.documents if read is not None else python_list(paragraph)
+        if not listed:
             kept.append(paragraph)
         else:
-            documents.extend(read.documents)
+            documents.extend(listed)
     return ("\n\n".join(kept), documents) if documents else (text, [])
 
 
@@ -468,7 +479,11 @@ def _parse_lines(lines: list[str], asking: bool, announced: bool = True) -> _Par
             continue
         if index == asked_at:
             rest = _asked(line) or ""
-            taken, index = _until_break(lines, index + 1, [rest] if rest else [])
+            if rest.rstrip().endswith("?"):
+                # The question ends on its label's line; the next line is the prompt's again.
+                taken, index = [rest], index + 1
+            else:
+                taken, index = _until_break(lines, index + 1, [rest] if rest else [])
             question = "\n".join(taken).strip()
             before = len(chunks)
             continue
@@ -534,7 +549,7 @@ def _paragraph_start(lines: list[str], index: int) -> int:
 
 def _asked(line: str) -> str | None:
     """The rest of a question label line ("Question: ..."), or None when the line is no such label."""
-    for pattern in (_QUESTION_LABEL, _QUESTION_SENTENCE):
+    for pattern in (_QUESTION_LABEL, _QUESTION_SENTENCE, _QUESTION_INLINE):
         match = pattern.match(line)
         if match and len(match.group("label").split()) <= 8:
             return match.group("rest").strip()
@@ -700,6 +715,9 @@ def _split_items(lines: list[str]) -> list[str]:
     read = json_reading(text)
     if read is not None:
         return read.documents
+    listed = python_list(text)
+    if listed is not None:
+        return listed
     records = _records(lines)
     if records:
         return records

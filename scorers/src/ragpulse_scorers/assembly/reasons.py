@@ -80,7 +80,8 @@ EXPLANATIONS: Final[dict[Unscorable, Explanation]] = {
         "unparseable",
         "the recorded question, answer or documents are serialized objects (JSON, Python reprs, a whole "
         "prompt) that could not be turned into text",
-        "record plain text, or report the instrumentation and its version to ragpulse",
+        "record plain text (format documents as text before pasting them into a prompt), add an assembly "
+        "mapping for the service, or report the instrumentation and its version to ragpulse",
         _EVERYTHING,
     ),
     Unscorable.CONTEXT_NOT_SEPARABLE: Explanation(
