@@ -7,7 +7,11 @@ with the wrong verdict (apart: those a citation marker alone made wrong, which t
 about), and unscored with the reason shown to users. The held-out templates, written after the parser,
 are totalled apart: they are the measure of how it generalises.
 
-    python benchmarks/bench_templates.py [--details]
+    python benchmarks/bench_templates.py [--details] [--built]
+
+By default each request is a real ``openai`` client call to a loopback server, traced by the real
+opentelemetry-instrumentation-openai-v2 (``gen_ai_latest_experimental``, content on the span) and
+openinference-instrumentation-openai; ``--built`` makes the same spans by hand, without the instrumentations.
 """
 
 from __future__ import annotations
@@ -68,9 +72,16 @@ def _total(console: Console, label: str, results: list[Result]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--details", action="store_true", help="print every request that was not correct")
+    parser.add_argument(
+        "--built",
+        action="store_true",
+        help="spans built as the instrumentations write them, not the real ones",
+    )
     args = parser.parse_args()
     console = Console(width=200)
-    developed, held, late, last = run(TEMPLATES), run(HELD_OUT), run(HELD_OUT_LATE), run(HELD_OUT_LAST)
+    live = not args.built
+    developed, held = run(TEMPLATES, live), run(HELD_OUT, live)
+    late, last = run(HELD_OUT_LATE, live), run(HELD_OUT_LAST, live)
     console.print(_table("templates used while developing", TEMPLATES, developed))
     console.print(_table("held-out templates", HELD_OUT, held))
     console.print(_table("held-out templates, second set", HELD_OUT_LATE, late))

@@ -28,3 +28,14 @@ def test_a_template_gives_its_documents_and_question_exactly_and_right_verdicts(
     assert wrong == []
     marked = [r for r in results if r.outcome is Outcome.WRONG_VERDICT_MARKERS]
     assert all(r.style == "cited" for r in marked)
+
+
+def test_through_the_real_instrumentations_every_template_comes_out_the_same() -> None:
+    """The spans the tests build match what openai-v2 (current conventions) and OpenInference emit: the same
+    requests sent through the real instrumentations to a loopback server give the same outcomes."""
+    built = run(ALL)
+    live = run(ALL, live=True)
+
+    assert [(r.template, r.family, r.style, r.outcome) for r in live] == [
+        (r.template, r.family, r.style, r.outcome) for r in built
+    ]

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -253,21 +255,36 @@ class Result:
 _MARKERS = re.compile(r"\s*(?:\[(?:doc|ID:)?\d+\]|【[^】]*】|\([\w.-]+\.\w+\)|\[[\w.-]+\.\w+\])")
 
 
-def run(templates: list[Template]) -> list[Result]:
+def run(templates: list[Template], live: bool = False) -> list[Result]:
+    """Every template under both families, in every style, faithful and not. ``live``: through the real
+    instrumentations (:mod:`live`) rather than spans built as they write them."""
     judge = LexicalJudge()
     results: list[Result] = []
-    for t_index, template in enumerate(templates):
-        for family in FAMILIES:
-            for style in STYLES:
-                for faithful in (True, False):
-                    seed = t_index + len(results)
-                    topic = TOPICS[(t_index + STYLES.index(style)) % len(TOPICS)]
-                    reply = answer(topic, template, style, faithful, seed)
-                    messages = template.build(list(topic.docs), topic.question)
-                    span = (openinference_span if family == "openinference" else genai_span)(messages, reply)
-                    request = assemble(f"{t_index:04x}{len(results):028x}", [span])
-                    results.append(_classify(template, family, style, faithful, topic, reply, request, judge))
+    for family in FAMILIES:
+        with _sender(family, live) as send:
+            for t_index, template in enumerate(templates):
+                for style in STYLES:
+                    for faithful in (True, False):
+                        seed = t_index + len(results)
+                        topic = TOPICS[(t_index + STYLES.index(style)) % len(TOPICS)]
+                        reply = answer(topic, template, style, faithful, seed)
+                        span = send(template.build(list(topic.docs), topic.question), reply)
+                        request = assemble(f"{t_index:04x}{len(results):028x}", [span])
+                        results.append(
+                            _classify(template, family, style, faithful, topic, reply, request, judge)
+                        )
     return results
+
+
+@contextmanager
+def _sender(family: str, live: bool) -> Iterator[Callable[[Messages, str], TraceSpan]]:
+    if live:
+        from live import instrumented
+
+        with instrumented(family) as send:
+            yield send
+    else:
+        yield openinference_span if family == "openinference" else genai_span
 
 
 def _classify(
