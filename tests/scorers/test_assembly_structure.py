@@ -83,6 +83,12 @@ CONTAINERS: dict[str, Container] = {
     "record tree": lambda d: "Here is the knowledge base:\n" + "\n".join(
         f"\nID: {n}\n├── Title: file-{n}.md\n└── Content:\n{doc}" for n, doc in enumerate(d)
     ) + "\nThe above is the knowledge base.",
+    "a header in Spanish, closed": lambda d: (
+        "Aquí está la base de conocimientos:\n"
+        + "\n\n".join(d)
+        + "\nLo anterior es la base de conocimientos."
+    ),
+    "a header in Chinese": lambda d: "以下是知识库：\n" + "\n\n".join(d),
     "after the instructions": lambda d: "Use the following pieces of context to answer.\n\n" + "\n\n".join(d),
 }  # fmt: skip
 
