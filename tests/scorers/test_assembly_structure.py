@@ -144,3 +144,17 @@ def test_every_container_in_every_place_is_recovered_not_only_refused() -> None:
             if (reading.chunks, reading.question) != (tuple(THREE), question):
                 missed.append((container, where, reading))
     assert missed == []
+
+
+def test_instructions_between_rules_or_in_several_system_messages_are_no_documents() -> None:
+    ruled = [Message(S, "You give information about plans.\n---\nRules:\n- Be nice.\n- Be brief.\n---"),
+             Message(U, "Which plan is cheapest?")]  # fmt: skip
+    several = [
+        Message(S, "You are a helpful assistant with information about plans."),
+        Message(S, "Current date: 26 November 2026."),
+        Message(S, "The user is on the Business plan and prefers short answers."),
+        Message(U, "Which plan is cheapest?"),
+    ]
+
+    assert read_prompt(ruled).chunks == ()
+    assert read_prompt(several).chunks == ()

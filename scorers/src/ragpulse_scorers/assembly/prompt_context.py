@@ -311,11 +311,7 @@ def read_prompt(messages: Sequence[Message], known_question: str = "") -> Prompt
     if ambiguous or any(_LEFTOVER.search(chunk) or _BARE.match(chunk) for chunk in kept):
         return PromptReading((), question, not_separable=True)
     if not kept:
-        refers = any(
-            _REFERS_TO_DOCUMENTS.search(m.text) or _FORWARD.search(m.text)
-            for m in turn
-            if m.role in (Role.SYSTEM, Role.USER)
-        )
+        refers = any(_refers_to_documents(m.text) for m in turn if m.role in (Role.SYSTEM, Role.USER))
         return PromptReading((), question, not_separable=refers)
     return PromptReading(tuple(kept), question)
 
@@ -328,7 +324,7 @@ def _one_document_per_message(turn: list[Message], asking: int | None) -> set[in
     if len(systems) < 3:
         return set()
     first = turn[systems[0]].text
-    if not (_REFERS_TO_DOCUMENTS.search(first) or _FORWARD.search(first) or _mentions_documents(first)):
+    if not _refers_to_documents(first):
         return set()
     rest = systems[1:]
     if any(_parse(turn[i].text, asking=False).chunks for i in rest):
@@ -336,8 +332,10 @@ def _one_document_per_message(turn: list[Message], asking: int | None) -> set[in
     return set(rest)
 
 
-def _mentions_documents(text: str) -> bool:
-    return any(word in _CONTEXT_NOUNS for word in re.findall(r"[a-z]+", text.lower()))
+def _refers_to_documents(text: str) -> bool:
+    """The text points at documents ("the context", "the passages between the lines", "the following
+    sources"): a word for documents alone ("information") is not enough."""
+    return bool(_REFERS_TO_DOCUMENTS.search(text) or _FORWARD.search(text))
 
 
 def _current_turn(messages: Sequence[Message]) -> list[Message]:
@@ -531,7 +529,7 @@ def _delimited_run(lines: list[str], index: int, asked_at: int) -> int | None:
     same = [i for i in range(index, len(lines)) if lines[i].strip() == lines[index].strip()]
     if len(same) < 2 or index < asked_at < same[-1]:
         return None
-    return same[-1] + 1 if _mentions_documents("\n".join(lines[:index])) else None
+    return same[-1] + 1 if _refers_to_documents("\n".join(lines[:index])) else None
 
 
 def _run_body(lines: list[str], start: int, end: int) -> list[str]:
