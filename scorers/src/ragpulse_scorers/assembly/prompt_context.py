@@ -1,21 +1,29 @@
 """Documents pasted into a prompt, and the user's own words around them.
 
 Most RAG services retrieve with their own code and paste the documents into the prompt; the prompt is then
-the only record of the context. This module reads the layouts seen in the wild, and nothing that merely
-looks like a list:
+the only record of the context. Documents are read by the structure they sit in, wherever it occurs, and
+nothing that merely looks like a list:
 
-- a context block: a header line that names documents and nothing else ("Context:", "Retrieved documents:",
-  "## Sources", "Answer the question using the passages below:", a DSPy ``[[ ## context ## ]]`` section,
-  a ``<context>`` tag, a tool's result), whose body is split into numbered (``[1]``, ``1.``, ``(1)``,
-  ``Document 1:``), bulleted, ``---``-delimited or «quoted» items, else paragraphs, else lines;
-- document labels anywhere ("Document 1: ...", "[1] ...", ``<doc>...</doc>``), numbered from 0 or 1;
+- containers (:mod:`ragpulse_scorers.assembly.containers`): elements with matching close tags, a message or
+  paragraph that is JSON or a Python list's repr holding documents, fenced blocks;
+- a context block: a header line that names documents ("Context:", "## Sources", a ``<context>`` tag, a
+  DSPy ``[[ ## context ## ]]`` section, a header in a few other languages) or a paragraph announcing them
+  ("Use the following pieces of context"), whose body is split into numbered (``[1]``, ``1.``,
+  ``Document 1:``, ``ID: 0``), bulleted, headed, delimited or «quoted» items, records, else paragraphs,
+  else lines; runs between rules in a prompt that points at documents;
+- document labels anywhere ("Document 1: ...", "[1] ..."), numbered from 0 or 1; an example numbering in
+  the instructions that starts again further down is not the documents;
 - one or many system, user or tool messages of the current turn (demonstrations and history before the last
-  assistant message are not the context).
+  assistant message are not the context), one document per message after an instruction that points at them.
 
+Metadata frameworks print before a chunk (``file_name: ...``, ``├── Title: ...``, a title line) is not text.
 The question is the last user message when it holds no documents; else its "Question: ..." line (or
-section), else the one paragraph left once the documents are cut out (or the one of them that asks
+section, or tag), else the one paragraph left once the documents are cut out (or the one of them that asks
 something). When that cannot be told, the question is empty: a caller refuses rather than guesses.
-Instructions, rules and numbered lists outside a context block are never documents.
+Instructions, rules and numbered lists outside a context block are never documents. A prompt that points at
+documents no reading separates, whose documents sit on both sides of the question with nothing marking an
+example, or whose documents keep part of their container's markup gives no documents and says so
+(:attr:`PromptReading.not_separable`).
 """
 
 from __future__ import annotations
