@@ -51,7 +51,8 @@ EXPLANATIONS: Final[dict[Unscorable, Explanation]] = {
     Unscorable.NO_QUESTION: Explanation(
         "no question",
         "the user's question could not be told apart from the rest of the prompt",
-        "put the question in its own user message, or after a 'Question:' line",
+        "put the question in its own user message, or after a 'Question:' line; or add an assembly mapping "
+        "for the service that says where the question is",
         frozenset({"question"}),
     ),
     Unscorable.NO_ANSWER: Explanation(
