@@ -19,6 +19,8 @@ class ChosenContext:
     source: ContextSource
     unavailable: bool
     """Documents were recorded, by id only, and their text is nowhere: the context exists but is unknown."""
+    not_separable: bool = False
+    """The prompt refers to documents that could not be told apart from its instructions."""
 
 
 def resolved_documents(spans: list[Span]) -> dict[str, list[Document]]:
@@ -81,7 +83,8 @@ def choose_context(
             return ChosenContext(_chunks(seen, final_scores), _origin(seen, from_retrievers), unavailable)
     # A prompt that holds none of the retrieved documents but documents of its own: those are what the
     # model saw (a retrieval for another purpose, or documents rewritten before pasting).
-    pasted = read_prompt(generator.messages, known_question=question).chunks if generator is not None else ()
+    reading = read_prompt(generator.messages, known_question=question) if generator is not None else None
+    pasted = reading.chunks if reading is not None else ()
     if ranked and not pasted:
         return ChosenContext(_chunks(ranked, final_scores), _origin(ranked, from_retrievers), unavailable)
     if pasted:
@@ -89,7 +92,8 @@ def choose_context(
         return ChosenContext(_chunks(found, {}), ContextSource.PROMPT, unavailable)
     if listed and not prompt:
         return ChosenContext(_chunks(listed, {}), ContextSource.DOCUMENTS, unavailable)
-    return ChosenContext([], ContextSource.NONE, unavailable)
+    not_separable = reading is not None and reading.not_separable
+    return ChosenContext([], ContextSource.NONE, unavailable, not_separable)
 
 
 def _origin(chosen: list[Document], from_retrievers: set[str]) -> ContextSource:

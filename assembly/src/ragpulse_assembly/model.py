@@ -141,6 +141,8 @@ class Unread(StrEnum):
     OUTPUT = "output"
     MESSAGES = "messages"
     DOCUMENTS = "documents"
+    UPLOADED = "uploaded"
+    """Only references to content a completion hook uploaded elsewhere (``gen_ai.*_ref``)."""
 
 
 @dataclass(frozen=True)

@@ -1,21 +1,29 @@
 """Documents pasted into a prompt, and the user's own words around them.
 
 Most RAG services retrieve with their own code and paste the documents into the prompt; the prompt is then
-the only record of the context. This module reads the layouts seen in the wild, and nothing that merely
-looks like a list:
+the only record of the context. Documents are read by the structure they sit in, wherever it occurs, and
+nothing that merely looks like a list:
 
-- a context block: a header line that names documents and nothing else ("Context:", "Retrieved documents:",
-  "## Sources", "Answer the question using the passages below:", a DSPy ``[[ ## context ## ]]`` section,
-  a ``<context>`` tag, a tool's result), whose body is split into numbered (``[1]``, ``1.``, ``(1)``,
-  ``Document 1:``), bulleted, ``---``-delimited or «quoted» items, else paragraphs, else lines;
-- document labels anywhere ("Document 1: ...", "[1] ...", ``<doc>...</doc>``), numbered from 0 or 1;
+- containers (:mod:`ragpulse_assembly.containers`): elements with matching close tags, a message or
+  paragraph that is JSON or a Python list's repr holding documents, fenced blocks;
+- a context block: a header line that names documents ("Context:", "## Sources", a ``<context>`` tag, a
+  DSPy ``[[ ## context ## ]]`` section, a header in a few other languages) or a paragraph announcing them
+  ("Use the following pieces of context"), whose body is split into numbered (``[1]``, ``1.``,
+  ``Document 1:``, ``ID: 0``), bulleted, headed, delimited or «quoted» items, records, else paragraphs,
+  else lines; runs between rules in a prompt that points at documents;
+- document labels anywhere ("Document 1: ...", "[1] ..."), numbered from 0 or 1; an example numbering in
+  the instructions that starts again further down is not the documents;
 - one or many system, user or tool messages of the current turn (demonstrations and history before the last
-  assistant message are not the context).
+  assistant message are not the context), one document per message after an instruction that points at them.
 
+Metadata frameworks print before a chunk (``file_name: ...``, ``├── Title: ...``, a title line) is not text.
 The question is the last user message when it holds no documents; else its "Question: ..." line (or
-section), else the one paragraph left once the documents are cut out (or the one of them that asks
+section, or tag), else the one paragraph left once the documents are cut out (or the one of them that asks
 something). When that cannot be told, the question is empty: a caller refuses rather than guesses.
-Instructions, rules and numbered lists outside a context block are never documents.
+Instructions, rules and numbered lists outside a context block are never documents. A prompt that points at
+documents no reading separates, whose documents sit on both sides of the question with nothing marking an
+example, or whose documents keep part of their container's markup gives no documents and says so
+(:attr:`PromptReading.not_separable`).
 """
 
 from __future__ import annotations
@@ -25,6 +33,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from ragpulse_assembly.containers import (
+    CONTAINER_TAGS,
+    QUESTION_TAGS,
+    JsonReading,
+    element_documents,
+    elements,
+    fenced_blocks,
+    is_metadata_only,
+    json_reading,
+    python_list,
+    strip_metadata,
+)
 from ragpulse_assembly.dialects.base import documents_of
 from ragpulse_assembly.model import Message, Role, normalized
 from ragpulse_assembly.unwrap import parse_json
@@ -59,8 +79,18 @@ _CONTEXT_NOUNS: Final = frozenset(
         "materials",
         "background",
         "records",
+        "notes",
+        "results",
     ]
 )
+_FOREIGN_NOUNS: Final = frozenset(
+    [
+        "contexto", "documentos", "fuentes", "conocimientos", "pasajes", "contexte", "connaissances",
+        "kontext", "dokumente", "quellen", "wissensbasis", "contesto", "documenti", "fonti", "conoscenza",
+        "上下文", "知识库", "参考资料", "文档", "资料", "コンテキスト", "文書", "참고"
+    ]
+)  # fmt: skip
+"""Words for documents in a few other languages: a short header line holding one names documents."""
 _HEADER_FILLER: Final = frozenset(
     [
         "the",
@@ -134,6 +164,7 @@ _HEADER_FILLER: Final = frozenset(
         "corpus",
         "our",
         "reference",
+        "base",
     ]
 )
 _QUESTION_SECTIONS: Final = frozenset(
@@ -147,6 +178,12 @@ _QUESTION_LABEL: Final = re.compile(
 _QUESTION_SENTENCE: Final = re.compile(
     r"^\s*(?P<label>[^:\n]{0,80}\b(?:question|query))\s*[:：]\s*(?P<rest>.*)$", re.IGNORECASE
 )
+_QUESTION_INLINE: Final = re.compile(
+    r"^\s*(?P<label>[^:\n]{0,60}\b(?:question|query)\b[^:\n]{0,30})\s*[:：]\s*(?P<rest>[^\n]*\?)\s*$",
+    re.IGNORECASE,
+)
+"""A sentence naming the question with the question after it on its line ("The original query is as
+follows: ...?")."""
 _ANSWER_CUE: Final = re.compile(
     r"^\s*(?:#{1,6}\s*)?(?:\*\*)?(?:answer|response|a|final answer|helpful answer|assistant|ai|output)"
     r"(?:\*\*)?\s*[:：]\s*$",
@@ -154,6 +191,8 @@ _ANSWER_CUE: Final = re.compile(
 )
 """The prompt's cue for the model ("Answer:" and nothing after it); "Answer: ..." with text is a document's
 (a FAQ entry), not the prompt's."""
+_ANSWERED: Final = re.compile(r"^\s*(?:final answer|helpful answer)\s*[:：]\s*\S", re.IGNORECASE)
+"""An example's answer in the instructions."""
 _STOP_LABEL: Final = re.compile(
     r"^\s*(?:#{1,6}\s*)?(?:instructions?|task|guidelines|rules|format|output format|chat history|history|"
     r"conversation|examples?)\s*[:：]?\s*$",
@@ -172,6 +211,12 @@ _ITEM_PATTERNS: Final = (
         r"(?P<rest>.*)$",
         re.I,
     ),
+    # ID: 0, Document: 0 (a record's id line alone: RAGFlow's knowledge, Command R's results)
+    re.compile(
+        r"^\s*(?:id|doc(?:ument)?(?:[ _]?id)?|chunk(?:[ _]?id)?|source|passage|result)\s*[:=]\s*(?P<n>\d+)\s*"
+        r"(?P<rest>)$",
+        re.I,
+    ),
     # Document 1: text, Source [2] (wiki.txt): text, ### Passage 3
     re.compile(
         r"^\s*(?:#{1,6}\s*)?(?:\*\*)?(?:document|doc|source|passage|chunk|context|excerpt|snippet|article|"
@@ -185,25 +230,60 @@ _LIST_PATTERNS: Final = (
     re.compile(r"^\s*\((?P<n>\d+)\)\s+(?P<rest>.*)$"),
 )
 _BULLET: Final = re.compile(r"^\s*[-*•]\s+(?P<rest>.*)$")
-_DOC_TAGS: Final = "doc|document|passage|chunk|snippet|excerpt|source|result|article|record"
-_CONTAINER_TAGS: Final = (
-    "context|documents|sources|passages|search_results|results|knowledge|retrieved_documents|docs"
-)
-_TAG: Final = re.compile(
-    rf"<(?P<tag>{_DOC_TAGS}|{_CONTAINER_TAGS})(?:\s[^>]*)?>(?P<body>.*?)</(?P=tag)>", re.I | re.S
-)
-_QUESTION_TAG: Final = re.compile(
-    r"<(?:question|query|user_question)(?:\s[^>]*)?>(?P<body>.*?)</(?:question|query|user_question)>",
-    re.I | re.S,
-)
 _PLACEHOLDER: Final = re.compile(r"^\{[\w.]+\}$")
 _QUOTED: Final = (("«", "»"), ("“", "”"), ('"""', '"""'))
 _REFERS_TO_DOCUMENTS: Final = re.compile(
     r"\b(?:the|these|those|above|provided|given)\s+(?:context|documents?|sources?|passages?|excerpts?|"
-    r"information)\b|\b(?:context|documents?|sources?|passages?|information)\s+(?:above|provided|given)\b",
+    r"information|notes|snippets|search results|results|articles|records|facts)\b|"
+    r"\b(?:context|documents?|sources?|passages?|information)\s+(?:above|provided|given)\b",
     re.IGNORECASE,
 )
+# Words that point forward and words for documents, in English and the languages RAG prompts are most often
+# written in (German, French, Spanish, Italian, Portuguese, Dutch): either order, within a clause.
+_AHEAD: Final = (
+    r"following|below|folgenden?|folgendes|nachfolgenden?|unten|untenstehenden?|suivante?s?|ci-dessous|"
+    r"ci-après|siguientes?|continuación|seguenti|seguente|di seguito|seguintes?|abaixo|volgende|hieronder"
+)
+_DOCUMENT_WORDS: Final = (
+    r"context|contexts|documents?|sources?|passages?|excerpts?|articles?|information|notes|knowledge|"
+    r"results|snippets?|chunks?|pieces|kontexte?s?|dokumente?n?|quellen|auszüge?n?|abschnitte?n?|texte?n?|"
+    r"informationen|passagen|contextes?|extraits?|informations|fragmentos?|documentos?|fuentes|pasajes|"
+    r"contexto|informaci[oó]n|documenti|fonti|estratti|passaggi|contesto|trechos|fontes|informações|"
+    r"documenten|bronnen|fragmenten"
+)
+_FORWARD: Final = re.compile(
+    rf"\b(?:{_AHEAD})\b[^.?!\n]{{0,60}}\b(?:{_DOCUMENT_WORDS})\b|"
+    rf"\b(?:{_DOCUMENT_WORDS})\b[^.?!\n]{{0,30}}\b(?:{_AHEAD}|follow)\b",
+    re.IGNORECASE,
+)
+"""Words that announce documents coming next ("Use the following pieces of context")."""
+_LEFTOVER: Final = re.compile(
+    rf"</?(?:{'|'.join(sorted(CONTAINER_TAGS))}|doc|document|document_content|passage)\b[^>]*>|"
+    r"^\s*</?[A-Za-z][\w.:-]*(?:\s[^<>\n]*)?/?>|"
+    r"^\s*(?:```|\"\"\"|\[\[ ##)|^\s*[├└]|^\s*[=#~]{3,}\s*\S.*$|^\s*\[[^\]\n]{1,40}\]\s*:?\s*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""Container syntax left in a recovered document: a tag, a fence, a tree branch, a labelled rule
+("==== [File:a.md]:"), a label alone on its line ("[END CONTEXT 1]"). The document was read half-way."""
+_BARE: Final = re.compile(r"^\s*(?:\d+|[A-Za-z_][\w.-]{0,30}\s*[:：]\s*\S+)\s*$")
+"""A "document" that is a number or one ``key: value`` pair: a label or metadata split off its text."""
 _TELLS: Final = re.compile(r"\b(?:answer|respond|reply|use|say|cite|do not|don't|only|if)\b", re.IGNORECASE)
+_TABLE_ROW: Final = re.compile(r"^\s*\|.*\|\s*$")
+_TABLE_RULE: Final = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+_TEXT_COLUMNS: Final = frozenset(
+    [
+        "passage",
+        "text",
+        "content",
+        "snippet",
+        "chunk",
+        "document",
+        "excerpt",
+        "context",
+        "body",
+        "page_content",
+    ]
+)
 _CONTEXT_SECTION: Final = re.compile(
     r"(context|documents|docs|passages|sources|knowledge|evidence|chunks|references)$"
 )
@@ -215,6 +295,9 @@ class PromptReading:
     """The documents pasted into the prompt, in prompt order."""
     question: str
     """The user's own words; empty when they cannot be told apart from the rest of the prompt."""
+    not_separable: bool = False
+    """The prompt refers to documents that could not be told apart from the rest, or a document came out
+    with part of its container's markup: no chunks are given rather than wrong ones."""
 
 
 @dataclass
@@ -224,6 +307,9 @@ class _Parsed:
     """Lines outside every document, header and label: what the user may have written."""
     question: str | None
     """A labelled question ("Question: ...", a question section or tag), when there is one."""
+    ambiguous: bool = False
+    """Two readings disagree: documents on both sides of the question, and nothing says which are an
+    example."""
 
 
 def read_prompt(messages: Sequence[Message], known_question: str = "") -> PromptReading:
@@ -237,10 +323,16 @@ def read_prompt(messages: Sequence[Message], known_question: str = "") -> Prompt
     chunks: list[str] = []
     question = ""
     asked: dict[int, str] = {}
+    per_message = _one_document_per_message(turn, asking)
+    ambiguous = False
     for index, message in enumerate(turn):
         if message.role is Role.ASSISTANT or (message.role is Role.OTHER and index != asking):
             continue
+        if index in per_message:
+            chunks.append(message.text.strip())
+            continue
         parsed = _parse(message.text, whole_block=message.role is Role.TOOL, asking=index == asking)
+        ambiguous = ambiguous or parsed.ambiguous
         chunks.extend(parsed.chunks)
         if message.role is Role.USER and not parsed.chunks:
             asked[index] = message.text.strip()
@@ -251,11 +343,51 @@ def read_prompt(messages: Sequence[Message], known_question: str = "") -> Prompt
                 question = asked[max(asked)] if asked else ""
     dropped = {normalized(text) for text in (question, known_question) if text}
     kept: list[str] = []
-    for chunk in chunks:
+    for chunk in _json_expanded(chunks):
         key = normalized(chunk)
         if key and key not in dropped and not _PLACEHOLDER.match(key) and chunk not in kept:
             kept.append(chunk)
+    if ambiguous or any(_LEFTOVER.search(chunk) or _BARE.match(chunk) for chunk in kept):
+        return PromptReading((), question, not_separable=True)
+    if not kept:
+        refers = any(_refers_to_documents(m.text) for m in turn if m.role in (Role.SYSTEM, Role.USER))
+        return PromptReading((), question, not_separable=refers)
     return PromptReading(tuple(kept), question)
+
+
+def _json_expanded(chunks: list[str]) -> list[str]:
+    """Chunks that are JSON holding documents (a line of JSON Lines under a heading, an object per list
+    item) read as the documents' texts; any other chunk as it is."""
+    expanded: list[str] = []
+    for chunk in chunks:
+        stripped = chunk.strip()
+        read = json_reading(stripped)
+        if read is None and stripped.startswith("{") and stripped.endswith("}"):
+            read = json_reading(f"[{stripped}]")
+        expanded.extend(read.documents if read is not None and read.documents else [chunk])
+    return expanded
+
+
+def _one_document_per_message(turn: list[Message], asking: int | None) -> set[int]:
+    """System or tool messages that are one document each: after an instruction message that refers to
+    documents, every further system message with no structure of its own, up to the question."""
+    end = asking if asking is not None else len(turn)
+    systems = [i for i in range(end) if turn[i].role is Role.SYSTEM]
+    if len(systems) < 3:
+        return set()
+    first = turn[systems[0]].text
+    if not _refers_to_documents(first):
+        return set()
+    rest = systems[1:]
+    if any(_parse(turn[i].text, asking=False).chunks for i in rest):
+        return set()
+    return set(rest)
+
+
+def _refers_to_documents(text: str) -> bool:
+    """The text points at documents ("the context", "the passages between the lines", "the following
+    sources"): a word for documents alone ("information") is not enough."""
+    return bool(_REFERS_TO_DOCUMENTS.search(text) or _FORWARD.search(text))
 
 
 def _current_turn(messages: Sequence[Message]) -> list[Message]:
@@ -285,29 +417,118 @@ def _parse(text: str, whole_block: bool = False, asking: bool = True) -> _Parsed
     lines = text.splitlines()
     if any(_SECTION.match(line) for line in lines):
         return _parse_sections(lines)
+    read = json_reading(text)
+    if read is not None:
+        return _Parsed(read.documents, [], read.question)
     if whole_block:
-        return _Parsed(_items(lines), [], None)
+        # A tool's result is documents only; an announced block inside it says which part.
+        inner = _parse(text, asking=False)
+        return _Parsed(inner.chunks or _items(lines), [], None, inner.ambiguous)
     chunks: list[str] = []
     question: str | None = None
-    tagged = _QUESTION_TAG.search(text)
-    if tagged:
-        question = tagged.group("body").strip()
-        text = text[: tagged.start()] + "\n" + text[tagged.end() :]
     pieces: list[str] = []
     last = 0
-    for match in _TAG.finditer(text):
-        pieces.append(text[last : match.start()])
-        body = match.group("body")
-        if match.group("tag").lower() in _DOC_TAGS.split("|"):
-            chunks.append(_unquoted(body.strip()))
+    for element in elements(text):
+        body = element.body(text)
+        if not body.strip():
+            continue
+        if element.tag in QUESTION_TAGS:
+            found: list[str] | None = []
+            question = body.strip()
         else:
-            inner = _parse(body, asking=False)
-            chunks.extend(inner.chunks or _items(body.splitlines()))
-        last = match.end()
+            found = element_documents(element, text)
+            if found is None and element.tag in CONTAINER_TAGS:
+                inner = _parse(body, asking=False)
+                found = inner.chunks or _items(body.splitlines())
+        if found is None:
+            continue
+        pieces.append(text[last : element.start])
+        chunks.extend(_unquoted(chunk) for chunk in found if chunk.strip())
+        last = element.end
     pieces.append(text[last:])
-    parsed = _parse_lines("\n".join(pieces).splitlines(), asking)
+    rest, fenced = _fenced_documents("\n".join(pieces))
+    chunks.extend(fenced)
+    rest, tabled = _table_documents(rest)
+    chunks.extend(tabled)
+    rest, listed = _json_paragraphs(rest)
+    chunks.extend(listed)
+    parsed = _parse_lines(rest.splitlines(), asking, announced=not chunks)
     chunks.extend(parsed.chunks)
-    return _Parsed(chunks, parsed.remainder, question if question is not None else parsed.question)
+    asked = question if question is not None else parsed.question
+    return _Parsed(chunks, parsed.remainder, asked, parsed.ambiguous)
+
+
+def _json_paragraphs(text: str) -> tuple[str, list[str]]:
+    """Documents in a paragraph that is one JSON value holding them; and the text without it."""
+    kept: list[str] = []
+    documents: list[str] = []
+    for paragraph in re.split(r"\n\s*\n", text):
+        read = json_reading(paragraph.strip()) or _json_lines(paragraph)
+        listed = read.documents if read is not None else python_list(paragraph)
+        if not listed:
+            kept.append(paragraph)
+        else:
+            documents.extend(listed)
+    return ("\n\n".join(kept), documents) if documents else (text, [])
+
+
+def _json_lines(paragraph: str) -> JsonReading | None:
+    """A paragraph of two or more lines that are each one JSON object (JSON Lines): read as their list."""
+    lines = [line.strip() for line in paragraph.splitlines() if line.strip()]
+    if len(lines) < 2 or not all(line.startswith("{") and line.endswith("}") for line in lines):
+        return None
+    return json_reading("[" + ",".join(lines) + "]")
+
+
+def _table_documents(text: str) -> tuple[str, list[str]]:
+    """Documents as the rows of a markdown table whose header names a text column ("passage", "content") or
+    that the lines before it announce: one document per row, its text the text column's cell (else the row's
+    longest cell, the others being metadata); and the text without the table."""
+    lines = text.splitlines()
+    documents: list[str] = []
+    taken: set[int] = set()
+    index = 0
+    while index + 2 < len(lines):
+        if not (_TABLE_ROW.match(lines[index]) and _TABLE_RULE.match(lines[index + 1])):
+            index += 1
+            continue
+        end = index + 2
+        while end < len(lines) and _TABLE_ROW.match(lines[end]):
+            end += 1
+        header = _cells(lines[index])
+        rows = [_cells(line) for line in lines[index + 2 : end]]
+        before = "\n".join(lines[max(0, index - 3) : index])
+        named = [n for n, cell in enumerate(header) if cell.lower() in _TEXT_COLUMNS]
+        if len(rows) >= 2 and (named or _refers_to_documents(before)):
+            column = (
+                named[0]
+                if named
+                else max(range(len(header)), key=lambda n: sum(len(row[n]) for row in rows if n < len(row)))
+            )
+            documents.extend(row[column] for row in rows if column < len(row) and row[column])
+            taken.update(range(index, end))
+        index = end
+    return "\n".join(line for n, line in enumerate(lines) if n not in taken), documents
+
+
+def _cells(line: str) -> list[str]:
+    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+
+
+def _fenced_documents(text: str) -> tuple[str, list[str]]:
+    """Documents in fenced blocks (``\"\"\"`` or code fences) each after a label line ("Source: a.md",
+    "Wikipedia article section:"), or in two or more such blocks; and the text without them."""
+    blocks = fenced_blocks(text)
+    lines = text.splitlines()
+    labelled = [block for block in blocks if (block[0] < block[1] and lines[block[0]].rstrip().endswith(":"))
+                or (block[0] < block[1] and _item_start(lines[block[0]]) is not None)]  # fmt: skip
+    if not blocks or (len(blocks) < 2 and not labelled):
+        return text, []
+    taken: set[int] = set()
+    for label, _, closing, _ in blocks:
+        taken.update(range(label, closing + 1))
+    documents = [body.strip() for _, _, _, body in blocks if body.strip()]
+    return "\n".join(line for index, line in enumerate(lines) if index not in taken), documents
 
 
 def _parse_sections(lines: list[str]) -> _Parsed:
@@ -330,7 +551,9 @@ def _parse_sections(lines: list[str]) -> _Parsed:
     return _Parsed(chunks, [], question)
 
 
-def _parse_lines(lines: list[str], asking: bool) -> _Parsed:
+def _parse_lines(lines: list[str], asking: bool, announced: bool = True) -> _Parsed:
+    """``announced``: a paragraph announcing documents ("Use the following context") opens a context
+    block; not once the documents were found in a container elsewhere in the message."""
     chunks: list[str] = []
     remainder: list[str] = []
     question: str | None = None
@@ -338,42 +561,97 @@ def _parse_lines(lines: list[str], asking: bool) -> _Parsed:
     labels = [i for i, line in enumerate(lines) if _asked(line) is not None]
     asked_at = labels[-1] if asking and labels else -1
     index = 0
+    before = 0
     while index < len(lines):
         line = lines[index]
         if _ANSWER_CUE.match(line) or _STOP_LABEL.match(line):
             index += 1
             continue
-        header = _context_header(lines, index) if index != asked_at else None
+        header = _context_header(lines, index, announced) if index != asked_at else None
         if header is not None:
             body, index = _block(lines, index + 1, header, asked_at)
             chunks.extend(_items(body))
             continue
         if index == asked_at:
             rest = _asked(line) or ""
-            taken, index = _until_break(lines, index + 1, [rest] if rest else [])
+            if rest.rstrip().endswith("?"):
+                # The question ends on its label's line; the next line is the prompt's again.
+                taken, index = [rest], index + 1
+            else:
+                taken, index = _until_break(lines, index + 1, [rest] if rest else [])
             question = "\n".join(taken).strip()
+            before = len(chunks)
+            continue
+        run = _delimited_run(lines, index, asked_at)
+        if run is not None:
+            chunks.extend(_items(_run_body(lines, index, run)))
+            index = run
             continue
         number = _item_start(line)
         opens_message = not any(earlier.strip() for earlier in lines[:index])
+        if number is not None and _restarts_later(lines, index, number):
+            # The same numbering starts again further down: this run is the instructions' example.
+            remainder.append(line)
+            index += 1
+            continue
         if number is not None and (number in (0, 1) or opens_message):
             body, index = _labelled_run(lines, index, asked_at)
             chunks.extend(_items(body))
             continue
         remainder.append(line)
         index += 1
+    if 0 < before < len(chunks):
+        if not any(_ANSWERED.match(line) for line in lines[:asked_at]):
+            return _Parsed(chunks, remainder, question, ambiguous=True)
+        # An answer written before the question: what came before it was the instructions' example.
+        chunks = chunks[before:]
     return _Parsed(chunks, remainder, question)
+
+
+def _restarts_later(lines: list[str], index: int, number: int) -> bool:
+    label = _label_word(lines[index])
+    return any(_item_start(line) == number and _label_word(line) == label for line in lines[index + 1 :])
+
+
+def _label_word(line: str) -> str:
+    return re.sub(r"[^a-z]", "", line.lower().split(":")[0].split("]")[0])[:12]
+
+
+def _delimited_run(lines: list[str], index: int, asked_at: int) -> int | None:
+    """The end of passages fenced by two or more identical delimiter lines from ``index`` on, in a message
+    that names documents before them; None when ``index`` opens no such run. A run around the question is
+    no run: what comes before the question is an example."""
+    if not _DELIMITER.match(lines[index]):
+        return None
+    same = [i for i in range(index, len(lines)) if lines[i].strip() == lines[index].strip()]
+    if len(same) < 2 or index < asked_at < same[-1]:
+        return None
+    return same[-1] + 1 if _refers_to_documents("\n".join(lines[:index])) else None
+
+
+def _run_body(lines: list[str], start: int, end: int) -> list[str]:
+    """A delimited run's lines: two rules only wrap the documents, more separate them."""
+    rules = [i for i in range(start, end) if lines[i].strip() == lines[start].strip()]
+    return lines[start + 1 : end - 1] if len(rules) == 2 else lines[start:end]
+
+
+def _paragraph_start(lines: list[str], index: int) -> int:
+    start = index
+    while start > 0 and lines[start - 1].strip() and not _DELIMITER.match(lines[start - 1]):
+        start -= 1
+    return start
 
 
 def _asked(line: str) -> str | None:
     """The rest of a question label line ("Question: ..."), or None when the line is no such label."""
-    for pattern in (_QUESTION_LABEL, _QUESTION_SENTENCE):
+    for pattern in (_QUESTION_LABEL, _QUESTION_SENTENCE, _QUESTION_INLINE):
         match = pattern.match(line)
         if match and len(match.group("label").split()) <= 8:
             return match.group("rest").strip()
     return None
 
 
-def _context_header(lines: list[str], index: int) -> str | None:
+def _context_header(lines: list[str], index: int, announced: bool = True) -> str | None:
     """The inline rest of a context header line ("Context: <doc>"), "" when it has none, None when the line
     is no context header."""
     line = lines[index]
@@ -386,12 +664,22 @@ def _context_header(lines: list[str], index: int) -> str | None:
         return labelled.group("rest")
     if fenced and _names_documents(line.strip().rstrip(".:")):
         return ""
+    ends_paragraph = index + 1 < len(lines) and (not lines[index + 1].strip() or fenced)
+    if (
+        announced
+        and ends_paragraph
+        and line.strip()
+        and _FORWARD.search("\n".join(lines[_paragraph_start(lines, index) : index + 1]))
+    ):
+        return ""
     return None
 
 
 def _names_documents(label: str) -> bool:
     """A label made of a word for documents and filler only: "Context", "Retrieved documents", "Use the
     following pieces of context to answer the question". "Follow these rules about sources" is not one."""
+    if any(noun in label.lower() for noun in _FOREIGN_NOUNS) and len(label.split()) <= 8:
+        return True
     words = re.findall(r"[a-z']+", label.lower())
     if not words or len(words) > 16:
         return False
@@ -406,8 +694,16 @@ def _block(lines: list[str], start: int, inline: str, asked_at: int) -> tuple[li
     line: what follows the closing fence is the prompt's own text."""
     body = [inline] if inline.strip() else []
     index = start
+    opened = next((line for line in lines[start:] if line.strip()), "")
+    level = _heading_level(lines[start - 1]) if start > 0 else 0
     while index < len(lines):
         line = lines[index]
+        if _DELIMITER.match(line) and not _DELIMITER.match(opened) and any(text.strip() for text in body):
+            # A rule after the documents, in a block that did not open with one, closes it.
+            break
+        if level and 0 < _heading_level(line) <= level:
+            # The next section under a heading of the same rank.
+            break
         ended = (
             index == asked_at
             or _ANSWER_CUE.match(line)
@@ -423,7 +719,18 @@ def _block(lines: list[str], start: int, inline: str, asked_at: int) -> tuple[li
         closing = max(i for i, line in enumerate(body) if _DELIMITER.match(line))
         if closing > opening:
             return body[opening + 1 : closing], start + closing + 1
+        # One rule under the header: the documents run from it to the block's end.
+        return body[opening + 1 :], index
+    last = next((i for i in range(len(body) - 1, -1, -1) if body[i].strip()), None)
+    if last is not None and last > 0 and not inline.strip() and _closes(lines[start - 1], body[last]):
+        return body[:last], index
     return body, index
+
+
+def _heading_level(line: str) -> int:
+    """The rank of a markdown heading line (1 for ``#``), 0 for any other line."""
+    match = _HEADING.match(line)
+    return len(line.strip()) - len(line.strip().lstrip("#")) if match else 0
 
 
 def _labelled_run(lines: list[str], start: int, asked_at: int) -> tuple[list[str], int]:
@@ -442,7 +749,23 @@ def _labelled_run(lines: list[str], start: int, asked_at: int) -> tuple[list[str
             break
         index += 1
     end = next((i for i in range(last_item + 1, index) if not lines[i].strip()), index)
+    header = next((lines[i] for i in range(start - 1, -1, -1) if lines[i].strip()), "")
+    if end - 1 > last_item and _closes(header, lines[end - 1]):
+        # "Here is the knowledge base: ... The above is the knowledge base.": the prompt's, not a document's.
+        return lines[start : end - 1], end
     return lines[start:end], end
+
+
+def _closes(header: str, line: str) -> bool:
+    """A short line after the documents that repeats the words of the line that announced them (in
+    scripts written without spaces, four characters in a row)."""
+    if len(line.split()) > 12:
+        return False
+    words = set(re.findall(r"\w{4,}", line.lower())) & set(re.findall(r"\w{4,}", header.lower()))
+    if len(words) >= 2:
+        return True
+    unspaced = re.findall(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{4,}", line)
+    return any(run[i : i + 4] in header for run in unspaced for i in range(len(run) - 3))
 
 
 def _item_start(line: str) -> int | None:
@@ -455,7 +778,11 @@ def _item_start(line: str) -> int | None:
 
 
 def _items(lines: list[str]) -> list[str]:
-    """A context block's body split into its documents."""
+    """A context block's body split into its documents, each without the metadata lines printed before it."""
+    return [text for text in (strip_metadata(item) for item in _split_items(lines)) if text]
+
+
+def _split_items(lines: list[str]) -> list[str]:
     while lines and not lines[0].strip():
         lines = lines[1:]
     if not lines:
@@ -480,15 +807,75 @@ def _items(lines: list[str]) -> list[str]:
     listed = _json_documents(text)
     if listed is not None:
         return listed
+    read = json_reading(text)
+    if read is not None:
+        return read.documents
+    listed = python_list(text)
+    if listed is not None:
+        return listed
+    records = _records(lines)
+    if records:
+        return records
     quoted = re.findall(r"«(.*?)»", text, re.S)
     if quoted and not re.sub(r"«.*?»", "", text, flags=re.S).strip(" \n,;"):
         return [piece.strip() for piece in quoted if piece.strip()]
-    paragraphs = _paragraphs(text)
+    paragraphs = _with_metadata_joined(_paragraphs(text))
+    headed = _headed_sections(text)
+    if headed:
+        return headed
     while len(paragraphs) > 1 and _instructs(paragraphs[-1]):
         paragraphs.pop()
-    if len(paragraphs) > 1:
+    if len(paragraphs) > 1 or (paragraphs and "\n\n" in paragraphs[0]):
+        # (One paragraph holding a blank line: metadata lines joined to the text they describe.)
         return [_unquoted(p) for p in paragraphs]
     return [_unquoted(line.strip()) for line in "\n".join(paragraphs).splitlines() if line.strip()]
+
+
+def _records(lines: list[str]) -> list[str]:
+    """Records that each open with the same label line: a rule with a label ("==== [File:a.md]:") or a
+    text field ("Content: ..."). The rule's label is metadata; a text field's value opens the text."""
+    first = lines[0].strip()
+    rule = re.match(r"^([=\-#~*_]{3,})\s*\S", first)
+    field = re.match(r"^(content|text|passage|snippet|chunk|page_content)\s*:\s*", first, re.IGNORECASE)
+    if rule is None and field is None:
+        return []
+    opener = rule.group(1) if rule is not None else field.group(1) if field is not None else ""
+    starts = [i for i, line in enumerate(lines) if line.strip().lower().startswith(opener.lower())]
+    if len(starts) < 2:
+        return []
+    records = []
+    for start, end in zip(starts, [*starts[1:], len(lines)], strict=True):
+        head = lines[start].strip()
+        rest = lines[start + 1 : end]
+        opening = [] if rule is not None else [head[len(opener) :].lstrip(" :")]
+        records.append("\n".join([*opening, *rest]).strip())
+    return records
+
+
+def _with_metadata_joined(paragraphs: list[str]) -> list[str]:
+    """A paragraph of metadata lines ("file_name: a.pdf") belongs to the text paragraph after it."""
+    joined: list[str] = []
+    for paragraph in paragraphs:
+        if joined and is_metadata_only(joined[-1]):
+            joined[-1] = joined[-1] + "\n\n" + paragraph
+        else:
+            joined.append(paragraph)
+    return joined
+
+
+def _headed_sections(text: str) -> list[str]:
+    """Sections under markdown headings of one level, the first opening the block: one document each."""
+    lines = text.splitlines()
+    first = _HEADING.match(lines[0]) if lines else None
+    if first is None:
+        return []
+    level = len(lines[0].strip()) - len(lines[0].strip().lstrip("#"))
+    starts = [i for i, line in enumerate(lines) if _HEADING.match(line)
+              and len(line.strip()) - len(line.strip().lstrip("#")) == level]  # fmt: skip
+    if len(starts) < 2 and len(lines) < 2:
+        return []
+    ends = [*starts[1:], len(lines)]
+    return ["\n".join(lines[s:e]).strip() for s, e in zip(starts, ends, strict=True)]
 
 
 def _json_documents(text: str) -> list[str] | None:
@@ -568,7 +955,12 @@ def _until_break(lines: list[str], start: int, taken: list[str]) -> tuple[list[s
                 break
             index += 1
             continue
-        if _ANSWER_CUE.match(line) or _STOP_LABEL.match(line) or _context_header(lines, index) is not None:
+        if (
+            _ANSWER_CUE.match(line)
+            or _STOP_LABEL.match(line)
+            or _DELIMITER.match(line)
+            or _context_header(lines, index) is not None
+        ):
             break
         taken.append(line)
         index += 1

@@ -22,6 +22,8 @@ class Unscorable(StrEnum):
     UNPARSEABLE = "unparseable"
     MAPPING_FOUND_NOTHING = "mapping_found_nothing"
     REQUEST_FAILED = "request_failed"
+    CONTEXT_NOT_SEPARABLE = "context_not_separable"
+    CONTENT_UPLOADED = "content_uploaded"
 
 
 @dataclass(frozen=True)
@@ -51,7 +53,8 @@ EXPLANATIONS: Final[dict[Unscorable, Explanation]] = {
     Unscorable.NO_QUESTION: Explanation(
         "no question",
         "the user's question could not be told apart from the rest of the prompt",
-        "put the question in its own user message, or after a 'Question:' line",
+        "put the question in its own user message, or after a 'Question:' line; or add an assembly mapping "
+        "for the service that says where the question is",
         frozenset({"question"}),
     ),
     Unscorable.NO_ANSWER: Explanation(
@@ -80,7 +83,24 @@ EXPLANATIONS: Final[dict[Unscorable, Explanation]] = {
         "unparseable",
         "the recorded question, answer or documents are serialized objects (JSON, Python reprs, a whole "
         "prompt) that could not be turned into text",
-        "record plain text, or report the instrumentation and its version to ragpulse",
+        "record plain text (format documents as text before pasting them into a prompt), add an assembly "
+        "mapping for the service, or report the instrumentation and its version to ragpulse",
+        _EVERYTHING,
+    ),
+    Unscorable.CONTEXT_NOT_SEPARABLE: Explanation(
+        "context not separable",
+        "the prompt refers to documents, but they cannot be told apart from its instructions (or two "
+        "readings of it disagree, or a document would keep part of its markup)",
+        "add an assembly mapping for the service that says where its documents are; or paste them in a "
+        "container ragpulse reads: under a 'Context:' line, numbered, delimited or in <document> tags",
+        frozenset({"context"}),
+    ),
+    Unscorable.CONTENT_UPLOADED: Explanation(
+        "content uploaded elsewhere",
+        "the instrumentation's completion hook uploaded the prompt and answer to external storage and left "
+        "only references on the span (gen_ai.input.messages_ref, gen_ai.output.messages_ref)",
+        "keep content in the span beside the upload: OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT="
+        "SPAN_ONLY (or SPAN_AND_EVENT); or unset OTEL_INSTRUMENTATION_GENAI_COMPLETION_HOOK",
         _EVERYTHING,
     ),
     Unscorable.MAPPING_FOUND_NOTHING: Explanation(

@@ -330,7 +330,9 @@ def _unscorable(
     missing part unparseable rather than absent."""
     if guard.problem(question, answer, chunks):
         return Unscorable.UNPARSEABLE
-    garbled = any(span.unread - {Unread.DOCUMENTS} for span in speakers)
+    if not question and not answer and any(Unread.UPLOADED in span.unread for span in speakers):
+        return Unscorable.CONTENT_UPLOADED
+    garbled = any(span.unread - {Unread.DOCUMENTS, Unread.UPLOADED} for span in speakers)
     if not question and not answer:
         return Unscorable.UNPARSEABLE if garbled else Unscorable.NO_CONTENT
     if not answer or not question:
@@ -340,7 +342,9 @@ def _unscorable(
     if not chunks:
         if any(Unread.DOCUMENTS in span.unread for span in trace.spans):
             return Unscorable.UNPARSEABLE
-        return Unscorable.CONTEXT_UNAVAILABLE if context.unavailable else Unscorable.NO_CONTEXT
+        if context.unavailable:
+            return Unscorable.CONTEXT_UNAVAILABLE
+        return Unscorable.CONTEXT_NOT_SEPARABLE if context.not_separable else Unscorable.NO_CONTEXT
     return Unscorable.SCORABLE
 
 

@@ -33,6 +33,11 @@ SYSTEM_INSTRUCTIONS: Final = "gen_ai.system_instructions"
 RETRIEVAL_DOCUMENTS: Final = "gen_ai.retrieval.documents"
 RETRIEVAL_QUERY_TEXT: Final = "gen_ai.retrieval.query.text"
 CONVERSATION_ID: Final = "gen_ai.conversation.id"
+INPUT_MESSAGES_REF: Final = INPUT_MESSAGES + "_ref"
+OUTPUT_MESSAGES_REF: Final = OUTPUT_MESSAGES + "_ref"
+SYSTEM_INSTRUCTIONS_REF: Final = SYSTEM_INSTRUCTIONS + "_ref"
+REFERENCES: Final = (INPUT_MESSAGES_REF, OUTPUT_MESSAGES_REF, SYSTEM_INSTRUCTIONS_REF)
+"""Where opentelemetry-util-genai's upload completion hook says it put the content it took off the span."""
 PROMPT: Final = "gen_ai.prompt"
 COMPLETION: Final = "gen_ai.completion"
 EVENT_NAME: Final = "event.name"
@@ -53,7 +58,7 @@ _MESSAGE_EVENTS: Final = {
     TOOL_MESSAGE_EVENT: Role.TOOL,
 }
 EVENT_NAMES: Final = (*_MESSAGE_EVENTS, CHOICE_EVENT, DETAILS_EVENT, PROMPT_SPAN_EVENT, COMPLETION_SPAN_EVENT)
-EVENT_KEYS: Final = (INPUT_MESSAGES, OUTPUT_MESSAGES, SYSTEM_INSTRUCTIONS, PROMPT, COMPLETION)
+EVENT_KEYS: Final = (INPUT_MESSAGES, OUTPUT_MESSAGES, SYSTEM_INSTRUCTIONS, PROMPT, COMPLETION, *REFERENCES)
 """Event attributes that carry content (the current details event, older span events)."""
 
 KINDS: Final = {
@@ -77,6 +82,7 @@ class GenAI:
             OPERATION_NAME, SYSTEM, PROVIDER_NAME, REQUEST_MODEL, RESPONSE_MODEL, USAGE_INPUT_TOKENS,
             USAGE_OUTPUT_TOKENS, USAGE_PROMPT_TOKENS, USAGE_COMPLETION_TOKENS, INPUT_MESSAGES,
             OUTPUT_MESSAGES, SYSTEM_INSTRUCTIONS, RETRIEVAL_DOCUMENTS, RETRIEVAL_QUERY_TEXT, CONVERSATION_ID,
+            *REFERENCES,
         }
     )  # fmt: skip
     prefixes: tuple[str, ...] = ()
@@ -134,12 +140,20 @@ def read(span: TraceSpan, source: Source, kind: Kind) -> Span:
         unread.add(Unread.MESSAGES)
     if output is None:
         unread.add(Unread.OUTPUT)
+    if not messages and not output and _uploaded(span):
+        unread.add(Unread.UPLOADED)
     if kind is Kind.LLM:
         fields |= {"messages": tuple(messages or ()), "output_text": output or ""}
     else:
         asked = [message.text for message in messages or () if message.role is Role.USER]
         fields |= {"input_text": asked[-1] if asked else "", "output_text": output or ""}
     return common(span, source, kind, unread=frozenset(unread), **fields)
+
+
+def _uploaded(span: TraceSpan) -> bool:
+    """The span (or its details event) holds only references to content uploaded elsewhere."""
+    holders = [span.attributes, *(event.attributes for event in span.events if event.name == DETAILS_EVENT)]
+    return any(holder.get(key, "").strip() for holder in holders for key in REFERENCES)
 
 
 def prompt_messages(span: TraceSpan) -> list[Message] | None:
