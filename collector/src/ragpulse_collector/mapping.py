@@ -68,8 +68,8 @@ def map_spans(request: ExportTraceServiceRequest) -> Mapped:
         resource = attributes_to_map(resource_spans.resource.attributes)
         service = resource.get("service.name", "")
         for scope_spans in resource_spans.scope_spans:
-            scope_name = scope_spans.scope.name
-            scope_version = scope_spans.scope.version
+            scope = scope_spans.scope
+            rows_before = len(timestamps)
             for span in scope_spans.spans:
                 trace_id = span.trace_id
                 span_id = span.span_id
@@ -124,10 +124,6 @@ def map_spans(request: ExportTraceServiceRequest) -> Mapped:
                 trace_states.append(span.trace_state)
                 names.append(span.name)
                 kinds.append(kind_names(span.kind, ""))
-                services.append(service)
-                resource_attrs.append(resource)
-                scope_names.append(scope_name)
-                scope_versions.append(scope_version)
                 span_attrs.append(attributes_to_map(span.attributes))
                 # A span that ends before it starts is malformed; zero beats a wrapped-around uint64.
                 durations.append(end - start if end > start else 0)
@@ -142,6 +138,12 @@ def map_spans(request: ExportTraceServiceRequest) -> Mapped:
                     event_times.append([])
                     event_names.append([])
                     event_attrs.append([])
+            # The same for every span of the scope: filled once its spans are mapped.
+            added = len(timestamps) - rows_before
+            services.extend([service] * added)
+            resource_attrs.extend([resource] * added)
+            scope_names.extend([scope.name] * added)
+            scope_versions.extend([scope.version] * added)
     reason = rejection_reason(
         [
             (rejected, "span(s) with a malformed trace, span or parent id"),

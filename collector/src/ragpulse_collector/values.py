@@ -137,6 +137,5 @@ def attributes_to_map(attributes: Iterable[KeyValue]) -> dict[str, str]:
     for kv in attributes:
         value = kv.value
         # Hot path: a non-empty string_value means the oneof holds a string, which is most attributes.
-        text = value.string_value
-        mapped[kv.key] = text if text else as_string(value)
+        mapped[kv.key] = value.string_value or as_string(value)
     return mapped
