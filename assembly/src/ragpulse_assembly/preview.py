@@ -1,5 +1,5 @@
-"""What the rules, and a service's mapping, make of its recent stored traces: the data of
-``ragpulse assembly preview``, computed without writing anything."""
+"""What the rules, and a service's mapping, make of its recent stored traces (``ragpulse assembly preview``),
+computed without writing anything, and printed for a person."""
 
 from __future__ import annotations
 
@@ -8,12 +8,16 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from ragpulse_core.printable import excerpt, shown
 from ragpulse_core.sampling import Shard
 from ragpulse_core.store import Store
+from rich.console import Console
+from rich.table import Table
 
 from ragpulse_assembly.job import AssemblyWindow, assemble_trace, marker_sql, read_events, read_spans
 from ragpulse_assembly.mapping import trace_attributes
 from ragpulse_assembly.names import Source
+from ragpulse_assembly.reasons import explain
 from ragpulse_assembly.rules import AssembledRequest, assemble
 from ragpulse_assembly.settings import ServiceMapping
 from ragpulse_assembly.unwrap import parse_json
@@ -108,3 +112,46 @@ def context_texts(context: str) -> list[str]:
     if not isinstance(parsed, list):
         return []
     return [str(chunk.get("text", "")) for chunk in parsed if isinstance(chunk, dict)]
+
+
+def print_preview(found: Preview, out: Console) -> None:
+    if not found.traces:
+        out.print(f"No traces of service {shown(found.service)!r} from other instrumentations in the window.")
+        return
+    title = f"{shown(found.service)}: the {len(found.traces)} newest traces"
+    table = Table(title=title, title_justify="left")
+    table.add_column("trace", no_wrap=True, min_width=16)
+    table.add_column("scored?", min_width=12)
+    table.add_column("question", ratio=1, overflow="fold")
+    table.add_column("documents", ratio=2, overflow="fold")
+    table.add_column("answer", ratio=1, overflow="fold")
+    for traced in found.traces:
+        request = traced.mapped
+        if request is None:
+            table.add_row(shown(traced.trace_id[:16]), "[yellow]not a request[/yellow]", "", "", "")
+            continue
+        documents = traced.documents
+        listed = " · ".join(f"[{n}] {shown(excerpt(text, 60))}" for n, text in enumerate(documents[:3], 1))
+        more = f" (+{len(documents) - 3})" if len(documents) > 3 else ""
+        table.add_row(
+            shown(traced.trace_id[:16]),
+            "yes" if not request.unscorable else f"[yellow]{_label(request.unscorable.value)}[/yellow]",
+            shown(excerpt(request.question, 120)),
+            f"{len(documents)}: {listed}{more}" if documents else "–",
+            shown(excerpt(request.answer, 120)),
+        )
+    out.print(table)
+    mapped = sum(1 for traced in found.traces if traced.mapping is not None)
+    out.print(
+        f"{found.scorable} of {len(found.traces)} would be scored"
+        f" ({found.scorable_by_rules} by the rules alone; {mapped} read through a mapping)."
+    )
+    for code, count in found.reasons.most_common():
+        explanation = explain(code)
+        what = f"{explanation.label}: {explanation.hint}" if explanation else code.replace("_", " ")
+        out.print(f"  {count} × {shown(what)}", soft_wrap=True)
+
+
+def _label(code: str) -> str:
+    explanation = explain(code)
+    return explanation.label if explanation is not None else code

@@ -14,7 +14,7 @@ from ragpulse_scorers.cli_arguments import add_scorer_flags
 
 
 def register(subparsers: Subparsers) -> None:
-    for add_command in (_alerts, _report, _requests, _serve):
+    for add_command in (_alerts, _assembly, _report, _requests, _serve):
         add_command(subparsers)
 
 
@@ -24,6 +24,29 @@ def _alerts(subparsers: Subparsers) -> None:
     parser.add_argument("--all", action="store_true", help="also list resolved alerts")
     parser.add_argument("--evaluate", action="store_true", help="evaluate every alert rule now, then list")
     parser.set_defaults(func=runs("ragpulse_dashboards.commands.alerts"))
+
+
+def _assembly(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "assembly",
+        help="what request assembly makes of stored traces, and per-service mappings",
+        description="Check what the rules and a service's [[assembly.mappings]] entry extract from stored "
+        "traces.",
+    )
+    actions = parser.add_subparsers(dest="assembly_action", metavar="ACTION", required=True)
+    preview = actions.add_parser(
+        "preview",
+        help="show what would be extracted from a service's recent traces, per field",
+        description="Reads the newest traces of SERVICE (settled or not, assembled before or not), and shows "
+        "for each the question, documents and answer that the rules and the service's mapping find, whether "
+        "it would be scored and, if not, why. Writes nothing; reads through `ragpulse serve` when it holds "
+        "the database.",
+    )
+    add_dsn(preview)
+    preview.add_argument("--service", required=True, help="the service's name (service.name)")
+    preview.add_argument("--last", type=int, default=20, metavar="N", help="the N newest traces (default 20)")
+    preview.add_argument("--since", default="24h", help="look back to: 24h, 90m, 7d or an ISO timestamp")
+    preview.set_defaults(func=runs("ragpulse_dashboards.commands.assembly"))
 
 
 def _report(subparsers: Subparsers) -> None:

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Final
 
+from ragpulse_assembly.preview import preview, print_preview
 from ragpulse_core.cli import invoked_as, store_hint
 from ragpulse_core.printable import excerpt, printable, shown
 from ragpulse_core.store import Store, StoreUnavailable, describe_dsn
@@ -30,7 +31,7 @@ from ragpulse_dashboards.report.format import unscored_hint, unscored_label
 from ragpulse_dashboards.report.model import RequestLine
 from ragpulse_dashboards.settings import DashboardsSettings
 
-VIEWS: Final = ("report", "requests", "alerts")
+VIEWS: Final = ("report", "requests", "alerts", "assembly-preview")
 MAX_LIMIT: Final = 10_000
 
 
@@ -105,6 +106,8 @@ def show(
             return _report(query, store, settings, console)
         if query.view == "requests":
             return _requests(query, store, console)
+        if query.view == "assembly-preview":
+            return _assembly_preview(query, store, settings, console)
         return _alerts(query, store, console)
     except StoreUnavailable as exc:
         (errors or console).print(_unreadable(query.view, store, exc), soft_wrap=True, highlight=False)
@@ -142,6 +145,17 @@ def _requests(query: ReadQuery, store: Store, console: Console) -> Shown:
             f"[yellow]{count} not scored: {escape(unscored_label(code))}[/yellow]"
             f" · {escape(unscored_hint(code))}"
         )
+    return Shown(0)
+
+
+def _assembly_preview(
+    query: ReadQuery, store: Store, settings: DashboardsSettings, console: Console
+) -> Shown:
+    if not query.service:
+        raise ValueError("an assembly preview names its service")
+    window = datetime.now(UTC) - parse_since(query.since)
+    found = preview(store, query.service, tuple(settings.assembly.mappings), query.limit, window)
+    print_preview(found, console)
     return Shown(0)
 
 
