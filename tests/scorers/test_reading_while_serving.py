@@ -1,6 +1,6 @@
-"""While ``ragpulse serve`` holds the embedded database, ``requests``, ``report`` and ``alerts`` read through
-its live page with the same read token, and say in one line what to do when they cannot (issue 27, item 4);
-``requests`` reads well at 80 columns with each request's verdict, question and answer; the live page lists
+"""While ``ragpulse serve`` holds the embedded database, ``requests``, ``report``, ``alerts`` and ``assembly
+preview`` read through its live page with the same read token, and say in one line what to do when they
+cannot (issue 27, item 4); ``requests`` reads well at 80 columns with each request's verdict, question and answer; the live page lists
 unscored requests with their reasons."""
 
 from __future__ import annotations
@@ -133,6 +133,10 @@ def test_requests_report_and_alerts_read_through_serve(serving: Serving, tmp_pat
 
     code, alerts = _run(serving, "alerts", "--all")
     assert code == 0 and ("no alerts" in alerts or "ragpulse alerts" in alerts), alerts
+
+    code, preview = _run(serving, "assembly", "preview", "--service", "billing-bot")
+    assert code == 0 and "holds" not in preview, preview
+    assert "No traces of service 'billing-bot' from other instrumentations" in " ".join(preview.split())
 
     code, refused = _run(serving, "requests", RAGPULSE_LIVE__READ_TOKEN="not-the-token")
     lines = refused.strip().splitlines()
