@@ -1,0 +1,113 @@
+"""Citation markers: the references to sources that answers put beside their claims, never part of a claim.
+
+Families rather than examples: a marker is a bracket, a parenthesis, a superscript or a 【】 pair that holds
+only references to sources (numbers and ranges, ``doc``/``source``/``passage`` and kin with a number, file
+names, URLs, ``†`` locators), a footnote reference ``[^x]``, or an editorial mark (``[sic]``,
+``[citation needed]``). Brackets holding anything else (``[text](url)`` link text, ``[optional]``) are
+content.
+A bracketed number glued to code (``rows[0].name``, ``self.items[2]``) is an index, not a marker.
+"""
+
+from __future__ import annotations
+
+import re
+
+_EXTENSIONS = (
+    r"(?:md|markdown|mdx|txt|pdf|docx?|pptx?|xlsx?|csv|tsv|jsonl?|html?|xml|rst|rtf|odt|epub|tex|ya?ml|ipynb)"
+)
+FILE = rf"[\w\-.()'’ ]{{0,80}}?[\w\-)]\.{_EXTENSIONS}(?:#[\w\-=.]*)?\b"
+URL = r"(?:https?://|www\.)[^\s\])>】,;]+"
+_REF_WORD = (
+    r"(?:doc(?:ument)?s?|sources?|src|passages?|contexts?|refs?|references?|citations?|chunks?|snippets?"
+    r"|excerpts?|(?:search\s+)?results?|web(?:page)?s?|articles?|footnotes?|notes?|fn|files?|attachments?"
+    r"|nodes?|evidence|pp?\.?|pages?)"
+)
+_NUMBERS = r"\d{1,4}[a-z]?(?:\s*(?:[-–&]|and)\s*\d{1,4}[a-z]?)*"
+_NAMED = rf"{_REF_WORD}\s*[:#_\-]?\s*{_NUMBERS}"
+# One reference in a marker: a named or bare number, a file, a URL, or a reference word alone ("[source]").
+_ID = rf"(?:{_NAMED}|{_NUMBERS}|{FILE}|{URL}|{_REF_WORD})"
+_IDS = rf"{_ID}(?:\s*[:,;|]\s*{_ID})*(?:\s*†[^\]】\n]*)?"
+_BRACKET = re.compile(rf"[ \t]*\[\s*\^?\s*(?:{_IDS})\s*\]", re.IGNORECASE)
+_FOOTNOTE_REF = re.compile(r"[ \t]*\[\^[^\]\s]{1,40}\]")
+_EDITORIAL = re.compile(
+    r"[ \t]*\[(?:citation needed|sic|emphasis (?:added|mine|in original)|clarification needed|dubious"
+    r"|verification needed|better source needed|full citation needed|page needed|dead link|original research"
+    r"|who\??|when\??|which\??|by whom\??|according to whom\??)\]",
+    re.IGNORECASE,
+)
+_LENTICULAR = re.compile(r"[ \t]*【([^】\n]{0,200})】")
+_PANDOC = re.compile(r"[ \t]*\^(?:\[[^\]\n]*\]|\d{1,4}(?:[,\-–]\d{1,4})*)\^?")
+# A parenthesis of references must name them ("(source 2)", "(doc1)", "(file.md)"): "(1)" and "(2019)" stay.
+_NAMED_ID = rf"(?:{_NAMED}|{FILE}|{URL}|\[\s*\^?\s*(?:{_IDS})\s*\])"
+_PAREN = re.compile(
+    rf"[ \t]*\(\s*(?:(?:see|cf\.?|from|via|per|in)\s+)?{_NAMED_ID}"
+    rf"(?:\s*(?:[,;]|and)\s*(?:{_NAMED_ID}|{_ID}))*\s*\)",
+    re.IGNORECASE,
+)
+_PAREN_LABELLED = re.compile(
+    r"[ \t]*\(\s*(?:sources?|refs?|references?|citations?|cited\s+(?:from|in)|retrieved\s+from)\s*:"
+    r"[^()\n]{1,150}\)",
+    re.IGNORECASE,
+)
+_SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+# After punctuation or a word of three letters or more: "m²" and "mc²" are units and powers, "year²" a note.
+_SUPERSCRIPTS = re.compile(
+    rf"(?:(?<=[.,;:!?)\]\"'”’])|(?<=[^\W\d_]{{3}}))[{_SUPERSCRIPT}]+(?:[,⁻\-][{_SUPERSCRIPT}]+)*(?![^\W\d_])"
+)
+_SUP_TAG = re.compile(r"[ \t]*<sup>([^<]*)</sup>", re.IGNORECASE)
+_CODE_AFTER = re.compile(r"[\[(=]|\.[^\W\d]")
+_BARE_NUMBER = re.compile(r"\[\s*\d+\s*\]")
+CUT = "\x01"
+_CUT_BETWEEN_WORDS = re.compile(r"(?<=\w)\x01+(?=\w)")
+
+
+def strip_citations(text: str) -> str:
+    """``text`` without its citation markers (see the module docstring for what counts as one)."""
+    text = _LENTICULAR.sub(_lenticular, text)
+    text = _PANDOC.sub(CUT, text)
+    text = _FOOTNOTE_REF.sub(CUT, text)
+    text = _EDITORIAL.sub(CUT, text)
+    text = _PAREN_LABELLED.sub(CUT, text)
+    text = _PAREN.sub(CUT, text)
+    text = _BRACKET.sub(lambda match: _unless_index(match, text), text)
+    text = _SUPERSCRIPTS.sub(CUT, text)
+    return close_cuts(_SUP_TAG.sub(_sup, text))
+
+
+def close_cuts(text: str) -> str:
+    """Where something was cut between two words, a space keeps them apart ("a[1]b" is "a b", not "ab")."""
+    return _CUT_BETWEEN_WORDS.sub(" ", text).replace(CUT, "")
+
+
+def is_reference(text: str) -> bool:
+    """``text`` holds nothing but references: markers, files, URLs, "Document 3"."""
+    rest = re.sub(rf"{FILE}|{URL}|{_NAMED}", " ", strip_citations(text), flags=re.IGNORECASE)
+    return not re.search(r"[^\W_]", rest)
+
+
+def names_a_source(text: str) -> bool:
+    """``text`` points at a source somewhere: a marker, a file name or a URL."""
+    return strip_citations(text) != text or bool(re.search(rf"{FILE}|{URL}", text, re.IGNORECASE))
+
+
+def _lenticular(match: re.Match[str]) -> str:
+    inner = match.group(1)
+    if "†" in inner or re.fullmatch(rf"\s*(?:{_IDS})\s*", inner, re.IGNORECASE):
+        return CUT
+    return " " + inner
+
+
+def _unless_index(match: re.Match[str], text: str) -> str:
+    """A bare ``[n]`` glued to code stays: ``rows[0].name``, ``self.items[2]``, ``snake_case[1]``."""
+    start, end = match.span()
+    marker = match.group()
+    if start == 0 or not _BARE_NUMBER.fullmatch(marker) or not re.match(r"[\w)\]]", text[start - 1]):
+        return CUT
+    identifier = re.search(r"[\w.]*$", text[:start])
+    glued_code = bool(identifier and ("_" in identifier.group() or "." in identifier.group().strip(".")))
+    return marker if glued_code or _CODE_AFTER.match(text, end) else CUT
+
+
+def _sup(match: re.Match[str]) -> str:
+    inner = match.group(1)
+    return CUT if is_reference(inner) or not inner.strip() else "^" + inner
