@@ -38,9 +38,13 @@ _EDITORIAL = re.compile(
 _LENTICULAR = re.compile(r"[ \t]*【([^】\n]{0,200})】")
 _PANDOC = re.compile(r"[ \t]*\^(?:\[[^\]\n]*\]|\d{1,4}(?:[,\-–]\d{1,4})*)\^?")
 # A parenthesis of references must name them ("(source 2)", "(doc1)", "(file.md)"): "(1)" and "(2019)" stay.
+_LEAD_IN = (
+    r"(?:(?:see(?:\s+also)?|cf\.?|from|via|per|in|according\s+to|(?:as\s+)?(?:mentioned|stated|noted|described"
+    r"|shown|cited|found|discussed|explained|given|reported)\s+in)\s+(?:the\s+)?)"
+)
 _NAMED_ID = rf"(?:{_NAMED}|{FILE}|{URL}|\[\s*\^?\s*(?:{_IDS})\s*\])"
 _PAREN = re.compile(
-    rf"[ \t]*\(\s*(?:(?:see|cf\.?|from|via|per|in)\s+)?{_NAMED_ID}"
+    rf"[ \t]*\(\s*{_LEAD_IN}?{_NAMED_ID}"
     rf"(?:\s*(?:[,;]|and)\s*(?:{_NAMED_ID}|{_ID}))*\s*\)",
     re.IGNORECASE,
 )
@@ -50,9 +54,11 @@ _PAREN_LABELLED = re.compile(
     re.IGNORECASE,
 )
 _SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹"
-# After punctuation or a word of three letters or more: "m²" and "mc²" are units and powers, "year²" a note.
+# Alone, after punctuation or after a word of three letters or more: "m²" and "mc²" are a unit and a power,
+# "year²" and "year.²" a note.
 _SUPERSCRIPTS = re.compile(
-    rf"(?:(?<=[.,;:!?)\]\"'”’])|(?<=[^\W\d_]{{3}}))[{_SUPERSCRIPT}]+(?:[,⁻\-][{_SUPERSCRIPT}]+)*(?![^\W\d_])"
+    rf"(?:(?<=[.,;:!?)\]\"'”’\x01])|(?<![^\s])|(?<=[^\W\d_]{{3}}))"
+    rf"[{_SUPERSCRIPT}]+(?:[,⁻\-][{_SUPERSCRIPT}]+)*(?![^\W\d_])"
 )
 _SUP_TAG = re.compile(r"[ \t]*<sup>([^<]*)</sup>", re.IGNORECASE)
 _CODE_AFTER = re.compile(r"[\[(=]|\.[^\W\d]")

@@ -18,7 +18,7 @@ _QUOTE_PREFIX = re.compile(r"^(?:>\s?)+")
 _HEADING = re.compile(r"#{1,6}\s+(.*?)(?:\s+#+)?")
 _BOLD_LINE = re.compile(r"(\*\*|__)([^*_\n]+?)\1\s*:?")
 _ITEM = re.compile(
-    r"(?:[-*+•‣◦▪●–]|\d{1,3}[.)]|[a-z][.)]|\(\d{1,3}\)|\([a-z]\)|[ivx]{1,4}[.)])\s+(?:\[[ xX]\]\s+)?(.*)"
+    r"(?:(?:[-*+•‣◦▪●–]|\d{1,3}[.)]|[a-z][.)]|\(\d{1,3}\)|\([a-z]\)|[ivx]{1,4}[.)])\s+)+(?:\[[ xX]\]\s+)?(.*)"
 )
 _FOOTNOTE_DEFINITION = re.compile(r"\[\^?[\w\-]{1,40}\]:\s*(.*)")
 _TABLE_SEPARATOR = re.compile(r"\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?")
