@@ -1,10 +1,11 @@
 """The lexical judge on labelled answers as written and as models format them, side by side in one run.
 
 Every row of a RAGTruth-style file is judged plain and in each style of
-:mod:`ragpulse_scorers.evaluation.formatted_answers` (markdown, citation markers, preambles, tables). The goal:
-each style's balanced accuracy within 0.02 of the plain answers'. The table also counts the responses whose
-verdict the formatting changed, and checks that every labelled hallucinated span still reads, word for word,
-in the sentences the judge sees (the rewriting must not change which claims are hallucinated).
+:mod:`ragpulse_scorers.evaluation.formatted_answers` (markdown, citation markers, preambles, tables).
+The goal: each style's balanced accuracy within 0.02 of the plain answers'. The table also counts the
+responses whose verdict the formatting changed, and checks that every labelled hallucinated span still
+reads, word for word, in the sentences the judge sees (the rewriting must not change which claims are
+hallucinated).
 
     python benchmarks/bench_formatted_answers.py --data ../shared/data/ragtruth_qa_dev.jsonl --split holdout
 """
