@@ -155,6 +155,7 @@ def is_framing_word(word: str) -> bool:
     word = word.lower().replace("’", "'")
     if word in _NEGATIONS or word.endswith("n't") or word[0].isdigit():
         return False
+    word = word.split("'")[0]  # "here's", "what's"
     return word in _STOPWORDS or word in _META_WORDS or word in _FRAMING_WORDS
 
 

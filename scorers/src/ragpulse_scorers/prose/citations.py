@@ -57,7 +57,7 @@ _SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 # Alone, after punctuation or after a word of three letters or more: "m²" and "mc²" are a unit and a power,
 # "year²" and "year.²" a note.
 _SUPERSCRIPTS = re.compile(
-    rf"(?:(?<=[.,;:!?)\]\"'”’\x01])|(?<![^\s])|(?<=[^\W\d_]{{3}}))"
+    rf"(?:(?<=[.,;:!?)\]\"'”’`*_~\x00\x01])|(?<![^\s])|(?<=[^\W\d_]{{3}}))"
     rf"[{_SUPERSCRIPT}]+(?:[,⁻\-][{_SUPERSCRIPT}]+)*(?![^\W\d_])"
 )
 _SUP_TAG = re.compile(r"[ \t]*<sup>([^<]*)</sup>", re.IGNORECASE)
@@ -116,4 +116,4 @@ def _unless_index(match: re.Match[str], text: str) -> str:
 
 def _sup(match: re.Match[str]) -> str:
     inner = match.group(1)
-    return CUT if is_reference(inner) or not inner.strip() else "^" + inner
+    return CUT if is_reference(f"[{inner}]") or not inner.strip() else "^" + inner

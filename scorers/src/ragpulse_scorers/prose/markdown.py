@@ -78,8 +78,8 @@ def plain_inline(text: str) -> str:
     text = _CODE_SPAN.sub(hold, text)
     text = _LINE_BREAK_TAG.sub(" ", text)
     text = _IMAGE.sub(" ", text)
-    text = _LINK.sub(lambda m: CUT if is_reference(m.group(1)) else m.group(1), text)
-    text = _REFERENCE_LINK.sub(lambda m: CUT if is_reference(m.group(1)) else m.group(1), text)
+    text = _LINK.sub(_link_text, text)
+    text = _REFERENCE_LINK.sub(_link_text, text)
     text = strip_citations(text)
     text = _TAG.sub("", text)
     for _ in range(2):
@@ -92,6 +92,12 @@ def plain_inline(text: str) -> str:
     text = _SPACE_BEFORE_PUNCTUATION.sub(r"\1", text)
     text = _WHITESPACE.sub(" ", text).strip()
     return _PLACEHOLDERS.sub(lambda m: spans[int(m.group(1))], text)
+
+
+def _link_text(link: re.Match[str]) -> str:
+    """A link reads as its text; a link whose text is a marker (``[1](url)``, ``[doc2][2]``) is a marker."""
+    text = link.group(1)
+    return CUT if is_reference(f"[{text}]") else text
 
 
 class _Reader:
