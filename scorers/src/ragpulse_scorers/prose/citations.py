@@ -23,11 +23,14 @@ _REF_WORD = (
     r"|nodes?|evidence|pp?\.?|pages?)"
 )
 _NUMBERS = r"\d{1,4}[a-z]?(?:\s*(?:[-–&]|and)\s*\d{1,4}[a-z]?)*"
-_NAMED = rf"{_REF_WORD}\s*[:#_\-]?\s*{_NUMBERS}"
+# One way to read each space and separator ("source: 2" is a word, ":" and a number in _IDS): no
+# ambiguity for the regex engine to backtrack through on a marker that does not close.
+_NAMED = rf"{_REF_WORD}\s*(?:[#_\-]\s*)?{_NUMBERS}"
 # One reference in a marker: a named or bare number, a file, a URL, or a reference word alone ("[source]").
-_ID = rf"(?:{_NAMED}|{_NUMBERS}|{FILE}|{URL}|{_REF_WORD})"
+_ID = rf"(?:{_NAMED}|{_NUMBERS}|{FILE}|{URL}|{_REF_WORD}(?=\s*[\]】),;:|†]))"
 _IDS = rf"{_ID}(?:\s*[:,;|]\s*{_ID})*(?:\s*†[^\]】\n]*)?"
-_BRACKET = re.compile(rf"[ \t]*\[\s*\^?\s*(?:{_IDS})\s*\]", re.IGNORECASE)
+_MARKER = rf"\[\s*\^?\s*(?:{_IDS})\s*\]"
+_BRACKET = re.compile(rf"[ \t]*{_MARKER}", re.IGNORECASE)
 _FOOTNOTE_REF = re.compile(r"[ \t]*\[\^[^\]\s]{1,40}\]")
 _EDITORIAL = re.compile(
     r"[ \t]*\[(?:citation needed|sic|emphasis (?:added|mine|in original)|clarification needed|dubious"
@@ -42,10 +45,10 @@ _LEAD_IN = (
     r"(?:(?:see(?:\s+also)?|cf\.?|from|via|per|in|according\s+to|(?:as\s+)?(?:mentioned|stated|noted|described"
     r"|shown|cited|found|discussed|explained|given|reported)\s+in)\s+(?:the\s+)?)"
 )
-_NAMED_ID = rf"(?:{_NAMED}|{FILE}|{URL}|\[\s*\^?\s*(?:{_IDS})\s*\])"
+_NAMED_ID = rf"(?:{_NAMED}|{FILE}|{URL}|{_MARKER})"
 _PAREN = re.compile(
     rf"[ \t]*\(\s*{_LEAD_IN}?{_NAMED_ID}"
-    rf"(?:\s*(?:[,;]|and)\s*(?:{_NAMED_ID}|{_ID}))*\s*\)",
+    rf"(?:\s*(?:[,;]|and)\s*(?:{_ID}|{_MARKER}))*\s*\)",
     re.IGNORECASE,
 )
 _PAREN_LABELLED = re.compile(

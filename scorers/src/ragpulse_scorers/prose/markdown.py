@@ -31,17 +31,19 @@ _MAX_REFERENCE_WORDS = 20
 # A heading of a few words without a full stop or a number labels what follows; a longer one is a sentence.
 _MAX_LABEL_WORDS = 8
 
-_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+_CODE_SPAN = re.compile(r"(`+)(.{1,2000}?)\1")
 _IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)")
-_LINK = re.compile(r"\[([^\]\n]*)\]\(\s*<?[^)\s>]*>?(?:\s+[\"'][^\"'\n]*[\"'])?\s*\)")
-_REFERENCE_LINK = re.compile(r"\[([^\]\n]+)\]\[[^\]\n]*\]")
+# Lengths are bounded and a URL stops at a bracket, so that unclosed markup costs linear time, not quadratic.
+_LINK = re.compile(r"\[([^\]\n]{0,500})\]\(\s*<?[^)\s>\[(]{0,2000}>?(?:\s+[\"'][^\"'\n]{0,300}[\"'])?\s*\)")
+_REFERENCE_LINK = re.compile(r"\[([^\]\n]{1,500})\]\[[^\]\n]{0,100}\]")
 _LINE_BREAK_TAG = re.compile(r"<br\s*/?>", re.IGNORECASE)
 _TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>\n]*)?/?>")
-_STRONG = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
+_STRONG = re.compile(r"(\*\*|__)(?=\S)(.{1,500}?)(?<=\S)\1")
 _EMPHASIS = re.compile(
-    r"(?<![\w*\\])\*(?=[^\s*])([^*\n]+?)(?<=[^\s*\\])\*(?![\w*])|(?<![\w\\])_(?=\S)([^_\n]+?)(?<=\S)_(?!\w)"
+    r"(?<![\w*\\])\*(?=[^\s*])([^*\n]{1,500}?)(?<=[^\s*\\])\*(?![\w*])"
+    r"|(?<![\w\\])_(?=\S)([^_\n]{1,500}?)(?<=\S)_(?!\w)"
 )
-_STRIKE = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")
+_STRIKE = re.compile(r"~~(?=\S)(.{1,500}?)(?<=\S)~~")
 _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~])")
 _DOUBLE_QUOTES = re.compile(r"[\"“”„‟«»‹›「」『』]")
 _SINGLE_QUOTES = re.compile(r"(?<![^\W_])['‘’]|['‘’](?![^\W_])")
@@ -152,7 +154,11 @@ class _Reader:
 
     def _structure(self, stripped: str) -> None:
         unheaded = re.sub(r"^#{1,6}\s+", "", stripped)
-        if self.sources_from is None and _SOURCES_LABEL.fullmatch(plain_inline(unheaded)):
+        if (
+            self.sources_from is None
+            and _SOURCES_LABEL.match(unheaded.lstrip("*_ "))
+            and _SOURCES_LABEL.fullmatch(plain_inline(unheaded))
+        ):
             self._flush()
             self.sources_from = len(self.blocks)
             self._start(unheaded, stripped)
