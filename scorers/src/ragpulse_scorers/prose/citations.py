@@ -63,6 +63,7 @@ _SUPERSCRIPTS = re.compile(
     rf"(?:(?<=[.,;:!?)\]\"'”’`*_~\x00\x01])|(?<![^\s])|(?<=[^\W\d_]{{3}}))"
     rf"[{_SUPERSCRIPT}]+(?:[,⁻\-][{_SUPERSCRIPT}]+)*(?![^\W\d_])"
 )
+_ANY_SUPERSCRIPT = re.compile(f"[{_SUPERSCRIPT}]")
 _SUP_TAG = re.compile(r"[ \t]*<sup>([^<]*)</sup>", re.IGNORECASE)
 _CODE_AFTER = re.compile(r"[\[(=]|\.[^\W\d]")
 _BARE_NUMBER = re.compile(r"\[\s*\d+\s*\]")
@@ -72,15 +73,22 @@ _CUT_BETWEEN_WORDS = re.compile(r"(?<=\w)\x01+(?=\w)")
 
 def strip_citations(text: str) -> str:
     """``text`` without its citation markers (see the module docstring for what counts as one)."""
-    text = _LENTICULAR.sub(_lenticular, text)
-    text = _PANDOC.sub(CUT, text)
-    text = _FOOTNOTE_REF.sub(CUT, text)
-    text = _EDITORIAL.sub(CUT, text)
-    text = _PAREN_LABELLED.sub(CUT, text)
-    text = _PAREN.sub(CUT, text)
-    text = _BRACKET.sub(lambda match: _unless_index(match, text), text)
-    text = _SUPERSCRIPTS.sub(CUT, text)
-    return close_cuts(_SUP_TAG.sub(_sup, text))
+    # Each pattern runs only where its opening character occurs: most sentences hold none.
+    if "【" in text:
+        text = _LENTICULAR.sub(_lenticular, text)
+    if "^" in text:
+        text = _PANDOC.sub(CUT, text)
+    if "[" in text:
+        text = _EDITORIAL.sub(CUT, _FOOTNOTE_REF.sub(CUT, text))
+    if "(" in text:
+        text = _PAREN.sub(CUT, _PAREN_LABELLED.sub(CUT, text))
+    if "[" in text:
+        text = _BRACKET.sub(lambda match: _unless_index(match, text), text)
+    if _ANY_SUPERSCRIPT.search(text):
+        text = _SUPERSCRIPTS.sub(CUT, text)
+    if "<" in text:
+        text = _SUP_TAG.sub(_sup, text)
+    return close_cuts(text) if CUT in text else text
 
 
 def close_cuts(text: str) -> str:

@@ -46,10 +46,9 @@ _EMPHASIS = re.compile(
 _STRIKE = re.compile(r"~~(?=\S)(.{1,500}?)(?<=\S)~~")
 _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~])")
 _DOUBLE_QUOTES = re.compile(r"[\"“”„‟«»‹›「」『』]")
-_SINGLE_QUOTES = re.compile(r"(?<![^\W_])['‘’]|['‘’](?![^\W_])")
+_SINGLE_QUOTE = re.compile(r"['‘’]")
 _SPACE_BEFORE_PUNCTUATION = re.compile(r"\s+([.,;:!?])")
 _EMPTY_BRACKETS = re.compile(r"\(\s*[,;]?\s*\)|\[\s*\]")
-_WHITESPACE = re.compile(r"\s+")
 _PLACEHOLDER = "\x00{}\x00"
 _PLACEHOLDERS = re.compile("\x00(\\d+)\x00")
 
@@ -77,23 +76,42 @@ def plain_inline(text: str) -> str:
         spans.append(match.group(2).strip())
         return _PLACEHOLDER.format(len(spans) - 1)
 
-    text = _CODE_SPAN.sub(hold, text)
-    text = _LINE_BREAK_TAG.sub(" ", text)
-    text = _IMAGE.sub(" ", text)
-    text = _LINK.sub(_link_text, text)
-    text = _REFERENCE_LINK.sub(_link_text, text)
+    original = text
+    # Each pattern runs only where its opening character occurs: most sentences hold none.
+    if "`" in text:
+        text = _CODE_SPAN.sub(hold, text)
+    if "<" in text:
+        text = _LINE_BREAK_TAG.sub(" ", text)
+    if "[" in text:
+        text = _REFERENCE_LINK.sub(_link_text, _LINK.sub(_link_text, _IMAGE.sub(" ", text)))
     text = strip_citations(text)
-    text = _TAG.sub("", text)
-    for _ in range(2):
-        text = _STRONG.sub(r"\2", text)
-    text = _EMPHASIS.sub(lambda m: m.group(1) or m.group(2), text)
-    text = _STRIKE.sub(r"\1", text)
-    text = _ESCAPE.sub(r"\1", text)
-    text = close_cuts(_SINGLE_QUOTES.sub(CUT, _DOUBLE_QUOTES.sub(CUT, text)))
-    text = _EMPTY_BRACKETS.sub("", text)
-    text = _SPACE_BEFORE_PUNCTUATION.sub(r"\1", text)
-    text = _WHITESPACE.sub(" ", text).strip()
+    if "<" in text:
+        text = _TAG.sub("", text)
+    if "*" in text or "_" in text:
+        for _ in range(2):
+            text = _STRONG.sub(r"\2", text)
+        text = _EMPHASIS.sub(lambda m: m.group(1) or m.group(2), text)
+    if "~~" in text:
+        text = _STRIKE.sub(r"\1", text)
+    if "\\" in text:
+        text = _ESCAPE.sub(r"\1", text)
+    text = _DOUBLE_QUOTES.sub(CUT, text)
+    if "'" in text or "‘" in text or "’" in text:
+        text = _SINGLE_QUOTE.sub(_unless_apostrophe, text)
+    if text != original:
+        text = close_cuts(text)
+        text = _SPACE_BEFORE_PUNCTUATION.sub(r"\1", _EMPTY_BRACKETS.sub("", text))
+    text = " ".join(text.split())
+    if "\x00" not in text:
+        return text
     return _PLACEHOLDERS.sub(lambda m: spans[int(m.group(1))], text)
+
+
+def _unless_apostrophe(quote: re.Match[str]) -> str:
+    """A single quote between two letters is an apostrophe ("don't"); anywhere else it quotes."""
+    text, start, end = quote.string, quote.start(), quote.end()
+    inside_word = start > 0 and end < len(text) and text[start - 1].isalnum() and text[end].isalnum()
+    return quote.group() if inside_word else CUT
 
 
 def _link_text(link: re.Match[str]) -> str:
