@@ -9,7 +9,13 @@ from pathlib import Path
 
 from rich.console import Console
 
-BENCHMARKS = ("bench_decorators", "bench_collector", "bench_assembly", "bench_scorer")
+BENCHMARKS = (
+    "bench_decorators",
+    "bench_collector",
+    "bench_assembly",
+    "bench_scorer",
+    "bench_formatted_answers",
+)
 # chDB holds one data path per process: benchmarks with a database of their own run in a process of their own.
 SEPARATE_PROCESS = ("bench_queries", "bench_live")
 

@@ -1,7 +1,7 @@
 """While ``ragpulse serve`` holds the embedded database, ``requests``, ``report``, ``alerts`` and ``assembly
 preview`` read through its live page with the same read token, and say in one line what to do when they
-cannot (issue 27, item 4); ``requests`` reads well at 80 columns with each request's verdict, question and answer; the live page lists
-unscored requests with their reasons."""
+cannot (issue 27, item 4); ``requests`` reads well at 80 columns with each request's verdict, question and
+answer; the live page lists unscored requests with their reasons."""
 
 from __future__ import annotations
 

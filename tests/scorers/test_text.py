@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given
 from hypothesis import strategies as st
 from ragpulse_scorers.text import split_sentences
@@ -16,14 +18,14 @@ def test_prose_splits_at_sentence_ends_but_not_at_abbreviations_or_decimals() ->
     ]
 
 
-def test_list_markers_stay_with_their_item() -> None:
+def test_list_items_are_sentences_without_their_markers() -> None:
     text = "Follow these steps:\n\n1. Lay the quilt flat. Smooth it.\n2. Fold it in thirds.\n- Store it."
     assert split_sentences(text) == [
         "Follow these steps:",
-        "1. Lay the quilt flat.",
+        "Lay the quilt flat.",
         "Smooth it.",
-        "2. Fold it in thirds.",
-        "- Store it.",
+        "Fold it in thirds.",
+        "Store it.",
     ]
 
 
@@ -32,6 +34,25 @@ def test_empty_and_blank_text_have_no_sentences() -> None:
     assert split_sentences(" \n\n ") == []
 
 
-@given(st.text())
-def test_splitting_never_loses_or_invents_text(text: str) -> None:
+PROSE = st.text(alphabet=st.characters(categories=["L", "Nd", "Zs"], include_characters=".,;!?\n"))
+
+
+# Alone on a line these words label a list of sources, which is dropped when nothing follows it.
+SOURCES_LABELS = re.compile(
+    r"\s*(?:sources?|references?|citations?|bibliography|links?|footnotes?|(?:works|documents?)\s+cited"
+    r"|further\s+reading|(?:learn|read)\s+more|documents?\s+(?:used|referenced))\s*",
+    re.IGNORECASE,
+)
+
+
+@given(PROSE.filter(lambda text: not SOURCES_LABELS.fullmatch(text)))
+def test_splitting_prose_never_loses_or_invents_text(text: str) -> None:
     assert "".join("".join(split_sentences(text)).split()) == "".join(text.split())
+
+
+@given(st.text())
+def test_splitting_never_invents_a_word(text: str) -> None:
+    words = set(re.findall(r"[^\W_]+", text))
+    assert all(
+        word in words or word in text for s in split_sentences(text) for word in re.findall(r"[^\W_]+", s)
+    )

@@ -1,8 +1,16 @@
-"""Sentence splitting shared by the lexical judge and the LLM support judge."""
+"""Sentence splitting shared by the lexical judge and the LLM judges.
+
+Text is read as markdown first (:mod:`ragpulse_scorers.prose.markdown`): each heading, list item and table
+row is a unit of its own, and citation markers, emphasis, links and quotation marks are taken off, so a
+sentence is the plain statement a reader sees.
+"""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+
+from ragpulse_scorers.prose.markdown import markdown_blocks
 
 _ABBREVIATIONS = frozenset(
     [
@@ -49,8 +57,31 @@ _LINE_BREAKS = re.compile(r"\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)")
 _LIST_MARKER = re.compile(r"[(\[]?(?:\d{1,3}|[a-zA-Z]|[ivx]{1,4})[.)\]]?")
 
 
+@dataclass(frozen=True)
+class Segment:
+    """A sentence, or a ``label`` (a short heading or a table's header row) that names what follows."""
+
+    text: str
+    label: bool = False
+
+
+def text_segments(text: str) -> list[Segment]:
+    """The sentences and labels of ``text`` in order, without markup (see the module docstring)."""
+    segments: list[Segment] = []
+    for block in markdown_blocks(text):
+        if block.label or block.code:
+            segments.append(Segment(block.text, label=block.label))
+        else:
+            segments.extend(Segment(sentence) for sentence in _prose_sentences(block.text))
+    return segments
+
+
 def split_sentences(text: str) -> list[str]:
-    """Split prose into sentences; paragraph breaks and list items also end a sentence."""
+    """Split text into sentences; paragraph breaks, headings, list items and table rows also end one."""
+    return [segment.text for segment in text_segments(text)]
+
+
+def _prose_sentences(text: str) -> list[str]:
     sentences: list[str] = []
     for block in _LINE_BREAKS.split(text):
         start = 0

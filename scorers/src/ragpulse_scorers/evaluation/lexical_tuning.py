@@ -18,7 +18,7 @@ from ragpulse_scorers.evaluation.datasets import Split, SupportExample, load_sup
 from ragpulse_scorers.evaluation.metrics import Confusion, auroc
 from ragpulse_scorers.lexical.judge import ClaimEvidence, ContextIndex, LexicalParams, gather_evidence
 from ragpulse_scorers.lexical.tokens import sentence_features
-from ragpulse_scorers.text import split_sentences
+from ragpulse_scorers.text import text_segments
 
 WEIGHTS = tuple(round(0.1 * i, 1) for i in range(11))
 PENALTIES = tuple(round(0.1 * i, 1) for i in range(3, 11))
@@ -36,7 +36,7 @@ def claim_evidence(example: SupportExample) -> list[ClaimEvidence]:
     """The evidence of every real claim of a response (hedges and questions carry none)."""
     index = ContextIndex.build(example.question, example.context)
     question = sentence_features(example.question)
-    gathered = (gather_evidence(sentence, index, question) for sentence in split_sentences(example.response))
+    gathered = (gather_evidence(sentence, index, question) for sentence in text_segments(example.response))
     return [evidence for evidence in gathered if isinstance(evidence, ClaimEvidence)]
 
 

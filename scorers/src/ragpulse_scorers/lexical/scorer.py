@@ -26,7 +26,8 @@ MAX_CONTEXT_CHARS = 200_000
 
 class LexicalScorer:
     name = "lexical"
-    version = "1"
+    # 2: answers and documents read as prose (markers, markdown, preambles); recent requests are re-judged.
+    version = "2"
     requires: tuple[str, ...] = ("answer", "context")
     free = True
 

@@ -34,6 +34,21 @@ _META_WORDS = frozenset([
     "mentions", "mentioned", "state", "states", "stated", "answer", "question", "given", "note",
     "important", "says", "said", "described", "describes", "describe", "refer", "refers"
 ])  # fmt: skip
+# Words a preamble frames an answer with ("Here is a summary of what the search results show:"): with the
+# stopwords and meta words, all a clause that states nothing is made of (see lexical/preamble.py).
+_FRAMING_WORDS = frozenset([
+    "here", "below", "above", "following", "follows", "follow", "summary", "summarize", "summarise",
+    "summarized", "summarised", "summarizing", "summarising", "sum", "overview", "key", "point", "points",
+    "detail", "details", "explain", "explanation", "sure", "certainly", "course", "okay", "ok", "great",
+    "glad", "happy", "help", "query", "search", "result", "results", "retrieved", "retrieval", "supplied",
+    "available", "excerpt", "excerpts", "snippet", "snippets", "chunk", "chunks", "material", "materials",
+    "knowledge", "base", "data", "file", "files", "reference", "references", "article", "articles",
+    "documentation", "docs", "doc", "record", "records", "review", "reviewed", "reviewing", "read",
+    "reading", "analysis", "analyzing", "analysing", "look", "looking", "short", "conclusion", "brief",
+    "briefly", "response", "responses", "respond", "answers", "found", "find", "know", "tell", "say",
+    "show", "shows", "shown", "indicate", "indicates", "indicated", "outlined", "noted", "explained",
+    "suggest", "suggests", "regarding", "relevant", "questions", "asked", "ask", "asks", "best", "summed",
+])  # fmt: skip
 _NEGATIONS = frozenset(
     ["not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "cannot", "n't", "nt"]
 )
@@ -52,7 +67,8 @@ _CLAIM_NUMBER_WORDS = frozenset(_NUMBER_WORDS) - {"one", "first", "second", "hal
 
 # References to the context ("(passage 2)", "Document 1 says") and list markers are not numbers of a claim.
 _REFERENCE = re.compile(
-    r"\b(?:passages?|documents?|sources?|contexts?|paragraphs?|steps?|methods?|options?)\s+\d+"
+    r"\b(?:passages?|documents?|docs?|sources?|contexts?|chunks?|snippets?|excerpts?|paragraphs?|steps?"
+    r"|methods?|options?)\s+\d+"
     r"(?:\s*(?:,|and|&|-)\s*\d+)*|^\s*(?:[-*•]|\(?\d{1,3}[.):]|\(?[a-z][.)])\s+",
     re.IGNORECASE,
 )
@@ -132,6 +148,15 @@ def _classify(raw: str) -> tuple[int, str]:
     if word in _STOPWORDS or word in _META_WORDS or len(word) < 2:
         return _IGNORED, ""
     return _CONTENT, stem(word.split("'")[0])
+
+
+def is_framing_word(word: str) -> bool:
+    """A word that says nothing about the world: a stopword, a word about the sources, or a preamble's."""
+    word = word.lower().replace("’", "'")
+    if word in _NEGATIONS or word.endswith("n't") or word[0].isdigit():
+        return False
+    word = word.split("'")[0]  # "here's", "what's"
+    return word in _STOPWORDS or word in _META_WORDS or word in _FRAMING_WORDS
 
 
 def number_vocabulary(text: str) -> frozenset[str]:

@@ -1,0 +1,257 @@
+"""Markdown as blocks of plain text: each heading, list item, table row and paragraph a block of its own.
+
+A block's text has its inline markup taken off (emphasis, code span backticks, links, HTML tags, citation
+markers, quotation marks). Fenced code is kept verbatim as one block. A trailing "Sources:" section and
+footnote definitions that only list references are dropped: they point at sources and state nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ragpulse_scorers.prose.citations import CUT, close_cuts, is_reference, names_a_source, strip_citations
+
+_FENCE = re.compile(r"(`{3,}|~{3,})")
+_RULE = re.compile(r"(?:[-*_=]\s*){3,}")
+_QUOTE_PREFIX = re.compile(r"^(?:>\s?)+")
+_HEADING = re.compile(r"#{1,6}\s+(.*?)(?:\s+#+)?")
+_BOLD_LINE = re.compile(r"(\*\*|__)([^*_\n]+?)\1\s*:?")
+_ITEM = re.compile(
+    r"(?:(?:[-*+•‣◦▪●–]|\d{1,3}[.)]|[a-z][.)]|\(\d{1,3}\)|\([a-z]\)|[ivx]{1,4}[.)])\s+)+(?:\[[ xX]\]\s+)?(.*)"
+)
+_FOOTNOTE_DEFINITION = re.compile(r"\[\^?[\w\-]{1,40}\]:\s*(.*)")
+_TABLE_SEPARATOR = re.compile(r"\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?")
+_SOURCES_LABEL = re.compile(
+    r"(?:sources?|references?|citations?|bibliography|works\s+cited|further\s+reading|learn\s+more"
+    r"|read\s+more|documents?\s+(?:used|cited|referenced)|links?|footnotes?)\s*(?::\s*(.*)|)",
+    re.IGNORECASE,
+)
+_MAX_REFERENCE_WORDS = 20
+# A heading of a few words without a full stop or a number labels what follows; a longer one is a sentence.
+_MAX_LABEL_WORDS = 8
+
+_CODE_SPAN = re.compile(r"(`+)(.{1,2000}?)\1")
+_IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)")
+# Lengths are bounded and a URL stops at a bracket, so that unclosed markup costs linear time, not quadratic.
+_LINK = re.compile(r"\[([^\]\n]{0,500})\]\(\s*<?[^)\s>\[(]{0,2000}>?(?:\s+[\"'][^\"'\n]{0,300}[\"'])?\s*\)")
+_REFERENCE_LINK = re.compile(r"\[([^\]\n]{1,500})\]\[[^\]\n]{0,100}\]")
+_LINE_BREAK_TAG = re.compile(r"<br\s*/?>", re.IGNORECASE)
+_TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>\n]*)?/?>")
+_STRONG = re.compile(r"(\*\*|__)(?=\S)(.{1,500}?)(?<=\S)\1")
+_EMPHASIS = re.compile(
+    r"(?<![\w*\\])\*(?=[^\s*])([^*\n]{1,500}?)(?<=[^\s*\\])\*(?![\w*])"
+    r"|(?<![\w\\])_(?=\S)([^_\n]{1,500}?)(?<=\S)_(?!\w)"
+)
+_STRIKE = re.compile(r"~~(?=\S)(.{1,500}?)(?<=\S)~~")
+_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~])")
+_DOUBLE_QUOTES = re.compile(r"[\"“”„‟«»‹›「」『』]")
+_SINGLE_QUOTE = re.compile(r"['‘’]")
+_SPACE_BEFORE_PUNCTUATION = re.compile(r"\s+([.,;:!?])")
+_EMPTY_BRACKETS = re.compile(r"\(\s*[,;]?\s*\)|\[\s*\]")
+_PLACEHOLDER = "\x00{}\x00"
+_PLACEHOLDERS = re.compile("\x00(\\d+)\x00")
+
+
+@dataclass(frozen=True)
+class Block:
+    """One unit of the text; ``label`` for headings and table header rows, ``code`` for fenced code."""
+
+    text: str
+    label: bool = False
+    code: bool = False
+    raw: str = ""
+
+
+def markdown_blocks(text: str) -> list[Block]:
+    """The blocks of ``text``, in order, with their inline markup taken off."""
+    return _Reader().read(text.replace("\r\n", "\n").replace("\r", "\n"))
+
+
+def plain_inline(text: str) -> str:
+    """One line of markdown as plain text; code spans keep their content verbatim."""
+    spans: list[str] = []
+
+    def hold(match: re.Match[str]) -> str:
+        spans.append(match.group(2).strip())
+        return _PLACEHOLDER.format(len(spans) - 1)
+
+    original = text
+    # Each pattern runs only where its opening character occurs: most sentences hold none.
+    if "`" in text:
+        text = _CODE_SPAN.sub(hold, text)
+    if "<" in text:
+        text = _LINE_BREAK_TAG.sub(" ", text)
+    if "[" in text:
+        text = _REFERENCE_LINK.sub(_link_text, _LINK.sub(_link_text, _IMAGE.sub(" ", text)))
+    text = strip_citations(text)
+    if "<" in text:
+        text = _TAG.sub("", text)
+    if "*" in text or "_" in text:
+        for _ in range(2):
+            text = _STRONG.sub(r"\2", text)
+        text = _EMPHASIS.sub(lambda m: m.group(1) or m.group(2), text)
+    if "~~" in text:
+        text = _STRIKE.sub(r"\1", text)
+    if "\\" in text:
+        text = _ESCAPE.sub(r"\1", text)
+    text = _DOUBLE_QUOTES.sub(CUT, text)
+    if "'" in text or "‘" in text or "’" in text:
+        text = _SINGLE_QUOTE.sub(_unless_apostrophe, text)
+    if text != original:
+        text = close_cuts(text)
+        text = _SPACE_BEFORE_PUNCTUATION.sub(r"\1", _EMPTY_BRACKETS.sub("", text))
+    text = " ".join(text.split())
+    if "\x00" not in text:
+        return text
+    return _PLACEHOLDERS.sub(lambda m: spans[int(m.group(1))], text)
+
+
+def _unless_apostrophe(quote: re.Match[str]) -> str:
+    """A single quote between two letters is an apostrophe ("don't"); anywhere else it quotes."""
+    text, start, end = quote.string, quote.start(), quote.end()
+    inside_word = start > 0 and end < len(text) and text[start - 1].isalnum() and text[end].isalnum()
+    return quote.group() if inside_word else CUT
+
+
+def _link_text(link: re.Match[str]) -> str:
+    """A link reads as its text; a link whose text is a marker (``[1](url)``, ``[doc2][2]``) is a marker."""
+    text = link.group(1)
+    return CUT if is_reference(f"[{text}]") else text
+
+
+class _Reader:
+    """Reads lines into blocks; a paragraph's lines are joined (a soft line break is not a sentence end)."""
+
+    def __init__(self) -> None:
+        self.blocks: list[Block] = []
+        self.footnotes: list[int] = []
+        self.sources_from: int | None = None
+        self.lines: list[str] = []
+        self.raw: list[str] = []
+        self.fence = ""
+        self.code: list[str] = []
+        self.row_open = False
+
+    def read(self, text: str) -> list[Block]:
+        for line in text.split("\n"):
+            self._line(line)
+        if self.fence:
+            self.blocks.append(Block("\n".join(self.code), code=True))
+        self._flush()
+        return self._without_references()
+
+    def _line(self, line: str) -> None:
+        stripped = line.strip()
+        if self.fence:
+            if stripped.startswith(self.fence):
+                self.fence = ""
+                self.blocks.append(Block("\n".join(self.code).strip("\n"), code=True))
+            else:
+                self.code.append(line)
+            return
+        fence = _FENCE.match(stripped)
+        if fence:
+            self._flush()
+            self.fence, self.code = fence.group(1), []
+            return
+        stripped = _QUOTE_PREFIX.sub("", stripped).strip()
+        if not stripped or _RULE.fullmatch(stripped):
+            self._flush()
+            return
+        if _TABLE_SEPARATOR.fullmatch(stripped) and "-" in stripped and self._header_row():
+            return
+        if (self.row_open and "|" in stripped) or (stripped.startswith("|") and stripped.count("|") >= 2):
+            self._flush()
+            row = _row(stripped)
+            self._add(row)
+            self.row_open = True
+            return
+        self.row_open = False
+        self._structure(stripped)
+
+    def _structure(self, stripped: str) -> None:
+        unheaded = re.sub(r"^#{1,6}\s+", "", stripped)
+        if (
+            self.sources_from is None
+            and _SOURCES_LABEL.match(unheaded.lstrip("*_ "))
+            and _SOURCES_LABEL.fullmatch(plain_inline(unheaded))
+        ):
+            self._flush()
+            self.sources_from = len(self.blocks)
+            self._start(unheaded, stripped)
+            return
+        heading = _HEADING.fullmatch(stripped) or _BOLD_LINE.fullmatch(stripped)
+        if heading:
+            self._flush()
+            self._add(_heading(heading.group(heading.lastindex or 1)))
+            return
+        footnote = _FOOTNOTE_DEFINITION.fullmatch(stripped)
+        if footnote:
+            self._flush()
+            self.footnotes.append(len(self.blocks))
+            self._start(footnote.group(1), stripped)
+            return
+        item = _ITEM.fullmatch(stripped)
+        if item or self.sources_from is not None:
+            # In a list of sources every line is an entry of its own.
+            self._flush()
+            self._start(item.group(1) if item else stripped, stripped)
+            return
+        self.lines.append(stripped)
+        self.raw.append(stripped)
+
+    def _start(self, text: str, raw: str) -> None:
+        self.lines, self.raw = [text], [raw]
+
+    def _header_row(self) -> bool:
+        """The line before a ``|---|`` separator is the header row of a table: a label, not a claim."""
+        if self.lines and "|" in self.lines[-1]:
+            header = self.lines.pop()
+            self.raw.pop()
+            self._flush()
+            self._add(Block(_row(header).text, label=True))
+        elif self.blocks and self.row_open:
+            self.blocks[-1] = Block(self.blocks[-1].text, label=True)
+        else:
+            return False
+        self.row_open = True
+        return True
+
+    def _flush(self) -> None:
+        if self.lines:
+            self._add(Block(plain_inline(" ".join(self.lines)), raw=" ".join(self.raw)))
+            self.lines, self.raw = [], []
+
+    def _add(self, block: Block) -> None:
+        if block.text or block.raw:
+            self.blocks.append(block)
+
+    def _without_references(self) -> list[Block]:
+        """Drops the trailing sources section if all of it lists references, and footnotes that do."""
+        drop = {i for i in self.footnotes if _lists_a_reference(self.blocks[i])}
+        if self.sources_from is not None:
+            tail = range(self.sources_from, len(self.blocks))
+            label = _SOURCES_LABEL.fullmatch(self.blocks[self.sources_from].text)
+            rest = label.group(1) if label else ""
+            raw_rest = self.blocks[self.sources_from].raw.partition(":")[2]
+            label_lists = not rest or _lists_a_reference(Block(rest, raw=raw_rest or rest))
+            if label_lists and all(_lists_a_reference(self.blocks[i]) for i in tail[1:]):
+                drop.update(tail)
+        return [block for i, block in enumerate(self.blocks) if i not in drop and block.text]
+
+
+def _lists_a_reference(block: Block) -> bool:
+    raw = block.raw or block.text
+    return is_reference(raw) or (len(block.text.split()) <= _MAX_REFERENCE_WORDS and names_a_source(raw))
+
+
+def _heading(text: str) -> Block:
+    plain = plain_inline(text).rstrip(":").strip()
+    label = len(plain.split()) <= _MAX_LABEL_WORDS and not re.search(r"\d|[.!?]$", plain)
+    return Block(plain, label=label, raw=text)
+
+
+def _row(line: str) -> Block:
+    cells = [plain_inline(cell) for cell in line.strip().strip("|").split("|")]
+    return Block("; ".join(cell for cell in cells if cell and not is_reference(cell)), raw=line)
