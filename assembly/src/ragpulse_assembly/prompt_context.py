@@ -211,6 +211,12 @@ _ITEM_PATTERNS: Final = (
         r"(?P<rest>.*)$",
         re.I,
     ),
+    # [Source 1: handbook.pdf] text, [Document 2 - title]: the label's words after the number are metadata
+    re.compile(
+        r"^\s*\[(?:document|doc|source|passage|chunk|context|excerpt|snippet|article|result|reference|record)"
+        r"\s*#?(?P<n>\d+)\s*[:,\-–|][^\]\n]{0,120}\]\s*:?\s*(?P<rest>.*)$",
+        re.I,
+    ),
     # ID: 0, Document: 0 (a record's id line alone: RAGFlow's knowledge, Command R's results)
     re.compile(
         r"^\s*(?:id|doc(?:ument)?(?:[ _]?id)?|chunk(?:[ _]?id)?|source|passage|result)\s*[:=]\s*(?P<n>\d+)\s*"
@@ -347,12 +353,21 @@ def read_prompt(messages: Sequence[Message], known_question: str = "") -> Prompt
         key = normalized(chunk)
         if key and key not in dropped and not _PLACEHOLDER.match(key) and chunk not in kept:
             kept.append(chunk)
-    if ambiguous or any(_LEFTOVER.search(chunk) or _BARE.match(chunk) for chunk in kept):
+    if ambiguous or any(_LEFTOVER.search(chunk) or _BARE.match(chunk) or _torn(chunk) for chunk in kept):
         return PromptReading((), question, not_separable=True)
     if not kept:
         refers = any(_refers_to_documents(m.text) for m in turn if m.role in (Role.SYSTEM, Role.USER))
         return PromptReading((), question, not_separable=refers)
     return PromptReading(tuple(kept), question)
+
+
+def _torn(chunk: str) -> bool:
+    """A chunk that ends a bracket it never opened, or opens one it never closes: a label torn in two
+    ("handbook.pdf]" after "[Source 1: " was read as an item's number)."""
+    stripped = chunk.strip()
+    return (stripped.endswith("]") and "[" not in stripped) or (
+        stripped.startswith("[") and "]" not in stripped
+    )
 
 
 def _json_expanded(chunks: list[str]) -> list[str]:
@@ -665,12 +680,12 @@ def _context_header(lines: list[str], index: int, announced: bool = True) -> str
     if fenced and _names_documents(line.strip().rstrip(".:")):
         return ""
     ends_paragraph = index + 1 < len(lines) and (not lines[index + 1].strip() or fenced)
-    if (
-        announced
-        and ends_paragraph
-        and line.strip()
-        and _FORWARD.search("\n".join(lines[_paragraph_start(lines, index) : index + 1]))
-    ):
+    paragraph = "\n".join(lines[_paragraph_start(lines, index) : index + 1])
+    # "Use the following context" announces what comes next; so does "...only these notes:" ending on a colon.
+    announces = _FORWARD.search(paragraph) or (
+        line.rstrip().endswith(":") and _REFERS_TO_DOCUMENTS.search(paragraph)
+    )
+    if announced and ends_paragraph and line.strip() and announces:
         return ""
     return None
 
