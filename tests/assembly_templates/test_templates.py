@@ -1,7 +1,7 @@
 """Every template family of the corpus (frameworks' and products' default RAG prompts, in their own words)
 gives the documents and the question exactly, under OpenInference and the current GenAI conventions, and
-the lexical judge's verdict on faithful and fabricated answers in every style holds. Verdicts that only a
-citation marker in the answer turns are the judges' part (issue 26, item 4), counted apart."""
+the lexical judge's verdict on faithful and fabricated answers in every style, citation markers included,
+holds."""
 
 from __future__ import annotations
 
@@ -24,10 +24,8 @@ def test_a_template_gives_its_documents_and_question_exactly_and_right_verdicts(
     results = run([template])
 
     assert len(results) == len(FAMILIES) * len(STYLES) * 2
-    wrong = [r for r in results if r.outcome not in (Outcome.CORRECT, Outcome.WRONG_VERDICT_MARKERS)]
-    assert wrong == []
-    marked = [r for r in results if r.outcome is Outcome.WRONG_VERDICT_MARKERS]
-    assert all(r.style == "cited" for r in marked)
+    # Citation markers in answers turn no verdict either (the judges read answers as prose, item 4).
+    assert [r for r in results if r.outcome is not Outcome.CORRECT] == []
 
 
 def test_through_the_real_instrumentations_every_template_comes_out_the_same() -> None:

@@ -64,7 +64,7 @@ def test_a_verbatim_copy_cited_as_1_is_grounded_and_uses_the_context(answer: str
 
 
 MARKERS = [
-    "[1]", "[2][3]", "[1, 3]", "[1-3]", "[^1]", "[^note-2]", "[doc1]", "[doc_2]", "[Document 3]",
+    "[1]", "[2][3]", "[1, 3]", "[1-3]", "[^1]", "[^note-2]", "[doc1]", "[doc_2]", "[Document 3]", "[ID:0]",
     "[Source 2]",
     "[source: pay_guide.pdf]", "[pay_guide.pdf]", "[3:0†pay_guide.pdf]", "[1†source]", "【4:0†file.md】",
     "【1†source】", "【7】", "(Source: file.md)", "(Sources: a.md, b.pdf)", "(source 2)", "(see Document 2)",

@@ -20,7 +20,7 @@ URL = r"(?:https?://|www\.)[^\s\])>】,;]+"
 _REF_WORD = (
     r"(?:doc(?:ument)?s?|sources?|src|passages?|contexts?|refs?|references?|citations?|chunks?|snippets?"
     r"|excerpts?|(?:search\s+)?results?|web(?:page)?s?|articles?|footnotes?|notes?|fn|files?|attachments?"
-    r"|nodes?|evidence|pp?\.?|pages?)"
+    r"|nodes?|evidence|pp?\.?|pages?|ids?)"
 )
 _NUMBERS = r"\d{1,4}[a-z]?(?:\s*(?:[-–&]|and)\s*\d{1,4}[a-z]?)*"
 # One way to read each space and separator ("source: 2" is a word, ":" and a number in _IDS): no
