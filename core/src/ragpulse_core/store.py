@@ -7,12 +7,13 @@ talks to a ClickHouse server. The same SQL runs on both; values always travel by
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import logging
 import os
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
@@ -128,25 +129,32 @@ class Store:
     def _client(self) -> Client:
         client: Client | None = getattr(self._local, "client", None)
         if client is None or client not in self._clients:  # none yet, or closed by close()
-            if self._path is not None and self._path not in _OPENED_HERE and _locked_elsewhere(self._path):
-                # Checked before chDB tries, which would print its lock error to stderr and then fail vaguely.
-                raise StoreUnavailable(self._held_message())
-            try:
-                # chDB is in-process: HTTP session and timeout options mean nothing to it.
-                http_options: dict[str, Any] = (
-                    {}
-                    if self.is_embedded
-                    else {"autogenerate_session_id": False, "connect_timeout": 5, "send_receive_timeout": 60}
-                )
-                client = clickhouse_connect.get_client(dsn=self.dsn, **http_options)
-            except Exception as exc:
-                raise StoreUnavailable(self._why_unreachable(exc)) from exc
-            if self._path is not None:
-                _OPENED_HERE.add(self._path)
+            if self._path is not None and self._path not in _OPENED_HERE:
+                with _opening(self._path):
+                    # Checked before chDB tries, which would print its lock error to stderr and fail vaguely;
+                    # two processes opening at once check one after the other, so one of them sees the lock.
+                    if _locked_elsewhere(self._path):
+                        raise StoreUnavailable(self._held_message())
+                    client = self._connect()
+                    _OPENED_HERE.add(self._path)
+            else:
+                client = self._connect()
             with self._clients_lock:
                 self._clients.add(client)
             self._local.client = client
         return client
+
+    def _connect(self) -> Client:
+        try:
+            # chDB is in-process: HTTP session and timeout options mean nothing to it.
+            http_options: dict[str, Any] = (
+                {}
+                if self.is_embedded
+                else {"autogenerate_session_id": False, "connect_timeout": 5, "send_receive_timeout": 60}
+            )
+            return clickhouse_connect.get_client(dsn=self.dsn, **http_options)
+        except Exception as exc:
+            raise StoreUnavailable(self._why_unreachable(exc)) from exc
 
     def _discard(self, client: Client) -> None:
         """Close ``client`` and forget it; a client that fails to close is gone all the same."""
@@ -304,6 +312,24 @@ def _first_line(exc: Exception) -> str:
     """Drivers put stack traces and server dumps after the first line; a person needs that line."""
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
+
+
+@contextlib.contextmanager
+def _opening(path: Path) -> Iterator[None]:
+    """Hold an exclusive flock on the database directory itself while checking for and opening chDB there.
+
+    chDB locks ``status`` inside the directory, never the directory, so this lock only orders openers.
+    """
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:  # gone or unreadable: chDB's own attempt says why
+        yield
+        return
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)
 
 
 def _locked_elsewhere(path: Path) -> bool:
