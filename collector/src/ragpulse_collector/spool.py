@@ -17,6 +17,8 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from ragpulse_core.store import write_probe
+
 from ragpulse_collector.tables import LAYOUTS, SPANS, TableRows
 
 logger = logging.getLogger(__name__)
@@ -24,6 +26,8 @@ logger = logging.getLogger(__name__)
 _SUFFIX = ".batch"
 _FORMAT_VERSION = 2
 _SEQUENCE_DIGITS = 16
+# Removed at start like any leftover of a write that crashed.
+_PROBE_SUFFIX = ".tmp"
 
 
 class SpoolFull(Exception):
@@ -99,6 +103,14 @@ class Spool:
             self._next_sequence += 1
             self._files.append(path)
             self._bytes += len(payload)
+
+    def has_room(self, size: int) -> bool:
+        """Whether a batch of ``size`` bytes would fit now: under ``max_bytes``, and a probe file of that size
+        is written, fsync'd and removed without error (a full disk or a file-size limit refuses it)."""
+        with self._lock:
+            if self._bytes + size > self.max_bytes:
+                return False
+        return write_probe(self.directory / f"probe{_PROBE_SUFFIX}", size)
 
     def oldest(self) -> SpooledBatch | None:
         """The first batch still to replay; unreadable files are set aside (``.corrupt``) and skipped."""

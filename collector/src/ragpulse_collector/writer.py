@@ -21,8 +21,11 @@ What the answers mean:
   per request, about 3.5x slower in chDB).
 - The store refusing data (:class:`StoreRefused`) is not the store being down: the refused insert is split
   in halves until the refused rows are found; those go to the dead letters and the rest is written.
-- Writes failing for want of disk space (the spool's or the database's) are remembered until a write
-  succeeds, so ``/healthz`` can say so (:meth:`BatchWriter.troubles`).
+- Writes failing for want of disk space (the spool's or the database's), or for want of a store and a
+  spool, are remembered until a write succeeds or, with nothing to write, until a probe finds that one
+  could (the store answers, the spool's disk takes a probe file of the failed batch's size, the database's
+  disk has that much free), so ``/healthz`` recovers without waiting for new traffic
+  (:meth:`BatchWriter.troubles`).
 """
 
 from __future__ import annotations
@@ -62,6 +65,10 @@ _STORE_OUT_OF_SPACE = re.compile(
     r"Code: 243\.|NOT_ENOUGH_SPACE|No space left on device|Disk quota exceeded|File too large", re.IGNORECASE
 )
 _REASON_CHARS = 300
+# How often a writer whose last write failed, with nothing to write, checks whether writes could succeed.
+RECOVERY_PROBE_S = 1.0
+# A probe of the spool's disk writes at most this much, however big the batch that did not fit.
+MAX_PROBE_BYTES = 8 * 1024 * 1024
 
 
 class QueueFull(Exception):
@@ -169,6 +176,9 @@ class BatchWriter:
         self._failing: str | None = None
         # The store's last refusal for want of disk space; None once an insert succeeds.
         self._store_out_of_space: str | None = None
+        # The size of the last batch neither written nor spooled: what a recovery probe must find room for.
+        self._failed_bytes = 0
+        self._next_probe = 0.0
         self._stopping = False
         self._condition = threading.Condition()
         self._thread = threading.Thread(target=self._run, name="ragpulse-writer", daemon=True)
@@ -280,12 +290,14 @@ class BatchWriter:
     def _run(self) -> None:
         while True:
             with self._condition:
-                while not self._queue and not self._stopping and not self._replay_due():
-                    self._condition.wait(self._seconds_until_replay())
+                while not (self._queue or self._stopping or self._replay_due() or self._probe_due()):
+                    self._condition.wait(self._seconds_until_due())
                 if self._stopping and not self._queue:
                     return
             if self._replay_due():
                 self._replay_spool()
+            if self._probe_due():
+                self._probe_recovery()
             pending = self._take_batch()
             if pending:
                 self._write(pending)
@@ -295,10 +307,41 @@ class BatchWriter:
             self._spool is not None and len(self._spool) > 0 and time.monotonic() >= self._next_store_attempt
         )
 
-    def _seconds_until_replay(self) -> float | None:
-        if self._spool is None or len(self._spool) == 0:
-            return None
-        return max(0.0, self._next_store_attempt - time.monotonic())
+    def _seconds_until_due(self) -> float | None:
+        """Until the next spool replay or recovery probe, whichever comes first; None when neither will."""
+        now = time.monotonic()
+        waits = []
+        if self._spool is not None and len(self._spool) > 0:
+            waits.append(self._next_store_attempt - now)
+        if self._needs_probe():
+            waits.append(self._next_probe - now)
+        return max(0.0, min(waits)) if waits else None
+
+    def _needs_probe(self) -> bool:
+        """Troubles that only a write would clear, with no spooled batch whose replay will try one."""
+        spool_empty = self._spool is None or len(self._spool) == 0
+        return self._failing is not None or (self._store_out_of_space is not None and spool_empty)
+
+    def _probe_due(self) -> bool:
+        return not self._queue and self._needs_probe() and time.monotonic() >= self._next_probe
+
+    def _probe_recovery(self) -> None:
+        """Clear the troubles a write would no longer meet, without writing any rows."""
+        self._next_probe = time.monotonic() + RECOVERY_PROBE_S
+        size = min(self._failed_bytes, MAX_PROBE_BYTES)
+        if self._store_out_of_space is not None and self._store.has_free_space(size):
+            logger.info("the database's disk has room again")
+            self._store_out_of_space = None
+        if self._failing is None:
+            return
+        if self._store_out_of_space is None and self._store.ping():
+            recovered = "the store answers again"
+        elif self._spool is not None and self._spool.has_room(size):
+            recovered = "the spool can take batches again"
+        else:
+            return
+        logger.info("%s; writes can succeed", recovered)
+        self._failing = None
 
     def _take_batch(self) -> list[_Pending]:
         """The requests of the next batch: the oldest request's table, in arrival order.
@@ -348,6 +391,8 @@ class BatchWriter:
             outcome = self._write_or_spool(batch_token(item.digest for item in pending), rows)
         except WriteFailed as exc:
             error = exc
+            self._failed_bytes = sum(item.size for item in pending)
+            self._next_probe = time.monotonic() + RECOVERY_PROBE_S
         self._failing = None if error is None else str(error)
         with self._condition:
             for item in pending:
@@ -409,6 +454,7 @@ class BatchWriter:
             )
         self._store_reachable = True
         self._store_out_of_space = None
+        self._failing = None
         self._progressed()
         return written
 
@@ -439,6 +485,7 @@ class BatchWriter:
         self._store_reachable = False
         if _STORE_OUT_OF_SPACE.search(str(exc)):
             self._store_out_of_space = str(exc).strip().splitlines()[0][:_REASON_CHARS]
+            self._next_probe = time.monotonic() + RECOVERY_PROBE_S
         self._metrics.add("write_errors_total")
         self._next_store_attempt = time.monotonic() + self._settings.store_retry_ms / 1000
 

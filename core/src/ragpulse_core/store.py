@@ -269,6 +269,18 @@ class Store:
             return False
         return True
 
+    def has_free_space(self, size: int) -> bool:
+        """Whether the database could write ``size`` more bytes: for chDB, a probe file of that size beside
+        its directory is written and removed (this process's disk and file-size limit are chDB's); for a
+        server, every disk has that much free beyond what it keeps free. False when it cannot tell."""
+        if self._path is not None:
+            return write_probe(self._path.with_name(f"{self._path.name}.probe"), size)
+        try:
+            rows = self.query("SELECT min(free_space - keep_free_space) FROM system.disks")
+        except (StoreUnavailable, StoreRefused):
+            return False
+        return bool(rows) and int(rows[0][0]) >= size
+
     def close(self) -> None:
         """Close the clients of every thread; a thread that uses the Store again opens a new one."""
         with self._clients_lock:
@@ -295,6 +307,20 @@ def _prepare_embedded(path: Path, *, create: bool) -> None:
         raise InvalidDsn(f"cannot create the chDB directory {path}: {exc.strerror or exc}") from exc
     if not os.access(path, os.W_OK | os.X_OK):
         raise InvalidDsn(f"cannot write to the chDB directory {path}: permission denied")
+
+
+def write_probe(path: Path, size: int) -> bool:
+    """Whether ``size`` bytes can be written (and fsync'd) at ``path`` now; the file is removed after."""
+    try:
+        with open(path, "wb") as handle:
+            handle.write(bytes(size))
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError:
+        return False
+    finally:
+        path.unlink(missing_ok=True)
+    return True
 
 
 def _root_cause(exc: Exception) -> str:
