@@ -151,6 +151,14 @@ class TableRows:
         )
         return hashlib.sha256(key.encode()).hexdigest()[:32]
 
+    def column(self, name: str) -> list[Any]:
+        return self.columns[self.layout.column_names.index(name)]
+
+    def identity_keys(self) -> list[tuple[Any, ...]]:
+        """Each row's identity columns, hashable: what tells a stored row of a request from a missing one."""
+        columns = [self.columns[index] for index in self.layout.identity_indices]
+        return [identity_key(values) for values in zip(*columns, strict=True)]
+
     def select(self, indices: Sequence[int]) -> TableRows:
         """The rows at ``indices``, in that order."""
         return TableRows(self.layout, [[column[index] for index in indices] for column in self.columns])
@@ -178,6 +186,11 @@ class TableRows:
         """Row dictionaries: what the dead letters keep of a refused row, and what tests read."""
         names = self.layout.column_names
         return [dict(zip(names, values, strict=True)) for values in zip(*self.columns, strict=True)]
+
+
+def identity_key(values: Iterable[Any]) -> tuple[Any, ...]:
+    """Identity values as a hashable tuple (maps as their sorted items)."""
+    return tuple(tuple(sorted(value.items())) if isinstance(value, dict) else value for value in values)
 
 
 @dataclass(frozen=True)
