@@ -23,6 +23,7 @@ from ragpulse_collector.deadletters import DeadLetters
 from ragpulse_collector.exports import ExportHandler
 from ragpulse_collector.http_server import HttpReceiver
 from ragpulse_collector.journal import WriteJournal
+from ragpulse_collector.memory import keep_large_blocks_mapped
 from ragpulse_collector.metrics import CollectorMetrics
 from ragpulse_collector.signals import SIGNALS, TRACES
 from ragpulse_collector.spool import JOURNAL_SUFFIX, Spool
@@ -53,6 +54,7 @@ def tune_gc_for_collector() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*COLLECTOR_GC_THRESHOLD)
+    keep_large_blocks_mapped()
 
 
 def _journal(settings: RagpulseSettings, store: Store) -> WriteJournal | None:

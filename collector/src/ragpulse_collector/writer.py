@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import enum
 import errno
+import gc
 import hashlib
 import logging
 import re
@@ -49,6 +50,7 @@ from ragpulse_core.store import Store, StoreRefused, StoreUnavailable
 
 from ragpulse_collector.deadletters import DeadLetters
 from ragpulse_collector.journal import WriteJournal
+from ragpulse_collector.memory import return_free_memory
 from ragpulse_collector.metrics import CollectorMetrics
 from ragpulse_collector.spool import Spool, SpoolFull
 from ragpulse_collector.tables import TableRows, identity_key
@@ -69,6 +71,10 @@ _STORE_OUT_OF_SPACE = re.compile(
     r"Code: 243\.|NOT_ENOUGH_SPACE|No space left on device|Disk quota exceeded|File too large", re.IGNORECASE
 )
 _REASON_CHARS = 300
+# A batch this large (as stored) is collected right after its insert, not left to the gc thresholds.
+COLLECT_AFTER_BYTES = 8 * 1024 * 1024
+# Rows as stored written since the last time free memory went back to the system, to do it again.
+TRIM_AFTER_BYTES = 64 * 1024 * 1024
 # How often a writer whose last write failed, with nothing to write, checks whether writes could succeed.
 RECOVERY_PROBE_S = 1.0
 # A probe of the spool's disk writes at most this much, however big the batch that did not fit.
@@ -189,6 +195,7 @@ class BatchWriter:
         # The size of the last batch neither written nor spooled: what a recovery probe must find room for.
         self._failed_bytes = 0
         self._next_probe = 0.0
+        self._written_since_trim = 0
         self._stopping = False
         self._condition = threading.Condition()
         self._thread = threading.Thread(target=self._run, name="ragpulse-writer", daemon=True)
@@ -316,6 +323,10 @@ class BatchWriter:
 
     def _run(self) -> None:
         while True:
+            if self._written_since_trim >= TRIM_AFTER_BYTES and not self._queue:
+                # After a burst, with the last batch's rows released: give the free memory back.
+                self._written_since_trim = 0
+                return_free_memory()
             with self._condition:
                 while not (self._queue or self._stopping or self._replay_due() or self._probe_due()):
                     self._condition.wait(self._seconds_until_due())
@@ -325,9 +336,19 @@ class BatchWriter:
                 self._replay_spool()
             if self._probe_due():
                 self._probe_recovery()
-            pending = self._take_batch()
-            if pending:
-                self._write(pending)
+            self._write_next()
+
+    def _write_next(self) -> None:
+        pending = self._take_batch()
+        if pending:
+            size = sum(item.size for item in pending)
+            self._written_since_trim += size
+            self._write(pending)
+            del pending
+            if size >= COLLECT_AFTER_BYTES:
+                # clickhouse-connect's insert context sits in a reference cycle that keeps the batch's
+                # columns; with the collector's raised gc thresholds it would wait long to be collected.
+                gc.collect()
 
     def _replay_due(self) -> bool:
         return (
@@ -383,7 +404,12 @@ class BatchWriter:
                 now = time.monotonic()
                 waited = now - self._queue[0].arrived
                 quiet = now - self._last_arrival
-                if self._queued_rows >= settings.batch_max_spans or waited >= max_wait or quiet >= idle:
+                if (
+                    self._queued_rows >= settings.batch_max_spans
+                    or self._queued_bytes >= settings.batch_max_bytes
+                    or waited >= max_wait
+                    or quiet >= idle
+                ):
                     break
                 self._condition.wait(min(max_wait - waited, idle - quiet))
             taken: list[_Pending] = []
@@ -392,16 +418,21 @@ class BatchWriter:
             layout = self._queue[0].rows.layout
             passed_over: deque[_Pending] = deque()
             total = 0
+            size = 0
             while self._queue:
                 item = self._queue[0]
                 if item.rows.layout is not layout:
                     passed_over.append(self._queue.popleft())
                     continue
-                if taken and total + len(item.rows) > settings.batch_max_spans:
+                if taken and (
+                    total + len(item.rows) > settings.batch_max_spans
+                    or size + item.size > settings.batch_max_bytes
+                ):
                     break
                 self._queue.popleft()
                 taken.append(item)
                 total += len(item.rows)
+                size += item.size
                 self._queued_bytes -= item.size
             if passed_over:
                 passed_over.extend(self._queue)
