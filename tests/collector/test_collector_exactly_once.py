@@ -16,7 +16,16 @@ import pytest
 from conftest import StartCollector
 from crash_runs import crash_run
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
-from otlp_testing import make_request, make_span, post, span_count
+from otlp_testing import (
+    STORED_SIGNALS,
+    make_log_record,
+    make_logs_request,
+    make_request,
+    make_span,
+    post,
+    span_count,
+    stored_rows,
+)
 from ragpulse_collector.journal import WriteJournal
 from ragpulse_collector.mapping import map_spans
 from ragpulse_collector.writer import RECENT_DIGESTS
@@ -30,13 +39,26 @@ def _digest(request: ExportTraceServiceRequest) -> str:
     return map_spans(request).rows.identity()
 
 
-def _post_together(url: str, requests: list[ExportTraceServiceRequest]) -> list[int]:
-    statuses = [0] * len(requests)
+def _bodies(path: str, *counts: int) -> list[bytes]:
+    """Export bodies of new items; log records carry attributes and array bodies, which their identity and
+    the lookup after a restart must compare as stored."""
+    if path == "/v1/traces":
+        return [make_request([make_span() for _ in range(count)]).SerializeToString() for count in counts]
+    return [
+        make_logs_request(
+            [make_log_record(["a", n], {"k": n}, event_name="gen_ai.choice") for n in range(count)]
+        ).SerializeToString()
+        for count in counts
+    ]
+
+
+def _post_together(url: str, bodies: list[bytes], path: str = "/v1/traces") -> list[int]:
+    statuses = [0] * len(bodies)
 
     def send(index: int) -> None:
-        statuses[index] = post(url, requests[index].SerializeToString())[0]
+        statuses[index] = post(url, bodies[index], path=path)[0]
 
-    threads = [threading.Thread(target=send, args=(index,)) for index in range(len(requests))]
+    threads = [threading.Thread(target=send, args=(index,)) for index in range(len(bodies))]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -44,17 +66,15 @@ def _post_together(url: str, requests: list[ExportTraceServiceRequest]) -> list[
     return statuses
 
 
+@pytest.mark.parametrize("path", STORED_SIGNALS)
 @pytest.mark.parametrize("settled", [True, False], ids=["settled", "crashed-before-settling"])
 def test_a_retry_of_a_request_stored_in_a_merged_batch_before_a_crash_is_not_stored_again(
-    start_collector: StartCollector, store: Store, tmp_path: Path, settled: bool
+    start_collector: StartCollector, store: Store, tmp_path: Path, settled: bool, path: str
 ) -> None:
     spool = tmp_path / "spool"
-    first, second = (
-        make_request([make_span() for _ in range(30)]),
-        make_request([make_span() for _ in range(20)]),
-    )
+    first, second, new = _bodies(path, 30, 20, 5)
     before = start_collector(spool_dir=spool, **MERGING)
-    assert _post_together(before.url, [first, second]) == [200, 200]
+    assert _post_together(before.url, [first, second], path) == [200, 200]
     assert before.metrics.value("batches_written_total") == 1  # one insert held both
     before.stop()
     journal = spool / "writes.journal"
@@ -62,10 +82,9 @@ def test_a_retry_of_a_request_stored_in_a_merged_batch_before_a_crash_is_not_sto
         journal.write_text("".join(line for line in journal.read_text().splitlines(True) if line[0] != "S"))
 
     after = start_collector(spool_dir=spool, **MERGING)
-    retried, new = first, make_request([make_span() for _ in range(5)])
-    assert _post_together(after.url, [retried, new]) == [200, 200]
-    assert post(after.url, second.SerializeToString())[0] == 200
-    assert span_count(store) == (55, 55)
+    assert _post_together(after.url, [first, new], path) == [200, 200]
+    assert post(after.url, second, path=path)[0] == 200
+    assert stored_rows(store, path) == 55
 
 
 def test_a_retry_of_a_request_whose_batch_was_under_way_but_not_stored_is_stored_once(
