@@ -78,7 +78,8 @@ def crash_run(
     senders: int = 4,
     kills: int = 3,
 ) -> CrashRun:
-    """One series: senders export ``spans`` while the collector is killed ``kills`` times at random."""
+    """One series: senders export ``spans`` while the collector is killed ``kills`` times, each at a random
+    moment of its share of the stream."""
     rng = random.Random(seed)
     batches = _batches(rng, spans, per_request)
     dsn = f"chdb://{workdir / 'chdb'}"
@@ -103,8 +104,12 @@ def crash_run(
         thread.start()
     done = 0
     try:
-        for _ in range(kills):
-            time.sleep(rng.uniform(0.2, 2.5))
+        for kill in range(kills):
+            # Somewhere in the kill-th share of the stream, so every kill lands while senders are sending.
+            target = spans * rng.uniform(kill, kill + 1) / (kills + 1)
+            while acknowledged[0] < target and any(thread.is_alive() for thread in threads):
+                time.sleep(0.005)
+            time.sleep(rng.uniform(0, 0.2))
             if not any(thread.is_alive() for thread in threads):
                 break
             collector.send_signal(signal.SIGKILL)
@@ -140,7 +145,7 @@ def main() -> None:
             result = crash_run(
                 Path(workdir), seed=run, spool=run % 2 == 1, spans=args.spans, kills=args.kills
             )
-        ok = result.rows == result.distinct == result.acknowledged == args.spans
+        ok = result.rows == result.distinct == result.acknowledged == args.spans and result.kills > 0
         exact += ok
         print(
             f"run {run + 1} ({'spool' if run % 2 else 'no spool'}): {result.kills} kills, "

@@ -115,5 +115,5 @@ def test_kill_minus_nine_with_retrying_stock_exporters_stores_every_acknowledged
     """One series of three random SIGKILLs per case; ``python tests/collector/crash_runs.py --runs 10`` runs
     ten series."""
     result = crash_run(tmp_path, seed=7 + spool, spool=spool, spans=5_000, kills=3)
-    assert result.kills >= 1
+    assert result.kills >= 2
     assert (result.acknowledged, result.rows, result.distinct) == (5_000, 5_000, 5_000)
