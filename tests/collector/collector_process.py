@@ -28,6 +28,11 @@ def start_collector_process(
     dsn: str, port: int, cwd: Path, *flags: str, preexec_fn: Callable[[], None] | None = None
 ) -> subprocess.Popen[bytes]:
     env = {key: value for key, value in os.environ.items() if not key.startswith("RAGPULSE_")}
+    if "PYTHONPATH" in env:
+        # The child runs in ``cwd``: relative entries would silently import an installed copy instead.
+        env["PYTHONPATH"] = os.pathsep.join(
+            str(Path(entry).resolve()) for entry in env["PYTHONPATH"].split(os.pathsep)
+        )
     command = [
         sys.executable,
         "-m",

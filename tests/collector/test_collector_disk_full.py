@@ -1,5 +1,6 @@
 """/healthz tells the truth about full disks: not ok, with the reason, while writes fail for want of space
-(the spool's disk or the database's), and ok again once a write succeeds."""
+(the spool's disk or the database's) or of a store, and ok again by itself once writes could succeed, with
+no new request needed (a readiness probe that holds traffic back on 503 would otherwise never recover)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import os
 import resource
 import signal
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +21,7 @@ from conftest import StartCollector
 from google.rpc import status_pb2
 from otlp_testing import FlakyStore, make_request, make_span, post, span_count, wait_until
 from ragpulse_collector.tables import TableRows
+from ragpulse_collector.writer import RECOVERY_PROBE_S
 from ragpulse_core.store import Store, StoreUnavailable
 
 # What ClickHouse answers when a part cannot be written for want of space.
@@ -38,7 +41,7 @@ def _send(url: str) -> tuple[int, str]:
     return status, (status_pb2.Status.FromString(reply).message if status != 200 else "")
 
 
-def test_a_full_spool_disk_fails_health_until_a_batch_is_spooled_again(
+def test_a_full_spool_disk_fails_health_until_the_disk_has_room_again_without_new_requests(
     start_collector: StartCollector,
     store: Store,
     chdb_dsn: str,
@@ -58,7 +61,9 @@ def test_a_full_spool_disk_fails_health_until_a_batch_is_spooled_again(
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(tmp_path / "spool" / "x.tmp"))
         append(token, rows)
 
+    has_room = server.spool.has_room
     monkeypatch.setattr(server.spool, "append", append_unless_full)
+    monkeypatch.setattr(server.spool, "has_room", lambda size: not disk_full.is_set() and has_room(size))
 
     status, message = _send(server.url)
     assert status == 503 and "no room on the spool's disk" in message
@@ -66,9 +71,11 @@ def test_a_full_spool_disk_fails_health_until_a_batch_is_spooled_again(
     assert status == 503 and report["ok"] is False
     assert any("writes are failing" in p and "No space left on device" in p for p in report["problems"])
 
+    assert _health(server.url)[0] == 503  # a probe a second later finds the disk still full
+
     disk_full.clear()
+    assert wait_until(lambda: _health(server.url)[0] == 200)
     assert _send(server.url) == (200, "")
-    assert _health(server.url)[0] == 200
     flaky.down.clear()
     assert wait_until(lambda: len(server.spool or []) == 0)
     assert span_count(store) == (1, 1)
@@ -89,9 +96,12 @@ class OutOfSpaceStore(FlakyStore):
             raise StoreUnavailable(NOT_ENOUGH_SPACE)
         super().insert_columns(table, columns, column_types, dedup_token=dedup_token)
 
+    def has_free_space(self, size: int) -> bool:
+        return not self.full.is_set() and super().has_free_space(size)
+
 
 @pytest.mark.parametrize("spooled", [True, False])
-def test_a_full_database_disk_fails_health_until_an_insert_succeeds(
+def test_a_full_database_disk_fails_health_until_it_has_room_again_without_new_requests(
     start_collector: StartCollector, store: Store, chdb_dsn: str, tmp_path: Path, spooled: bool
 ) -> None:
     full = OutOfSpaceStore(chdb_dsn)
@@ -108,11 +118,33 @@ def test_a_full_database_disk_fails_health_until_an_insert_succeeds(
     assert ("spooling meanwhile" in database_full) == spooled
     assert any("writes are failing" in p for p in report["problems"]) == (not spooled)
 
+    time.sleep(RECOVERY_PROBE_S * 1.5)
+    assert _health(server.url)[0] == 503  # probed, and still full
+
     full.full.clear()
+    # Spooled batches replay on their own once the store takes them; without a spool a probe finds room.
+    assert wait_until(lambda: _health(server.url)[0] == 200)
     if not spooled:
         assert _send(server.url) == (200, "")
-    # Spooled batches replay on their own once the store takes them.
-    assert wait_until(lambda: _health(server.url)[0] == 200)
+    assert span_count(store) == (1, 1)
+
+
+def test_a_store_that_comes_back_turns_health_ok_without_new_requests(
+    start_collector: StartCollector, store: Store, chdb_dsn: str
+) -> None:
+    flaky = FlakyStore(chdb_dsn)
+    flaky.down.set()
+    server = start_collector(store_override=flaky)
+
+    status, message = _send(server.url)
+    assert status == 503 and "no spool directory" in message
+    time.sleep(RECOVERY_PROBE_S * 1.5)
+    status, report = _health(server.url)
+    assert status == 503 and any("writes are failing" in p for p in report["problems"])
+
+    flaky.down.clear()
+    assert wait_until(lambda: _health(server.url) == (200, {**_health(server.url)[1], "problems": []}))
+    assert _send(server.url) == (200, "")
     assert span_count(store) == (1, 1)
 
 
@@ -145,7 +177,11 @@ def test_a_real_file_size_limit_fails_health_while_it_holds_and_not_after(tmp_pa
         assert "the database is out of disk space" in problems and "File too large" in problems
         assert not list((tmp_path / "spool").glob("*.tmp"))
 
+        time.sleep(RECOVERY_PROBE_S * 1.5)
+        assert _health(url)[0] == 503  # probed, and the limit still holds
+
         resource.prlimit(process.pid, resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+        assert wait_until(lambda: _health(url)[1]["problems"] == []), _health(url)  # no request needed
         assert post(url, body.SerializeToString())[0] == 200
         status, report = _health(url)
         assert (status, report["problems"]) == (200, [])

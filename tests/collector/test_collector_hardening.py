@@ -130,15 +130,28 @@ def test_stray_files_in_the_spool_directory_do_not_stop_start_up(
     assert status == 200 and json.loads(health)["spool_batches"] == 0
 
 
-def test_malformed_requests_do_not_flood_the_error_log(
-    start_collector: StartCollector, store: Store, caplog: pytest.LogCaptureFixture
+MALFORMED = [
+    b"POST /v1/traces HTTP/1.1\r\nHost: c\r\nContent-Length: -5\r\n\r\n",
+    b"POST /v1/traces?token=SECRET" + b"x" * 9000 + b" HTTP/1.1\r\nHost: c\r\n\r\n",
+    "POST /v1/traces?token=SECRET\u00e9 HTTP/1.1\r\nHost: c\r\n\r\n".encode(),
+    b"POST /v1/traces HTTP/1.1\r\nHost: c\r\nAuthorization: Bearer SECRET\x01\r\nContent-Length: x\r\n\r\n",
+]
+
+
+@pytest.mark.parametrize(
+    "request_bytes", MALFORMED, ids=["negative-length", "long-line", "raw-utf8", "control"]
+)
+def test_a_malformed_request_is_logged_in_one_line_without_its_query_or_headers(
+    start_collector: StartCollector, caplog: pytest.LogCaptureFixture, request_bytes: bytes
 ) -> None:
     server = start_collector()
     host, port = server.url.removeprefix("http://").split(":")
-    caplog.set_level(logging.DEBUG, logger="ragpulse_collector")
+    caplog.set_level(logging.DEBUG)
     for _ in range(3):
         with socket.create_connection((host, int(port)), timeout=10) as connection:
-            connection.sendall(b"POST /v1/traces HTTP/1.1\r\nHost: c\r\nContent-Length: -5\r\n\r\n")
-            assert connection.recv(65536).split(b" ", 2)[1] == b"400"
-    assert wait_until(lambda: len([r for r in caplog.records if "Error handling" in r.getMessage()]) == 3)
-    assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
+            connection.sendall(request_bytes)
+            assert connection.recv(65536).split(b" ", 2)[1] in (b"400", b"431")
+    assert wait_until(lambda: len([r for r in caplog.records if "malformed" in r.getMessage()]) == 3)
+    logged = [r for r in caplog.records if r.name.startswith(("ragpulse", "aiohttp"))]
+    assert all(r.levelno < logging.WARNING and r.exc_info is None for r in logged)
+    assert not any("SECRET" in r.getMessage() or "\n" in r.getMessage() for r in logged)

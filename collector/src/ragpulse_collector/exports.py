@@ -8,7 +8,10 @@ dropped, and answered as accepted.
 
 from __future__ import annotations
 
+import contextlib
 import enum
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ragpulse_core.settings import CollectorSettings
@@ -16,6 +19,7 @@ from ragpulse_core.settings import CollectorSettings
 from ragpulse_collector import otlp
 from ragpulse_collector.metrics import CollectorMetrics
 from ragpulse_collector.signals import Signal, data_points, expanded_size
+from ragpulse_collector.tables import TableRows
 from ragpulse_collector.writer import BatchWriter, QueueFull, Ticket, WriteFailed
 
 
@@ -38,6 +42,11 @@ HTTP_STATUS: dict[ExportStatus, int] = {
 }
 RETRY_AFTER_S: dict[ExportStatus, int] = {ExportStatus.QUEUE_FULL: 1, ExportStatus.UNAVAILABLE: 5}
 HTTP_UNAUTHORIZED = 401
+# A byte of an OTLP string rendered into stored JSON takes at most six (``<`` -> ``\u003c``, control
+# characters -> ``\u0000``); numbers, bools and empty values take less than that per encoded byte.
+WORST_RENDER_EXPANSION = 6
+# Requests below this (as encoded, resources repeated) are charged the worst case rather than measured.
+MEASURED_FROM_BYTES = 64 * 1024
 
 
 @dataclass(frozen=True)
@@ -56,11 +65,46 @@ class Queued:
     reason: str
 
 
+class ByteBudget:
+    """Bytes that requests being mapped may render at once, each reserving its worst case: small requests map
+    side by side, while large ones (whose rendering holds several copies of their values for a moment) map
+    one after the other instead of all together on every decoding thread."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._used = 0
+        self._condition = threading.Condition()
+
+    @contextlib.contextmanager
+    def reserve(self, amount: int) -> Iterator[None]:
+        amount = min(amount, self.capacity)
+        with self._condition:
+            while self._used + amount > self.capacity:
+                self._condition.wait()
+            self._used += amount
+        try:
+            yield
+        finally:
+            with self._condition:
+                self._used -= amount
+                self._condition.notify_all()
+
+
+def stored_size(rows: TableRows, estimate: int) -> int:
+    """What ``rows`` take once rendered, for the limits: measured, except for a request so small that even
+    rendered at the worst (every byte of a JSON-rendered string escaped to six) it is negligible, which is
+    charged that worst case instead of the measuring (a few percent of the mapping's time)."""
+    if estimate < MEASURED_FROM_BYTES:
+        return estimate * WORST_RENDER_EXPANSION
+    return rows.stored_bytes()
+
+
 class ExportHandler:
     def __init__(self, settings: CollectorSettings, writer: BatchWriter, metrics: CollectorMetrics) -> None:
         self.settings = settings
         self.writer = writer
         self.metrics = metrics
+        self._mapping = ByteBudget(settings.max_expanded_bytes)
 
     def accept(
         self, signal: Signal, body: bytes, kind: str, content_encoding: str | None
@@ -86,15 +130,27 @@ class ExportHandler:
                 f"{items} {layout.described} would expand to about {size} bytes of rows (resource and scope "
                 f"attributes repeat on each), over {self.settings.max_expanded_bytes}; send smaller batches",
             )
+        # At worst each byte renders to six: refused now if even that would not fit, mapping nothing.
+        worst = min(size * WORST_RENDER_EXPANSION, self.settings.max_expanded_bytes)
         try:
-            self.writer.check_room(items, size)
-            mapped = storage.map(request)
+            self.writer.check_room(items, worst)
+            with self._mapping.reserve(worst):
+                mapped = storage.map(request)
+                del request  # the rows hold what is kept; the decoded request can go now
+                stored = stored_size(mapped.rows, size)
+                digest = mapped.rows.identity() if stored <= self.settings.max_expanded_bytes else ""
+            if not digest:
+                return ExportResult(
+                    ExportStatus.TOO_LARGE,
+                    f"{items} {layout.described} take {stored} bytes once stored (arrays and maps are stored"
+                    f" as JSON), over {self.settings.max_expanded_bytes}; send smaller batches or values",
+                )
             self.metrics.add_rows(layout, "received_total", len(mapped.rows) + mapped.rejected)
             if mapped.rejected:
                 self.metrics.add_rows(layout, "rejected_total", mapped.rejected)
             if not len(mapped.rows):
                 return ExportResult(ExportStatus.OK, mapped.rejection_reason, mapped.rejected)
-            ticket = self.writer.submit(mapped.rows, mapped.rows.identity(), size)
+            ticket = self.writer.submit(mapped.rows, digest, stored)
         except QueueFull as exc:
             return ExportResult(ExportStatus.QUEUE_FULL, f"write queue full ({exc}); retry later")
         except WriteFailed as exc:

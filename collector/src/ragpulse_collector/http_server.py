@@ -74,12 +74,20 @@ class _BodiesBuffered(Exception):
 
 
 class _ConnectionLog(logging.LoggerAdapter):  # type: ignore[type-arg]
-    """aiohttp's connection log, with malformed requests (already answered 400) demoted to debug, so a client
-    sending garbage cannot flood the log; errors in the handlers stay errors."""
+    """aiohttp's connection log. A malformed request (already answered 400 or 431) is one info line naming
+    the kind of error and nothing of the request: aiohttp's message and traceback quote the request line
+    and headers, which may carry a token. Errors in the handlers stay errors, with their traceback."""
 
     def exception(self, msg: object, *args: object, exc_info: Any = True, **kwargs: Any) -> None:
-        level = logging.DEBUG if isinstance(exc_info, HttpProcessingError) else logging.ERROR
-        self.log(level, msg, *args, exc_info=exc_info, **kwargs)
+        if isinstance(exc_info, HttpProcessingError):
+            self.log(
+                logging.INFO,
+                "malformed HTTP request answered %s (%s)",
+                exc_info.code,
+                type(exc_info).__name__,
+            )
+            return
+        self.log(logging.ERROR, msg, *args, exc_info=exc_info, **kwargs)
 
 
 class HttpReceiver:

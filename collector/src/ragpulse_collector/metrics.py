@@ -18,6 +18,7 @@ _ROW_COUNTERS: dict[str, str] = {
     "written_total": "{What} inserted into {table}",
     "spooled_total": "{What} written to the on-disk spool while the store was unreachable",
     "replayed_total": "Spooled {what} inserted after the store came back",
+    "found_stored_total": "{What} of retries after a restart found already stored, not written again",
 }
 COUNTERS: dict[str, str] = {
     **{

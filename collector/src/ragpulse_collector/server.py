@@ -16,16 +16,18 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ragpulse_core.settings import RagpulseSettings
-from ragpulse_core.store import Store
+from ragpulse_core.store import Store, embedded_path
 
 from ragpulse_collector.auth import BearerAuth, configured_token
 from ragpulse_collector.deadletters import DeadLetters
 from ragpulse_collector.exports import ExportHandler
 from ragpulse_collector.http_server import HttpReceiver
+from ragpulse_collector.journal import WriteJournal
+from ragpulse_collector.memory import keep_large_blocks_mapped
 from ragpulse_collector.metrics import CollectorMetrics
 from ragpulse_collector.signals import SIGNALS, TRACES
-from ragpulse_collector.spool import Spool
-from ragpulse_collector.writer import BatchWriter
+from ragpulse_collector.spool import JOURNAL_SUFFIX, Spool
+from ragpulse_collector.writer import RECENT_DIGESTS, BatchWriter
 
 if TYPE_CHECKING:
     from ragpulse_collector.grpc_server import GrpcReceiver
@@ -52,6 +54,21 @@ def tune_gc_for_collector() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*COLLECTOR_GC_THRESHOLD)
+    keep_large_blocks_mapped()
+
+
+def _journal(settings: RagpulseSettings, store: Store) -> WriteJournal | None:
+    """The writer's journal: in the spool directory, else beside an embedded database; a collector with
+    neither (a ClickHouse server and no spool) keeps none, and a retry after its crash may be stored twice."""
+    spool_dir = settings.collector.spool_dir
+    database = embedded_path(store.dsn)
+    if spool_dir is not None:
+        path = spool_dir / f"writes{JOURNAL_SUFFIX}"
+    elif database is not None:
+        path = database.with_name(f"{database.name}.writes{JOURNAL_SUFFIX}")
+    else:
+        return None
+    return WriteJournal(path, RECENT_DIGESTS)
 
 
 class CollectorServer:
@@ -64,7 +81,8 @@ class CollectorServer:
         collector = settings.collector
         self.spool = Spool(collector.spool_dir, collector.spool_max_bytes) if collector.spool_dir else None
         self.dead_letters = DeadLetters(store, self.metrics)
-        self.writer = BatchWriter(store, collector, self.spool, self.metrics, self.dead_letters)
+        self.journal = _journal(settings, store)
+        self.writer = BatchWriter(store, collector, self.spool, self.metrics, self.dead_letters, self.journal)
         self.exports = ExportHandler(collector, self.writer, self.metrics)
         self._auth = BearerAuth(configured_token(collector))
         self.metrics.gauge(
@@ -122,9 +140,7 @@ class CollectorServer:
 
                 self._grpc = GrpcReceiver(collector, self.exports, self._auth, self.metrics)
                 self._grpc.start()
-        logger.info(
-            "collector listening on %s (%s)", self.url, ", ".join(signal.path for signal in SIGNALS)
-        )
+        logger.info("collector listening on %s (%s)", self.url, ", ".join(signal.path for signal in SIGNALS))
         if self._grpc is not None:
             logger.info("collector listening for OTLP/gRPC on port %d", self._grpc.port)
 
@@ -145,6 +161,8 @@ class CollectorServer:
             finally:
                 # Whatever the receivers did, what was accepted is written (or spooled) before returning.
                 self.writer.stop(timeout=self.settings.collector.ack_timeout_s)
+                if self.journal is not None:
+                    self.journal.close()
                 self._stopped.set()
 
     def serve_forever(self) -> None:

@@ -17,6 +17,8 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from ragpulse_core.store import write_probe
+
 from ragpulse_collector.tables import LAYOUTS, SPANS, TableRows
 
 logger = logging.getLogger(__name__)
@@ -24,6 +26,10 @@ logger = logging.getLogger(__name__)
 _SUFFIX = ".batch"
 _FORMAT_VERSION = 2
 _SEQUENCE_DIGITS = 16
+# The writer keeps its journal here too (ragpulse_collector.journal).
+JOURNAL_SUFFIX = ".journal"
+# Removed at start like any leftover of a write that crashed.
+_PROBE_SUFFIX = ".tmp"
 
 
 class SpoolFull(Exception):
@@ -50,7 +56,7 @@ class Spool:
             leftover.unlink()
         self._files = sorted(path for path in directory.glob(f"*{_SUFFIX}") if _is_batch_file(path))
         for stray in sorted(set(directory.iterdir()) - set(self._files)):
-            if stray.suffix != ".corrupt":
+            if stray.suffix not in (".corrupt", JOURNAL_SUFFIX):
                 logger.warning("ignoring %s in the spool directory: not a spooled batch", stray)
         self._bytes = sum(path.stat().st_size for path in self._files)
         self._next_sequence = int(self._files[-1].stem) + 1 if self._files else 0
@@ -99,6 +105,25 @@ class Spool:
             self._next_sequence += 1
             self._files.append(path)
             self._bytes += len(payload)
+
+    def has_room(self, size: int) -> bool:
+        """Whether a batch of ``size`` bytes would fit now: under ``max_bytes``, and a probe file of that size
+        is written, fsync'd and removed without error (a full disk or a file-size limit refuses it)."""
+        with self._lock:
+            if self._bytes + size > self.max_bytes:
+                return False
+        return write_probe(self.directory / f"probe{_PROBE_SUFFIX}", size)
+
+    def newest_token(self) -> str | None:
+        """The dedup token of the batch spooled last; None when there is none or it cannot be read."""
+        with self._lock:
+            if not self._files:
+                return None
+            path = self._files[-1]
+        try:
+            return str(json.loads(path.read_bytes())["token"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
 
     def oldest(self) -> SpooledBatch | None:
         """The first batch still to replay; unreadable files are set aside (``.corrupt``) and skipped."""

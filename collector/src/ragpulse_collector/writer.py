@@ -16,19 +16,25 @@ What the answers mean:
 - Each request is known by a digest of its rows' identity columns. A retry that arrives while the
   original is queued or being written shares the original's ticket; a retry of one written recently is
   acknowledged without writing it again. The batch's dedup token derives from its requests' digests, so a
-  replayed batch (the spool's) is a no-op in ClickHouse. After a crash, a retried request is a no-op only if
-  it had been written alone: one batched with others gets another token (exact dedup would need one insert
-  per request, about 3.5x slower in chDB).
+  replayed batch (the spool's) is a no-op in ClickHouse.
+- Across a crash, the :class:`WriteJournal` tells which requests were stored and which were under way: a
+  retry of a stored one is acknowledged without writing; a retry of one under way has its rows looked up in
+  the table and only the missing ones written (one insert per request instead would cost about 8x the
+  insert time in chDB, measured with 512-span requests).
 - The store refusing data (:class:`StoreRefused`) is not the store being down: the refused insert is split
   in halves until the refused rows are found; those go to the dead letters and the rest is written.
-- Writes failing for want of disk space (the spool's or the database's) are remembered until a write
-  succeeds, so ``/healthz`` can say so (:meth:`BatchWriter.troubles`).
+- Writes failing for want of disk space (the spool's or the database's), or for want of a store and a
+  spool, are remembered until a write succeeds or, with nothing to write, until a probe finds that one
+  could (the store answers, the spool's disk takes a probe file of the failed batch's size, the database's
+  disk has that much free), so ``/healthz`` recovers without waiting for new traffic
+  (:meth:`BatchWriter.troubles`).
 """
 
 from __future__ import annotations
 
 import enum
 import errno
+import gc
 import hashlib
 import logging
 import re
@@ -37,14 +43,17 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ragpulse_core.settings import CollectorSettings
 from ragpulse_core.store import Store, StoreRefused, StoreUnavailable
 
 from ragpulse_collector.deadletters import DeadLetters
+from ragpulse_collector.journal import WriteJournal
+from ragpulse_collector.memory import return_free_memory
 from ragpulse_collector.metrics import CollectorMetrics
 from ragpulse_collector.spool import Spool, SpoolFull
-from ragpulse_collector.tables import TableRows
+from ragpulse_collector.tables import TableRows, identity_key
 
 logger = logging.getLogger(__name__)
 
@@ -62,6 +71,14 @@ _STORE_OUT_OF_SPACE = re.compile(
     r"Code: 243\.|NOT_ENOUGH_SPACE|No space left on device|Disk quota exceeded|File too large", re.IGNORECASE
 )
 _REASON_CHARS = 300
+# A batch this large (as stored) is collected right after its insert, not left to the gc thresholds.
+COLLECT_AFTER_BYTES = 8 * 1024 * 1024
+# Rows as stored written since the last time free memory went back to the system, to do it again.
+TRIM_AFTER_BYTES = 64 * 1024 * 1024
+# How often a writer whose last write failed, with nothing to write, checks whether writes could succeed.
+RECOVERY_PROBE_S = 1.0
+# A probe of the spool's disk writes at most this much, however big the batch that did not fit.
+MAX_PROBE_BYTES = 8 * 1024 * 1024
 
 
 class QueueFull(Exception):
@@ -149,18 +166,24 @@ class BatchWriter:
         spool: Spool | None,
         metrics: CollectorMetrics,
         dead_letters: DeadLetters,
+        journal: WriteJournal | None = None,
     ) -> None:
         self._store = store
         self._settings = settings
         self._spool = spool
         self._metrics = metrics
         self._dead_letters = dead_letters
+        self._journal = journal
         self._queue: deque[_Pending] = deque()
         self._queued_rows = 0
         self._queued_bytes = 0
         self._in_flight_rows = 0
         self._active: dict[str, Ticket] = {}
         self._recent: OrderedDict[str, None] = OrderedDict()
+        # Requests of batches the last run had under way: a retry is checked against the table.
+        self._uncertain: set[str] = set()
+        if journal is not None:
+            self._recover(journal)
         self._last_arrival = 0.0
         self._last_progress = time.monotonic()
         self._next_store_attempt = 0.0
@@ -169,9 +192,30 @@ class BatchWriter:
         self._failing: str | None = None
         # The store's last refusal for want of disk space; None once an insert succeeds.
         self._store_out_of_space: str | None = None
+        # The size of the last batch neither written nor spooled: what a recovery probe must find room for.
+        self._failed_bytes = 0
+        self._next_probe = 0.0
+        self._written_since_trim = 0
         self._stopping = False
         self._condition = threading.Condition()
         self._thread = threading.Thread(target=self._run, name="ragpulse-writer", daemon=True)
+
+    def _recover(self, journal: WriteJournal) -> None:
+        recovered = journal.recovered
+        spooled_last = self._spool.newest_token() if self._spool is not None else None
+        for token, digests in recovered.uncertain.items():
+            if token == spooled_last:  # spooled just before the crash, not yet journalled as such
+                recovered.settled.update(digests)
+            else:
+                self._uncertain.update(digests)
+        for digest in recovered.settled:
+            self._remember(digest)
+        if self._uncertain:
+            logger.info(
+                "%d request(s) were being written when the collector stopped; retries of them are checked"
+                " against the table",
+                len(self._uncertain),
+            )
 
     @property
     def queued_rows(self) -> int:
@@ -279,26 +323,73 @@ class BatchWriter:
 
     def _run(self) -> None:
         while True:
+            if self._written_since_trim >= TRIM_AFTER_BYTES and not self._queue:
+                # After a burst, with the last batch's rows released: give the free memory back.
+                self._written_since_trim = 0
+                return_free_memory()
             with self._condition:
-                while not self._queue and not self._stopping and not self._replay_due():
-                    self._condition.wait(self._seconds_until_replay())
+                while not (self._queue or self._stopping or self._replay_due() or self._probe_due()):
+                    self._condition.wait(self._seconds_until_due())
                 if self._stopping and not self._queue:
                     return
             if self._replay_due():
                 self._replay_spool()
-            pending = self._take_batch()
-            if pending:
-                self._write(pending)
+            if self._probe_due():
+                self._probe_recovery()
+            self._write_next()
+
+    def _write_next(self) -> None:
+        pending = self._take_batch()
+        if pending:
+            size = sum(item.size for item in pending)
+            self._written_since_trim += size
+            self._write(pending)
+            del pending
+            if size >= COLLECT_AFTER_BYTES:
+                # clickhouse-connect's insert context sits in a reference cycle that keeps the batch's
+                # columns; with the collector's raised gc thresholds it would wait long to be collected.
+                gc.collect()
 
     def _replay_due(self) -> bool:
         return (
             self._spool is not None and len(self._spool) > 0 and time.monotonic() >= self._next_store_attempt
         )
 
-    def _seconds_until_replay(self) -> float | None:
-        if self._spool is None or len(self._spool) == 0:
-            return None
-        return max(0.0, self._next_store_attempt - time.monotonic())
+    def _seconds_until_due(self) -> float | None:
+        """Until the next spool replay or recovery probe, whichever comes first; None when neither will."""
+        now = time.monotonic()
+        waits = []
+        if self._spool is not None and len(self._spool) > 0:
+            waits.append(self._next_store_attempt - now)
+        if self._needs_probe():
+            waits.append(self._next_probe - now)
+        return max(0.0, min(waits)) if waits else None
+
+    def _needs_probe(self) -> bool:
+        """Troubles that only a write would clear, with no spooled batch whose replay will try one."""
+        spool_empty = self._spool is None or len(self._spool) == 0
+        return self._failing is not None or (self._store_out_of_space is not None and spool_empty)
+
+    def _probe_due(self) -> bool:
+        return not self._queue and self._needs_probe() and time.monotonic() >= self._next_probe
+
+    def _probe_recovery(self) -> None:
+        """Clear the troubles a write would no longer meet, without writing any rows."""
+        self._next_probe = time.monotonic() + RECOVERY_PROBE_S
+        size = min(self._failed_bytes, MAX_PROBE_BYTES)
+        if self._store_out_of_space is not None and self._store.has_free_space(size):
+            logger.info("the database's disk has room again")
+            self._store_out_of_space = None
+        if self._failing is None:
+            return
+        if self._store_out_of_space is None and self._store.ping():
+            recovered = "the store answers again"
+        elif self._spool is not None and self._spool.has_room(size):
+            recovered = "the spool can take batches again"
+        else:
+            return
+        logger.info("%s; writes can succeed", recovered)
+        self._failing = None
 
     def _take_batch(self) -> list[_Pending]:
         """The requests of the next batch: the oldest request's table, in arrival order.
@@ -313,7 +404,12 @@ class BatchWriter:
                 now = time.monotonic()
                 waited = now - self._queue[0].arrived
                 quiet = now - self._last_arrival
-                if self._queued_rows >= settings.batch_max_spans or waited >= max_wait or quiet >= idle:
+                if (
+                    self._queued_rows >= settings.batch_max_spans
+                    or self._queued_bytes >= settings.batch_max_bytes
+                    or waited >= max_wait
+                    or quiet >= idle
+                ):
                     break
                 self._condition.wait(min(max_wait - waited, idle - quiet))
             taken: list[_Pending] = []
@@ -322,16 +418,21 @@ class BatchWriter:
             layout = self._queue[0].rows.layout
             passed_over: deque[_Pending] = deque()
             total = 0
+            size = 0
             while self._queue:
                 item = self._queue[0]
                 if item.rows.layout is not layout:
                     passed_over.append(self._queue.popleft())
                     continue
-                if taken and total + len(item.rows) > settings.batch_max_spans:
+                if taken and (
+                    total + len(item.rows) > settings.batch_max_spans
+                    or size + item.size > settings.batch_max_bytes
+                ):
                     break
                 self._queue.popleft()
                 taken.append(item)
                 total += len(item.rows)
+                size += item.size
                 self._queued_bytes -= item.size
             if passed_over:
                 passed_over.extend(self._queue)
@@ -341,23 +442,94 @@ class BatchWriter:
             return taken
 
     def _write(self, pending: list[_Pending]) -> None:
+        taken = sum(len(item.rows) for item in pending)
+        if self._uncertain:
+            pending = self._without_stored_rows(pending)
+        if not pending:
+            with self._condition:
+                self._in_flight_rows -= taken
+                self._condition.notify_all()
+            return
         rows = TableRows.joined([item.rows for item in pending])
         outcome: Outcome | None = None
         error: WriteFailed | None = None
+        token = batch_token(item.digest for item in pending)
+        if self._journal is not None:
+            self._journal.begin(token, [item.digest for item in pending])
         try:
-            outcome = self._write_or_spool(batch_token(item.digest for item in pending), rows)
+            outcome = self._write_or_spool(token, rows)
+            if self._journal is not None:
+                self._journal.settle(token)
         except WriteFailed as exc:
             error = exc
+            self._failed_bytes = sum(item.size for item in pending)
+            self._next_probe = time.monotonic() + RECOVERY_PROBE_S
         self._failing = None if error is None else str(error)
         with self._condition:
             for item in pending:
                 del self._active[item.digest]
                 if outcome is not None:
                     self._remember(item.digest)
-            self._in_flight_rows -= len(rows)
+                    self._uncertain.discard(item.digest)
+            self._in_flight_rows -= taken
             self._condition.notify_all()
         for item in pending:
             item.ticket.resolve(outcome, error)
+
+    def _without_stored_rows(self, pending: list[_Pending]) -> list[_Pending]:
+        """The requests to write, retries of uncertain ones reduced to their rows not yet in the table.
+
+        A retry whose rows are all there is acknowledged now; one that cannot be checked (the store is
+        down) gets 503, since spooling it could store it twice.
+        """
+        kept = []
+        for item in pending:
+            if item.digest not in self._uncertain:
+                kept.append(item)
+                continue
+            try:
+                stored = self._stored_keys(item.rows)
+            except (StoreUnavailable, StoreRefused) as exc:
+                self._settle_early(
+                    item, None, WriteFailed(f"cannot tell whether it was stored before a restart: {exc}")
+                )
+                continue
+            missing = [index for index, key in enumerate(item.rows.identity_keys()) if key not in stored]
+            self._metrics.add_rows(item.rows.layout, "found_stored_total", len(item.rows) - len(missing))
+            if not missing:
+                self._uncertain.discard(item.digest)
+                if self._journal is not None:
+                    self._journal.record_stored([item.digest])
+                self._settle_early(item, Outcome.WRITTEN, None)
+                continue
+            if len(missing) < len(item.rows):
+                item.rows = item.rows.select(missing)
+            kept.append(item)
+        return kept
+
+    def _settle_early(self, item: _Pending, outcome: Outcome | None, error: WriteFailed | None) -> None:
+        with self._condition:
+            del self._active[item.digest]
+            if outcome is not None:
+                self._remember(item.digest)
+        item.ticket.resolve(outcome, error)
+
+    def _stored_keys(self, rows: TableRows) -> set[tuple[Any, ...]]:
+        """The identities of those of ``rows`` already in their table."""
+        layout = rows.layout
+        columns = ", ".join(
+            f"toUnixTimestamp64Nano({name})" if name == "Timestamp" else f"`{name}`"
+            for name in layout.identity
+        )
+        timestamps = rows.columns[0]
+        found = self._store.query(
+            f"SELECT {columns} FROM {self._store.table(layout.table)}"
+            " WHERE Timestamp BETWEEN fromUnixTimestamp64Nano({low:Int64})"
+            " AND fromUnixTimestamp64Nano({high:Int64})"
+            " AND TraceId IN {traces:Array(String)}",
+            {"low": min(timestamps), "high": max(timestamps), "traces": sorted(set(rows.column("TraceId")))},
+        )
+        return {identity_key(values) for values in found}
 
     def _remember(self, digest: str) -> None:
         self._recent[digest] = None
@@ -409,6 +581,7 @@ class BatchWriter:
             )
         self._store_reachable = True
         self._store_out_of_space = None
+        self._failing = None
         self._progressed()
         return written
 
@@ -439,6 +612,7 @@ class BatchWriter:
         self._store_reachable = False
         if _STORE_OUT_OF_SPACE.search(str(exc)):
             self._store_out_of_space = str(exc).strip().splitlines()[0][:_REASON_CHARS]
+            self._next_probe = time.monotonic() + RECOVERY_PROBE_S
         self._metrics.add("write_errors_total")
         self._next_store_attempt = time.monotonic() + self._settings.store_retry_ms / 1000
 

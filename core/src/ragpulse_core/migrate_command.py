@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ragpulse_core.schema import migrate, planned_statements
@@ -58,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         migrate_and_show(settings, store, cluster)
     except StoreUnavailable as exc:
-        console.print(f"[red]migrate failed:[/red] {exc}")
+        console.print(f"[red]migrate failed:[/red] {escape(str(exc))}", soft_wrap=True, highlight=False)
         return 1
     finally:
         store.close()

@@ -78,6 +78,9 @@ class CollectorSettings(SettingsSection):
     port: int = Field(4318, ge=0, le=65535)
     max_body_bytes: int = Field(16 * 1024 * 1024, ge=1024, description="Larger requests get 413")
     batch_max_spans: int = Field(20_000, ge=1, description="A write batch is flushed at this many spans")
+    batch_max_bytes: int = Field(
+        32 * 1024 * 1024, ge=1024, description="... or at this many bytes of rows as stored (rendered)"
+    )
     batch_max_wait_ms: int = Field(250, ge=1, description="... or when its oldest span waited this long")
     batch_idle_ms: int = Field(
         5, ge=0, description="... or when no request arrived for this long (senders await their acks)"
@@ -96,17 +99,20 @@ class CollectorSettings(SettingsSection):
     backlog: int = Field(1024, ge=1, description="Connections waiting to be accepted")
     max_concurrent_requests: int = Field(64, ge=1, description="Requests decoding or in gRPC calls at once")
     max_buffered_bytes: int = Field(
-        256 * 1024 * 1024, ge=1024, description="Request bodies held at once (read so far); past it 429"
+        128 * 1024 * 1024, ge=1024, description="Request bodies held at once (read so far); past it 429"
     )
     max_header_bytes: int = Field(8190, ge=1024, description="Longest request line or header field")
     body_timeout_s: float = Field(30.0, gt=0, description="A body not received by then gets 408")
     keepalive_timeout_s: float = Field(60.0, gt=0, description="An idle connection is closed after this")
     max_expanded_bytes: int = Field(
-        256 * 1024 * 1024,
+        32 * 1024 * 1024,
         ge=1024,
-        description="413 when a request's rows would be larger (resource attributes repeat on every span)",
+        description="413 when a request's rows as stored would be larger (resource attributes repeat on every"
+        " span; arrays and maps are stored as JSON, where a '<' takes six bytes)",
     )
-    queue_max_bytes: int = Field(1024**3, ge=1024, description="Row bytes waiting to be written before 429")
+    queue_max_bytes: int = Field(
+        128 * 1024 * 1024, ge=1024, description="Bytes of rows as stored waiting to be written before 429"
+    )
     stall_after_s: float = Field(
         30.0, gt=0, description="/healthz fails when the writer has work and no progress for this long"
     )

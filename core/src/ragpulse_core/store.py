@@ -7,12 +7,13 @@ talks to a ClickHouse server. The same SQL runs on both; values always travel by
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import logging
 import os
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
@@ -128,25 +129,32 @@ class Store:
     def _client(self) -> Client:
         client: Client | None = getattr(self._local, "client", None)
         if client is None or client not in self._clients:  # none yet, or closed by close()
-            if self._path is not None and self._path not in _OPENED_HERE and _locked_elsewhere(self._path):
-                # Checked before chDB tries, which would print its lock error to stderr and then fail vaguely.
-                raise StoreUnavailable(self._held_message())
-            try:
-                # chDB is in-process: HTTP session and timeout options mean nothing to it.
-                http_options: dict[str, Any] = (
-                    {}
-                    if self.is_embedded
-                    else {"autogenerate_session_id": False, "connect_timeout": 5, "send_receive_timeout": 60}
-                )
-                client = clickhouse_connect.get_client(dsn=self.dsn, **http_options)
-            except Exception as exc:
-                raise StoreUnavailable(self._why_unreachable(exc)) from exc
-            if self._path is not None:
-                _OPENED_HERE.add(self._path)
+            if self._path is not None and self._path not in _OPENED_HERE:
+                with _opening(self._path):
+                    # Checked before chDB tries, which would print its lock error to stderr and fail vaguely;
+                    # two processes opening at once check one after the other, so one of them sees the lock.
+                    if _locked_elsewhere(self._path):
+                        raise StoreUnavailable(self._held_message())
+                    client = self._connect()
+                    _OPENED_HERE.add(self._path)
+            else:
+                client = self._connect()
             with self._clients_lock:
                 self._clients.add(client)
             self._local.client = client
         return client
+
+    def _connect(self) -> Client:
+        try:
+            # chDB is in-process: HTTP session and timeout options mean nothing to it.
+            http_options: dict[str, Any] = (
+                {}
+                if self.is_embedded
+                else {"autogenerate_session_id": False, "connect_timeout": 5, "send_receive_timeout": 60}
+            )
+            return clickhouse_connect.get_client(dsn=self.dsn, **http_options)
+        except Exception as exc:
+            raise StoreUnavailable(self._why_unreachable(exc)) from exc
 
     def _discard(self, client: Client) -> None:
         """Close ``client`` and forget it; a client that fails to close is gone all the same."""
@@ -261,6 +269,18 @@ class Store:
             return False
         return True
 
+    def has_free_space(self, size: int) -> bool:
+        """Whether the database could write ``size`` more bytes: for chDB, a probe file of that size beside
+        its directory is written and removed (this process's disk and file-size limit are chDB's); for a
+        server, every disk has that much free beyond what it keeps free. False when it cannot tell."""
+        if self._path is not None:
+            return write_probe(self._path.with_name(f"{self._path.name}.probe"), size)
+        try:
+            rows = self.query("SELECT min(free_space - keep_free_space) FROM system.disks")
+        except (StoreUnavailable, StoreRefused):
+            return False
+        return bool(rows) and int(rows[0][0]) >= size
+
     def close(self) -> None:
         """Close the clients of every thread; a thread that uses the Store again opens a new one."""
         with self._clients_lock:
@@ -289,6 +309,20 @@ def _prepare_embedded(path: Path, *, create: bool) -> None:
         raise InvalidDsn(f"cannot write to the chDB directory {path}: permission denied")
 
 
+def write_probe(path: Path, size: int) -> bool:
+    """Whether ``size`` bytes can be written (and fsync'd) at ``path`` now; the file is removed after."""
+    try:
+        with open(path, "wb") as handle:
+            handle.write(bytes(size))
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError:
+        return False
+    finally:
+        path.unlink(missing_ok=True)
+    return True
+
+
 def _root_cause(exc: Exception) -> str:
     """What the operating system said (``Connection refused``) when the driver wraps it in pool and retry
     messages; else the driver's first line."""
@@ -304,6 +338,24 @@ def _first_line(exc: Exception) -> str:
     """Drivers put stack traces and server dumps after the first line; a person needs that line."""
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
+
+
+@contextlib.contextmanager
+def _opening(path: Path) -> Iterator[None]:
+    """Hold an exclusive flock on the database directory itself while checking for and opening chDB there.
+
+    chDB locks ``status`` inside the directory, never the directory, so this lock only orders openers.
+    """
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:  # gone or unreadable: chDB's own attempt says why
+        yield
+        return
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)
 
 
 def _locked_elsewhere(path: Path) -> bool:

@@ -167,7 +167,7 @@ CREATE TABLE ${db}.ragpulse_trace_verdicts_0035 (
 PARTITION BY toDate(RequestTime)
 ORDER BY (toStartOfHour(RequestTime), Scorer, TraceKey, SpanId, toUnixTimestamp64Micro(RequestTime))
 TTL toDateTime(RequestTime) + toIntervalDay(${ttl_days})
-SETTINGS index_granularity = 8192, ttl_only_drop_parts = 1;
+SETTINGS index_granularity = 8192, ttl_only_drop_parts = 1, non_replicated_deduplication_window = 10000;
 
 INSERT INTO ${db}.ragpulse_trace_verdicts_0035 (
     RequestTime, ScoredAt, TraceId, TraceKey, SpanId, ServiceName, Pipeline, Variant, Scorer, Hallucination,
