@@ -16,7 +16,7 @@ CREATE TABLE IF NOT EXISTS ${db}.ragpulse_score_hours (
     ValueSum Float64 CODEC(ZSTD(1)),
     ValueSquares Float64 CODEC(ZSTD(1)),
     NotBinary Int64 CODEC(ZSTD(1))
-) ENGINE = SummingMergeTree((Scores, Positives, ValueSum, ValueSquares, NotBinary))
+) ENGINE = SummingMergeTree()
 PARTITION BY toDate(Hour)
 ORDER BY (Hour, Metric, Scorer, ServiceName, Pipeline, Variant)
 TTL Hour + toIntervalDay(${ttl_days})

@@ -13,7 +13,7 @@ CREATE TABLE IF NOT EXISTS ${db}.ragpulse_judgment_minutes (
     OutputTokens Int64 CODEC(ZSTD(1)),
     Judgments Int64 CODEC(ZSTD(1)),
     Failures Int64 CODEC(ZSTD(1))
-) ENGINE = SummingMergeTree((CostUSD, InputTokens, OutputTokens, Judgments, Failures))
+) ENGINE = SummingMergeTree()
 PARTITION BY toDate(Minute)
 ORDER BY (Minute, Scorer, ServiceName, Pipeline, Variant)
 TTL Minute + toIntervalDay(${ttl_days})
@@ -41,7 +41,7 @@ CREATE TABLE IF NOT EXISTS ${db}.ragpulse_scoring_lag_hours (
     Pipeline LowCardinality(String) CODEC(ZSTD(1)),
     Variant LowCardinality(String) CODEC(ZSTD(1)),
     LagMap Nested(Seconds Float64, Judgments Int64)
-) ENGINE = SummingMergeTree
+) ENGINE = SummingMergeTree()
 PARTITION BY toDate(Hour)
 ORDER BY (Hour, Scorer, ServiceName, Pipeline, Variant)
 TTL Hour + toIntervalDay(${ttl_days})

@@ -7,7 +7,7 @@ CREATE TABLE IF NOT EXISTS ${db}.ragpulse_scored_request_hours (
     Pipeline LowCardinality(String) CODEC(ZSTD(1)),
     Variant LowCardinality(String) CODEC(ZSTD(1)),
     Requests AggregateFunction(uniq, UInt64, String)
-) ENGINE = AggregatingMergeTree
+) ENGINE = AggregatingMergeTree()
 PARTITION BY toDate(Hour)
 ORDER BY (Hour, ServiceName, Pipeline, Variant)
 TTL Hour + toIntervalDay(${ttl_days})
