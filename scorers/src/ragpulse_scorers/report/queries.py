@@ -105,16 +105,24 @@ def _score_sums(store: Store, params: dict[str, Any], time_key: str | None = Non
     )
 
 
+def _scored_requests(store: Store, params: dict[str, Any], keys: str) -> str:
+    """Requests with a value (not only an error) per ``keys``, as the "scored share" panels count them: from
+    hourly uniq states over a long window, every value row otherwise (a set counts a re-score once)."""
+    if _long_window(params, HOURLY_SCORES_AFTER):
+        return (
+            f"SELECT {keys}, uniqMerge(Requests) AS scored"
+            f" FROM {store.table('ragpulse_scored_request_hours')} WHERE {_HOURS_WHERE} GROUP BY {keys}"
+        )
+    return (
+        f"SELECT {keys}, uniq(TraceKey, SpanId) AS scored FROM {store.table('ragpulse_score_values')}"
+        f" WHERE {_SCORES_WHERE} AND Failed = 0 GROUP BY {keys}"
+    )
+
+
 def variant_traffic(store: Store, params: dict[str, Any]) -> list[VariantTraffic]:
-    # Distinct requests: a request scored twice is one scored request without FINAL.
     scored = {
         (row["ServiceName"], row["Variant"]): int(row["scored"])
-        for row in store.query_dicts(
-            "SELECT ServiceName, Variant, uniqExact(TraceKey, SpanId) AS scored"
-            f" FROM {store.table('ragpulse_score_values')} WHERE {_SCORES_WHERE} AND Failed = 0"
-            " GROUP BY ServiceName, Variant",
-            params,
-        )
+        for row in store.query_dicts(_scored_requests(store, params, "ServiceName, Variant"), params)
     }
     rows = store.query_dicts(
         f"SELECT ServiceName, Variant, count() AS requests, countIf(StatusCode = 'Error') AS errors"
@@ -355,18 +363,23 @@ def request_lines(store: Store, params: dict[str, Any], unscored_only: bool, lim
 
 def scoring_health(store: Store, params: dict[str, Any], requests: int) -> ScoringHealth:
     # Lag is from the request to each judgment, per hour judged, in buckets of two significant digits (the
-    # panels' table); scored requests are those with a value that is not an error.
+    # panels' table); scored requests are those with a value, not only an error, counted as the panels count.
     lag = store.query_dicts(
-        "SELECT quantilesExactWeighted(0.5, 0.95)(seconds, toUInt64(judgments)) AS q,"
+        "SELECT quantilesExactWeighted(0.5, 0.95)(seconds, toUInt64(greatest(judgments, 0))) AS q,"
         " q[1] AS p50, q[2] AS p95"
-        " FROM (SELECT LagMap.Seconds AS seconds, sum(LagMap.Judgments) AS judgments"
-        f"       FROM {store.table('ragpulse_scoring_lag_hours')} ARRAY JOIN LagMap WHERE {_HOURS_WHERE}"
-        "       GROUP BY seconds HAVING judgments > 0)",
+        " FROM (SELECT sumMap(LagMap.Seconds, LagMap.Judgments) AS lags"
+        f"       FROM {store.table('ragpulse_scoring_lag_hours')} WHERE {_HOURS_WHERE})"
+        " ARRAY JOIN lags.1 AS seconds, lags.2 AS judgments",
         params,
     )[0]
+    scored = sum(
+        int(row["scored"])
+        for row in store.query_dicts(
+            f"SELECT scored FROM ({_scored_requests(store, params, 'ServiceName')})", params
+        )
+    )
     scored_rows = store.query_dicts(
-        "SELECT uniqExactIf((TraceKey, SpanId), Failed = 0) AS scored,"
-        " sumIf(Sign, Failed = 1) AS judge_errors,"
+        "SELECT sumIf(Sign, Failed = 1) AS judge_errors,"
         " toString(maxIf(ScoredAt, Failed = 0), 'UTC') AS last_scored"
         f" FROM {store.table('ragpulse_score_values')} WHERE {_SCORES_WHERE}",
         params,
@@ -380,7 +393,6 @@ def scoring_health(store: Store, params: dict[str, Any], requests: int) -> Scori
             params,
         )
     }
-    scored = int(scored_rows["scored"])
     return ScoringHealth(
         requests=requests,
         scored=scored,
