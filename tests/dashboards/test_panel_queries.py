@@ -226,7 +226,15 @@ def test_mean_difference_uses_welch_interval(demo_store: tuple[Store, Demo]) -> 
         f" FROM (SELECT arrayJoin([{values}]) AS v))"
     )
     sql = panel("variant-comparison.json", "Every metric: A vs B")["targets"][0]["rawSql"]
-    (row,) = run(store, sql.replace("ragpulse.ragpulse_score_values", inline), demo)
+    no_hours = (
+        "(SELECT now() AS Hour, '' AS Metric, '' AS Scorer, '' AS ServiceName, '' AS Pipeline, '' AS Variant,"
+        " toInt64(0) AS Scores, toInt64(0) AS Positives, 0.0 AS ValueSum, 0.0 AS ValueSquares,"
+        " toInt64(0) AS NotBinary WHERE 0)"
+    )
+    sql = sql.replace("ragpulse.ragpulse_score_values", inline).replace(
+        "ragpulse.ragpulse_score_hours", no_hours
+    )
+    (row,) = run(store, sql, demo)
     # welchTTest's interval is for group 0 minus group 1: with A as group 1, that is B - A.
     ((low, high),) = store.query(
         "SELECT tupleElement(r, 3), tupleElement(r, 4)"

@@ -200,12 +200,27 @@ def first_request(store: Store, params: dict[str, Any]) -> list[dict[str, Any]]:
 
 def score_aggregates(store: Store, params: dict[str, Any]) -> list[dict[str, Any]]:
     """Per service, scorer, metric and variant: n, positives (values ≥ 0.5), mean and sample variance (from
-    sums of squares, to 12 decimals: a constant metric has variance 0, not the sums' rounding residue)."""
+    sums of squares, to 12 decimals: a constant metric has variance 0, not the sums' rounding residue).
+    Whole hours come from the hourly sums, the window's first, partial hour from every value row."""
+    keys = "ServiceName, Scorer, Metric, Variant"
+    first_hour_end = "toStartOfHour(fromUnixTimestamp64Milli({since_ms:Int64})) + INTERVAL 1 HOUR"
+    sums = (
+        f"SELECT {keys}, sum(Scores) AS n, sum(Positives) AS positives, sum(ValueSum) AS value_sum,"
+        f" sum(ValueSquares) AS squares FROM {store.table('ragpulse_score_hours')}"
+        f" WHERE Hour >= {first_hour_end} AND ({{service:String}} = '' OR ServiceName = {{service:String}})"
+        f" GROUP BY {keys}"
+        f" UNION ALL SELECT {keys}, sum(Sign) AS n, sumIf(Sign, Value >= 0.5) AS positives,"
+        " sum(Sign * assumeNotNull(Value)) AS value_sum,"
+        " sum(Sign * assumeNotNull(Value) * assumeNotNull(Value)) AS squares"
+        f" FROM {store.table('ragpulse_score_values')} WHERE {_SCORES_WHERE}"
+        f" AND RequestTime < {first_hour_end} AND Failed = 0 AND Value IS NOT NULL GROUP BY {keys}"
+    )
     return store.query_dicts(
-        "SELECT ServiceName, Scorer, Metric, Variant, n, positives, value_sum / n AS mean,"
+        f"SELECT {keys}, n, positives, value_sum / n AS mean,"
         " if(n > 1, round((squares - n * mean * mean) / (n - 1), 12), nan) AS variance"
-        f" FROM ({_score_sums(store, params)}) WHERE n > 0"
-        " ORDER BY ServiceName, Scorer, Metric, Variant",
+        f" FROM (SELECT {keys}, sum(n) AS n, sum(positives) AS positives, sum(value_sum) AS value_sum,"
+        f" sum(squares) AS squares FROM ({sums}) GROUP BY {keys}) WHERE n > 0"
+        f" ORDER BY {keys}",
         params,
     )
 
