@@ -47,12 +47,14 @@ def test_cluster_dry_run_parses_and_names_replicated_and_distributed_tables(
     scores = next(s for s in tables if "ragpulse_scores_local ON" in s and "ReplacingMergeTree" in s)
     assert (
         "ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/ragpulse/ragpulse_scores_local',"
-        " '{replica}', ScoredAt)"
-        in scores
+        " '{replica}', ScoredAt)" in scores
     )
     assert any(
         "Distributed(`prod`, `ragpulse`, ragpulse_scores_local, cityHash64(TraceId))" in s for s in tables
     )
+    # Score values carry the trace as TraceKey = cityHash64(TraceId): the same shard as their scores, where
+    # the view that takes back a re-scored request's values reads them.
+    assert any("Distributed(`prod`, `ragpulse`, ragpulse_score_values_local, TraceKey)" in s for s in tables)
 
 
 def test_cluster_views_read_and_write_the_local_tables(capsys: pytest.CaptureFixture[str]) -> None:
@@ -64,6 +66,12 @@ def test_cluster_views_read_and_write_the_local_tables(capsys: pytest.CaptureFix
         "ragpulse_step_latency_mv",
         "ragpulse_step_latency_hours_mv",
         "ragpulse_trace_verdicts_mv",
+        "ragpulse_score_values_mv",
+        "ragpulse_score_hours_mv",
+        "ragpulse_judgment_minutes_mv",
+        "ragpulse_scoring_lag_hours_mv",
+        "ragpulse_scored_request_hours_mv",
+        "ragpulse_unscored_requests_mv",
     }
     for view in views:
         assert re.search(r"\nTO `ragpulse`\.\w+_local\n", view), view

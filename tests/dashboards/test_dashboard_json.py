@@ -167,7 +167,7 @@ def test_wilson_bounds_take_their_variants_colour_and_stay_out_of_the_legend(boa
 
 def test_judge_spend_follows_the_dashboard_interval() -> None:
     sql = panel("overview.json", "Judge spend", "timeseries")["targets"][0]["rawSql"]
-    assert "$__timeInterval(ScoredAt)" in sql and "toStartOfDay" not in sql
+    assert "$__timeInterval(Minute)" in sql and "toStartOfDay" not in sql
 
 
 @pytest.mark.parametrize("uid", sorted(RULES))

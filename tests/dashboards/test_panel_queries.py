@@ -221,12 +221,20 @@ def test_mean_difference_uses_welch_interval(demo_store: tuple[Store, Demo]) -> 
     samples = {"A": [0.2, 0.4, 0.5, 0.7, 0.3, 0.6], "B": [0.6, 0.9, 0.8, 0.7, 0.95, 0.85, 0.75]}
     values = ", ".join(f"('{variant}', {value})" for variant, group in samples.items() for value in group)
     inline = (
-        "(SELECT now() AS RequestTime, 'lexical' AS Scorer, 'support' AS Metric, '' AS Error, v.1 AS Variant,"
-        " toNullable(v.2) AS Value, 'svc' AS ServiceName, 'p' AS Pipeline"
+        "(SELECT now() AS RequestTime, 'lexical' AS Scorer, 'support' AS Metric, toUInt8(0) AS Failed,"
+        " toInt8(1) AS Sign, v.1 AS Variant, toNullable(v.2) AS Value, 'svc' AS ServiceName, 'p' AS Pipeline"
         f" FROM (SELECT arrayJoin([{values}]) AS v))"
     )
     sql = panel("variant-comparison.json", "Every metric: A vs B")["targets"][0]["rawSql"]
-    (row,) = run(store, sql.replace("ragpulse.ragpulse_scores FINAL", inline), demo)
+    no_hours = (
+        "(SELECT now() AS Hour, '' AS Metric, '' AS Scorer, '' AS ServiceName, '' AS Pipeline, '' AS Variant,"
+        " toInt64(0) AS Scores, toInt64(0) AS Positives, 0.0 AS ValueSum, 0.0 AS ValueSquares,"
+        " toInt64(0) AS NotBinary WHERE 0)"
+    )
+    sql = sql.replace("ragpulse.ragpulse_score_values", inline).replace(
+        "ragpulse.ragpulse_score_hours", no_hours
+    )
+    (row,) = run(store, sql, demo)
     # welchTTest's interval is for group 0 minus group 1: with A as group 1, that is B - A.
     ((low, high),) = store.query(
         "SELECT tupleElement(r, 3), tupleElement(r, 4)"

@@ -14,7 +14,15 @@ import re
 
 LOCAL_SUFFIX = "_local"
 # Rows that ReplacingMergeTree must see together (one trace's scores, one alert's versions) go to one shard.
-_SHARDING_COLUMNS = ("TraceId", "AlertId", "Key", "Version")
+# A table that names its trace by TraceKey alone (cityHash64(TraceId), stored) is sharded by it as is, so its
+# rows land on their trace's shard, beside the scores whose view wrote them.
+_SHARDING = (
+    ("TraceId", "cityHash64(TraceId)"),
+    ("TraceKey", "TraceKey"),
+    ("AlertId", "cityHash64(AlertId)"),
+    ("Key", "cityHash64(Key)"),
+    ("Version", "cityHash64(Version)"),
+)
 _NAME = r"(`[^`]+`)\.`?(\w+)`?"
 _CREATE_DATABASE = re.compile(r"^CREATE DATABASE IF NOT EXISTS (`[^`]+`)$")
 _CREATE_TABLE = re.compile(
@@ -90,11 +98,7 @@ def _replicated_and_distributed(match: re.Match[str], cluster: str, on: str) -> 
     )
     columns = match.group("columns")
     sharding = next(
-        (
-            f"cityHash64({column})"
-            for column in _SHARDING_COLUMNS
-            if re.search(rf"^\s*{column}\s", columns, re.M)
-        ),
+        (expression for column, expression in _SHARDING if re.search(rf"^\s*{column}\s", columns, re.M)),
         "rand()",
     )
     return [

@@ -1,8 +1,10 @@
 """How a report reads the tables: one function per question, each a query or two with bound values.
 
 Every query filters on the window start (``since_ms``) and optionally one service, and keeps each service's
-rows apart, so one service's variant is never compared with another's. Scores are read ``FINAL``: a trace
-scored twice (a new scorer version, a retried batch) counts once, before its parts merge as after.
+rows apart, so one service's variant is never compared with another's. Scores are read from the tables the
+Grafana panels read, with the same sums: ``ragpulse_score_values`` (a re-scored request's earlier rows are
+taken back at write time with Sign = -1, so sums of Sign count it once, before its parts merge as after),
+its hourly sums beyond ``HOURLY_SCORES_AFTER``, judgments per minute and lag buckets per hour.
 """
 
 from __future__ import annotations
@@ -44,8 +46,10 @@ STEPS = (
 )
 # Episodes read per report: firing ones come first, so only old resolved ones fall beyond it.
 ALERTS_LIMIT = 500
-# Beyond this, latency comes from hourly quantile states rather than from every step row.
+# Beyond this, latency comes from hourly quantile states rather than from every step row, and score sums from
+# hourly sums rather than from every score (the panels switch at the same span).
 HOURLY_LATENCY_AFTER = timedelta(days=2)
+HOURLY_SCORES_AFTER = timedelta(days=2)
 # Values every query may bind, so a metric or attribute name never enters SQL text.
 NAMES: dict[str, Any] = {
     "hallucination": HALLUCINATION,
@@ -69,20 +73,58 @@ _SCORES_WHERE = (
 _FINAL_WITHIN_PARTITIONS = " SETTINGS do_not_merge_across_partitions_select_final = 1"
 
 
-def _scores(store: Store) -> str:
-    return f"{store.table('ragpulse_scores')} FINAL"
+_HOURS_WHERE = (
+    "Hour >= toStartOfHour(fromUnixTimestamp64Milli({since_ms:Int64}))"
+    " AND ({service:String} = '' OR ServiceName = {service:String})"
+)
+
+
+def _long_window(params: dict[str, Any], span: timedelta) -> bool:
+    return time.time() * 1000 - int(params["since_ms"]) > span.total_seconds() * 1000
+
+
+def _score_sums(store: Store, params: dict[str, Any], time_key: str | None = None) -> str:
+    """Per service, scorer, metric and variant (and ``time_key`` over the request time, if given): scores,
+    positives, the sum and the sum of squares of the values. From the hourly sums over a long window, from
+    every value row otherwise; each counts a re-scored request once without FINAL."""
+    keys = "ServiceName, Scorer, Metric, Variant"
+    if _long_window(params, HOURLY_SCORES_AFTER):
+        timed = f"{time_key.format(time='Hour')} AS bucket, " if time_key else ""
+        return (
+            f"SELECT {timed}{keys}, sum(Scores) AS n, sum(Positives) AS positives,"
+            " sum(ValueSum) AS value_sum, sum(ValueSquares) AS squares"
+            f" FROM {store.table('ragpulse_score_hours')} WHERE {_HOURS_WHERE}"
+            f" GROUP BY {'bucket, ' if time_key else ''}{keys}"
+        )
+    timed = f"{time_key.format(time='RequestTime')} AS bucket, " if time_key else ""
+    return (
+        f"SELECT {timed}{keys}, sum(Sign) AS n, sumIf(Sign, Value >= 0.5) AS positives,"
+        " sum(Sign * assumeNotNull(Value)) AS value_sum,"
+        " sum(Sign * assumeNotNull(Value) * assumeNotNull(Value)) AS squares"
+        f" FROM {store.table('ragpulse_score_values')} WHERE {_SCORES_WHERE}"
+        " AND Failed = 0 AND Value IS NOT NULL"
+        f" GROUP BY {'bucket, ' if time_key else ''}{keys}"
+    )
+
+
+def _scored_requests(store: Store, params: dict[str, Any], keys: str) -> str:
+    """Requests with a value (not only an error) per ``keys``, as the "scored share" panels count them: from
+    hourly uniq states over a long window, every value row otherwise (a set counts a re-score once)."""
+    if _long_window(params, HOURLY_SCORES_AFTER):
+        return (
+            f"SELECT {keys}, uniqMerge(Requests) AS scored"
+            f" FROM {store.table('ragpulse_scored_request_hours')} WHERE {_HOURS_WHERE} GROUP BY {keys}"
+        )
+    return (
+        f"SELECT {keys}, uniq(TraceKey, SpanId, RequestTime) AS scored"
+        f" FROM {store.table('ragpulse_score_values')} WHERE {_SCORES_WHERE} AND Failed = 0 GROUP BY {keys}"
+    )
 
 
 def variant_traffic(store: Store, params: dict[str, Any]) -> list[VariantTraffic]:
-    # Distinct requests: a request scored twice is one scored request without FINAL.
     scored = {
         (row["ServiceName"], row["Variant"]): int(row["scored"])
-        for row in store.query_dicts(
-            "SELECT ServiceName, Variant, uniqExact(TraceKey, SpanId, RequestTime) AS scored"
-            f" FROM {store.table('ragpulse_scores')} WHERE {_SCORES_WHERE} AND Error = ''"
-            " GROUP BY ServiceName, Variant",
-            params,
-        )
+        for row in store.query_dicts(_scored_requests(store, params, "ServiceName, Variant"), params)
     }
     rows = store.query_dicts(
         f"SELECT ServiceName, Variant, count() AS requests, countIf(StatusCode = 'Error') AS errors"
@@ -106,7 +148,7 @@ def not_scored(store: Store, params: dict[str, Any]) -> list[NotScored]:
     """Requests per service that cannot be judged, by reason (content capture off, no context, ...)."""
     rows = store.query_dicts(
         "SELECT ServiceName, Unscorable AS reason, count() AS requests"
-        f" FROM {store.table('ragpulse_requests')} FINAL WHERE {_REQUESTS_WHERE} AND Unscorable != ''"
+        f" FROM {store.table('ragpulse_unscored_requests')} FINAL WHERE {_REQUESTS_WHERE}"
         f" GROUP BY ServiceName, reason ORDER BY ServiceName, reason{_FINAL_WITHIN_PARTITIONS}",
         params,
     )
@@ -219,14 +261,28 @@ def first_request(store: Store, params: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def score_aggregates(store: Store, params: dict[str, Any]) -> list[dict[str, Any]]:
-    """Per service, scorer, metric and variant: n, positives (values ≥ 0.5), mean and sample variance."""
+    """Per service, scorer, metric and variant: n, positives (values ≥ 0.5), mean and sample variance (from
+    sums of squares, to 12 decimals: a constant metric has variance 0, not the sums' rounding residue).
+    Whole hours come from the hourly sums, the window's first, partial hour from every value row."""
+    keys = "ServiceName, Scorer, Metric, Variant"
+    first_hour_end = "toStartOfHour(fromUnixTimestamp64Milli({since_ms:Int64})) + INTERVAL 1 HOUR"
+    sums = (
+        f"SELECT {keys}, sum(Scores) AS n, sum(Positives) AS positives, sum(ValueSum) AS value_sum,"
+        f" sum(ValueSquares) AS squares FROM {store.table('ragpulse_score_hours')}"
+        f" WHERE Hour >= {first_hour_end} AND ({{service:String}} = '' OR ServiceName = {{service:String}})"
+        f" GROUP BY {keys}"
+        f" UNION ALL SELECT {keys}, sum(Sign) AS n, sumIf(Sign, Value >= 0.5) AS positives,"
+        " sum(Sign * assumeNotNull(Value)) AS value_sum,"
+        " sum(Sign * assumeNotNull(Value) * assumeNotNull(Value)) AS squares"
+        f" FROM {store.table('ragpulse_score_values')} WHERE {_SCORES_WHERE}"
+        f" AND RequestTime < {first_hour_end} AND Failed = 0 AND Value IS NOT NULL GROUP BY {keys}"
+    )
     return store.query_dicts(
-        "SELECT ServiceName, Scorer, Metric, Variant, count() AS n, countIf(Value >= 0.5) AS positives,"
-        " avg(Value) AS mean, varSamp(Value) AS variance"
-        f" FROM {_scores(store)}"
-        f" WHERE {_SCORES_WHERE} AND Error = '' AND Value IS NOT NULL"
-        " GROUP BY ServiceName, Scorer, Metric, Variant ORDER BY ServiceName, Scorer, Metric, Variant"
-        f"{_FINAL_WITHIN_PARTITIONS}",
+        f"SELECT {keys}, n, positives, value_sum / n AS mean,"
+        " if(n > 1, round((squares - n * mean * mean) / (n - 1), 12), nan) AS variance"
+        f" FROM (SELECT {keys}, sum(n) AS n, sum(positives) AS positives, sum(value_sum) AS value_sum,"
+        f" sum(squares) AS squares FROM ({sums}) GROUP BY {keys}) WHERE n > 0"
+        f" ORDER BY {keys}",
         params,
     )
 
@@ -234,7 +290,7 @@ def score_aggregates(store: Store, params: dict[str, Any]) -> list[dict[str, Any
 def latency(store: Store, params: dict[str, Any]) -> list[LatencyRow]:
     # The step table names the request's own span 'total'; the report calls it by its kind. Windows longer
     # than HOURLY_LATENCY_AFTER read the hourly quantile states (from the hour the window starts in).
-    long_window = time.time() * 1000 - params["since_ms"] > HOURLY_LATENCY_AFTER.total_seconds() * 1000
+    long_window = _long_window(params, HOURLY_LATENCY_AFTER)
     sql = (
         "SELECT if(Step = 'total', {kind_rag:String}, Step) AS step, sum(Calls) AS n,"
         " quantilesBFloat16Merge(0.5, 0.95, 0.99)(Latency) AS q, q[1] AS p50, q[2] AS p95"
@@ -256,13 +312,12 @@ def latency(store: Store, params: dict[str, Any]) -> list[LatencyRow]:
 
 
 def hallucination_series(store: Store, params: dict[str, Any]) -> list[SeriesPoint]:
+    bucket = "toUnixTimestamp(toStartOfInterval({time}, toIntervalSecond({{bucket:UInt32}})))"
     rows = store.query_dicts(
-        "SELECT toUnixTimestamp(toStartOfInterval(RequestTime, toIntervalSecond({bucket:UInt32}))) AS bucket,"
-        " ServiceName, Variant, count() AS n, countIf(Value >= 0.5) AS positives"
-        f" FROM {_scores(store)} WHERE {_SCORES_WHERE} AND Scorer = {{scorer:String}}"
-        " AND Metric = {hallucination:String} AND Error = '' AND Value IS NOT NULL"
-        " GROUP BY bucket, ServiceName, Variant ORDER BY bucket, ServiceName, Variant"
-        f"{_FINAL_WITHIN_PARTITIONS}",
+        "SELECT bucket, ServiceName, Variant, n, positives"
+        f" FROM ({_score_sums(store, params, bucket)})"
+        " WHERE Scorer = {scorer:String} AND Metric = {hallucination:String} AND n > 0"
+        " ORDER BY bucket, ServiceName, Variant",
         {**params, **NAMES},
     )
     return [
@@ -348,12 +403,14 @@ def worst_requests(store: Store, params: dict[str, Any]) -> list[WorstRequest]:
 
 
 def spend(store: Store, params: dict[str, Any]) -> list[SpendRow]:
+    # Judgments per minute they were made (a request judged by one scorer in one write is one judgment).
     rows = store.query_dicts(
-        "SELECT toString(toDate(ScoredAt, 'UTC')) AS day, Scorer, sum(CostUSD) AS cost,"
-        " sum(InputTokens) AS input, sum(OutputTokens) AS output,"
-        " uniqExact(TraceKey, SpanId, RequestTime) AS scored"
-        f" FROM {_scores(store)} WHERE {_SCORES_WHERE}"
-        f" GROUP BY day, Scorer ORDER BY day, Scorer{_FINAL_WITHIN_PARTITIONS}",
+        "SELECT toString(toDate(Minute, 'UTC')) AS day, Scorer, sum(CostUSD) AS cost,"
+        " sum(InputTokens) AS input, sum(OutputTokens) AS output, sum(Judgments) AS scored"
+        f" FROM {store.table('ragpulse_judgment_minutes')}"
+        " WHERE Minute >= toStartOfMinute(fromUnixTimestamp64Milli({since_ms:Int64}))"
+        " AND ({service:String} = '' OR ServiceName = {service:String})"
+        " GROUP BY day, Scorer HAVING scored != 0 OR cost != 0 ORDER BY day, Scorer",
         params,
     )
     return [
@@ -410,21 +467,28 @@ def _verdicts(store: Store, trace_ids: list[str]) -> dict[tuple[str, str], tuple
 
 
 def scoring_health(store: Store, params: dict[str, Any], requests: int) -> ScoringHealth:
-    # Lag is from the request to its first successful score; a trace with only error rows is not scored.
+    # Lag is from the request to each judgment, per hour judged, in buckets of two significant digits (the
+    # panels' table); scored requests are those with a value, not only an error, counted as the panels count.
     lag = store.query_dicts(
-        "SELECT count() AS scored, quantilesExact(0.5, 0.95)(lag_s) AS q, q[1] AS p50, q[2] AS p95,"
-        " toString(max(last), 'UTC') AS last_scored"
-        " FROM (SELECT dateDiff('millisecond', any(RequestTime), min(ScoredAt)) / 1000 AS lag_s,"
-        "       max(ScoredAt) AS last"
-        f"       FROM {_scores(store)} WHERE {_SCORES_WHERE} AND Error = ''"
-        f"       GROUP BY TraceKey, SpanId, RequestTime){_FINAL_WITHIN_PARTITIONS}",
+        "SELECT quantilesExactWeighted(0.5, 0.95)(seconds, toUInt64(greatest(judgments, 0))) AS q,"
+        " q[1] AS p50, q[2] AS p95"
+        " FROM (SELECT sumMap(LagMap.Seconds, LagMap.Judgments) AS lags"
+        f"       FROM {store.table('ragpulse_scoring_lag_hours')} WHERE {_HOURS_WHERE})"
+        " ARRAY JOIN lags.1 AS seconds, lags.2 AS judgments",
         params,
     )[0]
-    judge_errors = store.query(
-        f"SELECT count() FROM {_scores(store)} WHERE {_SCORES_WHERE} AND Error != ''"
-        f"{_FINAL_WITHIN_PARTITIONS}",
+    scored = sum(
+        int(row["scored"])
+        for row in store.query_dicts(
+            f"SELECT scored FROM ({_scored_requests(store, params, 'ServiceName')})", params
+        )
+    )
+    scored_rows = store.query_dicts(
+        "SELECT sumIf(Sign, Failed = 1) AS judge_errors,"
+        " toString(maxIf(ScoredAt, Failed = 0), 'UTC') AS last_scored"
+        f" FROM {store.table('ragpulse_score_values')} WHERE {_SCORES_WHERE}",
         params,
-    )[0][0]
+    )[0]
     outcomes = {
         f"{row['Scorer']}: {row['Outcome']}": int(row["n"])
         for row in store.query_dicts(
@@ -434,14 +498,13 @@ def scoring_health(store: Store, params: dict[str, Any], requests: int) -> Scori
             params,
         )
     }
-    scored = int(lag["scored"])
     return ScoringHealth(
         requests=requests,
         scored=scored,
         lag_p50_s=_finite(lag["p50"]) if scored else None,
         lag_p95_s=_finite(lag["p95"]) if scored else None,
-        last_scored_at=lag["last_scored"] if scored else None,
-        judge_errors=int(judge_errors),
+        last_scored_at=scored_rows["last_scored"] if scored else None,
+        judge_errors=int(scored_rows["judge_errors"]),
         outcomes=outcomes,
     )
 

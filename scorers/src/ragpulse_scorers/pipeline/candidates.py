@@ -4,7 +4,7 @@ The scoring log, not ``ragpulse_scores``, is the ledger of finished work: a requ
 version once the log holds a ``scored`` or ``skipped`` row for it, or ``max_attempts`` ``failed`` rows. The
 writer inserts a request's scores before its log row, so a worker killed between the two leaves a request
 that is selected again and re-scored, and the re-score replaces the earlier rows once parts merge
-(ReplacingMergeTree); until then a reader without FINAL counts both.
+(ReplacingMergeTree); ``ragpulse_score_values``, which panels and reports read, takes them back at once.
 Deferrals (``sampled_out``, ``throttled``, ``over_budget``, ``deferred``) are not final; each is logged once
 per request so a backlog does not write a log row every tick, and out-of-sample requests already logged are
 not selected again (a later, higher sample rate still picks them up).

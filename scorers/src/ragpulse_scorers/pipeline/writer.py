@@ -110,9 +110,10 @@ class ScoreWriter:
     """Writes one scorer's judgments: scores first, then the log rows that mark them done.
 
     A worker killed between the two leaves requests whose log row is missing; they are selected again and
-    re-scored, and the ReplacingMergeTree keeps one set of rows per (request, scorer, metric). Each insert
-    carries a token derived from its rows, so a retried insert of the same batch is a no-op where the
-    table deduplicates inserts.
+    re-scored, and the ReplacingMergeTree keeps one set of rows per (request, scorer, metric); the view
+    into ``ragpulse_score_values`` takes back the earlier judgment as the new one is written, so the panels'
+    sums count the request once at once. Each insert carries a token derived from its rows, so a retried
+    insert of the same batch is a no-op where the table deduplicates inserts.
     """
 
     def __init__(self, store: Store, scorer: str, version: str, worker: str) -> None:
