@@ -83,6 +83,9 @@ CHECKS: dict[str, Check] = {
     "ragpulse assembly preview --service support-bot --last 20": Check(
         RUN, "on a database that `ragpulse migrate` just made: it says there are no traces of the service"
     ),
+    "ragpulse assembly rerun --since 24h": Check(
+        RUN, "on a database that `ragpulse migrate` just made: it reads no trace again and changes nothing"
+    ),
     "ragpulse score --scorer lexical support coverage retrieval": Check(
         RUN, "on an empty database: it starts, names its scorers and stops on SIGTERM; no judge is called"
     ),
@@ -309,6 +312,13 @@ def test_the_assembly_preview_line_runs_as_typed(tmp_path: Path) -> None:
     done = run_shell(f"ragpulse migrate\n{line}", tmp_path, readme_shell_env())
     assert done.returncode == 0, done.stderr
     assert "no traces of service 'support-bot'" in " ".join(done.stdout.split()).lower(), done.stdout
+
+
+def test_the_assembly_rerun_line_runs_as_typed(tmp_path: Path) -> None:
+    (line,) = [command for command in CHECKS if command.startswith("ragpulse assembly rerun")]
+    done = run_shell(f"ragpulse migrate\n{line}", tmp_path, readme_shell_env())
+    assert done.returncode == 0, done.stderr
+    assert "0 traces read again: 0 requests changed" in " ".join(done.stdout.split()), done.stdout
 
 
 def test_the_scoring_lines_start_the_named_judges_and_stop_on_sigterm(

@@ -107,8 +107,8 @@ EXPLANATIONS: Final[dict[Unscorable, Explanation]] = {
         "mapping found nothing",
         "the service's [[assembly.mappings]] entry names a field (question, documents or answer) that it"
         " found nothing for in this trace",
-        "check the mapping against stored traces with `ragpulse assembly preview --service NAME`; traces"
-        " assembled after the fix use it",
+        "check the mapping against stored traces with `ragpulse assembly preview --service NAME`, then"
+        " `ragpulse assembly rerun --since 24h` assembles them again",
         _EVERYTHING,
     ),
     Unscorable.REQUEST_FAILED: Explanation(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ragpulse_core.cli import Subparsers, add_dsn, runs
+from ragpulse_core.cli import Subparsers, add_dsn, parse_window, runs
 from ragpulse_core.commands import add_collector_flags
 from ragpulse_scorers.cli_arguments import add_scorer_flags
 
@@ -47,6 +47,18 @@ def _assembly(subparsers: Subparsers) -> None:
     preview.add_argument("--last", type=int, default=20, metavar="N", help="the N newest traces (default 20)")
     preview.add_argument("--since", default="24h", help="look back to: 24h, 90m, 7d or an ISO timestamp")
     preview.set_defaults(func=runs("ragpulse_dashboards.commands.assembly"))
+    rerun = actions.add_parser(
+        "rerun",
+        help="assemble recent traces again after a mapping changed, superseding what was judged",
+        description="Assembles the settled traces of other instrumentations started within --since again"
+        " with today's rules and mappings. A request that comes out different replaces its row, what was"
+        " judged on the old row stops counting at once, and every scorer judges it again at its next tick."
+        " It writes: stop `ragpulse serve` first.",
+    )
+    add_dsn(rerun)
+    rerun.add_argument("--since", type=parse_window, default="24h", help="look back this far: 90m, 24h, 7d")
+    rerun.add_argument("--service", help="only this service (default: every service)")
+    rerun.set_defaults(func=runs("ragpulse_dashboards.commands.assembly", "run_rerun"))
 
 
 def _report(subparsers: Subparsers) -> None:

@@ -1,11 +1,16 @@
 """``ragpulse assembly preview``: what the rules and a service's mapping make of its recent traces, read from
-the store or through the ``ragpulse serve`` that holds it."""
+the store or through the ``ragpulse serve`` that holds it; ``ragpulse assembly rerun``: those traces assembled
+again, superseding what was judged on requests that changed."""
 
 from __future__ import annotations
 
 import argparse
+from datetime import timedelta
 
+from ragpulse_core.store_access import open_migrated_store
+from ragpulse_scorers.pipeline.reassembly import reassemble
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from ragpulse_dashboards.commands.serve_reads import read
 from ragpulse_dashboards.commands.views import MAX_LIMIT, ReadQuery
@@ -24,3 +29,30 @@ def run(args: argparse.Namespace) -> int:
     query = ReadQuery(PREVIEW, since=args.since, service=args.service, limit=args.last)
     return read(settings, query, console).code
 
+
+def run_rerun(args: argparse.Namespace) -> int:
+    settings = DashboardsSettings.load(args.config, store={"dsn": args.dsn})
+    store = open_migrated_store(settings)
+    if store is None:
+        return 1
+    try:
+        with Progress(
+            TextColumn("reassembling traces"), BarColumn(), MofNCompleteColumn(), console=console
+        ) as bar:
+            task = bar.add_task("reassembling", total=None)
+            done = reassemble(
+                store,
+                settings.assembly.mappings,
+                args.since,
+                timedelta(seconds=settings.scorer.settle_delay_s),
+                service=args.service,
+                batch_size=settings.assembly.batch_size,
+                progress=lambda finished, total: bar.update(task, completed=finished, total=total),
+            )
+    finally:
+        store.close()
+    console.print(
+        f"{done.traces} traces read again: {done.changed} requests changed (what was judged on them no longer"
+        f" counts; they are judged again at the next tick), {done.added} new"
+    )
+    return 0
