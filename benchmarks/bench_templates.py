@@ -24,6 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "assembly_templates"))
 
 from held_out import HELD_OUT, HELD_OUT_LAST, HELD_OUT_LATE
+from held_out_lead import HELD_OUT_LEAD
 from rich.console import Console
 from rich.table import Table
 from templates import TEMPLATES, Template
@@ -82,19 +83,22 @@ def main() -> None:
     live = not args.built
     developed, held = run(TEMPLATES, live), run(HELD_OUT, live)
     late, last = run(HELD_OUT_LATE, live), run(HELD_OUT_LAST, live)
+    lead = run(HELD_OUT_LEAD, live)
     console.print(_table("templates used while developing", TEMPLATES, developed))
     console.print(_table("held-out templates", HELD_OUT, held))
     console.print(_table("held-out templates, second set", HELD_OUT_LATE, late))
     console.print(_table("held-out templates, third set", HELD_OUT_LAST, last))
+    console.print(_table("the lead's held-out layouts", HELD_OUT_LEAD, lead))
     if args.details:
-        for result in developed + held + late + last:
+        for result in developed + held + late + last + lead:
             if result.outcome is not Outcome.CORRECT:
                 console.print(result, markup=False)
     _total(console, f"developed ({len(TEMPLATES)} templates)", developed)
     _total(console, f"held out ({len(HELD_OUT)} templates)", held)
     _total(console, f"held out, second set ({len(HELD_OUT_LATE)} templates)", late)
     _total(console, f"held out, third set ({len(HELD_OUT_LAST)} templates)", last)
-    _total(console, "all", developed + held + late + last)
+    _total(console, f"the lead's held-out layouts ({len(HELD_OUT_LEAD)})", lead)
+    _total(console, "all", developed + held + late + last + lead)
 
 
 if __name__ == "__main__":

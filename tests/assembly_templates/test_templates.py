@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import pytest
 from held_out import HELD_OUT, HELD_OUT_LAST, HELD_OUT_LATE
+from held_out_lead import HELD_OUT_LEAD
 from templates import TEMPLATES, Template
 from traffic import FAMILIES, STYLES, Outcome, run
 
-ALL = [*TEMPLATES, *HELD_OUT, *HELD_OUT_LATE, *HELD_OUT_LAST]
+ALL = [*TEMPLATES, *HELD_OUT, *HELD_OUT_LATE, *HELD_OUT_LAST, *HELD_OUT_LEAD]
 
 
 def test_the_corpus_holds_thirty_templates_or_more_each_with_its_source() -> None:
