@@ -29,6 +29,7 @@ from ragpulse_assembly.model import LogEvent, TraceSpan
 from ragpulse_assembly.names import RAGPULSE_CONTEXT, RAGPULSE_KIND, RAGPULSE_KIND_RAG, Source
 from ragpulse_assembly.rules import COLUMNS, AssembledRequest, assemble
 from ragpulse_assembly.settings import ServiceMapping
+from ragpulse_assembly.trace import bounds, occurrences
 
 logger = logging.getLogger(__name__)
 
@@ -68,23 +69,25 @@ def assemble_requests(store: Store, window: AssemblyWindow) -> AssemblyReport:
         batch = settled[offset : offset + window.batch_size]
         traces = [trace for trace, _ in batch]
         spans = read_spans(store, window, traces, read_events(store, window, traces))
+        earlier = _decided_times(store, window, traces)
         rows, decided = [], []
         now = datetime.now(UTC)
         for trace, sample_key in batch:
-            found = spans.get(trace, [])
-            try:
-                request = assemble_trace(trace, found, window.mappings)
-            except Exception as exc:
-                # One trace's odd data must not stop the others, nor be read again every tick.
-                logger.exception("cannot assemble trace %s; leaving it out", trace)
-                decided.append(
-                    [trace, _start(found, now), now, FAILED, f"{type(exc).__name__}: {exc}"[:2000]]
-                )
-                continue
-            if request is None:
-                decided.append([trace, _start(found, now), now, NOT_A_REQUEST, ""])
-            else:
-                rows.append(request.row(sample_key))
+            for found in occurrences(spans.get(trace, [])):
+                start, end = bounds(found)
+                if any(start <= moment <= end for moment in earlier.get(trace, ())):
+                    continue  # decided before: this occurrence's request row or log line is stored
+                try:
+                    request = assemble_trace(trace, found, window.mappings)
+                except Exception as exc:
+                    # One trace's odd data must not stop the others, nor be read again every tick.
+                    logger.exception("cannot assemble trace %s; leaving it out", trace)
+                    decided.append([trace, start, now, FAILED, f"{type(exc).__name__}: {exc}"[:2000]])
+                    continue
+                if request is None:
+                    decided.append([trace, start, now, NOT_A_REQUEST, ""])
+                else:
+                    rows.append(request.row(sample_key))
         store.insert("ragpulse_requests", rows, COLUMNS)
         store.insert("ragpulse_assembly_log", decided, LOG_COLUMNS)
         report.traces += len(batch)
@@ -105,8 +108,21 @@ def assemble_trace(
     return request if mapping is None else apply_mapping(request, spans, mapping)
 
 
-def _start(spans: list[TraceSpan], default: datetime) -> datetime:
-    return min((span.timestamp for span in spans), default=default)
+def _decided_times(store: Store, window: AssemblyWindow, traces: list[str]) -> dict[str, list[datetime]]:
+    """When each stored request of ``traces`` began and each decided occurrence's first span started: an
+    occurrence holding one of these times was decided before."""
+    rows = store.query(
+        f"SELECT TraceId, Timestamp FROM {store.table('ragpulse_requests')}"
+        " WHERE Timestamp >= {oldest:DateTime64(6)} AND has({traces:Array(String)}, TraceId)"
+        " AND Source != {ragpulse:String}"
+        f" UNION ALL SELECT TraceId, Timestamp FROM {store.table('ragpulse_assembly_log')}"
+        " WHERE Timestamp >= {oldest:DateTime64(6)} AND has({traces:Array(String)}, TraceId)",
+        {"oldest": window.oldest, "traces": traces, "ragpulse": Source.RAGPULSE.value},
+    )
+    times: dict[str, list[datetime]] = defaultdict(list)
+    for trace, moment in rows:
+        times[str(trace)].append(moment)  # as the spans' times are read: the same clock, the same zone
+    return times
 
 
 def marker_sql(parameters: dict[str, Any]) -> str:
@@ -144,13 +160,16 @@ def _settled_traces(store: Store, window: AssemblyWindow, limit: int) -> list[tu
         FROM {store.table("otel_traces")}
         WHERE Timestamp >= {{oldest:DateTime64(6)}}
           AND intDiv(cityHash64(TraceId), {SAMPLE_BUCKETS}) % {{shards:UInt64}} = {{shard:UInt64}}
-          AND TraceId NOT IN (
-              SELECT TraceId FROM {store.table("ragpulse_requests")}
-              WHERE Timestamp >= {{oldest:DateTime64(6)}} AND Source != {{ragpulse:String}}
-          )
-          AND TraceId NOT IN (
-              SELECT TraceId FROM {store.table("ragpulse_assembly_log")}
-              WHERE Timestamp >= {{oldest:DateTime64(6)}}
+          AND (
+              (TraceId NOT IN (
+                   SELECT TraceId FROM {store.table("ragpulse_requests")}
+                   WHERE Timestamp >= {{oldest:DateTime64(6)}} AND Source != {{ragpulse:String}}
+               )
+               AND TraceId NOT IN (
+                   SELECT TraceId FROM {store.table("ragpulse_assembly_log")}
+                   WHERE Timestamp >= {{oldest:DateTime64(6)}}
+               ))
+              OR TraceId IN ({_reappeared_sql(store)})
           )
           AND TraceId NOT IN (
               SELECT TraceId FROM {store.table("otel_logs")}
@@ -167,6 +186,32 @@ def _settled_traces(store: Store, window: AssemblyWindow, limit: int) -> list[tu
     """
     rows = store.query(sql, parameters)
     return [(str(trace), int(sample_key)) for trace, sample_key in rows]
+
+
+def _reappeared_sql(store: Store) -> str:
+    """Decided traces whose ids came back: a root span id that started again after everything decided of
+    the trace had ended (a request's end, a not-a-request decision's time). Only decided roots are read."""
+    decided = f"""
+        SELECT TraceId, Timestamp + toIntervalMillisecond(toUInt64(DurationMs)) AS Until
+        FROM {store.table("ragpulse_requests")}
+        WHERE Timestamp >= {{oldest:DateTime64(6)}} AND Source != {{ragpulse:String}}
+        UNION ALL
+        SELECT TraceId, toDateTime64(LoggedAt, 9) AS Until FROM {store.table("ragpulse_assembly_log")}
+        WHERE Timestamp >= {{oldest:DateTime64(6)}}
+    """
+    # A root whose span id started at two times: another trace with the same ids, not a trace of two roots.
+    return f"""
+        SELECT roots.TraceId FROM (
+            SELECT TraceId, SpanId, max(Timestamp) AS LastRoot FROM {store.table("otel_traces")}
+            WHERE Timestamp >= {{oldest:DateTime64(6)}} AND ParentSpanId = ''
+              AND TraceId IN (SELECT TraceId FROM ({decided}))
+            GROUP BY TraceId, SpanId
+            HAVING min(Timestamp) != LastRoot
+        ) AS roots
+        INNER JOIN (SELECT TraceId, max(Until) AS Until FROM ({decided}) GROUP BY TraceId) AS done
+        ON roots.TraceId = done.TraceId
+        WHERE roots.LastRoot > done.Until
+    """
 
 
 def read_events(

@@ -4,6 +4,8 @@ outermost span of a kind, the root."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
+from datetime import datetime, timedelta
 
 from ragpulse_assembly.dialects import normalise
 from ragpulse_assembly.model import Span, TraceSpan
@@ -69,3 +71,47 @@ class Trace:
         if rag_roots:
             return rag_roots[0]
         return min(self.spans, key=lambda s: (self.depth(s), s.timestamp, -s.duration_ns, s.span_id))
+
+
+# A span's own events are emitted while it runs; an occurrence keeps those within this margin of its spans.
+_EVENT_MARGIN = timedelta(seconds=60)
+
+
+def occurrences(delivered: Iterable[TraceSpan]) -> list[list[TraceSpan]]:
+    """The spans of one trace id split into the traces that carried it: a service whose ids repeat (a
+    seeded ``random``, a restarted process, a replica) sends the same trace and span ids again later.
+
+    In start order, a span id seen before at another start time opens a new occurrence; the same span at the
+    same time is an exporter's retry and stays where it is. Events joined by trace and span id go to the
+    occurrence whose span was running when they were emitted.
+    """
+    found: list[list[TraceSpan]] = []
+    started: dict[str, datetime] = {}
+    for span in sorted(delivered, key=lambda s: (s.timestamp, s.span_id)):
+        if not found or started.get(span.span_id, span.timestamp) != span.timestamp:
+            found.append([])
+            started = {}
+        started.setdefault(span.span_id, span.timestamp)
+        found[-1].append(span)
+    if len(found) < 2:
+        return found
+    return [[_own_events(span) for span in spans] for spans in found]
+
+
+def _own_events(span: TraceSpan) -> TraceSpan:
+    end = span.timestamp + timedelta(microseconds=span.duration_ns // 1000)
+    kept = tuple(
+        event
+        for event in span.events
+        if span.timestamp - _EVENT_MARGIN <= event.timestamp <= end + _EVENT_MARGIN
+    )
+    return replace(span, events=kept)
+
+
+def bounds(spans: Iterable[TraceSpan]) -> tuple[datetime, datetime]:
+    """When an occurrence began and when its last span ended."""
+    listed = list(spans)
+    return (
+        min(span.timestamp for span in listed),
+        max(span.timestamp + timedelta(microseconds=span.duration_ns // 1000) for span in listed),
+    )
