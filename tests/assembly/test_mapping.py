@@ -12,11 +12,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
+from ragpulse_assembly.context import context_texts
 from ragpulse_assembly.job import assemble_trace
 from ragpulse_assembly.jsonpath import select
 from ragpulse_assembly.model import TraceSpan
 from ragpulse_assembly.names import ContextSource
-from ragpulse_assembly.preview import context_texts, preview
+from ragpulse_assembly.preview import preview
 from ragpulse_assembly.reasons import Unscorable
 from ragpulse_assembly.settings import AssemblySettings, ServiceMapping
 from ragpulse_core.store import Store

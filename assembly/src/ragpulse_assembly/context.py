@@ -11,6 +11,7 @@ from ragpulse_assembly.model import Document, Span
 from ragpulse_assembly.names import ContextSource
 from ragpulse_assembly.prompt_context import read_prompt
 from ragpulse_assembly.trace import Trace
+from ragpulse_assembly.unwrap import parse_json
 
 
 @dataclass(frozen=True)
@@ -80,18 +81,18 @@ def choose_context(
     if prompt:
         seen = seen_by(prompt, retrieved + listed)
         if seen:
-            return ChosenContext(_chunks(seen, final_scores), _origin(seen, from_retrievers), unavailable)
+            return ChosenContext(chunk_rows(seen, final_scores), _origin(seen, from_retrievers), unavailable)
     # A prompt that holds none of the retrieved documents but documents of its own: those are what the
     # model saw (a retrieval for another purpose, or documents rewritten before pasting).
     reading = read_prompt(generator.messages, known_question=question) if generator is not None else None
     pasted = reading.chunks if reading is not None else ()
     if ranked and not pasted:
-        return ChosenContext(_chunks(ranked, final_scores), _origin(ranked, from_retrievers), unavailable)
+        return ChosenContext(chunk_rows(ranked, final_scores), _origin(ranked, from_retrievers), unavailable)
     if pasted:
         found = [Document(_pasted_id(n), text) for n, text in enumerate(pasted, 1)]
-        return ChosenContext(_chunks(found, {}), ContextSource.PROMPT, unavailable)
+        return ChosenContext(chunk_rows(found, {}), ContextSource.PROMPT, unavailable)
     if listed and not prompt:
-        return ChosenContext(_chunks(listed, {}), ContextSource.DOCUMENTS, unavailable)
+        return ChosenContext(chunk_rows(listed, {}), ContextSource.DOCUMENTS, unavailable)
     not_separable = reading is not None and reading.not_separable
     return ChosenContext([], ContextSource.NONE, unavailable, not_separable)
 
@@ -107,7 +108,8 @@ def _pasted_id(position: int) -> str:
     return f"prompt:{position}"
 
 
-def _chunks(chosen: list[Document], final_scores: dict[str, float | None]) -> list[dict[str, Any]]:
+def chunk_rows(chosen: list[Document], final_scores: dict[str, float | None]) -> list[dict[str, Any]]:
+    """The chunks as ``ragpulse_requests.Context`` holds them, in rank order."""
     return [
         {
             "id": document.id,
@@ -129,3 +131,11 @@ def seen_by(prompt: str, candidates: list[Document]) -> list[Document]:
         if at >= 0 and document.id not in found and all(text != d.key for _, d in found.values()):
             found[document.id] = (at, document)
     return [document for _, document in sorted(found.values(), key=lambda item: (item[0], item[1].id))]
+
+
+def context_texts(context: str) -> list[str]:
+    """The chunks' texts of a stored ``ragpulse_requests.Context``, in rank order."""
+    parsed = parse_json(context) if context else None
+    if not isinstance(parsed, list):
+        return []
+    return [str(chunk.get("text", "")) for chunk in parsed if isinstance(chunk, dict)]

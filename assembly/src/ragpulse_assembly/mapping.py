@@ -15,8 +15,9 @@ from dataclasses import replace
 from typing import Any, Final
 
 from ragpulse_assembly import guard
+from ragpulse_assembly.context import chunk_rows, context_texts
 from ragpulse_assembly.jsonpath import select
-from ragpulse_assembly.model import Span, TraceSpan, normalized, role
+from ragpulse_assembly.model import Span, TraceSpan, document, normalized, role
 from ragpulse_assembly.names import ContextSource, Kind
 from ragpulse_assembly.reasons import Unscorable, explain
 from ragpulse_assembly.rules import AssembledRequest
@@ -69,7 +70,7 @@ def apply_mapping(
     if mapping.answer is not None:
         answer = " ".join(_extract(mapping.answer, "answer", trace, raw, generator))
         not_found += [] if answer else ["answer"]
-    chunks = [str(chunk["text"]) for chunk in _chunks(context)]
+    chunks = context_texts(context)
     if mapping.documents is not None:
         chunks = _extract(mapping.documents, "documents", trace, raw, generator)
         context = _context_json(chunks)
@@ -198,16 +199,6 @@ def _kept_group(match: re.Match[str]) -> str:
     return match.group(0)
 
 
-def _chunks(context: str) -> list[dict[str, Any]]:
-    parsed = parse_json(context) if context else None
-    return [chunk for chunk in parsed if isinstance(chunk, dict)] if isinstance(parsed, list) else []
-
-
 def _context_json(chunks: list[str]) -> str:
-    if not chunks:
-        return ""
-    documents = [
-        {"id": f"mapped:{rank}", "text": text, "score": None, "rank": rank, "source": None}
-        for rank, text in enumerate(chunks, 1)
-    ]
-    return json.dumps(documents, ensure_ascii=False, separators=(",", ":"))
+    mapped = [document(text, f"mapped:{rank}") for rank, text in enumerate(chunks, 1)]
+    return json.dumps(chunk_rows(mapped, {}), ensure_ascii=False, separators=(",", ":")) if chunks else ""

@@ -14,13 +14,13 @@ from ragpulse_core.store import Store
 from rich.console import Console
 from rich.table import Table
 
+from ragpulse_assembly.context import context_texts
 from ragpulse_assembly.job import AssemblyWindow, assemble_trace, marker_sql, read_events, read_spans
 from ragpulse_assembly.mapping import trace_attributes
 from ragpulse_assembly.names import Source
 from ragpulse_assembly.reasons import explain
 from ragpulse_assembly.rules import AssembledRequest, assemble
 from ragpulse_assembly.settings import ServiceMapping
-from ragpulse_assembly.unwrap import parse_json
 
 
 @dataclass(frozen=True)
@@ -105,13 +105,6 @@ def _recent_traces(store: Store, window: AssemblyWindow, service: str, last: int
         parameters,
     )
     return [str(trace) for (trace,) in rows]
-
-
-def context_texts(context: str) -> list[str]:
-    parsed = parse_json(context) if context else None
-    if not isinstance(parsed, list):
-        return []
-    return [str(chunk.get("text", "")) for chunk in parsed if isinstance(chunk, dict)]
 
 
 def print_preview(found: Preview, out: Console) -> None:
