@@ -60,7 +60,7 @@ class Chromium:
         self.binary = binary
 
     def _run(self, url: str, *flags: str) -> subprocess.CompletedProcess[str]:
-        with tempfile.TemporaryDirectory(prefix="ragpulse-chromium-") as profile:
+        with tempfile.TemporaryDirectory(prefix="ragpulse-chromium-", ignore_cleanup_errors=True) as profile:
             return subprocess.run(
                 [self.binary, *FLAGS, f"--user-data-dir={profile}", *flags, url],
                 capture_output=True, text=True, timeout=RUN_TIMEOUT_S, check=True,
@@ -114,7 +114,7 @@ class DevTools:
     laid-out page where things are (what ``--dump-dom`` cannot say: what is above the fold)."""
 
     def __init__(self, binary: str, width: int = 1280, height: int = 800) -> None:
-        self._profile = tempfile.TemporaryDirectory(prefix="ragpulse-chromium-")
+        self._profile = tempfile.TemporaryDirectory(prefix="ragpulse-chromium-", ignore_cleanup_errors=True)
         self._process = subprocess.Popen(
             [binary, *FLAGS, f"--user-data-dir={self._profile.name}", "--remote-debugging-port=0",
              "--remote-debugging-address=127.0.0.1", f"--window-size={width},{height}", "about:blank"],
