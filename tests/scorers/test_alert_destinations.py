@@ -16,6 +16,7 @@ import pytest
 from alert_receivers import Receiver, closed_port_url, problems
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from live_testing import TOKEN, fetch, running_page
 from pydantic import ValidationError
 from ragpulse_core.store import Store
 from ragpulse_dashboards.alerts import evaluate_alerts, load_alerts, payloads
@@ -313,6 +314,24 @@ def test_failed_notifications_show_in_the_report_without_secrets(
     assert "answered 404" in section and "unreachable" in section
     for secret in (ROUTING_KEY, "hooksecrettoken42", "T0SECRET1", "B0SECRET2"):
         assert secret not in page
+
+
+def test_failed_notifications_show_on_the_live_page(store: Store, receivers: list[Receiver]) -> None:
+    refusing = receiver(receivers, None, script=[(410, {})])
+    settings = AlertSettings(
+        destinations=[{"kind": "slack", "name": "archived", "url": refusing.url}], **FAST
+    )
+    now = datetime.now(UTC).replace(microsecond=0)
+    seed(store, 90, 200, now - timedelta(minutes=5))
+    evaluate_alerts(store, settings, now=now)
+
+    with running_page(store) as page:
+        answer = fetch(page.url, "/", headers={"Authorization": f"Bearer {TOKEN}"})
+
+    assert answer.status == 200
+    section = answer.body[answer.body.index("Notifications (1 failed)") :]
+    assert "archived (slack)" in section and "answered 410" in section
+    assert "hooksecrettoken42" not in answer.body and "T0SECRET1" not in answer.body
 
 
 def test_the_old_webhook_url_is_a_slack_destination(store: Store, receivers: list[Receiver]) -> None:
