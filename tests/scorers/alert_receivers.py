@@ -24,18 +24,20 @@ MAX_BODY_BYTES = 512 * 1024
 FORMATS = jsonschema.FormatChecker()
 
 
-@FORMATS.checks("date-time", raises=ValueError)
 def _date_time(value: object) -> bool:
     # ISO 8601 with a time zone, as PagerDuty's timestamp and ragpulse's times are documented.
     return not isinstance(value, str) or datetime.fromisoformat(value).tzinfo is not None
 
 
-@FORMATS.checks("uri")
 def _uri(value: object) -> bool:
     if not isinstance(value, str):
         return True
     parts = urlsplit(value)
     return parts.scheme in ("http", "https") and bool(parts.netloc)
+
+
+FORMATS.checks("date-time", raises=ValueError)(_date_time)
+FORMATS.checks("uri")(_uri)
 
 
 def schema(name: str) -> dict[str, Any]:

@@ -7,9 +7,11 @@ from __future__ import annotations
 import json
 import logging
 import time
+import tomllib
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,7 +28,7 @@ from ragpulse_dashboards.alerts.rules import RULES, AlertKey
 from ragpulse_dashboards.alerts.state import FIRING, RESOLVED, AlertRecord
 from ragpulse_dashboards.report import render_html
 from ragpulse_dashboards.report.collect import collect_alerting_report
-from ragpulse_dashboards.settings import AlertSettings
+from ragpulse_dashboards.settings import AlertSettings, DashboardsSettings
 
 SCORE_COLUMNS = ["TraceId", "RequestTime", "ScoredAt", "ServiceName", "Variant", "Scorer", "Metric", "Value"]
 ROUTING_KEY = "R0UT1NGKEYSECRET0123456789abcdef"
@@ -370,8 +372,6 @@ def test_destinations_need_distinct_names() -> None:
 
 
 def test_destinations_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    from ragpulse_dashboards.settings import DashboardsSettings
-
     monkeypatch.delenv("RAGPULSE_CONFIG", raising=False)
     monkeypatch.setenv(
         "RAGPULSE_ALERTS__DESTINATIONS",
@@ -460,3 +460,39 @@ def test_no_destination_sends_nothing_and_records_nothing(
     seed(store, 90, 200, now - timedelta(minutes=5))
     fired = evaluate_alerts(store, AlertSettings(), now=now).fired
     assert fired[0].notify_error == "" and load_deliveries(store, now - timedelta(hours=1), None) == []
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_readme_example_configures_all_three_kinds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("RAGPULSE_CONFIG", raising=False)
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("### Alert destinations") :]
+    block = section[
+        section.index("```toml\n") + len("```toml\n") : section.index("\n```", section.index("```toml"))
+    ]
+    config = tmp_path / "ragpulse.toml"
+    config.write_text(block)
+
+    alerts = DashboardsSettings.load(config).alerts
+
+    assert [(d.kind, d.label) for d in alerts.notified()] == [
+        ("slack", "rag-team (slack)"),
+        ("pagerduty", "on-call (pagerduty)"),
+        ("webhook", "ops (webhook)"),
+    ]
+    assert alerts.link_url == "https://ragpulse.internal:4319/"
+
+
+def test_the_example_config_destinations_work_once_uncommented() -> None:
+    example = (ROOT / "ragpulse.example.toml").read_text()
+    start = example.index("# [[alerts.destinations]]")
+    commented = example[start : example.index("\n[", start)]
+    document = tomllib.loads(
+        "\n".join(line.removeprefix("#").removeprefix(" ") for line in commented.splitlines())
+    )
+    kinds = [d.kind for d in AlertSettings(**document["alerts"]).notified()]
+    assert kinds == ["slack", "pagerduty", "webhook"]
