@@ -119,3 +119,41 @@ def closed_port_url() -> str:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     return f"http://127.0.0.1:{port}/services/T0SECRET1/B0SECRET2/downsecrettoken42"
+
+
+class Trickle:
+    """A server that reads the request, then answers one byte every ``every_s`` seconds, for ever: each read
+    is quick, so no per-read timeout ever fires."""
+
+    def __init__(self, every_s: float = 0.2) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = (
+            f"http://127.0.0.1:{self.listener.getsockname()[1]}/services/T0SECRET1/B0SECRET2/slowsecret42"
+        )
+        self.every_s = every_s
+        self.closed = threading.Event()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while not self.closed.is_set():
+            try:
+                connection, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._drip, args=(connection,), daemon=True).start()
+
+    def _drip(self, connection: socket.socket) -> None:
+        with connection:
+            connection.recv(65536)
+            answer = b"HTTP/1.1 200 OK\r\nX-Slow: " + b"a" * 100_000
+            for index in range(len(answer)):
+                if self.closed.wait(self.every_s):
+                    return
+                try:
+                    connection.sendall(answer[index : index + 1])
+                except OSError:
+                    return
+
+    def close(self) -> None:
+        self.closed.set()
+        self.listener.close()

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from alert_receivers import Receiver, closed_port_url, problems
+from alert_receivers import Receiver, Trickle, closed_port_url, problems
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from live_testing import TOKEN, fetch, running_page
@@ -291,6 +291,52 @@ def test_the_deadline_bounds_an_evaluation_whose_destination_keeps_failing(
     assert 2 <= len(failing.bodies) < 100
     assert "answered 503" in fired[0].notify_error
     assert load_alerts(store)[0].state == "firing"
+
+
+def test_an_answer_trickling_in_does_not_hold_the_evaluation_past_its_deadline(
+    store: Store, receivers: list[Receiver], caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    slow = Trickle(every_s=0.2)
+    working = receiver(receivers, "pagerduty_events_v2", ok=202)
+    try:
+        settings = AlertSettings(
+            destinations=[
+                {"kind": "slack", "name": "slow", "url": slow.url, "timeout_s": 1},
+                {"kind": "pagerduty", "routing_key": ROUTING_KEY, "url": working.url},
+            ],
+            delivery_deadline_s=2,
+        )
+        now = datetime.now(UTC).replace(microsecond=0)
+        seed(store, 90, 200, now - timedelta(minutes=5))
+
+        started = time.monotonic()
+        fired = evaluate_alerts(store, settings, now=now).fired
+        took = time.monotonic() - started
+    finally:
+        slow.close()
+
+    assert took < 2 + 1 + 1.5  # the deadline, the grace, the evaluation's own queries
+    assert len(working.bodies) == 1
+    rows = {row.destination: row for row in load_deliveries(store, now - timedelta(hours=1), None)}
+    assert rows["pagerduty"].delivered and not rows["slow (slack)"].delivered
+    assert "still sending when the delivery deadline passed" in rows["slow (slack)"].error
+    assert fired[0].notify_error.startswith("slow (slack): still sending")
+    assert load_alerts(store)[0].state == "firing"
+    assert "slowsecret42" not in caplog.text and ROUTING_KEY not in caplog.text
+
+
+def test_httpx_request_logs_never_show_a_destination_url(
+    store: Store, receivers: list[Receiver], caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    slack = receiver(receivers, "slack_incoming_webhook")
+    settings = AlertSettings(destinations=[{"kind": "slack", "url": slack.url}], **FAST)
+    fire_then_resolve(store, settings)
+
+    requests = [record.getMessage() for record in caplog.records if record.name == "httpx"]
+    assert len(requests) == 2 and all("HTTP Request: POST" in line for line in requests)
+    assert "hooksecrettoken42" not in caplog.text and "T0SECRET1" not in caplog.text
 
 
 def test_failed_notifications_show_in_the_report_without_secrets(

@@ -9,6 +9,7 @@ the outcome says what happened, with every secret of the destination masked.
 from __future__ import annotations
 
 import json
+import logging
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -25,6 +26,32 @@ _BODY_SHOWN: Final = 200
 MASK: Final = "***"
 # Secret pieces shorter than this are not masked on their own: masking "a" would mangle every message.
 _SHORTEST_MASKED: Final = 6
+
+
+class _MaskSecrets(logging.Filter):
+    """Masks destination secrets in httpx's own log lines, which name each request's full URL at INFO."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        # Replaced whole, never changed in place: a thread logging meanwhile reads one or the other.
+        self.secrets: tuple[str, ...] = ()
+
+    def hide(self, secrets: Sequence[str]) -> None:
+        if not set(secrets) <= set(self.secrets):
+            self.secrets = tuple({*self.secrets, *secrets})
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        secrets = self.secrets
+        if secrets:
+            message = record.getMessage()
+            masked = mask(message, secrets)
+            if masked != message:
+                record.msg, record.args = masked, ()
+        return True
+
+
+_HTTP_LOG_MASK: Final = _MaskSecrets()
+logging.getLogger("httpx").addFilter(_HTTP_LOG_MASK)
 
 
 @dataclass(frozen=True)
@@ -71,6 +98,7 @@ def send(
     sleep: Callable[[float], None] = time.sleep,
 ) -> Outcome:
     """Post until delivered, refused, out of attempts or past ``deadline`` (a ``time.monotonic()`` value)."""
+    _HTTP_LOG_MASK.hide(post.secrets)
     first_at = datetime.now(UTC)
     body = _body(post.payload)
     headers = {"Content-Type": "application/json", **(post.headers or {})}

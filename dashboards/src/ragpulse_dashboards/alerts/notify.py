@@ -9,9 +9,9 @@ evaluation records its state whatever the destinations do. Every notification's 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -20,7 +20,7 @@ import httpx
 from ragpulse_core.store import Store
 
 from ragpulse_dashboards.alerts import payloads
-from ragpulse_dashboards.alerts.delivery import Outcome, Post, RetryPolicy, send
+from ragpulse_dashboards.alerts.delivery import Outcome, Post, RetryPolicy, mask, send
 from ragpulse_dashboards.alerts.state import AlertRecord
 from ragpulse_dashboards.settings import (
     AlertSettings,
@@ -33,6 +33,8 @@ logger = logging.getLogger(__name__)
 
 AnyDestination = SlackDestination | PagerDutyDestination | WebhookDestination
 TABLE: Final = "ragpulse_alert_deliveries"
+# How long past the deadline the evaluation waits for a sender to notice it.
+_GRACE_S: Final = 1.0
 COLUMNS: Final = (
     "AlertId", "Event", "Destination", "Kind", "Rule", "ServiceName", "Variant", "Scorer", "Summary",
     "Delivered", "Attempts", "HttpStatus", "LastError", "FirstAttemptAt", "LastAttemptAt",
@@ -58,7 +60,11 @@ class Delivery:
 
 
 def notify(store: Store, settings: AlertSettings, records: Sequence[AlertRecord]) -> list[Delivery]:
-    """Send each changed alert to every destination, record every outcome, and return them."""
+    """Send each changed alert to every destination, record every outcome, and return them.
+
+    Returns by the deadline (and a moment's grace) even when an answer trickles in byte by byte, which no
+    per-read timeout stops: what is still being sent then is recorded as not delivered.
+    """
     destinations = settings.notified()
     if not records or not destinations:
         return []
@@ -66,15 +72,32 @@ def notify(store: Store, settings: AlertSettings, records: Sequence[AlertRecord]
         settings.delivery_attempts, settings.delivery_backoff_s, settings.delivery_backoff_max_s
     )
     deadline = time.monotonic() + settings.delivery_deadline_s
-    with (
-        httpx.Client(follow_redirects=False) as client,
-        ThreadPoolExecutor(len(destinations), thread_name_prefix="ragpulse-notify") as pool,
-    ):
-        futures = [
-            pool.submit(_serve, client, destination, records, settings.link_url, policy, deadline)
-            for destination in destinations
-        ]
-        deliveries = [delivery for future in futures for delivery in future.result()]
+    ended: list[Delivery] = []  # appended by the senders as each notification ends
+    client = httpx.Client(follow_redirects=False)
+    # Daemon threads: one stuck past the deadline neither delays this evaluation nor the process's exit.
+    senders = [
+        threading.Thread(
+            target=_serve,
+            args=(client, destination, records, settings.link_url, policy, deadline, ended),
+            name=f"ragpulse-notify-{index}",
+            daemon=True,
+        )
+        for index, destination in enumerate(destinations)
+    ]
+    for sender in senders:
+        sender.start()
+    for sender in senders:
+        sender.join(max(0.0, deadline + _GRACE_S - time.monotonic()))
+    deliveries = list(ended)
+    if not any(sender.is_alive() for sender in senders):
+        client.close()
+    told = {(delivery.destination, delivery.record.alert_id) for delivery in deliveries}
+    deliveries += [
+        _unfinished(destination, record)
+        for destination in destinations
+        for record in records
+        if (destination.label, record.alert_id) not in told
+    ]
     store.insert(TABLE, [delivery.row() for delivery in deliveries], COLUMNS)
     return deliveries
 
@@ -95,17 +118,30 @@ def _serve(
     link_url: str | None,
     policy: RetryPolicy,
     deadline: float,
-) -> list[Delivery]:
-    served = []
+    ended: list[Delivery],
+) -> None:
     for record in records:
-        outcome = send(client, _post(destination, record, link_url), policy, deadline)
+        try:
+            outcome = send(client, _post(destination, record, link_url), policy, deadline)
+        except Exception as exc:  # a notification that cannot even be built must not stop the evaluation
+            now = datetime.now(UTC)
+            said = mask(f"could not send: {type(exc).__name__}: {exc}", destination.secrets())
+            outcome = Outcome(False, 0, 0, said, now, now)
         if not outcome.delivered:
             logger.error(
                 "alert notification failed: %s %s to %s: %s",
                 record.state, record.key.rule, destination.label, outcome.error,
             )  # fmt: skip
-        served.append(Delivery(record, destination.label, destination.kind, outcome))
-    return served
+        ended.append(Delivery(record, destination.label, destination.kind, outcome))
+
+
+def _unfinished(destination: AnyDestination, record: AlertRecord) -> Delivery:
+    now = datetime.now(UTC)
+    error = "still sending when the delivery deadline passed (an answer too slow, or a slow name lookup)"
+    logger.error(
+        "alert notification failed: %s %s to %s: %s", record.state, record.key.rule, destination.label, error
+    )
+    return Delivery(record, destination.label, destination.kind, Outcome(False, 1, 0, error, now, now))
 
 
 def _post(destination: AnyDestination, record: AlertRecord, link_url: str | None) -> Post:
