@@ -4,6 +4,7 @@ destination; failed notifications in the report and the live page; secrets never
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import time
@@ -26,9 +27,10 @@ from ragpulse_dashboards.alerts.delivery import RetryPolicy, mask
 from ragpulse_dashboards.alerts.notify import load_deliveries
 from ragpulse_dashboards.alerts.rules import RULES, AlertKey
 from ragpulse_dashboards.alerts.state import FIRING, RESOLVED, AlertRecord
-from ragpulse_dashboards.report import render_html
+from ragpulse_dashboards.report import render_html, render_terminal
 from ragpulse_dashboards.report.collect import collect_alerting_report
 from ragpulse_dashboards.settings import AlertSettings, DashboardsSettings
+from rich.console import Console
 
 SCORE_COLUMNS = ["TraceId", "RequestTime", "ScoredAt", "ServiceName", "Variant", "Scorer", "Metric", "Value"]
 ROUTING_KEY = "R0UT1NGKEYSECRET0123456789abcdef"
@@ -339,7 +341,7 @@ def test_httpx_request_logs_never_show_a_destination_url(
     assert "hooksecrettoken42" not in caplog.text and "T0SECRET1" not in caplog.text
 
 
-def test_failed_notifications_show_in_the_report_without_secrets(
+def test_failed_notifications_show_in_both_reports_without_secrets(
     store: Store, receivers: list[Receiver]
 ) -> None:
     refusing = receiver(receivers, None, script=[(404, {})])
@@ -355,13 +357,17 @@ def test_failed_notifications_show_in_the_report_without_secrets(
     seed(store, 90, 200, now - timedelta(minutes=5))
     evaluate_alerts(store, settings, now=now)
 
-    page = render_html(collect_alerting_report(store, now - timedelta(hours=1), None, settings))
+    data = collect_alerting_report(store, now - timedelta(hours=1), None, settings)
+    page = render_html(data)
+    console = Console(width=300, record=True, file=io.StringIO())
+    render_terminal(data, console)
+    terminal = console.export_text()
 
-    section = page[page.index("Notifications") :]
-    assert "2 failed" in section and "team (slack)" in section and "oncall (pagerduty)" in section
-    assert "answered 404" in section and "unreachable" in section
+    for shown in (page[page.index("Notifications") :], terminal[terminal.index("Notifications") :]):
+        assert "2 failed" in shown and "team (slack)" in shown and "oncall (pagerduty)" in shown
+        assert "answered 404" in shown and "unreachable" in shown
     for secret in (ROUTING_KEY, "hooksecrettoken42", "T0SECRET1", "B0SECRET2"):
-        assert secret not in page
+        assert secret not in page and secret not in terminal
 
 
 def test_failed_notifications_show_on_the_live_page(store: Store, receivers: list[Receiver]) -> None:
