@@ -94,8 +94,8 @@ def report(text: str) -> ReportData:
         spend=[SpendRow("2026-01-01", text, 0.1, 10, 5, 8)],
         scoring=ScoringHealth(10, 8, 1.0, 2.0, text, 0, {text: 3}),
         alerts=[alert],
-        notifications=[Notified("a1", FIRING, text, "slack", text, text, text, text, text, False, 3, 500, text,
-                                now)],
+        notifications=[Notified("a1", FIRING, text, "slack", text, text, text, text, text, False, 3, 500,
+                                text, now)],
         differences=[Difference(text, "hallucination", text, "", 0.5, 0.1, 0.8, 8, 8, True, text)],
         hallucination_threshold=0.2, alert_limits=AlertLimits(30, 60), not_scored=[NotScored(text, text, 2)],
     )  # fmt: skip
