@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from alert_receivers import Receiver, Trickle, closed_port_url, problems
 from hypothesis import given, settings
@@ -23,13 +24,13 @@ from live_testing import TOKEN, fetch, running_page
 from pydantic import ValidationError
 from ragpulse_core.store import Store
 from ragpulse_dashboards.alerts import evaluate_alerts, load_alerts, payloads
-from ragpulse_dashboards.alerts.delivery import RetryPolicy, mask
+from ragpulse_dashboards.alerts.delivery import Post, RetryPolicy, mask, send
 from ragpulse_dashboards.alerts.notify import load_deliveries
 from ragpulse_dashboards.alerts.rules import RULES, AlertKey
 from ragpulse_dashboards.alerts.state import FIRING, RESOLVED, AlertRecord
 from ragpulse_dashboards.report import render_html, render_terminal
 from ragpulse_dashboards.report.collect import collect_alerting_report
-from ragpulse_dashboards.settings import AlertSettings, DashboardsSettings
+from ragpulse_dashboards.settings import AlertSettings, DashboardsSettings, Severity
 from rich.console import Console
 
 SCORE_COLUMNS = ["TraceId", "RequestTime", "ScoredAt", "ServiceName", "Variant", "Scorer", "Metric", "Value"]
@@ -548,3 +549,39 @@ def test_the_example_config_destinations_work_once_uncommented() -> None:
     )
     kinds = [d.kind for d in AlertSettings(**document["alerts"]).notified()]
     assert kinds == ["slack", "pagerduty", "webhook"]
+
+
+@pytest.mark.parametrize(
+    ("status", "attempts"),
+    [
+        (408, 2),
+        (429, 2),
+        (500, 2),
+        (502, 2),
+        (503, 2),
+        (400, 1),
+        (401, 1),
+        (403, 1),
+        (404, 1),
+        (410, 1),
+        (301, 1),
+    ],
+)
+def test_which_answers_are_retried(status: int, attempts: int, receivers: list[Receiver]) -> None:
+    server = receiver(receivers, None, script=[(status, {})])
+    policy = RetryPolicy(attempts=3, backoff_s=0.01, backoff_max_s=0.02)
+    with httpx.Client() as client:
+        outcome = send(
+            client, Post(server.url, {"text": "hi"}, 2.0, [server.url]), policy, time.monotonic() + 10
+        )
+    assert len(server.bodies) == attempts and outcome.attempts == attempts
+    assert outcome.delivered == (attempts == 2) and outcome.status == (200 if attempts == 2 else status)
+
+
+def test_pagerduty_severity_by_rule_unless_the_destination_sets_one() -> None:
+    def severity(rule: str, chosen: Severity | None = None) -> str:
+        record = AlertRecord(**{**alert().__dict__, "key": AlertKey(rule, "svc")})
+        return str(payloads.pagerduty_event(record, ROUTING_KEY, chosen)["payload"]["severity"])
+
+    assert [severity(rule) for rule in RULES] == ["error", "warning", "error", "warning"]
+    assert severity("judge_errors", "critical") == "critical"
