@@ -90,13 +90,7 @@ class Outcome:
     last_at: datetime
 
 
-def send(
-    client: httpx.Client,
-    post: Post,
-    policy: RetryPolicy,
-    deadline: float,
-    sleep: Callable[[float], None] = time.sleep,
-) -> Outcome:
+def send(client: httpx.Client, post: Post, policy: RetryPolicy, deadline: float) -> Outcome:
     """Post until delivered, refused, out of attempts or past ``deadline`` (a ``time.monotonic()`` value)."""
     _HTTP_LOG_MASK.hide(post.secrets)
     first_at = datetime.now(UTC)
@@ -134,7 +128,7 @@ def send(
         if time.monotonic() + pause >= deadline:
             error += f"; the next try, in {pause:.1f} s, would pass the delivery deadline"
             break
-        sleep(pause)
+        time.sleep(pause)
     tries = f"after {attempts} attempt{'s' if attempts != 1 else ''}"
     return Outcome(
         False, attempts, status, mask(f"{error} ({tries})", post.secrets), first_at, datetime.now(UTC)
