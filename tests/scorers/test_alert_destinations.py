@@ -25,7 +25,7 @@ from pydantic import ValidationError
 from ragpulse_core.store import Store
 from ragpulse_dashboards.alerts import evaluate_alerts, load_alerts, payloads
 from ragpulse_dashboards.alerts.delivery import Post, RetryPolicy, mask, send
-from ragpulse_dashboards.alerts.notify import load_deliveries
+from ragpulse_dashboards.alerts.notify import COLUMNS, TABLE, load_deliveries
 from ragpulse_dashboards.alerts.rules import RULES, AlertKey
 from ragpulse_dashboards.alerts.state import FIRING, RESOLVED, AlertRecord
 from ragpulse_dashboards.report import render_html, render_terminal
@@ -585,3 +585,21 @@ def test_pagerduty_severity_by_rule_unless_the_destination_sets_one() -> None:
 
     assert [severity(rule) for rule in RULES] == ["error", "warning", "error", "warning"]
     assert severity("judge_errors", "critical") == "critical"
+
+
+def test_the_report_counts_every_notification_and_lists_the_newest_failures(store: Store) -> None:
+    now = datetime.now(UTC)
+    rows = [
+        [f"a{i}", "firing", "team (slack)", "slack", "hallucination_rate", "svc", "B", "", f"alert {i}",
+         i >= 70, 1, 500 if i < 70 else 200, f"answered 500 #{i}" if i < 70 else "",
+         now - timedelta(seconds=i), now - timedelta(seconds=i)]
+        for i in range(75)
+    ]  # fmt: skip
+    store.insert(TABLE, rows, COLUMNS)
+
+    data = collect_alerting_report(store, now - timedelta(hours=1), None, AlertSettings())
+    page = render_html(data)
+
+    assert (data.notifications.failed_total, data.notifications.delivered_total) == (70, 5)
+    assert "Notifications (70 failed, 5 delivered)" in page and "the newest 50 of 70 listed" in page
+    assert "answered 500 #0<" in page and "answered 500 #49<" in page and "answered 500 #50<" not in page

@@ -12,7 +12,7 @@ import logging
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final
 
@@ -182,17 +182,28 @@ class Notified:
     at: datetime
 
 
-def load_deliveries(store: Store, since: datetime, service: str | None, limit: int = 200) -> list[Notified]:
+@dataclass(frozen=True)
+class NotificationLog:
+    """What the report shows of a window's notifications: the failed ones (newest first, at most a page)
+    and how many failed and were delivered in all."""
+
+    failed: list[Notified] = field(default_factory=list)
+    failed_total: int = 0
+    delivered_total: int = 0
+
+
+def load_deliveries(
+    store: Store, since: datetime, service: str | None, *, failed_only: bool = False, limit: int = 200
+) -> list[Notified]:
     """Notifications since ``since`` (of ``service`` when given), failed ones first, newest first; none on a
     store migrated before the table existed."""
-    if not store.query(f"EXISTS TABLE {store.table(TABLE)}")[0][0]:
+    if not _recorded(store):
         return []
     rows = store.query_dicts(
-        f"SELECT {', '.join(COLUMNS)} FROM {store.table(TABLE)}"
-        " WHERE LastAttemptAt >= {since:DateTime64(6)}"
-        " AND ({service:String} = '' OR ServiceName = {service:String})"
+        f"SELECT {', '.join(COLUMNS)} FROM {store.table(TABLE)} WHERE {_WINDOW}"
+        f"{' AND NOT Delivered' if failed_only else ''}"
         " ORDER BY Delivered, LastAttemptAt DESC LIMIT {limit:UInt32}",
-        {"since": since.astimezone(UTC).replace(tzinfo=None), "service": service or "", "limit": limit},
+        {**_window(since, service), "limit": limit},
     )
     return [
         Notified(
@@ -213,6 +224,33 @@ def load_deliveries(store: Store, since: datetime, service: str | None, limit: i
         )
         for row in rows
     ]
+
+
+def load_notification_log(
+    store: Store, since: datetime, service: str | None, limit: int = 50
+) -> NotificationLog:
+    if not _recorded(store):
+        return NotificationLog()
+    [(failed, delivered)] = store.query(
+        f"SELECT countIf(NOT Delivered), countIf(Delivered) FROM {store.table(TABLE)} WHERE {_WINDOW}",
+        _window(since, service),
+    )
+    listed = load_deliveries(store, since, service, failed_only=True, limit=limit) if failed else []
+    return NotificationLog(listed, int(failed), int(delivered))
+
+
+_WINDOW: Final = (
+    "LastAttemptAt >= {since:DateTime64(6)} AND ({service:String} = '' OR ServiceName = {service:String})"
+)
+
+
+def _window(since: datetime, service: str | None) -> dict[str, Any]:
+    aware = since if since.tzinfo else since.replace(tzinfo=UTC)
+    return {"since": aware.astimezone(UTC).replace(tzinfo=None), "service": service or ""}
+
+
+def _recorded(store: Store) -> bool:
+    return bool(store.query(f"EXISTS TABLE {store.table(TABLE)}")[0][0])
 
 
 def _utc(value: datetime) -> datetime:

@@ -132,7 +132,7 @@ def render_html(
         sections.append(_verdict_card(data))
     if data.alerts:
         sections.append(_alerts_card(data))
-    if data.notifications:
+    if data.notifications.failed_total or data.notifications.delivered_total:
         sections.append(_notifications_card(data))
     if data.worst:
         sections.append(_worst_card(data))
@@ -459,9 +459,9 @@ def _alerts_card(data: ReportData) -> str:
 
 def _notifications_card(data: ReportData) -> str:
     """Alert notifications that did not reach their destination, so a silent pager is seen here."""
-    failed = [sent for sent in data.notifications if not sent.delivered]
-    title = notifications_heading(len(failed), len(data.notifications) - len(failed))
-    if not failed:
+    log = data.notifications
+    title = notifications_heading(log.failed_total, log.delivered_total)
+    if not log.failed_total:
         return _card(
             title, "<p class='muted'>Every alert notification in this window reached its destination.</p>"
         )
@@ -474,16 +474,22 @@ def _notifications_card(data: ReportData) -> str:
             f"<span class='bad'>{html_text(sent.error)}</span>",
             f"{sent.at:%m-%d %H:%M:%S}",
         ]
-        for sent in failed
+        for sent in log.failed
     ]
     table = _table(
         ["destination", "alert", "attempts", "last error", "last try (UTC)"],
         rows,
         [False, False, True, False, False],
     )
+    shown = (
+        f"the newest {len(log.failed)} of {log.failed_total} listed; "
+        if len(log.failed) < log.failed_total
+        else ""
+    )
     note = (
-        "<p class='muted'>Not delivered after its retries: the alert itself is recorded above. Check the"
-        " destination's URL or key (<span class='mono'>[[alerts.destinations]]</span>) and that it is up.</p>"
+        f"<p class='muted'>Not delivered after their retries ({shown}the alerts themselves are recorded)."
+        " Check the destination's URL or key (<span class='mono'>[[alerts.destinations]]</span>) and that it"
+        " is up.</p>"
     )
     return _card(title, note, table)
 

@@ -52,7 +52,7 @@ def render_terminal(data: ReportData, console: Console) -> None:
         console.print(_verdict(data))
     if data.alerts:
         console.print(_alerts_table(data))
-    if any(not sent.delivered for sent in data.notifications):
+    if data.notifications.failed_total:
         console.print(_notifications_table(data))
     if not data.requests:
         console.print("No RAG requests in this window. Is traffic reaching the collector?")
@@ -144,12 +144,11 @@ def _verdict(data: ReportData) -> Table:
 
 def _notifications_table(data: ReportData) -> Table:
     """Alert notifications that did not reach their destination."""
-    failed = [sent for sent in data.notifications if not sent.delivered]
-    title = notifications_heading(len(failed), len(data.notifications) - len(failed))
-    table = Table(title=title, title_justify="left")
+    log = data.notifications
+    table = Table(title=notifications_heading(log.failed_total, log.delivered_total), title_justify="left")
     for column in ("destination", "alert", "attempts", "last error", "last try (UTC)"):
         table.add_column(column, justify="right" if column == "attempts" else "left")
-    for sent in failed:
+    for sent in log.failed:
         table.add_row(
             shown(sent.destination),
             f"{shown(sent.event)} {shown(sent.summary)}",
