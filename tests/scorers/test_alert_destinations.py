@@ -603,3 +603,9 @@ def test_the_report_counts_every_notification_and_lists_the_newest_failures(stor
     assert (data.notifications.failed_total, data.notifications.delivered_total) == (70, 5)
     assert "Notifications (70 failed, 5 delivered)" in page and "the newest 50 of 70 listed" in page
     assert "answered 500 #0<" in page and "answered 500 #49<" in page and "answered 500 #50<" not in page
+
+
+@pytest.mark.parametrize("link", ["ragpulse.internal:4319", "javascript:alert(1)", "http://h:99999/"])
+def test_a_link_url_must_be_http(link: str) -> None:
+    with pytest.raises(ValidationError, match="must be an http:// or https:// URL"):
+        AlertSettings(link_url=link)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated, Literal
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from ragpulse_core.settings import SettingsSection
@@ -23,15 +23,23 @@ def _http_url(url: SecretStr | None) -> SecretStr | None:
     if url is None:
         return None
     parts = urlsplit(url.get_secret_value().strip())
-    try:
-        parts.port  # noqa: B018 - raises on a port out of range
-    except ValueError:
-        parts = parts._replace(scheme="")
-    if parts.scheme not in ("http", "https") or not parts.hostname or any(c.isspace() for c in parts.netloc):
+    if not _is_http(parts):
         raise ValueError(
             "must be an http:// or https:// URL with a host (not shown here: it may hold a secret)"
         )
     return SecretStr(parts.geturl())
+
+
+def _is_http(parts: SplitResult) -> bool:
+    try:
+        parts.port  # noqa: B018 - raises on a port out of range
+    except ValueError:
+        return False
+    return (
+        parts.scheme in ("http", "https")
+        and bool(parts.hostname)
+        and not any(char.isspace() for char in parts.netloc)
+    )
 
 
 class _Destination(SettingsSection):
@@ -137,8 +145,8 @@ class AlertSettings(SettingsSection):
     @field_validator("link_url")
     @classmethod
     def _link_is_http(cls, url: str | None) -> str | None:
-        if url is not None and _http_url(SecretStr(url)) is None:
-            raise ValueError("must be an http:// or https:// URL")
+        if url is not None and not _is_http(urlsplit(url)):
+            raise ValueError("must be an http:// or https:// URL with a host")
         return url
 
     @model_validator(mode="after")
