@@ -32,13 +32,20 @@ SELECT ServiceName, Variant,
            arraySort(groupUniqArrayIf(judge, RequestTime > {start:DateTime64(6)})), ', '
        ) AS judges
 FROM (
-    SELECT ServiceName, Variant, RequestTime,
-           argMax(Value, (Scorer = 'support', Scorer != 'lexical', ScoredAt)) >= 0.5 AS bad,
-           argMax(Scorer, (Scorer = 'support', Scorer != 'lexical', ScoredAt)) AS judge
-    FROM {scores}
-    WHERE Metric = {hallucination:String} AND Error = '' AND Value IS NOT NULL
-      AND RequestTime > {baseline_start:DateTime64(6)} AND RequestTime <= {end:DateTime64(6)}
-    GROUP BY ServiceName, Variant, TraceKey, SpanId, RequestTime
+    SELECT any(ServiceName) AS ServiceName, any(Variant) AS Variant, RequestTime,
+           argMax(Value, judge_rank) >= 0.5 AS bad,
+           argMax(Scorer, judge_rank) AS judge
+    FROM (
+        -- The judge's rank in the top byte, the microsecond it judged below: one UInt64 to compare a row
+        -- (a tuple took two thirds of the 7-day baseline's time at a million requests).
+        SELECT ServiceName, Variant, TraceKey, SpanId, RequestTime, Scorer, Value,
+               bitShiftLeft(toUInt64(multiIf(Scorer = 'support', 2, Scorer != 'lexical', 1, 0)), 56)
+               + toUInt64(toUnixTimestamp64Micro(ScoredAt)) AS judge_rank
+        FROM {scores}
+        WHERE Metric = {hallucination:String} AND Error = '' AND Value IS NOT NULL
+          AND RequestTime > {baseline_start:DateTime64(6)} AND RequestTime <= {end:DateTime64(6)}
+    )
+    GROUP BY TraceKey, SpanId, RequestTime
 )
 GROUP BY ServiceName, Variant
 ORDER BY ServiceName, Variant
