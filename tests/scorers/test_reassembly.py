@@ -50,6 +50,17 @@ def counted(store: Store, trace: str) -> dict[str, tuple[int, float]]:
     return {str(metric): (int(count), float(total)) for metric, count, total in rows}
 
 
+def best_verdict(store: Store, trace: str) -> tuple[int, int]:
+    """What the alert rules count of the request: its counted best-judge verdicts and how many say
+    hallucinated."""
+    rows = store.query(
+        "SELECT sum(Sign), sum(Sign * Hallucinated)"
+        f" FROM {store.table('ragpulse_request_verdicts')} WHERE TraceKey = cityHash64({{trace:String}})",
+        {"trace": trace},
+    )
+    return int(rows[0][0]), int(rows[0][1])
+
+
 def test_a_changed_mapping_supersedes_the_old_judgment_and_leaves_the_others(
     store: Store, chdb_dsn: str
 ) -> None:
@@ -61,6 +72,7 @@ def test_a_changed_mapping_supersedes_the_old_judgment_and_leaves_the_others(
     first = run_tick(settings, store, [LexicalScorer()])
     assert first.count("lexical", Outcome.SCORED) == 2
     assert counted(store, mapped)["hallucination"] == (1, 1.0)  # judged against the stale notice
+    assert best_verdict(store, mapped) == (1, 1)
     kept = counted(store, other)
 
     mapping = ServiceMapping.model_validate(
@@ -70,10 +82,13 @@ def test_a_changed_mapping_supersedes_the_old_judgment_and_leaves_the_others(
 
     assert (report.changed, report.added) == (1, 0)
     assert counted(store, mapped)["hallucination"] == (0, 0.0)  # taken back at once, before any re-judging
+    assert best_verdict(store, mapped) == (0, 0)
     second = run_tick(settings, store, [LexicalScorer()])
     assert second.count("lexical", Outcome.SCORED) == 1
     assert counted(store, mapped)["hallucination"] == (1, 0.0)  # judged once more, on the mapped documents
+    assert best_verdict(store, mapped) == (1, 0)
     assert counted(store, other) == kept
+    assert best_verdict(store, other) == (1, int(kept["hallucination"][1]))
 
     again = reassemble(store, [mapping], timedelta(hours=1), timedelta(seconds=60))
     assert (again.changed, again.added) == (0, 0)
