@@ -489,12 +489,19 @@ def scoring_health(store: Store, params: dict[str, Any], requests: int) -> Scori
         f" FROM {store.table('ragpulse_score_values')} WHERE {_SCORES_WHERE}",
         params,
     )[0]
+    # Log rows per outcome: whole hours from the hourly counts, the window's first, partial hour from the log.
+    first_hour_end = "toStartOfHour(fromUnixTimestamp64Milli({since_ms:Int64})) + INTERVAL 1 HOUR"
+    service = "({service:String} = '' OR ServiceName = {service:String})"
     outcomes = {
         f"{row['Scorer']}: {row['Outcome']}": int(row["n"])
         for row in store.query_dicts(
-            "SELECT Scorer, Outcome, count() AS n"
-            f" FROM {store.table('ragpulse_scoring_log')} WHERE {_SCORES_WHERE}"
-            " GROUP BY Scorer, Outcome ORDER BY Scorer, Outcome",
+            "SELECT Scorer, Outcome, sum(rows) AS n FROM ("
+            f" SELECT Scorer, Outcome, sum(Rows) AS rows FROM {store.table('ragpulse_scoring_outcome_hours')}"
+            f" WHERE Hour >= {first_hour_end} AND {service} GROUP BY Scorer, Outcome"
+            " UNION ALL SELECT Scorer, Outcome, toInt64(count()) AS rows"
+            f" FROM {store.table('ragpulse_scoring_log')}"
+            f" WHERE {_SCORES_WHERE} AND RequestTime < {first_hour_end} GROUP BY Scorer, Outcome"
+            ") GROUP BY Scorer, Outcome HAVING n != 0 ORDER BY Scorer, Outcome",
             params,
         )
     }

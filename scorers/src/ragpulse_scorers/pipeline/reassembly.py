@@ -191,6 +191,14 @@ def _supersede(store: Store, keys: list[RequestKey]) -> None:
         """,
         parameters,
     )
+    # The hourly outcome counts lose the log rows removed below (a block of its own: never taken for a retry).
+    store.command(
+        f"INSERT INTO {store.table('ragpulse_scoring_outcome_hours')}"
+        " SELECT toStartOfHour(RequestTime) AS Hour, ServiceName, Scorer, Outcome, -toInt64(count())"
+        f" FROM {store.table('ragpulse_scoring_log')} WHERE {request.format(time='RequestTime')}"
+        " GROUP BY Hour, ServiceName, Scorer, Outcome SETTINGS insert_deduplicate = 0",
+        parameters,
+    )
     for table, time in [*((t, "RequestTime") for t in _JUDGED), *((t, "Timestamp") for t in _OWN)]:
         store.command(f"DELETE FROM {store.table(table)} WHERE {request.format(time=time)}", parameters)
 
