@@ -293,8 +293,8 @@ def latency(store: Store, params: dict[str, Any]) -> list[LatencyRow]:
     long_window = _long_window(params, HOURLY_LATENCY_AFTER)
     sql = (
         "SELECT if(Step = 'total', {kind_rag:String}, Step) AS step, sum(Calls) AS n,"
-        " quantilesBFloat16Merge(0.5, 0.95, 0.99)(Latency) AS q, q[1] AS p50, q[2] AS p95"
-        f" FROM {store.table('ragpulse_step_latency_hours')}"
+        " quantilesTDigestMerge(0.5, 0.95, 0.99)(Latency) AS q, q[1] AS p50, q[2] AS p95"
+        f" FROM {store.table('ragpulse_step_latency_digests')}"
         " WHERE Hour >= toStartOfHour(fromUnixTimestamp64Milli({since_ms:Int64}))"
         " AND ({service:String} = '' OR ServiceName = {service:String})"
         if long_window
