@@ -1,6 +1,6 @@
 -- Step latency per hour, service and step as t-digest states: the latency panels and the report merge a month of
 -- these in half the time the bfloat16 histograms of ragpulse_step_latency_hours took (a t-digest state is a
--- short array of centroids, read without building a hash table), at a p50/p95/p99 within about 1% of the step
+-- short array of centroids, read without building a hash table), at a p50 and p95 within 2% of the step
 -- rows'. Filled by a view on ragpulse_step_latency, as the hourly histograms are.
 CREATE TABLE IF NOT EXISTS ${db}.ragpulse_step_latency_digests (
     Hour DateTime CODEC(DoubleDelta, ZSTD(1)),
