@@ -82,7 +82,8 @@ def test_fire_and_resolve_post_slack_json(store: Store, hook: Hook) -> None:
     fired = evaluate_alerts(store, settings, now=now).fired
     assert len(fired) == 1 and fired[0].notify_error == ""
     evaluate_alerts(store, settings, now=now + timedelta(minutes=1))  # still firing: no second message
-    store.command(f"TRUNCATE TABLE {store.table('ragpulse_scores')}")
+    for judged in ("ragpulse_scores", "ragpulse_request_verdicts"):  # the verdicts the rules read
+        store.command(f"TRUNCATE TABLE {store.table(judged)}")
     seed(store, 2, 200, now)
     evaluate_alerts(store, settings, now=now + timedelta(minutes=2))
 
@@ -156,7 +157,8 @@ def test_cli_lists_firing_then_all(
     assert "firing" in listing and "hallucination_rate" in listing and "svc" in listing
     assert "0.450" in listing and "200" in listing
 
-    store.command(f"TRUNCATE TABLE {store.table('ragpulse_scores')}")
+    for judged in ("ragpulse_scores", "ragpulse_request_verdicts"):  # the verdicts the rules read
+        store.command(f"TRUNCATE TABLE {store.table(judged)}")
     seed(store, 0, 200, now)
     assert main(["alerts", "--dsn", chdb_dsn, "--evaluate"]) == 0
     assert "no alerts firing" in capsys.readouterr().out
