@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from hypothesis import given
@@ -16,12 +16,14 @@ from hypothesis import strategies as st
 from pipeline_testing import RecordingScorer, insert_requests, settings_for
 from ragpulse_collector.server import CollectorServer
 from ragpulse_core.settings import RagpulseSettings
-from ragpulse_core.store import Store
+from ragpulse_core.store import Store, StoreUnavailable
+from ragpulse_scorers.export import installed
 from ragpulse_scorers.export.events import evaluation_event
 from ragpulse_scorers.export.sink import ScoreExport, otlp_exporter, start_export
 from ragpulse_scorers.lexical.scorer import LexicalScorer
 from ragpulse_scorers.models import RagRequest, Score
 from ragpulse_scorers.outcomes import Outcome
+from ragpulse_scorers.pipeline.scheduler import ScoringSchedule
 from ragpulse_scorers.pipeline.tick import run_tick
 from ragpulse_scorers.pipeline.writer import SCORE_COLUMNS
 from ragpulse_scorers.settings import ExportSettings, ScorersSettings
@@ -277,3 +279,63 @@ def test_export_publishes_nothing_after_shutdown() -> None:
     row = [None] * len(SCORE_COLUMNS)
     export.publish(SCORE_COLUMNS, [row])
     assert export.counts().queued == 0
+
+
+class _RecordingSink:
+    def __init__(self) -> None:
+        self.rows: list[dict[str, Any]] = []
+
+    def publish(self, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+        self.rows.extend(dict(zip(columns, row, strict=True)) for row in rows)
+
+
+class _RefusingLogStore:
+    """The store, except that it refuses the scoring log's insert (after the scores went in)."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def insert(self, table: str, *args: Any, **kwargs: Any) -> None:
+        if table == "ragpulse_scoring_log":
+            raise StoreUnavailable("refused for the test")
+        self._store.insert(table, *args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+
+def test_only_what_the_database_accepted_is_exported(store: Store, chdb_dsn: str) -> None:
+    """A write that fails part-way leaves its requests to be scored again: sending those scores now would
+    send them twice."""
+    sink = _RecordingSink()
+    installed.install(sink)
+    try:
+        accepted = insert_requests(store, 1, prefix="accepted")
+        run_tick(settings_for(chdb_dsn), store, [RecordingScorer()])
+        insert_requests(store, 1, prefix="refused")
+        failing = cast(Store, _RefusingLogStore(store))
+        report = run_tick(settings_for(chdb_dsn), failing, [RecordingScorer()])
+    finally:
+        installed.uninstall(sink)
+    assert report.errors  # the second tick's write failed...
+    assert {row["TraceId"] for row in sink.rows} == set(accepted)  # ...and nothing of it was sent
+    assert len(sink.rows) == 2
+
+
+def test_a_stopping_schedule_sends_its_last_scores(
+    receiver: CollectorServer, store: Store, chdb_dsn: str
+) -> None:
+    """``ragpulse score`` and ``serve`` stop their schedule on SIGTERM; what the last tick scored is sent
+    before the stop returns, though the batching delay is far longer than the run."""
+    traces = insert_requests(store, 3, prefix="schedule")
+    settings = _export_settings(chdb_dsn, otlp_endpoint=receiver.url, schedule_delay_s=3600)
+    settings.scorer.scorers = ["lexical"]
+    schedule = ScoringSchedule(settings, store)
+    schedule.start()
+    deadline = time.monotonic() + 60
+    while len({score["TraceId"] for score in _scores(store)}) < 3 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    schedule.stop()
+    assert receiver.flush()
+    assert {event["TraceId"] for event in _events(store)} == set(traces)
+    assert len(_events(store)) == len(_scores(store))
