@@ -5,6 +5,7 @@ table; an endpoint that cannot be reached changes nothing of scoring; the standa
 from __future__ import annotations
 
 import socket
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
@@ -13,6 +14,8 @@ from typing import Any, cast
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from opentelemetry.sdk._logs import ReadableLogRecord
+from opentelemetry.sdk._logs.export import LogRecordExporter, LogRecordExportResult
 from pipeline_testing import RecordingScorer, insert_requests, settings_for
 from ragpulse_collector.server import CollectorServer
 from ragpulse_core.settings import RagpulseSettings
@@ -164,22 +167,38 @@ def test_an_unreachable_endpoint_changes_nothing_of_scoring(
     assert stopped_within < 30  # bounded by the export's timeouts, not by the exporter's 30 s default
 
 
-def test_a_full_queue_drops_and_counts_without_blocking(store: Store, chdb_dsn: str) -> None:
+class _StuckExporter(LogRecordExporter):
+    """An endpoint that never answers: every export waits until the exporter is shut down."""
+
+    def __init__(self) -> None:
+        self.released = threading.Event()
+        self.batches = 0
+
+    def export(self, batch: Sequence[ReadableLogRecord]) -> LogRecordExportResult:
+        self.batches += 1
+        self.released.wait()
+        return LogRecordExportResult.FAILURE
+
+    def force_flush(self, timeout_millis: int = 30_000) -> bool:
+        return False
+
+    def shutdown(self) -> None:
+        self.released.set()
+
+
+def test_a_stuck_endpoint_and_a_full_queue_never_hold_scoring_up(store: Store, chdb_dsn: str) -> None:
     insert_requests(store, 5, prefix="full-queue")
-    settings = _export_settings(
-        chdb_dsn,
-        otlp_endpoint=f"http://127.0.0.1:{_closed_port()}",
-        max_queue_size=2,
-        timeout_s=0.5,
-        shutdown_timeout_s=1.0,
-    )
-    export = start_export(settings.export)
-    assert export is not None
-    run_tick(settings, store, [RecordingScorer()])
+    settings = _export_settings(chdb_dsn, otlp_endpoint="http://unused:4318", max_queue_size=2)
+    stuck = _StuckExporter()
+    export = ScoreExport(settings.export.model_copy(update={"shutdown_timeout_s": 1.0}), stuck)
+    installed.install(export)
+    report = run_tick(settings, store, [RecordingScorer()])
+    assert not stuck.released.is_set()  # the tick finished while the export was stuck
+    assert report.count("recording", Outcome.SCORED) == 5
     counts = export.shutdown()
     assert len(_scores(store)) == 10
     assert counts.queued == 10 and counts.sent == 0 and counts.failed + counts.dropped == 10
-    assert counts.dropped >= 8
+    assert counts.dropped >= 6  # a queue of 2 and a batch of 2 in flight: the rest were pushed out
 
 
 def test_no_endpoint_no_export(store: Store, chdb_dsn: str) -> None:
@@ -339,3 +358,9 @@ def test_a_stopping_schedule_sends_its_last_scores(
     assert receiver.flush()
     assert {event["TraceId"] for event in _events(store)} == set(traces)
     assert len(_events(store)) == len(_scores(store))
+
+
+@pytest.mark.parametrize("endpoint", ["tempo:4317", "ftp://tempo:4318", "/v1/logs"])
+def test_an_endpoint_without_an_http_scheme_is_a_settings_error(endpoint: str) -> None:
+    with pytest.raises(Exception, match="http:// or https://"):
+        ScorersSettings.load(None, export={"otlp_endpoint": endpoint})

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, model_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from ragpulse_assembly.settings import AssemblyPartSettings
 from ragpulse_core.settings import SettingsSection
 
@@ -186,6 +186,15 @@ class ExportSettings(SettingsSection):
     @property
     def enabled(self) -> bool:
         return bool(self.otlp_endpoint)
+
+    @field_validator("otlp_endpoint")
+    @classmethod
+    def _url_with_scheme(cls, value: str | None) -> str | None:
+        """gRPC too takes a URL: ``http://`` sends in plain text, ``https://`` over TLS; a bare host:port
+        would be read as TLS by one exporter and refused by the other."""
+        if value is not None and urlsplit(value).scheme not in ("http", "https"):
+            raise ValueError(f"{value!r}: give an http:// or https:// URL, e.g. http://tempo:4318")
+        return value or None
 
 
 class ScorersSettings(AssemblyPartSettings):

@@ -43,7 +43,8 @@ class ExportCounts:
     failed: int
     """Events whose export the endpoint refused or never answered (after the exporter's own retries)."""
     dropped: int
-    """Events never sent: a full queue, or still queued when the process stopped."""
+    """Events never sent: unusable rows, and (known once the export has shut down) events a full queue
+    pushed out or still queued when the process stopped."""
 
 
 def otlp_exporter(settings: ExportSettings) -> LogRecordExporter:
