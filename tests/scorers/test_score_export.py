@@ -18,6 +18,7 @@ from opentelemetry.sdk._logs import ReadableLogRecord
 from opentelemetry.sdk._logs.export import LogRecordExporter, LogRecordExportResult
 from pipeline_testing import RecordingScorer, insert_requests, settings_for
 from ragpulse_collector.server import CollectorServer
+from ragpulse_core.cli import main
 from ragpulse_core.settings import RagpulseSettings
 from ragpulse_core.store import Store, StoreUnavailable
 from ragpulse_scorers.export import installed
@@ -364,3 +365,25 @@ def test_a_stopping_schedule_sends_its_last_scores(
 def test_an_endpoint_without_an_http_scheme_is_a_settings_error(endpoint: str) -> None:
     with pytest.raises(Exception, match="http:// or https://"):
         ScorersSettings.load(None, export={"otlp_endpoint": endpoint})
+
+
+def test_score_once_exports_with_the_endpoint_and_protocol_from_the_environment(
+    receiver: CollectorServer, store: Store, chdb_dsn: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ragpulse score --once`` through the command line: RAGPULSE_EXPORT__OTLP_ENDPOINT turns export on,
+    OTEL_EXPORTER_OTLP_PROTOCOL picks gRPC, and the command returns only after the events were sent."""
+    traces = insert_requests(store, 2, prefix="command", answer=INVENTED_ANSWER)
+    monkeypatch.setenv("RAGPULSE_EXPORT__OTLP_ENDPOINT", f"http://127.0.0.1:{receiver.grpc_port}")
+    monkeypatch.setenv("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")
+
+    assert main(["score", "--once", "--dsn", chdb_dsn, "--scorer", "lexical"]) == 0
+    assert receiver.flush()
+
+    events = _events(store)
+    assert len(events) == len(_scores(store)) > 0
+    assert {e["TraceId"] for e in events} == set(traces)
+    assert {
+        e["LogAttributes"]["gen_ai.evaluation.score.label"]
+        for e in events
+        if e["LogAttributes"]["gen_ai.evaluation.name"] == "lexical.hallucination"
+    } == {"hallucinated"}
