@@ -194,7 +194,8 @@ class ScoreExport:
             self._provider.shutdown()
             self._closed = True
             counts = self.counts()
-            logger.info(
+            logger.log(
+                logging.WARNING if counts.failed or counts.dropped else logging.INFO,
                 "score export to %s: %d events sent, %d failed, %d dropped",
                 self._settings.otlp_endpoint, counts.sent, counts.failed, counts.dropped,
             )  # fmt: skip
