@@ -34,9 +34,7 @@ class Wanted:
 
 
 class RuleBook:
-    def __init__(
-        self, rules: Sequence[Rule], default_judges: Iterable[str], default_rate: float
-    ) -> None:
+    def __init__(self, rules: Sequence[Rule], default_judges: Iterable[str], default_rate: float) -> None:
         self._named = sorted(rules, key=lambda rule: -rule.priority)  # stable: config order within a priority
         named_judges = {judge for rule in rules for judge in rule.judges}
         self._default_judges = list(dict.fromkeys(default_judges))

@@ -11,8 +11,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, Field, model_validator
-
+from pydantic import BeforeValidator, ConfigDict, Field, model_validator
 from ragpulse_core.settings import SettingsSection
 
 DEFAULT_RULE = "default"
@@ -21,6 +20,8 @@ DEFAULT_RULE = "default"
 
 class Condition(SettingsSection):
     """One value test: exactly one of ``equals``, ``in``, ``regex``."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
     equals: str | None = None
     in_: list[str] | None = Field(None, alias="in")
