@@ -99,3 +99,8 @@ class RuleBook:
 def rule_book(settings: ScorersSettings) -> RuleBook:
     """The rules of ``settings``: ``[[rules]]`` and the default rule of ``[scorer]``."""
     return RuleBook(settings.rules, settings.scorer.scorers, settings.scorer.sample_rate)
+
+
+def single_rule(rule: Rule) -> RuleBook:
+    """A book of ``rule`` alone, without the default rule: what a backfill of that rule applies."""
+    return RuleBook([rule], (), 0.0)
