@@ -9,7 +9,7 @@ from pipeline_testing import SPAN_COLUMNS, RecordingScorer, root_span, trace_id
 from ragpulse_core.store import Store
 from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.pipeline.tick import run_tick
-from ragpulse_scorers.rules.preview import preview_rules, print_preview
+from ragpulse_scorers.rules.preview import preview_rules, print_rules_preview
 from ragpulse_scorers.settings import ScorersSettings
 from rich.console import Console
 
@@ -101,7 +101,7 @@ def test_preview_shows_each_rule_with_examples(store: Store, chdb_dsn: str, tmp_
     assert all(len(p.examples) == 5 for p in preview.rules)
 
     console = Console(width=160, record=True)
-    print_preview(preview, console, "variant-b")
+    print_rules_preview(preview, console, "variant-b")
     printed = console.export_text()
     assert "variant-b" in printed and "coverage" in printed and "shop-support" not in printed
     assert "What is the capital of France?" in printed

@@ -91,3 +91,25 @@ class Rule(SettingsSection):
     @property
     def budgeted(self) -> bool:
         return self.daily_budget_usd is not None or self.daily_budget_calls is not None
+
+
+def check_rules(rules: list[Rule]) -> None:
+    """Names unique and not the default rule's; every judge a known scorer or ``package.module:callable``."""
+    from ragpulse_scorers.registry import BUILTIN_SCORERS, known_scorers
+
+    seen: set[str] = set()
+    for rule in rules:
+        if rule.name == DEFAULT_RULE:
+            raise ValueError(
+                f"rules: the name {DEFAULT_RULE!r} is the rule of scorer.scorers and scorer.sample_rate"
+            )
+        if rule.name in seen:
+            raise ValueError(f"rules: two rules are named {rule.name!r}")
+        seen.add(rule.name)
+        for judge in rule.judges:
+            module, _, attribute = judge.partition(":")
+            if judge not in BUILTIN_SCORERS and not (module and attribute):
+                raise ValueError(
+                    f"rules: rule {rule.name!r} names unknown judge {judge!r};"
+                    f" known: {', '.join(known_scorers())}, or package.module:callable"
+                )

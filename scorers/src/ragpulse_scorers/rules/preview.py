@@ -11,10 +11,13 @@ model's price.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import TypeVar
 
+from pydantic import TypeAdapter
 from ragpulse_core.printable import excerpt, shown
 from ragpulse_core.sampling import SAMPLE_BUCKETS
 from ragpulse_core.store import Store
@@ -27,7 +30,7 @@ from ragpulse_scorers.pipeline.candidates import Candidate
 from ragpulse_scorers.registry import LLM_JUDGED_SCORERS
 from ragpulse_scorers.rules.book import RuleBook
 from ragpulse_scorers.rules.matching import matches
-from ragpulse_scorers.rules.model import Rule
+from ragpulse_scorers.rules.model import Rule, check_rules
 from ragpulse_scorers.settings import ScorersSettings
 
 EXAMPLES = 5
@@ -36,6 +39,8 @@ CHARS_PER_TOKEN = 4
 PROMPT_TOKENS = 500
 ANSWER_TOKENS = 300
 COST_HISTORY = timedelta(days=7)
+
+SettingsT = TypeVar("SettingsT", bound=ScorersSettings)
 
 
 @dataclass(frozen=True)
@@ -82,6 +87,32 @@ class Preview:
 
     def cost_per_day(self, preview: RulePreview) -> float:
         return sum(n * self.costs[judge].usd for judge, n in self.calls_per_day(preview).items())
+
+
+def rules_document(settings: ScorersSettings) -> str:
+    """The rules of ``settings`` as JSON: what a preview read through ``ragpulse serve`` applies, so a rule
+    is previewed from the caller's config before the running process knows it."""
+    return json.dumps(
+        {
+            "rules": [rule.model_dump(mode="json", by_alias=True) for rule in settings.rules],
+            "scorers": settings.scorer.scorers,
+            "sample_rate": settings.scorer.sample_rate,
+        }
+    )
+
+
+def with_rules(settings: SettingsT, document: str) -> SettingsT:
+    """``settings`` with the rules of a :func:`rules_document`; ValueError when they are not valid."""
+    try:
+        given = json.loads(document)
+        rules = TypeAdapter(list[Rule]).validate_python(given["rules"])
+        scorer = settings.scorer.model_validate(
+            {**settings.scorer.model_dump(), "scorers": given["scorers"], "sample_rate": given["sample_rate"]}
+        )
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"rules to preview are not valid: {exc}") from None
+    check_rules(rules)
+    return settings.model_copy(update={"rules": rules, "scorer": scorer})
 
 
 def preview_rules(
@@ -251,7 +282,7 @@ def _call_costs(
     return costs
 
 
-def print_preview(preview: Preview, console: Console, name: str | None = None) -> None:
+def print_rules_preview(preview: Preview, console: Console, name: str | None = None) -> None:
     """The rules' table, then each rule's example requests."""
     table = Table(title=f"rules over the last {preview.days * 24:g} h of stored traffic, per day")
     for column in ("rule", "priority", "matches/day", "included/day", "judge calls/day", "cost/day"):
