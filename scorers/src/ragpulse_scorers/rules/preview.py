@@ -12,6 +12,7 @@ model's price.
 from __future__ import annotations
 
 import json
+import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -271,6 +272,7 @@ def _call_costs(
         {"oldest": oldest},
     )
     text_chars = float(text[0][0] or 0.0) if text else 0.0
+    text_chars = text_chars if math.isfinite(text_chars) else 0.0  # no request in the window
     price = price_for(settings.judge.model, settings.judge.prices, warn=False)
     estimate = cost_usd(price, PROMPT_TOKENS + int(text_chars / CHARS_PER_TOKEN), ANSWER_TOKENS)
     costs = {}
