@@ -40,6 +40,7 @@ class RuleBook:
         self._default_judges = list(dict.fromkeys(default_judges))
         self._default_rate = default_rate
         self._named_judges = named_judges
+        self._by_scorer: dict[str, list[Rule]] = {}
 
     @property
     def judges(self) -> list[str]:
@@ -49,10 +50,12 @@ class RuleBook:
 
     def rules_for(self, scorer: str) -> list[Rule]:
         """The rules that run ``scorer``, in paying order (the default rule last)."""
-        chosen = [rule for rule in self._named if scorer in rule.judges]
-        if scorer in self._default_judges or scorer not in self._named_judges:
-            chosen.append(Rule(name=DEFAULT_RULE, judges=[scorer], sample_rate=self._default_rate))
-        return chosen
+        if scorer not in self._by_scorer:
+            chosen = [rule for rule in self._named if scorer in rule.judges]
+            if scorer in self._default_judges or scorer not in self._named_judges:
+                chosen.append(Rule(name=DEFAULT_RULE, judges=[scorer], sample_rate=self._default_rate))
+            self._by_scorer[scorer] = chosen
+        return list(self._by_scorer[scorer])
 
     def only_default(self, scorer: str) -> bool:
         return [rule.name for rule in self.rules_for(scorer)] == [DEFAULT_RULE]
@@ -79,7 +82,8 @@ class RuleBook:
         return sorted(span), sorted(resource)
 
     def wanted(self, scorer: str, candidate: Candidate) -> Wanted:
-        rules = self.rules_for(scorer)
+        """The rules that include ``candidate`` for ``scorer``, or why none does."""
+        rules = self._by_scorer.get(scorer) or self.rules_for(scorer)
         matching = [rule for rule in rules if matches(rule.match, candidate)]
         if not matching:
             return Wanted((), f"no rule running {scorer} matches the request")
