@@ -141,6 +141,16 @@ def test_three_rules_score_exactly_what_they_say(store: Store, chdb_dsn: str, tm
     )
     lexical_default = sum(1 for t in other if bucket[t] < 2000)
     assert paid == [("default", lexical_default, 0.0), ("shop", 600, 0.0), ("variant-b", 4, 1.2)]
+    weights = store.query(
+        "SELECT Scorer, Rule, groupUniqArray(InclusionProbability)"
+        f" FROM {store.table('ragpulse_scoring_log')} WHERE Outcome = 'scored' GROUP BY Scorer, Rule ORDER BY Scorer, Rule"
+    )
+    assert weights == [
+        ("coverage", "variant-b", [0.5]),
+        ("lexical", "default", [0.2]),
+        ("lexical", "shop", [1.0]),
+        ("support", "shop", [1.0]),
+    ]
     assert scored_traces(store, "coverage") == sorted(wanted[:4])
 
 

@@ -98,6 +98,7 @@ class ScorerTurn:
         self._report = report
         self._ledger = ledger
         self._wanting: dict[RequestId, tuple[Rule, ...]] = {}
+        self._probabilities: dict[RequestId, float] = {}
         self._attribute_keys = plan.rules.attribute_keys(scorer.name)
         self._rule_set = plan.rules.digest(scorer.name)
         self._allowance = TickAllowance[Candidate](
@@ -168,12 +169,14 @@ class ScorerTurn:
                 self._record(candidate, judgment)
                 continue
             self._wanting[candidate.request_id] = paying
+            self._probabilities[candidate.request_id] = wanted.probability
             eligible.append(candidate)
         # Where limits are short, the requests of higher-priority rules go first.
         eligible.sort(key=lambda candidate: -self._wanting[candidate.request_id][0].priority)
         allotment = self._allowance.allot(eligible)
         for candidate, reason in allotment.throttled:
             self._wanting.pop(candidate.request_id, None)
+            self._probabilities.pop(candidate.request_id, None)
             self._record(candidate, Judgment(_key(candidate), Outcome.THROTTLED, reason))
         self._judge_batch(allotment.chosen, pool)
 
@@ -269,8 +272,11 @@ class ScorerTurn:
         if judgment is None:
             return
         self._wanting.pop(candidate.request_id, None)
+        probability = self._probabilities.pop(candidate.request_id, None)
         if judgment.rule and judgment.outcome in (Outcome.SCORED, Outcome.FAILED):
             self._ledger.charge(judgment.rule, judgment.cost_usd)
+            if probability is not None:
+                judgment = replace(judgment, inclusion_probability=probability)
         self._report.add(self._scorer.name, judgment.outcome)
         if judgment.outcome == Outcome.DEFERRED:
             self._deferred += 1

@@ -31,6 +31,10 @@ class Wanted:
 
     rules: tuple[Rule, ...]
     reason: str = ""
+    probability: float = 0.0
+    """The probability that some rule includes the request for the scorer: the largest inclusion
+    probability of the matching rules, since every rule samples the same buckets. Its inverse weighs a
+    judged request in a rate over mixed rules."""
 
 
 class RuleBook:
@@ -87,13 +91,14 @@ class RuleBook:
         matching = [rule for rule in rules if matches(rule.match, candidate)]
         if not matching:
             return Wanted((), f"no rule running {scorer} matches the request")
+        probabilities = [inclusion_probability(candidate, rule) for rule in matching]
         including = tuple(
             rule
-            for rule in matching
-            if candidate.sample_bucket < round(inclusion_probability(candidate, rule) * SAMPLE_BUCKETS)
+            for rule, probability in zip(matching, probabilities, strict=True)
+            if candidate.sample_bucket < round(probability * SAMPLE_BUCKETS)
         )
         if including:
-            return Wanted(including)
+            return Wanted(including, probability=max(probabilities))
         if [rule.name for rule in rules] == [DEFAULT_RULE]:
             return Wanted((), f"SampleKey outside sample rate {rules[0].sample_rate}")
         rates = ", ".join(f"{rule.name} ({rule.sample_rate})" for rule in matching)
