@@ -143,7 +143,8 @@ def test_three_rules_score_exactly_what_they_say(store: Store, chdb_dsn: str, tm
     assert paid == [("default", lexical_default, 0.0), ("shop", 600, 0.0), ("variant-b", 4, 1.2)]
     weights = store.query(
         "SELECT Scorer, Rule, groupUniqArray(InclusionProbability)"
-        f" FROM {store.table('ragpulse_scoring_log')} WHERE Outcome = 'scored' GROUP BY Scorer, Rule ORDER BY Scorer, Rule"
+        f" FROM {store.table('ragpulse_scoring_log')} WHERE Outcome = 'scored'"
+        " GROUP BY Scorer, Rule ORDER BY Scorer, Rule"
     )
     assert weights == [
         ("coverage", "variant-b", [0.5]),
