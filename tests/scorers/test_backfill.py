@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 from collections import Counter
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from backfill_judges import JUDGED, STOP_AT
 from pipeline_testing import RecordingScorer, insert_requests, settings_for
 from ragpulse_core.store import Store
 from ragpulse_scorers.models import RagRequest, Score
@@ -83,3 +87,49 @@ def test_an_unknown_rule_is_named_with_the_known_ones(tmp_path: Path) -> None:
     assert find_rule(settings, "all-support") == RULE
     with pytest.raises(UnknownRule, match=r"no rule named 'nope'.*all-support"):
         find_rule(settings, "nope")
+
+
+def test_ctrl_c_stops_the_command_and_running_it_again_resumes(tmp_path: Path) -> None:
+    """The command itself: SIGINT during a judgment ends the run cleanly (exit 0, saying how to resume),
+    and the same command judges the rest; no request is judged twice."""
+    here = Path(__file__).resolve().parent
+    dsn = f"chdb://{tmp_path / 'db'}"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(here), os.environ.get("PYTHONPATH", "")])}
+    prepare = (
+        "from datetime import timedelta\n"
+        "from ragpulse_core.schema import migrate\n"
+        "from ragpulse_core.store import Store\n"
+        "from pipeline_testing import insert_requests\n"
+        f"store = Store({dsn!r}); migrate(store, 30)\n"
+        "for day in range(3):\n"
+        "    insert_requests(store, 100, prefix=f'day{day}', age=timedelta(days=day, hours=1))\n"
+        "insert_requests(store, 10, prefix='elsewhere', service='other', age=timedelta(hours=2))\n"
+        "store.close()\n"
+    )
+    subprocess.run([sys.executable, "-c", prepare], env=env, check=True, timeout=120)
+    config = tmp_path / "ragpulse.toml"
+    config.write_text(
+        '[scorer]\nconcurrency = 1\n\n[[rules]]\nname = "svc"\nmatch = { service = "svc" }\n'
+        'judges = ["backfill_judges:build"]\n',
+        encoding="utf-8",
+    )
+    judged = tmp_path / "judged.txt"
+    command = [sys.executable, "-m", "ragpulse_core.cli", "score", "--rule", "svc", "--since", "7d"]
+    command += ["--config", str(config), "--dsn", dsn]
+
+    def run(stop_at: int) -> subprocess.CompletedProcess[str]:
+        extra = {JUDGED: str(judged), STOP_AT: str(stop_at), "COLUMNS": "200"}
+        return subprocess.run(command, env=env | extra, capture_output=True, text=True, timeout=300)
+
+    stopped = run(stop_at=40)
+    assert stopped.returncode == 0, stopped.stderr
+    assert "run the same command again to resume" in stopped.stdout
+    assert "Traceback" not in stopped.stdout + stopped.stderr
+    first = judged.read_text().split()
+    assert len(first) == 40
+
+    resumed = run(stop_at=0)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "resume" not in resumed.stdout
+    every = judged.read_text().split()
+    assert len(every) == len(set(every)) == 300  # each of the rule's requests once, the other service never

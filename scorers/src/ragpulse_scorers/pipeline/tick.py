@@ -93,9 +93,11 @@ class ScoringJob:
         self._store = store
         self._rules: RuleBook = rules if rules is not None else rule_book(settings)
         self._lookback = lookback or timedelta(hours=settings.scorer.lookback_hours)
-        self._scorers = (
-            list(scorers) if scorers is not None else build_scorers(self._rules.judges, settings, store)
-        )
+        if scorers is None:
+            judges = self._rules.judges
+            scorers = build_scorers(judges, settings, store)
+            self._rules = self._rules.renamed({j: s.name for j, s in zip(judges, scorers, strict=True)})
+        self._scorers = list(scorers)
         self._ledger = RuleLedger()
         self._shard = Shard.parse(settings.scorer.shard)
         config = settings.scorer

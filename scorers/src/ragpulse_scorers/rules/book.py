@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -61,8 +61,13 @@ class RuleBook:
             self._by_scorer[scorer] = chosen
         return list(self._by_scorer[scorer])
 
-    def only_default(self, scorer: str) -> bool:
-        return [rule.name for rule in self.rules_for(scorer)] == [DEFAULT_RULE]
+    def renamed(self, names: Mapping[str, str]) -> RuleBook:
+        """The same rules with judges called by the names their scorers carry (``package.module:callable``
+        in the config builds a scorer with a ``name`` of its own)."""
+        rules = [
+            rule.model_copy(update={"judges": [names.get(j, j) for j in rule.judges]}) for rule in self._named
+        ]
+        return RuleBook(rules, [names.get(j, j) for j in self._default_judges], self._default_rate)
 
     def bound(self, scorer: str) -> int:
         """The sample threshold no rule of ``scorer`` can include a request beyond."""
