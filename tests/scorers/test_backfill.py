@@ -37,34 +37,35 @@ def past_requests(store: Store) -> list[str]:
 
 def test_a_stopped_backfill_resumes_and_judges_each_request_once(store: Store, chdb_dsn: str) -> None:
     traces = past_requests(store)
+    older, recent = traces[40:], traces[:40]  # the last 24 hours (scorer.lookback_hours) are the scheduler's
     stopping = threading.Event()
 
-    def stop_after_50(request: RagRequest) -> list[Score] | None:
-        if len(support.calls) == 50:
+    def stop_after_30(request: RagRequest) -> list[Score] | None:
+        if len(support.calls) == 30:
             stopping.set()  # what Ctrl-C does: the judgments under way end, nothing new starts
         return None
 
-    support = RecordingScorer(name="support", behaviour=stop_after_50)
+    support = RecordingScorer(name="support", behaviour=stop_after_30)
     settings = settings_for(chdb_dsn, concurrency=1)
     seen: Counter[Outcome] = Counter()
 
-    first = Backfill(
-        settings, store, RULE, timedelta(days=7), [support], stopping=stopping, sleep=lambda s: None
-    )
+    week = timedelta(days=7)
+    first = Backfill(settings, store, RULE, week, [support], stopping=stopping, sleep=lambda s: None)
     stopped = first.run(lambda scorer, outcome: seen.update([outcome]))
 
     assert stopped.stopped
-    assert len(support.calls) == 50
+    assert len(support.calls) == 30
     resumed = Backfill(settings, store, RULE, timedelta(days=7), [support], sleep=lambda s: None).run()
 
     assert not resumed.stopped and resumed.waiting == 0
-    assert Counter(support.calls) == Counter(traces)  # every request of the rule, each once
-    assert resumed.counts["support"][Outcome.SCORED] == len(traces) - 50
-    assert seen[Outcome.SCORED] == 50
-    # The live scheduler finds nothing left of what the backfill judged (the log is one ledger).
+    assert Counter(support.calls) == Counter(older)  # every older request of the rule, each once
+    assert resumed.counts["support"][Outcome.SCORED] == len(older) - 30
+    assert seen[Outcome.SCORED] == 30
+    # The live scheduler takes the last 24 hours, and finds nothing the backfill judged (one ledger).
     live = run_tick(settings_for(chdb_dsn, sample_rate=1.0), store, [support])
-    assert live.count("support", Outcome.SCORED) == 5  # only the other service's requests
-    assert len(support.calls) == len(traces) + 5
+    assert live.count("support", Outcome.SCORED) == len(recent) + 5  # and the other service's requests
+    assert len(set(support.calls) - set(traces)) == 5
+    assert all(count == 1 for count in Counter(support.calls).values())
 
 
 def test_a_backfill_respects_the_rules_budget_and_says_what_waits(store: Store, chdb_dsn: str) -> None:
@@ -77,7 +78,7 @@ def test_a_backfill_respects_the_rules_budget_and_says_what_waits(store: Store, 
     ).run()
 
     assert len(support.calls) == 30
-    assert result.counts["support"][Outcome.OVER_BUDGET] == 90
+    assert result.counts["support"][Outcome.OVER_BUDGET] == 50  # of the 80 older than a day
     again = Backfill(settings_for(chdb_dsn), store, budgeted, timedelta(days=7), [support]).run()
     assert len(support.calls) == 30 and again.counts["support"][Outcome.SCORED] == 0
 
@@ -102,7 +103,7 @@ def test_ctrl_c_stops_the_command_and_running_it_again_resumes(tmp_path: Path) -
         "from pipeline_testing import insert_requests\n"
         f"store = Store({dsn!r}); migrate(store, 30)\n"
         "for day in range(3):\n"
-        "    insert_requests(store, 100, prefix=f'day{day}', age=timedelta(days=day, hours=1))\n"
+        "    insert_requests(store, 100, prefix=f'day{day}', age=timedelta(days=day + 1, hours=1))\n"
         "insert_requests(store, 10, prefix='elsewhere', service='other', age=timedelta(hours=2))\n"
         "store.close()\n"
     )

@@ -27,7 +27,12 @@ def backfill(settings: ScorersSettings, rule: Rule, since: timedelta) -> int:
         try:
             stopping = threading.Event()
             job = Backfill(settings, store, rule, since, stopping=stopping)
-            total = requests_in_window(store, rule, since, datetime.now(UTC))
+            newest = f"{job.newest_age.total_seconds() / 3600:g} h"
+            console.print(
+                f"backfilling rule {rule.name} over requests from {_window(since)} to {newest} ago"
+                f" (newer ones are the scheduler's: scorer.lookback_hours)"
+            )
+            total = requests_in_window(store, rule, since, job.newest_age, datetime.now(UTC))
             results: list[BackfillResult] = []
             columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn())
             with Progress(*columns, TimeElapsedColumn(), console=console) as progress:
@@ -48,6 +53,11 @@ def backfill(settings: ScorersSettings, rule: Rule, since: timedelta) -> int:
             return _summary(rule, results[0]) if results else 1
         finally:
             store.close()
+
+
+def _window(since: timedelta) -> str:
+    hours = since.total_seconds() / 3600
+    return f"{hours / 24:g} d" if hours >= 48 else f"{hours:g} h"
 
 
 def _summary(rule: Rule, result: BackfillResult) -> int:

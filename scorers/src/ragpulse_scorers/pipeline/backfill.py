@@ -1,6 +1,9 @@
 """A backfill: one rule applied to past requests (``ragpulse score --rule NAME --since 7d``).
 
-It runs the scheduler's own turns with that rule alone and a lookback of ``since``, so the scoring log stays
+It takes the requests from ``since`` ago up to ``scorer.lookback_hours`` ago: the newer ones are the
+scheduler's, which applies the same rules, so a backfill beside running workers never judges a request that
+one of them judges at the same moment. It runs the scheduler's own turns with that rule alone, so the scoring
+log stays
 the one ledger of finished work: a request already judged (by the scheduler or by an earlier backfill) is not
 judged again, a stopped backfill resumes where it stopped, and the rule's budgets and the judges' rate limits
 apply as they do to live traffic. Turns repeat until one makes no progress: everything decided, or only
@@ -64,13 +67,20 @@ class BackfillResult:
     errors: dict[str, str] = field(default_factory=dict)
 
 
-def requests_in_window(store: Store, rule: Rule, since: timedelta, now: datetime) -> int:
+def requests_in_window(
+    store: Store, rule: Rule, since: timedelta, newest_age: timedelta, now: datetime
+) -> int:
     """Requests of the window that the rule's sample rate may include: the progress bar's total, per judge."""
     rows = store.query(
         f"SELECT count() FROM (SELECT TraceId, SpanId, Timestamp FROM {store.table('ragpulse_requests')}"
-        " WHERE Timestamp >= {oldest:DateTime64(6)} AND SampleKey % {buckets:UInt64} < {bound:UInt64}"
-        " LIMIT 1 BY TraceId, SpanId, Timestamp)",
-        {"oldest": now - since, "buckets": SAMPLE_BUCKETS, "bound": round(rule.sample_rate * SAMPLE_BUCKETS)},
+        " WHERE Timestamp >= {oldest:DateTime64(6)} AND Timestamp <= {newest:DateTime64(6)}"
+        " AND SampleKey % {buckets:UInt64} < {bound:UInt64} LIMIT 1 BY TraceId, SpanId, Timestamp)",
+        {
+            "oldest": now - since,
+            "newest": now - newest_age,
+            "buckets": SAMPLE_BUCKETS,
+            "bound": round(rule.sample_rate * SAMPLE_BUCKETS),
+        },
     )
     return int(rows[0][0]) if rows else 0
 
@@ -91,16 +101,24 @@ class Backfill:
         quiet = settings.model_copy(
             update={"assembly": settings.assembly.model_copy(update={"enabled": False})}
         )
+        self.newest_age = timedelta(hours=settings.scorer.lookback_hours)
         self._job = ScoringJob(
-            quiet, store, scorers, stopping=stopping, rules=single_rule(rule), lookback=since
+            quiet,
+            store,
+            scorers,
+            stopping=stopping,
+            rules=single_rule(rule),
+            lookback=since,
+            newest_age=self.newest_age,
         )
+        self._empty = since <= self.newest_age
         self._stopping = stopping
         self._pause_s = pause_s
         self._sleep = sleep
 
     def run(self, advance: Callable[[str, Outcome], None] = lambda scorer, outcome: None) -> BackfillResult:
         result = BackfillResult()
-        while True:
+        while not self._empty:
             report = self._job.run(datetime.now(UTC), ProgressReport(advance))
             for scorer, counter in report.counts.items():
                 totals = result.counts.setdefault(scorer, {})
@@ -118,3 +136,4 @@ class Backfill:
             if result.waiting:
                 # A rate limit refills with time: wait a little rather than re-reading at once.
                 self._sleep(self._pause_s)
+        return result

@@ -86,13 +86,15 @@ class ScoringJob:
         stopping: threading.Event | None = None,
         rules: RuleBook | None = None,
         lookback: timedelta | None = None,
+        newest_age: timedelta | None = None,
     ) -> None:
-        """``rules`` replaces the rules of ``settings`` and ``lookback`` its ``scorer.lookback_hours`` (a
-        backfill of one rule over past requests)."""
+        """``rules`` replaces the rules of ``settings``, ``lookback`` its ``scorer.lookback_hours`` and
+        ``newest_age`` its ``scorer.settle_delay_s`` (a backfill of one rule over older requests)."""
         self._settings = settings
         self._store = store
         self._rules: RuleBook = rules if rules is not None else rule_book(settings)
         self._lookback = lookback or timedelta(hours=settings.scorer.lookback_hours)
+        self._newest_age = newest_age or timedelta(seconds=settings.scorer.settle_delay_s)
         if scorers is None:
             judges = self._rules.judges
             scorers = build_scorers(judges, settings, store)
@@ -160,7 +162,7 @@ class ScoringJob:
             scorer=scorer.name,
             version=scorer.version,
             oldest=now - self._lookback,
-            newest=now - timedelta(seconds=config.settle_delay_s),
+            newest=now - self._newest_age,
             sample_threshold=self._rules.bound(scorer.name),
             shard=self._shard,
             max_attempts=config.max_attempts,
