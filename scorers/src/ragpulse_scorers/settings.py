@@ -23,6 +23,7 @@ from ragpulse_scorers.export.otel_environment import (
     env_protocol,
     env_timeout_s,
 )
+from ragpulse_scorers.rules.model import Rule, check_rules
 
 DEFAULT_SCORERS = ("lexical",)
 LLM_SUPPORT_SCORER = "support"
@@ -201,6 +202,14 @@ class ScorersSettings(AssemblyPartSettings):
     scorer: ScorerSettings = Field(default_factory=ScorerSettings)
     judge: JudgeSettings = Field(default_factory=JudgeSettings)
     export: ExportSettings = Field(default_factory=ExportSettings)
+    rules: list[Rule] = Field(
+        default_factory=list, description="[[rules]]: which requests each judge scores, beside the default"
+    )
+
+    @model_validator(mode="after")
+    def _rules_are_usable(self) -> ScorersSettings:
+        check_rules(self.rules)
+        return self
 
     @model_validator(mode="after")
     def _judge_scores_when_configured(self) -> ScorersSettings:

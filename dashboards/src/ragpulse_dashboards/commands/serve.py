@@ -21,6 +21,7 @@ from ragpulse_core.store_access import open_migrated_store
 from ragpulse_scorers.cli_arguments import scorer_flags
 from ragpulse_scorers.commands.checks import check_scoring
 from ragpulse_scorers.pipeline.scheduler import ScoringSchedule, quiet_scheduler_logs
+from ragpulse_scorers.rules.book import rule_book
 from rich.console import Console
 
 from ragpulse_dashboards.live import LivePage, ReadToken, TokenSource, page_token
@@ -63,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         schedule.start()
         page_line = f"; live report on {_page_address(page)}" if page else ""
         console.print(
-            f"collector on {server.url}; scoring with {', '.join(settings.scorer.scorers)}"
+            f"collector on {server.url}; scoring with {', '.join(rule_book(settings).judges)}"
             f" every {settings.scorer.interval_s:g} s{page_line}; Ctrl-C stops",
             soft_wrap=True,  # the page's address stays one piece to copy, however narrow the terminal
         )

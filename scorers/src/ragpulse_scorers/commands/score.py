@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from datetime import timedelta
 
 from ragpulse_core.stop_signals import StopSignals
 from ragpulse_core.store_access import open_migrated_store
@@ -15,6 +16,7 @@ from ragpulse_scorers.export.sink import start_export
 from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.pipeline.scheduler import ScoringSchedule, quiet_scheduler_logs
 from ragpulse_scorers.pipeline.tick import TickReport, run_tick
+from ragpulse_scorers.rules.book import rule_book
 from ragpulse_scorers.settings import ScorersSettings
 
 console = Console()
@@ -22,6 +24,8 @@ console = Console()
 
 def run(args: argparse.Namespace) -> int:
     settings = ScorersSettings.load(args.config, store={"dsn": args.dsn}, scorer=scorer_flags(args))
+    if args.rule is not None:
+        return _backfill(settings, args.rule, args.since)
     check_scoring(settings)
     if args.once:
         return _score_once(settings)
@@ -34,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
             schedule = ScoringSchedule(settings, store)
             schedule.start()
             console.print(
-                f"scoring with {', '.join(settings.scorer.scorers)} every {settings.scorer.interval_s:g} s"
+                f"scoring with {', '.join(rule_book(settings).judges)} every {settings.scorer.interval_s:g} s"
                 f" (shard {settings.scorer.shard}); Ctrl-C stops"
             )
             try:
@@ -44,6 +48,16 @@ def run(args: argparse.Namespace) -> int:
             return 0
         finally:
             store.close()
+
+
+def _backfill(settings: ScorersSettings, name: str, since: timedelta) -> int:
+    from ragpulse_scorers.commands.backfill import backfill
+    from ragpulse_scorers.pipeline.backfill import find_rule
+    from ragpulse_scorers.registry import check_scorers
+
+    rule = find_rule(settings, name)
+    check_scorers(rule.judges, settings)
+    return backfill(settings, rule, since)
 
 
 def _score_once(settings: ScorersSettings) -> int:

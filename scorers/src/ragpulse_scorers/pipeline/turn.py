@@ -26,15 +26,20 @@ from ragpulse_scorers.models import RagRequest, RequestRowError, Score
 from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.pipeline.candidates import (
     Candidate,
+    RequestId,
     RequestRow,
     Selection,
     load_requests,
     select_candidates,
+    with_attributes,
 )
 from ragpulse_scorers.pipeline.circuit import JudgeCircuit
 from ragpulse_scorers.pipeline.errors import JudgeUnreachable, OverBudget
 from ragpulse_scorers.pipeline.limits import JudgeLimits, RequestBudget, TickAllowance
 from ragpulse_scorers.pipeline.writer import Judgment, RequestKey, ScoreWriter, error_score, score_rows
+from ragpulse_scorers.rules.book import RuleBook
+from ragpulse_scorers.rules.model import Rule
+from ragpulse_scorers.rules.spend import RuleLedger
 from ragpulse_scorers.scorer import NotApplicable, Scorer
 
 logger = logging.getLogger(__name__)
@@ -56,7 +61,7 @@ class TurnPlan:
 
     selection: Selection
     limits: JudgeLimits
-    sample_rate: float
+    rules: RuleBook
     batch_size: int
     write_batch: int
     deadline: float
@@ -83,6 +88,7 @@ class ScorerTurn:
         circuit: JudgeCircuit,
         writer: ScoreWriter,
         report: OutcomeCounter,
+        ledger: RuleLedger,
     ) -> None:
         self._store = store
         self._scorer = scorer
@@ -90,6 +96,11 @@ class ScorerTurn:
         self._circuit = circuit
         self._writer = writer
         self._report = report
+        self._ledger = ledger
+        self._wanting: dict[RequestId, tuple[Rule, ...]] = {}
+        self._probabilities: dict[RequestId, float] = {}
+        self._attribute_keys = plan.rules.attribute_keys(scorer.name)
+        self._rule_set = plan.rules.digest(scorer.name)
         self._allowance = TickAllowance[Candidate](
             lambda c: (c.service_name, c.variant),
             per_variant_quota=plan.limits.per_variant_quota,
@@ -139,16 +150,33 @@ class ScorerTurn:
             pool.shutdown(wait=True, cancel_futures=True)
 
     def _take(self, candidates: list[Candidate], pool: ThreadPoolExecutor | None) -> None:
+        candidates = with_attributes(self._store, candidates, *self._attribute_keys)
         eligible: list[Candidate] = []
         for candidate in candidates:
-            if candidate.in_sample:
-                eligible.append(candidate)
-            else:
-                # The query returns an out-of-sample request only until its sampled_out row is written.
-                reason = f"SampleKey outside sample rate {self._plan.sample_rate}"
-                self._record(candidate, Judgment(_key(candidate), Outcome.SAMPLED_OUT, reason))
+            wanted = self._plan.rules.wanted(self._scorer.name, candidate)
+            if not wanted.rules:
+                # The query returns a sampled-out request only until its sampled_out row is written.
+                judgment = Judgment(
+                    _key(candidate), Outcome.SAMPLED_OUT, wanted.reason, rule_set=self._rule_set
+                )
+                self._record(candidate, judgment)
+                continue
+            paying = tuple(rule for rule in wanted.rules if self._ledger.exhausted(rule) is None)
+            if not paying:
+                # Final for this request: a spent rule's extra requests are not judged on a later day.
+                _, reason = self._ledger.claim(wanted.rules)
+                judgment = Judgment(_key(candidate), Outcome.OVER_BUDGET, reason, rule=wanted.rules[0].name)
+                self._record(candidate, judgment)
+                continue
+            self._wanting[candidate.request_id] = paying
+            self._probabilities[candidate.request_id] = wanted.probability
+            eligible.append(candidate)
+        # Where limits are short, the requests of higher-priority rules go first.
+        eligible.sort(key=lambda candidate: -self._wanting[candidate.request_id][0].priority)
         allotment = self._allowance.allot(eligible)
         for candidate, reason in allotment.throttled:
+            self._wanting.pop(candidate.request_id, None)
+            self._probabilities.pop(candidate.request_id, None)
             self._record(candidate, Judgment(_key(candidate), Outcome.THROTTLED, reason))
         self._judge_batch(allotment.chosen, pool)
 
@@ -195,7 +223,13 @@ class ScorerTurn:
         for name in self._scorer.requires:
             if not getattr(request, name, None):
                 return Judgment(key, Outcome.SKIPPED, f"request has no {name}")
-        return self._score(candidate, key, request)
+        payer, spent = self._ledger.claim(self._wanting.get(candidate.request_id, ()))
+        if payer is None:
+            rule = self._wanting.get(candidate.request_id, (None,))[0]
+            return Judgment(key, Outcome.OVER_BUDGET, spent, rule=rule.name if rule else "")
+        judgment = self._score(candidate, key, request)
+        paid = judgment.outcome in (Outcome.SCORED, Outcome.FAILED)
+        return replace(judgment, rule=payer.name) if paid else judgment
 
     def _score(self, candidate: Candidate, key: RequestKey, request: RagRequest) -> Judgment:
         scorer = self._scorer
@@ -237,6 +271,12 @@ class ScorerTurn:
     def _record(self, candidate: Candidate, judgment: Judgment | None) -> None:
         if judgment is None:
             return
+        self._wanting.pop(candidate.request_id, None)
+        probability = self._probabilities.pop(candidate.request_id, None)
+        if judgment.rule and judgment.outcome in (Outcome.SCORED, Outcome.FAILED):
+            self._ledger.charge(judgment.rule, judgment.cost_usd)
+            if probability is not None:
+                judgment = replace(judgment, inclusion_probability=probability)
         self._report.add(self._scorer.name, judgment.outcome)
         if judgment.outcome == Outcome.DEFERRED:
             self._deferred += 1
