@@ -123,4 +123,4 @@ class Score(BaseModel):
     latency_ms: float = 0.0
     error: str = ""
     inclusion_probability: float = 1.0
-    """The chance the request had of being judged by this scorer (directed sampling); rates weigh it 1 / this."""
+    """The chance the request had of being judged by this scorer (directed sampling): its weight is 1 / it."""

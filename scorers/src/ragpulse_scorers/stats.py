@@ -182,3 +182,24 @@ def weighted_wilson_interval(count: WeightedCount, z: float = Z95) -> tuple[floa
     lower = 0.0 if p <= 0.0 else max(0.0, centre - half_width)
     upper = 1.0 if p >= 1.0 else min(1.0, centre + half_width)
     return lower, upper
+
+
+def weighted_difference_interval(
+    first: WeightedCount, second: WeightedCount, z: float = Z95
+) -> tuple[float, float]:
+    """Newcombe's interval for ``first.rate − second.rate`` from the two weighted Wilson intervals; exactly
+    :func:`difference_interval` when neither is weighted."""
+    if first.is_unweighted and second.is_unweighted:
+        return difference_interval(
+            round(first.weighted_events), round(first.weights), round(second.weighted_events),
+            round(second.weights), z,
+        )  # fmt: skip
+    if first.weights <= 0 or second.weights <= 0:
+        return -1.0, 1.0
+    lower_1, upper_1 = weighted_wilson_interval(first, z)
+    lower_2, upper_2 = weighted_wilson_interval(second, z)
+    p_1, p_2 = first.rate, second.rate
+    difference = p_1 - p_2
+    lower = difference - math.sqrt((p_1 - lower_1) ** 2 + (upper_2 - p_2) ** 2)
+    upper = difference + math.sqrt((upper_1 - p_1) ** 2 + (p_2 - lower_2) ** 2)
+    return max(-1.0, lower), min(1.0, upper)

@@ -35,6 +35,7 @@ from ragpulse_dashboards.report.format import (
     clock,
     dollars,
     html_text,
+    interval_name,
     judgement,
     milliseconds,
     not_scored,
@@ -488,7 +489,8 @@ def _hallucination_series_card(data: ReportData) -> str:
         thresholds=_thresholds(data),
     )
     return _card(
-        f"Hallucination rate over time ({data.primary_scorer}; band or bar: 95% Wilson interval;"
+        f"Hallucination rate over time ({data.primary_scorer}; band or bar:"
+        f" {interval_name(point.rate for point in data.hallucination_series)};"
         f" buckets of {seconds(data.bucket_s)}, UTC)",
         chart,
     )
