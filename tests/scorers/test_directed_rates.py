@@ -8,15 +8,19 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from ragpulse_core.store import Store
+from ragpulse_dashboards.alerts import rules
+from ragpulse_dashboards.alerts.conditions import observe
 from ragpulse_dashboards.report import collect_report, render_terminal
+from ragpulse_dashboards.settings import AlertSettings
 from ragpulse_scorers.stats import WeightedCount, weighted_wilson_interval
 from report_data import SCORE_COLUMNS, SPAN_COLUMNS, request_spans, score_rows
 from rich.console import Console
 
 
-def fill(store: Store, probability_of_hallucinated: float) -> None:
+def fill(store: Store, probability_of_hallucinated: float, free_judge_grounded: bool = False) -> None:
     """Variant A: 10 hallucinated requests judged with ``probability_of_hallucinated``, 30 grounded ones with
-    certainty; variant B: 40 grounded, one hallucinated, all with certainty."""
+    certainty; variant B: 40 grounded, one hallucinated, all with certainty. The LLM judge is ``support``;
+    ``free_judge_grounded`` adds the lexical judge's verdict "grounded" on every request."""
     spans: list[list[object]] = []
     scores: list[list[object]] = []
     for index in range(81):
@@ -29,6 +33,9 @@ def fill(store: Store, probability_of_hallucinated: float) -> None:
             traced, scorer="support", hallucinated=hallucinated, support=0.2 if hallucinated else 0.9
         )
         scores += [[*row, probability] for row in rows]
+        if free_judge_grounded:
+            lexical = score_rows(traced, scorer="lexical", hallucinated=False, support=0.9)
+            scores += [[*row, 1.0] for row in lexical]
     store.insert("otel_traces", spans, SPAN_COLUMNS)
     store.insert("ragpulse_scores", scores, [*SCORE_COLUMNS, "InclusionProbability"])
 
@@ -63,3 +70,25 @@ def test_with_every_probability_one_the_report_is_as_before(store: Store) -> Non
     console = Console(file=io.StringIO(), width=200)
     render_terminal(data, console)
     assert "inverse-probability weighted" not in console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def test_the_hallucination_alert_judges_the_weighted_rate(store: Store) -> None:
+    fill(store, probability_of_hallucinated=0.25)
+    settings = AlertSettings(hallucination_threshold=0.3, min_samples=30, window_minutes=120)
+    observations = observe(store, settings, datetime.now(UTC))
+    rate = next(o for o in observations if o.key.rule == rules.HALLUCINATION_RATE and o.key.variant == "A")
+    # 10 of 40 judged requests, but each hallucinated one stands for 4: 40 of 70, above 30% with confidence.
+    assert rate.value == pytest.approx(40 / 70)
+    assert rate.fire and rate.lower > 0.3
+    assert "inverse-probability weighted" in rate.summary
+
+
+def test_a_request_the_free_judge_also_scored_stands_for_itself(store: Store) -> None:
+    """The free judge sees all traffic: where it scored a request, the alert's verdict weighs 1, whichever
+    judge's verdict it takes."""
+    fill(store, probability_of_hallucinated=0.25, free_judge_grounded=True)
+    settings = AlertSettings(hallucination_threshold=0.3, min_samples=30, window_minutes=120)
+    observations = observe(store, settings, datetime.now(UTC))
+    rate = next(o for o in observations if o.key.rule == rules.HALLUCINATION_RATE and o.key.variant == "A")
+    assert rate.value == pytest.approx(10 / 40)
+    assert "inverse-probability weighted" not in rate.summary

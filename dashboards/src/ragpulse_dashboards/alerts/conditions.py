@@ -17,6 +17,7 @@ from typing import Any
 
 from ragpulse_core.store import Store
 from ragpulse_scorers.metric_names import HALLUCINATION
+from ragpulse_scorers.stats import WeightedCount
 
 from ragpulse_dashboards.alerts import rules
 from ragpulse_dashboards.alerts.rules import AlertKey, Observation
@@ -28,13 +29,24 @@ SELECT ServiceName, Variant,
        countIf(RequestTime > {start:DateTime64(6)}) AS scored,
        countIf(RequestTime <= {start:DateTime64(6)} AND NOT bad) AS baseline_supported,
        countIf(RequestTime <= {start:DateTime64(6)}) AS baseline_scored,
+       sumIf(w, RequestTime > {start:DateTime64(6)} AND bad) AS w_hallucinated,
+       sumIf(w, RequestTime > {start:DateTime64(6)}) AS w_scored,
+       sumIf(w * w, RequestTime > {start:DateTime64(6)} AND bad) AS w2_hallucinated,
+       sumIf(w * w, RequestTime > {start:DateTime64(6)}) AS w2_scored,
+       sumIf(w, RequestTime <= {start:DateTime64(6)} AND NOT bad) AS w_baseline_supported,
+       sumIf(w, RequestTime <= {start:DateTime64(6)}) AS w_baseline_scored,
+       sumIf(w * w, RequestTime <= {start:DateTime64(6)} AND NOT bad) AS w2_baseline_supported,
+       sumIf(w * w, RequestTime <= {start:DateTime64(6)}) AS w2_baseline_scored,
        arrayStringConcat(
            arraySort(groupUniqArrayIf(judge, RequestTime > {start:DateTime64(6)})), ', '
        ) AS judges
 FROM (
     SELECT ServiceName, Variant, RequestTime,
            argMax(Value, (Scorer = 'support', Scorer != 'lexical', ScoredAt)) >= 0.5 AS bad,
-           argMax(Scorer, (Scorer = 'support', Scorer != 'lexical', ScoredAt)) AS judge
+           argMax(Scorer, (Scorer = 'support', Scorer != 'lexical', ScoredAt)) AS judge,
+           -- A request stands for 1 / the chance it had of being here: 1 when the free judge (all traffic)
+           -- scored it, 1 / its inclusion probability when only a directed LLM judge did.
+           1 / max(InclusionProbability) AS w
     FROM {scores}
     WHERE Metric = {hallucination:String} AND Error = '' AND Value IS NOT NULL
       AND RequestTime > {baseline_start:DateTime64(6)} AND RequestTime <= {end:DateTime64(6)}
@@ -75,6 +87,22 @@ ORDER BY ServiceName, Scorer
 """
 
 
+def _weighted(row: dict[str, Any], events: str, scored: str) -> WeightedCount:
+    """The weighted sums of ``events`` among ``scored`` (columns ``w_…`` and ``w2_…`` of the counts query)."""
+    w2_events, w2_scored = events.replace("w_", "w2_", 1), scored.replace("w_", "w2_", 1)
+    return WeightedCount(float(row[scored]), float(row[events]), float(row[w2_scored]), float(row[w2_events]))
+
+
+def _supported(hallucinated: WeightedCount) -> WeightedCount:
+    """The complement: supported requests' weighted sums from the hallucinated ones' among the same."""
+    return WeightedCount(
+        hallucinated.weights,
+        hallucinated.weights - hallucinated.weighted_events,
+        hallucinated.squared_weights,
+        hallucinated.squared_weights - hallucinated.squared_weighted_events,
+    )
+
+
 def _with_tables(sql: str, store: Store) -> str:
     # Only table names are formatted in; every value is bound server-side.
     return sql.replace("{scores}", store.table("ragpulse_scores")).replace(
@@ -106,6 +134,7 @@ def observe(
                 "hallucination rate",
                 int(row["hallucinated"]),
                 int(row["scored"]),
+                weighted=_weighted(row, "w_hallucinated", "w_scored"),
                 threshold=settings.hallucination_threshold,
                 min_samples=settings.min_samples,
                 resolve_margin=settings.resolve_margin,
@@ -119,6 +148,10 @@ def observe(
                 "support rate",
                 (supported, int(row["scored"])),
                 (int(row["baseline_supported"]), int(row["baseline_scored"])),
+                weighted=(
+                    _supported(_weighted(row, "w_hallucinated", "w_scored")),
+                    _weighted(row, "w_baseline_supported", "w_baseline_scored"),
+                ),
                 min_samples=settings.min_samples,
                 judged_by=row["judges"],
             )
