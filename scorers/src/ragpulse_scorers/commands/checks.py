@@ -5,10 +5,11 @@ from __future__ import annotations
 from ragpulse_core.sampling import Shard
 
 from ragpulse_scorers.registry import check_scorers
+from ragpulse_scorers.rules.book import rule_book
 from ragpulse_scorers.settings import ScorersSettings
 
 
 def check_scoring(settings: ScorersSettings) -> None:
-    """Every scorer loads, the LLM-judged ones have an endpoint, and the shard is one of its N."""
-    check_scorers(settings.scorer.scorers, settings)
+    """Every scorer of every rule loads, the LLM-judged ones have an endpoint, and the shard is one of its N."""
+    check_scorers(rule_book(settings).judges, settings)
     Shard.parse(settings.scorer.shard)

@@ -14,6 +14,7 @@ from ragpulse_scorers.commands.checks import check_scoring
 from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.pipeline.scheduler import ScoringSchedule, quiet_scheduler_logs
 from ragpulse_scorers.pipeline.tick import TickReport, run_tick
+from ragpulse_scorers.rules.book import rule_book
 from ragpulse_scorers.settings import ScorersSettings
 
 console = Console()
@@ -33,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
             schedule = ScoringSchedule(settings, store)
             schedule.start()
             console.print(
-                f"scoring with {', '.join(settings.scorer.scorers)} every {settings.scorer.interval_s:g} s"
+                f"scoring with {', '.join(rule_book(settings).judges)} every {settings.scorer.interval_s:g} s"
                 f" (shard {settings.scorer.shard}); Ctrl-C stops"
             )
             try:

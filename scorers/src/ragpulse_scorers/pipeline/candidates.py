@@ -22,8 +22,8 @@ A tick reads candidates in batches, oldest first; each batch starts after the la
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -53,10 +53,17 @@ class Candidate:
     service_name: str
     variant: str
     in_sample: bool
+    """Within the highest sample rate of the scorer's rules: only then may a rule include the request."""
     failures: int
     logged_deferrals: frozenset[Outcome]
     position: tuple[int, str, str]
     """(Timestamp in nanoseconds, TraceId, SpanId): where the next batch of a tick starts after this one."""
+    pipeline: str = ""
+    sample_bucket: int = 0
+    """``SampleKey % SAMPLE_BUCKETS``: a rule includes the request when this is under its threshold."""
+    span_attributes: Mapping[str, str] = field(default_factory=dict)
+    """The root span's attributes that some rule's filter reads (only those)."""
+    resource_attributes: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def request_id(self) -> RequestId:
@@ -93,6 +100,8 @@ class Selection:
     limit: int
     after: tuple[int, str, str] = (0, "", "")
     """Only candidates past this ``Candidate.position``: where the previous batch of the tick ended."""
+    rule_set: str = ""
+    """The digest of the scorer's rules: requests they sampled out are not read again until it changes."""
 
 
 def select_candidates(store: Store, selection: Selection) -> list[Candidate]:
@@ -105,7 +114,10 @@ def select_candidates(store: Store, selection: Selection) -> list[Candidate]:
                    countIf(Outcome IN {{final:Array(String)}}) AS finished,
                    countIf(Outcome = {{failed:String}}) AS failures,
                    groupUniqArrayIf(Outcome, Outcome IN {{deferrals:Array(String)}}) AS deferrals,
-                   max(LoggedAt) AS last_logged
+                   max(LoggedAt) AS last_logged,
+                   countIf(Outcome = {{sampled_out:String}} AND RuleSet = {{rule_set:String}} AND RuleSet != '')
+                       AS ruled_out,
+                   countIf(Outcome = {{over_budget:String}} AND Rule != '') AS rule_spent
             FROM {store.table("ragpulse_scoring_log")}
             WHERE Scorer = {{scorer:String}} AND ScorerVersion = {{version:String}}
               AND LoggedAt >= {{oldest:DateTime64(6)}} AND RequestTime >= {{since:DateTime64(6)}}
@@ -120,9 +132,10 @@ def select_candidates(store: Store, selection: Selection) -> list[Candidate]:
                l.failures + if(r.Timestamp <= t.last_logged, t.failures, 0) AS attempts,
                arrayDistinct(arrayConcat(l.deferrals, if(r.Timestamp <= t.last_logged, t.deferrals, [])))
                    AS deferrals,
-               toUnixTimestamp64Nano(r.Timestamp) AS position
+               toUnixTimestamp64Nano(r.Timestamp) AS position,
+               r.Pipeline, r.SampleKey % {SAMPLE_BUCKETS} AS bucket
         FROM (
-            SELECT TraceId, SpanId, Timestamp, ServiceName, Variant, SampleKey,
+            SELECT TraceId, SpanId, Timestamp, ServiceName, Pipeline, Variant, SampleKey,
                    toUnixTimestamp64Micro(Timestamp) AS RequestMicros
             FROM {store.table("ragpulse_requests")}
             WHERE Timestamp >= {{oldest:DateTime64(6)}} AND Timestamp <= {{newest:DateTime64(6)}}
@@ -144,6 +157,7 @@ def select_candidates(store: Store, selection: Selection) -> list[Candidate]:
         WHERE l.finished + if(r.Timestamp <= t.last_logged, t.finished, 0) = 0
           AND attempts < {{max_attempts:UInt32}}
           AND (in_sample OR NOT has(deferrals, {{sampled_out:String}}))
+          AND l.ruled_out = 0 AND l.rule_spent = 0
         ORDER BY r.Timestamp, r.TraceId, r.SpanId
         LIMIT {{limit:UInt32}}
     """
@@ -159,6 +173,8 @@ def select_candidates(store: Store, selection: Selection) -> list[Candidate]:
             "deferrals": sorted(DEFERRAL_OUTCOMES),
             "failed": Outcome.FAILED,
             "sampled_out": Outcome.SAMPLED_OUT,
+            "over_budget": Outcome.OVER_BUDGET,
+            "rule_set": selection.rule_set,
             "scorer": selection.scorer,
             "version": selection.version,
             "max_attempts": selection.max_attempts,
@@ -182,6 +198,8 @@ def _candidate(
     failures: int,
     deferrals: list[str],
     position: int,
+    pipeline: str,
+    bucket: int,
 ) -> Candidate:
     return Candidate(
         trace_id=trace_id,
@@ -193,7 +211,53 @@ def _candidate(
         failures=int(failures),
         logged_deferrals=frozenset(Outcome(deferral) for deferral in deferrals),
         position=(int(position), trace_id, span_id),
+        pipeline=pipeline,
+        sample_bucket=int(bucket),
     )
+
+
+def with_attributes(
+    store: Store, candidates: Sequence[Candidate], span_keys: Sequence[str], resource_keys: Sequence[str]
+) -> list[Candidate]:
+    """``candidates`` carrying the named attributes of their root spans (read from ``otel_traces``); a
+    request whose root span is gone, or lacks an attribute, has none of it."""
+    if not candidates or not (span_keys or resource_keys):
+        return list(candidates)
+    margin = timedelta(milliseconds=1)
+    rows = store.query(
+        f"""
+        SELECT TraceId, SpanId,
+               arrayFilter(k -> mapContains(SpanAttributes, k), {{span_keys:Array(String)}}) AS span_present,
+               arrayMap(k -> SpanAttributes[k], span_present),
+               arrayFilter(k -> mapContains(ResourceAttributes, k), {{resource_keys:Array(String)}})
+                   AS resource_present,
+               arrayMap(k -> ResourceAttributes[k], resource_present)
+        FROM {store.table("otel_traces")}
+        WHERE Timestamp >= {{oldest:DateTime64(9)}} AND Timestamp <= {{newest:DateTime64(9)}}
+          AND has({{ids:Array(String)}}, TraceId)
+          AND has({{spans:Array(Tuple(String, String))}}, (TraceId, SpanId))
+        LIMIT 1 BY TraceId, SpanId
+        """,
+        {
+            "span_keys": list(span_keys),
+            "resource_keys": list(resource_keys),
+            "oldest": min(candidate.timestamp for candidate in candidates) - margin,
+            "newest": max(candidate.timestamp for candidate in candidates) + margin,
+            "ids": [candidate.trace_id for candidate in candidates],
+            "spans": [(candidate.trace_id, candidate.span_id) for candidate in candidates],
+        },
+    )
+    found = {
+        (trace, span): (dict(zip(span_names, span_values)), dict(zip(resource_names, resource_values)))
+        for trace, span, span_names, span_values, resource_names, resource_values in rows
+    }
+    carried = []
+    for candidate in candidates:
+        span_attributes, resource_attributes = found.get((candidate.trace_id, candidate.span_id), ({}, {}))
+        carried.append(
+            replace(candidate, span_attributes=span_attributes, resource_attributes=resource_attributes)
+        )
+    return carried
 
 
 def load_requests(store: Store, candidates: Sequence[Candidate]) -> dict[RequestId, RequestRow]:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from ragpulse_assembly.job import AssemblyWindow, assemble_requests
-from ragpulse_core.sampling import Shard, sample_threshold
+from ragpulse_core.sampling import Shard
 from ragpulse_core.store import Store, StoreUnavailable
 
 from ragpulse_scorers.outcomes import Outcome
@@ -29,6 +29,8 @@ from ragpulse_scorers.pipeline.limits import JudgeLimits, RequestBudget
 from ragpulse_scorers.pipeline.turn import ScorerTurn, TurnPlan
 from ragpulse_scorers.pipeline.writer import ScoreWriter
 from ragpulse_scorers.registry import build_scorers
+from ragpulse_scorers.rules.book import RuleBook, rule_book
+from ragpulse_scorers.rules.spend import RuleLedger
 from ragpulse_scorers.scorer import Scorer, is_free
 from ragpulse_scorers.settings import ScorersSettings
 
@@ -85,11 +87,12 @@ class ScoringJob:
     ) -> None:
         self._settings = settings
         self._store = store
+        self._rules: RuleBook = rule_book(settings)
         self._scorers = (
-            list(scorers) if scorers is not None else build_scorers(settings.scorer.scorers, settings, store)
+            list(scorers) if scorers is not None else build_scorers(self._rules.judges, settings, store)
         )
+        self._ledger = RuleLedger()
         self._shard = Shard.parse(settings.scorer.shard)
-        self._threshold = sample_threshold(settings.scorer.sample_rate)
         config = settings.scorer
         self._limits: dict[str, JudgeLimits] = {
             scorer.name: config.free if is_free(scorer) else config for scorer in self._scorers
@@ -144,20 +147,22 @@ class ScoringJob:
     def _run_scorer(self, scorer: Scorer, now: datetime, report: TickReport) -> None:
         config = self._settings.scorer
         limits = self._limits[scorer.name]
+        self._ledger.refresh(self._store, self._rules.rules_for(scorer.name), now)
         selection = Selection(
             scorer=scorer.name,
             version=scorer.version,
             oldest=now - timedelta(hours=config.lookback_hours),
             newest=now - timedelta(seconds=config.settle_delay_s),
-            sample_threshold=self._threshold,
+            sample_threshold=self._rules.bound(scorer.name),
             shard=self._shard,
             max_attempts=config.max_attempts,
             limit=config.batch_size,
+            rule_set=self._rules.digest(scorer.name),
         )
         plan = TurnPlan(
             selection=selection,
             limits=limits,
-            sample_rate=config.sample_rate,
+            rules=self._rules,
             batch_size=config.batch_size,
             write_batch=self._write_batch,
             deadline=self._clock() + config.tick_deadline_s,
@@ -172,6 +177,7 @@ class ScoringJob:
             circuit=self._circuits[scorer.name],
             writer=ScoreWriter(self._store, scorer.name, scorer.version, self._worker),
             report=report,
+            ledger=self._ledger,
         ).run()
 
 

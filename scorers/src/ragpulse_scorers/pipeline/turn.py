@@ -26,15 +26,20 @@ from ragpulse_scorers.models import RagRequest, RequestRowError, Score
 from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.pipeline.candidates import (
     Candidate,
+    RequestId,
     RequestRow,
     Selection,
     load_requests,
     select_candidates,
+    with_attributes,
 )
 from ragpulse_scorers.pipeline.circuit import JudgeCircuit
 from ragpulse_scorers.pipeline.errors import JudgeUnreachable, OverBudget
 from ragpulse_scorers.pipeline.limits import JudgeLimits, RequestBudget, TickAllowance
 from ragpulse_scorers.pipeline.writer import Judgment, RequestKey, ScoreWriter, error_score, score_rows
+from ragpulse_scorers.rules.book import RuleBook
+from ragpulse_scorers.rules.model import Rule
+from ragpulse_scorers.rules.spend import RuleLedger
 from ragpulse_scorers.scorer import NotApplicable, Scorer
 
 logger = logging.getLogger(__name__)
@@ -56,7 +61,7 @@ class TurnPlan:
 
     selection: Selection
     limits: JudgeLimits
-    sample_rate: float
+    rules: RuleBook
     batch_size: int
     write_batch: int
     deadline: float
@@ -83,6 +88,7 @@ class ScorerTurn:
         circuit: JudgeCircuit,
         writer: ScoreWriter,
         report: OutcomeCounter,
+        ledger: RuleLedger,
     ) -> None:
         self._store = store
         self._scorer = scorer
@@ -90,6 +96,10 @@ class ScorerTurn:
         self._circuit = circuit
         self._writer = writer
         self._report = report
+        self._ledger = ledger
+        self._payers: dict[RequestId, Rule] = {}
+        self._attribute_keys = plan.rules.attribute_keys(scorer.name)
+        self._rule_set = plan.rules.digest(scorer.name)
         self._allowance = TickAllowance[Candidate](
             lambda c: (c.service_name, c.variant),
             per_variant_quota=plan.limits.per_variant_quota,
@@ -139,17 +149,34 @@ class ScorerTurn:
             pool.shutdown(wait=True, cancel_futures=True)
 
     def _take(self, candidates: list[Candidate], pool: ThreadPoolExecutor | None) -> None:
+        candidates = with_attributes(self._store, candidates, *self._attribute_keys)
         eligible: list[Candidate] = []
         for candidate in candidates:
-            if candidate.in_sample:
-                eligible.append(candidate)
-            else:
-                # The query returns an out-of-sample request only until its sampled_out row is written.
-                reason = f"SampleKey outside sample rate {self._plan.sample_rate}"
-                self._record(candidate, Judgment(_key(candidate), Outcome.SAMPLED_OUT, reason))
+            wanted = self._plan.rules.wanted(self._scorer.name, candidate)
+            if not wanted.rules:
+                # The query returns a sampled-out request only until its sampled_out row is written.
+                judgment = Judgment(
+                    _key(candidate), Outcome.SAMPLED_OUT, wanted.reason, rule_set=self._rule_set
+                )
+                self._record(candidate, judgment)
+                continue
+            exhausted = [(rule, self._ledger.exhausted(rule)) for rule in wanted.rules]
+            payer = next((rule for rule, spent in exhausted if spent is None), None)
+            if payer is None:
+                # Final for this request: a spent rule's extra requests are not judged on a later day.
+                rule, reason = exhausted[0]
+                self._record(candidate, Judgment(_key(candidate), Outcome.OVER_BUDGET, reason or "", rule=rule.name))
+                continue
+            self._payers[candidate.request_id] = payer
+            eligible.append(candidate)
+        # Where limits are short, the requests of higher-priority rules go first.
+        eligible.sort(key=lambda candidate: -self._payers[candidate.request_id].priority)
         allotment = self._allowance.allot(eligible)
         for candidate, reason in allotment.throttled:
+            self._payers.pop(candidate.request_id, None)
             self._record(candidate, Judgment(_key(candidate), Outcome.THROTTLED, reason))
+        for candidate in allotment.chosen:
+            self._ledger.reserve(self._payers[candidate.request_id])
         self._judge_batch(allotment.chosen, pool)
 
     def _judge_batch(self, chosen: list[Candidate], pool: ThreadPoolExecutor | None) -> None:
@@ -237,6 +264,10 @@ class ScorerTurn:
     def _record(self, candidate: Candidate, judgment: Judgment | None) -> None:
         if judgment is None:
             return
+        payer = self._payers.pop(candidate.request_id, None)
+        if payer is not None and judgment.outcome in (Outcome.SCORED, Outcome.FAILED):
+            judgment = replace(judgment, rule=payer.name)
+            self._ledger.charge(payer.name, judgment.cost_usd)
         self._report.add(self._scorer.name, judgment.outcome)
         if judgment.outcome == Outcome.DEFERRED:
             self._deferred += 1

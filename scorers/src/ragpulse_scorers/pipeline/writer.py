@@ -25,7 +25,7 @@ SCORE_COLUMNS = (
 )  # fmt: skip
 LOG_COLUMNS = (
     "LoggedAt", "TraceId", "SpanId", "RequestTime", "ServiceName", "Variant", "Scorer", "ScorerVersion",
-    "Outcome", "Reason", "Worker",
+    "Outcome", "Reason", "Worker", "Rule", "RuleSet", "CostUSD",
 )  # fmt: skip
 
 # The columns that tell one batch from another: a retried insert repeats them, another batch never does
@@ -60,6 +60,14 @@ class Judgment:
     score_rows: list[list[Any]] = field(default_factory=list)
     replaces_error: bool = False
     """A scored request that failed before: its earlier Error row is removed."""
+    rule: str = ""
+    """The rule that included the request and pays for its judgment (empty when none did)."""
+    rule_set: str = ""
+    """For a sampled-out request: the digest of the rules that left it out."""
+
+    @property
+    def cost_usd(self) -> float:
+        return sum(float(row[SCORE_COLUMNS.index("CostUSD")]) for row in self.score_rows)
 
 
 def error_score(message: str) -> Score:
@@ -173,6 +181,9 @@ class ScoreWriter:
             judgment.outcome,
             judgment.reason,
             self._worker,
+            judgment.rule,
+            judgment.rule_set,
+            judgment.cost_usd,
         ]
 
     def _insert(self, table: str, rows: list[list[Any]], columns: Sequence[str]) -> None:

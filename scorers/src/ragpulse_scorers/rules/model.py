@@ -1,0 +1,92 @@
+"""The ``[[rules]]`` config: a rule's filter, judges, sample rate, budgets and priority.
+
+A condition is a string (equals), a list of strings (in), or a table with one of ``equals``, ``in``,
+``regex`` (Python syntax, searched anywhere in the value; anchor it with ``^...$``). Attributes are those of
+the request's root span (``span``) and of the resource that sent it (``resource``); a request without the
+attribute does not match its condition.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator, Field, model_validator
+
+from ragpulse_core.settings import SettingsSection
+
+DEFAULT_RULE = "default"
+"""The rule that ``scorer.scorers`` and ``scorer.sample_rate`` make: every request, lowest priority."""
+
+
+class Condition(SettingsSection):
+    """One value test: exactly one of ``equals``, ``in``, ``regex``."""
+
+    equals: str | None = None
+    in_: list[str] | None = Field(None, alias="in")
+    regex: str | None = None
+
+    @model_validator(mode="after")
+    def _one_test(self) -> Condition:
+        given = [name for name in ("equals", "in_", "regex") if getattr(self, name) is not None]
+        if len(given) != 1:
+            raise ValueError("a condition is a string, a list, or a table with one of equals, in, regex")
+        if self.regex is not None:
+            try:
+                re.compile(self.regex)
+            except re.error as exc:
+                raise ValueError(f"bad regex {self.regex!r}: {exc}") from None
+        return self
+
+    def accepts(self, value: str | None) -> bool:
+        if value is None:
+            return False
+        if self.equals is not None:
+            return value == self.equals
+        if self.in_ is not None:
+            return value in self.in_
+        return self.regex is not None and re.search(self.regex, value) is not None
+
+
+def _condition(value: Any) -> Any:
+    """The short forms: a string means equals, a list means in."""
+    if isinstance(value, str):
+        return {"equals": value}
+    if isinstance(value, list):
+        return {"in": value}
+    return value
+
+
+ConditionField = Annotated[Condition, BeforeValidator(_condition)]
+
+
+class RuleFilter(SettingsSection):
+    """Which requests a rule matches: every condition given must hold (no condition: every request)."""
+
+    service: ConditionField | None = None
+    variant: ConditionField | None = None
+    pipeline: ConditionField | None = None
+    span: dict[str, ConditionField] = Field(default_factory=dict, description="Root span attributes")
+    resource: dict[str, ConditionField] = Field(default_factory=dict, description="Resource attributes")
+
+    @property
+    def attribute_keys(self) -> tuple[frozenset[str], frozenset[str]]:
+        """The span and resource attribute names the filter reads."""
+        return frozenset(self.span), frozenset(self.resource)
+
+
+class Rule(SettingsSection):
+    name: str = Field(min_length=1, pattern=r"^[A-Za-z0-9_.:-]+$")
+    match: RuleFilter = Field(default_factory=RuleFilter)
+    judges: list[str] = Field(min_length=1, description="Scorer names this rule runs")
+    sample_rate: float = Field(1.0, ge=0, le=1, description="Share of matching requests judged (SampleKey)")
+    daily_budget_usd: float | None = Field(None, ge=0, description="USD this rule's judgments may cost a day")
+    daily_budget_calls: int | None = Field(None, ge=0, description="Judgments this rule pays for a day")
+    priority: int = Field(0, description="Higher goes first and pays first where rules overlap")
+    directed_share: float = Field(
+        0.0, ge=0, le=1, description="Share of the judge budget directed to uncertain requests"
+    )
+
+    @property
+    def budgeted(self) -> bool:
+        return self.daily_budget_usd is not None or self.daily_budget_calls is not None
