@@ -32,12 +32,14 @@ from ragpulse_scorers.pipeline.candidates import (
     load_requests,
     select_candidates,
     with_attributes,
+    with_free_support,
 )
 from ragpulse_scorers.pipeline.circuit import JudgeCircuit
 from ragpulse_scorers.pipeline.errors import JudgeUnreachable, OverBudget
 from ragpulse_scorers.pipeline.limits import JudgeLimits, RequestBudget, TickAllowance
 from ragpulse_scorers.pipeline.writer import Judgment, RequestKey, ScoreWriter, error_score, score_rows
 from ragpulse_scorers.rules.book import RuleBook
+from ragpulse_scorers.rules.inclusion import FREE_JUDGE, directed_plans
 from ragpulse_scorers.rules.model import Rule
 from ragpulse_scorers.rules.spend import RuleLedger
 from ragpulse_scorers.scorer import NotApplicable, Scorer
@@ -98,6 +100,8 @@ class ScorerTurn:
         self._report = report
         self._ledger = ledger
         self._payers: dict[RequestId, Rule] = {}
+        self._probabilities: dict[RequestId, float] = {}
+        """Each included request's inclusion probability, recorded on its score rows."""
         self._attribute_keys = plan.rules.attribute_keys(scorer.name)
         self._rule_set = plan.rules.digest(scorer.name)
         self._allowance = TickAllowance[Candidate](
@@ -150,9 +154,13 @@ class ScorerTurn:
 
     def _take(self, candidates: list[Candidate], pool: ThreadPoolExecutor | None) -> None:
         candidates = with_attributes(self._store, candidates, *self._attribute_keys)
+        directed = self._plan.rules.directed(self._scorer.name)
+        if directed:
+            candidates = with_free_support(self._store, candidates, FREE_JUDGE)
+        plans = directed_plans(directed, candidates)
         eligible: list[Candidate] = []
         for candidate in candidates:
-            wanted = self._plan.rules.wanted(self._scorer.name, candidate)
+            wanted = self._plan.rules.wanted(self._scorer.name, candidate, plans)
             if not wanted.rules:
                 # The query returns a sampled-out request only until its sampled_out row is written.
                 judgment = Judgment(
@@ -165,9 +173,12 @@ class ScorerTurn:
             if payer is None:
                 # Final for this request: a spent rule's extra requests are not judged on a later day.
                 rule, reason = exhausted[0]
-                self._record(candidate, Judgment(_key(candidate), Outcome.OVER_BUDGET, reason or "", rule=rule.name))
+                self._record(
+                    candidate, Judgment(_key(candidate), Outcome.OVER_BUDGET, reason or "", rule=rule.name)
+                )
                 continue
             self._payers[candidate.request_id] = payer
+            self._probabilities[candidate.request_id] = wanted.probability
             eligible.append(candidate)
         # Where limits are short, the requests of higher-priority rules go first.
         eligible.sort(key=lambda candidate: -self._payers[candidate.request_id].priority)
@@ -251,6 +262,9 @@ class ScorerTurn:
             return _failed(scorer, key, f"scorer returned {type(scores).__name__}, not a list of Score")
         if not scores:
             return Judgment(key, Outcome.SKIPPED, "scorer returned no scores")
+        probability = self._probabilities.get(candidate.request_id, 1.0)
+        if probability < 1.0:
+            scores = [score.model_copy(update={"inclusion_probability": probability}) for score in scores]
         try:
             rows = score_rows(key, scorer.name, scorer.version, list(scores), datetime.now(UTC))
         except (TypeError, ValueError, OverflowError) as exc:
@@ -265,6 +279,7 @@ class ScorerTurn:
         if judgment is None:
             return
         payer = self._payers.pop(candidate.request_id, None)
+        self._probabilities.pop(candidate.request_id, None)
         if payer is not None and judgment.outcome in (Outcome.SCORED, Outcome.FAILED):
             judgment = replace(judgment, rule=payer.name)
             self._ledger.charge(payer.name, judgment.cost_usd)

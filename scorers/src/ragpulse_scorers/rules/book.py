@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ragpulse_core.directed_sampling import DirectedPlan
 from ragpulse_core.sampling import SAMPLE_BUCKETS, sample_threshold
 
 from ragpulse_scorers.pipeline.candidates import Candidate
@@ -31,12 +32,14 @@ class Wanted:
 
     rules: tuple[Rule, ...]
     reason: str = ""
+    probability: float = 1.0
+    """Where a directed rule matched: the chance the request had of being included by any matching rule
+    (they share one draw, ``SampleKey``, so the largest of their inclusion probabilities); rates weigh the
+    judgment by 1 / this. 1 where only uniform rules matched: their samples are read unweighted."""
 
 
 class RuleBook:
-    def __init__(
-        self, rules: Sequence[Rule], default_judges: Iterable[str], default_rate: float
-    ) -> None:
+    def __init__(self, rules: Sequence[Rule], default_judges: Iterable[str], default_rate: float) -> None:
         self._named = sorted(rules, key=lambda rule: -rule.priority)  # stable: config order within a priority
         named_judges = {judge for rule in rules for judge in rule.judges}
         self._default_judges = list(dict.fromkeys(default_judges))
@@ -80,18 +83,28 @@ class RuleBook:
             resource.update(rule.match.resource)
         return sorted(span), sorted(resource)
 
-    def wanted(self, scorer: str, candidate: Candidate) -> Wanted:
+    def directed(self, scorer: str) -> list[Rule]:
+        """The rules of ``scorer`` that direct part of their samples to uncertain requests."""
+        return [rule for rule in self.rules_for(scorer) if rule.directed_share > 0.0]
+
+    def wanted(
+        self, scorer: str, candidate: Candidate, plans: Mapping[str, DirectedPlan] | None = None
+    ) -> Wanted:
+        """``plans``: the directed rules' plans for the batch (:func:`directed_plans`)."""
         rules = self.rules_for(scorer)
         matching = [rule for rule in rules if matches(rule.match, candidate)]
         if not matching:
             return Wanted((), f"no rule running {scorer} matches the request")
+        probabilities = {rule.name: inclusion_probability(candidate, rule, plans) for rule in matching}
         including = tuple(
             rule
             for rule in matching
-            if candidate.sample_bucket < round(inclusion_probability(candidate, rule) * SAMPLE_BUCKETS)
+            if candidate.sample_bucket < round(probabilities[rule.name] * SAMPLE_BUCKETS)
         )
         if including:
-            return Wanted(including)
+            # Recorded only where a directed rule matched: uniform samples stay unweighted, as before rules.
+            directed = any(rule.directed_share > 0.0 for rule in matching)
+            return Wanted(including, probability=max(probabilities.values()) if directed else 1.0)
         if [rule.name for rule in rules] == [DEFAULT_RULE]:
             return Wanted((), f"SampleKey outside sample rate {rules[0].sample_rate}")
         rates = ", ".join(f"{rule.name} ({rule.sample_rate})" for rule in matching)
