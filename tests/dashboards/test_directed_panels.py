@@ -1,5 +1,6 @@
-"""The overview's hallucination-rate panels over directed samples: the same inverse-probability weighted rate
-and interval as the report, from the hourly sums (long ranges) and from every value row (short ones) alike."""
+"""Grafana over directed samples: the overview's hallucination-rate panels give the report's
+inverse-probability weighted rate and interval, from the hourly sums (long ranges) and every value row (short
+ones) alike, and the Grafana alert rule the built-in alert's weighted lower bound."""
 
 from __future__ import annotations
 
@@ -12,22 +13,26 @@ from typing import Any
 import pytest
 from grafana_macros import ALL, TimeRange, Variable, expand_dashboard_query
 from ragpulse_core.store import Store
+from ragpulse_dashboards.alerts import rules
+from ragpulse_dashboards.alerts.conditions import observe
 from ragpulse_dashboards.report import collect_report
+from ragpulse_dashboards.settings import AlertSettings
+from test_alert_rule_queries import evaluate
 
 OVERVIEW = Path(__file__).resolve().parents[2] / "dashboards" / "grafana" / "json" / "overview.json"
 COLUMNS = ["TraceId", "SpanId", "RequestTime", "ScoredAt", "ServiceName", "Pipeline", "Variant", "Scorer",
            "ScorerVersion", "Metric", "Value", "Error", "InclusionProbability"]  # fmt: skip
 
 
-def fill(store: Store, now: datetime) -> None:
+def fill(store: Store, now: datetime, spacing_minutes: float = 2.5) -> None:
     """Variant A: 12 hallucinated requests judged with probability 0.2, 48 grounded ones with 0.8; variant B:
-    50 requests, 5 hallucinated, all with certainty. Spread over the last five hours."""
+    50 requests, 5 hallucinated, all with certainty. ``spacing_minutes`` apart (the last five hours)."""
     rows: list[list[Any]] = []
     plan = (
         [("A", True, 0.2)] * 12 + [("A", False, 0.8)] * 48 + [("B", True, 1.0)] * 5 + [("B", False, 1.0)] * 45
     )
     for index, (variant, hallucinated, probability) in enumerate(plan):
-        at = now - timedelta(minutes=5 + index * 2.5)
+        at = now - timedelta(minutes=5 + index * spacing_minutes)
         rows.append([uuid.uuid4().hex, uuid.uuid4().hex[:16], at, at + timedelta(seconds=20), "svc",
                      "fusion", variant, "support", "1", "hallucination", float(hallucinated), "",
                      probability])  # fmt: skip
@@ -73,3 +78,17 @@ def test_the_rate_per_variant_panel_is_the_reports_weighted_rate(store: Store, h
     assert (rows["B"]["lower"], rows["B"]["upper"]) == pytest.approx(report["B"].interval, abs=1e-4)
     overall = run(store, panel_sql("Hallucination rate"), start, now)
     assert overall[0]["hallucination_rate"] == pytest.approx((60 + 5) / (120 + 50))
+
+
+def test_the_grafana_hallucination_alert_has_the_built_in_alerts_weighted_lower_bound(store: Store) -> None:
+    now = datetime.now(UTC).replace(microsecond=0)
+    fill(store, now, spacing_minutes=0.4)
+    rows = {row["Variant"]: row for row in evaluate(store, "ragpulse_hallucination_rate", now)}
+    settings = AlertSettings(hallucination_threshold=0.2, min_samples=30, window_minutes=60)
+    built_in = {
+        o.key.variant: o for o in observe(store, settings, now) if o.key.rule == rules.HALLUCINATION_RATE
+    }
+    for variant in ("A", "B"):
+        expected = built_in[variant].lower
+        assert rows[variant]["hallucination_rate_lower_bound"] == pytest.approx(expected, abs=1e-4)
+    assert "inverse-probability weighted" in built_in["A"].summary
