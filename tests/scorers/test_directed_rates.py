@@ -23,6 +23,7 @@ def fill(store: Store, probability_of_hallucinated: float, free_judge_grounded: 
     ``free_judge_grounded`` adds the lexical judge's verdict "grounded" on every request."""
     spans: list[list[object]] = []
     scores: list[list[object]] = []
+    lexical: list[list[object]] = []
     for index in range(81):
         variant = "A" if index < 40 else "B"
         traced, request = request_spans(index, variant=variant, age=timedelta(minutes=50 - index // 2))
@@ -34,9 +35,11 @@ def fill(store: Store, probability_of_hallucinated: float, free_judge_grounded: 
         )
         scores += [[*row, probability] for row in rows]
         if free_judge_grounded:
-            lexical = score_rows(traced, scorer="lexical", hallucinated=False, support=0.9)
-            scores += [[*row, 1.0] for row in lexical]
+            lexical += score_rows(traced, scorer="lexical", hallucinated=False, support=0.9)
     store.insert("otel_traces", spans, SPAN_COLUMNS)
+    if lexical:
+        # Written first, as the free judge scores before the LLM judge's sample is drawn.
+        store.insert("ragpulse_scores", lexical, SCORE_COLUMNS)
     store.insert("ragpulse_scores", scores, [*SCORE_COLUMNS, "InclusionProbability"])
 
 
