@@ -19,7 +19,8 @@ from ragpulse_dashboards.report import collect_report
 from ragpulse_dashboards.settings import AlertSettings
 from test_alert_rule_queries import evaluate
 
-OVERVIEW = Path(__file__).resolve().parents[2] / "dashboards" / "grafana" / "json" / "overview.json"
+BOARDS = Path(__file__).resolve().parents[2] / "dashboards" / "grafana" / "json"
+OVERVIEW = BOARDS / "overview.json"
 COLUMNS = ["TraceId", "SpanId", "RequestTime", "ScoredAt", "ServiceName", "Pipeline", "Variant", "Scorer",
            "ScorerVersion", "Metric", "Value", "Error", "InclusionProbability"]  # fmt: skip
 
@@ -39,8 +40,8 @@ def fill(store: Store, now: datetime, spacing_minutes: float = 2.5) -> None:
     store.insert("ragpulse_scores", rows, COLUMNS)
 
 
-def panel_sql(title: str) -> str:
-    for panel in json.loads(OVERVIEW.read_text())["panels"]:
+def panel_sql(title: str, board: Path = OVERVIEW) -> str:
+    for panel in json.loads(board.read_text())["panels"]:
         if panel["title"] == title:
             return str(panel["targets"][0]["rawSql"])
     raise AssertionError(title)
@@ -52,6 +53,8 @@ def run(store: Store, sql: str, start: datetime, end: datetime) -> list[dict[str
         "service": Variable(ALL, ("svc",), multi=True),
         "pipeline": Variable(ALL, ("fusion",), multi=True),
         "variant": Variable(ALL, ("A", "B"), multi=True),
+        "variant_a": Variable("A"),
+        "variant_b": Variable("B"),
     }
     for variable in json.loads(OVERVIEW.read_text())["templating"]["list"]:
         if variable["type"] == "constant":
@@ -76,6 +79,12 @@ def test_the_rate_per_variant_panel_is_the_reports_weighted_rate(store: Store, h
     # B is unweighted: exactly the plain proportion and its Wilson interval.
     assert rows["B"]["rate"] == 0.1 == report["B"].value
     assert (rows["B"]["lower"], rows["B"]["upper"]) == pytest.approx(report["B"].interval, abs=1e-4)
+    compared = run(
+        store, panel_sql("Hallucination rate: A vs B", BOARDS / "variant-comparison.json"), start, now
+    )
+    assert {row["Variant"]: (row["rate"], row["lower"], row["upper"]) for row in compared} == {
+        variant: (rows[variant]["rate"], rows[variant]["lower"], rows[variant]["upper"]) for variant in "AB"
+    }
     overall = run(store, panel_sql("Hallucination rate"), start, now)
     assert overall[0]["hallucination_rate"] == pytest.approx((60 + 5) / (120 + 50))
 
