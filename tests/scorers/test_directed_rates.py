@@ -10,7 +10,7 @@ import pytest
 from ragpulse_core.store import Store
 from ragpulse_dashboards.alerts import rules
 from ragpulse_dashboards.alerts.conditions import observe
-from ragpulse_dashboards.report import collect_report, render_terminal
+from ragpulse_dashboards.report import collect_report, render_html, render_terminal
 from ragpulse_dashboards.settings import AlertSettings
 from ragpulse_scorers.stats import WeightedCount, weighted_wilson_interval
 from report_data import SCORE_COLUMNS, SPAN_COLUMNS, request_spans, score_rows
@@ -63,6 +63,7 @@ def test_the_hallucination_rate_is_weighted_by_inverse_inclusion_probability(
     console = Console(file=io.StringIO(), width=200)
     render_terminal(data, console)
     assert "inverse-probability weighted" in " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    assert "inverse-probability weighted" in render_html(data)
 
 
 def test_with_every_probability_one_the_report_is_as_before(store: Store) -> None:
@@ -73,6 +74,7 @@ def test_with_every_probability_one_the_report_is_as_before(store: Store) -> Non
     console = Console(file=io.StringIO(), width=200)
     render_terminal(data, console)
     assert "inverse-probability weighted" not in console.file.getvalue()  # type: ignore[attr-defined]
+    assert "inverse-probability weighted" not in render_html(data)
 
 
 def test_the_hallucination_alert_judges_the_weighted_rate(store: Store) -> None:

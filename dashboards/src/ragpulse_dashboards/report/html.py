@@ -586,7 +586,10 @@ def _hallucination_card(data: ReportData) -> str:
         ),
         [False, False, True, True, True],
     )
-    return _card("Hallucination rate per variant", chart or "<p class='muted'>Nothing scored yet.</p>", table)
+    title = "Hallucination rate per variant"
+    if any(row.rate.is_weighted for row in data.hallucination):
+        title += f" ({interval_name(row.rate for row in data.hallucination)})"
+    return _card(title, chart or "<p class='muted'>Nothing scored yet.</p>", table)
 
 
 def _latency_card(data: ReportData) -> str:
