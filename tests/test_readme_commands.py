@@ -89,6 +89,12 @@ CHECKS: dict[str, Check] = {
     "ragpulse score --scorer lexical support coverage retrieval": Check(
         RUN, "on an empty database: it starts, names its scorers and stops on SIGTERM; no judge is called"
     ),
+    "ragpulse rules preview --since 24h": Check(
+        RUN, "with the README's [[rules]] as ragpulse.toml, on a database `ragpulse migrate` just made"
+    ),
+    "ragpulse score --rule checkout-support --since 7d": Check(
+        RUN, "likewise: the backfill finds nothing to judge, so no judge endpoint is called"
+    ),
     "ragpulse eval support --data ragtruth_qa_dev --judge lexical --split holdout": Check(RUN),
     "ragpulse eval support --data ../shared/data/lfqa_sentences.jsonl --judge lexical --json": Check(RUN),
     "OPENAI_BASE_URL=... OPENAI_API_KEY=... ragpulse eval support --data ragtruth_qa_dev"
@@ -321,6 +327,23 @@ def test_the_assembly_rerun_line_runs_as_typed(tmp_path: Path) -> None:
     assert "0 traces read again: 0 requests changed" in " ".join(done.stdout.split()), done.stdout
 
 
+def test_the_rules_lines_run_as_typed_with_the_readmes_rules(tmp_path: Path) -> None:
+    (example,) = [
+        block for block in re.findall(r"```toml\n(.*?)```", README.read_text(), re.S) if "[[rules]]" in block
+    ]
+    # The rules name LLM judges, which need an endpoint: a closed port, never called (nothing to judge).
+    endpoint = '[judge]\nbase_url = "http://127.0.0.1:9/v1"\n'
+    (tmp_path / "ragpulse.toml").write_text(endpoint + example, encoding="utf-8")
+    preview, backfill = [
+        command for command in CHECKS if command.startswith(("ragpulse rules", "ragpulse score --rule"))
+    ]
+    done = run_shell(f"ragpulse migrate\n{preview}\n{backfill}", tmp_path, readme_shell_env())
+    assert done.returncode == 0, done.stderr
+    printed = " ".join(done.stdout.split())
+    assert "checkout-support" in printed and "fusion-coverage" in printed and "no stored request" in printed
+    assert "backfill of rule checkout-support" in printed, printed
+
+
 def test_the_scoring_lines_start_the_named_judges_and_stop_on_sigterm(
     tmp_path: Path, long_running: type[LongRunning]
 ) -> None:
@@ -360,7 +383,7 @@ def test_the_llm_eval_lines_parse_as_written(command: str) -> None:
     assert args.func is not None and (args.data.suffix == ".jsonl" or args.data.name in SHIPPED)
 
 
-COMMANDS = "migrate|collector|serve|score|report|alerts|demo|eval|pairwise|requests|assembly"
+COMMANDS = "migrate|collector|serve|score|report|alerts|demo|eval|pairwise|requests|assembly|rules"
 INLINE = re.compile(rf"`(ragpulse (?:--?[\w-]+ (?:[^-\s`]\S* )?)*(?:{COMMANDS})\b[^`]*)`")
 PLACEHOLDERS = {"i/N": "0/2", "FILE": "report.html", "NAME": "cluster", "http://…": "http://h:8123/db"}
 

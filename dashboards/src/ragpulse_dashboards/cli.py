@@ -14,7 +14,7 @@ from ragpulse_scorers.cli_arguments import add_scorer_flags
 
 
 def register(subparsers: Subparsers) -> None:
-    for add_command in (_alerts, _assembly, _report, _requests, _serve):
+    for add_command in (_alerts, _assembly, _report, _requests, _rules, _serve):
         add_command(subparsers)
 
 
@@ -59,6 +59,28 @@ def _assembly(subparsers: Subparsers) -> None:
     rerun.add_argument("--since", type=parse_window, default="24h", help="look back this far: 90m, 24h, 7d")
     rerun.add_argument("--service", help="only this service (default: every service)")
     rerun.set_defaults(func=runs("ragpulse_dashboards.commands.assembly", "run_rerun"))
+
+
+def _rules(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "rules",
+        help="what each [[rules]] rule would judge, from stored traffic",
+        description="Check the config's [[rules]] on stored traffic before they run.",
+    )
+    actions = parser.add_subparsers(dest="rules_action", metavar="ACTION", required=True)
+    preview = actions.add_parser(
+        "preview",
+        help="requests a day each rule matches, its judge calls and cost, and example requests",
+        description="Applies the config's rules (and the default rule of scorer.scorers/sample_rate) to the "
+        "requests stored within --since: per rule the requests a day it matches and includes, the judge "
+        "calls a day it would pay for (a judge runs once per request) within its daily budgets, their cost, "
+        "and five recent requests it includes. Writes nothing; reads through `ragpulse serve` when it holds "
+        "the database.",
+    )
+    preview.add_argument("name", nargs="?", metavar="NAME", help="only this rule (default: every rule)")
+    add_dsn(preview)
+    preview.add_argument("--since", default="24h", help="look back to: 24h, 90m, 7d or an ISO timestamp")
+    preview.set_defaults(func=runs("ragpulse_dashboards.commands.rules"))
 
 
 def _report(subparsers: Subparsers) -> None:

@@ -101,6 +101,12 @@ def _score(subparsers: Subparsers) -> None:
         "scorer.interval_s seconds until Ctrl-C.",
     )
     parser.add_argument("--once", action="store_true", help="run one tick, print what happened, exit")
+    parser.add_argument(
+        "--rule", metavar="NAME",
+        help="backfill: apply this [[rules]] rule to past requests (--since), then exit; run again to resume",
+    )  # fmt: skip
+    parser.add_argument("--since", type=parse_window, default=timedelta(days=7), metavar="7d",
+                        help="with --rule: look back this far: 30m, 24h, 7d (default 7d)")  # fmt: skip
     add_dsn(parser)
     add_scorer_flags(parser)
     parser.set_defaults(func=runs("ragpulse_scorers.commands.score"))

@@ -15,7 +15,7 @@ from pydantic import Field, SecretStr, model_validator
 from ragpulse_assembly.settings import AssemblyPartSettings
 from ragpulse_core.settings import SettingsSection
 
-from ragpulse_scorers.rules.model import DEFAULT_RULE, Rule
+from ragpulse_scorers.rules.model import Rule, check_rules
 
 DEFAULT_SCORERS = ("lexical",)
 LLM_SUPPORT_SCORER = "support"
@@ -154,24 +154,7 @@ class ScorersSettings(AssemblyPartSettings):
 
     @model_validator(mode="after")
     def _rules_are_usable(self) -> ScorersSettings:
-        from ragpulse_scorers.registry import BUILTIN_SCORERS, known_scorers
-
-        seen: set[str] = set()
-        for rule in self.rules:
-            if rule.name == DEFAULT_RULE:
-                raise ValueError(
-                    f"rules: the name {DEFAULT_RULE!r} is the rule of scorer.scorers and scorer.sample_rate"
-                )
-            if rule.name in seen:
-                raise ValueError(f"rules: two rules are named {rule.name!r}")
-            seen.add(rule.name)
-            for judge in rule.judges:
-                module, _, attribute = judge.partition(":")
-                if judge not in BUILTIN_SCORERS and not (module and attribute):
-                    raise ValueError(
-                        f"rules: rule {rule.name!r} names unknown judge {judge!r};"
-                        f" known: {', '.join(known_scorers())}, or package.module:callable"
-                    )
+        check_rules(self.rules)
         return self
 
     @model_validator(mode="after")

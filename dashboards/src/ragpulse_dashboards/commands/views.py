@@ -18,6 +18,8 @@ from ragpulse_assembly.preview import preview, print_preview
 from ragpulse_core.cli import invoked_as, store_hint
 from ragpulse_core.printable import excerpt, printable, shown
 from ragpulse_core.store import Store, StoreUnavailable, describe_dsn
+from ragpulse_scorers.rules.model import DEFAULT_RULE
+from ragpulse_scorers.rules.preview import preview_rules, print_rules_preview, with_rules
 from rich.console import Console, Group
 from rich.markup import escape
 from rich.table import Table
@@ -31,7 +33,7 @@ from ragpulse_dashboards.report.format import unscored_hint, unscored_label
 from ragpulse_dashboards.report.model import RequestLine
 from ragpulse_dashboards.settings import DashboardsSettings
 
-VIEWS: Final = ("report", "requests", "alerts", "assembly-preview")
+VIEWS: Final = ("report", "requests", "alerts", "assembly-preview", "rules-preview")
 MAX_LIMIT: Final = 10_000
 
 
@@ -46,9 +48,15 @@ class ReadQuery:
     limit: int = 50
     include_resolved: bool = False
     html: bool = False
+    rule: str = ""
+    """A rules preview: the one rule to show (empty: every rule)."""
+    rules: str = ""
+    """A rules preview: the caller's rules (``rules_document``), so a rule is previewed before it runs."""
 
     def params(self) -> dict[str, str]:
         return {
+            "rule": self.rule,
+            "rules": self.rules,
             "since": self.since,
             "service": self.service,
             "unscored": str(int(self.unscored)),
@@ -81,6 +89,8 @@ class ReadQuery:
             limit,
             flags["all"] == "1",
             flags["html"] == "1",
+            params.get("rule", ""),
+            params.get("rules", ""),
         )
 
 
@@ -108,6 +118,8 @@ def show(
             return _requests(query, store, console)
         if query.view == "assembly-preview":
             return _assembly_preview(query, store, settings, console)
+        if query.view == "rules-preview":
+            return _rules_preview(query, store, settings, console)
         return _alerts(query, store, console)
     except StoreUnavailable as exc:
         (errors or console).print(_unreadable(query.view, store, exc), soft_wrap=True, highlight=False)
@@ -145,6 +157,17 @@ def _requests(query: ReadQuery, store: Store, console: Console) -> Shown:
             f"[yellow]{count} not scored: {escape(unscored_label(code))}[/yellow]"
             f" · {escape(unscored_hint(code))}"
         )
+    return Shown(0)
+
+
+def _rules_preview(query: ReadQuery, store: Store, settings: DashboardsSettings, console: Console) -> Shown:
+    chosen = with_rules(settings, query.rules) if query.rules else settings
+    known = [rule.name for rule in chosen.rules] + [DEFAULT_RULE]
+    if query.rule and query.rule not in known:
+        raise ValueError(f"no rule named {query.rule!r} in [[rules]] (rules: {', '.join(known)})")
+    now = datetime.now(UTC)
+    found = preview_rules(store, chosen, now - parse_since(query.since), now)
+    print_rules_preview(found, console, query.rule or None)
     return Shown(0)
 
 

@@ -10,6 +10,6 @@ from ragpulse_scorers.settings import ScorersSettings
 
 
 def check_scoring(settings: ScorersSettings) -> None:
-    """Every scorer of every rule loads, the LLM-judged ones have an endpoint, and the shard is one of its N."""
+    """Every rule's scorers load, the LLM-judged ones have an endpoint, and the shard is one of its N."""
     check_scorers(rule_book(settings).judges, settings)
     Shard.parse(settings.scorer.shard)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from datetime import timedelta
 
 from ragpulse_core.stop_signals import StopSignals
 from ragpulse_core.store_access import open_migrated_store
@@ -22,6 +23,8 @@ console = Console()
 
 def run(args: argparse.Namespace) -> int:
     settings = ScorersSettings.load(args.config, store={"dsn": args.dsn}, scorer=scorer_flags(args))
+    if args.rule is not None:
+        return _backfill(settings, args.rule, args.since)
     check_scoring(settings)
     if args.once:
         return _score_once(settings)
@@ -44,6 +47,16 @@ def run(args: argparse.Namespace) -> int:
             return 0
         finally:
             store.close()
+
+
+def _backfill(settings: ScorersSettings, name: str, since: timedelta) -> int:
+    from ragpulse_scorers.commands.backfill import backfill
+    from ragpulse_scorers.pipeline.backfill import find_rule
+    from ragpulse_scorers.registry import check_scorers
+
+    rule = find_rule(settings, name)
+    check_scorers(rule.judges, settings)
+    return backfill(settings, rule, since)
 
 
 def _score_once(settings: ScorersSettings) -> int:

@@ -118,8 +118,8 @@ def select_candidates(store: Store, selection: Selection) -> list[Candidate]:
                    countIf(Outcome = {{failed:String}}) AS failures,
                    groupUniqArrayIf(Outcome, Outcome IN {{deferrals:Array(String)}}) AS deferrals,
                    max(LoggedAt) AS last_logged,
-                   countIf(Outcome = {{sampled_out:String}} AND RuleSet = {{rule_set:String}} AND RuleSet != '')
-                       AS ruled_out,
+                   countIf(Outcome = {{sampled_out:String}} AND RuleSet != ''
+                           AND RuleSet = {{rule_set:String}}) AS ruled_out,
                    countIf(Outcome = {{over_budget:String}} AND Rule != '') AS rule_spent
             FROM {store.table("ragpulse_scoring_log")}
             WHERE Scorer = {{scorer:String}} AND ScorerVersion = {{version:String}}
@@ -251,7 +251,10 @@ def with_attributes(
         },
     )
     found = {
-        (trace, span): (dict(zip(span_names, span_values)), dict(zip(resource_names, resource_values)))
+        (trace, span): (
+            dict(zip(span_names, span_values, strict=True)),
+            dict(zip(resource_names, resource_values, strict=True)),
+        )
         for trace, span, span_names, span_values, resource_names, resource_values in rows
     }
     carried = []

@@ -84,10 +84,15 @@ class ScoringJob:
         write_batch: int | None = None,
         clock: Callable[[], float] = time.monotonic,
         stopping: threading.Event | None = None,
+        rules: RuleBook | None = None,
+        lookback: timedelta | None = None,
     ) -> None:
+        """``rules`` replaces the rules of ``settings`` and ``lookback`` its ``scorer.lookback_hours`` (a
+        backfill of one rule over past requests)."""
         self._settings = settings
         self._store = store
-        self._rules: RuleBook = rule_book(settings)
+        self._rules: RuleBook = rules if rules is not None else rule_book(settings)
+        self._lookback = lookback or timedelta(hours=settings.scorer.lookback_hours)
         self._scorers = (
             list(scorers) if scorers is not None else build_scorers(self._rules.judges, settings, store)
         )
@@ -109,9 +114,10 @@ class ScoringJob:
         report = self.run()
         logger.info("scoring tick: %s", report.summary())
 
-    def run(self, now: datetime | None = None) -> TickReport:
+    def run(self, now: datetime | None = None, report: TickReport | None = None) -> TickReport:
+        """One tick; its counts go to ``report`` when given (a backfill's progress)."""
         now = now or datetime.now(UTC)
-        report = TickReport()
+        report = report if report is not None else TickReport()
         if self._settings.assembly.enabled and not self._stop_requested():
             try:
                 report.assembled = self._assemble(now)
@@ -151,7 +157,7 @@ class ScoringJob:
         selection = Selection(
             scorer=scorer.name,
             version=scorer.version,
-            oldest=now - timedelta(hours=config.lookback_hours),
+            oldest=now - self._lookback,
             newest=now - timedelta(seconds=config.settle_delay_s),
             sample_threshold=self._rules.bound(scorer.name),
             shard=self._shard,

@@ -99,9 +99,10 @@ class ScorerTurn:
         self._writer = writer
         self._report = report
         self._ledger = ledger
-        self._payers: dict[RequestId, Rule] = {}
+        self._wanting: dict[RequestId, tuple[Rule, ...]] = {}
         self._probabilities: dict[RequestId, float] = {}
-        """Each included request's inclusion probability, recorded on its score rows."""
+        self._weighted: set[RequestId] = set()
+        """Requests a directed rule matched: their score rows carry the inclusion probability."""
         self._attribute_keys = plan.rules.attribute_keys(scorer.name)
         self._rule_set = plan.rules.digest(scorer.name)
         self._allowance = TickAllowance[Candidate](
@@ -168,26 +169,25 @@ class ScorerTurn:
                 )
                 self._record(candidate, judgment)
                 continue
-            exhausted = [(rule, self._ledger.exhausted(rule)) for rule in wanted.rules]
-            payer = next((rule for rule, spent in exhausted if spent is None), None)
-            if payer is None:
+            paying = tuple(rule for rule in wanted.rules if self._ledger.exhausted(rule) is None)
+            if not paying:
                 # Final for this request: a spent rule's extra requests are not judged on a later day.
-                rule, reason = exhausted[0]
-                self._record(
-                    candidate, Judgment(_key(candidate), Outcome.OVER_BUDGET, reason or "", rule=rule.name)
-                )
+                _, reason = self._ledger.claim(wanted.rules)
+                judgment = Judgment(_key(candidate), Outcome.OVER_BUDGET, reason, rule=wanted.rules[0].name)
+                self._record(candidate, judgment)
                 continue
-            self._payers[candidate.request_id] = payer
+            self._wanting[candidate.request_id] = paying
             self._probabilities[candidate.request_id] = wanted.probability
+            if wanted.directed:
+                self._weighted.add(candidate.request_id)
             eligible.append(candidate)
         # Where limits are short, the requests of higher-priority rules go first.
-        eligible.sort(key=lambda candidate: -self._payers[candidate.request_id].priority)
+        eligible.sort(key=lambda candidate: -self._wanting[candidate.request_id][0].priority)
         allotment = self._allowance.allot(eligible)
         for candidate, reason in allotment.throttled:
-            self._payers.pop(candidate.request_id, None)
+            self._wanting.pop(candidate.request_id, None)
+            self._probabilities.pop(candidate.request_id, None)
             self._record(candidate, Judgment(_key(candidate), Outcome.THROTTLED, reason))
-        for candidate in allotment.chosen:
-            self._ledger.reserve(self._payers[candidate.request_id])
         self._judge_batch(allotment.chosen, pool)
 
     def _judge_batch(self, chosen: list[Candidate], pool: ThreadPoolExecutor | None) -> None:
@@ -233,7 +233,13 @@ class ScorerTurn:
         for name in self._scorer.requires:
             if not getattr(request, name, None):
                 return Judgment(key, Outcome.SKIPPED, f"request has no {name}")
-        return self._score(candidate, key, request)
+        payer, spent = self._ledger.claim(self._wanting.get(candidate.request_id, ()))
+        if payer is None:
+            rule = self._wanting.get(candidate.request_id, (None,))[0]
+            return Judgment(key, Outcome.OVER_BUDGET, spent, rule=rule.name if rule else "")
+        judgment = self._score(candidate, key, request)
+        paid = judgment.outcome in (Outcome.SCORED, Outcome.FAILED)
+        return replace(judgment, rule=payer.name) if paid else judgment
 
     def _score(self, candidate: Candidate, key: RequestKey, request: RagRequest) -> Judgment:
         scorer = self._scorer
@@ -263,7 +269,7 @@ class ScorerTurn:
         if not scores:
             return Judgment(key, Outcome.SKIPPED, "scorer returned no scores")
         probability = self._probabilities.get(candidate.request_id, 1.0)
-        if probability < 1.0:
+        if candidate.request_id in self._weighted and probability < 1.0:
             scores = [score.model_copy(update={"inclusion_probability": probability}) for score in scores]
         try:
             rows = score_rows(key, scorer.name, scorer.version, list(scores), datetime.now(UTC))
@@ -278,11 +284,13 @@ class ScorerTurn:
     def _record(self, candidate: Candidate, judgment: Judgment | None) -> None:
         if judgment is None:
             return
-        payer = self._payers.pop(candidate.request_id, None)
-        self._probabilities.pop(candidate.request_id, None)
-        if payer is not None and judgment.outcome in (Outcome.SCORED, Outcome.FAILED):
-            judgment = replace(judgment, rule=payer.name)
-            self._ledger.charge(payer.name, judgment.cost_usd)
+        self._wanting.pop(candidate.request_id, None)
+        probability = self._probabilities.pop(candidate.request_id, None)
+        self._weighted.discard(candidate.request_id)
+        if judgment.rule and judgment.outcome in (Outcome.SCORED, Outcome.FAILED):
+            self._ledger.charge(judgment.rule, judgment.cost_usd)
+            if probability is not None:
+                judgment = replace(judgment, inclusion_probability=probability)
         self._report.add(self._scorer.name, judgment.outcome)
         if judgment.outcome == Outcome.DEFERRED:
             self._deferred += 1

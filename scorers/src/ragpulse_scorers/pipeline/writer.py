@@ -25,7 +25,7 @@ SCORE_COLUMNS = (
 )  # fmt: skip
 LOG_COLUMNS = (
     "LoggedAt", "TraceId", "SpanId", "RequestTime", "ServiceName", "Variant", "Scorer", "ScorerVersion",
-    "Outcome", "Reason", "Worker", "Rule", "RuleSet", "CostUSD",
+    "Outcome", "Reason", "Worker", "Rule", "RuleSet", "CostUSD", "InclusionProbability",
 )  # fmt: skip
 
 # The columns that tell one batch from another: a retried insert repeats them, another batch never does
@@ -64,6 +64,8 @@ class Judgment:
     """The rule that included the request and pays for its judgment (empty when none did)."""
     rule_set: str = ""
     """For a sampled-out request: the digest of the rules that left it out."""
+    inclusion_probability: float = 1.0
+    """How likely the rules were to include the request for this scorer (see ``rules.book.Wanted``)."""
 
     @property
     def cost_usd(self) -> float:
@@ -184,6 +186,7 @@ class ScoreWriter:
             judgment.rule,
             judgment.rule_set,
             judgment.cost_usd,
+            judgment.inclusion_probability,
         ]
 
     def _insert(self, table: str, rows: list[list[Any]], columns: Sequence[str]) -> None:

@@ -32,10 +32,13 @@ class Wanted:
 
     rules: tuple[Rule, ...]
     reason: str = ""
-    probability: float = 1.0
-    """Where a directed rule matched: the chance the request had of being included by any matching rule
-    (they share one draw, ``SampleKey``, so the largest of their inclusion probabilities); rates weigh the
-    judgment by 1 / this. 1 where only uniform rules matched: their samples are read unweighted."""
+    probability: float = 0.0
+    """The probability that some rule includes the request for the scorer: the largest inclusion
+    probability of the matching rules, since every rule samples the same buckets. Its inverse weighs a
+    judged request in a rate over mixed rules."""
+    directed: bool = False
+    """A directed rule matched: the score rows carry ``probability`` and rates weigh them by its inverse
+    (uniform samples stay unweighted there, as before rules; the scoring log has the probability always)."""
 
 
 class RuleBook:
@@ -45,6 +48,7 @@ class RuleBook:
         self._default_judges = list(dict.fromkeys(default_judges))
         self._default_rate = default_rate
         self._named_judges = named_judges
+        self._by_scorer: dict[str, list[Rule]] = {}
 
     @property
     def judges(self) -> list[str]:
@@ -54,10 +58,12 @@ class RuleBook:
 
     def rules_for(self, scorer: str) -> list[Rule]:
         """The rules that run ``scorer``, in paying order (the default rule last)."""
-        chosen = [rule for rule in self._named if scorer in rule.judges]
-        if scorer in self._default_judges or scorer not in self._named_judges:
-            chosen.append(Rule(name=DEFAULT_RULE, judges=[scorer], sample_rate=self._default_rate))
-        return chosen
+        if scorer not in self._by_scorer:
+            chosen = [rule for rule in self._named if scorer in rule.judges]
+            if scorer in self._default_judges or scorer not in self._named_judges:
+                chosen.append(Rule(name=DEFAULT_RULE, judges=[scorer], sample_rate=self._default_rate))
+            self._by_scorer[scorer] = chosen
+        return list(self._by_scorer[scorer])
 
     def only_default(self, scorer: str) -> bool:
         return [rule.name for rule in self.rules_for(scorer)] == [DEFAULT_RULE]
@@ -90,21 +96,21 @@ class RuleBook:
     def wanted(
         self, scorer: str, candidate: Candidate, plans: Mapping[str, DirectedPlan] | None = None
     ) -> Wanted:
-        """``plans``: the directed rules' plans for the batch (:func:`directed_plans`)."""
-        rules = self.rules_for(scorer)
+        """The rules that include ``candidate`` for ``scorer``, or why none does; ``plans``: the directed
+        rules' plans for the batch (:func:`~ragpulse_scorers.rules.inclusion.directed_plans`)."""
+        rules = self._by_scorer.get(scorer) or self.rules_for(scorer)
         matching = [rule for rule in rules if matches(rule.match, candidate)]
         if not matching:
             return Wanted((), f"no rule running {scorer} matches the request")
-        probabilities = {rule.name: inclusion_probability(candidate, rule, plans) for rule in matching}
+        probabilities = [inclusion_probability(candidate, rule, plans) for rule in matching]
         including = tuple(
             rule
-            for rule in matching
-            if candidate.sample_bucket < round(probabilities[rule.name] * SAMPLE_BUCKETS)
+            for rule, probability in zip(matching, probabilities, strict=True)
+            if candidate.sample_bucket < round(probability * SAMPLE_BUCKETS)
         )
         if including:
-            # Recorded only where a directed rule matched: uniform samples stay unweighted, as before rules.
             directed = any(rule.directed_share > 0.0 for rule in matching)
-            return Wanted(including, probability=max(probabilities.values()) if directed else 1.0)
+            return Wanted(including, probability=max(probabilities), directed=directed)
         if [rule.name for rule in rules] == [DEFAULT_RULE]:
             return Wanted((), f"SampleKey outside sample rate {rules[0].sample_rate}")
         rates = ", ".join(f"{rule.name} ({rule.sample_rate})" for rule in matching)
@@ -114,3 +120,8 @@ class RuleBook:
 def rule_book(settings: ScorersSettings) -> RuleBook:
     """The rules of ``settings``: ``[[rules]]`` and the default rule of ``[scorer]``."""
     return RuleBook(settings.rules, settings.scorer.scorers, settings.scorer.sample_rate)
+
+
+def single_rule(rule: Rule) -> RuleBook:
+    """A book of ``rule`` alone, without the default rule: what a backfill of that rule applies."""
+    return RuleBook([rule], (), 0.0)

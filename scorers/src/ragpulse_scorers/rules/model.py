@@ -11,8 +11,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, Field, model_validator
-
+from pydantic import BeforeValidator, ConfigDict, Field, model_validator
 from ragpulse_core.settings import SettingsSection
 
 DEFAULT_RULE = "default"
@@ -21,6 +20,8 @@ DEFAULT_RULE = "default"
 
 class Condition(SettingsSection):
     """One value test: exactly one of ``equals``, ``in``, ``regex``."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
     equals: str | None = None
     in_: list[str] | None = Field(None, alias="in")
@@ -90,3 +91,25 @@ class Rule(SettingsSection):
     @property
     def budgeted(self) -> bool:
         return self.daily_budget_usd is not None or self.daily_budget_calls is not None
+
+
+def check_rules(rules: list[Rule]) -> None:
+    """Names unique and not the default rule's; every judge a known scorer or ``package.module:callable``."""
+    from ragpulse_scorers.registry import BUILTIN_SCORERS, known_scorers
+
+    seen: set[str] = set()
+    for rule in rules:
+        if rule.name == DEFAULT_RULE:
+            raise ValueError(
+                f"rules: the name {DEFAULT_RULE!r} is the rule of scorer.scorers and scorer.sample_rate"
+            )
+        if rule.name in seen:
+            raise ValueError(f"rules: two rules are named {rule.name!r}")
+        seen.add(rule.name)
+        for judge in rule.judges:
+            module, _, attribute = judge.partition(":")
+            if judge not in BUILTIN_SCORERS and not (module and attribute):
+                raise ValueError(
+                    f"rules: rule {rule.name!r} names unknown judge {judge!r};"
+                    f" known: {', '.join(known_scorers())}, or package.module:callable"
+                )

@@ -1,8 +1,8 @@
 """What each rule has spent today (UTC): judgments it paid for and their cost, from the scoring log.
 
-Read once per scorer turn, so every worker sharing the store counts; a judgment is reserved when it is chosen
-(its call counted at once) and its cost added when it is judged, so concurrent judgments of one process
-overshoot a dollar budget by at most the judgments in flight.
+Read once per scorer turn, so every worker sharing the store counts; a judgment is counted the moment it
+starts and its cost added when it ends, so concurrent judgments of one process overshoot a dollar budget by
+at most the judgments in flight (``concurrency``), never a budget in judgments.
 """
 
 from __future__ import annotations
@@ -47,7 +47,10 @@ class RuleLedger:
     def exhausted(self, rule: Rule) -> str | None:
         """Why ``rule`` may pay for no more judgments today, or None."""
         with self._lock:
-            spent = self._spent.get(rule.name, RuleSpend())
+            return self._exhausted(rule)
+
+    def _exhausted(self, rule: Rule) -> str | None:
+        spent = self._spent.get(rule.name, RuleSpend())
         if rule.daily_budget_calls is not None and spent.calls >= rule.daily_budget_calls:
             return f"rule {rule.name}: daily budget of {rule.daily_budget_calls} judgments spent"
         if rule.daily_budget_usd is not None and spent.usd >= rule.daily_budget_usd:
@@ -57,9 +60,18 @@ class RuleLedger:
             )
         return None
 
-    def reserve(self, rule: Rule) -> None:
+    def claim(self, rules: tuple[Rule, ...]) -> tuple[Rule | None, str]:
+        """The first of ``rules`` with budget left, its judgment counted at once; else None and why the
+        first one cannot pay."""
         with self._lock:
-            self._spent.setdefault(rule.name, RuleSpend()).calls += 1
+            reasons = []
+            for rule in rules:
+                reason = self._exhausted(rule)
+                if reason is None:
+                    self._spent.setdefault(rule.name, RuleSpend()).calls += 1
+                    return rule, ""
+                reasons.append(reason)
+        return None, "; ".join(reasons)
 
     def charge(self, rule_name: str, usd: float) -> None:
         with self._lock:
