@@ -64,6 +64,13 @@ GEN_AI_RETRIEVAL_DOCUMENTS: Final = "gen_ai.retrieval.documents"
 GEN_AI_INPUT_MESSAGES: Final = "gen_ai.input.messages"
 GEN_AI_OUTPUT_MESSAGES: Final = "gen_ai.output.messages"
 GEN_AI_SYSTEM_INSTRUCTIONS: Final = "gen_ai.system_instructions"
+# The evaluation event (a log record with this event name) and its attributes
+GEN_AI_EVALUATION_RESULT: Final = "gen_ai.evaluation.result"
+GEN_AI_EVALUATION_NAME: Final = "gen_ai.evaluation.name"
+GEN_AI_EVALUATION_SCORE_VALUE: Final = "gen_ai.evaluation.score.value"
+GEN_AI_EVALUATION_SCORE_LABEL: Final = "gen_ai.evaluation.score.label"
+GEN_AI_EVALUATION_EXPLANATION: Final = "gen_ai.evaluation.explanation"
+ERROR_TYPE: Final = "error.type"
 
 # ragpulse: the instrumentation scope of the decorators, and the root span of one RAG request
 INSTRUMENTATION_NAME: Final = "ragpulse"
@@ -91,6 +98,13 @@ FUSION_INPUT_RANKINGS: Final = "ragpulse.fusion.input_rankings"
 FUSION_OUTPUT_RANKING: Final = "ragpulse.fusion.output_ranking"
 """JSON array of ``{id, score}`` in fused order."""
 PROMPT_CHARS: Final = "ragpulse.prompt.chars"
+
+# ragpulse: the scores it exports as gen_ai.evaluation.result events
+SCORER: Final = "ragpulse.scorer"
+SCORER_VERSION: Final = "ragpulse.scorer.version"
+METRIC: Final = "ragpulse.metric"
+EVALUATED_SERVICE: Final = "ragpulse.evaluated_service"
+"""The service whose request was scored (the event's own resource is the scorer process)."""
 
 # Span names
 SPAN_RAG_PREFIX: Final = "rag"

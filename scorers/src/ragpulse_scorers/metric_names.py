@@ -27,6 +27,8 @@ VARIATIONS_SCORE: Final = "variations_score"
 CORRECTNESS: Final = "correctness"
 # Head-to-head (RAGElo)
 PAIRWISE_WIN: Final = "pairwise_win"
+# A judgment that failed: its row holds the error, no value
+ERROR: Final = "error"
 
 # Metrics that say an answer is grounded; the report's "support" column reads the lowest of them.
 SUPPORT_METRICS: Final = (SUPPORT, ADHERENCE)

@@ -9,12 +9,20 @@ from __future__ import annotations
 import ipaddress
 import os
 from pathlib import Path
+from typing import Literal
 from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, model_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from ragpulse_assembly.settings import AssemblyPartSettings
 from ragpulse_core.settings import SettingsSection
 
+from ragpulse_scorers.export.otel_environment import (
+    OtlpProtocol,
+    env_compression,
+    env_headers,
+    env_protocol,
+    env_timeout_s,
+)
 from ragpulse_scorers.rules.model import Rule, check_rules
 
 DEFAULT_SCORERS = ("lexical",)
@@ -145,12 +153,58 @@ def is_loopback_url(url: str | None) -> bool:
         return False
 
 
+class ExportSettings(SettingsSection):
+    """Scores also sent as OTel ``gen_ai.evaluation.result`` events, to an OTLP endpoint (off when unset).
+
+    Only ``otlp_endpoint`` turns export on: ``OTEL_EXPORTER_OTLP_ENDPOINT`` often points a traced service
+    at ragpulse itself, and scores sent back there would be no one's choice. The other settings default to
+    the standard ``OTEL_EXPORTER_OTLP_LOGS_*``/``OTEL_EXPORTER_OTLP_*`` variables (the timeout in
+    milliseconds, as the OTel specification says).
+    """
+
+    otlp_endpoint: str | None = Field(
+        None,
+        description="Base URL of an OTLP receiver, e.g. http://tempo:4318 (http/protobuf: /v1/logs is added)"
+        " or http://tempo:4317 (grpc)",
+    )
+    protocol: OtlpProtocol = Field(
+        default_factory=env_protocol, validate_default=True, description="http/protobuf or grpc"
+    )
+    headers: dict[str, str] = Field(default_factory=env_headers, description="Sent with every export")
+    timeout_s: float = Field(
+        default_factory=env_timeout_s, gt=0, description="Seconds one export may take, retries included"
+    )
+    compression: Literal["none", "gzip"] = Field(default_factory=env_compression)
+    max_queue_size: int = Field(
+        20_000, ge=1, description="Events waiting to be sent; past this the oldest are dropped and counted"
+    )
+    max_batch_size: int = Field(512, ge=1, description="Events sent in one export request")
+    schedule_delay_s: float = Field(2.0, gt=0, description="Longest wait before queued events are sent")
+    shutdown_timeout_s: float = Field(
+        5.0, gt=0, description="How long a stopping scheduler waits to send the queued events"
+    )
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.otlp_endpoint)
+
+    @field_validator("otlp_endpoint")
+    @classmethod
+    def _url_with_scheme(cls, value: str | None) -> str | None:
+        """gRPC too takes a URL: ``http://`` sends in plain text, ``https://`` over TLS; a bare host:port
+        would be read as TLS by one exporter and refused by the other."""
+        if value is not None and urlsplit(value).scheme not in ("http", "https"):
+            raise ValueError(f"{value!r}: give an http:// or https:// URL, e.g. http://tempo:4318")
+        return value or None
+
+
 class ScorersSettings(AssemblyPartSettings):
     scorer: ScorerSettings = Field(default_factory=ScorerSettings)
     judge: JudgeSettings = Field(default_factory=JudgeSettings)
     rules: list[Rule] = Field(
         default_factory=list, description="[[rules]]: which requests each judge scores, beside the default"
     )
+    export: ExportSettings = Field(default_factory=ExportSettings)
 
     @model_validator(mode="after")
     def _rules_are_usable(self) -> ScorersSettings:

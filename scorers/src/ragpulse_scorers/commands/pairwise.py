@@ -15,6 +15,7 @@ from ragpulse_core.store_access import open_migrated_store
 from rich.console import Console
 from rich.table import Table
 
+from ragpulse_scorers.export.sink import start_export
 from ragpulse_scorers.judges.pairwise import PairwiseJudge
 from ragpulse_scorers.judges.pairwise_run import PairwiseRun, run_pairwise
 from ragpulse_scorers.llm.client import shared_client
@@ -34,11 +35,14 @@ def run(args: argparse.Namespace) -> int:
     store = open_migrated_store(settings)
     if store is None:
         return 1
+    export = start_export(settings.export)
     try:
         judge = PairwiseJudge(shared_client(settings.judge, store))
         played = run_pairwise(store, judge, args.variants, datetime.now(UTC) - args.since, args.limit)
     finally:
         store.close()
+        if export is not None:
+            export.shutdown()
     if not played.games and not played.failed:
         console.print(
             "no question in the window was answered by two variants and not judged yet; nothing to compare"

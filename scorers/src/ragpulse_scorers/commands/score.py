@@ -12,6 +12,7 @@ from rich.table import Table
 
 from ragpulse_scorers.cli_arguments import scorer_flags
 from ragpulse_scorers.commands.checks import check_scoring
+from ragpulse_scorers.export.sink import start_export
 from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.pipeline.scheduler import ScoringSchedule, quiet_scheduler_logs
 from ragpulse_scorers.pipeline.tick import TickReport, run_tick
@@ -63,10 +64,13 @@ def _score_once(settings: ScorersSettings) -> int:
     store = open_migrated_store(settings)
     if store is None:
         return 1
+    export = start_export(settings.export)
     try:
         report = run_tick(settings, store)
     finally:
         store.close()
+        if export is not None:
+            export.shutdown()
     print_report(report)
     return 1 if report.errors else 0
 

@@ -11,6 +11,7 @@ from importlib.metadata import entry_points
 from apscheduler.schedulers.background import BackgroundScheduler
 from ragpulse_core.store import Store
 
+from ragpulse_scorers.export.sink import ScoreExport, start_export
 from ragpulse_scorers.pipeline.heartbeat import add_heartbeat
 from ragpulse_scorers.pipeline.tick import ScoringJob
 from ragpulse_scorers.scorer import Scorer
@@ -65,10 +66,13 @@ class ScoringSchedule:
     """
 
     def __init__(self, settings: ScorersSettings, store: Store) -> None:
+        self._settings = settings
         self._stopping = threading.Event()
         self._scheduler = build_scheduler(settings, store, stopping=self._stopping)
+        self._export: ScoreExport | None = None
 
     def start(self) -> None:
+        self._export = start_export(self._settings.export)
         self._scheduler.start()
 
     def request_stop(self) -> None:
@@ -76,10 +80,14 @@ class ScoringSchedule:
         self._stopping.set()
 
     def stop(self) -> None:
-        """Stop: the tick in progress ends after its judgments under way, then the scheduler's threads end."""
+        """Stop: the tick in progress ends after its judgments under way, then the scheduler's threads end,
+        then the score export sends what it holds (within ``export.shutdown_timeout_s``)."""
         self.request_stop()
         if self._scheduler.running:
             self._scheduler.shutdown(wait=True)
+        if self._export is not None:
+            self._export.shutdown()  # after the last tick: its scores are sent too
+            self._export = None
 
 
 class _OverlappingTicks(logging.Filter):

@@ -12,11 +12,13 @@ from typing import Any
 
 from ragpulse_core.store import Store
 
+from ragpulse_scorers import metric_names
+from ragpulse_scorers.export import installed as score_export
 from ragpulse_scorers.models import Score
 from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.pipeline.candidates import epoch_micros
 
-ERROR_METRIC = "error"
+ERROR_METRIC = metric_names.ERROR
 
 SCORE_COLUMNS = (
     "TraceId", "SpanId", "RequestTime", "ScoredAt", "ServiceName", "Pipeline", "Variant", "Scorer",
@@ -168,6 +170,8 @@ class ScoreWriter:
                 },
             )
         self._insert("ragpulse_scoring_log", [self._log_row(j, logged_at) for j in judgments], LOG_COLUMNS)
+        # Only now: a write that failed part-way is re-scored, and its scores would be sent twice.
+        score_export.publish(SCORE_COLUMNS, rows)
 
     def _log_row(self, judgment: Judgment, logged_at: datetime) -> list[Any]:
         request = judgment.request
