@@ -16,6 +16,7 @@ BENCHMARKS = (
     "bench_scorer",
     "bench_formatted_answers",
     "bench_templates",
+    "bench_directed_sampling",
 )
 # chDB holds one data path per process: benchmarks with a database of their own run in a process of their own.
 SEPARATE_PROCESS = ("bench_queries", "bench_live")

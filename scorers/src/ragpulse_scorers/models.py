@@ -122,3 +122,5 @@ class Score(BaseModel):
     cost_usd: float = 0.0
     latency_ms: float = 0.0
     error: str = ""
+    inclusion_probability: float = 1.0
+    """The chance the request had of being judged by this scorer (directed sampling): its weight is 1 / it."""

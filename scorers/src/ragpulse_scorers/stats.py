@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 Z95 = 1.959963984540054
 
@@ -122,3 +123,83 @@ def _beta_fraction(x: float, a: float, b: float) -> float:
         if abs(c * d - 1) < 1e-15:
             break
     return result
+
+
+@dataclass(frozen=True)
+class WeightedCount:
+    """A proportion's sums over LLM-judged requests, each weighted by 1 / its inclusion probability.
+
+    ``weights`` = Σw, ``weighted_events`` = Σw·y, ``squared_weights`` = Σw², ``squared_weighted_events`` =
+    Σw²·y for y in {0, 1}. With every probability 1 the weights are counts and the figures are today's.
+    """
+
+    weights: float
+    weighted_events: float
+    squared_weights: float
+    squared_weighted_events: float
+
+    @classmethod
+    def unweighted(cls, events: int, n: int) -> WeightedCount:
+        return cls(float(n), float(events), float(n), float(events))
+
+    @property
+    def is_unweighted(self) -> bool:
+        # Inclusion probabilities are at most 1, so every weight is at least 1: Σw² = Σw only when all are 1.
+        return self.squared_weights == self.weights
+
+    @property
+    def rate(self) -> float:
+        """The Hájek ratio estimate Σw·y / Σw of the population rate (0 without requests)."""
+        return self.weighted_events / self.weights if self.weights > 0 else 0.0
+
+    @property
+    def effective_n(self) -> float:
+        """The sample size an unweighted sample would need for the Hájek estimate's variance.
+
+        The variance is the linearised one, Σw²(y − p)² / (Σw)²; at p = 0 or 1 it vanishes and Kish's
+        (Σw)² / Σw² stands in. With all weights 1 it is the number of requests.
+        """
+        if self.weights <= 0:
+            return 0.0
+        p = self.rate
+        spread = (1 - 2 * p) * self.squared_weighted_events + p * p * self.squared_weights
+        if p <= 0.0 or p >= 1.0 or spread <= 0.0:
+            return self.weights**2 / self.squared_weights
+        return p * (1 - p) * self.weights**2 / spread
+
+
+def weighted_wilson_interval(count: WeightedCount, z: float = Z95) -> tuple[float, float]:
+    """Wilson interval for the Hájek rate at its effective sample size; exactly today's with no weights."""
+    if count.is_unweighted:
+        return wilson_interval(round(count.weighted_events), round(count.weights), z)
+    n = count.effective_n
+    if n <= 0:
+        return 0.0, 1.0
+    p = count.rate
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half_width = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    lower = 0.0 if p <= 0.0 else max(0.0, centre - half_width)
+    upper = 1.0 if p >= 1.0 else min(1.0, centre + half_width)
+    return lower, upper
+
+
+def weighted_difference_interval(
+    first: WeightedCount, second: WeightedCount, z: float = Z95
+) -> tuple[float, float]:
+    """Newcombe's interval for ``first.rate − second.rate`` from the two weighted Wilson intervals; exactly
+    :func:`difference_interval` when neither is weighted."""
+    if first.is_unweighted and second.is_unweighted:
+        return difference_interval(
+            round(first.weighted_events), round(first.weights), round(second.weighted_events),
+            round(second.weights), z,
+        )  # fmt: skip
+    if first.weights <= 0 or second.weights <= 0:
+        return -1.0, 1.0
+    lower_1, upper_1 = weighted_wilson_interval(first, z)
+    lower_2, upper_2 = weighted_wilson_interval(second, z)
+    p_1, p_2 = first.rate, second.rate
+    difference = p_1 - p_2
+    lower = difference - math.sqrt((p_1 - lower_1) ** 2 + (upper_2 - p_2) ** 2)
+    upper = difference + math.sqrt((upper_1 - p_1) ** 2 + (p_2 - lower_2) ** 2)
+    return max(-1.0, lower), min(1.0, upper)

@@ -8,7 +8,8 @@ request counts once, judged by the best judge that scored it (support over any o
 so one incident raises one alert per service and variant, not one per judge; and by that judge's newest
 verdict, so a request scored twice (a new scorer version, a retried batch) counts once before its parts merge
 as after. Those verdicts are read from ``ragpulse_request_verdicts`` (one counted row per request, kept by a
-view as scores are written), summing ``Sign``. Judge errors and scoring counts are counted per request, by its
+view as scores are written), summing ``Sign``, and ``Sign * Weight`` for the inverse-probability weighted
+rates of directed sampling. Judge errors and scoring counts are counted per request, by its
 newest row.
 """
 
@@ -18,6 +19,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ragpulse_core.store import Store
+from ragpulse_scorers.stats import WeightedCount
 
 from ragpulse_dashboards.alerts import rules
 from ragpulse_dashboards.alerts.rules import AlertKey, Observation
@@ -29,13 +31,29 @@ SELECT ServiceName, Variant,
        sum(recent) AS scored,
        sum(baseline_supported) AS baseline_supported,
        sum(baseline) AS baseline_scored,
+       sum(w_hallucinated) AS w_hallucinated, sum(w_scored) AS w_scored,
+       sum(w2_hallucinated) AS w2_hallucinated, sum(w2_scored) AS w2_scored,
+       sum(w_baseline_supported) AS w_baseline_supported, sum(w_baseline_scored) AS w_baseline_scored,
+       sum(w2_baseline_supported) AS w2_baseline_supported, sum(w2_baseline_scored) AS w2_baseline_scored,
        arrayStringConcat(arraySort(groupArrayIf(Judge, recent > 0)), ', ') AS judges
 FROM (
     SELECT ServiceName, Variant, Judge,
            sumIf(Sign, RequestTime > {start:DateTime64(6)} AND Hallucinated = 1) AS recent_hallucinated,
            sumIf(Sign, RequestTime > {start:DateTime64(6)}) AS recent,
            sumIf(Sign, RequestTime <= {start:DateTime64(6)} AND Hallucinated = 0) AS baseline_supported,
-           sumIf(Sign, RequestTime <= {start:DateTime64(6)}) AS baseline
+           sumIf(Sign, RequestTime <= {start:DateTime64(6)}) AS baseline,
+           -- Directed sampling: the same sums weighted by 1 / inclusion probability (Weight), and squared.
+           sumIf(Sign * Weight, RequestTime > {start:DateTime64(6)} AND Hallucinated = 1) AS w_hallucinated,
+           sumIf(Sign * Weight, RequestTime > {start:DateTime64(6)}) AS w_scored,
+           sumIf(Sign * Weight * Weight, RequestTime > {start:DateTime64(6)} AND Hallucinated = 1)
+               AS w2_hallucinated,
+           sumIf(Sign * Weight * Weight, RequestTime > {start:DateTime64(6)}) AS w2_scored,
+           sumIf(Sign * Weight, RequestTime <= {start:DateTime64(6)} AND Hallucinated = 0)
+               AS w_baseline_supported,
+           sumIf(Sign * Weight, RequestTime <= {start:DateTime64(6)}) AS w_baseline_scored,
+           sumIf(Sign * Weight * Weight, RequestTime <= {start:DateTime64(6)} AND Hallucinated = 0)
+               AS w2_baseline_supported,
+           sumIf(Sign * Weight * Weight, RequestTime <= {start:DateTime64(6)}) AS w2_baseline_scored
     FROM {verdicts}
     WHERE RequestTime > {baseline_start:DateTime64(6)} AND RequestTime <= {end:DateTime64(6)}
     GROUP BY ServiceName, Variant, Judge
@@ -76,6 +94,22 @@ ORDER BY ServiceName, Scorer
 """
 
 
+def _weighted(row: dict[str, Any], events: str, scored: str) -> WeightedCount:
+    """The weighted sums of ``events`` among ``scored`` (columns ``w_…`` and ``w2_…`` of the counts query)."""
+    w2_events, w2_scored = events.replace("w_", "w2_", 1), scored.replace("w_", "w2_", 1)
+    return WeightedCount(float(row[scored]), float(row[events]), float(row[w2_scored]), float(row[w2_events]))
+
+
+def _supported(hallucinated: WeightedCount) -> WeightedCount:
+    """The complement: supported requests' weighted sums from the hallucinated ones' among the same."""
+    return WeightedCount(
+        hallucinated.weights,
+        hallucinated.weights - hallucinated.weighted_events,
+        hallucinated.squared_weights,
+        hallucinated.squared_weights - hallucinated.squared_weighted_events,
+    )
+
+
 def _with_tables(sql: str, store: Store) -> str:
     # Only table names are formatted in; every value is bound server-side.
     return (
@@ -109,6 +143,7 @@ def observe(
                 "hallucination rate",
                 int(row["hallucinated"]),
                 int(row["scored"]),
+                weighted=_weighted(row, "w_hallucinated", "w_scored"),
                 threshold=settings.hallucination_threshold,
                 min_samples=settings.min_samples,
                 resolve_margin=settings.resolve_margin,
@@ -122,6 +157,10 @@ def observe(
                 "support rate",
                 (supported, int(row["scored"])),
                 (int(row["baseline_supported"]), int(row["baseline_scored"])),
+                weighted=(
+                    _supported(_weighted(row, "w_hallucinated", "w_scored")),
+                    _weighted(row, "w_baseline_supported", "w_baseline_scored"),
+                ),
                 min_samples=settings.min_samples,
                 judged_by=row["judges"],
             )

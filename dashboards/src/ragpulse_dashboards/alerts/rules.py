@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from ragpulse_scorers.stats import wilson_interval
+from ragpulse_scorers.stats import WeightedCount, weighted_wilson_interval
 
 HALLUCINATION_RATE: Final = "hallucination_rate"
 SUPPORT_DROP: Final = "support_drop"
@@ -70,15 +70,21 @@ def rate_above(
     min_samples: int,
     resolve_margin: float = 0.0,
     judged_by: str = "",
+    weighted: WeightedCount | None = None,
 ) -> Observation:
-    """``events`` of ``n`` is too high: fire on the lower bound (with enough samples), clear on the upper."""
-    lower, upper = wilson_interval(events, n)
-    rate = events / n if n else 0.0
+    """``events`` of ``n`` is too high: fire on the lower bound (with enough samples), clear on the upper.
+
+    ``weighted``: the same requests' sums weighted by 1 / inclusion probability (directed sampling); the rate
+    is then the Hájek estimate and the interval Wilson's at its effective sample size.
+    """
+    count = weighted or WeightedCount.unweighted(events, n)
+    lower, upper = weighted_wilson_interval(count)
+    rate = _rate(count, events, n)
     fire = n >= min_samples and lower > threshold
     clear = not fire and upper < threshold - resolve_margin
     summary = (
-        f"{what} {_percent(rate)} (95% CI {_percent(lower)}–{_percent(upper)}, n={n}) for {key.describe()}"
-        f"{_judges(judged_by)}; threshold {_percent(threshold)}"
+        f"{what} {_percent(rate)} ({_ci(count)} {_percent(lower)}–{_percent(upper)}, n={n})"
+        f" for {key.describe()}{_judges(judged_by)}; threshold {_percent(threshold)}"
     )
     return Observation(key, rate, lower, upper, n, threshold, fire, clear, summary)
 
@@ -91,19 +97,25 @@ def rate_dropped(
     *,
     min_samples: int,
     judged_by: str = "",
+    weighted: tuple[WeightedCount, WeightedCount] | None = None,
 ) -> Observation:
     """The current window's rate fell below its baseline's: the two 95% intervals no longer overlap.
 
     Fires when the current upper bound is below the baseline's lower bound; clears once the current upper
     bound is back at the baseline's own rate. A baseline with fewer than ``min_samples`` decides neither: an
     empty one (a store whose history expired, or a demo's) is no evidence that the rate recovered.
-    ``current`` and ``baseline`` are (successes, n).
+    ``current`` and ``baseline`` are (successes, n); ``weighted`` their sums weighted by 1 / inclusion
+    probability, as in :func:`rate_above`.
     """
     (cur_s, cur_n), (base_s, base_n) = current, baseline
-    cur_lower, cur_upper = wilson_interval(cur_s, cur_n)
-    base_lower, _ = wilson_interval(base_s, base_n)
-    cur_rate = cur_s / cur_n if cur_n else 0.0
-    base_rate = base_s / base_n if base_n else 0.0
+    cur_count, base_count = weighted or (
+        WeightedCount.unweighted(cur_s, cur_n),
+        WeightedCount.unweighted(base_s, base_n),
+    )
+    cur_lower, cur_upper = weighted_wilson_interval(cur_count)
+    base_lower, _ = weighted_wilson_interval(base_count)
+    cur_rate = _rate(cur_count, cur_s, cur_n)
+    base_rate = _rate(base_count, base_s, base_n)
     enough = cur_n >= min_samples and base_n >= min_samples
     fire = enough and cur_upper < base_lower
     clear = not fire and cur_n > 0 and base_n >= min_samples and cur_upper >= base_rate
@@ -113,10 +125,20 @@ def rate_dropped(
         else f"baseline too small to judge (n={base_n}, fewer than {min_samples})"
     )
     summary = (
-        f"{what} {_percent(cur_rate)} (95% CI {_percent(cur_lower)}–{_percent(cur_upper)}, n={cur_n}) for "
-        f"{key.describe()}{_judges(judged_by)}; {compared}"
+        f"{what} {_percent(cur_rate)} ({_ci(cur_count)} {_percent(cur_lower)}–{_percent(cur_upper)},"
+        f" n={cur_n}) for {key.describe()}{_judges(judged_by)}; {compared}"
     )
     return Observation(key, cur_rate, cur_lower, cur_upper, cur_n, base_lower, fire, clear, summary)
+
+
+def _rate(count: WeightedCount, events: int, n: int) -> float:
+    if count.is_unweighted:
+        return events / n if n else 0.0
+    return count.rate
+
+
+def _ci(count: WeightedCount) -> str:
+    return "95% CI" if count.is_unweighted else "95% CI, inverse-probability weighted"
 
 
 def scoring_stalled(

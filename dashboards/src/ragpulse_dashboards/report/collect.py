@@ -87,7 +87,10 @@ def collect_report(
     score_rows = queries.score_aggregates(store, params)
     hallucination = [
         HallucinationRow(
-            row["Scorer"], row["Variant"], Rate(int(row["positives"]), int(row["n"])), row["ServiceName"]
+            row["Scorer"],
+            row["Variant"],
+            Rate(int(row["positives"]), int(row["n"]), queries.weighted_count(row)),
+            row["ServiceName"],
         )
         for row in score_rows
         if row["Metric"] == HALLUCINATION

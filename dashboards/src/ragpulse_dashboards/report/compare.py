@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 
-from ragpulse_scorers.stats import difference_interval, welch_interval
+from ragpulse_scorers.stats import weighted_difference_interval, welch_interval
 
 from ragpulse_dashboards.report.model import Difference, HallucinationRow, MetricRow
 
@@ -35,7 +35,7 @@ def rate_differences(rows: Sequence[HallucinationRow], scorer: str | None) -> li
         base = by_variant[baseline].rate
         for variant in others:
             rate = by_variant[variant].rate
-            low, high = difference_interval(rate.successes, rate.n, base.successes, base.n)
+            low, high = weighted_difference_interval(rate.counts, base.counts)
             differences.append(
                 Difference(scorer or "", "hallucination", baseline, variant, rate.value - base.value, low,
                            high, base.n, rate.n, is_rate=True, service=service)

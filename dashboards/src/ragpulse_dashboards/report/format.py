@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import math
+from collections.abc import Iterable
 from datetime import UTC, datetime
 
 from ragpulse_assembly.reasons import explain
@@ -28,6 +29,13 @@ NO_VARIANT = "(no variant)"
 
 def percent(value: float | None, digits: int = 1) -> str:
     return "–" if value is None or math.isnan(value) else f"{100 * value:.{digits}f}%"
+
+
+def interval_name(rates: Iterable[Rate]) -> str:
+    """What the rates' intervals are: Wilson's, and over directed samples inverse-probability weighted."""
+    if any(rate.is_weighted for rate in rates):
+        return "95% Wilson interval, inverse-probability weighted (Hájek; directed sampling)"
+    return "95% Wilson interval"
 
 
 def rate_with_interval(rate: Rate) -> str:

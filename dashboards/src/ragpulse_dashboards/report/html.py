@@ -35,6 +35,7 @@ from ragpulse_dashboards.report.format import (
     clock,
     dollars,
     html_text,
+    interval_name,
     judgement,
     milliseconds,
     not_scored,
@@ -528,7 +529,8 @@ def _hallucination_series_card(data: ReportData) -> str:
         thresholds=_thresholds(data),
     )
     return _card(
-        f"Hallucination rate over time ({data.primary_scorer}; band or bar: 95% Wilson interval;"
+        f"Hallucination rate over time ({data.primary_scorer}; band or bar:"
+        f" {interval_name(point.rate for point in data.hallucination_series)};"
         f" buckets of {seconds(data.bucket_s)}, UTC)",
         chart,
     )
@@ -584,7 +586,10 @@ def _hallucination_card(data: ReportData) -> str:
         ),
         [False, False, True, True, True],
     )
-    return _card("Hallucination rate per variant", chart or "<p class='muted'>Nothing scored yet.</p>", table)
+    title = "Hallucination rate per variant"
+    if any(row.rate.is_weighted for row in data.hallucination):
+        title += f" ({interval_name(row.rate for row in data.hallucination)})"
+    return _card(title, chart or "<p class='muted'>Nothing scored yet.</p>", table)
 
 
 def _latency_card(data: ReportData) -> str:

@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ragpulse_scorers.stats import wilson_interval
+from ragpulse_scorers.stats import WeightedCount, weighted_wilson_interval
 
 from ragpulse_dashboards.alerts.checks import AlertChecks, Checked
 from ragpulse_dashboards.alerts.notify import NotificationLog
@@ -17,18 +17,34 @@ from ragpulse_dashboards.report.agreement import JudgeAgreement
 
 @dataclass(frozen=True)
 class Rate:
-    """A proportion with its 95% Wilson interval."""
+    """A proportion with its 95% Wilson interval; over directed samples, weighted by 1 / inclusion chance.
+
+    ``successes`` and ``n`` count the judged requests; ``weighted`` holds their weighted sums (absent or all
+    weights 1: the plain proportion). The value is then the Hájek estimate and the interval Wilson's at the
+    estimate's effective sample size (:func:`ragpulse_scorers.stats.weighted_wilson_interval`).
+    """
 
     successes: int
     n: int
+    weighted: WeightedCount | None = None
+
+    @property
+    def counts(self) -> WeightedCount:
+        return self.weighted or WeightedCount.unweighted(self.successes, self.n)
+
+    @property
+    def is_weighted(self) -> bool:
+        return not self.counts.is_unweighted
 
     @property
     def value(self) -> float:
+        if self.is_weighted:
+            return self.counts.rate
         return self.successes / self.n if self.n else math.nan
 
     @property
     def interval(self) -> tuple[float, float]:
-        return wilson_interval(self.successes, self.n)
+        return weighted_wilson_interval(self.counts)
 
 
 @dataclass(frozen=True)

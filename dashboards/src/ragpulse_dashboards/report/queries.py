@@ -18,6 +18,7 @@ from ragpulse import semconv
 from ragpulse_core.store import Store
 from ragpulse_scorers.metric_names import HALLUCINATION, SUPPORT_METRICS
 from ragpulse_scorers.outcomes import Outcome
+from ragpulse_scorers.stats import WeightedCount
 
 from ragpulse_dashboards.alerts.state import FIRING, AlertRecord, load_alerts
 from ragpulse_dashboards.report.agreement import JudgeAgreement
@@ -79,6 +80,30 @@ _HOURS_WHERE = (
 )
 
 
+# The weighted sums beside the counts (directed sampling: each judged request weighs 1 / its inclusion
+# probability; all weights are 1 without it). Read back by ``weighted_count``.
+WEIGHTED_COLUMNS = ("weights", "weighted_positives", "squared_weights", "squared_weighted_positives")
+_HOURLY_WEIGHTED = (
+    "sum(Weights) AS weights, sum(WeightedPositives) AS weighted_positives,"
+    " sum(SquaredWeights) AS squared_weights, sum(SquaredWeightedPositives) AS squared_weighted_positives"
+)
+_ROW_WEIGHTED = (
+    "sum(Sign * Weight) AS weights, sumIf(Sign * Weight, Value >= 0.5) AS weighted_positives,"
+    " sum(Sign * Weight * Weight) AS squared_weights,"
+    " sumIf(Sign * Weight * Weight, Value >= 0.5) AS squared_weighted_positives"
+)
+
+
+def weighted_count(row: dict[str, Any]) -> WeightedCount:
+    """A row's weighted sums, as ``score_aggregates`` and ``_score_sums`` name them."""
+    return WeightedCount(
+        float(row["weights"]),
+        float(row["weighted_positives"]),
+        float(row["squared_weights"]),
+        float(row["squared_weighted_positives"]),
+    )
+
+
 def _long_window(params: dict[str, Any], span: timedelta) -> bool:
     return time.time() * 1000 - int(params["since_ms"]) > span.total_seconds() * 1000
 
@@ -92,7 +117,7 @@ def _score_sums(store: Store, params: dict[str, Any], time_key: str | None = Non
         timed = f"{time_key.format(time='Hour')} AS bucket, " if time_key else ""
         return (
             f"SELECT {timed}{keys}, sum(Scores) AS n, sum(Positives) AS positives,"
-            " sum(ValueSum) AS value_sum, sum(ValueSquares) AS squares"
+            f" sum(ValueSum) AS value_sum, sum(ValueSquares) AS squares, {_HOURLY_WEIGHTED}"
             f" FROM {store.table('ragpulse_score_hours')} WHERE {_HOURS_WHERE}"
             f" GROUP BY {'bucket, ' if time_key else ''}{keys}"
         )
@@ -100,7 +125,7 @@ def _score_sums(store: Store, params: dict[str, Any], time_key: str | None = Non
     return (
         f"SELECT {timed}{keys}, sum(Sign) AS n, sumIf(Sign, Value >= 0.5) AS positives,"
         " sum(Sign * assumeNotNull(Value)) AS value_sum,"
-        " sum(Sign * assumeNotNull(Value) * assumeNotNull(Value)) AS squares"
+        f" sum(Sign * assumeNotNull(Value) * assumeNotNull(Value)) AS squares, {_ROW_WEIGHTED}"
         f" FROM {store.table('ragpulse_score_values')} WHERE {_SCORES_WHERE}"
         " AND Failed = 0 AND Value IS NOT NULL"
         f" GROUP BY {'bucket, ' if time_key else ''}{keys}"
@@ -268,20 +293,22 @@ def score_aggregates(store: Store, params: dict[str, Any]) -> list[dict[str, Any
     first_hour_end = "toStartOfHour(fromUnixTimestamp64Milli({since_ms:Int64})) + INTERVAL 1 HOUR"
     sums = (
         f"SELECT {keys}, sum(Scores) AS n, sum(Positives) AS positives, sum(ValueSum) AS value_sum,"
-        f" sum(ValueSquares) AS squares FROM {store.table('ragpulse_score_hours')}"
+        f" sum(ValueSquares) AS squares, {_HOURLY_WEIGHTED} FROM {store.table('ragpulse_score_hours')}"
         f" WHERE Hour >= {first_hour_end} AND ({{service:String}} = '' OR ServiceName = {{service:String}})"
         f" GROUP BY {keys}"
         f" UNION ALL SELECT {keys}, sum(Sign) AS n, sumIf(Sign, Value >= 0.5) AS positives,"
         " sum(Sign * assumeNotNull(Value)) AS value_sum,"
-        " sum(Sign * assumeNotNull(Value) * assumeNotNull(Value)) AS squares"
+        f" sum(Sign * assumeNotNull(Value) * assumeNotNull(Value)) AS squares, {_ROW_WEIGHTED}"
         f" FROM {store.table('ragpulse_score_values')} WHERE {_SCORES_WHERE}"
         f" AND RequestTime < {first_hour_end} AND Failed = 0 AND Value IS NOT NULL GROUP BY {keys}"
     )
+    weighted = ", ".join(f"sum({column}) AS {column}" for column in WEIGHTED_COLUMNS)
     return store.query_dicts(
         f"SELECT {keys}, n, positives, value_sum / n AS mean,"
-        " if(n > 1, round((squares - n * mean * mean) / (n - 1), 12), nan) AS variance"
+        " if(n > 1, round((squares - n * mean * mean) / (n - 1), 12), nan) AS variance,"
+        f" {', '.join(WEIGHTED_COLUMNS)}"
         f" FROM (SELECT {keys}, sum(n) AS n, sum(positives) AS positives, sum(value_sum) AS value_sum,"
-        f" sum(squares) AS squares FROM ({sums}) GROUP BY {keys}) WHERE n > 0"
+        f" sum(squares) AS squares, {weighted} FROM ({sums}) GROUP BY {keys}) WHERE n > 0"
         f" ORDER BY {keys}",
         params,
     )
@@ -314,7 +341,7 @@ def latency(store: Store, params: dict[str, Any]) -> list[LatencyRow]:
 def hallucination_series(store: Store, params: dict[str, Any]) -> list[SeriesPoint]:
     bucket = "toUnixTimestamp(toStartOfInterval({time}, toIntervalSecond({{bucket:UInt32}})))"
     rows = store.query_dicts(
-        "SELECT bucket, ServiceName, Variant, n, positives"
+        f"SELECT bucket, ServiceName, Variant, n, positives, {', '.join(WEIGHTED_COLUMNS)}"
         f" FROM ({_score_sums(store, params, bucket)})"
         " WHERE Scorer = {scorer:String} AND Metric = {hallucination:String} AND n > 0"
         " ORDER BY bucket, ServiceName, Variant",
@@ -322,7 +349,10 @@ def hallucination_series(store: Store, params: dict[str, Any]) -> list[SeriesPoi
     )
     return [
         SeriesPoint(
-            int(row["bucket"]), row["Variant"], Rate(int(row["positives"]), int(row["n"])), row["ServiceName"]
+            int(row["bucket"]),
+            row["Variant"],
+            Rate(int(row["positives"]), int(row["n"]), weighted_count(row)),
+            row["ServiceName"],
         )
         for row in rows
     ]

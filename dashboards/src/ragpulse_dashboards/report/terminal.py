@@ -21,6 +21,7 @@ from ragpulse_dashboards.report.format import (
     alert_value,
     alerts_heading,
     dollars,
+    interval_name,
     judgement,
     milliseconds,
     not_scored,
@@ -197,7 +198,7 @@ def _traffic_table(data: ReportData) -> Table:
 def _hallucination_table(data: ReportData) -> Table:
     limit = data.hallucination_threshold
     table = Table(
-        title="Hallucination rate per variant (95% Wilson interval"
+        title=f"Hallucination rate per variant ({interval_name(row.rate for row in data.hallucination)}"
         + (f"; red above the alert threshold {percent(limit)})" if limit is not None else ")"),
         title_justify="left",
     )

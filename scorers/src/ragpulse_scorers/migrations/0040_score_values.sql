@@ -67,7 +67,8 @@ FROM (
 
 -- The scores already stored: each (request, scorer)'s newest judgment, as the view would have kept it.
 -- Requests the view has counted since it was created are left out, so running this again adds nothing twice.
-INSERT INTO ${db}.ragpulse_score_values
+INSERT INTO ${db}.ragpulse_score_values (RequestTime, ScoredAt, TraceKey, SpanId, ServiceName, Pipeline, Variant,
+    Scorer, Metric, Value, Failed, Head, CostUSD, InputTokens, OutputTokens, Sign)
 SELECT RequestTime, ScoredAt, TraceKey, SpanId, ServiceName, Pipeline, Variant, Scorer, Metric, Value, Failed,
        toUInt8(row_number() OVER (PARTITION BY TraceKey, SpanId, RequestTime, Scorer ORDER BY Metric) = 1) AS Head,
        CostUSD, InputTokens, OutputTokens, toInt8(1) AS Sign

@@ -36,7 +36,8 @@ WHERE Failed = 0 AND Value IS NOT NULL
 GROUP BY Hour, Metric, Scorer, ServiceName, Pipeline, Variant;
 
 -- The values already stored, once: a table that has rows already got them here (stop scorers while this runs).
-INSERT INTO ${db}.ragpulse_score_hours
+INSERT INTO ${db}.ragpulse_score_hours (Hour, Metric, Scorer, ServiceName, Pipeline, Variant, Scores, Positives,
+    ValueSum, ValueSquares, NotBinary)
 SELECT
     toStartOfHour(RequestTime) AS Hour, Metric, Scorer, ServiceName, Pipeline, Variant,
     sum(Sign) AS Scores,

@@ -89,7 +89,8 @@ FROM (
 
 -- The verdicts already stored: each request's best judge's newest verdict, as the view would have counted it.
 -- Requests the view has counted since it was created are left out, so running this again adds nothing twice.
-INSERT INTO ${db}.ragpulse_request_verdicts
+INSERT INTO ${db}.ragpulse_request_verdicts (RequestTime, TraceKey, SpanId, ServiceName, Pipeline, Variant,
+    Judge, JudgeRank, Hallucinated, Sign)
 SELECT RequestTime, TraceKey, SpanId, any(ServiceName) AS ServiceName, any(Pipeline) AS Pipeline,
        any(Variant) AS Variant, argMax(Scorer, rank) AS Judge, max(rank) AS JudgeRank,
        toUInt8(argMax(Value, rank) >= 0.5) AS Hallucinated, toInt8(1) AS Sign

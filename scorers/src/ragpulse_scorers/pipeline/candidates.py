@@ -30,6 +30,7 @@ from typing import Any
 from ragpulse_core.sampling import SAMPLE_BUCKETS, Shard
 from ragpulse_core.store import Store
 
+from ragpulse_scorers.metric_names import SUPPORT
 from ragpulse_scorers.outcomes import DEFERRAL_OUTCOMES, FINAL_OUTCOMES, Outcome
 
 # A judge cannot use more text than this and a prompt this size would be slow and costly: such requests are
@@ -64,6 +65,8 @@ class Candidate:
     span_attributes: Mapping[str, str] = field(default_factory=dict)
     """The root span's attributes that some rule's filter reads (only those)."""
     resource_attributes: Mapping[str, str] = field(default_factory=dict)
+    free_support: float | None = None
+    """The free judge's support score of the request (directed sampling reads it); None before it judged."""
 
     @property
     def request_id(self) -> RequestId:
@@ -261,6 +264,35 @@ def with_attributes(
             replace(candidate, span_attributes=span_attributes, resource_attributes=resource_attributes)
         )
     return carried
+
+
+def with_free_support(store: Store, candidates: Sequence[Candidate], free_scorer: str) -> list[Candidate]:
+    """``candidates`` carrying the support score ``free_scorer`` gave them (its newest), where it gave one."""
+    if not candidates:
+        return list(candidates)
+    margin = timedelta(milliseconds=1)
+    rows = store.query(
+        f"""
+        SELECT TraceId, SpanId, argMax(Value, ScoredAt)
+        FROM {store.table("ragpulse_scores")}
+        WHERE Scorer = {{scorer:String}} AND Metric = {{metric:String}} AND Error = '' AND Value IS NOT NULL
+          AND RequestTime >= {{oldest:DateTime64(9)}} AND RequestTime <= {{newest:DateTime64(9)}}
+          AND has({{spans:Array(Tuple(String, String))}}, (TraceId, SpanId))
+        GROUP BY TraceId, SpanId
+        """,
+        {
+            "scorer": free_scorer,
+            "metric": SUPPORT,
+            "oldest": min(candidate.timestamp for candidate in candidates) - margin,
+            "newest": max(candidate.timestamp for candidate in candidates) + margin,
+            "spans": [(candidate.trace_id, candidate.span_id) for candidate in candidates],
+        },
+    )
+    found = {(trace, span): float(value) for trace, span, value in rows}
+    return [
+        replace(candidate, free_support=found.get((candidate.trace_id, candidate.span_id)))
+        for candidate in candidates
+    ]
 
 
 def load_requests(store: Store, candidates: Sequence[Candidate]) -> dict[RequestId, RequestRow]:

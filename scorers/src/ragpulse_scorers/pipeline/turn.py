@@ -32,12 +32,14 @@ from ragpulse_scorers.pipeline.candidates import (
     load_requests,
     select_candidates,
     with_attributes,
+    with_free_support,
 )
 from ragpulse_scorers.pipeline.circuit import JudgeCircuit
 from ragpulse_scorers.pipeline.errors import JudgeUnreachable, OverBudget
 from ragpulse_scorers.pipeline.limits import JudgeLimits, RequestBudget, TickAllowance
 from ragpulse_scorers.pipeline.writer import Judgment, RequestKey, ScoreWriter, error_score, score_rows
 from ragpulse_scorers.rules.book import RuleBook
+from ragpulse_scorers.rules.inclusion import FREE_JUDGE, directed_plans
 from ragpulse_scorers.rules.model import Rule
 from ragpulse_scorers.rules.spend import RuleLedger
 from ragpulse_scorers.scorer import NotApplicable, Scorer
@@ -99,6 +101,8 @@ class ScorerTurn:
         self._ledger = ledger
         self._wanting: dict[RequestId, tuple[Rule, ...]] = {}
         self._probabilities: dict[RequestId, float] = {}
+        self._weighted: set[RequestId] = set()
+        """Requests a directed rule matched: their score rows carry the inclusion probability."""
         self._attribute_keys = plan.rules.attribute_keys(scorer.name)
         self._rule_set = plan.rules.digest(scorer.name)
         self._allowance = TickAllowance[Candidate](
@@ -151,9 +155,13 @@ class ScorerTurn:
 
     def _take(self, candidates: list[Candidate], pool: ThreadPoolExecutor | None) -> None:
         candidates = with_attributes(self._store, candidates, *self._attribute_keys)
+        directed = self._plan.rules.directed(self._scorer.name)
+        if directed:
+            candidates = with_free_support(self._store, candidates, FREE_JUDGE)
+        plans = directed_plans(directed, candidates)
         eligible: list[Candidate] = []
         for candidate in candidates:
-            wanted = self._plan.rules.wanted(self._scorer.name, candidate)
+            wanted = self._plan.rules.wanted(self._scorer.name, candidate, plans)
             if not wanted.rules:
                 # The query returns a sampled-out request only until its sampled_out row is written.
                 judgment = Judgment(
@@ -170,6 +178,8 @@ class ScorerTurn:
                 continue
             self._wanting[candidate.request_id] = paying
             self._probabilities[candidate.request_id] = wanted.probability
+            if wanted.directed:
+                self._weighted.add(candidate.request_id)
             eligible.append(candidate)
         # Where limits are short, the requests of higher-priority rules go first.
         eligible.sort(key=lambda candidate: -self._wanting[candidate.request_id][0].priority)
@@ -258,6 +268,9 @@ class ScorerTurn:
             return _failed(scorer, key, f"scorer returned {type(scores).__name__}, not a list of Score")
         if not scores:
             return Judgment(key, Outcome.SKIPPED, "scorer returned no scores")
+        probability = self._probabilities.get(candidate.request_id, 1.0)
+        if candidate.request_id in self._weighted and probability < 1.0:
+            scores = [score.model_copy(update={"inclusion_probability": probability}) for score in scores]
         try:
             rows = score_rows(key, scorer.name, scorer.version, list(scores), datetime.now(UTC))
         except (TypeError, ValueError, OverflowError) as exc:
@@ -273,6 +286,7 @@ class ScorerTurn:
             return
         self._wanting.pop(candidate.request_id, None)
         probability = self._probabilities.pop(candidate.request_id, None)
+        self._weighted.discard(candidate.request_id)
         if judgment.rule and judgment.outcome in (Outcome.SCORED, Outcome.FAILED):
             self._ledger.charge(judgment.rule, judgment.cost_usd)
             if probability is not None:

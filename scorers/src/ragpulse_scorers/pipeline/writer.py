@@ -23,7 +23,7 @@ ERROR_METRIC = metric_names.ERROR
 SCORE_COLUMNS = (
     "TraceId", "SpanId", "RequestTime", "ScoredAt", "ServiceName", "Pipeline", "Variant", "Scorer",
     "ScorerVersion", "Metric", "Value", "Label", "Explanation", "Details", "JudgeModel", "InputTokens",
-    "OutputTokens", "CostUSD", "LatencyMs", "Error",
+    "OutputTokens", "CostUSD", "LatencyMs", "Error", "InclusionProbability",
 )  # fmt: skip
 LOG_COLUMNS = (
     "LoggedAt", "TraceId", "SpanId", "RequestTime", "ServiceName", "Variant", "Scorer", "ScorerVersion",
@@ -104,6 +104,7 @@ def score_rows(
             float(score.cost_usd),
             float(score.latency_ms),
             score.error,
+            _probability(score.inclusion_probability),
         ]
         for score in scores
     ]
@@ -112,6 +113,13 @@ def score_rows(
 def _finite_or_none(value: float | None) -> float | None:
     # NaN and infinities would poison every average a dashboard takes.
     return float(value) if value is not None and math.isfinite(value) else None
+
+
+def _probability(value: float) -> float:
+    # A weight of 1 / 0 or a negative one would make every weighted rate over the request meaningless.
+    if not 0.0 < value <= 1.0:
+        raise ValueError(f"inclusion probability must be in (0, 1], got {value}")
+    return float(value)
 
 
 def _uint32(value: int) -> int:

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ragpulse_core.directed_sampling import DirectedPlan
 from ragpulse_core.sampling import SAMPLE_BUCKETS, sample_threshold
 
 from ragpulse_scorers.pipeline.candidates import Candidate
@@ -35,6 +36,9 @@ class Wanted:
     """The probability that some rule includes the request for the scorer: the largest inclusion
     probability of the matching rules, since every rule samples the same buckets. Its inverse weighs a
     judged request in a rate over mixed rules."""
+    directed: bool = False
+    """A directed rule matched: the score rows carry ``probability`` and rates weigh them by its inverse
+    (uniform samples stay unweighted there, as before rules; the scoring log has the probability always)."""
 
 
 class RuleBook:
@@ -90,20 +94,28 @@ class RuleBook:
             resource.update(rule.match.resource)
         return sorted(span), sorted(resource)
 
-    def wanted(self, scorer: str, candidate: Candidate) -> Wanted:
-        """The rules that include ``candidate`` for ``scorer``, or why none does."""
+    def directed(self, scorer: str) -> list[Rule]:
+        """The rules of ``scorer`` that direct part of their samples to uncertain requests."""
+        return [rule for rule in self.rules_for(scorer) if rule.directed_share > 0.0]
+
+    def wanted(
+        self, scorer: str, candidate: Candidate, plans: Mapping[str, DirectedPlan] | None = None
+    ) -> Wanted:
+        """The rules that include ``candidate`` for ``scorer``, or why none does; ``plans``: the directed
+        rules' plans for the batch (:func:`~ragpulse_scorers.rules.inclusion.directed_plans`)."""
         rules = self._by_scorer.get(scorer) or self.rules_for(scorer)
         matching = [rule for rule in rules if matches(rule.match, candidate)]
         if not matching:
             return Wanted((), f"no rule running {scorer} matches the request")
-        probabilities = [inclusion_probability(candidate, rule) for rule in matching]
+        probabilities = [inclusion_probability(candidate, rule, plans) for rule in matching]
         including = tuple(
             rule
             for rule, probability in zip(matching, probabilities, strict=True)
             if candidate.sample_bucket < round(probability * SAMPLE_BUCKETS)
         )
         if including:
-            return Wanted(including, probability=max(probabilities))
+            directed = any(rule.directed_share > 0.0 for rule in matching)
+            return Wanted(including, probability=max(probabilities), directed=directed)
         if [rule.name for rule in rules] == [DEFAULT_RULE]:
             return Wanted((), f"SampleKey outside sample rate {rules[0].sample_rate}")
         rates = ", ".join(f"{rule.name} ({rule.sample_rate})" for rule in matching)
