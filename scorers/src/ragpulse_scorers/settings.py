@@ -205,7 +205,6 @@ class ScorersSettings(AssemblyPartSettings):
     rules: list[Rule] = Field(
         default_factory=list, description="[[rules]]: which requests each judge scores, beside the default"
     )
-    export: ExportSettings = Field(default_factory=ExportSettings)
 
     @model_validator(mode="after")
     def _rules_are_usable(self) -> ScorersSettings:
