@@ -28,6 +28,13 @@ class AlertSettings(SettingsSection):
     stall_grace_minutes: float = Field(5.0, ge=0, description="Requests younger than this need no score yet")
     stall_min_requests: int = Field(10, ge=1, description="Requests in the window before a stall can fire")
     webhook_timeout_s: float = Field(5.0, gt=0)
+    corrected_threshold: float | None = Field(
+        None,
+        ge=0,
+        le=1,
+        description="Fire when the hallucination rate corrected for the free judge's measured errors is above"
+        " this (its interval's lower bound); unset: no such alert",
+    )
 
 
 class LiveSettings(SettingsSection):

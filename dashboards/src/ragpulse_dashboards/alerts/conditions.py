@@ -20,6 +20,14 @@ from ragpulse_scorers.metric_names import HALLUCINATION
 
 from ragpulse_dashboards.alerts import rules
 from ragpulse_dashboards.alerts.rules import AlertKey, Observation
+from ragpulse_dashboards.review.corrected import rogan_gladen
+from ragpulse_dashboards.review.figures import (
+    NOT_ENOUGH_LABELS,
+    REVIEWER,
+    agreement_with_people,
+    free_judge_counts,
+    service_error_rates,
+)
 from ragpulse_dashboards.settings import AlertSettings
 
 _HALLUCINATION_COUNTS = """
@@ -136,6 +144,9 @@ def observe(
             )
         )
 
+    if settings.corrected_threshold is not None:
+        observations.extend(_corrected_rates(store, settings, now, settings.corrected_threshold))
+
     for row in store.query_dicts(_with_tables(_JUDGE_ERRORS, store), bounds):
         observations.append(
             rules.rate_above(
@@ -145,6 +156,40 @@ def observe(
                 int(row["judged"]),
                 threshold=settings.judge_error_threshold,
                 min_samples=settings.min_samples,
+                resolve_margin=settings.resolve_margin,
+            )
+        )
+    return observations
+
+
+def _corrected_rates(
+    store: Store, settings: AlertSettings, now: datetime, threshold: float
+) -> list[Observation]:
+    """The free judge's rate over the window per service and variant, corrected with its error rates over
+    ``baseline_days`` (labels are few: a window of minutes holds almost none). Grafana has no such rule: the
+    correction and its interval are no single SQL expression."""
+    rates_since = now - timedelta(days=settings.baseline_days)
+    reviewers = agreement_with_people(store, rates_since, None, REVIEWER)
+    rates = service_error_rates(store, rates_since, None, reviewers)
+    start = now - timedelta(minutes=settings.window_minutes)
+    observations = []
+    for service, variant, hallucinated, judged in free_judge_counts(store, start, now, None):
+        found = rates.get(service)
+        estimate = None if found is None else rogan_gladen(hallucinated, judged, found)
+        if found is None:
+            source = NOT_ENOUGH_LABELS
+        elif estimate is None:
+            source = f"the free judge is too near chance to correct ({found.source})"
+        else:
+            source = found.source
+        observations.append(
+            rules.corrected_rate_above(
+                AlertKey(rules.CORRECTED_RATE, service, variant),
+                None if estimate is None else (estimate.value, estimate.low, estimate.high),
+                judged,
+                threshold=threshold,
+                min_samples=settings.min_samples,
+                source=source,
                 resolve_margin=settings.resolve_margin,
             )
         )

@@ -1,0 +1,175 @@
+"""What the review page shows beside the queue: each judge against people, and the corrected rate.
+
+Reviewer figures count only labels of requests in the queue's random share
+(:func:`ragpulse_scorers.review.in_uniform_share_sql`): the queue offers the others because the judges
+disagree or the free judge is unsure, so figures over them would make every judge look worse than it is on
+the traffic. End-user feedback is shown apart and said to be what it is: the users who chose to answer.
+A request labelled more than once counts by its newest label from that source.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from ragpulse_core.store import Store
+from ragpulse_scorers.review import FREE_JUDGE, in_uniform_share_sql
+
+from ragpulse_dashboards.report import queries
+from ragpulse_dashboards.report.agreement import JudgeAgreement
+from ragpulse_dashboards.review import figure_cards
+from ragpulse_dashboards.review.corrected import MIN_PER_CLASS, Corrected, ErrorRates, correct, error_rates
+
+REVIEWER = "reviewer"
+USER = "user"
+
+_COUNTS = """
+SELECT v.ServiceName, v.Variant, v.Scorer,
+       countIf(v.bad AND l.bad), countIf(v.bad AND NOT l.bad),
+       countIf(NOT v.bad AND l.bad), countIf(NOT v.bad AND NOT l.bad)
+FROM (
+    SELECT TraceId, SpanId, toUnixTimestamp64Micro(RequestTime) AS at, ServiceName, Variant, Scorer,
+           assumeNotNull(Hallucination) >= 0.5 AS bad
+    FROM {verdicts} FINAL
+    WHERE RequestTime >= {since:DateTime64(6)} AND ({service:String} = '' OR ServiceName = {service:String})
+      AND HasHallucination = 1 AND Hallucination IS NOT NULL
+) AS v
+INNER JOIN (
+    SELECT TraceId, SpanId, toUnixTimestamp64Micro(RequestTime) AS at,
+           argMax(Label, LabelTime) = 'hallucinated' AS bad
+    FROM {labels} FINAL
+    WHERE Source = {source:String} AND RequestTime >= {since:DateTime64(6)} AND {drawn}
+    GROUP BY TraceId, SpanId, at
+) AS l ON v.TraceId = l.TraceId AND v.SpanId = l.SpanId AND v.at = l.at
+GROUP BY v.ServiceName, v.Variant, v.Scorer
+ORDER BY v.ServiceName, v.Variant, v.Scorer
+SETTINGS do_not_merge_across_partitions_select_final = 1
+"""
+
+
+def agreement_with_people(
+    store: Store, since: datetime, service: str | None, source: str
+) -> list[JudgeAgreement]:
+    """Per service, variant and judge: its verdicts against the labels of ``source`` (reviewer labels only
+    where the queue drew the request at random); the judge is ``judge``, the labels the ``reference``."""
+    drawn = in_uniform_share_sql() if source == REVIEWER else "1"
+    sql = (
+        _COUNTS.replace("{verdicts}", store.table("ragpulse_trace_verdicts"))
+        .replace("{labels}", store.table("ragpulse_labels"))
+        .replace("{drawn}", drawn)
+    )
+    params: dict[str, Any] = {"since": since, "service": service or "", "source": source}
+    return [
+        JudgeAgreement(str(svc), str(variant), str(judge), f"{source} labels", int(a), int(b), int(c), int(d))
+        for svc, variant, judge, a, b, c, d in store.query(sql, params)
+    ]
+
+
+_LABELLED = """
+SELECT uniqExact(TraceId, SpanId, RequestTime), uniqExactIf(TraceId, SpanId, RequestTime, {drawn})
+FROM {labels}
+WHERE Source = {source:String} AND RequestTime >= {since:DateTime64(6)}
+  AND ({service:String} = '' OR ServiceName = {service:String})
+"""
+
+
+def reviewer_labels(store: Store, since: datetime, service: str | None) -> tuple[int, int]:
+    """Requests reviewers labelled in the window, and how many of them the queue drew at random."""
+    sql = _LABELLED.replace("{labels}", store.table("ragpulse_labels")).replace(
+        "{drawn}", in_uniform_share_sql()
+    )
+    params: dict[str, Any] = {"since": since, "service": service or "", "source": REVIEWER}
+    labelled, drawn = store.query(sql, params)[0]
+    return int(labelled), int(drawn)
+
+
+_FREE_JUDGE_COUNTS = """
+SELECT ServiceName, Variant, countIf(assumeNotNull(Hallucination) >= 0.5), count()
+FROM {verdicts} FINAL
+WHERE RequestTime >= {since:DateTime64(6)} AND RequestTime <= {until:DateTime64(6)}
+  AND ({service:String} = '' OR ServiceName = {service:String})
+  AND Scorer = {free:String} AND HasHallucination = 1 AND Hallucination IS NOT NULL
+GROUP BY ServiceName, Variant
+ORDER BY ServiceName, Variant
+SETTINGS do_not_merge_across_partitions_select_final = 1
+"""
+# The LLM judge whose agreement stands in for labels, when several scored: the support judge first.
+_PREFERRED_REFERENCE = "support"
+NOT_ENOUGH_LABELS = (
+    f"not enough labels: fewer than {MIN_PER_CLASS} reviewer labels of each kind (hallucinated, grounded) on"
+    f" requests drawn at random, and no LLM judge's verdicts of each kind on {MIN_PER_CLASS} requests the"
+    " free judge also scored"
+)
+
+
+def free_judge_counts(
+    store: Store, since: datetime, until: datetime, service: str | None
+) -> list[tuple[str, str, int, int]]:
+    """(service, variant, hallucinated, judged) by the free judge, over requests in [since, until]."""
+    params: dict[str, Any] = {"since": since, "until": until, "service": service or "", "free": FREE_JUDGE}
+    sql = _FREE_JUDGE_COUNTS.replace("{verdicts}", store.table("ragpulse_trace_verdicts"))
+    return [(str(svc), str(variant), int(bad), int(n)) for svc, variant, bad, n in store.query(sql, params)]
+
+
+def service_error_rates(
+    store: Store, since: datetime, service: str | None, reviewers: list[JudgeAgreement]
+) -> dict[str, ErrorRates]:
+    """The free judge's error rates per service (pooled over its variants) on requests since ``since``: from
+    ``reviewers`` (its rows against reviewer labels) when they hold enough of both kinds, else from its
+    agreement with an LLM judge; a service with neither is left out."""
+    llm_params = {"since_ms": int(since.timestamp() * 1000), "service": service or ""}
+    by_llm = queries.judge_agreement(store, llm_params, FREE_JUDGE)
+    rates: dict[str, ErrorRates] = {}
+    for svc in sorted({row.service for row in reviewers} | {row.service for row in by_llm}):
+        labels = _pooled([row for row in reviewers if row.service == svc and row.judge == FREE_JUDGE])
+        found = error_rates(labels, f"{labels.n} reviewer labels") if labels is not None else None
+        found = found or _from_llm(svc, by_llm)
+        if found is not None:
+            rates[svc] = found
+    return rates
+
+
+def corrected_rates(
+    store: Store, since: datetime, service: str | None, reviewers: list[JudgeAgreement]
+) -> list[Corrected]:
+    """Per service and variant since ``since``, the free judge's rate corrected with its error rates on
+    that service (:func:`service_error_rates`)."""
+    rates = service_error_rates(store, since, service, reviewers)
+    return [
+        correct(svc, variant, bad, n, rates.get(svc), NOT_ENOUGH_LABELS)
+        for svc, variant, bad, n in free_judge_counts(store, since, datetime.now(UTC), service)
+    ]
+
+
+def _pooled(rows: list[JudgeAgreement]) -> JudgeAgreement | None:
+    if not rows:
+        return None
+    first = rows[0]
+    return JudgeAgreement(
+        first.service, "", first.judge, first.reference,
+        sum(row.both_hallucinated for row in rows), sum(row.only_judge for row in rows),
+        sum(row.only_reference for row in rows), sum(row.neither for row in rows),
+    )  # fmt: skip
+
+
+def _from_llm(service: str, agreement: list[JudgeAgreement]) -> ErrorRates | None:
+    mine = [row for row in agreement if row.service == service]
+    references = sorted({row.reference for row in mine}, key=lambda judge: judge != _PREFERRED_REFERENCE)
+    for reference in references:
+        pooled = _pooled([row for row in mine if row.reference == reference])
+        if pooled is not None:
+            rates = error_rates(pooled, f"agreement with the LLM judge {reference} on {pooled.n} requests")
+            if rates is not None:
+                return rates
+    return None
+
+
+def figures_html(store: Store, since: datetime, service: str | None) -> str:
+    """The review page's figures as HTML cards (empty cards say what they wait for)."""
+    labelled, drawn = reviewer_labels(store, since, service)
+    reviewers = agreement_with_people(store, since, service, REVIEWER)
+    users = agreement_with_people(store, since, service, USER)
+    corrected = corrected_rates(store, since, service, reviewers)
+    return figure_cards.people_card(reviewers, users, labelled, drawn) + figure_cards.corrected_card(
+        corrected
+    )

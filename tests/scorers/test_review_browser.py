@@ -1,0 +1,141 @@
+"""A reviewer labels 30 requests on the live page in Debian's headless chromium, the way a person does: sign
+in, open the queue's next request, read it, tick the unsupported sentence, press a button, land on the next.
+The review page then shows each judge against those labels with 95% intervals, and the free judge's rate
+corrected for its measured errors with its interval, and the figures are the ones the labels imply."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+
+import pytest
+from browser_testing import Chromium, DevTools
+from live_testing import TOKEN, running_page
+from ragpulse_core.store import Store
+from ragpulse_dashboards.live import LivePage
+from ragpulse_scorers.review import in_uniform_share_sql
+from review_data import judged_requests
+
+# Labels are stored by the labels part (its table, migration 0070, and ragpulse_scorers.labels.store).
+LABELS = pytest.importorskip("ragpulse_scorers.labels.store")
+
+REQUESTS = 160
+LABELLED = 30
+
+
+def _draws(seed: int = 29) -> list[tuple[bool, bool, bool | None]]:
+    """Per request: whether it really is hallucinated (half are), the free judge's verdict (it catches four
+    hallucinations in five and passes nine grounded answers in ten) and the LLM judge's (on every other
+    request; it errs one time in twenty)."""
+    draw = random.Random(seed)
+    requests = []
+    for index in range(REQUESTS):
+        truth = draw.random() < 0.5
+        lexical = draw.random() < (0.8 if truth else 0.1)
+        llm = None if index % 2 else (truth if draw.random() < 0.95 else not truth)
+        requests.append((truth, lexical, llm))
+    return requests
+
+
+DRAWS = _draws()
+
+
+def _truth(index: int) -> bool:
+    """Whether request ``index`` really is hallucinated (what the reviewer sees by reading it)."""
+    return DRAWS[index][0]
+
+
+def _judges(index: int) -> tuple[bool, bool | None]:
+    return DRAWS[index][1], DRAWS[index][2]
+
+
+@pytest.fixture
+def page(store: Store) -> Iterator[LivePage]:
+    judged_requests(store, [
+        {"index": index, "lexical_bad": lexical, "support": 0.2 if lexical else 0.4 + (index % 50) / 100,
+         "llm_bad": llm, "question": f"Q{index}: when does the museum open?"}
+        for index, (lexical, llm) in enumerate(map(_judges, range(REQUESTS)))
+    ])  # fmt: skip
+    with running_page(store) as running:
+        yield running
+
+
+def _text(tab: DevTools) -> str:
+    return " ".join(str(tab.evaluate("document.body.innerText")).split())
+
+
+@pytest.mark.slow
+def test_a_reviewer_labels_thirty_requests_and_the_page_measures_the_judges(
+    page: LivePage, store: Store, chromium: Chromium
+) -> None:
+    tab = chromium.tab(1280, 900)
+    labelled: list[int] = []
+    try:
+        tab.open(f"{page.url}?token={TOKEN}")
+        tab.open(f"{page.url}review")
+        assert "Review queue · all services" in _text(tab)
+        tab.click("a.button")  # "Label the next request"
+        tab.evaluate("document.querySelector('input[name=author]').value = 'Ana Reviewer'")
+        for _ in range(LABELLED):
+            assert tab.evaluate("location.pathname") == "/review/request"
+            question = _text(tab).split("Question ", 1)[1]
+            index = int(re.match(r"Q(\d+):", question).group(1))  # type: ignore[union-attr]
+            assert index not in labelled, "a labelled request is never offered again"
+            labelled.append(index)
+            if _truth(index):
+                tab.evaluate("document.querySelector('input[name=sentence][value=\"1\"]').checked = true")
+                tab.click("button[value=hallucinated]")
+            else:
+                tab.click("button[value=grounded]")
+        tab.open(f"{page.url}review")
+        shown = _text(tab)
+    finally:
+        tab.close()
+
+    stored = store.query(
+        f"SELECT TraceId, Label, Sentences, Author, Source FROM {store.table('ragpulse_labels')} FINAL"
+    )
+    assert len(stored) == LABELLED
+    assert {(author, source) for _, _, _, author, source in stored} == {("Ana Reviewer", "reviewer")}
+    assert sorted(list(sentences) for _, label, sentences, _, _ in stored if label == "hallucinated") == [
+        [1]
+    ] * sum(_truth(index) for index in labelled)
+
+    # The figures count the labels of requests the queue drew at random, and match what those labels say.
+    drawn = {
+        int(question.split(":")[0][1:])
+        for (question,) in store.query(
+            f"SELECT Question FROM {store.table('ragpulse_requests')} r WHERE {in_uniform_share_sql()}"
+        )
+    } & set(labelled)
+    assert len(drawn) >= LABELLED // 3
+    assert f"Reviewers labelled {LABELLED} requests here; {len(drawn)} of them were drawn at random" in shown
+    bad = [index for index in drawn if _truth(index)]
+    good = [index for index in drawn if not _truth(index)]
+    caught = sum(_judges(index)[0] for index in bad) / len(bad)
+    passed = sum(not _judges(index)[0] for index in good) / len(good)
+    interval = r"\[-?[\d.]+, [\d.]+\]"
+    lexical = re.search(
+        rf"lexical museum · A {len(drawn)} ([\d.]+) {interval} ([\d.]+) {interval}"
+        rf" ([\d.]+) {interval} (-?[\d.]+) {interval}",
+        shown,
+    )
+    assert lexical, shown
+    assert float(lexical.group(1)) == pytest.approx(caught, abs=0.006)
+    assert float(lexical.group(2)) == pytest.approx(passed, abs=0.006)
+    assert float(lexical.group(3)) == pytest.approx((caught + passed) / 2, abs=0.006)
+    llm_labelled = sum(1 for index in drawn if _judges(index)[1] is not None)
+    assert re.search(rf"support museum · A {llm_labelled} [\d.]+ {interval} [\d.]+ {interval}", shown)
+
+    # The free judge's raw rate over every request it judged, corrected with the error rates just measured.
+    raw = sum(_judges(index)[0] for index in range(REQUESTS)) / REQUESTS
+    corrected = re.search(
+        rf"museum · A [\d.]+% \(\d+ of {REQUESTS}\) ([\d.]+)% \[([\d.]+)%, ([\d.]+)%\]"
+        rf" {len(drawn)} reviewer labels: sensitivity",
+        shown,
+    )
+    assert corrected, shown
+    expected = min(1.0, max(0.0, (raw + passed - 1) / (caught + passed - 1)))
+    value, low, high = (float(group) / 100 for group in corrected.groups())
+    assert value == pytest.approx(expected, abs=0.0006) and low < value < high

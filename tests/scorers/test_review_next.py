@@ -1,0 +1,44 @@
+"""``ragpulse label --next`` as printed: the queue's next request, why it was offered, its answer numbered by
+sentence with the free judge's marks, every judge's verdict, and the command that labels it."""
+
+from __future__ import annotations
+
+import io
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from ragpulse_core.store import Store
+from ragpulse_scorers.review.show import print_next
+from review_data import CONTEXT, judged_request
+from rich.console import Console
+
+# Labels are stored by the labels part (its table, migration 0070, and ragpulse_scorers.labels.store).
+LABELS = pytest.importorskip("ragpulse_scorers.labels.store")
+
+
+def _printed(store: Store, service: str | None = None) -> tuple[bool, str]:
+    console = Console(file=io.StringIO(), width=200, color_system=None)
+    found = print_next(
+        store, console, since=datetime.now(UTC) - timedelta(hours=24), service=service, command="ragpulse"
+    )
+    return found, console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def test_the_next_request_is_printed_with_how_to_label_it(store: Store) -> None:
+    judged = judged_request(store, 1, lexical_bad=True, support=0.2, llm_bad=False)
+    found, text = _printed(store)
+    assert found
+    lines = text.splitlines()
+    assert lines[0].startswith("Next to review: ")
+    assert f"trace {judged.id.trace_id} · span {judged.id.span_id} · service museum · variant A" in lines[1]
+    assert "Q Question 1: when does the museum open?" in text and f"context 1 {CONTEXT}" in text
+    assert "A0 The museum opens at nine.\n" in text
+    assert "A1 Tickets cost twenty euros.  unsupported per lexical" in text
+    assert "judges: lexical hallucinated, support grounded" in text
+    assert f"label it: ragpulse label {judged.id.trace_id} hallucinated|grounded" in text
+
+
+def test_an_empty_queue_says_so(store: Store) -> None:
+    judged_request(store, 1, lexical_bad=True, support=0.2, service="zoo")
+    found, text = _printed(store, service="museum")
+    assert not found and text.startswith("Nothing to review")
