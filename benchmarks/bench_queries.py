@@ -329,11 +329,22 @@ def application_queries(store: Store, ref: str | None = None) -> Iterator[Query]
     yield Query("observe", "alert job: observe", lambda window: observe(store, AlertSettings(), window.end))
 
 
+# Modules that moved when the parts were split (issue 30): an older module's imports of them, as they are now.
+_EARLIER_MODULES = {
+    "ragpulse_scorers.alerts": "ragpulse_dashboards.alerts",
+    "ragpulse_scorers.report": "ragpulse_dashboards.report",
+    "ragpulse_scorers.settings import AlertSettings": "ragpulse_dashboards.settings import AlertSettings",
+}
+
+
 def _module_at(ref: str, relative: str) -> ModuleType:
     """``dashboards/src/ragpulse_dashboards/<relative>`` as it was at ``ref``, imported under a name of its
     own."""
     path = Path(tempfile.mkdtemp(prefix="ragpulse-bench-")) / relative.replace("/", "_")
-    path.write_text(_git_text(ref, f"dashboards/src/ragpulse_dashboards/{relative}"))
+    text = _git_text(ref, f"dashboards/src/ragpulse_dashboards/{relative}")
+    for earlier, now in _EARLIER_MODULES.items():
+        text = text.replace(f"from {earlier}", f"from {now}")
+    path.write_text(text)
     spec = importlib.util.spec_from_file_location(f"at_{ref}_{path.stem}", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

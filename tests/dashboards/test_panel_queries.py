@@ -359,7 +359,7 @@ def test_latency_over_weeks_reads_hourly_states_that_agree_with_the_step_rows(
     from_rows = {row["step"]: row for row in store.query_dicts(expand_dashboard_query(sql, chosen, recent))}
     hourly_sql = expand_dashboard_query(sql, chosen, weeks)
     from_hours = {row["step"]: row for row in store.query_dicts(hourly_sql)}
-    assert "ragpulse_step_latency_hours WHERE" in hourly_sql and "AND NOT (" in hourly_sql
+    assert "ragpulse_step_latency_digests WHERE" in hourly_sql and "AND NOT (" in hourly_sql
     assert set(from_hours) == set(from_rows) == {*STEPS, "total"}
     for step, row in from_rows.items():
         assert (from_hours[step]["calls"], from_hours[step]["errors"]) == (row["calls"], row["errors"])

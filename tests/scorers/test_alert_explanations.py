@@ -101,7 +101,8 @@ def test_headings_count_what_happened(store: Store) -> None:
     assert "Alerts (1 firing)" in said and "resolved" not in said.split("Alerts (1 firing)")[1][:40]
     assert "then resolved" not in said
 
-    store.command(f"TRUNCATE TABLE {store.table('ragpulse_scores')}")
+    for judged in ("ragpulse_scores", "ragpulse_request_verdicts"):  # the verdicts the rules read
+        store.command(f"TRUNCATE TABLE {store.table(judged)}")
     _scores(store, hallucinated=0, total=200, at=now - timedelta(minutes=5))
     assert evaluate_alerts(store, ALERTS, now=now + timedelta(minutes=1)).resolved
     assert "Alerts (1 resolved in this window)" in _said(store)
@@ -117,7 +118,8 @@ def test_nothing_resolves_against_an_empty_baseline(store: Store) -> None:
         rules.SUPPORT_DROP
     ]
 
-    store.command(f"TRUNCATE TABLE {store.table('ragpulse_scores')}")
+    for judged in ("ragpulse_scores", "ragpulse_request_verdicts"):  # the verdicts the rules read
+        store.command(f"TRUNCATE TABLE {store.table(judged)}")
     _scores(store, hallucinated=10, total=200, at=now + timedelta(minutes=50))
     later = evaluate_alerts(store, only_drop, now=now + timedelta(minutes=55))
     assert later.resolved == []

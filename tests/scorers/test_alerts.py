@@ -177,7 +177,8 @@ def test_hysteresis_keeps_one_episode_while_rate_hovers_at_threshold(store: Stor
     alert_settings = settings()
 
     def evaluate_with(hallucinated: int, minutes_later: int) -> Any:
-        store.command(f"TRUNCATE TABLE {store.table('ragpulse_scores')}")
+        for judged in ("ragpulse_scores", "ragpulse_request_verdicts"):  # the verdicts the rules read
+            store.command(f"TRUNCATE TABLE {store.table(judged)}")
         at = now + timedelta(minutes=minutes_later)
         insert_hallucination_scores(store, hallucinated=hallucinated, total=200, at=at - timedelta(minutes=5))
         return evaluate_alerts(store, alert_settings, now=at)
@@ -204,7 +205,8 @@ def test_alert_without_data_keeps_firing(store: Store) -> None:
     now = now_utc()
     insert_hallucination_scores(store, hallucinated=60, total=200, at=now - timedelta(minutes=5))
     assert evaluate_alerts(store, settings(), now=now).fired
-    store.command(f"TRUNCATE TABLE {store.table('ragpulse_scores')}")
+    for judged in ("ragpulse_scores", "ragpulse_request_verdicts"):  # the verdicts the rules read
+        store.command(f"TRUNCATE TABLE {store.table(judged)}")
     later = evaluate_alerts(store, settings(), now=now + timedelta(minutes=5))
     assert later.resolved == [] and len(later.firing) == 1
 

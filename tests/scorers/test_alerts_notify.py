@@ -12,6 +12,7 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 from ragpulse_core.cli import main
 from ragpulse_core.store import Store
 from ragpulse_dashboards.alerts import evaluate_alerts, load_alerts
@@ -19,6 +20,8 @@ from ragpulse_dashboards.commands import alerts as alerts_command
 from ragpulse_dashboards.settings import AlertSettings
 from rich.console import Console
 
+# Retries quick enough for a test.
+FAST = {"delivery_backoff_s": 0.01, "delivery_backoff_max_s": 0.05}
 SCORE_COLUMNS = ["TraceId", "RequestTime", "ScoredAt", "ServiceName", "Variant", "Scorer", "Metric", "Value"]
 
 
@@ -79,7 +82,8 @@ def test_fire_and_resolve_post_slack_json(store: Store, hook: Hook) -> None:
     fired = evaluate_alerts(store, settings, now=now).fired
     assert len(fired) == 1 and fired[0].notify_error == ""
     evaluate_alerts(store, settings, now=now + timedelta(minutes=1))  # still firing: no second message
-    store.command(f"TRUNCATE TABLE {store.table('ragpulse_scores')}")
+    for judged in ("ragpulse_scores", "ragpulse_request_verdicts"):  # the verdicts the rules read
+        store.command(f"TRUNCATE TABLE {store.table(judged)}")
     seed(store, 2, 200, now)
     evaluate_alerts(store, settings, now=now + timedelta(minutes=2))
 
@@ -102,23 +106,25 @@ def test_webhook_down_is_logged_and_state_still_recorded(
 ) -> None:
     now = datetime.now(UTC).replace(microsecond=0)
     seed(store, 90, 200, now - timedelta(minutes=5))
-    settings = AlertSettings(webhook_url=closed_port_url(), webhook_timeout_s=2)
+    settings = AlertSettings(webhook_url=closed_port_url(), webhook_timeout_s=2, **FAST)
 
     result = evaluate_alerts(store, settings, now=now)
 
-    assert "webhook unreachable" in result.fired[0].notify_error
+    assert result.fired[0].notify_error.startswith("webhook (slack): unreachable: ConnectError")
     assert "alert notification failed" in caplog.text
     stored = load_alerts(store)
     assert [(r.state, r.notify_error) for r in stored] == [("firing", result.fired[0].notify_error)]
 
 
-@pytest.mark.parametrize("url", ["http://exa mple.invalid:99999/hook", "ftp://127.0.0.1/hook"])
-def test_malformed_webhook_url_is_recorded_not_raised(store: Store, url: str) -> None:
-    now = datetime.now(UTC).replace(microsecond=0)
-    seed(store, 90, 200, now - timedelta(minutes=5))
-    result = evaluate_alerts(store, AlertSettings(webhook_url=url), now=now)
-    assert result.fired[0].notify_error.startswith("webhook unreachable")
-    assert load_alerts(store)[0].state == "firing"
+@pytest.mark.parametrize(
+    "url", ["http://exa mple.invalid/hook", "http://h.invalid:99999/hook", "ftp://127.0.0.1/hook"]
+)
+def test_malformed_webhook_url_is_a_config_error_without_the_url(url: str) -> None:
+    with pytest.raises(ValidationError) as raised:
+        AlertSettings(webhook_url=url)
+    [error] = raised.value.errors()
+    assert error["loc"] == ("webhook_url",) and "must be an http:// or https:// URL" in error["msg"]
+    assert "/hook" not in error["msg"]
 
 
 def test_webhook_error_status_is_recorded(store: Store) -> None:
@@ -126,11 +132,12 @@ def test_webhook_error_status_is_recorded(store: Store) -> None:
     try:
         now = datetime.now(UTC).replace(microsecond=0)
         seed(store, 90, 200, now - timedelta(minutes=5))
-        result = evaluate_alerts(store, AlertSettings(webhook_url=failing.url), now=now)
+        settings = AlertSettings(webhook_url=failing.url, delivery_attempts=3, **FAST)
+        result = evaluate_alerts(store, settings, now=now)
     finally:
         failing.close()
-    assert result.fired[0].notify_error == "webhook answered 500"
-    assert len(failing.bodies) == 1
+    assert result.fired[0].notify_error == "webhook (slack): answered 500 (after 3 attempts)"
+    assert len(failing.bodies) == 3
 
 
 def test_cli_lists_firing_then_all(
@@ -150,7 +157,8 @@ def test_cli_lists_firing_then_all(
     assert "firing" in listing and "hallucination_rate" in listing and "svc" in listing
     assert "0.450" in listing and "200" in listing
 
-    store.command(f"TRUNCATE TABLE {store.table('ragpulse_scores')}")
+    for judged in ("ragpulse_scores", "ragpulse_request_verdicts"):  # the verdicts the rules read
+        store.command(f"TRUNCATE TABLE {store.table(judged)}")
     seed(store, 0, 200, now)
     assert main(["alerts", "--dsn", chdb_dsn, "--evaluate"]) == 0
     assert "no alerts firing" in capsys.readouterr().out

@@ -145,6 +145,19 @@ def test_the_alert_window_of_a_short_run_fires_for_the_drifting_variant_against_
     assert "the support-drop baseline is the run's first 240 s" in window.describe()
 
 
+def test_the_demo_alert_window_tells_none_of_the_users_destinations() -> None:
+    now = datetime.now(UTC)
+    configured = AlertSettings.model_validate(
+        {
+            "webhook_url": "https://hooks.example.com/services/T0/B0/secret",
+            "destinations": [{"kind": "slack", "name": "team", "url": "https://hooks.example.com/other"}],
+        }
+    )
+    assert configured.notified()
+    demo = AlertWindow(now - timedelta(minutes=9), now, None).settings(configured)
+    assert demo.notified() == []
+
+
 def test_without_a_drift_the_window_is_the_whole_run_and_nothing_older_is_a_baseline(store: Store) -> None:
     now = datetime.now(UTC)
     started, split = now - timedelta(minutes=9), now - timedelta(minutes=5)

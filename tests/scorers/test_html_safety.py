@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from ragpulse_core.printable import printable
 from ragpulse_dashboards.alerts import AlertKey, AlertRecord
+from ragpulse_dashboards.alerts.notify import NotificationLog, Notified
 from ragpulse_dashboards.alerts.state import FIRING
 from ragpulse_dashboards.report import render_html, render_terminal
 from ragpulse_dashboards.report.format import html_text
@@ -93,6 +94,11 @@ def report(text: str) -> ReportData:
         spend=[SpendRow("2026-01-01", text, 0.1, 10, 5, 8)],
         scoring=ScoringHealth(10, 8, 1.0, 2.0, text, 0, {text: 3}),
         alerts=[alert],
+        notifications=NotificationLog(
+            [Notified("a1", FIRING, text, "slack", text, text, text, text, text, False, 3, 500, text, now)],
+            failed_total=2,
+            delivered_total=1,
+        ),
         differences=[Difference(text, "hallucination", text, "", 0.5, 0.1, 0.8, 8, 8, True, text)],
         hallucination_threshold=0.2, alert_limits=AlertLimits(30, 60), not_scored=[NotScored(text, text, 2)],
     )  # fmt: skip

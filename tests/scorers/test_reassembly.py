@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from pipeline_testing import settings_for, trace_id
 from ragpulse_assembly.settings import ServiceMapping
 from ragpulse_core.store import Store
+from ragpulse_dashboards.report.queries import scoring_health
 from ragpulse_scorers.lexical.scorer import LexicalScorer
 from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.pipeline.reassembly import reassemble
@@ -50,6 +51,33 @@ def counted(store: Store, trace: str) -> dict[str, tuple[int, float]]:
     return {str(metric): (int(count), float(total)) for metric, count, total in rows}
 
 
+def best_verdict(store: Store, trace: str) -> tuple[int, int]:
+    """What the alert rules count of the request: its counted best-judge verdicts and how many say
+    hallucinated."""
+    rows = store.query(
+        "SELECT sum(Sign), sum(Sign * Hallucinated)"
+        f" FROM {store.table('ragpulse_request_verdicts')} WHERE TraceKey = cityHash64({{trace:String}})",
+        {"trace": trace},
+    )
+    return int(rows[0][0]), int(rows[0][1])
+
+
+def outcomes_agree_with_the_log(store: Store) -> dict[str, int]:
+    """The report's outcome counts over the last two hours (whole hours: the hourly counts) are the log's."""
+    since = datetime.now(UTC) - timedelta(hours=2)
+    logged = {
+        f"{scorer}: {outcome}": int(count)
+        for scorer, outcome, count in store.query(
+            f"SELECT Scorer, Outcome, count() FROM {store.table('ragpulse_scoring_log')}"
+            " WHERE RequestTime >= {since:DateTime64(6)} GROUP BY Scorer, Outcome ORDER BY Scorer, Outcome",
+            {"since": since},
+        )
+    }
+    shown = scoring_health(store, {"since_ms": int(since.timestamp() * 1000), "service": ""}, 0).outcomes
+    assert shown == logged
+    return shown
+
+
 def test_a_changed_mapping_supersedes_the_old_judgment_and_leaves_the_others(
     store: Store, chdb_dsn: str
 ) -> None:
@@ -61,6 +89,8 @@ def test_a_changed_mapping_supersedes_the_old_judgment_and_leaves_the_others(
     first = run_tick(settings, store, [LexicalScorer()])
     assert first.count("lexical", Outcome.SCORED) == 2
     assert counted(store, mapped)["hallucination"] == (1, 1.0)  # judged against the stale notice
+    assert best_verdict(store, mapped) == (1, 1)
+    assert outcomes_agree_with_the_log(store)["lexical: scored"] == 2
     kept = counted(store, other)
 
     mapping = ServiceMapping.model_validate(
@@ -70,10 +100,15 @@ def test_a_changed_mapping_supersedes_the_old_judgment_and_leaves_the_others(
 
     assert (report.changed, report.added) == (1, 0)
     assert counted(store, mapped)["hallucination"] == (0, 0.0)  # taken back at once, before any re-judging
+    assert best_verdict(store, mapped) == (0, 0)
+    assert outcomes_agree_with_the_log(store)["lexical: scored"] == 1
     second = run_tick(settings, store, [LexicalScorer()])
     assert second.count("lexical", Outcome.SCORED) == 1
     assert counted(store, mapped)["hallucination"] == (1, 0.0)  # judged once more, on the mapped documents
+    assert best_verdict(store, mapped) == (1, 0)
+    assert outcomes_agree_with_the_log(store)["lexical: scored"] == 2
     assert counted(store, other) == kept
+    assert best_verdict(store, other) == (1, int(kept["hallucination"][1]))
 
     again = reassemble(store, [mapping], timedelta(hours=1), timedelta(seconds=60))
     assert (again.changed, again.added) == (0, 0)

@@ -6,18 +6,115 @@ Environment: ``RAGPULSE_ALERTS__WINDOW_MINUTES=30``, ``RAGPULSE_LIVE__PORT=4400`
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated, Literal
+from urllib.parse import SplitResult, urlsplit
 
-from pydantic import Field, SecretStr, ValidationInfo, field_validator
+from pydantic import Field, SecretStr, ValidationInfo, field_validator, model_validator
 from ragpulse_core.settings import SettingsSection
 from ragpulse_core.tokens import checked_token
 from ragpulse_scorers.settings import ScorersSettings
+
+PAGERDUTY_EVENTS_URL = "https://events.pagerduty.com/v2/enqueue"
+Severity = Literal["critical", "error", "warning", "info"]
+
+
+def _http_url(url: SecretStr | None) -> SecretStr | None:
+    """An http(s) URL with a host; the error never repeats the URL, which holds the destination's secret."""
+    if url is None:
+        return None
+    parts = urlsplit(url.get_secret_value().strip())
+    if not _is_http(parts):
+        raise ValueError(
+            "must be an http:// or https:// URL with a host (not shown here: it may hold a secret)"
+        )
+    return SecretStr(parts.geturl())
+
+
+def _is_http(parts: SplitResult) -> bool:
+    try:
+        parts.port  # noqa: B018 - raises on a port out of range
+    except ValueError:
+        return False
+    return (
+        parts.scheme in ("http", "https")
+        and bool(parts.hostname)
+        and not any(char.isspace() for char in parts.netloc)
+    )
+
+
+class _Destination(SettingsSection):
+    kind: str
+    name: str = Field("", description="How logs, the report and the live page name it (default: its kind)")
+    timeout_s: float = Field(5.0, gt=0, description="One attempt's timeout")
+
+    @property
+    def label(self) -> str:
+        return self.kind if self.name in ("", self.kind) else f"{self.name} ({self.kind})"
+
+    def secrets(self) -> list[str]:
+        """Every secret value it holds (URLs, keys, header values): logs and errors mask them."""
+        found: list[str] = []
+        for value in self.__dict__.values():
+            held = value.values() if isinstance(value, dict) else [value]
+            found += [item.get_secret_value() for item in held if isinstance(item, SecretStr)]
+        return found
+
+
+class SlackDestination(_Destination):
+    """A Slack incoming webhook: a message of Block Kit blocks on fire and on resolve."""
+
+    kind: Literal["slack"]
+    url: SecretStr = Field(description="The incoming-webhook URL (secret: it carries the token)")
+
+    _url = field_validator("url")(_http_url)
+
+
+class PagerDutyDestination(_Destination):
+    """PagerDuty Events API v2: trigger on fire, resolve on resolve, one dedup key per alert episode."""
+
+    kind: Literal["pagerduty"]
+    routing_key: SecretStr = Field(description="The integration key of an Events API v2 integration")
+    url: SecretStr = Field(
+        SecretStr(PAGERDUTY_EVENTS_URL), description="Events endpoint (EU accounts differ)"
+    )
+    severity: Severity | None = Field(None, description="Every alert's severity (default: by rule)")
+
+    _url = field_validator("url")(_http_url)
+
+    @field_validator("routing_key")
+    @classmethod
+    def _key_not_blank(cls, key: SecretStr) -> SecretStr:
+        stripped = key.get_secret_value().strip()
+        if not stripped:
+            raise ValueError("is blank")
+        return SecretStr(stripped)
+
+
+class WebhookDestination(_Destination):
+    """Any HTTP endpoint: one JSON document per change, schema ``ragpulse.alert.v1``."""
+
+    kind: Literal["webhook"]
+    url: SecretStr
+    headers: dict[str, SecretStr] = Field(
+        default_factory=dict, description="Sent with every post, e.g. Authorization (values are secret)"
+    )
+
+    _url = field_validator("url")(_http_url)
+
+
+Destination = Annotated[
+    SlackDestination | PagerDutyDestination | WebhookDestination, Field(discriminator="kind")
+]
+LEGACY_WEBHOOK = "webhook"
 
 
 class AlertSettings(SettingsSection):
     hallucination_threshold: float = Field(0.2, ge=0, le=1)
     window_minutes: float = Field(60.0, gt=0)
     min_samples: int = Field(30, ge=1)
-    webhook_url: str | None = None
+    webhook_url: SecretStr | None = Field(
+        None, description="A Slack-compatible webhook: the same as a slack destination named 'webhook'"
+    )
     enabled: bool = Field(True, description="Run the built-in alert job beside the scorer")
     interval_s: float = Field(60.0, gt=0, description="Seconds between alert evaluations")
     resolve_margin: float = Field(
@@ -28,6 +125,20 @@ class AlertSettings(SettingsSection):
     stall_grace_minutes: float = Field(5.0, ge=0, description="Requests younger than this need no score yet")
     stall_min_requests: int = Field(10, ge=1, description="Requests in the window before a stall can fire")
     webhook_timeout_s: float = Field(5.0, gt=0)
+    destinations: list[Destination] = Field(
+        default_factory=list, description="Where fired and resolved alerts are sent ([[alerts.destinations]])"
+    )
+    link_url: str | None = Field(
+        None, description="The page notifications link to, with ?service=NAME (e.g. the live page's URL)"
+    )
+    delivery_attempts: int = Field(5, ge=1, description="Tries per notification, the first included")
+    delivery_backoff_s: float = Field(1.0, gt=0, description="Wait before the first retry; doubles each time")
+    delivery_backoff_max_s: float = Field(30.0, gt=0, description="Longest wait between two tries")
+    delivery_deadline_s: float = Field(
+        30.0,
+        gt=0,
+        description="An evaluation waits this long at most for its notifications, retries included",
+    )
     corrected_threshold: float | None = Field(
         None,
         ge=0,
@@ -35,6 +146,35 @@ class AlertSettings(SettingsSection):
         description="Fire when the hallucination rate corrected for the free judge's measured errors is above"
         " this (its interval's lower bound); unset: no such alert",
     )
+
+    _webhook_url = field_validator("webhook_url")(_http_url)
+
+    @field_validator("link_url")
+    @classmethod
+    def _link_is_http(cls, url: str | None) -> str | None:
+        if url is not None and not _is_http(urlsplit(url)):
+            raise ValueError("must be an http:// or https:// URL with a host")
+        return url
+
+    @model_validator(mode="after")
+    def _names_unique(self) -> AlertSettings:
+        names = [destination.label for destination in self.notified()]
+        repeated = sorted({name for name in names if names.count(name) > 1})
+        if repeated:
+            raise ValueError(
+                f"two alert destinations are named {', '.join(repeated)}: give each its own `name`"
+            )
+        return self
+
+    def notified(self) -> list[SlackDestination | PagerDutyDestination | WebhookDestination]:
+        """Every destination, the single ``webhook_url`` first (as a slack destination named 'webhook')."""
+        legacy = (
+            [SlackDestination(kind="slack", name=LEGACY_WEBHOOK, url=self.webhook_url,
+                              timeout_s=self.webhook_timeout_s)]
+            if self.webhook_url is not None
+            else []
+        )  # fmt: skip
+        return [*legacy, *self.destinations]
 
 
 class LiveSettings(SettingsSection):

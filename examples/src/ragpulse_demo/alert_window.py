@@ -29,14 +29,20 @@ class AlertWindow:
         return self.split_at or self.run_started
 
     def settings(self, alerts: AlertSettings) -> AlertSettings:
-        """``alerts`` with this run's window and baseline (rules read back to ``now − window − baseline``)."""
+        """``alerts`` with this run's window and baseline (rules read back to ``now − window − baseline``).
+
+        Without destinations: a demo's made-up alerts must not page anyone the user's config names.
+        """
         window_s = (self.evaluated_at - self.window_start).total_seconds()
         baseline_days = (
             (self.split_at - self.run_started).total_seconds() / SECONDS_PER_DAY
             if self.split_at is not None
             else _EMPTY_BASELINE_DAYS
         )
-        return alerts.model_copy(update={"window_minutes": window_s / 60, "baseline_days": baseline_days})
+        quiet = {"webhook_url": None, "destinations": []}
+        return alerts.model_copy(
+            update={"window_minutes": window_s / 60, "baseline_days": baseline_days, **quiet}
+        )
 
     def describe(self) -> str:
         window_s = (self.evaluated_at - self.window_start).total_seconds()

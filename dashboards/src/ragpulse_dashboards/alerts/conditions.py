@@ -7,7 +7,9 @@ support judge 1 − adherence) and as supported otherwise; rows with an error or
 request counts once, judged by the best judge that scored it (support over any other LLM judge over lexical),
 so one incident raises one alert per service and variant, not one per judge; and by that judge's newest
 verdict, so a request scored twice (a new scorer version, a retried batch) counts once before its parts merge
-as after. Judge errors and scoring counts are counted per request, by its newest row.
+as after. Those verdicts are read from ``ragpulse_request_verdicts`` (one counted row per request, kept by a
+view as scores are written), summing ``Sign``. Judge errors and scoring counts are counted per request, by its
+newest row.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ragpulse_core.store import Store
-from ragpulse_scorers.metric_names import HALLUCINATION
 
 from ragpulse_dashboards.alerts import rules
 from ragpulse_dashboards.alerts.rules import AlertKey, Observation
@@ -32,23 +33,23 @@ from ragpulse_dashboards.settings import AlertSettings
 
 _HALLUCINATION_COUNTS = """
 SELECT ServiceName, Variant,
-       countIf(RequestTime > {start:DateTime64(6)} AND bad) AS hallucinated,
-       countIf(RequestTime > {start:DateTime64(6)}) AS scored,
-       countIf(RequestTime <= {start:DateTime64(6)} AND NOT bad) AS baseline_supported,
-       countIf(RequestTime <= {start:DateTime64(6)}) AS baseline_scored,
-       arrayStringConcat(
-           arraySort(groupUniqArrayIf(judge, RequestTime > {start:DateTime64(6)})), ', '
-       ) AS judges
+       sum(recent_hallucinated) AS hallucinated,
+       sum(recent) AS scored,
+       sum(baseline_supported) AS baseline_supported,
+       sum(baseline) AS baseline_scored,
+       arrayStringConcat(arraySort(groupArrayIf(Judge, recent > 0)), ', ') AS judges
 FROM (
-    SELECT ServiceName, Variant, RequestTime,
-           argMax(Value, (Scorer = 'support', Scorer != 'lexical', ScoredAt)) >= 0.5 AS bad,
-           argMax(Scorer, (Scorer = 'support', Scorer != 'lexical', ScoredAt)) AS judge
-    FROM {scores}
-    WHERE Metric = {hallucination:String} AND Error = '' AND Value IS NOT NULL
-      AND RequestTime > {baseline_start:DateTime64(6)} AND RequestTime <= {end:DateTime64(6)}
-    GROUP BY ServiceName, Variant, TraceKey, SpanId, RequestTime
+    SELECT ServiceName, Variant, Judge,
+           sumIf(Sign, RequestTime > {start:DateTime64(6)} AND Hallucinated = 1) AS recent_hallucinated,
+           sumIf(Sign, RequestTime > {start:DateTime64(6)}) AS recent,
+           sumIf(Sign, RequestTime <= {start:DateTime64(6)} AND Hallucinated = 0) AS baseline_supported,
+           sumIf(Sign, RequestTime <= {start:DateTime64(6)}) AS baseline
+    FROM {verdicts}
+    WHERE RequestTime > {baseline_start:DateTime64(6)} AND RequestTime <= {end:DateTime64(6)}
+    GROUP BY ServiceName, Variant, Judge
 )
 GROUP BY ServiceName, Variant
+HAVING scored + baseline_scored > 0
 ORDER BY ServiceName, Variant
 """
 
@@ -85,8 +86,10 @@ ORDER BY ServiceName, Scorer
 
 def _with_tables(sql: str, store: Store) -> str:
     # Only table names are formatted in; every value is bound server-side.
-    return sql.replace("{scores}", store.table("ragpulse_scores")).replace(
-        "{requests}", store.table("ragpulse_requests")
+    return (
+        sql.replace("{scores}", store.table("ragpulse_scores"))
+        .replace("{requests}", store.table("ragpulse_requests"))
+        .replace("{verdicts}", store.table("ragpulse_request_verdicts"))
     )
 
 
@@ -104,7 +107,7 @@ def observe(
     baseline_start = now - window - timedelta(days=settings.baseline_days)
     rows = store.query_dicts(
         _with_tables(_HALLUCINATION_COUNTS, store),
-        {**bounds, "baseline_start": baseline_start, "hallucination": HALLUCINATION},
+        {**bounds, "baseline_start": baseline_start},
     )
     for row in rows:
         labels = (row["ServiceName"], row["Variant"])

@@ -10,9 +10,10 @@ from typing import Any
 
 from ragpulse_core.store import Store
 
-from ragpulse_dashboards.alerts import state, webhook
+from ragpulse_dashboards.alerts import state
 from ragpulse_dashboards.alerts.checks import save_checks
 from ragpulse_dashboards.alerts.conditions import observe
+from ragpulse_dashboards.alerts.notify import failures, notify
 from ragpulse_dashboards.alerts.rules import Observation
 from ragpulse_dashboards.alerts.state import FIRING, RESOLVED, AlertRecord
 from ragpulse_dashboards.settings import AlertSettings
@@ -39,22 +40,21 @@ def evaluate_alerts(
     now = (now or datetime.now(UTC)).astimezone(UTC)
     current = state.load_firing(store)
     result = Evaluation()
-    changed: list[AlertRecord] = []
     observations = observe(store, settings, now, sample_rate=sample_rate)
     for observation in observations:
         previous = current.pop(observation.key, None)
         if previous is None and observation.fire:
-            record = _notified(_fired(observation, now), settings)
-            result.fired.append(record)
+            result.fired.append(_fired(observation, now))
         elif previous is not None and observation.clear:
-            record = _notified(_updated(previous, observation, now, RESOLVED), settings)
-            result.resolved.append(record)
+            result.resolved.append(_updated(previous, observation, now, RESOLVED))
         elif previous is not None:
-            record = _updated(previous, observation, now, FIRING)
-            result.firing.append(record)
-        else:
-            continue
-        changed.append(record)
+            result.firing.append(_updated(previous, observation, now, FIRING))
+    deliveries = notify(store, settings, [*result.fired, *result.resolved])
+    result.fired = [replace(record, notify_error=failures(deliveries, record)) for record in result.fired]
+    result.resolved = [
+        replace(record, notify_error=failures(deliveries, record)) for record in result.resolved
+    ]
+    changed = [*result.fired, *result.resolved, *result.firing]
     result.firing.extend([*current.values(), *result.fired])
     state.save(store, changed)
     save_checks(store, now, observations, settings.interval_s)
@@ -63,15 +63,6 @@ def evaluate_alerts(
     for record in result.resolved:
         logger.info("alert resolved: %s", record.summary)
     return result
-
-
-def _notified(record: AlertRecord, settings: AlertSettings) -> AlertRecord:
-    """Post the change to the webhook, when one is set; the outcome is kept on the record."""
-    if not settings.webhook_url:
-        return record
-    message = webhook.slack_message(record)
-    error = webhook.post(settings.webhook_url, message, timeout_s=settings.webhook_timeout_s)
-    return replace(record, notify_error=error)
 
 
 def _fired(observation: Observation, now: datetime) -> AlertRecord:

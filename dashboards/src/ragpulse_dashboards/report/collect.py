@@ -14,6 +14,7 @@ from ragpulse_core.store import Store
 from ragpulse_scorers.metric_names import HALLUCINATION
 
 from ragpulse_dashboards.alerts.checks import load_checks
+from ragpulse_dashboards.alerts.notify import load_notification_log
 from ragpulse_dashboards.report import queries
 from ragpulse_dashboards.report.compare import mean_differences, rate_differences
 from ragpulse_dashboards.report.model import AlertLimits, HallucinationRow, MetricRow, Rate, ReportData
@@ -120,6 +121,7 @@ def collect_report(
         spend=queries.spend(store, params),
         scoring=queries.scoring_health(store, params, sum(variant.requests for variant in variants)),
         alerts=queries.alerts(store, since, service),
+        notifications=load_notification_log(store, since, service),
         differences=rate_differences(hallucination, primary) + mean_differences(metrics),
         hallucination_threshold=hallucination_threshold,
         alert_limits=alert_limits,

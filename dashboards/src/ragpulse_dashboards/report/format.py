@@ -167,6 +167,13 @@ def alerts_heading(firing: int, resolved: int) -> str:
     return f"Alerts ({', '.join(parts)})" if parts else "Alerts"
 
 
+def notifications_heading(failed: int, delivered: int) -> str:
+    """``Notifications (2 failed, 14 delivered)``, naming only what happened."""
+    parts = [f"{failed} failed"] if failed else []
+    parts += [f"{delivered} delivered"] if delivered else []
+    return f"Notifications ({', '.join(parts)})"
+
+
 def sample_sizes(difference: Difference) -> str:
     if difference.n_baseline == difference.n_variant:
         return f"n = {difference.n_variant}"

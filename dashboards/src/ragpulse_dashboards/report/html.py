@@ -38,6 +38,7 @@ from ragpulse_dashboards.report.format import (
     judgement,
     milliseconds,
     not_scored,
+    notifications_heading,
     number,
     outcome_line,
     percent,
@@ -137,6 +138,8 @@ def render_html(
         sections.append(_verdict_card(data))
     if data.alerts:
         sections.append(_alerts_card(data))
+    if data.notifications.failed_total or data.notifications.delivered_total:
+        sections.append(_notifications_card(data))
     if data.worst:
         sections.append(_worst_card(data))
     if data.unscored:
@@ -467,6 +470,43 @@ def _alerts_card(data: ReportData) -> str:
         [False, False, False, True, False, False],
     )
     return _card(alerts_heading(len(data.firing_alerts), len(data.resolved_alerts)), table)
+
+
+def _notifications_card(data: ReportData) -> str:
+    """Alert notifications that did not reach their destination, so a silent pager is seen here."""
+    log = data.notifications
+    title = notifications_heading(log.failed_total, log.delivered_total)
+    if not log.failed_total:
+        return _card(
+            title, "<p class='muted'>Every alert notification in this window reached its destination.</p>"
+        )
+    rows = [
+        [
+            f"<span class='mono'>{html_text(sent.destination)}</span>",
+            f"<span class='{'bad' if sent.event == FIRING else 'good'}'>{html_text(sent.event)}</span>"
+            f" {html_text(sent.summary)}",
+            str(sent.attempts),
+            f"<span class='bad'>{html_text(sent.error)}</span>",
+            f"{sent.at:%m-%d %H:%M:%S}",
+        ]
+        for sent in log.failed
+    ]
+    table = _table(
+        ["destination", "alert", "attempts", "last error", "last try (UTC)"],
+        rows,
+        [False, False, True, False, False],
+    )
+    shown = (
+        f"the newest {len(log.failed)} of {log.failed_total} listed; "
+        if len(log.failed) < log.failed_total
+        else ""
+    )
+    note = (
+        f"<p class='muted'>Not delivered after their retries ({shown}the alerts themselves are recorded)."
+        " Check the destination's URL or key (<span class='mono'>[[alerts.destinations]]</span>) and that it"
+        " is up.</p>"
+    )
+    return _card(title, note, table)
 
 
 def _x_clock(data: ReportData) -> bool:

@@ -9,6 +9,7 @@ from datetime import datetime
 from ragpulse_scorers.stats import wilson_interval
 
 from ragpulse_dashboards.alerts.checks import AlertChecks, Checked
+from ragpulse_dashboards.alerts.notify import NotificationLog
 from ragpulse_dashboards.alerts.rules import HALLUCINATION_RATE, AlertKey
 from ragpulse_dashboards.alerts.state import FIRING, RESOLVED, AlertRecord
 from ragpulse_dashboards.report.agreement import JudgeAgreement
@@ -239,6 +240,8 @@ class ReportData:
     scoring: ScoringHealth
     alerts: list[AlertRecord] = field(default_factory=list)
     """Alerts firing now (whenever they fired), then those resolved within the window; newest first."""
+    notifications: NotificationLog = field(default_factory=NotificationLog)
+    """Alert notifications to destinations within the window: the failed ones listed, all counted."""
     differences: list[Difference] = field(default_factory=list)
     """Each variant against its own service's baseline: the primary hallucination rates first, then means."""
     hallucination_threshold: float | None = None

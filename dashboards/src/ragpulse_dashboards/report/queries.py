@@ -293,8 +293,8 @@ def latency(store: Store, params: dict[str, Any]) -> list[LatencyRow]:
     long_window = _long_window(params, HOURLY_LATENCY_AFTER)
     sql = (
         "SELECT if(Step = 'total', {kind_rag:String}, Step) AS step, sum(Calls) AS n,"
-        " quantilesBFloat16Merge(0.5, 0.95, 0.99)(Latency) AS q, q[1] AS p50, q[2] AS p95"
-        f" FROM {store.table('ragpulse_step_latency_hours')}"
+        " quantilesTDigestMerge(0.5, 0.95, 0.99)(Latency) AS q, q[1] AS p50, q[2] AS p95"
+        f" FROM {store.table('ragpulse_step_latency_digests')}"
         " WHERE Hour >= toStartOfHour(fromUnixTimestamp64Milli({since_ms:Int64}))"
         " AND ({service:String} = '' OR ServiceName = {service:String})"
         if long_window
@@ -489,12 +489,19 @@ def scoring_health(store: Store, params: dict[str, Any], requests: int) -> Scori
         f" FROM {store.table('ragpulse_score_values')} WHERE {_SCORES_WHERE}",
         params,
     )[0]
+    # Log rows per outcome: whole hours from the hourly counts, the window's first, partial hour from the log.
+    first_hour_end = "toStartOfHour(fromUnixTimestamp64Milli({since_ms:Int64})) + INTERVAL 1 HOUR"
+    service = "({service:String} = '' OR ServiceName = {service:String})"
     outcomes = {
         f"{row['Scorer']}: {row['Outcome']}": int(row["n"])
         for row in store.query_dicts(
-            "SELECT Scorer, Outcome, count() AS n"
-            f" FROM {store.table('ragpulse_scoring_log')} WHERE {_SCORES_WHERE}"
-            " GROUP BY Scorer, Outcome ORDER BY Scorer, Outcome",
+            "SELECT Scorer, Outcome, sum(rows) AS n FROM ("
+            f" SELECT Scorer, Outcome, sum(Rows) AS rows FROM {store.table('ragpulse_scoring_outcome_hours')}"
+            f" WHERE Hour >= {first_hour_end} AND {service} GROUP BY Scorer, Outcome"
+            " UNION ALL SELECT Scorer, Outcome, toInt64(count()) AS rows"
+            f" FROM {store.table('ragpulse_scoring_log')}"
+            f" WHERE {_SCORES_WHERE} AND RequestTime < {first_hour_end} GROUP BY Scorer, Outcome"
+            ") GROUP BY Scorer, Outcome HAVING n != 0 ORDER BY Scorer, Outcome",
             params,
         )
     }

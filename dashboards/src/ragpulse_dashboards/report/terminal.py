@@ -24,6 +24,7 @@ from ragpulse_dashboards.report.format import (
     judgement,
     milliseconds,
     not_scored,
+    notifications_heading,
     number,
     outcome_line,
     percent,
@@ -51,6 +52,8 @@ def render_terminal(data: ReportData, console: Console) -> None:
         console.print(_verdict(data))
     if data.alerts:
         console.print(_alerts_table(data))
+    if data.notifications.failed_total:
+        console.print(_notifications_table(data))
     if not data.requests:
         console.print("No RAG requests in this window. Is traffic reaching the collector?")
         return
@@ -135,6 +138,23 @@ def _verdict(data: ReportData) -> Table:
             "[bold]hallucination rate[/bold]" if difference.is_rate else shown(difference.metric),
             shown(difference.scorer),
             f"[{style}]{said}[/{style}]" if style else said,
+        )
+    return table
+
+
+def _notifications_table(data: ReportData) -> Table:
+    """Alert notifications that did not reach their destination."""
+    log = data.notifications
+    table = Table(title=notifications_heading(log.failed_total, log.delivered_total), title_justify="left")
+    for column in ("destination", "alert", "attempts", "last error", "last try (UTC)"):
+        table.add_column(column, justify="right" if column == "attempts" else "left")
+    for sent in log.failed:
+        table.add_row(
+            shown(sent.destination),
+            f"{shown(sent.event)} {shown(sent.summary)}",
+            str(sent.attempts),
+            f"[red]{shown(sent.error)}[/red]",
+            f"{sent.at:%m-%d %H:%M:%S}",
         )
     return table
 

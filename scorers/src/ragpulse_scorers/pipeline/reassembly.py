@@ -176,6 +176,29 @@ def _supersede(store: Store, keys: list[RequestKey]) -> None:
         """,
         parameters,
     )
+    verdicts = store.table("ragpulse_request_verdicts")
+    store.command(
+        f"""
+        INSERT INTO {verdicts}
+        SELECT RequestTime, TraceKey, SpanId, ServiceName, Pipeline, Variant, Judge, JudgeRank, Hallucinated,
+               toInt8(-1)
+        FROM {verdicts}
+        WHERE (TraceKey, SpanId, RequestTime) IN arrayZip(
+                  arrayMap(t -> cityHash64(t), {{traces:Array(String)}}), {{spans:Array(String)}},
+                  {{times:Array(DateTime64(9))}})
+        GROUP BY RequestTime, TraceKey, SpanId, ServiceName, Pipeline, Variant, Judge, JudgeRank, Hallucinated
+        HAVING sum(Sign) > 0
+        """,
+        parameters,
+    )
+    # The hourly outcome counts lose the log rows removed below (a block of its own: never taken for a retry).
+    store.command(
+        f"INSERT INTO {store.table('ragpulse_scoring_outcome_hours')}"
+        " SELECT toStartOfHour(RequestTime) AS Hour, ServiceName, Scorer, Outcome, -toInt64(count())"
+        f" FROM {store.table('ragpulse_scoring_log')} WHERE {request.format(time='RequestTime')}"
+        " GROUP BY Hour, ServiceName, Scorer, Outcome SETTINGS insert_deduplicate = 0",
+        parameters,
+    )
     for table, time in [*((t, "RequestTime") for t in _JUDGED), *((t, "Timestamp") for t in _OWN)]:
         store.command(f"DELETE FROM {store.table(table)} WHERE {request.format(time=time)}", parameters)
 
