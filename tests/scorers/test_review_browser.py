@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import random
 import re
+import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from browser_testing import Chromium, DevTools
@@ -139,3 +142,57 @@ def test_a_reviewer_labels_thirty_requests_and_the_page_measures_the_judges(
     expected = min(1.0, max(0.0, (raw + passed - 1) / (caught + passed - 1)))
     value, low, high = (float(group) / 100 for group in corrected.groups())
     assert value == pytest.approx(expected, abs=0.0006) and low < value < high
+
+
+@contextmanager
+def _other_origin(body: str) -> Iterator[str]:
+    """A page on another port of this host: same site (ports do not count), another origin."""
+
+    class Page(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(body.encode())
+
+        def log_message(self, format: str, *args: object) -> None:
+            return
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.slow
+def test_a_page_on_another_origin_cannot_label_through_a_signed_in_browser(
+    page: LivePage, store: Store, chromium: Chromium
+) -> None:
+    target = store.query(f"SELECT TraceId, SpanId FROM {store.table('ragpulse_requests')} LIMIT 1")[0]
+    tab = chromium.tab(1280, 900)
+    try:
+        tab.open(f"{page.url}?token={TOKEN}")
+        tab.open(f"{page.url}review/next")  # the browser now holds the session and its form cookie
+        own_key = tab.evaluate("document.querySelector('input[name=form_key]').value")
+        for key in ("guessed", own_key):  # even a key copied from this browser's own form
+            forged = (
+                f"<form method='post' action='{page.url}review/label'>"
+                f"<input name='form_key' value='{key}'><input name='trace' value='{target[0]}'>"
+                f"<input name='span' value='{target[1]}'><input name='at' value='1'>"
+                "<input name='label' value='grounded'><input name='author' value='mallory'>"
+                "<button type='submit'>win a prize</button></form>"
+            )
+            with _other_origin(forged) as elsewhere:
+                tab.open(elsewhere)
+                tab.click("button")
+                # Past the sign-in guard (the browser sent its cookies: same site), refused by origin.
+                assert "The label was not taken The post was refused: it came from another site" in _text(
+                    tab
+                )
+    finally:
+        tab.close()
+    assert store.query(f"SELECT count() FROM {store.table('ragpulse_labels')}")[0][0] == 0
