@@ -190,9 +190,7 @@ def test_a_page_on_another_origin_cannot_label_through_a_signed_in_browser(
                 tab.open(elsewhere)
                 tab.click("button")
                 # Past the sign-in guard (the browser sent its cookies: same site), refused by origin.
-                assert "The label was not taken The post was refused: it came from another site" in _text(
-                    tab
-                )
+                assert "The label was not taken The post was refused: it came from another site" in _text(tab)
     finally:
         tab.close()
     assert store.query(f"SELECT count() FROM {store.table('ragpulse_labels')}")[0][0] == 0
