@@ -6,17 +6,14 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime
 
-import pytest
 from ragpulse_core.store import Store
 from ragpulse_dashboards.alerts import evaluate_alerts, rules
 from ragpulse_dashboards.alerts.checks import load_checks
 from ragpulse_dashboards.alerts.conditions import observe
 from ragpulse_dashboards.settings import AlertSettings
+from ragpulse_scorers.labels.store import Label, RequestRef, write_labels
 from ragpulse_scorers.review import in_uniform_share_sql
 from review_data import judged_requests
-
-# Labels are stored by the labels part (its table, migration 0070, and ragpulse_scorers.labels.store).
-LABELS = pytest.importorskip("ragpulse_scorers.labels.store")
 
 SETTINGS = AlertSettings(corrected_threshold=0.2, min_samples=30, window_minutes=60)
 
@@ -38,10 +35,9 @@ def _label_the_random_share(store: Store, truth: dict[str, bool]) -> int:
         "SELECT TraceId, SpanId, Timestamp FROM"
         f" {store.table('ragpulse_requests')} WHERE {in_uniform_share_sql()}"
     )
-    LABELS.write_labels(store, [
-        LABELS.Label(trace_id=trace, span_id=span, request_time=at, service="shop", pipeline="plain",
-                     variant="A", label="hallucinated" if truth[trace] else "grounded", sentences=(),
-                     author="ana", source="reviewer", note="", label_time=datetime.now(UTC))
+    write_labels(store, [
+        Label.of(RequestRef(trace, span, at, "shop", "plain", "A"),
+                 "hallucinated" if truth[trace] else "grounded", author="ana", source="reviewer")
         for trace, span, at in requests
     ])  # fmt: skip
     return len(requests)

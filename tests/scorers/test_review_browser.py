@@ -20,9 +20,6 @@ from ragpulse_dashboards.live import LivePage
 from ragpulse_scorers.review import in_uniform_share_sql
 from review_data import judged_requests
 
-# Labels are stored by the labels part (its table, migration 0070, and ragpulse_scorers.labels.store).
-LABELS = pytest.importorskip("ragpulse_scorers.labels.store")
-
 REQUESTS = 160
 LABELLED = 30
 

@@ -6,14 +6,10 @@ from __future__ import annotations
 import io
 from datetime import UTC, datetime, timedelta
 
-import pytest
 from ragpulse_core.store import Store
 from ragpulse_scorers.review.show import print_next
 from review_data import CONTEXT, judged_request
 from rich.console import Console
-
-# Labels are stored by the labels part (its table, migration 0070, and ragpulse_scorers.labels.store).
-LABELS = pytest.importorskip("ragpulse_scorers.labels.store")
 
 
 def _printed(store: Store, service: str | None = None) -> tuple[bool, str]:

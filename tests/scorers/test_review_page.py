@@ -15,9 +15,6 @@ from ragpulse_dashboards.live import LivePage
 from ragpulse_dashboards.review.html import request_link
 from review_data import CONTEXT, Judged, judged_request
 
-# Labels are stored by the labels part (its table, migration 0070, and ragpulse_scorers.labels.store).
-LABELS = pytest.importorskip("ragpulse_scorers.labels.store")
-
 WRITE_TOKEN = "label-w-5e1"
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-import pytest
 from ragpulse_core.store import Store
+from ragpulse_scorers.labels.store import Label, RequestRef, write_labels
 from ragpulse_scorers.lexical.judge import LexicalParams
 from ragpulse_scorers.review import (
     DISAGREEMENT,
@@ -19,9 +19,6 @@ from ragpulse_scorers.review import (
     review_queue,
 )
 from review_data import Judged, judged_request, judged_requests
-
-# Labels are stored by the labels part (its table, migration 0070, and ragpulse_scorers.labels.store).
-LABELS = pytest.importorskip("ragpulse_scorers.labels.store")
 
 SINCE = timedelta(hours=24)
 
@@ -51,11 +48,9 @@ def _traffic(store: Store, count: int = 90, service: str = "museum") -> dict[str
 
 
 def _label(store: Store, request: Judged, label: str = "grounded", source: str = "reviewer") -> None:
-    LABELS.write_labels(store, [
-        LABELS.Label(trace_id=request.id.trace_id, span_id=request.id.span_id, request_time=request.time,
-              service=request.service, pipeline="plain", variant=request.variant, label=label, sentences=(),
-              author="ana", source=source, note="", label_time=datetime.now(UTC))
-    ])  # fmt: skip
+    ref = RequestRef(request.id.trace_id, request.id.span_id, request.time, request.service, "plain",
+                     request.variant)  # fmt: skip
+    write_labels(store, [Label.of(ref, label, author="ana", source=source)])
 
 
 def test_each_kind_is_offered_in_turn_and_says_why(store: Store) -> None:
