@@ -6,7 +6,10 @@ from __future__ import annotations
 import io
 from datetime import UTC, datetime, timedelta
 
+import pytest
+from ragpulse_core.cli import main
 from ragpulse_core.store import Store
+from ragpulse_scorers.labels.store import read_labels
 from ragpulse_scorers.review.show import print_next
 from review_data import CONTEXT, judged_request
 from rich.console import Console
@@ -38,3 +41,20 @@ def test_an_empty_queue_says_so(store: Store) -> None:
     judged_request(store, 1, lexical_bad=True, support=0.2, service="zoo")
     found, text = _printed(store, service="museum")
     assert not found and text.startswith("Nothing to review")
+
+
+def test_label_next_prints_the_request_and_its_label_command_labels_it(
+    store: Store, chdb_dsn: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    judged = judged_request(store, 1, lexical_bad=True, support=0.2, llm_bad=False)
+    assert main(["label", "--next", "--dsn", chdb_dsn]) == 0
+    printed = capsys.readouterr().out
+    command = next(line for line in printed.splitlines() if line.startswith("label it: "))
+    argv = command.removeprefix("label it: ").replace("hallucinated|grounded", "hallucinated").split()[1:]
+    assert main([*argv, "--dsn", chdb_dsn, "--author", "ann"]) == 0
+    assert [(label.trace_id, label.span_id) for label in read_labels(store, source="reviewer")] == [
+        (judged.id.trace_id, judged.id.span_id)
+    ]
+    assert main(["label", "--next", "--dsn", chdb_dsn]) == 0
+    assert "Nothing to review" in capsys.readouterr().out
+    assert main(["label", "--next", judged.id.trace_id, "--dsn", chdb_dsn]) == 2

@@ -95,6 +95,12 @@ def _label(subparsers: Subparsers) -> None:
     parser.add_argument(
         "--at", type=iso_time, metavar="TIME", help="the request's start time (ISO 8601, to the microsecond)"
     )
+    parser.add_argument(
+        "--next",
+        action="store_true",
+        help="print the review queue's next request of the last 24 h (and why it was offered) instead",
+    )
+    parser.add_argument("--service", metavar="NAME", help="with --next: only this service's requests")
     parser.set_defaults(func=runs("ragpulse_scorers.commands.label"))
 
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import getpass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from ragpulse_core.cli import invoked_as
 from ragpulse_core.store import Store
 from ragpulse_core.store_access import open_migrated_store
 from rich.console import Console
@@ -19,12 +21,17 @@ from ragpulse_scorers.labels.store import (
     find_request,
     write_labels,
 )
+from ragpulse_scorers.review.show import print_next
 from ragpulse_scorers.settings import ScorersSettings
 
 console = Console()
+# The requests --next chooses from: those of the last day, like the live page's default window.
+NEXT_WINDOW = timedelta(hours=24)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.next:
+        return _next(args)
     if not args.trace_id or args.verdict is None:
         console.print("[red]error:[/red] give a trace id and hallucinated or grounded")
         return 2
@@ -52,6 +59,22 @@ def run(args: argparse.Namespace) -> int:
         f"labelled {request.trace_id} (span {request.span_id}, {request.service_name}) {label.label}"
         f" as {escape(label.author)}"
     )
+    return 0
+
+
+def _next(args: argparse.Namespace) -> int:
+    """The review queue's head, printed with the command that labels it (0 even when nothing is left)."""
+    if args.trace_id or args.verdict is not None:
+        console.print("[red]error:[/red] --next takes no trace id or label: it says which request to label")
+        return 2
+    store = _open(args)
+    if store is None:
+        return 1
+    try:
+        since = datetime.now(UTC) - NEXT_WINDOW
+        print_next(store, console, since=since, service=args.service, command=invoked_as())
+    finally:
+        store.close()
     return 0
 
 
