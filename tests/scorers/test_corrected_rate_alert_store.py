@@ -18,7 +18,7 @@ from review_data import judged_requests
 SETTINGS = AlertSettings(corrected_threshold=0.2, min_samples=30, window_minutes=60)
 
 
-def _traffic(store: Store, count: int = 120) -> dict[str, bool]:
+def _traffic(store: Store, count: int = 200) -> dict[str, bool]:
     """Two requests in three are hallucinated; the free judge catches 80% and flags 10% of grounded ones."""
     draw = random.Random(3)
     truths = [draw.random() < 2 / 3 for _ in range(count)]
@@ -45,7 +45,7 @@ def _label_the_random_share(store: Store, truth: dict[str, bool]) -> int:
 
 def test_the_corrected_rate_fires_once_reviewers_measured_the_judge(store: Store) -> None:
     truth = _traffic(store)
-    assert _label_the_random_share(store, truth) >= 20
+    assert _label_the_random_share(store, truth) >= 40
     fired = evaluate_alerts(store, SETTINGS).fired
     corrected = [record for record in fired if record.key.rule == rules.CORRECTED_RATE]
     assert [record.key for record in corrected] == [rules.AlertKey(rules.CORRECTED_RATE, "shop", "A")]
@@ -62,7 +62,7 @@ def test_without_labels_it_says_why_it_cannot_tell_and_decides_nothing(store: St
         if found.key.rule == rules.CORRECTED_RATE
     ]
     assert len(seen) == 1 and not seen[0].fire and not seen[0].clear
-    assert "not estimated (not enough labels: fewer than 5 reviewer labels of each kind" in seen[0].summary
+    assert "not estimated (not enough labels: need 10 hallucinated and 10 grounded" in seen[0].summary
 
 
 def test_unset_it_is_not_evaluated(store: Store) -> None:

@@ -18,17 +18,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ragpulse_core.store import Store
+from ragpulse_scorers.labels.correction import NotCorrected
 
 from ragpulse_dashboards.alerts import rules
 from ragpulse_dashboards.alerts.rules import AlertKey, Observation
-from ragpulse_dashboards.review.corrected import rogan_gladen
-from ragpulse_dashboards.review.figures import (
-    NOT_ENOUGH_LABELS,
-    REVIEWER,
-    agreement_with_people,
-    free_judge_counts,
-    service_error_rates,
-)
+from ragpulse_dashboards.review.figures import corrected_rates
 from ragpulse_dashboards.settings import AlertSettings
 
 _HALLUCINATION_COUNTS = """
@@ -171,28 +165,20 @@ def _corrected_rates(
     """The free judge's rate over the window per service and variant, corrected with its error rates over
     ``baseline_days`` (labels are few: a window of minutes holds almost none). Grafana has no such rule: the
     correction and its interval are no single SQL expression."""
-    rates_since = now - timedelta(days=settings.baseline_days)
-    reviewers = agreement_with_people(store, rates_since, None, REVIEWER)
-    rates = service_error_rates(store, rates_since, None, reviewers)
     start = now - timedelta(minutes=settings.window_minutes)
+    rates_since = now - timedelta(days=settings.baseline_days)
     observations = []
-    for service, variant, hallucinated, judged in free_judge_counts(store, start, now, None):
-        found = rates.get(service)
-        estimate = None if found is None else rogan_gladen(hallucinated, judged, found)
-        if found is None:
-            source = NOT_ENOUGH_LABELS
-        elif estimate is None:
-            source = f"the free judge is too near chance to correct ({found.source})"
-        else:
-            source = found.source
+    for found in corrected_rates(store, start, now, None, rates_since):
+        result = found.result
+        estimate = None if isinstance(result, NotCorrected) else (result.estimate, result.low, result.high)
         observations.append(
             rules.corrected_rate_above(
-                AlertKey(rules.CORRECTED_RATE, service, variant),
-                None if estimate is None else (estimate.value, estimate.low, estimate.high),
-                judged,
+                AlertKey(rules.CORRECTED_RATE, found.service, found.variant),
+                estimate,
+                found.judged,
                 threshold=threshold,
                 min_samples=settings.min_samples,
-                source=source,
+                source=result.reason if isinstance(result, NotCorrected) else result.source,
                 resolve_margin=settings.resolve_margin,
             )
         )

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import math
+from dataclasses import dataclass
 
+from ragpulse_scorers.labels.agreement import Confusion, Figure, agreement
+from ragpulse_scorers.labels.correction import CorrectedRate, NotCorrected
 from ragpulse_scorers.review import UNIFORM_SHARE
-from ragpulse_scorers.stats import wilson_interval
 
-from ragpulse_dashboards.report.agreement import Interval, JudgeAgreement
+from ragpulse_dashboards.report.agreement import JudgeAgreement
 from ragpulse_dashboards.report.format import html_text, variant_label
-from ragpulse_dashboards.review.corrected import Corrected
 
 _HEADERS = (
     "judge", "service · variant", "labelled", "sensitivity [95% CI]", "specificity [95% CI]",
@@ -17,60 +17,47 @@ _HEADERS = (
 )  # fmt: skip
 
 
-def sensitivity(row: JudgeAgreement) -> Interval | None:
-    """Hallucinations (by the labels) the judge caught, with a Wilson interval; None without any."""
-    return _share(row.both_hallucinated, row.both_hallucinated + row.only_reference)
+@dataclass(frozen=True)
+class Corrected:
+    """The free judge's rate on one service's variant, corrected, or why it is not."""
+
+    service: str
+    variant: str
+    flagged: int
+    judged: int
+    result: CorrectedRate | NotCorrected
 
 
-def specificity(row: JudgeAgreement) -> Interval | None:
-    """Grounded answers (by the labels) the judge passed, with a Wilson interval; None without any."""
-    return _share(row.neither, row.neither + row.only_judge)
+def confusion(row: JudgeAgreement) -> Confusion:
+    """A judge-against-reference count table in the labels part's terms (the reference is the truth)."""
+    return Confusion(
+        true_positives=row.both_hallucinated,
+        false_negatives=row.only_reference,
+        false_positives=row.only_judge,
+        true_negatives=row.neither,
+    )
 
 
-def balanced_accuracy(row: JudgeAgreement) -> Interval | None:
-    """The mean of sensitivity and specificity, its interval combined from their Wilson intervals (Newcombe's
-    MOVER method for a sum of independent proportions), so a handful of labels with no error still reads as
-    uncertain; None without labels of both kinds."""
-    caught, passed = sensitivity(row), specificity(row)
-    if caught is None or passed is None:
-        return None
-    value = (caught.value + passed.value) / 2
-    below = math.hypot(caught.value - caught.low, passed.value - passed.low) / 2
-    above = math.hypot(caught.high - caught.value, passed.high - passed.value) / 2
-    return Interval(value, max(0.0, value - below), min(1.0, value + above))
-
-
-def _share(hits: int, n: int) -> Interval | None:
-    if not n:
-        return None
-    low, high = wilson_interval(hits, n)
-    return Interval(hits / n, low, high)
-
-
-def _cell(interval: Interval | None, missing: str) -> str:
-    if interval is None:
+def _cell(figure: Figure, missing: str) -> str:
+    if figure.value is None or figure.low is None or figure.high is None:
         return f"– ({missing})"
-    return f"{interval.value:.2f} [{interval.low:.2f}, {interval.high:.2f}]"
+    return f"{figure.value:.2f} [{figure.low:.2f}, {figure.high:.2f}]"
 
 
 def agreement_table(rows: list[JudgeAgreement]) -> str:
-    body = "".join(
-        "<tr>"
-        + "".join(
-            f"<td>{html_text(cell)}</td>"
-            for cell in (
-                row.judge,
-                variant_label(row.variant, row.service),
-                str(row.n),
-                _cell(sensitivity(row), "no hallucination labelled"),
-                _cell(specificity(row), "no grounded answer labelled"),
-                _cell(balanced_accuracy(row), "needs both labels"),
-                _cell(row.kappa, "one verdict throughout"),
-            )
+    body = ""
+    for row in rows:
+        figures = agreement(confusion(row))
+        cells = (
+            row.judge,
+            variant_label(row.variant, row.service),
+            str(figures.n),
+            _cell(figures.sensitivity, "no hallucination labelled"),
+            _cell(figures.specificity, "no grounded answer labelled"),
+            _cell(figures.balanced_accuracy, "needs both labels"),
+            _cell(figures.kappa, "one verdict throughout"),
         )
-        + "</tr>"
-        for row in rows
-    )
+        body += "<tr>" + "".join(f"<td>{html_text(cell)}</td>" for cell in cells) + "</tr>"
     head = "".join(f"<th>{html_text(header)}</th>" for header in _HEADERS)
     return f"<table class='people'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
@@ -131,19 +118,16 @@ def corrected_card(rows: list[Corrected]) -> str:
 
 
 def _raw(row: Corrected) -> str:
-    share = row.hallucinated / row.judged if row.judged else 0.0
-    return f"{share:.1%} ({row.hallucinated} of {row.judged})"
+    share = row.flagged / row.judged if row.judged else 0.0
+    return f"{share:.1%} ({row.flagged} of {row.judged})"
 
 
 def _corrected(row: Corrected) -> str:
-    if row.estimate is None:
-        return f"– ({row.why_not})"
-    estimate = row.estimate
-    return f"{estimate.value:.1%} [{estimate.low:.1%}, {estimate.high:.1%}]"
+    if isinstance(row.result, NotCorrected):
+        return f"– ({row.result.reason})"
+    found = row.result
+    return f"{found.estimate:.1%} [{found.low:.1%}, {found.high:.1%}]"
 
 
 def _source(row: Corrected) -> str:
-    if row.rates is None:
-        return "–"
-    rates = row.rates
-    return f"{rates.source}: sensitivity {rates.sensitivity:.2f}, specificity {rates.specificity:.2f}"
+    return "–" if isinstance(row.result, NotCorrected) else row.result.source

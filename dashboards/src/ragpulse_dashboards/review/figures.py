@@ -13,12 +13,18 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ragpulse_core.store import Store
+from ragpulse_scorers.labels.correction import (
+    ErrorRates,
+    NotCorrected,
+    choose_error_rates,
+    corrected_rate,
+)
 from ragpulse_scorers.review import FREE_JUDGE, in_uniform_share_sql
 
 from ragpulse_dashboards.report import queries
 from ragpulse_dashboards.report.agreement import JudgeAgreement
 from ragpulse_dashboards.review import figure_cards
-from ragpulse_dashboards.review.corrected import MIN_PER_CLASS, Corrected, ErrorRates, correct, error_rates
+from ragpulse_dashboards.review.figure_cards import Corrected, confusion
 
 REVIEWER = "reviewer"
 USER = "user"
@@ -95,11 +101,6 @@ SETTINGS do_not_merge_across_partitions_select_final = 1
 """
 # The LLM judge whose agreement stands in for labels, when several scored: the support judge first.
 _PREFERRED_REFERENCE = "support"
-NOT_ENOUGH_LABELS = (
-    f"not enough labels: fewer than {MIN_PER_CLASS} reviewer labels of each kind (hallucinated, grounded) on"
-    f" requests drawn at random, and no LLM judge's verdicts of each kind on {MIN_PER_CLASS} requests the"
-    " free judge also scored"
-)
 
 
 def free_judge_counts(
@@ -112,33 +113,44 @@ def free_judge_counts(
 
 
 def service_error_rates(
-    store: Store, since: datetime, service: str | None, reviewers: list[JudgeAgreement]
-) -> dict[str, ErrorRates]:
+    store: Store, since: datetime, services: list[str], reviewers: list[JudgeAgreement]
+) -> dict[str, ErrorRates | NotCorrected]:
     """The free judge's error rates per service (pooled over its variants) on requests since ``since``: from
-    ``reviewers`` (its rows against reviewer labels) when they hold enough of both kinds, else from its
-    agreement with an LLM judge; a service with neither is left out."""
-    llm_params = {"since_ms": int(since.timestamp() * 1000), "service": service or ""}
-    by_llm = queries.judge_agreement(store, llm_params, FREE_JUDGE)
-    rates: dict[str, ErrorRates] = {}
-    for svc in sorted({row.service for row in reviewers} | {row.service for row in by_llm}):
+    ``reviewers`` (its rows against reviewer labels on the random share) when they hold enough of both
+    kinds, else from its agreement with an LLM judge, else why neither will do."""
+    params = {"since_ms": int(since.timestamp() * 1000), "service": ""}
+    by_llm = queries.judge_agreement(store, params, FREE_JUDGE)
+    rates: dict[str, ErrorRates | NotCorrected] = {}
+    for svc in services:
+        candidates = []
         labels = _pooled([row for row in reviewers if row.service == svc and row.judge == FREE_JUDGE])
-        found = error_rates(labels, f"{labels.n} reviewer labels") if labels is not None else None
-        found = found or _from_llm(svc, by_llm)
-        if found is not None:
-            rates[svc] = found
+        if labels is not None:
+            candidates.append(ErrorRates(confusion(labels), "reviewer labels on requests drawn at random"))
+        mine = [row for row in by_llm if row.service == svc]
+        for reference in sorted(
+            {row.reference for row in mine}, key=lambda judge: judge != _PREFERRED_REFERENCE
+        ):
+            pooled = _pooled([row for row in mine if row.reference == reference])
+            if pooled is not None:
+                candidates.append(ErrorRates(confusion(pooled), f"agreement with the LLM judge {reference}"))
+        rates[svc] = choose_error_rates(candidates)
     return rates
 
 
 def corrected_rates(
-    store: Store, since: datetime, service: str | None, reviewers: list[JudgeAgreement]
+    store: Store, since: datetime, until: datetime, service: str | None, rates_since: datetime
 ) -> list[Corrected]:
-    """Per service and variant since ``since``, the free judge's rate corrected with its error rates on
-    that service (:func:`service_error_rates`)."""
-    rates = service_error_rates(store, since, service, reviewers)
-    return [
-        correct(svc, variant, bad, n, rates.get(svc), NOT_ENOUGH_LABELS)
-        for svc, variant, bad, n in free_judge_counts(store, since, datetime.now(UTC), service)
-    ]
+    """Per service and variant, the free judge's rate over requests in [since, until], corrected with its
+    error rates on that service over requests since ``rates_since`` (:func:`service_error_rates`)."""
+    counts = free_judge_counts(store, since, until, service)
+    reviewers = agreement_with_people(store, rates_since, service, REVIEWER)
+    rates = service_error_rates(store, rates_since, sorted({row[0] for row in counts}), reviewers)
+    corrected = []
+    for svc, variant, flagged, judged in counts:
+        found = rates[svc]
+        result = found if isinstance(found, NotCorrected) else corrected_rate(flagged, judged, found)
+        corrected.append(Corrected(svc, variant, flagged, judged, result))
+    return corrected
 
 
 def _pooled(rows: list[JudgeAgreement]) -> JudgeAgreement | None:
@@ -152,24 +164,11 @@ def _pooled(rows: list[JudgeAgreement]) -> JudgeAgreement | None:
     )  # fmt: skip
 
 
-def _from_llm(service: str, agreement: list[JudgeAgreement]) -> ErrorRates | None:
-    mine = [row for row in agreement if row.service == service]
-    references = sorted({row.reference for row in mine}, key=lambda judge: judge != _PREFERRED_REFERENCE)
-    for reference in references:
-        pooled = _pooled([row for row in mine if row.reference == reference])
-        if pooled is not None:
-            rates = error_rates(pooled, f"agreement with the LLM judge {reference} on {pooled.n} requests")
-            if rates is not None:
-                return rates
-    return None
-
-
 def figures_html(store: Store, since: datetime, service: str | None) -> str:
     """The review page's figures as HTML cards (empty cards say what they wait for)."""
     labelled, drawn = reviewer_labels(store, since, service)
     reviewers = agreement_with_people(store, since, service, REVIEWER)
     users = agreement_with_people(store, since, service, USER)
-    corrected = corrected_rates(store, since, service, reviewers)
-    return figure_cards.people_card(reviewers, users, labelled, drawn) + figure_cards.corrected_card(
-        corrected
-    )
+    corrected = corrected_rates(store, since, datetime.now(UTC), service, since)
+    people = figure_cards.people_card(reviewers, users, labelled, drawn)
+    return people + figure_cards.corrected_card(corrected)
