@@ -36,8 +36,8 @@ def labelled_lines(store: Store, *, since: datetime | None = None) -> Iterator[s
         f"       FROM {store.table('ragpulse_labels')} FINAL WHERE Source IN {{sources:Array(String)}}"
         "       GROUP BY TraceId, SpanId, Micros) AS people"
         " INNER JOIN (SELECT DISTINCT TraceId, SpanId, Timestamp,"
-        "       toUnixTimestamp64Micro(Timestamp) AS Micros, ServiceName, Pipeline, Variant, Question, Context,"
-        f"       Answer FROM {store.table('ragpulse_requests')} FINAL"
+        "       toUnixTimestamp64Micro(Timestamp) AS Micros, ServiceName, Pipeline, Variant, Question,"
+        f"       Context, Answer FROM {store.table('ragpulse_requests')} FINAL"
         "       WHERE Timestamp >= {since:DateTime64(6)}) AS r"
         " ON r.TraceId = people.TraceId AND r.SpanId = people.SpanId AND r.Micros = people.Micros"
         " ORDER BY r.Timestamp, r.TraceId",
