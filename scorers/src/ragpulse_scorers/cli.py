@@ -20,7 +20,7 @@ LABEL_VERDICTS = ("hallucinated", "grounded")
 
 
 def register(subparsers: Subparsers) -> None:
-    for add_command in (_eval, _label, _labels, _pairwise, _score):
+    for add_command in (_eval, _export, _label, _labels, _pairwise, _score):
         add_command(subparsers)
 
 
@@ -74,6 +74,24 @@ def _eval(subparsers: Subparsers) -> None:
         )
         parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
         parser.set_defaults(func=runs("ragpulse_scorers.commands.eval_subq", function_name))
+
+
+def _export(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "export",
+        help="write recorded requests as JSONL (--labelled: the set `ragpulse eval support --data` reads)",
+        description="Write the requests people labelled (reviewer and imported labels; the latest of each "
+        "request) to stdout, one JSON object a line, in the RAGTruth-style format `ragpulse eval support "
+        "--data` reads.",
+    )
+    add_dsn(parser)
+    parser.add_argument(
+        "--labelled", action="store_true", required=True, help="the labelled requests (the only export yet)"
+    )
+    parser.add_argument(
+        "--since", type=parse_window, metavar="7d", help="requests this recent: 30m, 24h, 7d (default: all)"
+    )
+    parser.set_defaults(func=runs("ragpulse_scorers.commands.export"))
 
 
 def _label(subparsers: Subparsers) -> None:
