@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ragpulse_scorers.labels.agreement import Confusion, Figure, agreement
+from ragpulse_scorers.labels.agreement import Confusion, Figure
 from ragpulse_scorers.labels.correction import CorrectedRate, NotCorrected
+from ragpulse_scorers.labels.figures import JudgeFigures
 from ragpulse_scorers.review import UNIFORM_SHARE
 
 from ragpulse_dashboards.report.agreement import JudgeAgreement
@@ -44,10 +45,10 @@ def _cell(figure: Figure, missing: str) -> str:
     return f"{figure.value:.2f} [{figure.low:.2f}, {figure.high:.2f}]"
 
 
-def agreement_table(rows: list[JudgeAgreement]) -> str:
+def agreement_table(rows: list[JudgeFigures]) -> str:
     body = ""
     for row in rows:
-        figures = agreement(confusion(row))
+        figures = row.agreement
         cells = (
             row.judge,
             variant_label(row.variant, row.service),
@@ -62,9 +63,7 @@ def agreement_table(rows: list[JudgeAgreement]) -> str:
     return f"<table class='people'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def people_card(
-    reviewers: list[JudgeAgreement], users: list[JudgeAgreement], labelled: int, drawn: int
-) -> str:
+def people_card(reviewers: list[JudgeFigures], users: list[JudgeFigures], labelled: int, drawn: int) -> str:
     share = f"{UNIFORM_SHARE:.0%}"
     note = (
         f"Reviewers labelled {labelled} requests here; {drawn} of them were drawn at random (the {share} of"

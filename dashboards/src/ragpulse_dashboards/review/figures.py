@@ -13,62 +13,32 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ragpulse_core.store import Store
+from ragpulse_scorers.labels.agreement import Confusion
 from ragpulse_scorers.labels.correction import (
     ErrorRates,
     NotCorrected,
     choose_error_rates,
     corrected_rate,
 )
+from ragpulse_scorers.labels.figures import JudgeFigures, Reference, judge_figures
 from ragpulse_scorers.review import FREE_JUDGE, in_uniform_share_sql
 
 from ragpulse_dashboards.report import queries
-from ragpulse_dashboards.report.agreement import JudgeAgreement
 from ragpulse_dashboards.review import figure_cards
 from ragpulse_dashboards.review.figure_cards import Corrected, confusion
 
 REVIEWER = "reviewer"
-USER = "user"
-
-_COUNTS = """
-SELECT v.ServiceName, v.Variant, v.Scorer,
-       countIf(v.bad AND l.bad), countIf(v.bad AND NOT l.bad),
-       countIf(NOT v.bad AND l.bad), countIf(NOT v.bad AND NOT l.bad)
-FROM (
-    SELECT TraceId, SpanId, toUnixTimestamp64Micro(RequestTime) AS at, ServiceName, Variant, Scorer,
-           assumeNotNull(Hallucination) >= 0.5 AS bad
-    FROM {verdicts} FINAL
-    WHERE RequestTime >= {since:DateTime64(6)} AND ({service:String} = '' OR ServiceName = {service:String})
-      AND HasHallucination = 1 AND Hallucination IS NOT NULL
-) AS v
-INNER JOIN (
-    SELECT TraceId, SpanId, toUnixTimestamp64Micro(RequestTime) AS at,
-           argMax(Label, LabelTime) = 'hallucinated' AS bad
-    FROM {labels} FINAL
-    WHERE Source = {source:String} AND RequestTime >= {since:DateTime64(6)} AND {drawn}
-    GROUP BY TraceId, SpanId, at
-) AS l ON v.TraceId = l.TraceId AND v.SpanId = l.SpanId AND v.at = l.at
-GROUP BY v.ServiceName, v.Variant, v.Scorer
-ORDER BY v.ServiceName, v.Variant, v.Scorer
-SETTINGS do_not_merge_across_partitions_select_final = 1
-"""
 
 
 def agreement_with_people(
-    store: Store, since: datetime, service: str | None, source: str
-) -> list[JudgeAgreement]:
-    """Per service, variant and judge: its verdicts against the labels of ``source`` (reviewer labels only
-    where the queue drew the request at random); the judge is ``judge``, the labels the ``reference``."""
-    drawn = in_uniform_share_sql() if source == REVIEWER else "1"
-    sql = (
-        _COUNTS.replace("{verdicts}", store.table("ragpulse_trace_verdicts"))
-        .replace("{labels}", store.table("ragpulse_labels"))
-        .replace("{drawn}", drawn)
-    )
-    params: dict[str, Any] = {"since": since, "service": service or "", "source": source}
-    return [
-        JudgeAgreement(str(svc), str(variant), str(judge), f"{source} labels", int(a), int(b), int(c), int(d))
-        for svc, variant, judge, a, b, c, d in store.query(sql, params)
-    ]
+    store: Store, since: datetime, service: str | None, reference: Reference
+) -> list[JudgeFigures]:
+    """Per judge, service and variant: its verdicts against people's labels (:mod:`ragpulse_scorers.labels`),
+    reviewer labels only where the queue drew the request at random."""
+    return judge_figures(
+        store, since=since, reference=reference, service=service,
+        random_share_only=reference == Reference.REVIEWER,
+    )  # fmt: skip
 
 
 _LABELLED = """
@@ -113,7 +83,7 @@ def free_judge_counts(
 
 
 def service_error_rates(
-    store: Store, since: datetime, services: list[str], reviewers: list[JudgeAgreement]
+    store: Store, since: datetime, services: list[str], reviewers: list[JudgeFigures]
 ) -> dict[str, ErrorRates | NotCorrected]:
     """The free judge's error rates per service (pooled over its variants) on requests since ``since``: from
     ``reviewers`` (its rows against reviewer labels on the random share) when they hold enough of both
@@ -123,16 +93,15 @@ def service_error_rates(
     rates: dict[str, ErrorRates | NotCorrected] = {}
     for svc in services:
         candidates = []
-        labels = _pooled([row for row in reviewers if row.service == svc and row.judge == FREE_JUDGE])
-        if labels is not None:
-            candidates.append(ErrorRates(confusion(labels), "reviewer labels on requests drawn at random"))
+        labels = [row.confusion for row in reviewers if row.service == svc and row.judge == FREE_JUDGE]
+        if labels:
+            candidates.append(ErrorRates(_summed(labels), "reviewer labels on requests drawn at random"))
         mine = [row for row in by_llm if row.service == svc]
         for reference in sorted(
             {row.reference for row in mine}, key=lambda judge: judge != _PREFERRED_REFERENCE
         ):
-            pooled = _pooled([row for row in mine if row.reference == reference])
-            if pooled is not None:
-                candidates.append(ErrorRates(confusion(pooled), f"agreement with the LLM judge {reference}"))
+            pooled = _summed([confusion(row) for row in mine if row.reference == reference])
+            candidates.append(ErrorRates(pooled, f"agreement with the LLM judge {reference}"))
         rates[svc] = choose_error_rates(candidates)
     return rates
 
@@ -143,7 +112,7 @@ def corrected_rates(
     """Per service and variant, the free judge's rate over requests in [since, until], corrected with its
     error rates on that service over requests since ``rates_since`` (:func:`service_error_rates`)."""
     counts = free_judge_counts(store, since, until, service)
-    reviewers = agreement_with_people(store, rates_since, service, REVIEWER)
+    reviewers = agreement_with_people(store, rates_since, service, Reference.REVIEWER)
     rates = service_error_rates(store, rates_since, sorted({row[0] for row in counts}), reviewers)
     corrected = []
     for svc, variant, flagged, judged in counts:
@@ -153,22 +122,18 @@ def corrected_rates(
     return corrected
 
 
-def _pooled(rows: list[JudgeAgreement]) -> JudgeAgreement | None:
-    if not rows:
-        return None
-    first = rows[0]
-    return JudgeAgreement(
-        first.service, "", first.judge, first.reference,
-        sum(row.both_hallucinated for row in rows), sum(row.only_judge for row in rows),
-        sum(row.only_reference for row in rows), sum(row.neither for row in rows),
+def _summed(tables: list[Confusion]) -> Confusion:
+    return Confusion(
+        sum(table.true_positives for table in tables), sum(table.false_negatives for table in tables),
+        sum(table.false_positives for table in tables), sum(table.true_negatives for table in tables),
     )  # fmt: skip
 
 
 def figures_html(store: Store, since: datetime, service: str | None) -> str:
     """The review page's figures as HTML cards (empty cards say what they wait for)."""
     labelled, drawn = reviewer_labels(store, since, service)
-    reviewers = agreement_with_people(store, since, service, REVIEWER)
-    users = agreement_with_people(store, since, service, USER)
+    reviewers = agreement_with_people(store, since, service, Reference.REVIEWER)
+    users = agreement_with_people(store, since, service, Reference.USER)
     corrected = corrected_rates(store, since, datetime.now(UTC), service, since)
     people = figure_cards.people_card(reviewers, users, labelled, drawn)
     return people + figure_cards.corrected_card(corrected)

@@ -18,6 +18,7 @@ from ragpulse_core.store import Store
 
 from ragpulse_scorers.labels.agreement import Agreement, Confusion, agreement
 from ragpulse_scorers.labels.store import Source
+from ragpulse_scorers.review.queue import in_uniform_share_sql
 
 
 class Reference(StrEnum):
@@ -45,15 +46,23 @@ class JudgeFigures:
 
 
 def judge_figures(
-    store: Store, *, since: datetime, reference: Reference = Reference.REVIEWER, service: str | None = None
+    store: Store,
+    *,
+    since: datetime,
+    reference: Reference = Reference.REVIEWER,
+    service: str | None = None,
+    random_share_only: bool = False,
 ) -> list[JudgeFigures]:
     """Per judge, service and variant, the judge's verdicts on requests at or after ``since`` against the
-    ``reference`` labels of the same requests."""
+    ``reference`` labels of the same requests. ``random_share_only`` keeps to labels of requests in the review
+    queue's random share (:func:`ragpulse_scorers.review.in_uniform_share_sql`), the ones drawn without
+    looking at any verdict: the figures the live page's review queue shows, unbiased by its targeted picks."""
     parameters: dict[str, Any] = {
         "since": (since if since.tzinfo else since.replace(tzinfo=UTC)).astimezone(UTC).replace(tzinfo=None),
         "service": service or "",
         "sources": [str(source) for source in SOURCES[reference]],
     }
+    drawn = f" AND {in_uniform_share_sql()}" if random_share_only else ""
     rows = store.query(
         "SELECT judged.Scorer, judged.ServiceName, judged.Variant,"
         " countIf(judged.flagged AND people.hallucinated),"
@@ -68,7 +77,7 @@ def judge_figures(
         "        AND ({service:String} = '' OR ServiceName = {service:String})) AS judged"
         " INNER JOIN (SELECT TraceId, SpanId, toUnixTimestamp64Micro(RequestTime) AS Micros,"
         "       argMax(Label, LabelTime) = 'hallucinated' AS hallucinated"
-        f"       FROM {store.table('ragpulse_labels')} FINAL WHERE Source IN {{sources:Array(String)}}"
+        f"       FROM {store.table('ragpulse_labels')} FINAL WHERE Source IN {{sources:Array(String)}}{drawn}"
         "       GROUP BY TraceId, SpanId, Micros) AS people"
         " ON judged.TraceId = people.TraceId AND judged.SpanId = people.SpanId"
         " AND judged.Micros = people.Micros"
