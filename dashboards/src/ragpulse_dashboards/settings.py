@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Annotated, Literal
 from urllib.parse import SplitResult, urlsplit
 
-from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic import Field, SecretStr, ValidationInfo, field_validator, model_validator
 from ragpulse_core.settings import SettingsSection
 from ragpulse_core.tokens import checked_token
 from ragpulse_scorers.settings import ScorersSettings
@@ -139,6 +139,13 @@ class AlertSettings(SettingsSection):
         gt=0,
         description="An evaluation waits this long at most for its notifications, retries included",
     )
+    corrected_threshold: float | None = Field(
+        None,
+        ge=0,
+        le=1,
+        description="Fire when the hallucination rate corrected for the free judge's measured errors is above"
+        " this (its interval's lower bound); unset: no such alert",
+    )
 
     _webhook_url = field_validator("webhook_url")(_http_url)
 
@@ -186,6 +193,11 @@ class LiveSettings(SettingsSection):
         None, description="Token that opens the page (default: the collector's ingest token)"
     )
     read_token_file: Path | None = Field(None, description="A file holding the read token (kept out of argv)")
+    write_token: SecretStr | None = Field(
+        None,
+        description="When set, labelling requests on the page needs this token too (default: any reader)",
+    )
+    write_token_file: Path | None = Field(None, description="A file holding the write token")
     allowed_hosts: list[str] = Field(
         default_factory=lambda: ["localhost"],
         description="Host names the page answers to (IP addresses always): others are refused, which"
@@ -202,10 +214,10 @@ class LiveSettings(SettingsSection):
     )
     sign_in_window_s: float = Field(60.0, gt=0, description="The window sign_in_attempts counts in")
 
-    @field_validator("read_token")
+    @field_validator("read_token", "write_token")
     @classmethod
-    def _token_not_blank(cls, token: SecretStr | None) -> SecretStr | None:
-        return checked_token(token, "live.read_token")
+    def _token_not_blank(cls, token: SecretStr | None, info: ValidationInfo) -> SecretStr | None:
+        return checked_token(token, f"live.{info.field_name}")
 
 
 class DashboardsSettings(ScorersSettings):

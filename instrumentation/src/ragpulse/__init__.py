@@ -8,6 +8,7 @@ from ragpulse.calls import use_tracer_provider
 from ragpulse.chunks import Chunk, ChunkError, to_chunk
 from ragpulse.configure import configure
 from ragpulse.decorators import fuse, generate, rag, retrieve, variations
+from ragpulse.feedback import feedback
 from ragpulse.fusion import FusedChunk, rrf
 from ragpulse.internal import internal_error_count
 from ragpulse.request import set_attributes, set_reference, set_session, set_user
@@ -19,6 +20,7 @@ __all__ = [
     "ChunkError",
     "FusedChunk",
     "configure",
+    "feedback",
     "fuse",
     "generate",
     "internal_error_count",

@@ -89,6 +89,20 @@ REFERENCE: Final = "ragpulse.reference"
 TRUNCATED: Final = "ragpulse.truncated"
 """Names of attributes whose values were cut to their size cap (JSON array)."""
 
+# ragpulse: end-user feedback, a small span of its own (root of its own trace) naming the request
+KIND_FEEDBACK: Final = "feedback"
+SPAN_FEEDBACK: Final = "ragpulse.feedback"
+FEEDBACK_TRACE_ID: Final = "ragpulse.feedback.trace_id"
+"""The request's trace id (32 hex digits)."""
+FEEDBACK_SPAN_ID: Final = "ragpulse.feedback.span_id"
+"""The request's root span id (16 hex digits); absent when the caller gave only the trace id."""
+FEEDBACK_REQUEST_TIME_US: Final = "ragpulse.feedback.request_time_us"
+"""The request's start time in microseconds since the epoch; only known inside the request."""
+FEEDBACK_SCORE: Final = "ragpulse.feedback.score"
+"""The end user's score, 0 (bad) to 1 (good), as given."""
+FEEDBACK_COMMENT: Final = "ragpulse.feedback.comment"
+"""The end user's comment (content: withheld when content capture is off, redacted and capped)."""
+
 # ragpulse: step spans
 QUERY_INDEX: Final = "ragpulse.query_index"
 FUSION_METHOD: Final = "ragpulse.fusion.method"

@@ -19,10 +19,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ragpulse_core.store import Store
+from ragpulse_scorers.labels.correction import NotCorrected
 from ragpulse_scorers.stats import WeightedCount
 
 from ragpulse_dashboards.alerts import rules
 from ragpulse_dashboards.alerts.rules import AlertKey, Observation
+from ragpulse_dashboards.review.figures import corrected_rates
 from ragpulse_dashboards.settings import AlertSettings
 
 _HALLUCINATION_COUNTS = """
@@ -178,6 +180,9 @@ def observe(
             )
         )
 
+    if settings.corrected_threshold is not None:
+        observations.extend(_corrected_rates(store, settings, now, settings.corrected_threshold))
+
     for row in store.query_dicts(_with_tables(_JUDGE_ERRORS, store), bounds):
         observations.append(
             rules.rate_above(
@@ -187,6 +192,32 @@ def observe(
                 int(row["judged"]),
                 threshold=settings.judge_error_threshold,
                 min_samples=settings.min_samples,
+                resolve_margin=settings.resolve_margin,
+            )
+        )
+    return observations
+
+
+def _corrected_rates(
+    store: Store, settings: AlertSettings, now: datetime, threshold: float
+) -> list[Observation]:
+    """The free judge's rate over the window per service and variant, corrected with its error rates over
+    ``baseline_days`` (labels are few: a window of minutes holds almost none). Grafana has no such rule: the
+    correction and its interval are no single SQL expression."""
+    start = now - timedelta(minutes=settings.window_minutes)
+    rates_since = now - timedelta(days=settings.baseline_days)
+    observations = []
+    for found in corrected_rates(store, start, now, None, rates_since):
+        result = found.result
+        estimate = None if isinstance(result, NotCorrected) else (result.estimate, result.low, result.high)
+        observations.append(
+            rules.corrected_rate_above(
+                AlertKey(rules.CORRECTED_RATE, found.service, found.variant),
+                estimate,
+                found.judged,
+                threshold=threshold,
+                min_samples=settings.min_samples,
+                source=result.reason if isinstance(result, NotCorrected) else result.source,
                 resolve_margin=settings.resolve_margin,
             )
         )

@@ -18,7 +18,8 @@ HALLUCINATION_RATE: Final = "hallucination_rate"
 SUPPORT_DROP: Final = "support_drop"
 SCORING_STALLED: Final = "scoring_stalled"
 JUDGE_ERRORS: Final = "judge_errors"
-RULES: Final = (HALLUCINATION_RATE, SUPPORT_DROP, SCORING_STALLED, JUDGE_ERRORS)
+CORRECTED_RATE: Final = "corrected_hallucination_rate"
+RULES: Final = (HALLUCINATION_RATE, SUPPORT_DROP, SCORING_STALLED, JUDGE_ERRORS, CORRECTED_RATE)
 
 
 @dataclass(frozen=True, order=True)
@@ -150,3 +151,34 @@ def scoring_stalled(
     clear = scores > 0 or requests == 0
     summary = f"{requests} requests and {scores} scores in the window for {key.describe()}"
     return Observation(key, float(scores), 0.0, 0.0, requests, float(min_requests), fire, clear, summary)
+
+
+def corrected_rate_above(
+    key: AlertKey,
+    estimate: tuple[float, float, float] | None,
+    samples: int,
+    *,
+    threshold: float,
+    min_samples: int,
+    source: str,
+    resolve_margin: float = 0.0,
+) -> Observation:
+    """The hallucination rate corrected for the free judge's measured errors is too high: fire on its
+    interval's lower bound, clear on its upper, like :func:`rate_above`. ``estimate`` is (rate, lower, upper),
+    or None when it cannot be told (``source`` then says why): that decides neither, so a firing alert keeps
+    firing until there is evidence either way. ``source`` otherwise names where the error rates came from."""
+    if estimate is None:
+        summary = (
+            f"corrected hallucination rate for {key.describe()}: not estimated ({source});"
+            f" threshold {_percent(threshold)}"
+        )
+        return Observation(key, 0.0, 0.0, 1.0, samples, threshold, False, False, summary)
+    rate, lower, upper = estimate
+    fire = samples >= min_samples and lower > threshold
+    clear = not fire and upper < threshold - resolve_margin
+    summary = (
+        f"corrected hallucination rate {_percent(rate)} (95% CI {_percent(lower)}–{_percent(upper)},"
+        f" n={samples}) for {key.describe()}, the judge's error rates from {source};"
+        f" threshold {_percent(threshold)}"
+    )
+    return Observation(key, rate, lower, upper, samples, threshold, fire, clear, summary)

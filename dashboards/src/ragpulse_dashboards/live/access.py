@@ -53,6 +53,12 @@ def page_token(settings: DashboardsSettings) -> ReadToken:
     return ReadToken(secrets.token_urlsafe(24), TokenSource.GENERATED)
 
 
+def write_token(settings: DashboardsSettings) -> str | None:
+    """The token labelling needs besides the read session, or None when every reader may label."""
+    live = settings.live
+    return read_token(live.write_token, live.write_token_file, "live.write_token")
+
+
 class Access:
     """The checks every request to the page passes."""
 

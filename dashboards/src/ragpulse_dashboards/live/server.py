@@ -26,13 +26,16 @@ from rich.console import Console
 
 from ragpulse_dashboards.commands.views import ReadQuery, Shown, show
 from ragpulse_dashboards.live import pages
-from ragpulse_dashboards.live.access import COOKIE, COOKIE_MAX_AGE_S, Access, ReadToken
+from ragpulse_dashboards.live.access import COOKIE, COOKIE_MAX_AGE_S, Access, ReadToken, write_token
+from ragpulse_dashboards.live.forms import FormGuard
 from ragpulse_dashboards.live.limits import ConnectionLog, LogBudget, SignInLimit
 from ragpulse_dashboards.live.redirects import form_target, same_site_target
 from ragpulse_dashboards.live.renders import SharedRenders
+from ragpulse_dashboards.live.review import ReviewRoutes
 from ragpulse_dashboards.report.collect import collect_alerting_report
 from ragpulse_dashboards.report.html import CONTENT_SECURITY_POLICY, ServiceSelector, render_html
 from ragpulse_dashboards.report.queries import services_since
+from ragpulse_dashboards.review.html import QUEUE_PATH, WRITE_SIGN_IN_PATH
 from ragpulse_dashboards.settings import DashboardsSettings
 
 logger = logging.getLogger(__name__)
@@ -72,6 +75,8 @@ class LivePage:
         self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ragpulse-live-reader")
         self._pages: SharedRenders[bytes] = SharedRenders(self._reader, live.cache_s, RENDER_TIMEOUT_S)
         self._services: SharedRenders[list[str]] = SharedRenders(self._reader, live.cache_s, RENDER_TIMEOUT_S)
+        forms = FormGuard(token.value, write_token(settings))
+        self._review = ReviewRoutes(settings, store, self._reader, forms, self._sign_ins)
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="ragpulse-live-http", daemon=True)
         self._runner: web.AppRunner | None = None
@@ -122,6 +127,7 @@ class LivePage:
         app.router.add_get("/healthz", _healthz)
         app.router.add_post(pages.SIGN_IN_PATH, self._sign_in)
         app.router.add_get(READ_API_PATH, self._read)
+        self._review.add_to(app)
         # access_log off and aiohttp's own log rewritten: a request line can hold ?token=, and nothing here
         # may write the token down.
         self._runner = web.AppRunner(
@@ -274,6 +280,9 @@ async def _healthz(request: web.Request) -> web.Response:
 
 async def _secure(request: web.Request, response: web.StreamResponse) -> None:
     response.headers.update(SECURITY_HEADERS)
+    if request.path == QUEUE_PATH or request.path.startswith(f"{QUEUE_PATH}/"):
+        # A review page's form must name this origin when it posts (a no-referrer page's post says "null").
+        response.headers["Referrer-Policy"] = "same-origin"
 
 
 def _over_https(request: web.Request) -> bool:
@@ -285,7 +294,7 @@ def _over_https(request: web.Request) -> bool:
 def _presents_token(request: web.Request) -> bool:
     """Whether the request tries a token (the sign-in form, ``?token=`` or an Authorization header)."""
     return (
-        (request.path == pages.SIGN_IN_PATH and request.method == "POST")
+        (request.path in (pages.SIGN_IN_PATH, WRITE_SIGN_IN_PATH) and request.method == "POST")
         or "token" in request.query
         or "Authorization" in request.headers
     )

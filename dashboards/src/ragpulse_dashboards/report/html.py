@@ -89,6 +89,11 @@ text-decoration:none;background:#fff}nav.services a[aria-current]{background:#1e
 main>section,main>.grid2{margin-top:16px}
 form.signin{display:flex;gap:8px;align-items:center;margin:16px 0}form.signin input{padding:6px 8px;
 border:1px solid #cbd5e1;border-radius:6px;min-width:280px}form.signin button{padding:6px 14px}
+ol.sentences li{margin:4px 0}.flag{color:#b91c1c;font-size:12px;margin-left:6px}.why{color:#1e3a8a}
+a.button,form.label button{display:inline-block;padding:6px 14px;border:1px solid #1e3a8a;border-radius:6px;
+background:#1e3a8a;color:#fff;text-decoration:none;font:inherit;cursor:pointer}
+form.label input[name=author],form.label input[name=note]{padding:5px 8px;border:1px solid #cbd5e1;
+border-radius:6px}form.label input[name=note]{min-width:320px}
 """
 # The live page's Content-Security-Policy allows this style sheet by its hash, and no inline script at all.
 STYLE_HASH = "sha256-" + base64.b64encode(hashlib.sha256(_STYLE.encode()).digest()).decode()
@@ -125,6 +130,7 @@ def render_html(
     ]
     if selector is not None:
         sections.append(selector_links(selector))
+        sections.append(_review_link(selector.current))
     # The headline first: the tiles, each service's verdict, what is on fire, and the requests that show it.
     sections.append(_tiles(data))
     if data.spans_services:
@@ -190,6 +196,15 @@ def _table(headers: Sequence[str], rows: Iterable[Sequence[str]], numeric: Seque
         for row in rows
     )
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _review_link(service: str | None) -> str:
+    """The live page's way to its review queue (where people label requests and the judges are measured)."""
+    query = "" if service is None else f"?service={quote(service, safe='', errors='surrogatepass')}"
+    return (
+        f"<p class='sub'><a href='{html_text(f'./review{query}')}'>Review queue</a>: label requests, and see"
+        " each judge against people and the hallucination rate corrected for the free judge's errors</p>"
+    )
 
 
 def selector_links(selector: ServiceSelector) -> str:

@@ -22,6 +22,7 @@ from ragpulse_assembly.job import AssemblyWindow, assemble_requests
 from ragpulse_core.sampling import Shard
 from ragpulse_core.store import Store, StoreUnavailable
 
+from ragpulse_scorers.labels.feedback import ingest_feedback
 from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.pipeline.candidates import Selection
 from ragpulse_scorers.pipeline.circuit import JudgeCircuit
@@ -37,6 +38,7 @@ from ragpulse_scorers.settings import ScorersSettings
 logger = logging.getLogger(__name__)
 
 ASSEMBLY = "assembly"
+FEEDBACK = "feedback"
 """The name :attr:`TickReport.errors` gives request assembly."""
 
 
@@ -49,6 +51,8 @@ class TickReport:
     errors: dict[str, str] = field(default_factory=dict)
     assembled: int = 0
     """Requests assembled from foreign traces before scoring."""
+    feedback: int = 0
+    """End-user feedback spans written as labels."""
 
     def add(self, scorer: str, outcome: Outcome, n: int = 1) -> None:
         self.counts.setdefault(scorer, Counter())[outcome.value] += n
@@ -65,6 +69,8 @@ class TickReport:
             shown = ", ".join(f"{counter[o.value]} {o.value}" for o in Outcome if counter[o.value])
             parts.append(f"{scorer}: {shown or 'nothing to do'}")
         parts.extend(f"{scorer}: stopped ({error})" for scorer, error in self.errors.items())
+        if self.feedback:
+            parts.insert(0, f"{self.feedback} feedback labels")
         if self.assembled:
             parts.insert(0, f"{self.assembled} requests assembled")
         return "; ".join(parts) or "no scorers"
@@ -128,6 +134,14 @@ class ScoringJob:
             except StoreUnavailable as exc:
                 logger.warning("request assembly stopped this tick: %s", exc)
                 report.errors[ASSEMBLY] = str(exc)
+        if not self._stop_requested():
+            try:
+                report.feedback = ingest_feedback(
+                    self._store, now - timedelta(hours=self._settings.scorer.lookback_hours)
+                )
+            except StoreUnavailable as exc:
+                logger.warning("end-user feedback stopped this tick: %s", exc)
+                report.errors[FEEDBACK] = str(exc)
         for scorer in self._scorers:
             report.counts.setdefault(scorer.name, Counter())
             if self._stop_requested():

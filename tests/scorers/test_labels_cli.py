@@ -1,0 +1,107 @@
+"""``ragpulse label`` and ``ragpulse labels import`` against a real chDB store."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from ragpulse_core.cli import main
+from ragpulse_core.store import Store
+from ragpulse_scorers.labels.lines import BadLine, parse_line
+from ragpulse_scorers.labels.store import RequestRef, read_labels
+
+REQUEST_COLUMNS = [
+    "TraceId", "SpanId", "Timestamp", "ServiceName", "Pipeline", "Variant", "Question", "Answer",
+]  # fmt: skip
+
+
+def add_request(store: Store, trace_id: str, at: datetime, span_id: str = "root1") -> RequestRef:
+    store.insert(
+        store.table("ragpulse_requests"),
+        [[trace_id, span_id, at, "shop", "faq", "B", "Return window?", "30 days."]],
+        REQUEST_COLUMNS,
+    )
+    return RequestRef(trace_id, span_id, at, "shop", "faq", "B")
+
+
+def test_label_writes_a_reviewer_label_and_the_latest_wins(
+    store: Store, chdb_dsn: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    request = add_request(store, uuid.uuid4().hex, datetime.now(UTC).replace(microsecond=5))
+    command = ["label", request.trace_id, "hallucinated", "--dsn", chdb_dsn, "--author", "ann"]
+    assert main([*command, "--note", "invented a fee"]) == 0
+    assert main(["label", request.trace_id, "grounded", "--dsn", chdb_dsn, "--author", "ann"]) == 0
+    labels = read_labels(store, source="reviewer")
+    assert [(label.label, label.author, label.request) for label in labels] == [("grounded", "ann", request)]
+    assert "grounded" in capsys.readouterr().out
+
+
+def test_label_refuses_an_unknown_or_reused_trace_id(
+    store: Store, chdb_dsn: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    trace = uuid.uuid4().hex
+    now = datetime.now(UTC)
+    assert main(["label", trace, "grounded", "--dsn", chdb_dsn]) == 1
+    assert "no stored request" in capsys.readouterr().out
+    add_request(store, trace, now - timedelta(hours=2))
+    add_request(store, trace, now)
+    assert main(["label", trace, "grounded", "--dsn", chdb_dsn]) == 1
+    assert "names 2 requests" in capsys.readouterr().out
+    assert read_labels(store) == []
+    older = (now - timedelta(hours=2)).isoformat()
+    assert main(["label", trace, "grounded", "--dsn", chdb_dsn, "--at", older]) == 0
+    assert [label.request_time for label in read_labels(store)] == [now - timedelta(hours=2)]
+
+
+def test_import_keeps_good_lines_and_reports_bad_ones_by_number(
+    store: Store, chdb_dsn: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    now = datetime.now(UTC)
+    first, second = (add_request(store, uuid.uuid4().hex, now) for _ in range(2))
+    lines = [
+        json.dumps({"trace_id": first.trace_id, "label": "hallucinated", "sentences": [1], "author": "bo"}),
+        "{not json",
+        json.dumps({"trace_id": second.trace_id, "label": "maybe"}),
+        "",
+        json.dumps({"trace_id": uuid.uuid4().hex, "label": "grounded"}),
+        json.dumps({"trace_id": second.trace_id, "label": "grounded", "note": "checked", "score": 4}),
+    ]
+    path = tmp_path / "labels.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    assert main(["labels", "import", str(path), "--dsn", chdb_dsn, "--author", "team"]) == 1
+    out = capsys.readouterr().out
+    assert "labels.jsonl:2:" in out and "labels.jsonl:3:" in out and "labels.jsonl:5:" in out
+    assert "labels.jsonl:6:" not in out and "imported 2 labels; 3 lines refused" in out
+    stored = {label.trace_id: label for label in read_labels(store, source="import")}
+    assert stored[first.trace_id].sentences == (1,) and stored[first.trace_id].author == "bo"
+    assert stored[second.trace_id].author == "team" and stored[second.trace_id].score == 4.0
+
+
+@given(st.text())
+def test_a_line_is_a_label_or_a_bad_line(text: str) -> None:
+    try:
+        line = parse_line(text)
+    except BadLine as exc:
+        assert str(exc)
+    else:
+        assert line.trace_id and line.label in ("hallucinated", "grounded")
+
+
+@given(
+    st.dictionaries(
+        st.sampled_from(["trace_id", "label", "span_id", "author", "note", "sentences", "score", "notes"]),
+        st.one_of(st.none(), st.integers(-3, 70000), st.text(max_size=5), st.lists(st.integers(-1, 3))),
+    )
+)
+def test_objects_with_wrong_fields_are_bad_lines_not_crashes(value: dict[str, object]) -> None:
+    try:
+        line = parse_line(json.dumps(value))
+    except BadLine:
+        return
+    assert "notes" not in value and value["label"] in ("hallucinated", "grounded")
+    assert list(line.sentences) == value.get("sentences", [])
