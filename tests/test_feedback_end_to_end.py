@@ -73,6 +73,8 @@ def test_feedback_arrives_as_user_labels(
     assert read_labels(store, source="reviewer") == []
     raw = store.query(f"SELECT count() FROM {store.table('ragpulse_labels')} WHERE Source = 'user'")
     assert raw == [(2,)]
+    # A feedback span is not a request: assembly makes none of it, and nothing scores it.
+    assert store.query(f"SELECT count() FROM {store.table('ragpulse_requests')}") == [(2,)]
 
 
 def test_feedback_that_names_no_request_is_refused_not_raised(caplog: pytest.LogCaptureFixture) -> None:

@@ -8,6 +8,7 @@ names something this machine must not or cannot touch, :data:`SUBSTITUTIONS` say
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -95,6 +96,12 @@ CHECKS: dict[str, Check] = {
     "ragpulse score --rule checkout-support --since 7d": Check(
         RUN, "likewise: the backfill finds nothing to judge, so no judge endpoint is called"
     ),
+    'ragpulse label 4bf92f3577b34da6a3ce929d0e0e4736 hallucinated --note "invented a refund fee"': Check(
+        RUN, "on a database holding that request (seeded through the Store), with the three lines below"
+    ),
+    "ragpulse labels import labels.jsonl": Check(RUN, "labels.jsonl labels a second seeded request"),
+    "ragpulse export --labelled --since 7d > set.jsonl": Check(RUN),
+    "ragpulse eval support --data set.jsonl --judge lexical": Check(RUN),
     "ragpulse eval support --data ragtruth_qa_dev --judge lexical --split holdout": Check(RUN),
     "ragpulse eval support --data ../shared/data/lfqa_sentences.jsonl --judge lexical --json": Check(RUN),
     "OPENAI_BASE_URL=... OPENAI_API_KEY=... ragpulse eval support --data ragtruth_qa_dev"
@@ -351,6 +358,43 @@ def test_the_scoring_lines_start_the_named_judges_and_stop_on_sigterm(
     running = long_running(f"{export}\nexec {score}", tmp_path, readme_shell_env())  # type: ignore[call-arg]
     running.wait_for("scoring with lexical, support, coverage, retrieval every 10 s")
     running.stop()
+
+
+SEED_TWO_REQUESTS = """
+import json
+from datetime import UTC, datetime, timedelta
+from ragpulse_core.store import Store, default_dsn
+store = Store(default_dsn())
+context = json.dumps([{"id": "refunds", "text": "Refunds are paid within 14 days. No fee is charged."}])
+at = datetime.now(UTC) - timedelta(hours=1)
+store.insert(
+    store.table("ragpulse_requests"),
+    [["4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7", at, "shop", "faq", "A", "Refund fee?",
+      "A refund fee of 12 euros applies, paid by Western Union.", context],
+     ["a" * 32, "00f067aa0ba902b8", at, "shop", "faq", "A", "Refund time?",
+      "Refunds are paid within 14 days.", context]],
+    ["TraceId", "SpanId", "Timestamp", "ServiceName", "Pipeline", "Variant", "Question", "Answer", "Context"],
+)
+"""
+
+
+def test_the_labelling_lines_label_export_and_evaluate(tmp_path: Path) -> None:
+    lines = [
+        c
+        for c in CHECKS
+        if c.startswith(("ragpulse label", "ragpulse export", "ragpulse eval support --data set"))
+    ]
+    assert len(lines) == 4
+    (tmp_path / "seed.py").write_text(SEED_TWO_REQUESTS)
+    (tmp_path / "labels.jsonl").write_text(json.dumps({"trace_id": "a" * 32, "label": "grounded"}) + "\n")
+    done = run_shell("\n".join(["ragpulse migrate", "python seed.py", *lines]), tmp_path, readme_shell_env())
+    assert done.returncode == 0, done.stdout + done.stderr
+    exported = [json.loads(line) for line in (tmp_path / "set.jsonl").read_text().splitlines()]
+    assert sorted((row["trace_id"][:4], row["hallucinated"]) for row in exported) == [
+        ("4bf9", 1),
+        ("aaaa", 0),
+    ]
+    assert re.search(r"response\s*│\s*2/2\s*│\s*1\.000", done.stdout), done.stdout
 
 
 @pytest.fixture

@@ -113,6 +113,7 @@ def seed(store: Store, now: datetime) -> Demo:
     demo = Demo(now=now)
     spans: list[list[Any]] = []
     scores: list[list[Any]] = []
+    labels: list[list[Any]] = []
     resource = {"service.name": SERVICE}
     for variant, rate in VARIANTS.items():
         flags = [1] * round(rate * REQUESTS_PER_VARIANT) + [0] * round((1 - rate) * REQUESTS_PER_VARIANT)
@@ -207,6 +208,13 @@ def seed(store: Store, now: datetime) -> Demo:
                     "sentences": {f"r{i}": s["sentence"] for i, s in enumerate(sentences)},
                 }
             )
+            # A reviewer labelled every third request, disagreeing with the judge now and then; the span id is
+            # as the demo's score rows name the request (they carry none).
+            if index % 3 == 0:
+                said = "hallucinated" if bool(hallucinated) != (index % 15 == 0) else "grounded"
+                labels.append(
+                    [now, trace, "", at, SERVICE, PIPELINE, variant, said, [], "ann", "reviewer", None, ""]
+                )
             details = json.dumps({"sentences": sentences})
             support = 0.5 if hallucinated else 1.0  # one of two sentences unsupported, or the only one fine
             scores += [
@@ -254,9 +262,14 @@ def seed(store: Store, now: datetime) -> Demo:
     store.insert("otel_traces", spans, SPAN_COLUMNS)
     store.insert("ragpulse_scores", scores, SCORE_COLUMNS)
     store.insert("ragpulse_requests", _unscorable_requests(now), UNSCORABLE_COLUMNS)
+    store.insert("ragpulse_labels", labels, LABEL_COLUMNS)
     return demo
 
 
+LABEL_COLUMNS = [
+    "LabelTime", "TraceId", "SpanId", "RequestTime", "ServiceName", "Pipeline", "Variant", "Label",
+    "Sentences", "Author", "Source", "Score", "Note",
+]  # fmt: skip
 UNSCORABLE_COLUMNS = [
     "TraceId", "Timestamp", "ServiceName", "Pipeline", "Variant", "Question", "Source", "ContextSource",
     "Unscorable", "DurationMs",

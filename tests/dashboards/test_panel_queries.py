@@ -15,6 +15,7 @@ from demo_data import SERVICE, STEPS, VARIANTS, Demo
 from grafana_macros import ALL, TimeRange, Variable, expand_dashboard_query
 from ragpulse_core.store import Store
 from ragpulse_dashboards.report.queries import judge_agreement
+from ragpulse_scorers.labels.figures import judge_figures
 from ragpulse_scorers.stats import wilson_interval
 
 DASHBOARDS = Path(__file__).resolve().parents[2] / "dashboards" / "grafana" / "json"
@@ -188,6 +189,30 @@ def test_online_agreement_panel_agrees_with_the_report(demo_store: tuple[Store, 
                     "kappa": ("kappa_low", "kappa_high"),
                 }[name]
                 assert (row[low], row[high]) == (pytest.approx(interval.low), pytest.approx(interval.high))
+
+
+def test_judges_against_reviewers_panel_agrees_with_the_report(demo_store: tuple[Store, Demo]) -> None:
+    store, demo = demo_store
+    rows = run(store, panel("overview.json", "Judges against reviewer labels")["targets"][0]["rawSql"], demo)
+    expected = {
+        (row.judge, row.service, row.variant): row
+        for row in judge_figures(store, since=demo.now - timedelta(hours=6))
+    }
+    assert {(row["Judge"], row["ServiceName"], row["Variant"]) for row in rows} == set(expected)
+    assert {row["Judge"] for row in rows} == {"lexical", "support"}
+    for row in rows:
+        figures = expected[(row["Judge"], row["ServiceName"], row["Variant"])]
+        assert (row["n"], row["hallucinated"], row["grounded"]) == (
+            figures.confusion.n, figures.confusion.positives, figures.confusion.negatives,
+        )  # fmt: skip
+        shown = figures.agreement
+        for column, figure in (
+            ("sensitivity", shown.sensitivity), ("specificity", shown.specificity),
+            ("balanced_accuracy", shown.balanced_accuracy), ("kappa", shown.kappa),
+        ):  # fmt: skip
+            assert row[column] == (None if figure.value is None else pytest.approx(figure.value)), column
+    lexical = [row for row in rows if row["Judge"] == "lexical"]
+    assert lexical and any(row["balanced_accuracy"] < 1 for row in lexical)  # the seeded disagreements show
 
 
 def test_rate_difference_has_newcombe_interval_and_a_verdict_in_points(

@@ -4,6 +4,7 @@ same balanced accuracy."""
 
 from __future__ import annotations
 
+import io
 import json
 import uuid
 from datetime import UTC, datetime, timedelta
@@ -12,11 +13,16 @@ from pathlib import Path
 import pytest
 from ragpulse_core.cli import main
 from ragpulse_core.store import Store
+from ragpulse_dashboards.report.collect import collect_report
+from ragpulse_dashboards.report.html import render_html
+from ragpulse_dashboards.report.terminal import render_terminal
 from ragpulse_dashboards.settings import DashboardsSettings
+from ragpulse_scorers.labels.correction import CorrectedRate
 from ragpulse_scorers.labels.figures import Reference, judge_figures
 from ragpulse_scorers.labels.store import Label, RequestRef, write_labels
 from ragpulse_scorers.lexical.scorer import LexicalScorer
 from ragpulse_scorers.pipeline.tick import ScoringJob
+from rich.console import Console
 
 SPAN_COLUMNS = ["Timestamp", "TraceId", "SpanId", "ParentSpanId", "SpanName", "SpanKind", "ServiceName",
                 "SpanAttributes", "Duration", "StatusCode"]  # fmt: skip
@@ -66,6 +72,20 @@ def test_export_then_eval_reproduces_the_reported_balanced_accuracy(
     assert reported is not None and 0.5 < reported < 1
     (user_figures,) = judge_figures(store, since=start - timedelta(minutes=1), reference=Reference.USER)
     assert user_figures.confusion.n == 1  # end-user feedback counted apart
+
+    report = collect_report(store, start - timedelta(minutes=1))
+    assert report.people is not None
+    (shown,) = [row for row in report.people.reviewer if row.judge == "lexical"]
+    assert shown.agreement.balanced_accuracy.value == reported
+    (corrected,) = [row for row in report.people.corrected if row.judge == "lexical"]
+    assert isinstance(corrected.result, CorrectedRate) and corrected.result.source == "reviewer labels"
+    # 12 of 24 flagged; sensitivity 9/11, specificity 10/13: (0.5 + 10/13 - 1) / (9/11 + 10/13 - 1).
+    assert corrected.result.estimate == pytest.approx((0.5 + 10 / 13 - 1) / (9 / 11 + 10 / 13 - 1))
+    page = render_html(report)
+    assert "Judges against people" in page and "reviewer labels" in page
+    console = Console(record=True, width=200, file=io.StringIO())
+    render_terminal(report, console)
+    assert "corrected for the judge" in console.export_text()
 
     assert main(["export", "--labelled", "--dsn", chdb_dsn, "--since", "1h"]) == 0
     exported = capsys.readouterr().out

@@ -18,6 +18,7 @@ from ragpulse_dashboards.alerts.notify import load_notification_log
 from ragpulse_dashboards.report import queries
 from ragpulse_dashboards.report.compare import mean_differences, rate_differences
 from ragpulse_dashboards.report.model import AlertLimits, HallucinationRow, MetricRow, Rate, ReportData
+from ragpulse_dashboards.report.people import collect_people
 from ragpulse_dashboards.settings import AlertSettings
 
 # Scorers whose hallucination verdict leads the report when several are present: LLM judges first.
@@ -108,6 +109,7 @@ def collect_report(
     first_request_ms = min((_epoch_ms(row["first"]) for row in first_rows), default=None)
     bucket_s = _bucket_seconds((first_request_ms or params["since_ms"]) / 1000, now.timestamp())
     series_params = {**params, "bucket": bucket_s, "scorer": primary or ""}
+    agreement = queries.judge_agreement(store, params, FREE_JUDGE)
     return ReportData(
         generated_at=now,
         since=since,
@@ -129,10 +131,11 @@ def collect_report(
         hallucination_threshold=hallucination_threshold,
         alert_limits=alert_limits,
         not_scored=queries.not_scored(store, params),
-        agreement=queries.judge_agreement(store, params, FREE_JUDGE),
+        agreement=agreement,
         alert_checks=load_checks(store, service),
         unscored_requests=queries.request_lines(store, params, True, UNSCORED_LISTED),
         outcomes=queries.request_outcomes(store, params),
+        people=collect_people(store, since, service, hallucination, agreement),
     )
 
 

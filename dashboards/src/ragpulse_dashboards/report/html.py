@@ -54,6 +54,16 @@ from ragpulse_dashboards.report.format import (
 )
 from ragpulse_dashboards.report.glossary import GLOSSARY, term
 from ragpulse_dashboards.report.model import Difference, MetricRow, Rate, ReportData
+from ragpulse_dashboards.report.people import (
+    CORRECTED_HEADERS,
+    CORRECTED_NOTE,
+    FIGURES_HEADERS,
+    FIGURES_NOTE,
+    USER_NOTE,
+    PeopleFigures,
+    corrected_cells,
+    figures_cells,
+)
 from ragpulse_dashboards.report.services import ServiceRow, hallucination_alert_firing, service_rows
 from ragpulse_dashboards.report.svg import Bar, Point, Threshold, bar_chart, line_chart
 
@@ -149,6 +159,8 @@ def render_html(
         sections.append(_outcomes_card(data))
     if data.agreement:
         sections.append(_agreement_card(data))
+    if data.people is not None and (data.people.reviewer or data.people.user or data.people.corrected):
+        sections.append(_people_card(data.people))
     if data.requests:
         sections += [
             _cards(_hallucination_series_card(data), _traffic_card(data)),
@@ -341,6 +353,20 @@ def _agreement_card(data: ReportData) -> str:
     )
     return _card("Can the free judge be trusted here? (online agreement)",
                  f"<p class='muted'>{html_text(AGREEMENT_NOTE)}</p>", table)  # fmt: skip
+
+
+def _people_card(people: PeopleFigures) -> str:
+    parts = []
+    for note, rows in ((FIGURES_NOTE, people.reviewer), (USER_NOTE, people.user)):
+        if rows:
+            cells = ([html_text(cell) for cell in figures_cells(row)] for row in rows)
+            numeric = [False, False, False, True, False, False, False, False]
+            parts += [f"<p class='muted'>{html_text(note)}</p>", _table(FIGURES_HEADERS, cells, numeric)]
+    if people.corrected:
+        cells = ([html_text(cell) for cell in corrected_cells(row)] for row in people.corrected)
+        parts += [f"<p class='muted'>{html_text(CORRECTED_NOTE)}</p>",
+                  _table(CORRECTED_HEADERS, cells, [False, False, False, True, False, False])]  # fmt: skip
+    return _card("Judges against people", *parts)
 
 
 def _outcomes_card(data: ReportData) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from ragpulse_scorers.stats import WeightedCount, weighted_wilson_interval
 
@@ -13,6 +14,9 @@ from ragpulse_dashboards.alerts.notify import NotificationLog
 from ragpulse_dashboards.alerts.rules import HALLUCINATION_RATE, AlertKey
 from ragpulse_dashboards.alerts.state import FIRING, RESOLVED, AlertRecord
 from ragpulse_dashboards.report.agreement import JudgeAgreement
+
+if TYPE_CHECKING:  # people.py builds on this module's rows
+    from ragpulse_dashboards.report.people import PeopleFigures
 
 
 @dataclass(frozen=True)
@@ -272,6 +276,8 @@ class ReportData:
     """Where the free judge and an LLM judge scored the same requests: how far their verdicts agree."""
     alert_checks: AlertChecks = field(default_factory=AlertChecks)
     unscored_requests: list[RequestLine] = field(default_factory=list)
+    people: PeopleFigures | None = None
+    """Judges against people's labels, and the corrected hallucination rates."""
     """The newest requests no judge may score, each with its reason."""
     """What the last alert evaluation saw: the real reason a rate above the threshold has no alert."""
 

@@ -38,6 +38,16 @@ from ragpulse_dashboards.report.format import (
     verdict_with_interval,
 )
 from ragpulse_dashboards.report.model import ReportData
+from ragpulse_dashboards.report.people import (
+    CORRECTED_HEADERS,
+    CORRECTED_NOTE,
+    FIGURES_HEADERS,
+    FIGURES_NOTE,
+    USER_NOTE,
+    PeopleFigures,
+    corrected_cells,
+    figures_cells,
+)
 from ragpulse_dashboards.report.services import hallucination_alert_firing
 
 
@@ -81,6 +91,9 @@ def render_terminal(data: ReportData, console: Console) -> None:
         console.print(_spend_table(data))
     if data.agreement:
         console.print(_agreement_table(data))
+    if data.people is not None:
+        for table in _people_tables(data.people):
+            console.print(table)
     if scoring.outcomes:
         console.print(_outcomes_table(data))
 
@@ -93,6 +106,32 @@ def _agreement_table(data: ReportData) -> Table:
     for row in data.agreement:
         table.add_row(*(shown(cell) for cell in agreement_cells(row)))
     return table
+
+
+def _people_tables(people: PeopleFigures) -> list[Table]:
+    """Judges against people: reviewer figures, end-user figures apart, and the corrected rates."""
+    tables = []
+    for title, note, rows in (
+        ("Judges against people (reviewer labels)", FIGURES_NOTE, people.reviewer),
+        ("Judges against end-user feedback (apart from reviewers)", USER_NOTE, people.user),
+    ):
+        if not rows:
+            continue
+        table = Table(title=title, title_justify="left", caption=note)
+        for header in FIGURES_HEADERS:
+            table.add_column(header)
+        for row in rows:
+            table.add_row(*(shown(cell) for cell in figures_cells(row)))
+        tables.append(table)
+    if people.corrected:
+        table = Table(title="Hallucination rate corrected for the judge's errors", title_justify="left",
+                      caption=CORRECTED_NOTE)  # fmt: skip
+        for header in CORRECTED_HEADERS:
+            table.add_column(header)
+        for corrected in people.corrected:
+            table.add_row(*(shown(cell) for cell in corrected_cells(corrected)))
+        tables.append(table)
+    return tables
 
 
 def _named(data: ReportData, variant: str, service: str) -> str:

@@ -82,7 +82,9 @@ def judge_figures(
         " ON judged.TraceId = people.TraceId AND judged.SpanId = people.SpanId"
         " AND judged.Micros = people.Micros"
         " GROUP BY judged.Scorer, judged.ServiceName, judged.Variant"
-        " ORDER BY judged.ServiceName, judged.Variant, judged.Scorer",
+        " ORDER BY judged.ServiceName, judged.Variant, judged.Scorer"
+        # A verdict's duplicates share its day, the partition: FINAL need not merge across days.
+        " SETTINGS do_not_merge_across_partitions_select_final = 1",
         parameters,
     )
     return [

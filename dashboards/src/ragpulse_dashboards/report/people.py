@@ -1,0 +1,140 @@
+"""The report's "Judges against people" section: each judge's figures against reviewer labels, the same
+against end-user feedback apart, and beside each raw hallucination rate the rate corrected for the judge's
+measured errors (Rogan–Gladen), with where those error rates came from."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from ragpulse_core.store import Store
+from ragpulse_scorers.labels.agreement import Confusion, Figure
+from ragpulse_scorers.labels.correction import (
+    CorrectedRate,
+    ErrorRates,
+    NotCorrected,
+    choose_error_rates,
+    corrected_rate,
+)
+from ragpulse_scorers.labels.figures import JudgeFigures, Reference, judge_figures
+
+from ragpulse_dashboards.report.agreement import JudgeAgreement
+from ragpulse_dashboards.report.model import HallucinationRow
+
+
+@dataclass(frozen=True)
+class CorrectedRow:
+    service: str
+    variant: str
+    judge: str
+    flagged: int
+    judged: int
+    result: CorrectedRate | NotCorrected
+
+
+@dataclass(frozen=True)
+class PeopleFigures:
+    reviewer: list[JudgeFigures] = field(default_factory=list)
+    user: list[JudgeFigures] = field(default_factory=list)
+    corrected: list[CorrectedRow] = field(default_factory=list)
+
+
+def collect_people(
+    store: Store,
+    since: datetime,
+    service: str | None,
+    hallucination: Sequence[HallucinationRow],
+    online: Sequence[JudgeAgreement],
+) -> PeopleFigures:
+    reviewer = judge_figures(store, since=since, reference=Reference.REVIEWER, service=service)
+    user = judge_figures(store, since=since, reference=Reference.USER, service=service)
+    by_key = {(row.judge, row.service, row.variant): row.confusion for row in reviewer}
+    corrected = []
+    for row in hallucination:
+        candidates = []
+        labelled = by_key.get((row.scorer, row.service, row.variant))
+        if labelled is not None:
+            candidates.append(ErrorRates(labelled, "reviewer labels"))
+        candidates += [
+            ErrorRates(_as_confusion(agreement), f"agreement with the LLM judge {agreement.reference}")
+            for agreement in online
+            if (agreement.judge, agreement.service, agreement.variant)
+            == (row.scorer, row.service, row.variant)
+        ]
+        chosen = choose_error_rates(candidates)
+        result = (
+            chosen
+            if isinstance(chosen, NotCorrected)
+            else corrected_rate(row.rate.successes, row.rate.n, chosen)
+        )
+        corrected.append(CorrectedRow(row.service, row.variant, row.scorer, row.rate.successes, row.rate.n,
+                                      result))  # fmt: skip
+    return PeopleFigures(reviewer, user, corrected)
+
+
+def _as_confusion(agreement: JudgeAgreement) -> Confusion:
+    """The free judge against the LLM judge taken as the truth."""
+    return Confusion(
+        true_positives=agreement.both_hallucinated,
+        false_negatives=agreement.only_reference,
+        false_positives=agreement.only_judge,
+        true_negatives=agreement.neither,
+    )
+
+
+FIGURES_HEADERS = (
+    "service", "variant", "judge", "n (hallucinated / grounded)", "sensitivity [95% CI]",
+    "specificity [95% CI]", "balanced accuracy [95% CI]", "kappa [95% CI]",
+)  # fmt: skip
+FIGURES_NOTE = (
+    "Each judge's hallucination verdicts against people's labels of the same requests (the latest label of"
+    " each). Sensitivity: hallucinations the judge caught; specificity: grounded answers it passed. Wilson"
+    " intervals for those two, delta-method intervals for balanced accuracy and kappa."
+)
+USER_NOTE = (
+    "The same against end users' feedback (a score below 0.5 counted as hallucinated), shown apart: an"
+    " unhappy user is not proof of an unsupported sentence."
+)
+CORRECTED_HEADERS = ("service", "variant", "judge", "raw rate", "corrected rate [95% CI]", "error rates from")
+CORRECTED_NOTE = (
+    "The raw rate corrected for the judge's measured sensitivity and specificity (Rogan–Gladen). It assumes"
+    " the labelled requests are like the rest (the review queue keeps a uniform share) and that the judge's"
+    " error rates do not change with the true rate. The interval carries the uncertainty of the raw rate and"
+    " of both error rates."
+)
+
+
+def figures_cells(row: JudgeFigures) -> list[str]:
+    figures = row.agreement
+    return [
+        row.service,
+        row.variant or "–",
+        row.judge,
+        f"{figures.n} ({row.confusion.positives} / {row.confusion.negatives})",
+        _figure(figures.sensitivity, "no hallucinated label"),
+        _figure(figures.specificity, "no grounded label"),
+        _figure(figures.balanced_accuracy, "needs both labels"),
+        _figure(figures.kappa, "one verdict throughout"),
+    ]
+
+
+def corrected_cells(row: CorrectedRow) -> list[str]:
+    raw = f"{row.flagged / row.judged:.1%} ({row.flagged}/{row.judged})" if row.judged else "–"
+    result = row.result
+    if isinstance(result, NotCorrected):
+        return [row.service, row.variant or "–", row.judge, raw, result.reason, "–"]
+    return [
+        row.service,
+        row.variant or "–",
+        row.judge,
+        raw,
+        f"{result.estimate:.1%} [{result.low:.1%}, {result.high:.1%}]",
+        result.source,
+    ]
+
+
+def _figure(figure: Figure, missing: str) -> str:
+    if figure.value is None or figure.low is None or figure.high is None:
+        return f"– ({missing})"
+    return f"{figure.value:.2f} [{figure.low:.2f}, {figure.high:.2f}]"
