@@ -360,6 +360,8 @@ def test_the_scoring_lines_start_the_named_judges_and_stop_on_sigterm(
     running.stop()
 
 
+# Span ids chosen inside the review queue's random share: the figures, and so the default export, count
+# reviewer labels there only.
 SEED_TWO_REQUESTS = """
 import json
 from datetime import UTC, datetime, timedelta
@@ -369,9 +371,9 @@ context = json.dumps([{"id": "refunds", "text": "Refunds are paid within 14 days
 at = datetime.now(UTC) - timedelta(hours=1)
 store.insert(
     store.table("ragpulse_requests"),
-    [["4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7", at, "shop", "faq", "A", "Refund fee?",
+    [["4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b9", at, "shop", "faq", "A", "Refund fee?",
       "A refund fee of 12 euros applies, paid by Western Union.", context],
-     ["a" * 32, "00f067aa0ba902b8", at, "shop", "faq", "A", "Refund time?",
+     ["a" * 32, "00f067aa0ba902bd", at, "shop", "faq", "A", "Refund time?",
       "Refunds are paid within 14 days.", context]],
     ["TraceId", "SpanId", "Timestamp", "ServiceName", "Pipeline", "Variant", "Question", "Answer", "Context"],
 )

@@ -66,7 +66,8 @@ def fire_then_resolve(store: Store, settings: AlertSettings) -> tuple[AlertRecor
     seed(store, 90, 200, now - timedelta(minutes=5))
     fired = evaluate_alerts(store, settings, now=now).fired
     evaluate_alerts(store, settings, now=now + timedelta(minutes=1))  # still firing: nothing sent
-    store.command(f"TRUNCATE TABLE {store.table('ragpulse_scores')}")
+    for judged in ("ragpulse_scores", "ragpulse_request_verdicts"):  # the verdicts the rules read
+        store.command(f"TRUNCATE TABLE {store.table(judged)}")
     seed(store, 2, 200, now)
     resolved = evaluate_alerts(store, settings, now=now + timedelta(minutes=2)).resolved
     assert len(fired) == 1 and len(resolved) == 1
@@ -583,7 +584,7 @@ def test_pagerduty_severity_by_rule_unless_the_destination_sets_one() -> None:
         record = AlertRecord(**{**alert().__dict__, "key": AlertKey(rule, "svc")})
         return str(payloads.pagerduty_event(record, ROUTING_KEY, chosen)["payload"]["severity"])
 
-    assert [severity(rule) for rule in RULES] == ["error", "warning", "error", "warning"]
+    assert [severity(rule) for rule in RULES] == ["error", "warning", "error", "warning", "error"]
     assert severity("judge_errors", "critical") == "critical"
 
 

@@ -22,6 +22,7 @@ from ragpulse_scorers.labels.figures import Reference, judge_figures
 from ragpulse_scorers.labels.store import Label, RequestRef, write_labels
 from ragpulse_scorers.lexical.scorer import LexicalScorer
 from ragpulse_scorers.pipeline.tick import ScoringJob
+from ragpulse_scorers.review.queue import in_uniform_share_sql
 from rich.console import Console
 
 SPAN_COLUMNS = ["Timestamp", "TraceId", "SpanId", "ParentSpanId", "SpanName", "SpanKind", "ServiceName",
@@ -40,6 +41,17 @@ def rag_span(trace_id: str, span_id: str, at: datetime, answer: str) -> list[obj
     return [at, trace_id, span_id, "", "rag capitals", "Internal", "svc", attributes, 2_000_000, "Ok"]
 
 
+def request_ids(store: Store, count: int, *, drawn: bool) -> list[tuple[str, str]]:
+    """``count`` fresh (trace id, span id) pairs inside (``drawn``) or outside the queue's random share."""
+    candidates = [(uuid.uuid4().hex, uuid.uuid4().hex[:16]) for _ in range(40 * count)]
+    rows = store.query(
+        f"SELECT TraceId, SpanId FROM (SELECT arrayJoin({{ids:Array(Tuple(String, String))}}) AS pair,"
+        f" pair.1 AS TraceId, pair.2 AS SpanId) WHERE {in_uniform_share_sql()} = {{drawn:Bool}}",
+        {"ids": candidates, "drawn": drawn},
+    )
+    return [(str(trace), str(span)) for trace, span in rows][:count]
+
+
 def test_export_then_eval_reproduces_the_reported_balanced_accuracy(
     store: Store, chdb_dsn: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -47,9 +59,14 @@ def test_export_then_eval_reproduces_the_reported_balanced_accuracy(
     # People agree with the free judge mostly, not always: every cell of the 2×2 table is filled.
     people = ["hallucinated"] * 9 + ["grounded"] * 3 + ["grounded"] * 10 + ["hallucinated"] * 2
     answers = [UNSUPPORTED] * 12 + [SUPPORTED] * 12
+    # Four more requests, labelled outside the queue's random share: the figures and the default export leave
+    # them out (the queue picks those where the judges err), `export --all` keeps them.
+    people += ["grounded"] * 4
+    answers += [UNSUPPORTED] * 4
+    ids = request_ids(store, 24, drawn=True) + request_ids(store, 4, drawn=False)
     spans, requests = [], []
     for n, answer in enumerate(answers):
-        trace_id, span_id = uuid.uuid4().hex, uuid.uuid4().hex[:16]
+        trace_id, span_id = ids[n]
         at = start + timedelta(seconds=n, microseconds=137 * n)
         spans.append(rag_span(trace_id, span_id, at, answer))
         requests.append(RequestRef(trace_id, span_id, at, "svc", "capitals", "A"))
@@ -79,8 +96,9 @@ def test_export_then_eval_reproduces_the_reported_balanced_accuracy(
     assert shown.agreement.balanced_accuracy.value == reported
     (corrected,) = [row for row in report.people.corrected if row.judge == "lexical"]
     assert isinstance(corrected.result, CorrectedRate) and corrected.result.source == "reviewer labels"
-    # 12 of 24 flagged; sensitivity 9/11, specificity 10/13: (0.5 + 10/13 - 1) / (9/11 + 10/13 - 1).
-    assert corrected.result.estimate == pytest.approx((0.5 + 10 / 13 - 1) / (9 / 11 + 10 / 13 - 1))
+    # 16 of 28 flagged (the raw rate counts every request); sensitivity 9/11 and specificity 10/13 come from
+    # the random share alone: (16/28 + 10/13 - 1) / (9/11 + 10/13 - 1).
+    assert corrected.result.estimate == pytest.approx((16 / 28 + 10 / 13 - 1) / (9 / 11 + 10 / 13 - 1))
     page = render_html(report)
     assert "Judges against people" in page and "reviewer labels" in page
     console = Console(record=True, width=200, file=io.StringIO())
@@ -96,3 +114,5 @@ def test_export_then_eval_reproduces_the_reported_balanced_accuracy(
     result = json.loads(capsys.readouterr().out)
     assert result["n"] == 24
     assert result["balanced_accuracy"] == pytest.approx(reported)
+    assert main(["export", "--labelled", "--all", "--dsn", chdb_dsn, "--since", "1h"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 28

@@ -82,7 +82,8 @@ def _export(subparsers: Subparsers) -> None:
         help="write recorded requests as JSONL (--labelled: the set `ragpulse eval support --data` reads)",
         description="Write the requests people labelled (reviewer and imported labels; the latest of each "
         "request) to stdout, one JSON object a line, in the RAGTruth-style format `ragpulse eval support "
-        "--data` reads.",
+        "--data` reads. By default only the review queue's random share, the requests the report's figures "
+        "count, so `eval` on the set reproduces them.",
     )
     add_dsn(parser)
     parser.add_argument(
@@ -90,6 +91,12 @@ def _export(subparsers: Subparsers) -> None:
     )
     parser.add_argument(
         "--since", type=parse_window, metavar="7d", help="requests this recent: 30m, 24h, 7d (default: all)"
+    )
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        help="every labelled request, also those the queue picked because the judges disagreed or were "
+        "unsure (a harder set; its figures are not the report's)",
     )
     parser.set_defaults(func=runs("ragpulse_scorers.commands.export"))
 

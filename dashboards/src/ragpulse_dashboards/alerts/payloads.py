@@ -17,6 +17,7 @@ from typing import Any, Final
 from urllib.parse import quote
 
 from ragpulse_dashboards.alerts.rules import (
+    CORRECTED_RATE,
     HALLUCINATION_RATE,
     JUDGE_ERRORS,
     SCORING_STALLED,
@@ -31,6 +32,7 @@ TITLES: Final = {
     SUPPORT_DROP: "Support rate dropped below its baseline",
     SCORING_STALLED: "Scoring stalled",
     JUDGE_ERRORS: "Judge errors spiking",
+    CORRECTED_RATE: "Corrected hallucination rate above threshold",
 }
 # A rule's default PagerDuty severity: wrong answers reaching users and a blind scorer page; the rest warn.
 SEVERITIES: Final[dict[str, Severity]] = {
@@ -38,6 +40,7 @@ SEVERITIES: Final[dict[str, Severity]] = {
     SUPPORT_DROP: "warning",
     SCORING_STALLED: "error",
     JUDGE_ERRORS: "warning",
+    CORRECTED_RATE: "error",
 }
 _HEADER_MAX: Final = 150
 _TEXT_MAX: Final = 3000

@@ -35,10 +35,7 @@ def agreement_with_people(
 ) -> list[JudgeFigures]:
     """Per judge, service and variant: its verdicts against people's labels (:mod:`ragpulse_scorers.labels`),
     reviewer labels only where the queue drew the request at random."""
-    return judge_figures(
-        store, since=since, reference=reference, service=service,
-        random_share_only=reference == Reference.REVIEWER,
-    )  # fmt: skip
+    return judge_figures(store, since=since, reference=reference, service=service)
 
 
 _LABELLED = """

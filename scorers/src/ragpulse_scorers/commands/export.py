@@ -22,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
     since = datetime.now(UTC) - args.since if args.since is not None else None
     written = 0
     try:
-        for line in labelled_lines(store, since=since):
+        for line in labelled_lines(store, since=since, everything=args.all):
             sys.stdout.write(line + "\n")
             written += 1
     finally:

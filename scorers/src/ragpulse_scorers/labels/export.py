@@ -3,8 +3,10 @@
 Each line is RAGTruth-style (``question``, ``context`` as "passage N:" parts, ``response``, ``hallucinated``)
 so the loader needs nothing new, plus where it came from (``trace_id``, ``span_id``, ``request_time``,
 ``service``, ``pipeline``, ``variant``, ``label_source``, ``author``), which the loader ignores. The label is
-the same one the report's reviewer figures use (the latest reviewer or imported label of the request), so
-``eval`` on the set measures a judge against the same people on the same answers.
+the same one the report's reviewer figures use (the latest reviewer or imported label of the request), and by
+default the set is the one those figures count (the review queue's random share), so ``eval`` on it measures a
+judge against the same people on the same answers. ``everything`` adds every other labelled request: a harder
+set, since the queue sends people where the judges err, whose figures are not the report's.
 """
 
 from __future__ import annotations
@@ -17,15 +19,17 @@ from typing import Any
 from ragpulse_core.store import Store
 
 from ragpulse_scorers.labels.figures import SOURCES, Reference
+from ragpulse_scorers.review.queue import in_uniform_share_sql
 
 
-def labelled_lines(store: Store, *, since: datetime | None = None) -> Iterator[str]:
+def labelled_lines(store: Store, *, since: datetime | None = None, everything: bool = False) -> Iterator[str]:
     """One JSON line per labelled request that started at or after ``since`` and is still stored (labels
     outlive their requests' TTL; those are skipped), oldest request first."""
     parameters: dict[str, Any] = {
         "sources": [str(source) for source in SOURCES[Reference.REVIEWER]],
         "since": _naive_utc(since or datetime(1970, 1, 1, tzinfo=UTC)),
     }
+    drawn = "" if everything else f" AND {in_uniform_share_sql()}"
     rows = store.query_dicts(
         "SELECT r.TraceId AS TraceId, r.SpanId AS SpanId, r.Timestamp AS Timestamp, r.ServiceName AS Service,"
         " r.Pipeline AS Pipeline, r.Variant AS Variant, r.Question AS Question, r.Context AS Context,"
@@ -33,7 +37,7 @@ def labelled_lines(store: Store, *, since: datetime | None = None) -> Iterator[s
         " FROM (SELECT TraceId, SpanId, toUnixTimestamp64Micro(RequestTime) AS Micros,"
         "       argMax(Label, LabelTime) AS Given, argMax(Source, LabelTime) AS GivenBy,"
         "       argMax(Author, LabelTime) AS Writer"
-        f"       FROM {store.table('ragpulse_labels')} FINAL WHERE Source IN {{sources:Array(String)}}"
+        f"       FROM {store.table('ragpulse_labels')} FINAL WHERE Source IN {{sources:Array(String)}}{drawn}"
         "       GROUP BY TraceId, SpanId, Micros) AS people"
         " INNER JOIN (SELECT DISTINCT TraceId, SpanId, Timestamp,"
         "       toUnixTimestamp64Micro(Timestamp) AS Micros, ServiceName, Pipeline, Variant, Question,"

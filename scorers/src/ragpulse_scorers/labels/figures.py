@@ -51,18 +51,20 @@ def judge_figures(
     since: datetime,
     reference: Reference = Reference.REVIEWER,
     service: str | None = None,
-    random_share_only: bool = False,
 ) -> list[JudgeFigures]:
     """Per judge, service and variant, the judge's verdicts on requests at or after ``since`` against the
-    ``reference`` labels of the same requests. ``random_share_only`` keeps to labels of requests in the review
-    queue's random share (:func:`ragpulse_scorers.review.in_uniform_share_sql`), the ones drawn without
-    looking at any verdict: the figures the live page's review queue shows, unbiased by its targeted picks."""
+    ``reference`` labels of the same requests.
+
+    Reviewer (and imported) labels count only on the review queue's random share
+    (:func:`ragpulse_scorers.review.in_uniform_share_sql`), requests drawn without looking at any verdict: the
+    queue's other picks go where the judges disagree or are unsure, and counting them would make every judge
+    look worse than it is. End-user feedback is not chosen by anyone here and counts wherever it is given."""
     parameters: dict[str, Any] = {
         "since": (since if since.tzinfo else since.replace(tzinfo=UTC)).astimezone(UTC).replace(tzinfo=None),
         "service": service or "",
         "sources": [str(source) for source in SOURCES[reference]],
     }
-    drawn = f" AND {in_uniform_share_sql()}" if random_share_only else ""
+    drawn = f" AND {in_uniform_share_sql()}" if reference == Reference.REVIEWER else ""
     rows = store.query(
         "SELECT judged.Scorer, judged.ServiceName, judged.Variant,"
         " countIf(judged.flagged AND people.hallucinated),"
