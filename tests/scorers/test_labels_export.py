@@ -16,6 +16,7 @@ from ragpulse_core.store import Store
 from ragpulse_dashboards.report.collect import collect_report
 from ragpulse_dashboards.report.html import render_html
 from ragpulse_dashboards.report.terminal import render_terminal
+from ragpulse_dashboards.review.figures import REVIEWER_SOURCE, corrected_rates
 from ragpulse_dashboards.settings import DashboardsSettings
 from ragpulse_scorers.labels.correction import CorrectedRate
 from ragpulse_scorers.labels.figures import Reference, judge_figures
@@ -95,10 +96,15 @@ def test_export_then_eval_reproduces_the_reported_balanced_accuracy(
     (shown,) = [row for row in report.people.reviewer if row.judge == "lexical"]
     assert shown.agreement.balanced_accuracy.value == reported
     (corrected,) = [row for row in report.people.corrected if row.judge == "lexical"]
-    assert isinstance(corrected.result, CorrectedRate) and corrected.result.source == "reviewer labels"
+    assert isinstance(corrected.result, CorrectedRate) and corrected.result.source == REVIEWER_SOURCE
     # 16 of 28 flagged (the raw rate counts every request); sensitivity 9/11 and specificity 10/13 come from
     # the random share alone: (16/28 + 10/13 - 1) / (9/11 + 10/13 - 1).
     assert corrected.result.estimate == pytest.approx((16 / 28 + 10 / 13 - 1) / (9 / 11 + 10 / 13 - 1))
+    # The review page and the corrected-rate alert take the same figure.
+    (on_review_page,) = corrected_rates(
+        store, start - timedelta(minutes=1), datetime.now(UTC), None, start - timedelta(minutes=1)
+    )
+    assert on_review_page.result == corrected.result
     page = render_html(report)
     assert "Judges against people" in page and "reviewer labels" in page
     console = Console(record=True, width=200, file=io.StringIO())

@@ -135,7 +135,7 @@ def collect_report(
         alert_checks=load_checks(store, service),
         unscored_requests=queries.request_lines(store, params, True, UNSCORED_LISTED),
         outcomes=queries.request_outcomes(store, params),
-        people=collect_people(store, since, service, hallucination, agreement),
+        people=collect_people(store, since, service, hallucination),
     )
 
 

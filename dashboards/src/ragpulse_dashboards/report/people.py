@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from ragpulse_core.store import Store
-from ragpulse_scorers.labels.agreement import Confusion, Figure
+from ragpulse_scorers.labels.agreement import Figure
 from ragpulse_scorers.labels.correction import (
     CorrectedRate,
     ErrorRates,
@@ -18,9 +18,10 @@ from ragpulse_scorers.labels.correction import (
     corrected_rate,
 )
 from ragpulse_scorers.labels.figures import JudgeFigures, Reference, judge_figures
+from ragpulse_scorers.review import FREE_JUDGE
 
-from ragpulse_dashboards.report.agreement import JudgeAgreement
 from ragpulse_dashboards.report.model import HallucinationRow
+from ragpulse_dashboards.review.figures import REVIEWER_SOURCE, service_error_rates, summed
 
 
 @dataclass(frozen=True)
@@ -41,28 +42,18 @@ class PeopleFigures:
 
 
 def collect_people(
-    store: Store,
-    since: datetime,
-    service: str | None,
-    hallucination: Sequence[HallucinationRow],
-    online: Sequence[JudgeAgreement],
+    store: Store, since: datetime, service: str | None, hallucination: Sequence[HallucinationRow]
 ) -> PeopleFigures:
+    """The figures, and each raw rate corrected with its judge's error rates on that service, pooled over the
+    service's variants: the free judge's exactly as the review page and the corrected-rate alert take them
+    (:func:`ragpulse_dashboards.review.figures.service_error_rates`), an LLM judge's from reviewer labels."""
     reviewer = judge_figures(store, since=since, reference=Reference.REVIEWER, service=service)
     user = judge_figures(store, since=since, reference=Reference.USER, service=service)
-    by_key = {(row.judge, row.service, row.variant): row.confusion for row in reviewer}
+    free_services = sorted({row.service for row in hallucination if row.scorer == FREE_JUDGE})
+    free_rates = service_error_rates(store, since, free_services, reviewer)
     corrected = []
     for row in hallucination:
-        candidates = []
-        labelled = by_key.get((row.scorer, row.service, row.variant))
-        if labelled is not None:
-            candidates.append(ErrorRates(labelled, "reviewer labels"))
-        candidates += [
-            ErrorRates(_as_confusion(agreement), f"agreement with the LLM judge {agreement.reference}")
-            for agreement in online
-            if (agreement.judge, agreement.service, agreement.variant)
-            == (row.scorer, row.service, row.variant)
-        ]
-        chosen = choose_error_rates(candidates)
+        chosen = free_rates[row.service] if row.scorer == FREE_JUDGE else _llm_judge_rates(reviewer, row)
         result = (
             chosen
             if isinstance(chosen, NotCorrected)
@@ -73,14 +64,10 @@ def collect_people(
     return PeopleFigures(reviewer, user, corrected)
 
 
-def _as_confusion(agreement: JudgeAgreement) -> Confusion:
-    """The free judge against the LLM judge taken as the truth."""
-    return Confusion(
-        true_positives=agreement.both_hallucinated,
-        false_negatives=agreement.only_reference,
-        false_positives=agreement.only_judge,
-        true_negatives=agreement.neither,
-    )
+def _llm_judge_rates(reviewer: Sequence[JudgeFigures], row: HallucinationRow) -> ErrorRates | NotCorrected:
+    mine = (row.scorer, row.service)
+    tables = [figures.confusion for figures in reviewer if (figures.judge, figures.service) == mine]
+    return choose_error_rates([ErrorRates(summed(tables), REVIEWER_SOURCE)] if tables else [])
 
 
 FIGURES_HEADERS = (

@@ -9,6 +9,7 @@ A request labelled more than once counts by its newest label from that source.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -28,6 +29,7 @@ from ragpulse_dashboards.review import figure_cards
 from ragpulse_dashboards.review.figure_cards import Corrected, confusion
 
 REVIEWER = "reviewer"
+REVIEWER_SOURCE = "reviewer labels on requests drawn at random"
 
 
 def agreement_with_people(
@@ -92,12 +94,12 @@ def service_error_rates(
         candidates = []
         labels = [row.confusion for row in reviewers if row.service == svc and row.judge == FREE_JUDGE]
         if labels:
-            candidates.append(ErrorRates(_summed(labels), "reviewer labels on requests drawn at random"))
+            candidates.append(ErrorRates(summed(labels), REVIEWER_SOURCE))
         mine = [row for row in by_llm if row.service == svc]
         for reference in sorted(
             {row.reference for row in mine}, key=lambda judge: judge != _PREFERRED_REFERENCE
         ):
-            pooled = _summed([confusion(row) for row in mine if row.reference == reference])
+            pooled = summed([confusion(row) for row in mine if row.reference == reference])
             candidates.append(ErrorRates(pooled, f"agreement with the LLM judge {reference}"))
         rates[svc] = choose_error_rates(candidates)
     return rates
@@ -119,7 +121,7 @@ def corrected_rates(
     return corrected
 
 
-def _summed(tables: list[Confusion]) -> Confusion:
+def summed(tables: Sequence[Confusion]) -> Confusion:
     return Confusion(
         sum(table.true_positives for table in tables), sum(table.false_negatives for table in tables),
         sum(table.false_positives for table in tables), sum(table.true_negatives for table in tables),
