@@ -39,7 +39,7 @@ class AlertWindow:
             if self.split_at is not None
             else _EMPTY_BASELINE_DAYS
         )
-        quiet = {"webhook_url": None, "destinations": []}
+        quiet: dict[str, object] = {"webhook_url": None, "destinations": []}
         return alerts.model_copy(
             update={"window_minutes": window_s / 60, "baseline_days": baseline_days, **quiet}
         )
