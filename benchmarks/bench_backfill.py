@@ -26,12 +26,14 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
 from ragpulse_core.schema import available_migrations, migrate
 from ragpulse_core.store import Store
 from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.pipeline import turn
 from ragpulse_scorers.pipeline.backfill import Backfill
+from ragpulse_scorers.pipeline.candidates import Candidate, Selection, select_candidates
 from ragpulse_scorers.rules.model import Rule
 from ragpulse_scorers.settings import ScorersSettings
 from rich.console import Console
@@ -113,23 +115,18 @@ class Timings:
 
     @contextmanager
     def selecting(self) -> Iterator[None]:
-        original = turn.select_candidates
-
-        def timed(store: Store, selection: Any) -> Any:
+        def timed(store: Store, selection: Selection) -> list[Candidate]:
             started = time.perf_counter()
             try:
-                return original(store, selection)
+                return select_candidates(store, selection)
             finally:
                 self.selections.append(time.perf_counter() - started)
 
-        turn.select_candidates = timed
-        try:
+        with patch.object(turn, "select_candidates", timed):
             yield
-        finally:
-            turn.select_candidates = original
 
 
-def backfill_batches(store: Store, settings: ScorersSettings, batches: int, label: str) -> dict[str, float]:
+def backfill_batches(store: Store, settings: ScorersSettings, batches: int, label: str) -> dict[str, Any]:
     """Backfill until ``batches`` batches of candidates were read, then stop as Ctrl-C does."""
     timings = Timings()
     stopping = threading.Event()
@@ -149,7 +146,7 @@ def backfill_batches(store: Store, settings: ScorersSettings, batches: int, labe
     selecting = sum(timings.selections)
     read = max(len(timings.selections), 1)
     return {
-        "label": label,  # type: ignore[dict-item]
+        "label": label,
         "stopped": float(result.stopped),
         "judged": float(timings.judged),
         "batches": float(read),
