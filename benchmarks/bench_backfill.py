@@ -7,10 +7,11 @@ starts with nothing judged. A rule with the free lexical judge is backfilled ove
 stopped (as Ctrl-C does) after ``--batches`` batches, so on a busy machine it times a fixed amount of work and
 extrapolates to the whole window. It prints the throughput (requests judged per second), the time per batch
 spent selecting candidates against the rest (judging and writing), then resumes: the resumed run's first
-batch shows whether it picks up where the first one stopped or reads the window again. Last, it checks that
-no request has two score rows for the judge.
+batch shows whether it picks up where the first one stopped or reads the window again. A third run goes on
+with the whole window as one slice, as every batch read it before the window was sliced, side by side.
+Last, it checks that no request has two score rows for the judge.
 
-    python benchmarks/bench_backfill.py --requests 1000000 --batches 5
+    python benchmarks/bench_backfill.py --requests 1000000 --batches 2
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from ragpulse_core.schema import available_migrations, migrate
 from ragpulse_core.store import Store
 from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.pipeline import turn
-from ragpulse_scorers.pipeline.backfill import Backfill
+from ragpulse_scorers.pipeline.backfill import SLICE_REQUESTS, Backfill
 from ragpulse_scorers.pipeline.candidates import Candidate, Selection, select_candidates
 from ragpulse_scorers.rules.model import Rule
 from ragpulse_scorers.settings import ScorersSettings
@@ -126,7 +127,9 @@ class Timings:
             yield
 
 
-def backfill_batches(store: Store, settings: ScorersSettings, batches: int, label: str) -> dict[str, Any]:
+def backfill_batches(
+    store: Store, settings: ScorersSettings, batches: int, label: str, slice_requests: int = SLICE_REQUESTS
+) -> dict[str, Any]:
     """Backfill until ``batches`` batches of candidates were read, then stop as Ctrl-C does."""
     timings = Timings()
     stopping = threading.Event()
@@ -138,7 +141,7 @@ def backfill_batches(store: Store, settings: ScorersSettings, batches: int, labe
             if timings.judged >= batches * batch:
                 stopping.set()
 
-    job = Backfill(settings, store, RULE, timedelta(days=7), stopping=stopping)
+    job = Backfill(settings, store, RULE, timedelta(days=7), stopping=stopping, slice_requests=slice_requests)
     started = time.perf_counter()
     with timings.selecting():
         result = job.run(advance)
@@ -187,6 +190,10 @@ def main(argv: list[str] | None = None) -> int:
     runs = [
         backfill_batches(store, settings, args.batches, "first run (stopped)"),
         backfill_batches(store, settings, args.batches, "resumed run (stopped)"),
+        # The same, resumed again, with the whole window one slice: what every batch read before slicing.
+        backfill_batches(
+            store, settings, args.batches, "one slice: whole window", slice_requests=args.requests
+        ),
     ]
     table = Table(title=f"backfill of a lexical rule over {args.requests:,} requests, {args.days} days")
     for column in (
