@@ -7,12 +7,19 @@ import subprocess
 import sys
 import threading
 from collections import Counter
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from backfill_judges import JUDGED, STOP_AT
-from pipeline_testing import RecordingScorer, insert_requests, settings_for
+from pipeline_testing import (
+    SPAN_COLUMNS,
+    RecordingScorer,
+    insert_requests,
+    root_span,
+    settings_for,
+    trace_id,
+)
 from ragpulse_core.store import Store
 from ragpulse_scorers.models import RagRequest, Score
 from ragpulse_scorers.outcomes import Outcome
@@ -134,3 +141,45 @@ def test_ctrl_c_stops_the_command_and_running_it_again_resumes(tmp_path: Path) -
     assert "resume" not in resumed.stdout
     every = judged.read_text().split()
     assert len(every) == len(set(every)) == 300  # each of the rule's requests once, the other service never
+
+
+def test_requests_at_slice_borders_are_judged_once_and_a_stop_mid_slice_resumes(
+    store: Store, chdb_dsn: str
+) -> None:
+    """Slices of ~10 requests cut at hour starts: a request starting exactly on a border (read by both
+    slices) and one that starts in a slice and ends in the next are each judged once, and a stop in the middle
+    of a slice resumes there."""
+    now = datetime.now(UTC)
+    hours = [now.replace(minute=0, second=0, microsecond=0) - timedelta(hours=h) for h in range(30, 36)]
+    rows, traces = [], []
+    for n, hour in enumerate(hours):
+        for i in range(8):
+            trace = trace_id(f"h{n}", i)
+            span = root_span(trace)
+            span[0] = hour + timedelta(minutes=7 * i)
+            if i == 7:
+                span[8] = 3_600_000_000_000  # an hour long: it ends in the next slice
+            rows.append(span)
+            traces.append(trace)
+        border = trace_id(f"border{n}", 0)
+        on_border = root_span(border)
+        on_border[0] = hour  # exactly at the hour start: a slice border
+        rows.append(on_border)
+        traces.append(border)
+    store.insert("otel_traces", rows, SPAN_COLUMNS)
+    stopping = threading.Event()
+
+    def stop_mid_slice(request: RagRequest) -> list[Score] | None:
+        if len(support.calls) == 14:
+            stopping.set()
+        return None
+
+    support = RecordingScorer(name="support", behaviour=stop_mid_slice)
+    settings = settings_for(chdb_dsn, concurrency=1)
+    week = timedelta(days=7)
+    first = Backfill(settings, store, RULE, week, [support], stopping=stopping, slice_requests=10)
+    assert first.run().stopped and len(support.calls) == 14
+    resumed = Backfill(settings, store, RULE, week, [support], slice_requests=10, sleep=lambda s: None).run()
+
+    assert not resumed.stopped and resumed.counts["support"][Outcome.SCORED] == len(traces) - 14
+    assert Counter(support.calls) == Counter(traces)  # every request once, borders and long ones included

@@ -2,12 +2,14 @@
 
 It takes the requests from ``since`` ago up to ``scorer.lookback_hours`` ago: the newer ones are the
 scheduler's, which applies the same rules, so a backfill beside running workers never judges a request that
-one of them judges at the same moment. It runs the scheduler's own turns with that rule alone, so the scoring
-log stays
-the one ledger of finished work: a request already judged (by the scheduler or by an earlier backfill) is not
-judged again, a stopped backfill resumes where it stopped, and the rule's budgets and the judges' rate limits
-apply as they do to live traffic. Turns repeat until one makes no progress: everything decided, or only
-requests that wait for a rate limit, a budget or a judge that cannot be reached.
+one of them judges at the same moment. It walks that window oldest first in time slices of whole hours holding
+about ``SLICE_REQUESTS`` requests, so that a batch's candidate query reads one slice, not the whole window. In
+each slice it runs the scheduler's own turns with that rule alone, so the scoring log stays the one ledger of
+finished work: a request already judged (by the scheduler or by an earlier backfill) is not judged again, a
+stopped backfill resumes where it stopped (the slices before it cost one query each), and the rule's budgets
+and the judges' rate limits apply as they do to live traffic. A slice's turns repeat until one makes no
+progress: everything decided, or only requests that wait for a rate limit or a budget; then the next slice
+starts. A judge that cannot be reached, or a store error, ends the backfill.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from ragpulse_scorers.settings import ScorersSettings
 
 # Outcomes that leave a request for a later turn, and those that decide it.
 _WAITING = frozenset({Outcome.THROTTLED, Outcome.DEFERRED, Outcome.OVER_BUDGET})
+SLICE_REQUESTS = 20_000
+"""Requests a slice holds at most, unless one hour holds more (ten batches of the default size)."""
 
 
 class UnknownRule(ValueError):
@@ -85,6 +89,25 @@ def requests_in_window(
     return int(rows[0][0]) if rows else 0
 
 
+def slice_borders(store: Store, oldest: datetime, newest: datetime, per_slice: int) -> list[datetime]:
+    """Hour starts that cut the requests from ``oldest`` to ``newest`` into slices of about ``per_slice``
+    requests (more when one hour holds more); an hour without requests costs nothing."""
+    rows = store.query(
+        f"SELECT toStartOfHour(Timestamp) AS hour, count() FROM {store.table('ragpulse_requests')}"
+        " WHERE Timestamp >= {oldest:DateTime64(6)} AND Timestamp <= {newest:DateTime64(6)}"
+        " GROUP BY hour ORDER BY hour",
+        {"oldest": oldest, "newest": newest},
+    )
+    borders: list[datetime] = []
+    held = 0
+    for hour, requests in rows:
+        if held and held + int(requests) > per_slice:
+            borders.append(hour if hour.tzinfo else hour.replace(tzinfo=UTC))
+            held = 0
+        held += int(requests)
+    return borders
+
+
 class Backfill:
     def __init__(
         self,
@@ -97,6 +120,8 @@ class Backfill:
         stopping: threading.Event | None = None,
         pause_s: float = 1.0,
         sleep: Callable[[float], None] = time.sleep,
+        slice_requests: int = SLICE_REQUESTS,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         quiet = settings.model_copy(
             update={"assembly": settings.assembly.model_copy(update={"enabled": False})}
@@ -111,29 +136,58 @@ class Backfill:
             lookback=since,
             newest_age=self.newest_age,
         )
-        self._empty = since <= self.newest_age
+        self._since = since
         self._stopping = stopping
         self._pause_s = pause_s
         self._sleep = sleep
+        self._slice_requests = slice_requests
+        self._store = store
+        self._clock = clock
 
     def run(self, advance: Callable[[str, Outcome], None] = lambda scorer, outcome: None) -> BackfillResult:
         result = BackfillResult()
-        while not self._empty:
-            report = self._job.run(datetime.now(UTC), ProgressReport(advance))
+        start = self._clock() - self._since
+        borders = slice_borders(self._store, start, self._clock() - self.newest_age, self._slice_requests)
+        for border in [*borders, None]:
+            # The window's end moves with the scheduler's: nothing it reads is ever read here at once.
+            end = self._clock() - self.newest_age
+            if start >= end:
+                break
+            # Slices overlap by their border instant: a request starting exactly there is read by both, and
+            # the scoring log keeps the second from judging it again.
+            window = (start, end if border is None else min(border, end))
+            if not self._run_slice(window, advance, result):
+                break
+            start = window[1]
+        return result
+
+    def _run_slice(
+        self,
+        window: tuple[datetime, datetime],
+        advance: Callable[[str, Outcome], None],
+        result: BackfillResult,
+    ) -> bool:
+        """Turns over one slice until one makes no progress; False when the backfill must end."""
+        while True:
+            report = self._job.run(self._clock(), ProgressReport(advance), window=window)
             for scorer, counter in report.counts.items():
                 totals = result.counts.setdefault(scorer, {})
                 for outcome in Outcome:
                     totals[outcome] = totals.get(outcome, 0) + counter[outcome.value]
             result.errors.update(report.errors)
-            result.waiting = sum(report.total(outcome) for outcome in _WAITING)
+            waiting = sum(report.total(outcome) for outcome in _WAITING)
             decided = sum(report.total(outcome) for outcome in Outcome if outcome not in _WAITING)
             if self._stopping is not None and self._stopping.is_set():
                 result.stopped = True
-                return result
-            progressed = decided > 0 or report.total(Outcome.THROTTLED) > 0
-            if report.errors or not progressed:
-                return result
-            if result.waiting:
+                result.waiting += waiting
+                return False
+            if report.errors:
+                result.waiting += waiting
+                return False
+            if not decided and not report.total(Outcome.THROTTLED):
+                result.waiting += waiting
+                # Deferred: the judge could not be reached; the next slices would only find it down too.
+                return not report.total(Outcome.DEFERRED)
+            if waiting:
                 # A rate limit refills with time: wait a little rather than re-reading at once.
                 self._sleep(self._pause_s)
-        return result

@@ -96,7 +96,7 @@ class Selection:
     version: str
     oldest: datetime
     newest: datetime
-    """Requests that ended after this wait: a trace assembled from other spans settles from its end too."""
+    """The newest request start read (a backfill's time slice ends here)."""
     sample_threshold: int
     shard: Shard
     max_attempts: int
@@ -105,12 +105,17 @@ class Selection:
     """Only candidates past this ``Candidate.position``: where the previous batch of the tick ended."""
     rule_set: str = ""
     """The digest of the scorer's rules: requests they sampled out are not read again until it changes."""
+    settled: datetime | None = None
+    """Requests that ended after this (``newest`` when None) wait: a trace assembled from other spans settles
+    from its end too. Apart from ``newest`` so that a request that started in one slice of a backfill and
+    ended in the next is read with the slice it started in."""
 
 
 def select_candidates(store: Store, selection: Selection) -> list[Candidate]:
     """Up to ``selection.limit`` candidates after ``selection.after``, oldest first; no request text."""
     after_ns, after_trace, after_span = selection.after
-    # The log rows of requests before the cursor cannot matter; microseconds floor the nanosecond cursor.
+    # Requests and log rows before the cursor cannot matter (only log rows of requests read are joined, and
+    # trace-wide ones, SpanId '', whatever their time); microseconds floor the nanosecond cursor.
     since = max(selection.oldest, _EPOCH + timedelta(microseconds=after_ns // 1000))
     log = f"""
             SELECT TraceId, SpanId, toUnixTimestamp64Micro(RequestTime) AS RequestMicros,
@@ -124,6 +129,7 @@ def select_candidates(store: Store, selection: Selection) -> list[Candidate]:
             FROM {store.table("ragpulse_scoring_log")}
             WHERE Scorer = {{scorer:String}} AND ScorerVersion = {{version:String}}
               AND LoggedAt >= {{oldest:DateTime64(6)}} AND RequestTime >= {{since:DateTime64(6)}}
+              AND (RequestTime <= {{newest:DateTime64(6)}} OR SpanId = '')
             GROUP BY TraceId, SpanId, RequestMicros
     """
     # ragpulse_requests is a ReplacingMergeTree: until parts merge a request may be there twice (LIMIT 1 BY).
@@ -141,8 +147,8 @@ def select_candidates(store: Store, selection: Selection) -> list[Candidate]:
             SELECT TraceId, SpanId, Timestamp, ServiceName, Pipeline, Variant, SampleKey,
                    toUnixTimestamp64Micro(Timestamp) AS RequestMicros
             FROM {store.table("ragpulse_requests")}
-            WHERE Timestamp >= {{oldest:DateTime64(6)}} AND Timestamp <= {{newest:DateTime64(6)}}
-              AND Timestamp + toIntervalMicrosecond(toUInt64(DurationMs * 1000)) <= {{newest:DateTime64(6)}}
+            WHERE Timestamp >= {{since:DateTime64(6)}} AND Timestamp <= {{newest:DateTime64(6)}}
+              AND Timestamp + toIntervalMicrosecond(toUInt64(DurationMs * 1000)) <= {{settled:DateTime64(6)}}
               AND intDiv(SampleKey, {SAMPLE_BUCKETS}) % {{shards:UInt64}} = {{shard:UInt64}}
               AND (toUnixTimestamp64Nano(Timestamp), TraceId, SpanId)
                   > ({{after_ns:Int64}}, {{after_trace:String}}, {{after_span:String}})
@@ -170,6 +176,7 @@ def select_candidates(store: Store, selection: Selection) -> list[Candidate]:
             "threshold": selection.sample_threshold,
             "oldest": selection.oldest,
             "newest": selection.newest,
+            "settled": selection.settled or selection.newest,
             "shards": selection.shard.count,
             "shard": selection.shard.index,
             "final": sorted(FINAL_OUTCOMES),

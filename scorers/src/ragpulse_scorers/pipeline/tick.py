@@ -124,8 +124,15 @@ class ScoringJob:
         report = self.run()
         logger.info("scoring tick: %s", report.summary())
 
-    def run(self, now: datetime | None = None, report: TickReport | None = None) -> TickReport:
-        """One tick; its counts go to ``report`` when given (a backfill's progress)."""
+    def run(
+        self,
+        now: datetime | None = None,
+        report: TickReport | None = None,
+        window: tuple[datetime, datetime] | None = None,
+    ) -> TickReport:
+        """One tick; its counts go to ``report`` when given (a backfill's progress). ``window`` (oldest,
+        newest request start) narrows the requests read to one slice of a backfill; requests still settle
+        until ``newest_age`` ago."""
         now = now or datetime.now(UTC)
         report = report if report is not None else TickReport()
         if self._settings.assembly.enabled and not self._stop_requested():
@@ -147,7 +154,7 @@ class ScoringJob:
             if self._stop_requested():
                 continue
             try:
-                self._run_scorer(scorer, now, report)
+                self._run_scorer(scorer, now, report, window)
             except StoreUnavailable as exc:
                 logger.warning("scorer %s stopped this tick: %s", scorer.name, exc)
                 report.errors[scorer.name] = str(exc)
@@ -168,15 +175,20 @@ class ScoringJob:
         )
         return assemble_requests(self._store, window).assembled
 
-    def _run_scorer(self, scorer: Scorer, now: datetime, report: TickReport) -> None:
+    def _run_scorer(
+        self, scorer: Scorer, now: datetime, report: TickReport, window: tuple[datetime, datetime] | None
+    ) -> None:
         config = self._settings.scorer
+        settled = now - self._newest_age
+        oldest, newest = window or (now - self._lookback, settled)
         limits = self._limits[scorer.name]
         self._ledger.refresh(self._store, self._rules.rules_for(scorer.name), now)
         selection = Selection(
             scorer=scorer.name,
             version=scorer.version,
-            oldest=now - self._lookback,
-            newest=now - self._newest_age,
+            oldest=oldest,
+            newest=min(newest, settled),
+            settled=settled,
             sample_threshold=self._rules.bound(scorer.name),
             shard=self._shard,
             max_attempts=config.max_attempts,
