@@ -14,9 +14,10 @@ import pytest
 from ragpulse_core.cli import main
 from ragpulse_core.store import Store
 from ragpulse_dashboards.report.collect import collect_report
+from ragpulse_dashboards.report.error_rates import REVIEWER_SOURCE
 from ragpulse_dashboards.report.html import render_html
 from ragpulse_dashboards.report.terminal import render_terminal
-from ragpulse_dashboards.review.figures import REVIEWER_SOURCE, corrected_rates
+from ragpulse_dashboards.review.figures import corrected_rates
 from ragpulse_dashboards.settings import DashboardsSettings
 from ragpulse_scorers.labels.correction import CorrectedRate
 from ragpulse_scorers.labels.figures import Reference, judge_figures

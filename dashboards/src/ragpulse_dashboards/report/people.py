@@ -20,8 +20,8 @@ from ragpulse_scorers.labels.correction import (
 from ragpulse_scorers.labels.figures import JudgeFigures, Reference, judge_figures
 from ragpulse_scorers.review import FREE_JUDGE
 
+from ragpulse_dashboards.report.error_rates import REVIEWER_SOURCE, service_error_rates, summed
 from ragpulse_dashboards.report.model import HallucinationRow
-from ragpulse_dashboards.review.figures import REVIEWER_SOURCE, service_error_rates, summed
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,8 @@ def collect_people(
 ) -> PeopleFigures:
     """The figures, and each raw rate corrected with its judge's error rates on that service, pooled over the
     service's variants: the free judge's exactly as the review page and the corrected-rate alert take them
-    (:func:`ragpulse_dashboards.review.figures.service_error_rates`), an LLM judge's from reviewer labels."""
+    (:func:`ragpulse_dashboards.report.error_rates.service_error_rates`), an LLM judge's from reviewer
+    labels."""
     reviewer = judge_figures(store, since=since, reference=Reference.REVIEWER, service=service)
     user = judge_figures(store, since=since, reference=Reference.USER, service=service)
     free_services = sorted({row.service for row in hallucination if row.scorer == FREE_JUDGE})

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ragpulse_scorers.labels.agreement import Confusion, Figure
+from ragpulse_scorers.labels.agreement import Figure
 from ragpulse_scorers.labels.correction import CorrectedRate, NotCorrected
 from ragpulse_scorers.labels.figures import JudgeFigures
 from ragpulse_scorers.review import UNIFORM_SHARE
 
-from ragpulse_dashboards.report.agreement import JudgeAgreement
 from ragpulse_dashboards.report.format import html_text, variant_label
 
 _HEADERS = (
@@ -27,16 +26,6 @@ class Corrected:
     flagged: int
     judged: int
     result: CorrectedRate | NotCorrected
-
-
-def confusion(row: JudgeAgreement) -> Confusion:
-    """A judge-against-reference count table in the labels part's terms (the reference is the truth)."""
-    return Confusion(
-        true_positives=row.both_hallucinated,
-        false_negatives=row.only_reference,
-        false_positives=row.only_judge,
-        true_negatives=row.neither,
-    )
 
 
 def _cell(figure: Figure, missing: str) -> str:

@@ -9,27 +9,22 @@ A request labelled more than once counts by its newest label from that source.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from ragpulse_core.store import Store
-from ragpulse_scorers.labels.agreement import Confusion
 from ragpulse_scorers.labels.correction import (
-    ErrorRates,
     NotCorrected,
-    choose_error_rates,
     corrected_rate,
 )
 from ragpulse_scorers.labels.figures import JudgeFigures, Reference, judge_figures
 from ragpulse_scorers.review import FREE_JUDGE, in_uniform_share_sql
 
-from ragpulse_dashboards.report import queries
+from ragpulse_dashboards.report.error_rates import service_error_rates
 from ragpulse_dashboards.review import figure_cards
-from ragpulse_dashboards.review.figure_cards import Corrected, confusion
+from ragpulse_dashboards.review.figure_cards import Corrected
 
 REVIEWER = "reviewer"
-REVIEWER_SOURCE = "reviewer labels on requests drawn at random"
 
 
 def agreement_with_people(
@@ -68,8 +63,6 @@ GROUP BY ServiceName, Variant
 ORDER BY ServiceName, Variant
 SETTINGS do_not_merge_across_partitions_select_final = 1
 """
-# The LLM judge whose agreement stands in for labels, when several scored: the support judge first.
-_PREFERRED_REFERENCE = "support"
 
 
 def free_judge_counts(
@@ -79,30 +72,6 @@ def free_judge_counts(
     params: dict[str, Any] = {"since": since, "until": until, "service": service or "", "free": FREE_JUDGE}
     sql = _FREE_JUDGE_COUNTS.replace("{verdicts}", store.table("ragpulse_trace_verdicts"))
     return [(str(svc), str(variant), int(bad), int(n)) for svc, variant, bad, n in store.query(sql, params)]
-
-
-def service_error_rates(
-    store: Store, since: datetime, services: list[str], reviewers: list[JudgeFigures]
-) -> dict[str, ErrorRates | NotCorrected]:
-    """The free judge's error rates per service (pooled over its variants) on requests since ``since``: from
-    ``reviewers`` (its rows against reviewer labels on the random share) when they hold enough of both
-    kinds, else from its agreement with an LLM judge, else why neither will do."""
-    params = {"since_ms": int(since.timestamp() * 1000), "service": ""}
-    by_llm = queries.judge_agreement(store, params, FREE_JUDGE)
-    rates: dict[str, ErrorRates | NotCorrected] = {}
-    for svc in services:
-        candidates = []
-        labels = [row.confusion for row in reviewers if row.service == svc and row.judge == FREE_JUDGE]
-        if labels:
-            candidates.append(ErrorRates(summed(labels), REVIEWER_SOURCE))
-        mine = [row for row in by_llm if row.service == svc]
-        for reference in sorted(
-            {row.reference for row in mine}, key=lambda judge: judge != _PREFERRED_REFERENCE
-        ):
-            pooled = summed([confusion(row) for row in mine if row.reference == reference])
-            candidates.append(ErrorRates(pooled, f"agreement with the LLM judge {reference}"))
-        rates[svc] = choose_error_rates(candidates)
-    return rates
 
 
 def corrected_rates(
@@ -119,13 +88,6 @@ def corrected_rates(
         result = found if isinstance(found, NotCorrected) else corrected_rate(flagged, judged, found)
         corrected.append(Corrected(svc, variant, flagged, judged, result))
     return corrected
-
-
-def summed(tables: Sequence[Confusion]) -> Confusion:
-    return Confusion(
-        sum(table.true_positives for table in tables), sum(table.false_negatives for table in tables),
-        sum(table.false_positives for table in tables), sum(table.true_negatives for table in tables),
-    )  # fmt: skip
 
 
 def figures_html(store: Store, since: datetime, service: str | None) -> str:
