@@ -149,6 +149,13 @@ class AlertSettings(SettingsSection):
 
     _webhook_url = field_validator("webhook_url")(_http_url)
 
+    @field_validator("webhook_url", mode="before")
+    @classmethod
+    def _blank_webhook_is_none(cls, value: object) -> object:
+        """Compose passes ``${RAGPULSE_ALERT_WEBHOOK_URL:-}``: an empty value means no webhook, as before."""
+        text = value.get_secret_value() if isinstance(value, SecretStr) else value
+        return None if isinstance(text, str) and not text.strip() else value
+
     @field_validator("link_url")
     @classmethod
     def _link_is_http(cls, url: str | None) -> str | None:

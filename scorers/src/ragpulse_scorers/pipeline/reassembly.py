@@ -159,18 +159,19 @@ def _supersede(store: Store, keys: list[RequestKey]) -> None:
     values = store.table("ragpulse_score_values")
     store.command(
         f"""
-        INSERT INTO {values}
+        INSERT INTO {values} (RequestTime, ScoredAt, TraceKey, SpanId, ServiceName, Pipeline, Variant, Scorer,
+                              Metric, Value, Failed, Head, CostUSD, InputTokens, OutputTokens, Weight, Sign)
         SELECT RequestTime, ScoredAt, TraceKey, SpanId, ServiceName, Pipeline, Variant, Scorer, Metric, Value,
-               Failed, Head, CostUSD, InputTokens, OutputTokens, toInt8(-1)
+               Failed, Head, CostUSD, InputTokens, OutputTokens, Weight, toInt8(-1)
         FROM (
             SELECT RequestTime, ScoredAt, TraceKey, SpanId, ServiceName, Pipeline, Variant, Scorer, Metric,
-                   Value, Failed, Head, CostUSD, InputTokens, OutputTokens, sum(Sign) AS counted
+                   Value, Failed, Head, CostUSD, InputTokens, OutputTokens, Weight, sum(Sign) AS counted
             FROM {values}
             WHERE (TraceKey, SpanId, RequestTime) IN arrayZip(
                       arrayMap(t -> cityHash64(t), {{traces:Array(String)}}), {{spans:Array(String)}},
                       {{times:Array(DateTime64(9))}})
             GROUP BY RequestTime, ScoredAt, TraceKey, SpanId, ServiceName, Pipeline, Variant, Scorer, Metric,
-                     Value, Failed, Head, CostUSD, InputTokens, OutputTokens
+                     Value, Failed, Head, CostUSD, InputTokens, OutputTokens, Weight
         )
         WHERE counted > 0
         """,
@@ -179,14 +180,16 @@ def _supersede(store: Store, keys: list[RequestKey]) -> None:
     verdicts = store.table("ragpulse_request_verdicts")
     store.command(
         f"""
-        INSERT INTO {verdicts}
+        INSERT INTO {verdicts} (RequestTime, TraceKey, SpanId, ServiceName, Pipeline, Variant, Judge,
+                                JudgeRank, Hallucinated, Weight, Sign)
         SELECT RequestTime, TraceKey, SpanId, ServiceName, Pipeline, Variant, Judge, JudgeRank, Hallucinated,
-               toInt8(-1)
+               Weight, toInt8(-1)
         FROM {verdicts}
         WHERE (TraceKey, SpanId, RequestTime) IN arrayZip(
                   arrayMap(t -> cityHash64(t), {{traces:Array(String)}}), {{spans:Array(String)}},
                   {{times:Array(DateTime64(9))}})
-        GROUP BY RequestTime, TraceKey, SpanId, ServiceName, Pipeline, Variant, Judge, JudgeRank, Hallucinated
+        GROUP BY RequestTime, TraceKey, SpanId, ServiceName, Pipeline, Variant, Judge, JudgeRank,
+                 Hallucinated, Weight
         HAVING sum(Sign) > 0
         """,
         parameters,

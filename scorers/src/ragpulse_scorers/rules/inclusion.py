@@ -17,22 +17,23 @@ from collections.abc import Mapping, Sequence
 from ragpulse_core.directed_sampling import DirectedPlan, plan_directed
 from ragpulse_core.directed_sampling import inclusion_probability as directed_probability
 
-from ragpulse_scorers.lexical.judge import LexicalParams
-from ragpulse_scorers.lexical.uncertainty import verdict_uncertainty
 from ragpulse_scorers.pipeline.candidates import Candidate
 from ragpulse_scorers.rules.matching import matches
 from ragpulse_scorers.rules.model import Rule
 
 FREE_JUDGE = "lexical"
 """The judge whose uncertainty directs the samples: the one that scores all traffic."""
-_THRESHOLD = LexicalParams().threshold
 
 
 def uncertainty(candidate: Candidate) -> float | None:
     """The chance that the free judge's verdict on ``candidate`` is wrong; None before it judged."""
     if candidate.free_support is None:
         return None
-    return verdict_uncertainty(candidate.free_support, _THRESHOLD)
+    # Imported here: a builtin judge's code loads only once something names it (tests/scorers/test_registry).
+    from ragpulse_scorers.lexical.judge import LexicalParams
+    from ragpulse_scorers.lexical.uncertainty import verdict_uncertainty
+
+    return verdict_uncertainty(candidate.free_support, LexicalParams().threshold)
 
 
 def directed_plans(rules: Sequence[Rule], candidates: Sequence[Candidate]) -> dict[str, DirectedPlan]:
