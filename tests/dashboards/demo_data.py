@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ragpulse_core.store import Store
+from ragpulse_scorers.review.queue import in_uniform_share_sql
 
 SERVICE = "ragpulse-example"
 PIPELINE = "fusion"
@@ -108,6 +109,17 @@ def _score(
     ]
 
 
+def _drawn_trace(store: Store) -> str:
+    """A fresh trace id whose request (span id '', as the demo's labels name it) is in the random share."""
+    candidates = [uuid.uuid4().hex for _ in range(64)]
+    rows = store.query(
+        "SELECT TraceId FROM (SELECT arrayJoin({ids:Array(String)}) AS TraceId, '' AS SpanId)"
+        f" WHERE {in_uniform_share_sql()} LIMIT 1",
+        {"ids": candidates},
+    )
+    return str(rows[0][0])
+
+
 def seed(store: Store, now: datetime) -> Demo:
     rng = random.Random(7)
     demo = Demo(now=now)
@@ -120,7 +132,8 @@ def seed(store: Store, now: datetime) -> Demo:
         rng.shuffle(flags)
         demo.lexical[variant] = flags
         for index, hallucinated in enumerate(flags):
-            trace, root = uuid.uuid4().hex, uuid.uuid4().hex[:16]
+            labelled = index % 3 == 0
+            trace, root = _drawn_trace(store) if labelled else uuid.uuid4().hex, uuid.uuid4().hex[:16]
             at = now - timedelta(minutes=55) + timedelta(seconds=50 * index + (7 if variant == "B" else 0))
             failed = index % 25 == 24
             answer = (
@@ -209,8 +222,9 @@ def seed(store: Store, now: datetime) -> Demo:
                 }
             )
             # A reviewer labelled every third request, disagreeing with the judge now and then; the span id is
-            # as the demo's score rows name the request (they carry none).
-            if index % 3 == 0:
+            # as the demo's score rows name the request (they carry none). Those requests are in the review
+            # queue's random share, the only reviewer labels the figures count.
+            if labelled:
                 said = "hallucinated" if bool(hallucinated) != (index % 15 == 0) else "grounded"
                 labels.append(
                     [now, trace, "", at, SERVICE, PIPELINE, variant, said, [], "ann", "reviewer", None, ""]
