@@ -7,10 +7,11 @@ command runs, so ``ragpulse --help`` loads no judge, HTTP client or scheduler.
 from __future__ import annotations
 
 import argparse
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from ragpulse_core.cli import Subparsers, add_dsn, parse_window, runs
+from ragpulse_core.times import utc_from_iso
 
 from ragpulse_scorers.cli_arguments import add_scorer_flags, variant_list
 from ragpulse_scorers.evaluation.datasets import Split
@@ -148,10 +149,9 @@ def _labels(subparsers: Subparsers) -> None:
 def iso_time(text: str) -> datetime:
     """An ISO 8601 time; a time without a zone is UTC."""
     try:
-        moment = datetime.fromisoformat(text)
+        return utc_from_iso(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not an ISO 8601 time: {text!r}") from None
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
 
 
 def _pairwise(subparsers: Subparsers) -> None:

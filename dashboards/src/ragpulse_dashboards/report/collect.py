@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ragpulse_core.store import Store
+from ragpulse_core.times import utc_from_iso
 from ragpulse_scorers.metric_names import HALLUCINATION
 
 from ragpulse_dashboards.alerts.checks import load_checks
@@ -169,7 +170,6 @@ def parse_since(text: str, now: float | None = None) -> datetime:
         seconds = float(stripped[:-1]) * units[stripped[-1]]
         return datetime.fromtimestamp((time.time() if now is None else now) - seconds, UTC)
     try:
-        moment = datetime.fromisoformat(text.strip())
+        return utc_from_iso(text.strip())
     except ValueError:
         raise ValueError(f"--since must look like 24h, 90m, 7d or an ISO timestamp, not {text!r}") from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)

@@ -14,8 +14,10 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
+
+from ragpulse_core.times import utc_from_iso
 
 from ragpulse_scorers.labels.store import Verdict
 
@@ -77,10 +79,9 @@ def _time(found: Any) -> datetime | None:
     if not isinstance(found, str):
         raise BadLine(f"request_time must be an ISO 8601 string, got {found!r}")
     try:
-        moment = datetime.fromisoformat(found)
+        return utc_from_iso(found)
     except ValueError:
         raise BadLine(f"request_time is not ISO 8601: {found!r}") from None
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
 
 
 def _sentences(found: Any) -> tuple[int, ...]:
