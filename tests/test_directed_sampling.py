@@ -67,6 +67,12 @@ def test_the_decision_is_deterministic_per_trace(
     assert first == again
 
 
+def test_a_share_too_small_to_matter_plans_like_uniform_instead_of_spinning() -> None:
+    # The smallest positive share made the search's starting bound underflow to 0 and double forever.
+    plan = plan_directed(0.4, 5e-324, [0.5] * 9)
+    assert inclusion_probability(0.5, plan) == inclusion_probability(0.5, DirectedPlan.uniform(0.4))
+
+
 def test_the_recorded_probability_is_the_share_of_trace_keys_the_hash_draw_keeps() -> None:
     probability = inclusion_probability(0.3, plan_directed(0.1, 0.5, [0.01, 0.3, 0.5]))
     kept = sum(is_sampled(key, probability) for key in range(SAMPLE_BUCKETS))

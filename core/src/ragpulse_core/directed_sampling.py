@@ -64,7 +64,8 @@ def plan_directed(rate: float, directed_share: float, uncertainties: Sequence[fl
         return sum(min(1.0, base + scale * u) for u in uncertainties)
 
     low = directed_share * rate / (sum(uncertainties) / len(uncertainties))
-    high = low
+    # A share so small that ``low`` underflows to 0 would never double away from 0.
+    high = max(low, 1.0)
     while calls(high) < target and high < 1e12:
         high *= 2.0
     for _ in range(_BISECTION_STEPS):
