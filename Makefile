@@ -17,8 +17,9 @@ $(STAMP): $(addsuffix /pyproject.toml,$(PARTS))
 
 install: $(STAMP)
 
+# One worker per core: most of the suite's time is servers, subprocesses and chDB, which run side by side.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q tests
+	$(BIN)/python -m pytest -q -n auto --dist loadfile tests
 
 test-llm: $(STAMP)
 	$(BIN)/python -m pytest -q -m llm tests

@@ -227,9 +227,11 @@ def substituted(command: str, tmp_path: Path) -> str:
     return replaced
 
 
-def test_make_test_runs_the_suite() -> None:
+def test_make_test_runs_the_whole_suite_one_worker_per_core() -> None:
     done = subprocess.run(["make", "-n", "test"], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert ".venv/bin/python -m pytest -q tests" in done.stdout
+    command = done.stdout.strip().splitlines()[-1].split()  # after the install lines, when the venv is stale
+    assert ".venv/bin/python" in command[0] and command[1:4] == ["-m", "pytest", "-q"], done.stdout
+    assert command[-1] == "tests" and "-n auto" in done.stdout and "-m" not in command[4:], done.stdout
 
 
 def test_make_test_llm_runs_only_the_local_model_tests() -> None:
