@@ -262,7 +262,8 @@ def _alert(
         upper=0.754,
         samples=30,
         threshold=0.2,
-        summary=f"hallucination rate 60.0% for service svc, variant {variant}, scorer lexical",
+        summary=f"hallucination rate 60.0% (95% CI 42.3%–75.4%, n=30) for service svc, variant {variant},"
+        " judged by lexical; threshold 20.0%",
     )
 
 
@@ -281,14 +282,15 @@ def test_alerts_firing_lead_then_those_resolved_in_the_window(store: Store) -> N
 
     text = _terminal_text(store)
     assert "Alerts (1 firing" in text
-    assert re.search(r"│ firing\s+│ hallucination rate 60\.0% for service", text)
-    assert re.search(r"│ resolved │ .*│ hallucination_rate / svc / B / lexical\s+│", text)
+    assert re.search(r"│ firing\s+│ hallucination rate 60\.0% \(95% CI", text)
+    assert re.search(r"│ resolved │ hallucination rate 60\.0% \(95% CI", text)
+    assert re.search(r"│\s+│ hallucination_rate / svc / B / lexical\s+│", text)
     assert "<script>alert(1)</script>[bold]" in text  # markup in a traced variant is printed, not applied
-    assert "60.0% [42.3%, 75.4%] n=30" in text
+    assert "60.0% (95% CI 42.3%–75.4%, n=30)" in text
     page = render_html(data)
     assert "<script>" not in page
     assert "<span class='bad'>firing</span>" in page and "<span class='good'>resolved</span>" in page
-    assert "variant &lt;script&gt;alert(1)&lt;/script&gt;[bold], scorer lexical" in page
+    assert "variant &lt;script&gt;alert(1)&lt;/script&gt;[bold], judged by lexical" in page
     assert page.index("Alerts (1 firing") < page.index("Hallucination rate per variant")
 
 

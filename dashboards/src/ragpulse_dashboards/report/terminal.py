@@ -18,7 +18,6 @@ from ragpulse_dashboards.report.format import (
     agreement_cells,
     alert_key,
     alert_since,
-    alert_value,
     alerts_heading,
     dollars,
     interval_name,
@@ -203,15 +202,15 @@ def _alerts_table(data: ReportData) -> Table:
     table = Table(
         title=alerts_heading(len(data.firing_alerts), len(data.resolved_alerts)), title_justify="left"
     )
-    for column in ("state", "alert", "rule / service / variant", "value [95% CI]", "since (UTC)"):
-        table.add_column(column, justify="right" if column == "value [95% CI]" else "left")
+    # The summary says the value, its interval and the labels; the key under it is what the rule and its
+    # settings are named by. Columns of their own squeezed the summary to a word a line at 80 columns.
+    for column in ("state", "alert", "since (UTC)"):
+        table.add_column(column, no_wrap=column != "alert")
     for alert in data.alerts:
         style = "red" if alert.state == FIRING else "green"
         table.add_row(
             f"[{style}]{shown(alert.state)}[/{style}]",
-            shown(alert.summary),
-            escape(alert_key(alert)),
-            alert_value(alert),
+            f"{shown(alert.summary)}\n[dim]{escape(alert_key(alert))}[/dim]",
             alert_since(alert),
             style="red" if alert.state == FIRING else None,
         )
