@@ -17,9 +17,10 @@ $(STAMP): $(addsuffix /pyproject.toml,$(PARTS))
 
 install: $(STAMP)
 
-# One worker per core: most of the suite's time is servers, subprocesses and chDB, which run side by side.
+# One worker per core (at most 4: the tests that time servers and kill processes want a core of their own).
+# Whole files go to a worker, so a module's server, database or browser is built once.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n auto --dist loadfile tests
+	$(BIN)/python -m pytest -q -n auto --maxprocesses 4 --dist loadfile tests
 
 test-llm: $(STAMP)
 	$(BIN)/python -m pytest -q -m llm tests
