@@ -47,16 +47,17 @@ def difference_interval(
 def welch_interval(
     mean_a: float,
     variance_a: float,
-    n_a: int,
+    n_a: float,
     mean_b: float,
     variance_b: float,
-    n_b: int,
+    n_b: float,
     confidence: float = 0.95,
 ) -> tuple[float, float]:
     """Welch's interval for the difference of two means, ``mean_a − mean_b``, from sample variances.
 
-    The degrees of freedom are Welch–Satterthwaite's, so unequal variances and sizes are allowed. Each side
-    needs at least two samples; without spread on either side the interval is the point itself.
+    The degrees of freedom are Welch–Satterthwaite's, so unequal variances and sizes are allowed; a size may
+    be an effective (fractional) one. Each side needs at least two samples; without spread on either side
+    the interval is the point itself.
     """
     if n_a < 2 or n_b < 2:
         raise ValueError(f"Welch's interval needs two samples per side, got {n_a} and {n_b}")

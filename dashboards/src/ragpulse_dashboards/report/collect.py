@@ -102,6 +102,7 @@ def collect_report(
         MetricRow(
             row["Scorer"], row["Metric"], row["Variant"], int(row["n"]), float(row["mean"]),
             _finite(row["variance"]), row["ServiceName"],
+            None if queries.weighted_count(row).is_unweighted else float(row["effective_n"]),
         )
         for row in score_rows
         if row["Metric"] != HALLUCINATION

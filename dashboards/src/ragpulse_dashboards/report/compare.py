@@ -5,7 +5,8 @@ name (requests without a variant label come last, so they are compared against a
 than serving as one).
 
 Rates (the hallucination verdicts) use Newcombe's hybrid score interval, which holds at small n and at rates
-near 0 or 1; means use Welch's interval, which needs no equal variances or sizes.
+near 0 or 1; means use Welch's interval, which needs no equal variances or sizes. Over directed samples both
+are inverse-probability weighted, each side at its effective sample size.
 """
 
 from __future__ import annotations
@@ -66,6 +67,8 @@ def mean_differences(rows: Sequence[MetricRow]) -> list[Difference]:
 
 
 def _welch(row: MetricRow, base: MetricRow) -> tuple[float, float]:
-    if row.n < 2 or base.n < 2 or math.isnan(row.variance) or math.isnan(base.variance):
+    """Welch's interval, each side at its (effective, when weighted) sample size."""
+    row_n, base_n = row.sample_size, base.sample_size
+    if row_n < 2 or base_n < 2 or math.isnan(row.variance) or math.isnan(base.variance):
         return math.nan, math.nan
-    return welch_interval(row.mean, row.variance, row.n, base.mean, base.variance, base.n)
+    return welch_interval(row.mean, row.variance, row_n, base.mean, base.variance, base_n)

@@ -19,6 +19,7 @@ from ragpulse_dashboards.report.model import (
     AlertCheckView,
     AlertLimits,
     Difference,
+    MetricRow,
     Rate,
     ReportData,
     RequestOutcomes,
@@ -36,6 +37,14 @@ def interval_name(rates: Iterable[Rate]) -> str:
     if any(rate.is_weighted for rate in rates):
         return "95% Wilson interval, inverse-probability weighted (Hájek; directed sampling)"
     return "95% Wilson interval"
+
+
+MEANS_WEIGHTED = "means inverse-probability weighted (directed sampling), n the requests scored"
+
+
+def means_note(rows: Iterable[MetricRow]) -> str:
+    """What the means are over directed samples (weighted, with their intervals); nothing otherwise."""
+    return f" ({MEANS_WEIGHTED})" if any(row.is_weighted for row in rows) else ""
 
 
 def rate_with_interval(rate: Rate) -> str:

@@ -37,6 +37,7 @@ from ragpulse_dashboards.report.format import (
     html_text,
     interval_name,
     judgement,
+    means_note,
     milliseconds,
     not_scored,
     notifications_heading,
@@ -711,7 +712,8 @@ def _metrics_card(data: ReportData) -> str:
         rows,
         [False] * len(service_column) + [False, False] + [True] * len(variants) + [False],
     )  # fmt: skip
-    return _card("Support, utilization and the other metrics per variant", *charts, table)
+    title = f"Support, utilization and the other metrics per variant{means_note(data.metrics)}"
+    return _card(title, *charts, table)
 
 
 def _metric_bars(

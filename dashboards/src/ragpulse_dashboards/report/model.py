@@ -70,6 +70,13 @@ class HallucinationRow:
 
 @dataclass(frozen=True)
 class MetricRow:
+    """One metric's mean over one variant's ``n`` scored requests.
+
+    Over directed samples each value weighs 1 / its request's inclusion probability: ``mean`` is then
+    Σw·v / Σw, ``variance`` the values' weighted variance and ``effective_n`` Kish's (Σw)² / Σw², the size
+    Welch's interval uses; ``effective_n`` is None when every weight is 1 (the plain mean, variance and n).
+    """
+
     scorer: str
     metric: str
     variant: str
@@ -78,6 +85,16 @@ class MetricRow:
     variance: float = math.nan
     """Sample variance of the values (NaN below two), for Welch's interval on a difference of means."""
     service: str = ""
+    effective_n: float | None = None
+
+    @property
+    def is_weighted(self) -> bool:
+        return self.effective_n is not None
+
+    @property
+    def sample_size(self) -> float:
+        """The size the mean's standard error divides by: ``n``, or the effective one when weighted."""
+        return float(self.n) if self.effective_n is None else self.effective_n
 
 
 @dataclass(frozen=True)

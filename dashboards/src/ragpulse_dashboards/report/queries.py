@@ -94,6 +94,27 @@ _ROW_WEIGHTED = (
 )
 
 
+# Means weigh each value by its request's weight: Σw·v and Σw·v² beside Σw and Σw² (``score_aggregates``).
+_HOURLY_WEIGHTED_VALUES = (
+    "sum(WeightedValueSum) AS weighted_value_sum, sum(WeightedValueSquares) AS weighted_squares"
+)
+_ROW_WEIGHTED_VALUES = (
+    "sum(Sign * Weight * assumeNotNull(Value)) AS weighted_value_sum,"
+    " sum(Sign * Weight * assumeNotNull(Value) * assumeNotNull(Value)) AS weighted_squares"
+)
+# The weighted mean Σw·v / Σw and the values' variance at Kish's effective size n_eff = (Σw)² / Σw²:
+# Σw(v − m)² / Σw · n_eff / (n_eff − 1). Unweighted (Σw² = Σw: every weight 1) they are the plain mean and
+# sample variance, computed as before so every figure over unweighted scores stays what it was; to 12
+# decimals, so a constant metric has variance 0, not the sums' rounding residue.
+_WEIGHTED_MEAN = (
+    "if(squared_weights = weights, value_sum / n, weighted_value_sum / weights) AS mean,"
+    " if(squared_weights = weights, if(n > 1, round((squares - n * mean * mean) / (n - 1), 12), nan),"
+    " if(weights * weights > squared_weights, round((weighted_squares - weights * mean * mean) * weights"
+    " / (weights * weights - squared_weights), 12), nan)) AS variance,"
+    " if(squared_weights = weights, toFloat64(n), weights * weights / squared_weights) AS effective_n"
+)
+
+
 def weighted_count(row: dict[str, Any]) -> WeightedCount:
     """A row's weighted sums, as ``score_aggregates`` and ``_score_sums`` name them."""
     return WeightedCount(
@@ -286,27 +307,28 @@ def first_request(store: Store, params: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def score_aggregates(store: Store, params: dict[str, Any]) -> list[dict[str, Any]]:
-    """Per service, scorer, metric and variant: n, positives (values ≥ 0.5), mean and sample variance (from
-    sums of squares, to 12 decimals: a constant metric has variance 0, not the sums' rounding residue).
-    Whole hours come from the hourly sums, the window's first, partial hour from every value row."""
+    """Per service, scorer, metric and variant: n, positives (values ≥ 0.5), the weighted sums, and the
+    weighted mean, variance and effective sample size (``_WEIGHTED_MEAN``; with every weight 1 the plain mean,
+    sample variance and n). Whole hours come from the hourly sums, the window's first, partial hour from
+    every value row."""
     keys = "ServiceName, Scorer, Metric, Variant"
     first_hour_end = "toStartOfHour(fromUnixTimestamp64Milli({since_ms:Int64})) + INTERVAL 1 HOUR"
     sums = (
         f"SELECT {keys}, sum(Scores) AS n, sum(Positives) AS positives, sum(ValueSum) AS value_sum,"
-        f" sum(ValueSquares) AS squares, {_HOURLY_WEIGHTED} FROM {store.table('ragpulse_score_hours')}"
+        f" sum(ValueSquares) AS squares, {_HOURLY_WEIGHTED}, {_HOURLY_WEIGHTED_VALUES}"
+        f" FROM {store.table('ragpulse_score_hours')}"
         f" WHERE Hour >= {first_hour_end} AND ({{service:String}} = '' OR ServiceName = {{service:String}})"
         f" GROUP BY {keys}"
         f" UNION ALL SELECT {keys}, sum(Sign) AS n, sumIf(Sign, Value >= 0.5) AS positives,"
         " sum(Sign * assumeNotNull(Value)) AS value_sum,"
-        f" sum(Sign * assumeNotNull(Value) * assumeNotNull(Value)) AS squares, {_ROW_WEIGHTED}"
-        f" FROM {store.table('ragpulse_score_values')} WHERE {_SCORES_WHERE}"
+        f" sum(Sign * assumeNotNull(Value) * assumeNotNull(Value)) AS squares, {_ROW_WEIGHTED},"
+        f" {_ROW_WEIGHTED_VALUES} FROM {store.table('ragpulse_score_values')} WHERE {_SCORES_WHERE}"
         f" AND RequestTime < {first_hour_end} AND Failed = 0 AND Value IS NOT NULL GROUP BY {keys}"
     )
-    weighted = ", ".join(f"sum({column}) AS {column}" for column in WEIGHTED_COLUMNS)
+    summed = (*WEIGHTED_COLUMNS, "weighted_value_sum", "weighted_squares")
+    weighted = ", ".join(f"sum({column}) AS {column}" for column in summed)
     return store.query_dicts(
-        f"SELECT {keys}, n, positives, value_sum / n AS mean,"
-        " if(n > 1, round((squares - n * mean * mean) / (n - 1), 12), nan) AS variance,"
-        f" {', '.join(WEIGHTED_COLUMNS)}"
+        f"SELECT {keys}, n, positives, {_WEIGHTED_MEAN}, {', '.join(WEIGHTED_COLUMNS)}"
         f" FROM (SELECT {keys}, sum(n) AS n, sum(positives) AS positives, sum(value_sum) AS value_sum,"
         f" sum(squares) AS squares, {weighted} FROM ({sums}) GROUP BY {keys}) WHERE n > 0"
         f" ORDER BY {keys}",

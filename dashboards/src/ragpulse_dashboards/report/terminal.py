@@ -22,6 +22,7 @@ from ragpulse_dashboards.report.format import (
     dollars,
     interval_name,
     judgement,
+    means_note,
     milliseconds,
     not_scored,
     notifications_heading,
@@ -274,7 +275,8 @@ def _hallucination_table(data: ReportData) -> Table:
 
 def _metrics_table(data: ReportData) -> Table:
     variants = baseline_first(row.variant for row in data.metrics)
-    table = Table(title="Mean score per variant (n scored)", title_justify="left")
+    title = f"Mean score per variant (n scored){means_note(data.metrics)}"
+    table = Table(title=title, title_justify="left")
     if data.spans_services:
         table.add_column("service")
     table.add_column("scorer")
