@@ -247,14 +247,16 @@ def test_mean_difference_uses_welch_interval(demo_store: tuple[Store, Demo]) -> 
     values = ", ".join(f"('{variant}', {value})" for variant, group in samples.items() for value in group)
     inline = (
         "(SELECT now() AS RequestTime, 'lexical' AS Scorer, 'support' AS Metric, toUInt8(0) AS Failed,"
-        " toInt8(1) AS Sign, v.1 AS Variant, toNullable(v.2) AS Value, 'svc' AS ServiceName, 'p' AS Pipeline"
+        " toInt8(1) AS Sign, toFloat64(1) AS Weight, v.1 AS Variant, toNullable(v.2) AS Value,"
+        " 'svc' AS ServiceName, 'p' AS Pipeline"
         f" FROM (SELECT arrayJoin([{values}]) AS v))"
     )
     sql = panel("variant-comparison.json", "Every metric: A vs B")["targets"][0]["rawSql"]
     no_hours = (
         "(SELECT now() AS Hour, '' AS Metric, '' AS Scorer, '' AS ServiceName, '' AS Pipeline, '' AS Variant,"
         " toInt64(0) AS Scores, toInt64(0) AS Positives, 0.0 AS ValueSum, 0.0 AS ValueSquares,"
-        " toInt64(0) AS NotBinary WHERE 0)"
+        " toInt64(0) AS NotBinary, 0.0 AS Weights, 0.0 AS WeightedPositives, 0.0 AS SquaredWeights,"
+        " 0.0 AS SquaredWeightedPositives, 0.0 AS WeightedValueSum, 0.0 AS WeightedValueSquares WHERE 0)"
     )
     sql = sql.replace("ragpulse.ragpulse_score_values", inline).replace(
         "ragpulse.ragpulse_score_hours", no_hours
