@@ -19,9 +19,7 @@ GRAFANA = ROOT / "dashboards/grafana"
 BOARDS = {path.name: json.loads(path.read_text()) for path in sorted((GRAFANA / "json").glob("*.json"))}
 RULES_FILE = GRAFANA / "provisioning/alerting/rules.yml"
 RULES = {
-    rule["uid"]: rule
-    for group in yaml.safe_load(RULES_FILE.read_text())["groups"]
-    for rule in group["rules"]
+    rule["uid"]: rule for group in yaml.safe_load(RULES_FILE.read_text())["groups"] for rule in group["rules"]
 }
 PANELS = [(f"{name}:{panel['title']}", panel) for name, board in BOARDS.items() for panel in board["panels"]]
 SQL = [(name, target["rawSql"]) for name, panel in PANELS for target in panel.get("targets", [])] + [

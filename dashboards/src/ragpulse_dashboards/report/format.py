@@ -308,7 +308,7 @@ def agreement_cells(row: JudgeAgreement) -> list[str]:
         row.service,
         variant_label(row.variant),
         f"{row.judge} vs {row.reference}",
-        str(row.n),
+        f"{row.n} (inverse-probability weighted)" if row.is_weighted else str(row.n),
         _with_interval(row.balanced_accuracy, "needs both verdicts from the reference"),
         _with_interval(row.kappa, "one verdict throughout"),
     ]

@@ -260,16 +260,26 @@ def request_outcomes(store: Store, params: dict[str, Any]) -> list[RequestOutcom
     ]
 
 
+# The agreement table's cells, in JudgeAgreement's order: both hallucinated, only the free judge, only the
+# LLM judge, neither.
+_AGREEMENT_CELLS = (
+    "free.hallucinated AND llm.hallucinated",
+    "free.hallucinated AND NOT llm.hallucinated",
+    "NOT free.hallucinated AND llm.hallucinated",
+    "NOT free.hallucinated AND NOT llm.hallucinated",
+)
+
+
 def judge_agreement(store: Store, params: dict[str, Any], free_judge: str) -> list[JudgeAgreement]:
     """Per service, variant and LLM judge: how the free judge's hallucination verdicts and that judge's
-    compare on the requests both scored (the newest verdict of each)."""
+    compare on the requests both scored (the newest verdict of each), with each cell's Σw and Σw² for w = 1 /
+    the chance the LLM judge had of judging the request (its newest hallucination row's weight)."""
     verdicts = store.table("ragpulse_trace_verdicts")
+    cells = ", ".join(f"countIf({cell}), sumIf(w, {cell}), sumIf(w * w, {cell})" for cell in _AGREEMENT_CELLS)
     rows = store.query(
-        "SELECT free.ServiceName, free.Variant, llm.Scorer,"
-        " countIf(free.hallucinated AND llm.hallucinated),"
-        " countIf(free.hallucinated AND NOT llm.hallucinated),"
-        " countIf(NOT free.hallucinated AND llm.hallucinated),"
-        " countIf(NOT free.hallucinated AND NOT llm.hallucinated)"
+        # Every verdict has its value row (0040 copied the older ones); one without would weigh 1.
+        "WITH if(drawn.drawn_weight > 0, drawn.drawn_weight, 1) AS w"
+        f" SELECT free.ServiceName, free.Variant, llm.Scorer, {cells}"
         " FROM (SELECT TraceKey, SpanId, RequestTime, ServiceName, Variant,"
         "       Hallucination >= 0.5 AS hallucinated"
         f"       FROM {verdicts} FINAL WHERE {_SCORES_WHERE} AND HasHallucination = 1"
@@ -278,14 +288,28 @@ def judge_agreement(store: Store, params: dict[str, Any], free_judge: str) -> li
         f"       FROM {verdicts} FINAL WHERE {_SCORES_WHERE} AND HasHallucination = 1"
         "        AND Scorer != {free:String}) AS llm"
         " ON free.TraceKey = llm.TraceKey AND free.SpanId = llm.SpanId AND free.RequestTime = llm.RequestTime"
+        " LEFT JOIN (SELECT TraceKey, SpanId, RequestTime, Scorer, argMax(Weight, ScoredAt) AS drawn_weight"
+        f"       FROM {store.table('ragpulse_score_values')} WHERE {_SCORES_WHERE}"
+        "        AND Metric = {hallucination:String} AND Failed = 0 AND Scorer != {free:String}"
+        "        GROUP BY TraceKey, SpanId, RequestTime, Scorer) AS drawn"
+        " ON llm.TraceKey = drawn.TraceKey AND llm.SpanId = drawn.SpanId"
+        " AND llm.RequestTime = drawn.RequestTime AND llm.Scorer = drawn.Scorer"
         " GROUP BY free.ServiceName, free.Variant, llm.Scorer"
         f" ORDER BY free.ServiceName, free.Variant, llm.Scorer{_FINAL_WITHIN_PARTITIONS}",
-        {**params, "free": free_judge},
+        {**params, **NAMES, "free": free_judge},
     )
-    return [
-        JudgeAgreement(str(service), str(variant), free_judge, str(judge), int(a), int(b), int(c), int(d))
-        for service, variant, judge, a, b, c, d in rows
-    ]
+    return [_agreement(free_judge, row) for row in rows]
+
+
+def _agreement(free_judge: str, row: tuple[Any, ...]) -> JudgeAgreement:
+    service, variant, judge, *sums = row
+    a, b, c, d = (int(n) for n in sums[0::3])
+    weights = (float(sums[1]), float(sums[4]), float(sums[7]), float(sums[10]))
+    squared = (float(sums[2]), float(sums[5]), float(sums[8]), float(sums[11]))
+    # Weights are at least 1, so Σw² = Σw only when every weight is 1: the plain counts, as before.
+    if sum(squared) == sum(weights):
+        return JudgeAgreement(str(service), str(variant), free_judge, str(judge), a, b, c, d)
+    return JudgeAgreement(str(service), str(variant), free_judge, str(judge), a, b, c, d, weights, squared)
 
 
 def services_since(store: Store, since: datetime) -> list[str]:
