@@ -273,30 +273,25 @@ _AGREEMENT_CELLS = (
 def judge_agreement(store: Store, params: dict[str, Any], free_judge: str) -> list[JudgeAgreement]:
     """Per service, variant and LLM judge: how the free judge's hallucination verdicts and that judge's
     compare on the requests both scored (the newest verdict of each), with each cell's Σw and Σw² for w = 1 /
-    the chance the LLM judge had of judging the request (its newest hallucination row's weight)."""
+    the chance the LLM judge had of judging the request."""
     verdicts = store.table("ragpulse_trace_verdicts")
-    cells = ", ".join(f"countIf({cell}), sumIf(w, {cell}), sumIf(w * w, {cell})" for cell in _AGREEMENT_CELLS)
+    cells = ", ".join(
+        f"countIf({cell}), sumIf(llm.w, {cell}), sumIf(llm.w * llm.w, {cell})" for cell in _AGREEMENT_CELLS
+    )
     rows = store.query(
-        # Every verdict has its value row (0040 copied the older ones); one without would weigh 1.
-        "WITH if(drawn.drawn_weight > 0, drawn.drawn_weight, 1) AS w"
-        f" SELECT free.ServiceName, free.Variant, llm.Scorer, {cells}"
+        f"SELECT free.ServiceName, free.Variant, llm.Scorer, {cells}"
         " FROM (SELECT TraceKey, SpanId, RequestTime, ServiceName, Variant,"
         "       Hallucination >= 0.5 AS hallucinated"
         f"       FROM {verdicts} FINAL WHERE {_SCORES_WHERE} AND HasHallucination = 1"
         "        AND Scorer = {free:String}) AS free"
-        " INNER JOIN (SELECT TraceKey, SpanId, RequestTime, Scorer, Hallucination >= 0.5 AS hallucinated"
+        " INNER JOIN (SELECT TraceKey, SpanId, RequestTime, Scorer, Hallucination >= 0.5 AS hallucinated,"
+        "       1 / InclusionProbability AS w"
         f"       FROM {verdicts} FINAL WHERE {_SCORES_WHERE} AND HasHallucination = 1"
         "        AND Scorer != {free:String}) AS llm"
         " ON free.TraceKey = llm.TraceKey AND free.SpanId = llm.SpanId AND free.RequestTime = llm.RequestTime"
-        " LEFT JOIN (SELECT TraceKey, SpanId, RequestTime, Scorer, argMax(Weight, ScoredAt) AS drawn_weight"
-        f"       FROM {store.table('ragpulse_score_values')} WHERE {_SCORES_WHERE}"
-        "        AND Metric = {hallucination:String} AND Failed = 0 AND Scorer != {free:String}"
-        "        GROUP BY TraceKey, SpanId, RequestTime, Scorer) AS drawn"
-        " ON llm.TraceKey = drawn.TraceKey AND llm.SpanId = drawn.SpanId"
-        " AND llm.RequestTime = drawn.RequestTime AND llm.Scorer = drawn.Scorer"
         " GROUP BY free.ServiceName, free.Variant, llm.Scorer"
         f" ORDER BY free.ServiceName, free.Variant, llm.Scorer{_FINAL_WITHIN_PARTITIONS}",
-        {**params, **NAMES, "free": free_judge},
+        {**params, "free": free_judge},
     )
     return [_agreement(free_judge, row) for row in rows]
 
