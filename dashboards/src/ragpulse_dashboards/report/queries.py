@@ -109,8 +109,8 @@ _ROW_WEIGHTED_VALUES = (
 _WEIGHTED_MEAN = (
     "if(squared_weights = weights, value_sum / n, weighted_value_sum / weights) AS mean,"
     " if(squared_weights = weights, if(n > 1, round((squares - n * mean * mean) / (n - 1), 12), nan),"
-    " if(weights * weights > squared_weights, round((weighted_squares - weights * mean * mean) * weights"
-    " / (weights * weights - squared_weights), 12), nan)) AS variance,"
+    " if(weights * weights > squared_weights, greatest(0, round((weighted_squares - weights * mean * mean)"
+    " * weights / (weights * weights - squared_weights), 12)), nan)) AS variance,"
     " if(squared_weights = weights, toFloat64(n), weights * weights / squared_weights) AS effective_n"
 )
 
