@@ -1,0 +1,73 @@
+"""A child process that exports spans with OpenTelemetry's own exporters, as an instrumented app does.
+
+Reads one JSON document on stdin: ``{"protocol": "http"|"grpc", "endpoint": ..., "exports": [[span, ...], ...],
+"retry_until_success": bool}``; each span is ``{"service", "name", "trace_id", "span_id", "parent_id",
+"start", "end", "attributes", "error"}`` (ids as hex, times in ns). Exports the batches in order, each with one
+``export`` call (the exporter's own retries included) and prints one result name per batch.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Any
+
+from opentelemetry.sdk.resources import Resource
+from opentelemetry.sdk.trace import ReadableSpan
+from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
+from opentelemetry.sdk.util.instrumentation import InstrumentationScope
+from opentelemetry.trace import SpanContext, SpanKind, Status, StatusCode, TraceFlags
+
+SCOPE = InstrumentationScope("ragpulse-trials")
+
+
+def readable(span: dict[str, Any]) -> ReadableSpan:
+    context = SpanContext(
+        int(span["trace_id"], 16), int(span["span_id"], 16), is_remote=False, trace_flags=TraceFlags(1)
+    )
+    parent = None
+    if span.get("parent_id"):
+        parent = SpanContext(
+            int(span["trace_id"], 16), int(span["parent_id"], 16), is_remote=False, trace_flags=TraceFlags(1)
+        )
+    status = Status(StatusCode.ERROR, "boom") if span.get("error") else Status(StatusCode.OK)
+    return ReadableSpan(
+        name=span["name"],
+        context=context,
+        parent=parent,
+        resource=Resource({"service.name": span["service"]}),
+        attributes=span.get("attributes", {}),
+        kind=SpanKind.INTERNAL,
+        start_time=int(span["start"]),
+        end_time=int(span["end"]),
+        status=status,
+        instrumentation_scope=SCOPE,
+    )
+
+
+def exporter_for(protocol: str, endpoint: str, timeout: float) -> SpanExporter:
+    if protocol == "grpc":
+        from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter as GrpcExporter
+
+        return GrpcExporter(endpoint=endpoint, insecure=True, timeout=timeout)
+    from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter as HttpExporter
+
+    return HttpExporter(endpoint=endpoint, timeout=timeout)
+
+
+def main() -> None:
+    plan = json.load(sys.stdin)
+    exporter = exporter_for(plan["protocol"], plan["endpoint"], plan.get("timeout", 10))
+    for batch in plan["exports"]:
+        spans = [readable(span) for span in batch]
+        result = exporter.export(spans)
+        while plan.get("retry_until_success") and result is not SpanExportResult.SUCCESS:
+            time.sleep(0.05)
+            result = exporter.export(spans)
+        print(result.name, flush=True)
+    exporter.shutdown()
+
+
+if __name__ == "__main__":
+    main()
