@@ -1,9 +1,10 @@
 """A child process that exports spans with OpenTelemetry's own exporters, as an instrumented app does.
 
-Reads one JSON document on stdin: ``{"protocol": "http"|"grpc", "endpoint": ..., "exports": [[span, ...], ...],
-"retry_until_success": bool}``; each span is ``{"service", "name", "trace_id", "span_id", "parent_id",
-"start", "end", "attributes", "error"}`` (ids as hex, times in ns). Exports the batches in order, each with one
-``export`` call (the exporter's own retries included) and prints one result name per batch.
+Reads one JSON document on stdin: ``protocol`` (http or grpc), ``endpoint``, ``exports`` (a list of
+batches, each a list of spans), ``retry_until_success`` and ``timeout``. A span is a dict of ``service``,
+``name``, ``trace_id``, ``span_id``, ``parent_id`` (ids as hex), ``start``, ``end`` (ns), ``attributes`` and
+``error``. Exports the batches in order, one ``export`` call each (the exporter's own retries included), and
+prints one result name per batch.
 """
 
 from __future__ import annotations
