@@ -2,9 +2,9 @@
 
 Reads one JSON document on stdin: ``protocol`` (http or grpc), ``endpoint``, ``exports`` (a list of
 batches, each a list of spans), ``retry_until_success`` and ``timeout``. A span is a dict of ``service``,
-``name``, ``trace_id``, ``span_id``, ``parent_id`` (ids as hex), ``start``, ``end`` (ns), ``attributes`` and
-``error``. Exports the batches in order, one ``export`` call each (the exporter's own retries included), and
-prints one result name per batch.
+``name``, ``trace_id``, ``span_id``, ``parent_id`` (ids as hex), ``start``, ``end`` (ns), ``attributes``,
+``error`` and ``scope`` (the instrumentation's name). Exports the batches in order, one ``export`` call each
+(the exporter's own retries included), and prints one result name per batch.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
 from opentelemetry.sdk.util.instrumentation import InstrumentationScope
 from opentelemetry.trace import SpanContext, SpanKind, Status, StatusCode, TraceFlags
 
-SCOPE = InstrumentationScope("ragpulse-trials")
+SCOPE = "ragpulse-trials"
 
 
 def readable(span: dict[str, Any]) -> ReadableSpan:
@@ -43,7 +43,7 @@ def readable(span: dict[str, Any]) -> ReadableSpan:
         start_time=int(span["start"]),
         end_time=int(span["end"]),
         status=status,
-        instrumentation_scope=SCOPE,
+        instrumentation_scope=InstrumentationScope(span.get("scope", SCOPE)),
     )
 
 

@@ -16,6 +16,7 @@ from trials import (
     finish,
     hallucination_of,
     lexical_tick,
+    not_scored_counts,
     now_ns,
     outcomes_of,
     report_counts,
@@ -94,6 +95,31 @@ def test_two_services_seeded_alike_repeat_every_id_at_the_same_instant(
     ]
     export_concurrently(endpoint, [made[0].spans], [made[1].spans])
     assert_told_apart_but_not_judged(migrated_store, shared_collector, made)
+
+
+def test_one_service_repeats_every_id_within_one_microsecond(
+    migrated_store: Store, shared_collector: CollectorServer, endpoint: tuple[str, str]
+) -> None:
+    """Replicas of one service seeded alike, starting a request in the same microsecond: the requests table
+    names a request to the microsecond and merges the two, so neither may be judged; the log says why."""
+    trace_id, root_id = ids()
+    steps = [ids()[1], ids()[1]]
+    start = now_ns() // 1000 * 1000
+    name = service("same-micro")
+    made = [
+        request(name, trace_id, root_id, start + 100, SUPPORTED, steps),
+        request(name, trace_id, root_id, start + 600, UNSUPPORTED, steps),
+    ]
+    export_concurrently(endpoint, [made[0].spans], [made[1].spans])
+    assert shared_collector.flush()
+    migrated_store.command(f"OPTIMIZE TABLE {migrated_store.table('ragpulse_requests')} FINAL")
+    lexical_tick(migrated_store)
+    lexical_tick(migrated_store)
+    spans = sorted((s["trace_id"], s["span_id"], s["start"]) for r in made for s in r.spans)
+    assert spans_of(migrated_store, name) == spans
+    assert hallucination_of(migrated_store, name) == {}
+    ((outcome, reason),) = outcomes_of(migrated_store, name)[made[0].key]
+    assert outcome == "skipped" and "2 requests" in reason and "start microsecond" in reason
 
 
 def assert_told_apart_but_not_judged(store: Store, collector: CollectorServer, made: list[Request]) -> None:
@@ -186,3 +212,22 @@ def test_a_batch_sent_again_with_a_subset_or_a_superset_of_its_spans(
     lexical_tick(migrated_store)
     export_concurrently(endpoint, [rest[::-1], everything])
     assert_each_once(migrated_store, shared_collector, {name}, made)
+
+
+def test_unscorable_requests_reusing_ids_within_one_second_are_each_counted_with_their_reason(
+    migrated_store: Store, shared_collector: CollectorServer, endpoint: tuple[str, str]
+) -> None:
+    trace_id, root_id = ids()
+    start = now_ns() // 10**9 * 10**9
+    name = service("no-context")
+    made = [request(name, trace_id, root_id, start + n * 200_000_000 + 1_000, SUPPORTED) for n in range(3)]
+    for made_request in made:
+        made_request.root["attributes"]["ragpulse.context"] = "[]"
+    export_concurrently(endpoint, *[[r.spans] for r in made])
+    assert shared_collector.flush()
+    lexical_tick(migrated_store)
+    assert len(requests_of(migrated_store, name)) == 3
+    logged = outcomes_of(migrated_store, name)
+    assert sorted(logged) == sorted(r.key for r in made)
+    assert all([outcome for outcome, _ in lines] == ["skipped"] for lines in logged.values())
+    assert not_scored_counts(migrated_store, name, since()) == {"no_context": 3}

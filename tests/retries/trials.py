@@ -209,5 +209,13 @@ def report_counts(store: Store, service: str, since: datetime) -> tuple[int, int
     return (sum(row.requests for row in rows), sum(row.scored for row in rows))
 
 
+def not_scored_counts(store: Store, service: str, since: datetime) -> dict[str, int]:
+    """The report's "not scored, and why" for the service: requests per reason."""
+    from ragpulse_dashboards.report.collect import collect_report
+
+    report = collect_report(store, since)
+    return {row.reason: row.requests for row in report.not_scored if row.service == service}
+
+
 def since() -> datetime:
     return datetime.now(UTC) - timedelta(hours=1)

@@ -327,12 +327,23 @@ def load_requests(store: Store, candidates: Sequence[Candidate]) -> dict[Request
               AND has({{requests:Array(Tuple(String, String, Int64))}}, (TraceId, SpanId, RequestMicros))
     """
     # Rows of one request: the view's and the assembled one that completes it (same service; the assembled
-    # one's time went through Python). More services, or root spans of more nanoseconds, are other requests.
+    # one's time went through Python). More services, or root spans of more nanoseconds, are other requests:
+    # counted among the root spans, since requests of one service in one microsecond share a sorting key
+    # and merge into one row.
+    roots = f"""
+            SELECT TraceId, SpanId, toUnixTimestamp64Micro(Timestamp) AS RequestMicros,
+                   uniqExact(ServiceName, Timestamp) AS roots
+            FROM {store.table("otel_traces")}
+            WHERE Timestamp >= {{oldest:DateTime64(9)}} AND Timestamp <= {{newest:DateTime64(9)}}
+              AND has({{ids:Array(String)}}, TraceId)
+              AND has({{requests:Array(Tuple(String, String, Int64))}}, (TraceId, SpanId, RequestMicros))
+            GROUP BY TraceId, SpanId, RequestMicros
+    """
     rows = store.query_dicts(
         f"""
         SELECT TraceId, SpanId, RequestMicros, Timestamp, ServiceName, Pipeline, Variant, valid_utf8,
                text_bytes, {texts}, SessionId, UserId, DurationMs, StatusCode, SampleKey, Unscorable, Failure,
-               sharing.services AS services, sharing.roots AS roots
+               sharing.services AS services, greatest(sharing.roots, spans.roots) AS roots
         FROM (
             SELECT *, {valid_utf8} AS valid_utf8, {text_bytes} AS text_bytes,
                    valid_utf8 AND text_bytes <= {{max_bytes:UInt64}} AS readable
@@ -346,6 +357,7 @@ def load_requests(store: Store, candidates: Sequence[Candidate]) -> dict[Request
             FROM ({requests})
             GROUP BY TraceId, SpanId, RequestMicros
         ) AS sharing USING (TraceId, SpanId, RequestMicros)
+        LEFT JOIN ({roots}) AS spans USING (TraceId, SpanId, RequestMicros)
         """,
         {
             "oldest": oldest,
