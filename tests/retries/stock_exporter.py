@@ -1,10 +1,11 @@
 """A child process that exports spans with OpenTelemetry's own exporters, as an instrumented app does.
 
 Reads one JSON document on stdin: ``protocol`` (http or grpc), ``endpoint``, ``exports`` (a list of
-batches, each a list of spans), ``retry_until_success`` and ``timeout``. A span is a dict of ``service``,
-``name``, ``trace_id``, ``span_id``, ``parent_id`` (ids as hex), ``start``, ``end`` (ns), ``attributes``,
-``error`` and ``scope`` (the instrumentation's name). Exports the batches in order, one ``export`` call each
-(the exporter's own retries included), and prints one result name per batch.
+batches, each a list of spans), ``retry_until_success``, ``timeout`` and ``resend_superset`` (each retry
+also re-sends the batch acknowledged before). A span is a dict of ``service``, ``name``, ``trace_id``,
+``span_id``, ``parent_id`` (ids as hex), ``start``, ``end`` (ns), ``attributes``, ``error`` and ``scope``
+(the instrumentation's name). Exports the batches in order, one ``export`` call each (the exporter's own
+retries included), and prints one result name per batch.
 """
 
 from __future__ import annotations
@@ -60,12 +61,17 @@ def exporter_for(protocol: str, endpoint: str, timeout: float) -> SpanExporter:
 def main() -> None:
     plan = json.load(sys.stdin)
     exporter = exporter_for(plan["protocol"], plan["endpoint"], plan.get("timeout", 10))
+    previous: list[ReadableSpan] = []
     for batch in plan["exports"]:
         spans = [readable(span) for span in batch]
         result = exporter.export(spans)
         while plan.get("retry_until_success") and result is not SpanExportResult.SUCCESS:
             time.sleep(0.05)
+            if plan.get("resend_superset"):
+                # As an app restarted with a persisted queue: what failed, and what was acknowledged before.
+                spans = previous + [span for span in spans if span not in previous]
             result = exporter.export(spans)
+        previous = spans
         print(result.name, flush=True)
     exporter.shutdown()
 

@@ -39,8 +39,14 @@ HELD = "[collector]\nbatch_idle_ms = 60000\nbatch_max_wait_ms = 60000\nack_timeo
 
 COUNTS = r"""
 import json, sys
+from datetime import UTC, datetime
+from ragpulse_dashboards.settings import DashboardsSettings
+from ragpulse_scorers.lexical.scorer import LexicalScorer
+from ragpulse_scorers.pipeline.tick import ScoringJob
 from ragpulse_core.store import Store
-store = Store(sys.argv[1], read_only=True)
+store = Store(sys.argv[1])
+settings = DashboardsSettings.load(store={"dsn": sys.argv[1]}, scorer={"settle_delay_s": 60})
+ScoringJob(settings, store, [LexicalScorer()]).run(datetime.now(UTC))
 one = lambda sql: store.query(sql)[0][0]
 print(json.dumps({
     "spans": one("SELECT count() FROM ragpulse.otel_traces"),
@@ -48,7 +54,10 @@ print(json.dumps({
         "SELECT uniqExact(TraceId, SpanId, Timestamp, ServiceName) FROM ragpulse.otel_traces"
     ),
     "requests": one("SELECT count() FROM ragpulse.ragpulse_requests FINAL"),
-    "step_calls": one("SELECT count() FROM ragpulse.ragpulse_step_latency"),
+    "hallucination_scores": one(
+        "SELECT count() FROM ragpulse.ragpulse_scores FINAL WHERE Metric = 'hallucination'"
+    ),
+    "scored_log_lines": one("SELECT countIf(Outcome = 'scored') FROM ragpulse.ragpulse_scoring_log"),
 }))
 """
 
@@ -60,6 +69,7 @@ class Collector:
         self.workdir = workdir
         self.dsn = f"chdb://{workdir / 'chdb'}"
         self.port = unused_port()
+        self.grpc_port = unused_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -67,7 +77,8 @@ class Collector:
         path = self.workdir / "ragpulse.toml"
         path.write_text(config)
         command = [sys.executable, "-m", "ragpulse_core.cli", "--config", str(path), "collector",
-                   "--dsn", self.dsn, "--port", str(self.port)]  # fmt: skip
+                   "--dsn", self.dsn, "--port", str(self.port),
+                   "--grpc-port", str(self.grpc_port)]  # fmt: skip
         env = {key: value for key, value in child_env().items() if not key.startswith("RAGPULSE_")}
         self.process = subprocess.Popen(
             command, cwd=self.workdir, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
@@ -138,7 +149,8 @@ def test_collector_killed_before_its_ack_while_an_app_resends_a_superset_then_a_
         "spans": len(everything),
         "distinct_spans": len(everything),
         "requests": 4,
-        "step_calls": len(everything),
+        "hallucination_scores": 4,
+        "scored_log_lines": 4,
     }
 
 
@@ -167,5 +179,53 @@ def test_app_killed_during_its_export_retries_then_restarted_with_its_persisted_
         "spans": len(everything),
         "distinct_spans": len(everything),
         "requests": 3,
-        "step_calls": len(everything),
+        "hallucination_scores": 3,
+        "scored_log_lines": 3,
     }
+
+
+def test_collector_killed_at_random_moments_while_apps_retry_with_supersets(collector: Collector) -> None:
+    """Two apps (OTLP/HTTP and OTLP/gRPC) export small batches; after a failure each retry re-sends the
+    batch acknowledged before too. The collector is killed twice at random moments (a batch queued, being
+    merged with the other app's, being written, or written and not yet acknowledged) and restarted."""
+    seed = random.randrange(10**6)
+    rng = random.Random(seed)
+    start = now_ns()
+    apps = {}
+    for protocol in ("http", "grpc"):
+        made = [request(f"app-{protocol}", *new_ids(rng), start + n * 5_000, SUPPORTED) for n in range(15)]
+        apps[protocol] = [r.spans for r in made]
+    endpoints = {"http": f"{collector.url}/v1/traces", "grpc": f"127.0.0.1:{collector.grpc_port}"}
+    collector.start(QUICK)
+    children = [
+        start_export(protocol, endpoints[protocol], batches, timeout=2, resend_superset=True)
+        for protocol, batches in apps.items()
+    ]
+    kills = 0
+    for target in sorted(rng.sample(range(5, 60), 2)):
+        # At a random moment of the stream: once some spans arrived since the last start.
+        assert wait_until(
+            lambda: (
+                metric(collector.url, "spans_received_total") >= target  # noqa: B023
+                or all(child.poll() is not None for child in children)
+            ),
+            timeout=30,
+        )
+        if all(child.poll() is not None for child in children):
+            break
+        collector.kill()
+        kills += 1
+        collector.start(QUICK)
+    for child in children:
+        assert set(finish(child, timeout=120)) == {"SUCCESS"}
+    collector.stop()
+
+    spans = sum(len(batch) for batches in apps.values() for batch in batches)
+    assert kills > 0, f"seed {seed}"
+    assert collector.counts() == {
+        "spans": spans,
+        "distinct_spans": spans,
+        "requests": 30,
+        "hallucination_scores": 30,
+        "scored_log_lines": 30,
+    }, f"seed {seed}"

@@ -106,11 +106,12 @@ def start_export(
     *,
     retry: bool = True,
     timeout: float = 10,
+    resend_superset: bool = False,
 ) -> subprocess.Popen[str]:
     """A child process exporting ``exports`` with the stock exporter of ``protocol``, one batch per call."""
     plan = {
         "protocol": protocol, "endpoint": endpoint, "exports": exports,
-        "retry_until_success": retry, "timeout": timeout,
+        "retry_until_success": retry, "timeout": timeout, "resend_superset": resend_superset,
     }  # fmt: skip
     process = subprocess.Popen(
         [sys.executable, str(HERE / "stock_exporter.py")],
