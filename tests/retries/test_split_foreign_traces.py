@@ -30,21 +30,25 @@ QUESTION = "How tall is the Eiffel Tower?"
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
-def langchain_trace(service: str) -> list[dict[str, Any]]:
+def langchain_trace(service: str, trace_id: str = "", span_offset: int = 0) -> list[dict[str, Any]]:
     """A LangChain RAG-Fusion trace as OpenInference exports it, as the exporter child takes spans."""
     request = FusionRequest(
         shape="langchain", question=QUESTION, answer="The Eiffel Tower is 330 metres tall.", corpus=CORPUS,
         generated=["Eiffel Tower height"], question_searched=False,
         rankings={"Eiffel Tower height": ["n1", "n2"]}, fused=["n1", "n3"],
     )  # fmt: skip
-    trace_id = format(random.getrandbits(128), "032x")
+    trace_id = trace_id or format(random.getrandbits(128), "032x")
+
+    def shifted(span_id: str) -> str:
+        return format(int(span_id, 16) + span_offset, "016x") if span_id else ""
+
     spans = []
     for span in request.spans(datetime.now(UTC) - timedelta(minutes=5), service):
         start = (span.timestamp - EPOCH) // timedelta(microseconds=1) * 1000
         spans.append(
             {
-                "service": service, "name": span.name, "trace_id": trace_id, "span_id": span.span_id,
-                "parent_id": span.parent_span_id, "start": start, "end": start + span.duration_ns,
+                "service": service, "name": span.name, "trace_id": trace_id, "span_id": shifted(span.span_id),
+                "parent_id": shifted(span.parent_span_id), "start": start, "end": start + span.duration_ns,
                 "attributes": span.attributes, "scope": span.scope_name,
             }
         )  # fmt: skip
@@ -82,3 +86,28 @@ def test_a_trace_split_over_two_exports_with_a_tick_between_is_one_request_score
     assert len(values) == 1
     ((_, lines),) = outcomes_of(migrated_store, service).items()
     assert [outcome for outcome, _ in lines] == ["scored"]
+
+
+@pytest.mark.parametrize("span_ids", ["own", "alike"])
+def test_two_services_tracing_under_one_trace_id_are_two_requests_each_scored_once(
+    migrated_store: Store, shared_collector: CollectorServer, span_ids: str
+) -> None:
+    """Two services, instrumented by OpenInference, each handling a request under the same trace id at once,
+    with span ids of their own or (seeded alike) the same ones: before, the first was assembled alone (the
+    other lost), or, with the ids alike, the interleaved spans were cut into six fragments counted as
+    requests."""
+    trace_id = format(random.getrandbits(128), "032x")
+    names = [f"shared-trace-{n}-{uuid.uuid4().hex[:6]}" for n in range(2)]
+    offset = 1000 if span_ids == "own" else 0
+    traces = [langchain_trace(names[0], trace_id), langchain_trace(names[1], trace_id, offset)]
+    endpoint = f"{shared_collector.url}/v1/traces"
+    assert export("http", endpoint, traces) == ["SUCCESS", "SUCCESS"]
+    assert shared_collector.flush()
+    lexical_tick(migrated_store)
+    lexical_tick(migrated_store)
+    for name in names:
+        rows = assembled(migrated_store, name)
+        logged = outcomes_of(migrated_store, name)
+        ((trace, _, context),) = rows
+        assert trace == trace_id and CORPUS["n1"] in context
+        assert [[outcome for outcome, _ in lines] for lines in logged.values()] == [["scored"]]
