@@ -88,26 +88,29 @@ def test_a_trace_split_over_two_exports_with_a_tick_between_is_one_request_score
     assert [outcome for outcome, _ in lines] == ["scored"]
 
 
-@pytest.mark.parametrize("span_ids", ["own", "alike"])
-def test_two_services_tracing_under_one_trace_id_are_two_requests_each_scored_once(
-    migrated_store: Store, shared_collector: CollectorServer, span_ids: str
+@pytest.mark.parametrize(
+    ("span_ids", "services"),
+    [("own", 2), ("alike", 2), ("own", 1)],
+    ids=["own-ids", "ids-alike", "one-service"],
+)
+def test_requests_tracing_under_one_trace_id_at_once_are_each_a_request_scored_once(
+    migrated_store: Store, shared_collector: CollectorServer, span_ids: str, services: int
 ) -> None:
-    """Two services, instrumented by OpenInference, each handling a request under the same trace id at once,
-    with span ids of their own or (seeded alike) the same ones: before, the first was assembled alone (the
-    other lost), or, with the ids alike, the interleaved spans were cut into six fragments counted as
-    requests."""
+    """Two services (or two concurrent requests of one), instrumented by OpenInference, each handling a
+    request under the same trace id at once, with span ids of their own or (seeded alike) the same ones.
+    Before, the first was assembled alone (the other lost), or, with the ids alike, the interleaved spans
+    were cut into six fragments counted as requests."""
     trace_id = format(random.getrandbits(128), "032x")
-    names = [f"shared-trace-{n}-{uuid.uuid4().hex[:6]}" for n in range(2)]
+    names = [f"shared-trace-{n}-{uuid.uuid4().hex[:6]}" for n in range(services)]
     offset = 1000 if span_ids == "own" else 0
-    traces = [langchain_trace(names[0], trace_id), langchain_trace(names[1], trace_id, offset)]
+    traces = [langchain_trace(names[0], trace_id), langchain_trace(names[-1], trace_id, offset)]
     endpoint = f"{shared_collector.url}/v1/traces"
     assert export("http", endpoint, traces) == ["SUCCESS", "SUCCESS"]
     assert shared_collector.flush()
     lexical_tick(migrated_store)
     lexical_tick(migrated_store)
-    for name in names:
-        rows = assembled(migrated_store, name)
-        logged = outcomes_of(migrated_store, name)
-        ((trace, _, context),) = rows
-        assert trace == trace_id and CORPUS["n1"] in context
-        assert [[outcome for outcome, _ in lines] for lines in logged.values()] == [["scored"]]
+    rows = [row for name in names for row in assembled(migrated_store, name)]
+    assert len(rows) == 2
+    assert all(trace == trace_id and CORPUS["n1"] in context for trace, _, context in rows)
+    logged = [lines for name in names for lines in outcomes_of(migrated_store, name).values()]
+    assert [[outcome for outcome, _ in lines] for lines in logged] == [["scored"], ["scored"]]
