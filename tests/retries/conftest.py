@@ -1,18 +1,14 @@
 """One collector (OTLP/HTTP and OTLP/gRPC on free loopback ports) over the session's chDB for every trial of
-this directory; each trial names its own services, so trials share the database without truncating it."""
+a module; each trial names its own services, so trials share the database without truncating it."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from ragpulse_collector.server import CollectorServer
 from ragpulse_core.settings import RagpulseSettings
 from ragpulse_core.store import Store
-
-sys.path.insert(0, str(Path(__file__).parent))
 
 
 @pytest.fixture(scope="module")

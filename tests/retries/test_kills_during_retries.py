@@ -184,6 +184,7 @@ def test_app_killed_during_its_export_retries_then_restarted_with_its_persisted_
     }
 
 
+@pytest.mark.slow
 def test_collector_killed_at_random_moments_while_apps_retry_with_supersets(collector: Collector) -> None:
     """Two apps (OTLP/HTTP and OTLP/gRPC) export small batches; after a failure each retry re-sends the
     batch acknowledged before too. The collector is killed twice at random moments (a batch queued, being

@@ -22,8 +22,9 @@ What the answers mean:
   the table and only the missing ones written (one insert per request instead would cost about 8x the
   insert time in chDB, measured with 512-span requests).
 - A re-send that holds a subset or a superset of stored requests' rows has another digest: each row's
-  identity is checked against the rows written lately (:class:`RecentRows`, filled from the table at
-  start, so this holds across a restart) and against the rest of its batch, and only new rows are written.
+  identity is checked against the rows written or spooled lately (:class:`RecentRows`, filled from the
+  table and the spool at start, so this holds across a restart) and against the rest of its batch, and only
+  new rows are written.
 - The store refusing data (:class:`StoreRefused`) is not the store being down: the refused insert is split
   in halves until the refused rows are found; those go to the dead letters and the rest is written.
 - Writes failing for want of disk space (the spool's or the database's), or for want of a store and a
@@ -239,6 +240,10 @@ class BatchWriter:
     def start(self) -> None:
         for layout in LAYOUTS.values():
             self._recall_written_rows(layout)
+        if self._spool is not None:
+            # Spooled before a restart and not yet replayed: a re-send of them must not be spooled again.
+            for rows in self._spool.newest_rows(RECENT_ROWS):
+                self._written_rows.add(rows.row_hashes())
         self._thread.start()
 
     def _recall_written_rows(self, layout: Layout) -> None:
