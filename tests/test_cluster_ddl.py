@@ -95,6 +95,7 @@ def test_cluster_data_moves_go_through_distributed_tables_synchronously(
         f"`ragpulse`.ragpulse_requests_0035_local ON CLUSTER `{CLUSTER}`",
         f"`ragpulse`.ragpulse_scores_0035_local ON CLUSTER `{CLUSTER}`",
         f"`ragpulse`.ragpulse_trace_verdicts_0035_local ON CLUSTER `{CLUSTER}`",
+        f"`ragpulse`.ragpulse_unscored_requests_0071_local ON CLUSTER `{CLUSTER}`",
     ]
 
 

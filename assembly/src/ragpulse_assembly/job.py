@@ -29,7 +29,7 @@ from ragpulse_assembly.model import LogEvent, TraceSpan
 from ragpulse_assembly.names import RAGPULSE_CONTEXT, RAGPULSE_KIND, RAGPULSE_KIND_RAG, Source
 from ragpulse_assembly.rules import COLUMNS, AssembledRequest, assemble
 from ragpulse_assembly.settings import ServiceMapping
-from ragpulse_assembly.trace import bounds, occurrences
+from ragpulse_assembly.trace import apart, bounds, occurrences
 
 logger = logging.getLogger(__name__)
 
@@ -70,7 +70,8 @@ def assemble_requests(store: Store, window: AssemblyWindow) -> AssemblyReport:
         traces = [trace for trace, _ in batch]
         spans = read_spans(store, window, traces, read_events(store, window, traces))
         earlier = _decided_times(store, window, traces)
-        rows, decided = [], []
+        rows: list[list[Any]] = []
+        decided: list[list[Any]] = []
         now = datetime.now(UTC)
         for trace, sample_key in batch:
             for found in occurrences(spans.get(trace, [])):
@@ -78,16 +79,15 @@ def assemble_requests(store: Store, window: AssemblyWindow) -> AssemblyReport:
                 if any(start <= moment <= end for moment in earlier.get(trace, ())):
                     continue  # decided before: this occurrence's request row or log line is stored
                 try:
-                    request = assemble_trace(trace, found, window.mappings)
+                    requests = assemble_apart(trace, found, window.mappings)
                 except Exception as exc:
                     # One trace's odd data must not stop the others, nor be read again every tick.
                     logger.exception("cannot assemble trace %s; leaving it out", trace)
                     decided.append([trace, start, now, FAILED, f"{type(exc).__name__}: {exc}"[:2000]])
                     continue
-                if request is None:
+                if not requests:
                     decided.append([trace, start, now, NOT_A_REQUEST, ""])
-                else:
-                    rows.append(request.row(sample_key))
+                rows.extend(request.row(sample_key) for request in requests)
         store.insert("ragpulse_requests", rows, COLUMNS)
         store.insert("ragpulse_assembly_log", decided, LOG_COLUMNS)
         report.traces += len(batch)
@@ -95,6 +95,20 @@ def assemble_requests(store: Store, window: AssemblyWindow) -> AssemblyReport:
     if report.traces:
         logger.info("assembled %d requests from %d settled traces", report.assembled, report.traces)
     return report
+
+
+def assemble_apart(
+    trace_id: str, spans: list[TraceSpan], mappings: tuple[ServiceMapping, ...] = ()
+) -> list[AssembledRequest]:
+    """The requests one occurrence of a trace id holds: one per part (:func:`apart`) when several parts are
+    each a request, else the one the occurrence as a whole holds, if any."""
+    parts = apart(spans)
+    if len(parts) > 1:
+        found = [request for part in parts if (request := assemble_trace(trace_id, part, mappings))]
+        if len(found) > 1:
+            return found
+    request = assemble_trace(trace_id, spans, mappings)
+    return [] if request is None else [request]
 
 
 def assemble_trace(

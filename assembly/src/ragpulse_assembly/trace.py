@@ -81,21 +81,38 @@ def occurrences(delivered: Iterable[TraceSpan]) -> list[list[TraceSpan]]:
     """The spans of one trace id split into the traces that carried it: a service whose ids repeat (a
     seeded ``random``, a restarted process, a replica) sends the same trace and span ids again later.
 
-    In start order, a span id seen before at another start time opens a new occurrence; the same span at the
-    same time is an exporter's retry and stays where it is. Events joined by trace and span id go to the
-    occurrence whose span was running when they were emitted.
+    Services that repeat each other's span ids (seeded alike, running at once) are apart first, each with its
+    own spans. Then, in start order, a span id seen before at another start time opens a new occurrence; the
+    same span at the same time is an exporter's retry and stays where it is. Events joined by trace and span
+    id go to the occurrence whose span was running when they were emitted.
     """
+    spans = sorted(delivered, key=lambda s: (s.timestamp, s.span_id))
+    services: dict[str, set[str]] = {}
+    for span in spans:
+        services.setdefault(span.span_id, set()).add(span.service_name)
+    if any(len(names) > 1 for names in services.values()):
+        groups: dict[str, list[TraceSpan]] = {}
+        for span in spans:
+            groups.setdefault(span.service_name, []).append(span)
+        found = _in_start_order(part for group in groups.values() for part in _repeats(group))
+    else:
+        found = _repeats(spans)
+    if len(found) < 2:
+        return found
+    return [[_own_events(span) for span in part] for part in found]
+
+
+def _repeats(spans: list[TraceSpan]) -> list[list[TraceSpan]]:
+    """``spans`` (in start order) cut where a span id comes back at another start time."""
     found: list[list[TraceSpan]] = []
     started: dict[str, datetime] = {}
-    for span in sorted(delivered, key=lambda s: (s.timestamp, s.span_id)):
+    for span in spans:
         if not found or started.get(span.span_id, span.timestamp) != span.timestamp:
             found.append([])
             started = {}
         started.setdefault(span.span_id, span.timestamp)
         found[-1].append(span)
-    if len(found) < 2:
-        return found
-    return [[_own_events(span) for span in spans] for spans in found]
+    return found
 
 
 def _own_events(span: TraceSpan) -> TraceSpan:
@@ -115,3 +132,31 @@ def bounds(spans: Iterable[TraceSpan]) -> tuple[datetime, datetime]:
         min(span.timestamp for span in listed),
         max(span.timestamp + timedelta(microseconds=span.duration_ns // 1000) for span in listed),
     )
+
+
+def apart(spans: list[TraceSpan]) -> list[list[TraceSpan]]:
+    """The parts of one occurrence of a trace id that may each hold a request of their own, in start order.
+
+    Requests that share a trace id (two services, or two concurrent requests of one) form trees that no
+    parent link joins, each from a span with no parent: one part per tree. A tree whose top span names a
+    parent that is not there (a remote caller that exports elsewhere) is a piece of a larger request, so then
+    the occurrence stays whole.
+    """
+    parents = {span.span_id: span.parent_span_id for span in spans}
+    tops: dict[str, str] = {}
+    for span_id in parents:
+        top, seen = span_id, {span_id}
+        while parents.get(top, "") in parents and parents[top] not in seen:
+            top = parents[top]
+            seen.add(top)
+        tops[span_id] = top
+    if any(parents[top] for top in tops.values()):
+        return [spans]
+    groups: dict[str, list[TraceSpan]] = {}
+    for span in spans:
+        groups.setdefault(tops[span.span_id], []).append(span)
+    return _in_start_order(groups.values())
+
+
+def _in_start_order(groups: Iterable[list[TraceSpan]]) -> list[list[TraceSpan]]:
+    return sorted(groups, key=lambda group: min((span.timestamp, span.span_id) for span in group))

@@ -19,6 +19,8 @@ _ROW_COUNTERS: dict[str, str] = {
     "spooled_total": "{What} written to the on-disk spool while the store was unreachable",
     "replayed_total": "Spooled {what} inserted after the store came back",
     "found_stored_total": "{What} of retries after a restart found already stored, not written again",
+    "resent_total": "{What} sent again (a re-send holding a subset or superset of a stored request),"
+    " not written again",
 }
 COUNTERS: dict[str, str] = {
     **{

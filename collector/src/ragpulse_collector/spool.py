@@ -141,6 +141,26 @@ class Spool:
                 logger.error("spooled batch %s is unreadable (%s); moved aside as .corrupt", path, exc)
                 self._forget(path, path.with_suffix(".corrupt"))
 
+    def newest_rows(self, limit: int) -> list[TableRows]:
+        """The rows of the newest batches, up to about ``limit`` rows; unreadable ones are left to
+        :meth:`oldest` to set aside."""
+        with self._lock:
+            paths = list(reversed(self._files))
+        found: list[TableRows] = []
+        total = 0
+        for path in paths:
+            if total >= limit:
+                break
+            try:
+                document = json.loads(path.read_bytes())
+                layout = LAYOUTS[document.get("table", SPANS.table)]
+                rows = TableRows(layout, [document["columns"][name] for name in layout.column_names])
+            except (OSError, ValueError, KeyError, TypeError, AttributeError):
+                continue
+            found.append(rows)
+            total += len(rows)
+        return found
+
     def remove(self, batch: SpooledBatch) -> None:
         self._forget(batch.path, None)
 

@@ -86,8 +86,10 @@ SPANS = Layout(
         "Links.Attributes": "Array(Map(LowCardinality(String), String))",
     },
     # A retried request carries the same spans however it is encoded; these few columns hash in a
-    # fraction of the time the body would.
-    identity=("TraceId", "SpanId", "Timestamp"),
+    # fraction of the time the body would. The ids alone are not a span: services or replicas that seed
+    # their id generator alike repeat them, even at the same nanosecond, and their spans differ in service,
+    # name, parent or duration.
+    identity=("TraceId", "SpanId", "Timestamp", "ServiceName", "SpanName", "ParentSpanId", "Duration"),
 )
 
 LOG_RECORDS = Layout(
@@ -180,6 +182,10 @@ class TableRows:
         """Each row's identity columns, hashable: what tells a stored row of a request from a missing one."""
         columns = [self.columns[index] for index in self.layout.identity_indices]
         return [identity_key(values) for values in zip(*columns, strict=True)]
+
+    def row_hashes(self) -> list[int]:
+        """Each row's identity as a hash: what :class:`~ragpulse_collector.recent.RecentRows` keeps."""
+        return list(map(hash, self.identity_keys()))
 
     def select(self, indices: Sequence[int]) -> TableRows:
         """The rows at ``indices``, in that order."""

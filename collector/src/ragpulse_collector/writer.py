@@ -21,6 +21,10 @@ What the answers mean:
   retry of a stored one is acknowledged without writing; a retry of one under way has its rows looked up in
   the table and only the missing ones written (one insert per request instead would cost about 8x the
   insert time in chDB, measured with 512-span requests).
+- A re-send that holds a subset or a superset of stored requests' rows has another digest: each row's
+  identity is checked against the rows written or spooled lately (:class:`RecentRows`, filled from the
+  table and the spool at start, so this holds across a restart) and against the rest of its batch, and only
+  new rows are written.
 - The store refusing data (:class:`StoreRefused`) is not the store being down: the refused insert is split
   in halves until the refused rows are found; those go to the dead letters and the rest is written.
 - Writes failing for want of disk space (the spool's or the database's), or for want of a store and a
@@ -52,8 +56,9 @@ from ragpulse_collector.deadletters import DeadLetters
 from ragpulse_collector.journal import WriteJournal
 from ragpulse_collector.memory import return_free_memory
 from ragpulse_collector.metrics import CollectorMetrics
+from ragpulse_collector.recent import RecentRows
 from ragpulse_collector.spool import Spool, SpoolFull
-from ragpulse_collector.tables import TableRows, identity_key
+from ragpulse_collector.tables import LAYOUTS, Layout, TableRows, identity_key
 
 logger = logging.getLogger(__name__)
 
@@ -64,6 +69,10 @@ MAX_PARTITIONS_PER_INSERT = 100
 MAX_BISECT_INSERTS = 256
 # Digests of recently written requests, to acknowledge a retry without writing it twice (~10 MB).
 RECENT_DIGESTS = 100_000
+# Identities of recently written rows, to write a re-sent span once (two generations: ~40 MB at most).
+RECENT_ROWS = 250_000
+# How far back, by their own time, the rows read at start to fill the recent rows go.
+RECENT_ROWS_LOOKBACK_S = 3600
 # A file write that failed for want of room: a full disk, a quota, or a file-size limit (RLIMIT_FSIZE).
 NO_ROOM_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
 # ClickHouse out of disk space: NOT_ENOUGH_SPACE (243), or a part write failing with ENOSPC or a size limit.
@@ -180,6 +189,7 @@ class BatchWriter:
         self._in_flight_rows = 0
         self._active: dict[str, Ticket] = {}
         self._recent: OrderedDict[str, None] = OrderedDict()
+        self._written_rows = RecentRows(RECENT_ROWS)
         # Requests of batches the last run had under way: a retry is checked against the table.
         self._uncertain: set[str] = set()
         if journal is not None:
@@ -228,7 +238,32 @@ class BatchWriter:
         return self._store_reachable
 
     def start(self) -> None:
+        for layout in LAYOUTS.values():
+            self._recall_written_rows(layout)
+        if self._spool is not None:
+            # Spooled before a restart and not yet replayed: a re-send of them must not be spooled again.
+            for rows in self._spool.newest_rows(RECENT_ROWS):
+                self._written_rows.add(rows.row_hashes())
         self._thread.start()
+
+    def _recall_written_rows(self, layout: Layout) -> None:
+        """Fill the recent rows with the newest rows of ``layout``'s table, so a re-send of spans written
+        before a restart (or by another collector of the same store) is not written again."""
+        try:
+            found = self._store.query(
+                f"SELECT {self._identity_columns(layout)} FROM {self._store.table(layout.table)}"
+                " WHERE Timestamp >= now64(9) - toIntervalSecond({lookback:UInt32})"
+                " ORDER BY Timestamp DESC LIMIT {limit:UInt32}",
+                {"lookback": RECENT_ROWS_LOOKBACK_S, "limit": RECENT_ROWS},
+            )
+        except (StoreUnavailable, StoreRefused) as exc:
+            logger.warning(
+                "cannot read the recent %s at start; a re-send of them may be stored twice: %s",
+                layout.described,
+                exc,
+            )
+            return
+        self._written_rows.add(hash(identity_key(values)) for values in reversed(found))
 
     def stalled_for(self) -> float:
         """Seconds the writer has had work (queued, in flight or spooled) without writing any; 0 if none."""
@@ -445,6 +480,7 @@ class BatchWriter:
         taken = sum(len(item.rows) for item in pending)
         if self._uncertain:
             pending = self._without_stored_rows(pending)
+        pending, batch_rows = self._without_written_rows(pending)
         if not pending:
             with self._condition:
                 self._in_flight_rows -= taken
@@ -466,6 +502,8 @@ class BatchWriter:
             self._next_probe = time.monotonic() + RECOVERY_PROBE_S
         self._failing = None if error is None else str(error)
         with self._condition:
+            if outcome is not None:
+                self._written_rows.add(batch_rows)
             for item in pending:
                 del self._active[item.digest]
                 if outcome is not None:
@@ -507,6 +545,33 @@ class BatchWriter:
             kept.append(item)
         return kept
 
+    def _without_written_rows(self, pending: list[_Pending]) -> tuple[list[_Pending], set[int]]:
+        """The requests to write, each without the rows written lately or held by an earlier request of
+        the batch, and the identities of the rows left.
+
+        A request whose rows were all written lately is acknowledged now; one that shares rows with another
+        request of the batch keeps its place and gets the batch's outcome.
+        """
+        batch_rows: set[int] = set()
+        kept = []
+        for item in pending:
+            keys = item.rows.row_hashes()
+            fresh = []
+            for index, key in enumerate(keys):
+                if key not in self._written_rows and key not in batch_rows:
+                    batch_rows.add(key)
+                    fresh.append(index)
+            if len(fresh) == len(keys):
+                kept.append(item)
+                continue
+            self._metrics.add_rows(item.rows.layout, "resent_total", len(keys) - len(fresh))
+            if all(key in self._written_rows for key in keys):
+                self._settle_early(item, Outcome.WRITTEN, None)
+                continue
+            item.rows = item.rows.select(fresh)
+            kept.append(item)
+        return kept, batch_rows
+
     def _settle_early(self, item: _Pending, outcome: Outcome | None, error: WriteFailed | None) -> None:
         with self._condition:
             del self._active[item.digest]
@@ -517,19 +582,23 @@ class BatchWriter:
     def _stored_keys(self, rows: TableRows) -> set[tuple[Any, ...]]:
         """The identities of those of ``rows`` already in their table."""
         layout = rows.layout
-        columns = ", ".join(
-            f"toUnixTimestamp64Nano({name})" if name == "Timestamp" else f"`{name}`"
-            for name in layout.identity
-        )
         timestamps = rows.columns[0]
         found = self._store.query(
-            f"SELECT {columns} FROM {self._store.table(layout.table)}"
+            f"SELECT {self._identity_columns(layout)} FROM {self._store.table(layout.table)}"
             " WHERE Timestamp BETWEEN fromUnixTimestamp64Nano({low:Int64})"
             " AND fromUnixTimestamp64Nano({high:Int64})"
             " AND TraceId IN {traces:Array(String)}",
             {"low": min(timestamps), "high": max(timestamps), "traces": sorted(set(rows.column("TraceId")))},
         )
         return {identity_key(values) for values in found}
+
+    @staticmethod
+    def _identity_columns(layout: Layout) -> str:
+        """The select list of ``layout``'s identity columns, valued as the mapping makes them."""
+        return ", ".join(
+            f"toUnixTimestamp64Nano({name})" if name == "Timestamp" else f"`{name}`"
+            for name in layout.identity
+        )
 
     def _remember(self, digest: str) -> None:
         self._recent[digest] = None

@@ -118,7 +118,7 @@ def select_candidates(store: Store, selection: Selection) -> list[Candidate]:
     # trace-wide ones, SpanId '', whatever their time); microseconds floor the nanosecond cursor.
     since = max(selection.oldest, _EPOCH + timedelta(microseconds=after_ns // 1000))
     log = f"""
-            SELECT TraceId, SpanId, toUnixTimestamp64Micro(RequestTime) AS RequestMicros,
+            SELECT TraceId, SpanId, toUnixTimestamp64Micro(RequestTime) AS RequestMicros, ServiceName,
                    countIf(Outcome IN {{final:Array(String)}}) AS finished,
                    countIf(Outcome = {{failed:String}}) AS failures,
                    groupUniqArrayIf(Outcome, Outcome IN {{deferrals:Array(String)}}) AS deferrals,
@@ -130,9 +130,10 @@ def select_candidates(store: Store, selection: Selection) -> list[Candidate]:
             WHERE Scorer = {{scorer:String}} AND ScorerVersion = {{version:String}}
               AND LoggedAt >= {{oldest:DateTime64(6)}} AND RequestTime >= {{since:DateTime64(6)}}
               AND (RequestTime <= {{newest:DateTime64(6)}} OR SpanId = '')
-            GROUP BY TraceId, SpanId, RequestMicros
+            GROUP BY TraceId, SpanId, RequestMicros, ServiceName
     """
     # ragpulse_requests is a ReplacingMergeTree: until parts merge a request may be there twice (LIMIT 1 BY).
+    # Services that share a request's ids and start are each a candidate, so each is logged for itself.
     # `l` holds the log rows of the request itself, `t` those written for its whole trace (empty SpanId),
     # which speak only for requests that had started when they were logged.
     sql = f"""
@@ -153,10 +154,11 @@ def select_candidates(store: Store, selection: Selection) -> list[Candidate]:
               AND (toUnixTimestamp64Nano(Timestamp), TraceId, SpanId)
                   > ({{after_ns:Int64}}, {{after_trace:String}}, {{after_span:String}})
             ORDER BY Timestamp, TraceId, SpanId
-            LIMIT 1 BY TraceId, SpanId, RequestMicros
+            LIMIT 1 BY TraceId, SpanId, RequestMicros, ServiceName
         ) AS r
         LEFT JOIN ({log}) AS l
             ON r.TraceId = l.TraceId AND r.SpanId = l.SpanId AND r.RequestMicros = l.RequestMicros
+               AND r.ServiceName = l.ServiceName
         LEFT JOIN (
             SELECT TraceId, sum(finished) AS finished, sum(failures) AS failures,
                    arrayDistinct(arrayFlatten(groupArray(deferrals))) AS deferrals,
@@ -317,21 +319,45 @@ def load_requests(store: Store, candidates: Sequence[Candidate]) -> dict[Request
     valid_utf8 = " AND ".join(f"isValidUTF8({column})" for column in _TEXT_COLUMNS)
     text_bytes = " + ".join(f"length({column})" for column in _TEXT_COLUMNS)
     texts = ", ".join(f"if(readable, {column}, '') AS {column}" for column in _TEXT_COLUMNS)
-    rows = store.query_dicts(
-        f"""
-        SELECT TraceId, SpanId, RequestMicros, Timestamp, ServiceName, Pipeline, Variant, valid_utf8,
-               text_bytes, {texts}, SessionId, UserId, DurationMs, StatusCode, SampleKey, Unscorable, Failure
-        FROM (
-            SELECT *, {valid_utf8} AS valid_utf8, {text_bytes} AS text_bytes,
-                   valid_utf8 AND text_bytes <= {{max_bytes:UInt64}} AS readable,
-                   toUnixTimestamp64Micro(Timestamp) AS RequestMicros
+    requests = f"""
+            SELECT *, toUnixTimestamp64Micro(Timestamp) AS RequestMicros
             FROM {store.table("ragpulse_requests")}
             WHERE Timestamp >= {{oldest:DateTime64(9)}} AND Timestamp <= {{newest:DateTime64(9)}}
               AND has({{ids:Array(String)}}, TraceId)
               AND has({{requests:Array(Tuple(String, String, Int64))}}, (TraceId, SpanId, RequestMicros))
+    """
+    # Rows of one request: the view's and the assembled one that completes it (same service; the assembled
+    # one's time went through Python). More services, or root spans of more nanoseconds, are other requests:
+    # counted among the root spans, since requests of one service in one microsecond share a sorting key
+    # and merge into one row.
+    roots = f"""
+            SELECT TraceId, SpanId, toUnixTimestamp64Micro(Timestamp) AS RequestMicros,
+                   uniqExact(ServiceName, Timestamp) AS roots
+            FROM {store.table("otel_traces")}
+            WHERE Timestamp >= {{oldest:DateTime64(9)}} AND Timestamp <= {{newest:DateTime64(9)}}
+              AND has({{ids:Array(String)}}, TraceId)
+              AND has({{requests:Array(Tuple(String, String, Int64))}}, (TraceId, SpanId, RequestMicros))
+            GROUP BY TraceId, SpanId, RequestMicros
+    """
+    rows = store.query_dicts(
+        f"""
+        SELECT TraceId, SpanId, RequestMicros, Timestamp, ServiceName, Pipeline, Variant, valid_utf8,
+               text_bytes, {texts}, SessionId, UserId, DurationMs, StatusCode, SampleKey, Unscorable, Failure,
+               sharing.services AS services, greatest(sharing.roots, spans.roots) AS roots
+        FROM (
+            SELECT *, {valid_utf8} AS valid_utf8, {text_bytes} AS text_bytes,
+                   valid_utf8 AND text_bytes <= {{max_bytes:UInt64}} AS readable
+            FROM ({requests})
             ORDER BY Timestamp, Source = 'ragpulse'
             LIMIT 1 BY TraceId, SpanId, RequestMicros
-        )
+        ) AS first
+        INNER JOIN (
+            SELECT TraceId, SpanId, RequestMicros, groupUniqArray(ServiceName) AS services,
+                   uniqExactIf(toUnixTimestamp64Nano(Timestamp), Source = 'ragpulse') AS roots
+            FROM ({requests})
+            GROUP BY TraceId, SpanId, RequestMicros
+        ) AS sharing USING (TraceId, SpanId, RequestMicros)
+        LEFT JOIN ({roots}) AS spans USING (TraceId, SpanId, RequestMicros)
         """,
         {
             "oldest": oldest,
@@ -343,13 +369,25 @@ def load_requests(store: Store, candidates: Sequence[Candidate]) -> dict[Request
     )
     return {
         (row["TraceId"], row["SpanId"], int(row.pop("RequestMicros"))): RequestRow(
-            row, _problem(bool(row.pop("valid_utf8")), int(row.pop("text_bytes")))
+            row,
+            _problem(
+                bool(row.pop("valid_utf8")), int(row.pop("text_bytes")), row.pop("services"), row.pop("roots")
+            ),
         )
         for row in rows
     }
 
 
-def _problem(valid_utf8: bool, text_bytes: int) -> str:
+def _problem(valid_utf8: bool, text_bytes: int, services: list[str], roots: int) -> str:
+    sharing = max(len(services), roots)
+    if sharing > 1:
+        # Scores, verdicts and log rows name a request by these three: judged, either's score could be
+        # read as the other's.
+        return (
+            f"{sharing} requests ({', '.join(sorted(services))}) share this trace id, root span id and start"
+            " microsecond, so their scores could not be told apart; give each request its own ids"
+            " (do not seed the id generator alike)"
+        )
     if not valid_utf8:
         return "request text is not valid UTF-8"
     if text_bytes > MAX_REQUEST_BYTES:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from ragpulse_assembly.job import AssemblyWindow, assemble_requests
+from ragpulse_assembly.view_repair import restore_missing_request_rows
 from ragpulse_core.sampling import Shard
 from ragpulse_core.store import Store, StoreUnavailable
 
@@ -38,6 +39,9 @@ from ragpulse_scorers.settings import ScorersSettings
 logger = logging.getLogger(__name__)
 
 ASSEMBLY = "assembly"
+# How far back, before the settle delay, each tick looks for root spans the requests view missed: a
+# collector's crash is retried within minutes; a wider window would scan more spans every tick.
+VIEW_REPAIR_WINDOW = timedelta(hours=1)
 FEEDBACK = "feedback"
 """The name :attr:`TickReport.errors` gives request assembly."""
 
@@ -51,6 +55,8 @@ class TickReport:
     errors: dict[str, str] = field(default_factory=dict)
     assembled: int = 0
     """Requests assembled from foreign traces before scoring."""
+    restored: int = 0
+    """Request rows made again for root spans the requests view missed (a collector killed mid-write)."""
     feedback: int = 0
     """End-user feedback spans written as labels."""
 
@@ -135,6 +141,12 @@ class ScoringJob:
         until ``newest_age`` ago."""
         now = now or datetime.now(UTC)
         report = report if report is not None else TickReport()
+        if not self._stop_requested():
+            try:
+                report.restored = self._restore_view_rows(now)
+            except StoreUnavailable as exc:
+                logger.warning("restoring missing request rows stopped this tick: %s", exc)
+                report.errors[ASSEMBLY] = str(exc)
         if self._settings.assembly.enabled and not self._stop_requested():
             try:
                 report.assembled = self._assemble(now)
@@ -162,6 +174,13 @@ class ScoringJob:
 
     def _stop_requested(self) -> bool:
         return self._stopping is not None and self._stopping.is_set()
+
+    def _restore_view_rows(self, now: datetime) -> int:
+        settled = now - timedelta(seconds=self._settings.scorer.settle_delay_s)
+        oldest = max(
+            now - timedelta(hours=self._settings.scorer.lookback_hours), settled - VIEW_REPAIR_WINDOW
+        )
+        return restore_missing_request_rows(self._store, oldest, settled, self._shard)
 
     def _assemble(self, now: datetime) -> int:
         config = self._settings.scorer
