@@ -6,6 +6,7 @@ Everything here is plain regular expressions and set lookups so the judge can ru
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -80,6 +81,37 @@ _SUFFIXES = (
 )  # fmt: skip
 
 
+# Cyrillic and Greek letters drawn like Latin ones. In a word that also holds Latin letters they are a
+# disguise ("nоt" with a Cyrillic о hides a negation from a word list, not from a reader): read as Latin.
+_LOOK_ALIKES = str.maketrans(
+    "аеорсхуіјѕԁһԛԝВЕКМНОРСТХАЅІЈΑΒΕΖΗΙΚΜΝΟΡΤΥΧαεικνορτυχ",
+    "aeopcxyijsdhqwBEKMHOPCTXASIJABEZHIKMNOPTYXaeiknoptux",
+)
+_LOOK_ALIKE_CHARACTERS = re.compile("[аеорсхуіјѕԁһԛԝВЕКМНОРСТХАЅІЈΑΒΕΖΗΙΚΜΝΟΡΤΥΧαεικνορτυχ]")
+_MIXED_WORD = re.compile(r"[^\W\d_]+")
+# Fullwidth ASCII ("３０ days") and Latin ligatures ("ﬁle"): the same characters to a reader. Superscripts
+# stay apart ("m²" is not "m2").
+_COMPATIBILITY_FORMS = re.compile("[\uff01-\uff5e\ufb00-\ufb06]+")
+
+
+def as_read(text: str) -> str:
+    """``text`` as a reader sees it: fullwidth forms and ligatures folded ("３０" is 30, "ﬁ" is "fi") and
+    look-alike letters inside Latin words read as the Latin letters they imitate."""
+    if text.isascii():
+        return text
+    text = _COMPATIBILITY_FORMS.sub(lambda forms: unicodedata.normalize("NFKC", forms.group()), text)
+    if _LOOK_ALIKE_CHARACTERS.search(text):
+        text = _MIXED_WORD.sub(_unmasked, text)
+    return text
+
+
+def _unmasked(word: re.Match[str]) -> str:
+    text = word.group()
+    if not re.search("[A-Za-z]", text) or not _LOOK_ALIKE_CHARACTERS.search(text):
+        return text
+    return text.translate(_LOOK_ALIKES)
+
+
 def stem(word: str) -> str:
     """A crude suffix stripper: "payments"/"payment" and "rates"/"rated" meet; "paid"/"pay" do not."""
     for suffix in _SUFFIXES:
@@ -114,6 +146,7 @@ def sentence_features(sentence: str, *, claim: bool = True) -> SentenceFeatures:
     content: set[str] = set()
     numbers: set[str] = set()
     has_negation = False
+    sentence = as_read(sentence)
     if claim:
         sentence = _REFERENCE.sub(" ", sentence)
     for raw in _TOKEN.findall(sentence):
@@ -161,6 +194,7 @@ def is_framing_word(word: str) -> bool:
 
 def number_vocabulary(text: str) -> frozenset[str]:
     """Every number a text states, digits or words (a context may say "three" where the answer says 3)."""
+    text = as_read(text)
     found = {normalise_number(raw) for raw in _TOKEN.findall(text) if raw[0].isdigit() or raw[0] == "$"}
     found.update(_NUMBER_WORDS[word] for word in re.findall(r"[a-z]+", text.lower()) if word in _NUMBER_WORDS)
     return frozenset(found)

@@ -1,8 +1,10 @@
 """Markdown as blocks of plain text: each heading, list item, table row and paragraph a block of its own.
 
-A block's text has its inline markup taken off (emphasis, code span backticks, links, HTML tags, citation
-markers, quotation marks). Fenced code is kept verbatim as one block. A trailing "Sources:" section and
-footnote definitions that only list references are dropped: they point at sources and state nothing.
+A block's text has its inline markup taken off (emphasis, code span backticks, links, HTML tags and comments,
+citation markers, quotation marks). Characters a reader cannot see (zero-width spaces and joiners, soft
+hyphens, direction marks) go first: "can\u200bnot" reads "cannot" on screen, so it must read so here too.
+Fenced code is kept verbatim as one block. A trailing "Sources:" section and footnote definitions that only
+list references are dropped: they point at sources and state nothing.
 """
 
 from __future__ import annotations
@@ -49,6 +51,10 @@ _DOUBLE_QUOTES = re.compile(r"[\"“”„‟«»‹›「」『』]")
 _SINGLE_QUOTE = re.compile(r"['‘’]")
 _SPACE_BEFORE_PUNCTUATION = re.compile(r"\s+([.,;:!?])")
 _EMPTY_BRACKETS = re.compile(r"\(\s*[,;]?\s*\)|\[\s*\]")
+# Unicode format characters that render as nothing (zero-width, soft hyphen, bidi controls, word joiner, BOM).
+_INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+# Shown to nobody: an HTML comment is no part of what the answer says.
+_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 _PLACEHOLDER = "\x00{}\x00"
 _PLACEHOLDERS = re.compile("\x00(\\d+)\x00")
 
@@ -65,7 +71,10 @@ class Block:
 
 def markdown_blocks(text: str) -> list[Block]:
     """The blocks of ``text``, in order, with their inline markup taken off."""
-    return _Reader().read(text.replace("\r\n", "\n").replace("\r", "\n"))
+    text = _INVISIBLE.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+    if "<!--" in text:
+        text = _HTML_COMMENT.sub("", text)
+    return _Reader().read(text)
 
 
 def plain_inline(text: str) -> str:
