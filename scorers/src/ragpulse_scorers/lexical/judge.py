@@ -58,6 +58,25 @@ _HEDGE = re.compile(
 )
 MIN_CLAIM_WORDS = 2
 NEGATION_MIN_OVERLAP = 0.85
+# Where a hedge's scope ends: a contrast or a semicolon starts a new statement, a comma does not ("the passages
+# do not give the dose, the timing, or the side effects" lists what is missing), except before the speaker's
+# own aside (", I don't think..."). A leading "Sorry," or "Unfortunately," is a clause of its own, and so
+# is a leading "Although ...," (kept by the group: it may be the claim).
+_HEDGE_CLAUSE_BREAK = re.compile(
+    r"^\s*((?:although|though|while|whereas|even\s+(?:though|if))\b[^,;]*),"
+    r"|;|\s[-–—]\s|,?\s*\b(?:but|however|although|though|whereas|yet)\b|,\s*(?=i\b|i'm\b)"
+    r"|^\s*(?:i'?m\s+|i\s+am\s+)?(?:sorry|unfortunately|apologies|regrettably)\s*[,:!.]",
+    re.IGNORECASE,
+)
+# A clause about the sources ("the first passage covers baking") remarks on the context, it claims nothing.
+_ABOUT_THE_SOURCES = re.compile(
+    r"\b(?:passages?|documents?|context|sources?|texts?|articles?|excerpts?|snippets?|information|provided"
+    r"|given)\b",
+    re.IGNORECASE,
+)
+_CLAUSE_BREAK = re.compile(
+    r"[,;:()]|\s[-–—]\s|\b(?:but|however|although|though|while|whereas|yet|so|and|because)\b", re.IGNORECASE
+)
 _CLAUSE_BREAK = re.compile(r"[,;:()]|\b(?:while|whereas|but|although|though|rather than|because|and)\b")
 
 
@@ -246,11 +265,9 @@ def gather_evidence(
     sentence = segment if isinstance(segment, str) else segment.text
     if sentence.rstrip().endswith("?"):
         return "a question, not a claim"
-    if _HEDGE.search(sentence):
-        return "a hedge or remark about the context"
-    claim = without_preamble(sentence)
+    claim = without_preamble(_without_hedges(sentence))
     if not claim:
-        return "a preamble, not a claim"
+        return "a hedge or remark about the context" if _HEDGE.search(sentence) else "a preamble, not a claim"
     # Names come from the whole sentence: a name that opens the claim after a preamble is still a name.
     features = replace(sentence_features(claim), names=sentence_features(sentence).names)
     if len(features.content) < MIN_CLAIM_WORDS and not features.numbers:
@@ -269,6 +286,27 @@ def gather_evidence(
         negation_mismatch=negation_mismatch,
         evidence_index=evidence_index,
     )
+
+
+def _without_hedges(sentence: str) -> str:
+    """``sentence`` without its hedge clauses; empty when every clause hedges or states nothing.
+
+    A hedge exempts its own clause, not the sentence: "Sorry, the X200 is waterproof" and "The passages do not
+    say when, but it opened in 1990" still claim what their other clause says. A clause only remarking on the
+    sources is exempt as well.
+    """
+    if not _HEDGE.search(sentence):
+        return sentence
+    kept = [
+        clause
+        for clause in _HEDGE_CLAUSE_BREAK.split(sentence)
+        if clause and not _HEDGE.search(clause) and not _ABOUT_THE_SOURCES.search(clause)
+    ]
+    rest = " ".join(clause.strip() for clause in kept if clause.strip())
+    features = sentence_features(without_preamble(rest)) if rest else None
+    if features is None or (len(features.content) < MIN_CLAIM_WORDS and not features.numbers):
+        return ""
+    return rest
 
 
 def _consistent_evidence(
