@@ -58,10 +58,10 @@ _HEDGE = re.compile(
 )
 MIN_CLAIM_WORDS = 2
 NEGATION_MIN_OVERLAP = 0.85
-# Where a hedge's scope ends: a contrast or a semicolon starts a new statement, a comma does not ("the passages
-# do not give the dose, the timing, or the side effects" lists what is missing), except before the speaker's
-# own aside (", I don't think..."). A leading "Sorry," or "Unfortunately," is a clause of its own, and so
-# is a leading "Although ...," (kept by the group: it may be the claim).
+# Where a hedge's scope ends: a contrast or a semicolon starts a new statement, a comma does not
+# ("the passages do not give the dose, the timing, or the side effects" lists what is missing), except
+# before the speaker's own aside (", I don't think..."). A leading "Sorry," or "Unfortunately," is a clause
+# of its own, and so is a leading "Although ...," (kept by the group: it may be the claim).
 _HEDGE_CLAUSE_BREAK = re.compile(
     r"^\s*((?:although|though|while|whereas|even\s+(?:though|if))\b[^,;]*),"
     r"|;|\s[-–—]\s|,?\s*\b(?:but|however|although|though|whereas|yet)\b|,\s*(?=i\b|i'm\b)"
