@@ -73,7 +73,10 @@ _REFERENCE = re.compile(
     r"(?:\s*(?:,|and|&|-)\s*\d+)*|^\s*(?:[-*•]|\(?\d{1,3}[.):]|\(?[a-z][.)])\s+",
     re.IGNORECASE,
 )
-_TOKEN = re.compile(r"\$?\d[\d,]*(?:\.\d+)?%?|[^\W\d_]+(?:['’][^\W\d_]+)?")
+# A URL is one token, the address it names: its pieces ("https", "com", "v2") are not words or numbers of
+# the claim, and an address the context never gives stays a word the context lacks.
+_URL = re.compile(r"(?:https?://|www\.)[^\s<>()\[\]\"']+", re.IGNORECASE)
+_TOKEN = re.compile(rf"{_URL.pattern}|\$?\d[\d,]*(?:\.\d+)?%?|[^\W\d_]+(?:['’][^\W\d_]+)?", re.IGNORECASE)
 _CAPITALISED = re.compile(r"\b[A-Z][a-zA-Z]+(?:[- ][A-Z][a-zA-Z]+)*")
 _SUFFIXES = (
     "ational", "ization", "fulness", "ousness", "iveness", "ations", "ation", "ments", "ment", "ingly",
@@ -174,6 +177,8 @@ def _classify(raw: str) -> tuple[int, str]:
     if raw[0].isdigit() or raw[0] == "$":
         return _NUMBER, normalise_number(raw)
     word = raw.lower().replace("’", "'")
+    if _URL.match(word):
+        return _CONTENT, re.sub(r"^(?:https?://)?(?:www\.)?", "", word).rstrip("/.,;:!?")
     if word in _NEGATIONS or word.endswith("n't"):
         return _NEGATION, ""
     if word in _CLAIM_NUMBER_WORDS:

@@ -55,6 +55,14 @@ _EMPTY_BRACKETS = re.compile(r"\(\s*[,;]?\s*\)|\[\s*\]")
 _INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 # Shown to nobody: an HTML comment is no part of what the answer says.
 _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+# HTML that starts a block of its own (a paragraph, a list item, a row, a heading): read as a line break.
+_HTML_BLOCK = re.compile(
+    r"</?(?:p|div|li|ul|ol|dl|dt|dd|table|thead|tbody|tfoot|tr|blockquote|section|article|header|footer|aside"
+    r"|main|nav|figure|figcaption|details|summary|hr)\b[^<>\n]*>",
+    re.IGNORECASE,
+)
+_HTML_HEADING = re.compile(r"<h([1-6])\b[^<>\n]*>(.*?)</h\1\s*>", re.IGNORECASE)
+_HTML_CELL_END = re.compile(r"</t[dh]\s*>", re.IGNORECASE)
 _PLACEHOLDER = "\x00{}\x00"
 _PLACEHOLDERS = re.compile("\x00(\\d+)\x00")
 
@@ -151,6 +159,10 @@ class _Reader:
         return self._without_references()
 
     def _line(self, line: str) -> None:
+        if not self.fence and "<" in line and (_HTML_BLOCK.search(line) or _HTML_HEADING.search(line)):
+            for part in _html_lines(line):
+                self._line(part)
+            return
         stripped = line.strip()
         if self.fence:
             if stripped.startswith(self.fence):
@@ -248,6 +260,13 @@ class _Reader:
             if label_lists and all(_lists_a_reference(self.blocks[i]) for i in tail[1:]):
                 drop.update(tail)
         return [block for i, block in enumerate(self.blocks) if i not in drop and block.text]
+
+
+def _html_lines(line: str) -> list[str]:
+    """A line of HTML as the markdown lines it renders as: blocks apart, headings kept, cells joined."""
+    line = _HTML_HEADING.sub(lambda h: f"\n\n{'#' * int(h.group(1))} {h.group(2)}\n\n", line)
+    line = _HTML_CELL_END.sub("; ", line)
+    return [part.strip().rstrip(";") for part in _HTML_BLOCK.sub("\n\n", line).split("\n")]
 
 
 def _lists_a_reference(block: Block) -> bool:

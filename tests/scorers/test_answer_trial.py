@@ -1,0 +1,135 @@
+"""Answers formatted the way assistants write them, read sentence by sentence the way a person reads them.
+
+Each test is a family (a kind of marker, markup or script), shown with a few members; the verdicts asserted
+are the ones a person gives reading the answer beside the documents.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from ragpulse_scorers.lexical.judge import LexicalJudge
+from ragpulse_scorers.prose.citations import strip_citations
+from ragpulse_scorers.text import split_sentences
+
+QUESTION = "What is the refund policy for the X200 headphones?"
+CONTEXT = [
+    "The X200 headphones can be returned within 30 days of purchase for a full refund.",
+    "Refunds are issued to the original payment method within 5 business days.",
+    "Opened items incur a 10% restocking fee. The warranty lasts 2 years and excludes water damage.",
+    "Full terms are published at https://example.com/refunds for every customer.",
+]
+RETURN = "You can return the X200 headphones within 30 days of purchase for a full refund"
+PAYMENT = "Refunds go to the original payment method within 5 business days"
+FALSE = "The X200 is waterproof to 50 meters"
+
+
+def claims(answer: str) -> list[tuple[str, bool]]:
+    """(sentence, supported) for every sentence the judge takes for a claim."""
+    analysis = LexicalJudge().analyse(QUESTION, CONTEXT, answer)
+    return [(claim.sentence, claim.supported) for claim in analysis.claims if claim.is_claim]
+
+
+@pytest.mark.parametrize("marker", [" (1)", " (2, 4)", " (1-3)", " (12)"])
+def test_a_bare_parenthesised_number_after_a_claim_is_a_marker(marker: str) -> None:
+    answer = f"{RETURN}{marker}. {PAYMENT}{marker}."
+    assert claims(answer) == [(f"{RETURN}.", True), (f"{PAYMENT}.", True)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "(1) Open the app and tap Refund.",
+        "The value of f(1) is 3.",
+        "It was founded (1998).",
+        "Steps (1) and (2) run.",
+    ],
+)
+def test_a_parenthesised_number_that_is_content_stays(text: str) -> None:
+    assert strip_citations(text) == text
+
+
+def test_html_paragraphs_list_items_rows_and_headings_are_units_of_their_own() -> None:
+    answer = (
+        f"<h2>Refund policy</h2><p>{RETURN}.</p><ul><li>{PAYMENT}</li><li>{FALSE}</li></ul>"
+        "<table><tr><td>Restocking fee</td><td>10%</td></tr></table>"
+    )
+    assert split_sentences(answer) == [
+        "Refund policy",
+        f"{RETURN}.",
+        PAYMENT,
+        FALSE,
+        "Restocking fee; 10%",
+    ]
+    assert claims(answer) == [
+        (f"{RETURN}.", True),
+        (PAYMENT, True),
+        (FALSE, False),
+        ("Restocking fee; 10%", True),
+    ]
+
+
+@pytest.mark.parametrize("lead", ["✅ ", "👉 ", "**", "“", "1️⃣ ", "¿"])
+def test_a_sentence_opening_with_an_emoji_or_a_quote_is_still_a_sentence(lead: str) -> None:
+    answer = f"{RETURN}! {lead}{FALSE}."
+    sentences = split_sentences(answer)
+    assert len(sentences) == 2, sentences
+    assert [supported for _, supported in claims(answer)] == [True, False]
+
+
+@pytest.mark.parametrize("capital", ["Über", "Élodie", "Ωmega", "Ärger"])
+def test_a_sentence_may_start_with_any_capital_letter(capital: str) -> None:
+    assert len(split_sentences(f"Das ist gut. {capital} kommt morgen.")) == 2
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Dr. Smith of the U.S. office approved version 2.1 of the handbook.",
+        "The X200 weighs 0.25 kg, e.g. less than a phone, and supports Bluetooth 5.3.",
+        "It costs approx. 3.5 kg of shipping at $12.50 per item.",
+        "See Fig. 3 and No. 7 in the Jan. issue, i.e. the latest.",
+        "Version v2.1.3 fixed it... mostly.",
+    ],
+)
+def test_abbreviations_decimals_and_versions_do_not_end_a_sentence(text: str) -> None:
+    assert split_sentences(text) == [text]
+
+
+@pytest.mark.parametrize(
+    ("text", "sentences"),
+    [
+        ("X200耳机可在30天内退货。保修期为2年。", ["X200耳机可在30天内退货。", "保修期为2年。"]),
+        (
+            "返品は30日以内です！保証は2年ですか？はい。",
+            ["返品は30日以内です！", "保証は2年ですか？", "はい。"],
+        ),
+        ("「返品は可能です。」次に進みます。", ["返品は可能です。", "次に進みます。"]),
+    ],
+)
+def test_cjk_sentence_ends_need_no_space(text: str, sentences: list[str]) -> None:
+    assert split_sentences(text) == sentences
+
+
+def test_a_url_is_one_word_not_a_string_of_words_and_numbers() -> None:
+    cited = f"{RETURN}, see https://example.com/refunds."
+    assert claims(cited) == [(cited, True)]
+    # The digits of an address are no numbers of the claim: "v2", "2024" and "30" state nothing here.
+    linked = f"{RETURN} (details: https://example.com/v2/terms-2024?days=45)."
+    assert claims(linked) == [(linked, True)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    sentences=st.lists(
+        st.sampled_from([RETURN, PAYMENT, "Opened items incur a 10% restocking fee", "Über alles gut"]),
+        min_size=1,
+        max_size=4,
+    ),
+    lead=st.sampled_from(["", "✅ ", "“", "👉 ", "(", "**"]),
+    end=st.sampled_from([".", "!", "?", "。"]),
+)
+def test_each_sentence_is_found_once_whatever_opens_it(sentences: list[str], lead: str, end: str) -> None:
+    text = " ".join(f"{lead}{sentence}{end}" for sentence in sentences)
+    assert len(split_sentences(text)) == len(sentences)
