@@ -133,3 +133,53 @@ def test_a_url_is_one_word_not_a_string_of_words_and_numbers() -> None:
 def test_each_sentence_is_found_once_whatever_opens_it(sentences: list[str], lead: str, end: str) -> None:
     text = " ".join(f"{lead}{sentence}{end}" for sentence in sentences)
     assert len(split_sentences(text)) == len(sentences)
+
+
+@pytest.mark.parametrize(
+    "pointer",
+    [
+        "See [the refund page](https://example.com/r) for details.",
+        "For more information, visit https://example.com/help.",
+        "Please refer to the customer handbook for further details.",
+        "You can check out www.example.com/support for more info.",
+    ],
+)
+def test_a_sentence_that_only_points_to_a_source_claims_nothing(pointer: str) -> None:
+    assert claims(f"{RETURN}. {pointer}") == [(f"{RETURN}.", True)]
+
+
+@pytest.mark.parametrize(
+    "advice",
+    [
+        f"See the refund page for details, which say that {FALSE[0].lower()}{FALSE[1:]}.",
+        "Visit the store on Sundays to get a 50% discount.",
+    ],
+)
+def test_a_pointer_with_a_claim_in_it_is_judged(advice: str) -> None:
+    assert claims(advice) == [(advice, False)]
+
+
+@pytest.mark.parametrize(
+    "sources",
+    [
+        "Sources:\n- returns.pdf\n- https://example.com/refunds\n[1] payments.md",
+        "**References**\n1. Returns policy, returns.pdf\n2. Payments FAQ (https://example.com/faq)",
+        "## Sources\n[^1]: returns.pdf, p. 2\n[^2]: [Refund terms](https://example.com/terms)",
+    ],
+)
+def test_a_closing_list_of_sources_is_not_judged(sources: str) -> None:
+    assert claims(f"{RETURN} [1].\n\n{sources}") == [(f"{RETURN}.", True)]
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        f"- returns.pdf: {FALSE[0].lower()}{FALSE[1:]}.",
+        f"- {FALSE} (https://example.com/specs).",
+        f"[2] specs.md - {FALSE[0].lower()}{FALSE[1:]}.",
+    ],
+)
+def test_a_claim_hidden_in_the_list_of_sources_is_judged(entry: str) -> None:
+    answer = f"{RETURN} [1].\n\nSources:\n- [1] returns.pdf\n{entry}"
+    assert (f"{RETURN}.", True) in claims(answer)
+    assert LexicalJudge().judge_support(QUESTION, CONTEXT, answer).hallucinated

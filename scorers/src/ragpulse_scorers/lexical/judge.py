@@ -56,6 +56,18 @@ _HEDGE = re.compile(
     r"|not\s+enough\s+information|insufficient\s+information|cannot\s+be\s+determined|sorry)\b",
     re.IGNORECASE,
 )
+# A sentence that only sends the reader to a source ("See the refund page for details.", "For more
+# information, visit https://...") claims nothing about the world.
+_FOR_MORE = re.compile(
+    r"\bfor\s+(?:more|further|full|additional|complete)?\s*(?:details|information|info|specifics)\b",
+    re.IGNORECASE,
+)
+_POINTER = re.compile(
+    rf"^\s*(?P<lead>{_FOR_MORE.pattern}[^,:]{{0,60}}[,:]\s*)?(?:please\s+|you\s+(?:can|may|should)\s+)?"
+    r"(?:see|visit|check(?:\s+out)?|refer\s+to|consult|go\s+to|look\s+at)\b",
+    re.IGNORECASE,
+)
+_ADDRESS = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
 MIN_CLAIM_WORDS = 2
 NEGATION_MIN_OVERLAP = 0.85
 # Where a hedge's scope ends: a contrast or a semicolon starts a new statement, a comma does not
@@ -265,6 +277,8 @@ def gather_evidence(
     sentence = segment if isinstance(segment, str) else segment.text
     if sentence.rstrip().endswith("?"):
         return "a question, not a claim"
+    if _points_to_a_source(sentence):
+        return "points to a source, claims nothing"
     claim = without_preamble(_without_hedges(sentence))
     if not claim:
         return "a hedge or remark about the context" if _HEDGE.search(sentence) else "a preamble, not a claim"
@@ -286,6 +300,18 @@ def gather_evidence(
         negation_mismatch=negation_mismatch,
         evidence_index=evidence_index,
     )
+
+
+def _points_to_a_source(sentence: str) -> bool:
+    """The sentence only sends the reader to a source: a "see/visit/refer to" with "for more details" or an
+    address, and no second clause that could state something ("..., which says refunds take 90 days")."""
+    pointer = _POINTER.match(sentence)
+    if pointer is None:
+        return False
+    rest = sentence[pointer.end() :]
+    if re.search(r"[,;:]", _ADDRESS.sub(" ", rest)):
+        return False
+    return bool(pointer.group("lead") or _FOR_MORE.search(rest) or _ADDRESS.search(rest))
 
 
 def _without_hedges(sentence: str) -> str:

@@ -12,7 +12,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ragpulse_scorers.prose.citations import CUT, close_cuts, is_reference, names_a_source, strip_citations
+from ragpulse_scorers.prose.citations import (
+    CUT,
+    FILE,
+    URL,
+    close_cuts,
+    is_reference,
+    names_a_source,
+    strip_citations,
+)
 
 _FENCE = re.compile(r"(`{3,}|~{3,})")
 _RULE = re.compile(r"(?:[-*_=]\s*){3,}")
@@ -30,6 +38,12 @@ _SOURCES_LABEL = re.compile(
     re.IGNORECASE,
 )
 _MAX_REFERENCE_WORDS = 20
+# A finite verb then more words up to a full stop: the entry says something, it does not just name a source.
+_STATEMENT = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|can|cannot|could|will|would|does|do|did|must|should|may|might"
+    r"|isn't|aren't|wasn't|doesn't|don't|won't|can't)\b[^.!?]*\w[^.!?]*[.!]?\s*$",
+    re.IGNORECASE,
+)
 # A heading of a few words without a full stop or a number labels what follows; a longer one is a sentence.
 _MAX_LABEL_WORDS = 8
 
@@ -270,8 +284,17 @@ def _html_lines(line: str) -> list[str]:
 
 
 def _lists_a_reference(block: Block) -> bool:
+    """The entry names a source (a title with a file, a URL or a marker) and states nothing beside it.
+
+    "returns.pdf: the X200 is waterproof" names a source and then makes a claim: a finite verb and a full
+    stop make a statement of what follows the source, which a title ("Refund policy, returns.pdf") is not.
+    """
     raw = block.raw or block.text
-    return is_reference(raw) or (len(block.text.split()) <= _MAX_REFERENCE_WORDS and names_a_source(raw))
+    if is_reference(raw):
+        return True
+    if len(block.text.split()) > _MAX_REFERENCE_WORDS or not names_a_source(raw):
+        return False
+    return not _STATEMENT.search(re.sub(rf"{FILE}|{URL}", " ", block.text, flags=re.IGNORECASE))
 
 
 def _heading(text: str) -> Block:
