@@ -153,6 +153,9 @@ def sentence_features(sentence: str, *, claim: bool = True) -> SentenceFeatures:
     if claim:
         sentence = _REFERENCE.sub(" ", sentence)
     for raw in _TOKEN.findall(sentence):
+        if _UNSPACED_SCRIPT.search(raw):
+            content.update(_character_pairs(raw))
+            continue
         kind, value = _classify(raw)
         if kind == _CONTENT:
             content.add(value)
@@ -169,6 +172,23 @@ def sentence_features(sentence: str, *, claim: bool = True) -> SentenceFeatures:
 
 
 _CONTENT, _NUMBER, _NEGATION, _IGNORED = range(4)
+# Chinese and Japanese write without spaces between words: a run of their characters is a phrase, not a
+# word, and is compared by its overlapping character pairs (the usual unit for these scripts).
+_UNSPACED = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_UNSPACED_SCRIPT = re.compile(f"[{_UNSPACED}]")
+_SCRIPT_RUNS = re.compile(f"[{_UNSPACED}]+|[^{_UNSPACED}]+")
+
+
+def _character_pairs(run: str) -> set[str]:
+    pairs: set[str] = set()
+    for piece in _SCRIPT_RUNS.findall(run):
+        if not _UNSPACED_SCRIPT.match(piece):
+            pairs.add(stem(piece.lower()))
+        elif len(piece) == 1:
+            pairs.add(piece)
+        else:
+            pairs.update(piece[i : i + 2] for i in range(len(piece) - 1))
+    return pairs
 
 
 @lru_cache(maxsize=65536)

@@ -29,6 +29,7 @@ from ragpulse_scorers.llm.errors import (
     JudgeOutputInvalid,
     JudgeTimeout,
     JudgeUnavailable,
+    SteeringInData,
 )
 from ragpulse_scorers.llm.formats import (
     OutputFormat,
@@ -39,6 +40,7 @@ from ragpulse_scorers.llm.formats import (
 from ragpulse_scorers.llm.output import JudgeOutput, example_instruction
 from ragpulse_scorers.llm.parsing import closed_prefix, describe, is_bare_json_object, parse_reply
 from ragpulse_scorers.llm.pricing import cost_usd, price_for
+from ragpulse_scorers.llm.prompting import output_field_names, steering_in
 from ragpulse_scorers.llm.ratelimit import TokenBucket
 
 if TYPE_CHECKING:
@@ -150,8 +152,11 @@ class JudgeClient:
         """Judge once. ``validate`` raises ``JudgeRejected`` (or ``ValueError``) for a verdict that names
         things not in the input; that counts as invalid output. Raises a ``JudgeError`` subclass on failure.
         """
-        system = f"{system}\n\n{example_instruction(output_model)}"
         schema = output_model.model_json_schema()
+        steering = steering_in(user, output_field_names(schema))
+        if steering:
+            raise SteeringInData(f"not sent to the judge: the request holds {steering}")
+        system = f"{system}\n\n{example_instruction(output_model)}"
         key = cache_key(self.model, prompt_version, system, user, schema)
         hit = self._cache.get(key)
         if hit is not None:
