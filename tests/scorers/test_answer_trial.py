@@ -6,11 +6,16 @@ are the ones a person gives reading the answer beside the documents.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from ragpulse_scorers.lexical.judge import LexicalJudge
+from ragpulse_scorers.lexical.scorer import LexicalScorer
+from ragpulse_scorers.models import ContextChunk, RagRequest
 from ragpulse_scorers.prose.citations import strip_citations
+from ragpulse_scorers.scorer import NotApplicable
 from ragpulse_scorers.text import split_sentences
 
 QUESTION = "What is the refund policy for the X200 headphones?"
@@ -183,3 +188,57 @@ def test_a_claim_hidden_in_the_list_of_sources_is_judged(entry: str) -> None:
     answer = f"{RETURN} [1].\n\nSources:\n- [1] returns.pdf\n{entry}"
     assert (f"{RETURN}.", True) in claims(answer)
     assert LexicalJudge().judge_support(QUESTION, CONTEXT, answer).hallucinated
+
+
+CHINESE_QUESTION = "X200耳机的退货政策是什么？"
+CHINESE_CONTEXT = ["X200耳机可在购买后30天内退货并获得全额退款。", "保修期为2年，不包括进水损坏。"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "supported"),
+    [
+        ("X200耳机可在30天内退货。", True),
+        ("保修期为2年。", True),
+        ("X200耳机防水深度达50米。", False),
+        ("X200耳机可在购买后90天内退货。", False),
+    ],
+)
+def test_chinese_answers_are_judged_against_chinese_documents(answer: str, supported: bool) -> None:
+    analysis = LexicalJudge().analyse(CHINESE_QUESTION, CHINESE_CONTEXT, answer)
+    assert [claim.supported for claim in analysis.claims] == [supported]
+
+
+def lexical_request(answer: str, chunks: list[str]) -> RagRequest:
+    return RagRequest(
+        trace_id="t1",
+        timestamp=datetime.now(UTC),
+        question=QUESTION,
+        answer=answer,
+        context=[ContextChunk(id=f"c{i}", text=text, rank=i) for i, text in enumerate(chunks, 1)],
+    )
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Die X200 Kopfhörer können in 30 Tagen zurückgegeben werden. Die Garantie beträgt 2 Jahre.",
+        "Les écouteurs X200 peuvent être retournés sous 30 jours. La garantie dure 2 ans.",
+        "Los auriculares X200 se pueden devolver en 30 días y la garantía es de 2 años para el cliente.",
+        "X200耳机可在30天内退货。保修期为2年。",
+    ],
+)
+def test_an_answer_in_another_language_than_its_documents_is_not_scored_and_says_why(answer: str) -> None:
+    with pytest.raises(NotApplicable, match="cannot judge across languages"):
+        LexicalScorer().score(lexical_request(answer, CONTEXT))
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        f"{RETURN}. The Kundendienst calls it the Rückgaberecht.",
+        "Refunds take 5 business days, c'est la vie.",
+        "Das ist gut.",
+    ],
+)
+def test_a_foreign_word_or_short_phrase_does_not_stop_scoring(answer: str) -> None:
+    assert LexicalScorer().score(lexical_request(answer, CONTEXT))
