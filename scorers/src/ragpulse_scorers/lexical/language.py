@@ -22,13 +22,14 @@ _SCRIPTS = {
 }
 _FUNCTION_WORDS = {
     "English": "the and is are of to for with that this it be was were has have not from by which",
-    "German": "der die das und ist sind nicht mit von zu den dem des ein eine einer für auf werden wird auch sich",
-    "French": "le la les et est sont des une du pour dans avec pas sur ne au aux qui que ce cette il elle sous être"
-    " peut peuvent été leur leurs vous nous",
+    "German": "der die das und ist sind nicht mit von zu den dem des ein eine einer für auf werden wird auch"
+    " sich kann können wurde nach oder aber wenn",
+    "French": "le la les et est sont des une du pour dans avec pas sur ne au aux qui que ce cette il elle"
+    " sous être peut peuvent été leur leurs vous nous",
     "Spanish": "el la los las y es son del una para con por que se su al como pero más este esta",
     "Portuguese": "o a os as e é são do da dos das uma para com não em no na que se ao",
     "Italian": "il lo la gli le e è sono del della di una per con non che si nel alla anche",
-    "Dutch": "de het een en is zijn van voor met niet op dat die wordt worden ook bij",
+    "Dutch": "de het een en is zijn van voor met niet op dat wordt worden ook bij",
 }
 _WORDS = {language: frozenset(words.split()) for language, words in _FUNCTION_WORDS.items()}
 _WORD = re.compile(r"[^\W\d_]+")
