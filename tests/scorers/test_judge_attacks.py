@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from ragpulse_scorers.lexical.judge import LexicalJudge
-from ragpulse_scorers.lexical.tokens import sentence_features
+from ragpulse_scorers.lexical.tokens import sentence_features, stem
 from ragpulse_scorers.llm.prompting import fence
 
 QUESTION = "What is the refund policy for the X200 headphones?"
@@ -113,3 +113,29 @@ def test_a_supported_claim_beside_a_hedge_stays_supported() -> None:
     assert not hallucinated(
         "The passages do not mention shipping, but refunds are issued to the original payment method."
     )
+
+
+@pytest.mark.parametrize(
+    "flipped",
+    [
+        "The warranty covers water damage.",
+        "Water damage is covered by the warranty.",
+        "| Warranty | covers water damage |",
+        "- The X200 warranty covers water damage",
+    ],
+)
+def test_a_claim_flipping_the_negation_of_a_second_predicate_is_a_contradiction(flipped: str) -> None:
+    assert hallucinated(flipped), verdicts(flipped)
+    assert not hallucinated("The warranty lasts 2 years and does not cover water damage.")
+    assert not hallucinated("The warranty does not cover water damage.")
+
+
+def test_a_clause_with_its_own_subject_is_not_joined_to_the_one_before() -> None:
+    context = ["Mule deer have a black tip on the tail and this is quite noticeable against the white rump."]
+    claim = "Mule deer have a black tip on their tail, while white-tailed deer do not have this black tip."
+    assert not LexicalJudge().judge_support("What do mule deer tails look like?", context, claim).hallucinated
+
+
+@given(word=st.from_regex(r"[a-z]{3,8}er", fullmatch=True), suffix=st.sampled_from(["s", "ed", "ing"]))
+def test_a_word_ending_in_er_meets_its_inflections(word: str, suffix: str) -> None:
+    assert stem(word + suffix) == stem(word)

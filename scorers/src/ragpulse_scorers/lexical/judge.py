@@ -86,8 +86,11 @@ _ABOUT_THE_SOURCES = re.compile(
     r"|given)\b",
     re.IGNORECASE,
 )
-_CLAUSE_BREAK = re.compile(
-    r"[,;:()]|\s[-–—]\s|\b(?:but|however|although|though|while|whereas|yet|so|and|because)\b", re.IGNORECASE
+# A clause opening with an auxiliary or a negation continues the subject of the clause before it.
+_PREDICATE_START = re.compile(
+    r"\s*(?:does|do|did|is|are|was|were|has|have|had|can|cannot|could|will|would|may|might|must|should|not|never"
+    r"|doesn'?t|don'?t|isn'?t|aren'?t|won'?t|can'?t)\b",
+    re.IGNORECASE,
 )
 _CLAUSE_BREAK = re.compile(r"[,;:()]|\b(?:while|whereas|but|although|though|rather than|because|and)\b")
 
@@ -371,9 +374,21 @@ def _polarity_differs(claim: str, evidence: str) -> bool:
     Compared clause by clause because a long sentence often holds a negation about something else
     ("X forks as it grows, whereas Y's is not"). A clause the evidence also restates with the claim's
     polarity is not flipped, whatever other clauses sharing its words say ("replace a key, or insert one
-    if no key exists"): a verbatim copy always finds itself.
+    if no key exists"): a verbatim copy always finds itself. A clause that opens with its verb ("and does
+    not cover X") counts joined to the one before it too, whose subject it shares.
     """
-    evidence_clauses = [sentence_features(clause, claim=False) for clause in _CLAUSE_BREAK.split(evidence)]
+    texts = _CLAUSE_BREAK.split(evidence)
+    clauses = [sentence_features(clause, claim=False) for clause in texts]
+    # A clause without a subject of its own, with its predecessor and in its own polarity: "The warranty
+    # lasts 2 years and does not cover water damage" says of the warranty that it does not cover water damage.
+    joined = [
+        SentenceFeatures(
+            clauses[i - 1].content | clauses[i].content, frozenset(), frozenset(), clauses[i].has_negation
+        )
+        for i in range(1, len(clauses))
+        if _PREDICATE_START.match(texts[i])
+    ]
+    evidence_clauses = clauses + joined
     for clause in _CLAUSE_BREAK.split(claim):
         stated = sentence_features(clause, claim=False)
         if len(stated.content) < MIN_CLAIM_WORDS:

@@ -116,12 +116,16 @@ def _unmasked(word: re.Match[str]) -> str:
 
 
 def stem(word: str) -> str:
-    """A crude suffix stripper: "payments"/"payment" and "rates"/"rated" meet; "paid"/"pay" do not."""
+    """A crude suffix stripper: "payments"/"payment", "rates"/"rated" and "cover"/"covered" meet;
+    "paid"/"pay" do not."""
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             root = word[: -len(suffix)]
             if suffix in ("ies", "ied"):
                 return root + "y"
+            # "cover" loses its "er" like "covers" does; "covered" and "covering" must meet it there too.
+            if root.endswith("er") and len(root) >= 5 and suffix not in ("er", "ers"):
+                return root[:-2]
             return root
     return word
 
