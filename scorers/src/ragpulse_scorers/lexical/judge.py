@@ -1,7 +1,8 @@
 """The lexical support judge: no model, no network, fast enough to run on every request.
 
 Each answer sentence is a claim. Claims that assert nothing (questions, hedges such as "I don't know" or
-"the passages do not say", sentences with fewer than two content words) are supported by definition. For a
+"the passages do not say", pointers such as "See the handbook for details.", sentences with fewer than two
+content words) are supported by definition. A hedge excuses only its own clause: "Sorry, X" claims X. For a
 real claim the judge finds the context sentence that covers most of its content stems (words also in the
 question count as covered: restating the question is not a hallucination) and scores the claim:
 
@@ -31,7 +32,11 @@ nothing tuned on it; whole file 0.806 (AUROC 0.841). Answers are then read as pr
 markdown and quotation marks taken off, headings and preambles not claims, see :mod:`ragpulse_scorers.text`
 and :mod:`ragpulse_scorers.lexical.preamble`), with nothing retuned: tune 0.837, held-out 0.796 (AUROC 0.856),
 whole file 0.812; the three responses it changes are courtesy and preamble sentences no longer taken for
-claims ("Let me know if you have any further questions.").
+claims ("Let me know if you have any further questions."). Then, from a blind trial of formatted answers and
+of text written to game the judge (nothing retuned): a hedge excuses only its own clause, a sentence only
+pointing to a source claims nothing, "cover"/"covered" share a stem and a clause opening with its verb is
+also read with the subject before it: held-out 0.804 (AUROC 0.864), tune 0.837 (0.856), whole file 0.817
+(0.862); one response changed verdict (held out, hallucinated, caught by the hedge rule).
 """
 
 from __future__ import annotations
