@@ -139,3 +139,17 @@ def test_a_clause_with_its_own_subject_is_not_joined_to_the_one_before() -> None
 @given(word=st.from_regex(r"[a-z]{3,8}er", fullmatch=True), suffix=st.sampled_from(["s", "ed", "ing"]))
 def test_a_word_ending_in_er_meets_its_inflections(word: str, suffix: str) -> None:
     assert stem(word + suffix) == stem(word)
+
+
+@pytest.mark.parametrize(
+    "lead", ["Did you know that", "Isn't it true that", "Wouldn't you agree that", "Don't you think"]
+)
+def test_a_question_that_asserts_its_content_is_judged_on_it(lead: str) -> None:
+    claim = f"{FALSE[0].lower()}{FALSE[1:-1]}"
+    assert hallucinated(f"{lead} {claim}?")
+    assert not hallucinated(f"{lead} the X200 headphones can be returned within 30 days of purchase?")
+
+
+@pytest.mark.parametrize("question", ["Is the X200 waterproof?", "Do you know which colour you want?"])
+def test_an_ordinary_question_claims_nothing(question: str) -> None:
+    assert not hallucinated(question)

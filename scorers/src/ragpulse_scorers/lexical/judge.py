@@ -73,6 +73,13 @@ _POINTER = re.compile(
     re.IGNORECASE,
 )
 _ADDRESS = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
+# A question that presents its content as known ("Did you know that X?", "Isn't it true that X?") claims X.
+_ASSERTING_QUESTION = re.compile(
+    r"^\W*(?:did\s+you\s+know|do\s+you\s+know(?=\s+that\b)|(?:isn'?t|is)\s+it\s+(?:not\s+)?(?:true|the\s+case|a\s+fact)"
+    r"|(?:wouldn'?t|won'?t)\s+you\s+agree|(?:don'?t|do)\s+you\s+(?:not\s+)?(?:think|realise|realize))"
+    r"(?:\s+that)?[\s,:]*(?P<claim>.+?)[\s?]*$",
+    re.IGNORECASE | re.DOTALL,
+)
 MIN_CLAIM_WORDS = 2
 NEGATION_MIN_OVERLAP = 0.85
 # Where a hedge's scope ends: a contrast or a semicolon starts a new statement, a comma does not
@@ -284,7 +291,10 @@ def gather_evidence(
         return "a heading, not a claim"
     sentence = segment if isinstance(segment, str) else segment.text
     if sentence.rstrip().endswith("?"):
-        return "a question, not a claim"
+        asserted = _ASSERTING_QUESTION.match(sentence)
+        if asserted is None:
+            return "a question, not a claim"
+        sentence = asserted.group("claim")
     if _points_to_a_source(sentence):
         return "points to a source, claims nothing"
     claim = without_preamble(_without_hedges(sentence))
