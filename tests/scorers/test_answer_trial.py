@@ -242,3 +242,21 @@ def test_an_answer_in_another_language_than_its_documents_is_not_scored_and_says
 )
 def test_a_foreign_word_or_short_phrase_does_not_stop_scoring(answer: str) -> None:
     assert LexicalScorer().score(lexical_request(answer, CONTEXT))
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    words=st.lists(
+        st.sampled_from(["refunds", "take", "five", "days", "Alaska", "X200", "returns"]), min_size=2
+    ),
+    numbers=st.lists(st.integers(min_value=1, max_value=999), min_size=1, max_size=3),
+    end=st.sampled_from([".", "!", ",", ";", ""]),
+)
+def test_a_parenthesised_marker_before_punctuation_leaves_the_words_and_the_punctuation(
+    words: list[str], numbers: list[int], end: str
+) -> None:
+    sentence = " ".join(words)
+    marker = "(" + ", ".join(map(str, numbers)) + ")"
+    assert strip_citations(f"{sentence} {marker}{end}") == f"{sentence}{end}"
+    # At the start of a line it numbers an item: it stays.
+    assert strip_citations(f"{marker} {sentence}{end}") == f"{marker} {sentence}{end}"
