@@ -260,3 +260,16 @@ def test_a_parenthesised_marker_before_punctuation_leaves_the_words_and_the_punc
     assert strip_citations(f"{sentence} {marker}{end}") == f"{sentence}{end}"
     # At the start of a line it numbers an item: it stays.
     assert strip_citations(f"{marker} {sentence}{end}") == f"{marker} {sentence}{end}"
+
+
+@pytest.mark.parametrize("emphasis", ["_{}_", "__{}__", "*{}*", "**{}**"])
+def test_a_marker_glued_to_an_emphasised_word_is_a_marker(emphasis: str) -> None:
+    answer = f"You can return the X200 headphones within 30 days for a full {emphasis.format('refund')}[1]."
+    assert claims(answer) == [("You can return the X200 headphones within 30 days for a full refund.", True)]
+
+
+def test_an_index_glued_to_code_stays() -> None:
+    assert (
+        strip_citations("Read self._items_[2] and my_var[1] first.")
+        == "Read self._items_[2] and my_var[1] first."
+    )

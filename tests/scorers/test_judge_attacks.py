@@ -153,3 +153,9 @@ def test_a_question_that_asserts_its_content_is_judged_on_it(lead: str) -> None:
 @pytest.mark.parametrize("question", ["Is the X200 waterproof?", "Do you know which colour you want?"])
 def test_an_ordinary_question_claims_nothing(question: str) -> None:
     assert not hallucinated(question)
+
+
+@pytest.mark.parametrize("adverb", ["Regrettably", "Interestingly", "Notably", "Thankfully"])
+def test_an_opening_adverb_does_not_hide_a_flipped_negation(adverb: str) -> None:
+    assert hallucinated(f"{adverb}, the warranty covers water damage.")
+    assert not hallucinated(f"{adverb}, the warranty does not cover water damage.")

@@ -128,7 +128,10 @@ def _unless_index(match: re.Match[str], text: str) -> str:
     if start == 0 or not _BARE_NUMBER.fullmatch(marker) or not re.match(r"[\w)\]]", text[start - 1]):
         return CUT
     identifier = re.search(r"[\w.]*$", text[:start])
-    glued_code = bool(identifier and ("_" in identifier.group() or "." in identifier.group().strip(".")))
+    name = identifier.group() if identifier else ""
+    # "_job_[1]" is an emphasised word before a marker, not code: the underscores wrap the word.
+    emphasised = re.fullmatch(r"(_{1,2})[^\W_][\w]*?[^\W_]?\1", name) is not None
+    glued_code = not emphasised and ("_" in name or "." in name.strip("."))
     return marker if glued_code or _CODE_AFTER.match(text, end) else CUT
 
 
