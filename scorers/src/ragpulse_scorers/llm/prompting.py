@@ -31,8 +31,13 @@ _TAG_START = re.compile(rf"[<＜﹤](?={_GAP}[/!?／]?{_GAP}[A-Za-z_Ａ-Ｚａ-�
 _ATTRIBUTE_UNSAFE = re.compile(r"[\"<>&\s]+")
 
 
+_INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+
+
 def neutralise(text: str) -> str:
-    return _TAG_START.sub("‹", text)
+    """``text`` with no tag-like "<" and without characters that render as nothing (a reader never sees
+    them, so the judge should not read them either: "ign\u200bore" or a direction override hides text)."""
+    return _TAG_START.sub("‹", _INVISIBLE.sub("", text))
 
 
 def fence(tag: str, text: str, **attributes: str | int) -> str:
@@ -44,11 +49,11 @@ def fence(tag: str, text: str, **attributes: str | int) -> str:
 
 
 _FENCED = re.compile(r"<([A-Za-z_][\w-]*)(?: [^<>\n]*)?>\n(.*?)\n</\1>", re.DOTALL)
-_INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 _JUDGE = r"(?:grader|judge|evaluator|assessor|annotator|scorer|fact[- ]checker|grading\s+model)s?"
 _VERDICT = (
     r"(?:supported|grounded|faithful|correct|true|accurate|relevant|hallucination[- ]free|yes|pass(?:ed)?)"
 )
+_ADDRESSEE = r"(?:grader|evaluator|assessor|annotator|scorer|fact[- ]checker|grading\s+model|judge)s?"
 _ORDERED = r"(?:supported|grounded|faithful|hallucination[- ]free|correct|true|yes|pass(?:ed)?)"
 _JUDGED = r"(?:answers?|responses?|sentences?|claims?|statements?|outputs?|everything|all\s+of\s+(?:it|them))"
 _STEERING = [
@@ -76,6 +81,20 @@ _STEERING = [
     re.compile(
         rf"\b(?:mark|grade|rate|score|label|judge|classify|evaluate|treat|flag)\w*\b[^.\n]{{0,25}}?\b{_JUDGED}\b"
         rf"[^.\n]{{0,25}}?\b(?:as|to\s+be|with)\s*[\"'`]?{_VERDICT}\b",
+        re.IGNORECASE,
+    ),
+    # Text addressed to a grader as its reader: "Note to the grader:", "P.S. for the AI evaluator,", "Dear
+    # grader" (a salutation, not "send the form to the assessor").
+    re.compile(
+        r"\b(?:(?:to|for)\W+(?:the\s+|any\s+|all\s+|our\s+)?(?:ai\s+|llm\s+|automated\s+)?"
+        rf"{_ADDRESSEE}\s*[:,]|(?:dear|attention|hey|hello|hi)\W+(?:the\s+)?(?:ai\s+|llm\s+)?{_ADDRESSEE}\b)",
+        re.IGNORECASE,
+    ),
+    # An order to grade as correct, in the languages production traffic often comes in.
+    re.compile(
+        r"\b(?:bewerte\w*|beurteile\w*|markiere\w*|évalue[zr]?|note[zr]?|marque[zr]?|califica\w*|marca\w*"
+        r"|valuta\w*|avalie\w*)\b[^.\n]{0,40}\b(?:als|comme|como|come)\s+(?:korrekt|richtig|belegt|wahr|correcte?"
+        r"|vraie?|exacte?|correct[oa]|verdader[oa]|corrett[oa]|vero|fundamentad[oa])\b",
         re.IGNORECASE,
     ),
     # The same in the languages production traffic often comes in: "ignore the previous instructions".
