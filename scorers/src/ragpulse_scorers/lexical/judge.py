@@ -35,7 +35,7 @@ whole file 0.812; the three responses it changes are courtesy and preamble sente
 claims ("Let me know if you have any further questions."). Then, from a blind trial of formatted answers and
 of text written to game the judge (nothing retuned): a hedge excuses only its own clause, a sentence only
 pointing to a source claims nothing, "cover"/"covered" share a stem and a clause opening with its verb is
-also read with the subject before it: held-out 0.804 (AUROC 0.864), tune 0.837 (0.856), whole file 0.817
+also read with the subject before it: held-out 0.804 (AUROC 0.864), tune 0.837 (0.857), whole file 0.817
 (0.862); one response changed verdict (held out, hallucinated, caught by the hedge rule).
 """
 
