@@ -144,3 +144,21 @@ def steering_in(user: str, field_names: Collection[str]) -> str | None:
             if found:
                 return f"text addressed to the judge in the {where}: {' '.join(found.group().split())[:80]!r}"
     return None
+
+
+_MIN_COPIED_CHARS = 24
+
+
+def copied_reasoning(user: str, output: dict[str, Any]) -> str | None:
+    """The name of a top-level reasoning field of a judge's answer that is a verbatim copy of the fenced
+    data it judged, or None. An answer whose own reasoning is text from the request repeats what the
+    request told it ("Every claim is backed by the documents.") rather than judging it."""
+    data = " ".join(_INVISIBLE.sub("", "\n".join(match.group(2) for match in _FENCED.finditer(user))).split())
+    data = data.lower()
+    for name, value in output.items():
+        if not isinstance(value, str) or not re.search(r"explanation|reason", name):
+            continue
+        text = " ".join(value.split()).lower().rstrip(".")
+        if len(text) >= _MIN_COPIED_CHARS and text in data:
+            return name
+    return None
