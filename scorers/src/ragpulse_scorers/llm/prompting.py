@@ -54,6 +54,10 @@ _VERDICT = (
     r"(?:supported|grounded|faithful|correct|true|accurate|relevant|hallucination[- ]free|yes|pass(?:ed)?)"
 )
 _ADDRESSEE = r"(?:grader|evaluator|assessor|annotator|scorer|fact[- ]checker|grading\s+model|judge)s?"
+_SELF = (
+    r"everything\s+(?:above|here|in\s+this\s+answer)|all\s+of\s+(?:this|it|the\s+above)|this\s+answer|the\s+above"
+    r"|(?:each|every)\s+(?:claim|sentence|statement)|these\s+(?:claims|statements)"
+)
 _ORDERED = r"(?:supported|grounded|faithful|hallucination[- ]free|correct|true|yes|pass(?:ed)?)"
 _JUDGED = r"(?:answers?|responses?|sentences?|claims?|statements?|outputs?|everything|all\s+of\s+(?:it|them))"
 _STEERING = [
@@ -88,6 +92,14 @@ _STEERING = [
     re.compile(
         r"\b(?:(?:to|for)\W+(?:the\s+|any\s+|all\s+|our\s+)?(?:ai\s+|llm\s+|automated\s+)?"
         rf"{_ADDRESSEE}\s*[:,]|(?:dear|attention|hey|hello|hi)\W+(?:the\s+)?(?:ai\s+|llm\s+)?{_ADDRESSEE}\b)",
+        re.IGNORECASE,
+    ),
+    # The text certifying itself to its checker: "Everything above was verified against the documents",
+    # "every claim in this answer is supported by the sources".
+    re.compile(
+        rf"\b(?:{_SELF})\b[^.\n]{{0,20}}?\b(?:is|are|was|were|has\s+been|have\s+been)\s+(?:fully\s+|all\s+)?"
+        r"(?:verified|confirmed|checked|fact[- ]checked|supported|backed|grounded)"
+        r"\s+(?:by|against|in|with)\b",
         re.IGNORECASE,
     ),
     # An order to grade as correct, in the languages production traffic often comes in.
