@@ -412,15 +412,15 @@ def test_the_shipped_set_reproduces_the_readme_numbers_from_a_plain_clone(tmp_pa
     # From a directory with no ../shared/data beside it: the set ships with ragpulse.
     done = run_shell(holdout, tmp_path, readme_shell_env())
     assert done.returncode == 0, done.stderr
-    # The README's table: RAGTruth-QA held-out half, n 204, balanced accuracy 0.796.
-    assert re.search(r"response\s*│\s*204/204\s*│\s*0\.796", done.stdout), done.stdout
+    # The README's table: RAGTruth-QA held-out half, n 204, balanced accuracy 0.804.
+    assert re.search(r"response\s*│\s*204/204\s*│\s*0\.804", done.stdout), done.stdout
 
 
 def test_the_lfqa_eval_line_reproduces_the_readme_numbers(shared_data_present: None) -> None:
     (lfqa,) = [command for command in CHECKS if "lfqa_sentences" in command]
     done = run_shell(lfqa, ROOT, readme_shell_env())
     assert done.returncode == 0, done.stderr
-    assert '"n": 300' in done.stdout and '"balanced_accuracy": 0.6915' in done.stdout
+    assert '"n": 300' in done.stdout and '"balanced_accuracy": 0.6883' in done.stdout
 
 
 @pytest.mark.parametrize("command", [c for c, check in CHECKS.items() if check.how == "parsed"])

@@ -50,8 +50,11 @@ _ABBREVIATIONS = frozenset(
         "dec",
     ]
 )
-# A sentence ends at . ! ? (optionally followed by quotes or brackets) before whitespace and a likely start.
-_BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
+# A sentence ends at . ! ? (optionally followed by quotes or brackets) before whitespace and a likely start
+# (see _starts_sentence), or at the CJK full stop, exclamation and question marks, which need no space.
+_BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]”’»]*\s+(?=\S)|(?<=[。！？])[」』）”’]*\s*(?=\S)")
+# What may come before the first letter of a sentence: quotes, brackets, and symbols such as emoji or ✅.
+_LEAD = re.compile(r"[\"'(\[“‘«¿¡\W_]*?(?=\w)")
 _LINE_BREAKS = re.compile(r"\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)")
 # "1." or "(a)" alone is the marker of a list item, not a sentence: it stays with the text after it.
 _LIST_MARKER = re.compile(r"[(\[]?(?:\d{1,3}|[a-zA-Z]|[ivx]{1,4})[.)\]]?")
@@ -86,6 +89,8 @@ def _prose_sentences(text: str) -> list[str]:
     for block in _LINE_BREAKS.split(text):
         start = 0
         for match in _BOUNDARY.finditer(block):
+            if not _starts_sentence(block, match.end()):
+                continue
             candidate = block[start : match.start()].strip()
             last_word = candidate.rsplit(None, 1)[-1].rstrip(".").lower() if candidate else ""
             if (
@@ -101,3 +106,14 @@ def _prose_sentences(text: str) -> list[str]:
         if tail:
             sentences.append(tail)
     return sentences
+
+
+def _starts_sentence(text: str, at: int) -> bool:
+    """After a full stop, a capital letter, a digit or a CJK character (past any quote, bracket or emoji)
+    starts a sentence; a lowercase word does not ("approx. half", "e.g. this")."""
+    lead = _LEAD.match(text, at)
+    position = lead.end() if lead else at
+    if position >= len(text):
+        return False
+    first = text[position]
+    return first.isupper() or first.isdigit() or (first.isalpha() and not first.islower())

@@ -20,7 +20,7 @@ from ragpulse_scorers.judges.keys import KeyedSentence, key_documents
 from ragpulse_scorers.judges.usage import Usage
 from ragpulse_scorers.llm.client import JudgeCall, JudgeClient, shared_client
 from ragpulse_scorers.llm.endpoint import ready_client
-from ragpulse_scorers.llm.errors import JudgeRejected
+from ragpulse_scorers.llm.errors import JudgeRejected, SteeringInData
 from ragpulse_scorers.llm.items import valid_items_only
 from ragpulse_scorers.llm.output import JudgeOutput
 from ragpulse_scorers.llm.prompting import DATA_RULE, fence
@@ -303,6 +303,8 @@ class OpenAISupportJudge:
     def judge_support(self, question: str, context: list[str], response: str) -> SupportVerdict:
         try:
             found = assess_support(self._client, question, context, response)
+        except SteeringInData:
+            raise  # a judge error for eval: the item is listed as not judged, with the reason
         except NotApplicable:
             # Nothing to ask: an empty response claims nothing; claims without documents are unsupported.
             claims_nothing = not response.strip()

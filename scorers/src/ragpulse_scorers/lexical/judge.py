@@ -1,7 +1,8 @@
 """The lexical support judge: no model, no network, fast enough to run on every request.
 
 Each answer sentence is a claim. Claims that assert nothing (questions, hedges such as "I don't know" or
-"the passages do not say", sentences with fewer than two content words) are supported by definition. For a
+"the passages do not say", pointers such as "See the handbook for details.", sentences with fewer than two
+content words) are supported by definition. A hedge excuses only its own clause: "Sorry, X" claims X. For a
 real claim the judge finds the context sentence that covers most of its content stems (words also in the
 question count as covered: restating the question is not a hallucination) and scores the claim:
 
@@ -31,7 +32,11 @@ nothing tuned on it; whole file 0.806 (AUROC 0.841). Answers are then read as pr
 markdown and quotation marks taken off, headings and preambles not claims, see :mod:`ragpulse_scorers.text`
 and :mod:`ragpulse_scorers.lexical.preamble`), with nothing retuned: tune 0.837, held-out 0.796 (AUROC 0.856),
 whole file 0.812; the three responses it changes are courtesy and preamble sentences no longer taken for
-claims ("Let me know if you have any further questions.").
+claims ("Let me know if you have any further questions."). Then, from a blind trial of formatted answers and
+of text written to game the judge (nothing retuned): a hedge excuses only its own clause, a sentence only
+pointing to a source claims nothing, "cover"/"covered" share a stem and a clause opening with its verb is
+also read with the subject before it: held-out 0.804 (AUROC 0.864), tune 0.837 (0.857), whole file 0.817
+(0.862); one response changed verdict (held out, hallucinated, caught by the hedge rule).
 """
 
 from __future__ import annotations
@@ -56,8 +61,49 @@ _HEDGE = re.compile(
     r"|not\s+enough\s+information|insufficient\s+information|cannot\s+be\s+determined|sorry)\b",
     re.IGNORECASE,
 )
+# A sentence that only sends the reader to a source ("See the refund page for details.", "For more
+# information, visit https://...") claims nothing about the world.
+_FOR_MORE = re.compile(
+    r"\bfor\s+(?:more|further|full|additional|complete)?\s*(?:details|information|info|specifics)\b",
+    re.IGNORECASE,
+)
+_POINTER = re.compile(
+    rf"^\s*(?P<lead>{_FOR_MORE.pattern}[^,:]{{0,60}}[,:]\s*)?(?:please\s+|you\s+(?:can|may|should)\s+)?"
+    r"(?:see|visit|check(?:\s+out)?|refer\s+to|consult|go\s+to|look\s+at)\b",
+    re.IGNORECASE,
+)
+_ADDRESS = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
+# A question that presents its content as known ("Did you know that X?", "Isn't it true that X?") claims X.
+_ASSERTING_QUESTION = re.compile(
+    r"^\W*(?:did\s+you\s+know|do\s+you\s+know(?=\s+that\b)|(?:isn'?t|is)\s+it\s+(?:not\s+)?(?:true|the\s+case|a\s+fact)"
+    r"|(?:wouldn'?t|won'?t)\s+you\s+agree|(?:don'?t|do)\s+you\s+(?:not\s+)?(?:think|realise|realize))"
+    r"(?:\s+that)?[\s,:]*(?P<claim>.+?)[\s?]*$",
+    re.IGNORECASE | re.DOTALL,
+)
 MIN_CLAIM_WORDS = 2
 NEGATION_MIN_OVERLAP = 0.85
+# Where a hedge's scope ends: a contrast or a semicolon starts a new statement, a comma does not
+# ("the passages do not give the dose, the timing, or the side effects" lists what is missing), except
+# before the speaker's own aside (", I don't think..."). A leading "Sorry," or "Unfortunately," is a clause
+# of its own, and so is a leading "Although ...," (kept by the group: it may be the claim).
+_HEDGE_CLAUSE_BREAK = re.compile(
+    r"^\s*((?:although|though|while|whereas|even\s+(?:though|if))\b[^,;]*),"
+    r"|;|\s[-–—]\s|,?\s*\b(?:but|however|although|though|whereas|yet)\b|,\s*(?=i\b|i'm\b)"
+    r"|^\s*(?:i'?m\s+|i\s+am\s+)?(?:sorry|unfortunately|apologies|regrettably)\s*[,:!.]",
+    re.IGNORECASE,
+)
+# A clause about the sources ("the first passage covers baking") remarks on the context, it claims nothing.
+_ABOUT_THE_SOURCES = re.compile(
+    r"\b(?:passages?|documents?|context|sources?|texts?|articles?|excerpts?|snippets?|information|provided"
+    r"|given)\b",
+    re.IGNORECASE,
+)
+# A clause opening with an auxiliary or a negation continues the subject of the clause before it.
+_PREDICATE_START = re.compile(
+    r"\s*(?:does|do|did|is|are|was|were|has|have|had|can|cannot|could|will|would|may|might|must|should|not|never"
+    r"|doesn'?t|don'?t|isn'?t|aren'?t|won'?t|can'?t)\b",
+    re.IGNORECASE,
+)
 _CLAUSE_BREAK = re.compile(r"[,;:()]|\b(?:while|whereas|but|although|though|rather than|because|and)\b")
 
 
@@ -245,12 +291,15 @@ def gather_evidence(
         return "a heading, not a claim"
     sentence = segment if isinstance(segment, str) else segment.text
     if sentence.rstrip().endswith("?"):
-        return "a question, not a claim"
-    if _HEDGE.search(sentence):
-        return "a hedge or remark about the context"
-    claim = without_preamble(sentence)
+        asserted = _ASSERTING_QUESTION.match(sentence)
+        if asserted is None:
+            return "a question, not a claim"
+        sentence = asserted.group("claim")
+    if _points_to_a_source(sentence):
+        return "points to a source, claims nothing"
+    claim = without_preamble(_without_hedges(sentence))
     if not claim:
-        return "a preamble, not a claim"
+        return "a hedge or remark about the context" if _HEDGE.search(sentence) else "a preamble, not a claim"
     # Names come from the whole sentence: a name that opens the claim after a preamble is still a name.
     features = replace(sentence_features(claim), names=sentence_features(sentence).names)
     if len(features.content) < MIN_CLAIM_WORDS and not features.numbers:
@@ -269,6 +318,39 @@ def gather_evidence(
         negation_mismatch=negation_mismatch,
         evidence_index=evidence_index,
     )
+
+
+def _points_to_a_source(sentence: str) -> bool:
+    """The sentence only sends the reader to a source: a "see/visit/refer to" with "for more details" or an
+    address, and no second clause that could state something ("..., which says refunds take 90 days")."""
+    pointer = _POINTER.match(sentence)
+    if pointer is None:
+        return False
+    rest = sentence[pointer.end() :]
+    if re.search(r"[,;:]", _ADDRESS.sub(" ", rest)):
+        return False
+    return bool(pointer.group("lead") or _FOR_MORE.search(rest) or _ADDRESS.search(rest))
+
+
+def _without_hedges(sentence: str) -> str:
+    """``sentence`` without its hedge clauses; empty when every clause hedges or states nothing.
+
+    A hedge exempts its own clause, not the sentence: "Sorry, the X200 is waterproof" and "The passages do not
+    say when, but it opened in 1990" still claim what their other clause says. A clause only remarking on the
+    sources is exempt as well.
+    """
+    if not _HEDGE.search(sentence):
+        return sentence
+    kept = [
+        clause
+        for clause in _HEDGE_CLAUSE_BREAK.split(sentence)
+        if clause and not _HEDGE.search(clause) and not _ABOUT_THE_SOURCES.search(clause)
+    ]
+    rest = " ".join(clause.strip() for clause in kept if clause.strip())
+    features = sentence_features(without_preamble(rest)) if rest else None
+    if features is None or (len(features.content) < MIN_CLAIM_WORDS and not features.numbers):
+        return ""
+    return rest
 
 
 def _consistent_evidence(
@@ -307,9 +389,21 @@ def _polarity_differs(claim: str, evidence: str) -> bool:
     Compared clause by clause because a long sentence often holds a negation about something else
     ("X forks as it grows, whereas Y's is not"). A clause the evidence also restates with the claim's
     polarity is not flipped, whatever other clauses sharing its words say ("replace a key, or insert one
-    if no key exists"): a verbatim copy always finds itself.
+    if no key exists"): a verbatim copy always finds itself. A clause that opens with its verb ("and does
+    not cover X") counts joined to the one before it too, whose subject it shares.
     """
-    evidence_clauses = [sentence_features(clause, claim=False) for clause in _CLAUSE_BREAK.split(evidence)]
+    texts = _CLAUSE_BREAK.split(evidence)
+    clauses = [sentence_features(clause, claim=False) for clause in texts]
+    # A clause without a subject of its own, with its predecessor and in its own polarity: "The warranty
+    # lasts 2 years and does not cover water damage" says of the warranty that it does not cover water damage.
+    joined = [
+        SentenceFeatures(
+            clauses[i - 1].content | clauses[i].content, frozenset(), frozenset(), clauses[i].has_negation
+        )
+        for i in range(1, len(clauses))
+        if _PREDICATE_START.match(texts[i])
+    ]
+    evidence_clauses = clauses + joined
     for clause in _CLAUSE_BREAK.split(claim):
         stated = sentence_features(clause, claim=False)
         if len(stated.content) < MIN_CLAIM_WORDS:

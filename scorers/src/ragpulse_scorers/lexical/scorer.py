@@ -8,6 +8,7 @@ from typing import Any
 from ragpulse_core.store import Store
 
 from ragpulse_scorers.lexical.judge import LexicalAnalysis, LexicalJudge
+from ragpulse_scorers.lexical.language import language_mismatch
 from ragpulse_scorers.metric_names import (
     CONTEXT_UTILIZATION,
     HALLUCINATION,
@@ -46,6 +47,9 @@ class LexicalScorer:
             truncated["answer_chars"] = len(answer)
             answer = answer[:MAX_ANSWER_CHARS]
         texts = _capped_texts(chunks, truncated)
+        mismatch = language_mismatch(answer, texts)
+        if mismatch:
+            raise NotApplicable(mismatch)
 
         started = time.perf_counter()
         analysis = self.judge.analyse(_clean(request.question), texts, answer)

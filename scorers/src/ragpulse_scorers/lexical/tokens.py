@@ -6,6 +6,7 @@ Everything here is plain regular expressions and set lookups so the judge can ru
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -72,7 +73,10 @@ _REFERENCE = re.compile(
     r"(?:\s*(?:,|and|&|-)\s*\d+)*|^\s*(?:[-*•]|\(?\d{1,3}[.):]|\(?[a-z][.)])\s+",
     re.IGNORECASE,
 )
-_TOKEN = re.compile(r"\$?\d[\d,]*(?:\.\d+)?%?|[^\W\d_]+(?:['’][^\W\d_]+)?")
+# A URL is one token, the address it names: its pieces ("https", "com", "v2") are not words or numbers of
+# the claim, and an address the context never gives stays a word the context lacks.
+_URL = re.compile(r"(?:https?://|www\.)[^\s<>()\[\]\"']+", re.IGNORECASE)
+_TOKEN = re.compile(rf"{_URL.pattern}|\$?\d[\d,]*(?:\.\d+)?%?|[^\W\d_]+(?:['’][^\W\d_]+)?", re.IGNORECASE)
 _CAPITALISED = re.compile(r"\b[A-Z][a-zA-Z]+(?:[- ][A-Z][a-zA-Z]+)*")
 _SUFFIXES = (
     "ational", "ization", "fulness", "ousness", "iveness", "ations", "ation", "ments", "ment", "ingly",
@@ -80,13 +84,48 @@ _SUFFIXES = (
 )  # fmt: skip
 
 
+# Cyrillic and Greek letters drawn like Latin ones. In a word that also holds Latin letters they are a
+# disguise ("nоt" with a Cyrillic о hides a negation from a word list, not from a reader): read as Latin.
+_LOOK_ALIKES = str.maketrans(
+    "аеорсхуіјѕԁһԛԝВЕКМНОРСТХАЅІЈΑΒΕΖΗΙΚΜΝΟΡΤΥΧαεικνορτυχ",
+    "aeopcxyijsdhqwBEKMHOPCTXASIJABEZHIKMNOPTYXaeiknoptux",
+)
+_LOOK_ALIKE_CHARACTERS = re.compile("[аеорсхуіјѕԁһԛԝВЕКМНОРСТХАЅІЈΑΒΕΖΗΙΚΜΝΟΡΤΥΧαεικνορτυχ]")
+_MIXED_WORD = re.compile(r"[^\W\d_]+")
+# Fullwidth ASCII ("３０ days") and Latin ligatures ("ﬁle"): the same characters to a reader. Superscripts
+# stay apart ("m²" is not "m2").
+_COMPATIBILITY_FORMS = re.compile("[\uff01-\uff5e\ufb00-\ufb06]+")
+
+
+def as_read(text: str) -> str:
+    """``text`` as a reader sees it: fullwidth forms and ligatures folded ("３０" is 30, "ﬁ" is "fi") and
+    look-alike letters inside Latin words read as the Latin letters they imitate."""
+    if text.isascii():
+        return text
+    text = _COMPATIBILITY_FORMS.sub(lambda forms: unicodedata.normalize("NFKC", forms.group()), text)
+    if _LOOK_ALIKE_CHARACTERS.search(text):
+        text = _MIXED_WORD.sub(_unmasked, text)
+    return text
+
+
+def _unmasked(word: re.Match[str]) -> str:
+    text = word.group()
+    if not re.search("[A-Za-z]", text) or not _LOOK_ALIKE_CHARACTERS.search(text):
+        return text
+    return text.translate(_LOOK_ALIKES)
+
+
 def stem(word: str) -> str:
-    """A crude suffix stripper: "payments"/"payment" and "rates"/"rated" meet; "paid"/"pay" do not."""
+    """A crude suffix stripper: "payments"/"payment", "rates"/"rated" and "cover"/"covered" meet;
+    "paid"/"pay" do not."""
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             root = word[: -len(suffix)]
             if suffix in ("ies", "ied"):
                 return root + "y"
+            # "cover" loses its "er" like "covers" does; "covered" and "covering" must meet it there too.
+            if root.endswith("er") and len(root) >= 5 and suffix not in ("er", "ers"):
+                return root[:-2]
             return root
     return word
 
@@ -114,9 +153,13 @@ def sentence_features(sentence: str, *, claim: bool = True) -> SentenceFeatures:
     content: set[str] = set()
     numbers: set[str] = set()
     has_negation = False
+    sentence = as_read(sentence)
     if claim:
         sentence = _REFERENCE.sub(" ", sentence)
     for raw in _TOKEN.findall(sentence):
+        if _UNSPACED_SCRIPT.search(raw):
+            content.update(_character_pairs(raw))
+            continue
         kind, value = _classify(raw)
         if kind == _CONTENT:
             content.add(value)
@@ -133,6 +176,23 @@ def sentence_features(sentence: str, *, claim: bool = True) -> SentenceFeatures:
 
 
 _CONTENT, _NUMBER, _NEGATION, _IGNORED = range(4)
+# Chinese and Japanese write without spaces between words: a run of their characters is a phrase, not a
+# word, and is compared by its overlapping character pairs (the usual unit for these scripts).
+_UNSPACED = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_UNSPACED_SCRIPT = re.compile(f"[{_UNSPACED}]")
+_SCRIPT_RUNS = re.compile(f"[{_UNSPACED}]+|[^{_UNSPACED}]+")
+
+
+def _character_pairs(run: str) -> set[str]:
+    pairs: set[str] = set()
+    for piece in _SCRIPT_RUNS.findall(run):
+        if not _UNSPACED_SCRIPT.match(piece):
+            pairs.add(stem(piece.lower()))
+        elif len(piece) == 1:
+            pairs.add(piece)
+        else:
+            pairs.update(piece[i : i + 2] for i in range(len(piece) - 1))
+    return pairs
 
 
 @lru_cache(maxsize=65536)
@@ -141,6 +201,8 @@ def _classify(raw: str) -> tuple[int, str]:
     if raw[0].isdigit() or raw[0] == "$":
         return _NUMBER, normalise_number(raw)
     word = raw.lower().replace("’", "'")
+    if _URL.match(word):
+        return _CONTENT, re.sub(r"^(?:https?://)?(?:www\.)?", "", word).rstrip("/.,;:!?")
     if word in _NEGATIONS or word.endswith("n't"):
         return _NEGATION, ""
     if word in _CLAIM_NUMBER_WORDS:
@@ -161,6 +223,7 @@ def is_framing_word(word: str) -> bool:
 
 def number_vocabulary(text: str) -> frozenset[str]:
     """Every number a text states, digits or words (a context may say "three" where the answer says 3)."""
+    text = as_read(text)
     found = {normalise_number(raw) for raw in _TOKEN.findall(text) if raw[0].isdigit() or raw[0] == "$"}
     found.update(_NUMBER_WORDS[word] for word in re.findall(r"[a-z]+", text.lower()) if word in _NUMBER_WORDS)
     return frozenset(found)

@@ -27,8 +27,10 @@ from ragpulse_scorers.llm.cache import CachedJudgment, JudgeCache, cache_key
 from ragpulse_scorers.llm.errors import (
     JudgeConnectionFailed,
     JudgeOutputInvalid,
+    JudgeRejected,
     JudgeTimeout,
     JudgeUnavailable,
+    SteeringInData,
 )
 from ragpulse_scorers.llm.formats import (
     OutputFormat,
@@ -39,6 +41,7 @@ from ragpulse_scorers.llm.formats import (
 from ragpulse_scorers.llm.output import JudgeOutput, example_instruction
 from ragpulse_scorers.llm.parsing import closed_prefix, describe, is_bare_json_object, parse_reply
 from ragpulse_scorers.llm.pricing import cost_usd, price_for
+from ragpulse_scorers.llm.prompting import copied_reasoning, output_field_names, steering_in
 from ragpulse_scorers.llm.ratelimit import TokenBucket
 
 if TYPE_CHECKING:
@@ -150,8 +153,12 @@ class JudgeClient:
         """Judge once. ``validate`` raises ``JudgeRejected`` (or ``ValueError``) for a verdict that names
         things not in the input; that counts as invalid output. Raises a ``JudgeError`` subclass on failure.
         """
-        system = f"{system}\n\n{example_instruction(output_model)}"
         schema = output_model.model_json_schema()
+        steering = steering_in(user, output_field_names(schema))
+        if steering:
+            raise SteeringInData(f"not sent to the judge: the request holds {steering}")
+        validate = _judged_not_copied(user, validate)
+        system = f"{system}\n\n{example_instruction(output_model)}"
         key = cache_key(self.model, prompt_version, system, user, schema)
         hit = self._cache.get(key)
         if hit is not None:
@@ -322,6 +329,22 @@ class _Call:
     schema_name: str
     schema: dict[str, Any]
     prompt_version: str
+
+
+def _judged_not_copied(user: str, validate: Callable[[T], None] | None) -> Callable[[T], None]:
+    """``validate``, after refusing an answer whose reasoning is copied from the request (a verdict planted in
+    the answer or a document, echoed by the judge)."""
+
+    def check(output: T) -> None:
+        copied = copied_reasoning(user, output.model_dump())
+        if copied:
+            raise JudgeRejected(
+                f"{copied} is copied word for word from the text being judged; write your own reasoning"
+            )
+        if validate is not None:
+            validate(output)
+
+    return check
 
 
 def _accept(content: str, output_model: type[T], validate: Callable[[T], None] | None) -> T:

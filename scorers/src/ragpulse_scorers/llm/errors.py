@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ragpulse_scorers.pipeline.errors import JudgeUnreachable, OverBudget
+from ragpulse_scorers.scorer import NotApplicable
 
 
 class JudgeError(Exception):
@@ -34,6 +35,12 @@ class JudgeRejected(JudgeError, ValueError):
 
     Raised by a ``validate`` callback; the client treats it like unparseable output.
     """
+
+
+class SteeringInData(JudgeError, NotApplicable):
+    """The request's text speaks to the judge (an instruction to grade, the judge's own answer fields): a
+    verdict could be the text's rather than the judge's, so none is asked for. The request is skipped with
+    this reason, not scored."""
 
 
 class BudgetExceeded(JudgeError, OverBudget):

@@ -51,6 +51,13 @@ _PAREN = re.compile(
     rf"(?:\s*(?:[,;]|and)\s*(?:{_ID}|{_MARKER}))*\s*\)",
     re.IGNORECASE,
 )
+# A bare "(1)" or "(2, 3)" is a marker where a marker sits: after a word and before the end of the sentence
+# or line ("... a full refund (1)."). Elsewhere it stays: "(1) Open the app" numbers a step, "f(1)" is code,
+# "(2019)" has four digits.
+_PAREN_NUMBER = re.compile(
+    r"(?<=[^\W_]|[\"'”’*_])[ \t]+\(\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\)(?=[.!?,;:]|[ \t]*$)",
+    re.MULTILINE,
+)
 _PAREN_LABELLED = re.compile(
     r"[ \t]*\(\s*(?:sources?|refs?|references?|citations?|cited\s+(?:from|in)|retrieved\s+from)\s*:"
     r"[^()\n]{1,150}\)",
@@ -81,7 +88,7 @@ def strip_citations(text: str) -> str:
     if "[" in text:
         text = _EDITORIAL.sub(CUT, _FOOTNOTE_REF.sub(CUT, text))
     if "(" in text:
-        text = _PAREN.sub(CUT, _PAREN_LABELLED.sub(CUT, text))
+        text = _PAREN_NUMBER.sub(CUT, _PAREN.sub(CUT, _PAREN_LABELLED.sub(CUT, text)))
     if "[" in text:
         text = _BRACKET.sub(lambda match: _unless_index(match, text), text)
     if _ANY_SUPERSCRIPT.search(text):
@@ -121,7 +128,10 @@ def _unless_index(match: re.Match[str], text: str) -> str:
     if start == 0 or not _BARE_NUMBER.fullmatch(marker) or not re.match(r"[\w)\]]", text[start - 1]):
         return CUT
     identifier = re.search(r"[\w.]*$", text[:start])
-    glued_code = bool(identifier and ("_" in identifier.group() or "." in identifier.group().strip(".")))
+    name = identifier.group() if identifier else ""
+    # "_job_[1]" is an emphasised word before a marker, not code: the underscores wrap the word.
+    emphasised = re.fullmatch(r"(_{1,2})[^\W_][\w]*?[^\W_]?\1", name) is not None
+    glued_code = not emphasised and ("_" in name or "." in name.strip("."))
     return marker if glued_code or _CODE_AFTER.match(text, end) else CUT
 
 

@@ -1,8 +1,10 @@
 """Markdown as blocks of plain text: each heading, list item, table row and paragraph a block of its own.
 
-A block's text has its inline markup taken off (emphasis, code span backticks, links, HTML tags, citation
-markers, quotation marks). Fenced code is kept verbatim as one block. A trailing "Sources:" section and
-footnote definitions that only list references are dropped: they point at sources and state nothing.
+A block's text has its inline markup taken off (emphasis, code span backticks, links, HTML tags and comments,
+citation markers, quotation marks). Characters a reader cannot see (zero-width spaces and joiners, soft
+hyphens, direction marks) go first: "can\u200bnot" reads "cannot" on screen, so it must read so here too.
+Fenced code is kept verbatim as one block. A trailing "Sources:" section and footnote definitions that only
+list references are dropped: they point at sources and state nothing.
 """
 
 from __future__ import annotations
@@ -10,7 +12,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ragpulse_scorers.prose.citations import CUT, close_cuts, is_reference, names_a_source, strip_citations
+from ragpulse_scorers.prose.citations import (
+    CUT,
+    FILE,
+    URL,
+    close_cuts,
+    is_reference,
+    names_a_source,
+    strip_citations,
+)
 
 _FENCE = re.compile(r"(`{3,}|~{3,})")
 _RULE = re.compile(r"(?:[-*_=]\s*){3,}")
@@ -28,6 +38,12 @@ _SOURCES_LABEL = re.compile(
     re.IGNORECASE,
 )
 _MAX_REFERENCE_WORDS = 20
+# A finite verb then more words up to a full stop: the entry says something, it does not just name a source.
+_STATEMENT = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|can|cannot|could|will|would|does|do|did|must|should|may|might"
+    r"|isn't|aren't|wasn't|doesn't|don't|won't|can't)\b[^.!?]*\w[^.!?]*[.!]?\s*$",
+    re.IGNORECASE,
+)
 # A heading of a few words without a full stop or a number labels what follows; a longer one is a sentence.
 _MAX_LABEL_WORDS = 8
 
@@ -49,6 +65,18 @@ _DOUBLE_QUOTES = re.compile(r"[\"“”„‟«»‹›「」『』]")
 _SINGLE_QUOTE = re.compile(r"['‘’]")
 _SPACE_BEFORE_PUNCTUATION = re.compile(r"\s+([.,;:!?])")
 _EMPTY_BRACKETS = re.compile(r"\(\s*[,;]?\s*\)|\[\s*\]")
+# Unicode format characters that render as nothing (zero-width, soft hyphen, bidi controls, word joiner, BOM).
+_INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+# Shown to nobody: an HTML comment is no part of what the answer says.
+_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+# HTML that starts a block of its own (a paragraph, a list item, a row, a heading): read as a line break.
+_HTML_BLOCK = re.compile(
+    r"</?(?:p|div|li|ul|ol|dl|dt|dd|table|thead|tbody|tfoot|tr|blockquote|section|article|header|footer|aside"
+    r"|main|nav|figure|figcaption|details|summary|hr)\b[^<>\n]*>",
+    re.IGNORECASE,
+)
+_HTML_HEADING = re.compile(r"<h([1-6])\b[^<>\n]*>(.*?)</h\1\s*>", re.IGNORECASE)
+_HTML_CELL_END = re.compile(r"</t[dh]\s*>", re.IGNORECASE)
 _PLACEHOLDER = "\x00{}\x00"
 _PLACEHOLDERS = re.compile("\x00(\\d+)\x00")
 
@@ -65,7 +93,10 @@ class Block:
 
 def markdown_blocks(text: str) -> list[Block]:
     """The blocks of ``text``, in order, with their inline markup taken off."""
-    return _Reader().read(text.replace("\r\n", "\n").replace("\r", "\n"))
+    text = _INVISIBLE.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+    if "<!--" in text:
+        text = _HTML_COMMENT.sub("", text)
+    return _Reader().read(text)
 
 
 def plain_inline(text: str) -> str:
@@ -142,6 +173,10 @@ class _Reader:
         return self._without_references()
 
     def _line(self, line: str) -> None:
+        if not self.fence and "<" in line and (_HTML_BLOCK.search(line) or _HTML_HEADING.search(line)):
+            for part in _html_lines(line):
+                self._line(part)
+            return
         stripped = line.strip()
         if self.fence:
             if stripped.startswith(self.fence):
@@ -241,9 +276,25 @@ class _Reader:
         return [block for i, block in enumerate(self.blocks) if i not in drop and block.text]
 
 
+def _html_lines(line: str) -> list[str]:
+    """A line of HTML as the markdown lines it renders as: blocks apart, headings kept, cells joined."""
+    line = _HTML_HEADING.sub(lambda h: f"\n\n{'#' * int(h.group(1))} {h.group(2)}\n\n", line)
+    line = _HTML_CELL_END.sub("; ", line)
+    return [part.strip().rstrip(";") for part in _HTML_BLOCK.sub("\n\n", line).split("\n")]
+
+
 def _lists_a_reference(block: Block) -> bool:
+    """The entry names a source (a title with a file, a URL or a marker) and states nothing beside it.
+
+    "returns.pdf: the X200 is waterproof" names a source and then makes a claim: a finite verb and a full
+    stop make a statement of what follows the source, which a title ("Refund policy, returns.pdf") is not.
+    """
     raw = block.raw or block.text
-    return is_reference(raw) or (len(block.text.split()) <= _MAX_REFERENCE_WORDS and names_a_source(raw))
+    if is_reference(raw):
+        return True
+    if len(block.text.split()) > _MAX_REFERENCE_WORDS or not names_a_source(raw):
+        return False
+    return not _STATEMENT.search(re.sub(rf"{FILE}|{URL}", " ", block.text, flags=re.IGNORECASE))
 
 
 def _heading(text: str) -> Block:
