@@ -60,17 +60,24 @@ GERMAN_2 = (
     " nicht; die XML-Datei (z. B. XRechnung) ist maßgeblich."
 )
 JAPANESE = "返品は商品到着後14日以内に受け付けます。\n\n未開封の商品に限り、送料は当社が負担します。"
-JAPANESE_2 = "開封済みの商品は返品できません。ただし、初期不良の場合は交換いたします。\n\n詳しくはサポート窓口（平日9時〜18時）へ。"
+JAPANESE_2 = (
+    "開封済みの商品は返品できません。ただし、初期不良の場合は交換いたします。\n\n"
+    "詳しくはサポート窓口（平日9時〜18時）へ。"
+)
 CHINESE = "会员可以在“账户设置”中随时取消订阅。\n\n取消后，当前计费周期结束前账户仍然有效。"
 CHINESE_2 = "年度会员在购买后30天内可申请全额退款：\n1. 打开订单页面；\n2. 点击“申请退款”。"
-ARABIC = "يمكن إلغاء الاشتراك في أي وقت من صفحة الإعدادات.\n\nيبقى الحساب نشطًا حتى نهاية فترة الفوترة الحالية."
+ARABIC = (
+    "يمكن إلغاء الاشتراك في أي وقت من صفحة الإعدادات.\n\nيبقى الحساب نشطًا حتى نهاية فترة الفوترة الحالية."
+)
 ARABIC_2 = "لا تُسترد رسوم الاشتراك الشهري، لكن يمكن الإلغاء في أي وقت."
 FRENCH = (
     "Le remboursement d'un abonnement annuel est possible sous 30 jours.\n\nPassé ce délai : aucun"
     " remboursement, mais la résiliation reste possible « à tout moment »."
 )
 FRENCH_2 = "Les abonnements mensuels ne sont pas remboursables (voir l'article 4.2 des CGV)."
-SPANISH = "Los planes anuales se pueden reembolsar en un plazo de 30 días.\n\n¿Plan mensual? No es reembolsable."
+SPANISH = (
+    "Los planes anuales se pueden reembolsar en un plazo de 30 días.\n\n¿Plan mensual? No es reembolsable."
+)
 SPANISH_2 = "El reembolso se abona en el método de pago original en 5-10 días hábiles."
 
 ONE_PARAGRAPH = (
@@ -103,7 +110,11 @@ def _assistant(text: str) -> ChatMessage:
 
 
 def _tool_turn(name: str, arguments: dict[str, Any], result: Any) -> list[ChatMessage]:
-    call = {"id": "call_7", "type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}
+    call = {
+        "id": "call_7",
+        "type": "function",
+        "function": {"name": name, "arguments": json.dumps(arguments)},
+    }
     return [
         {"role": "assistant", "content": None, "tool_calls": [call]},
         {"role": "tool", "tool_call_id": "call_7", "content": result},
@@ -132,7 +143,10 @@ def _markdown_sources(docs: tuple[str, ...], question: str) -> list[ChatMessage]
 
 def _relevant_passages(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
     passages = "\n\n".join(f"[{n}] {doc}" for n, doc in enumerate(docs, 1))
-    return [_system(f"{ANSWER_RULES} Cite passages as [n].\n\nRelevant passages:\n\n{passages}"), _user(question)]
+    return [
+        _system(f"{ANSWER_RULES} Cite passages as [n].\n\nRelevant passages:\n\n{passages}"),
+        _user(question),
+    ]
 
 
 def _document_n(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
@@ -141,13 +155,19 @@ def _document_n(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
 
 
 def _source_file_page(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
-    body = "\n\n".join(f"Source ({title}, p. {n + 2}):\n{doc}" for n, (title, doc) in enumerate(zip(TITLES, docs)))
+    body = "\n\n".join(
+        f"Source ({title}, p. {n + 2}):\n{doc}"
+        for n, (title, doc) in enumerate(zip(TITLES, docs, strict=False))
+    )
     return [_system(ANSWER_RULES), _user(f"Use these sources.\n\n{body}\n\nQuestion: {question}")]
 
 
 def _lenticular(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
     body = "\n".join(f"【{n}】{doc}" for n, doc in enumerate(docs, 1))
-    return [_system("请根据以下参考资料回答用户的问题，并用【n】标注来源。\n\n参考资料：\n" + body), _user(question)]
+    return [
+        _system("请根据以下参考资料回答用户的问题，并用【n】标注来源。\n\n参考资料：\n" + body),
+        _user(question),
+    ]
 
 
 def _double_angle(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
@@ -164,7 +184,7 @@ def _anthropic_documents(docs: tuple[str, ...], question: str) -> list[ChatMessa
     body = "\n".join(
         f'<document index="{n}">\n<source>{title}</source>\n<document_content>\n{doc}\n</document_content>\n'
         "</document>"
-        for n, (title, doc) in enumerate(zip(TITLES, docs), 1)
+        for n, (title, doc) in enumerate(zip(TITLES, docs, strict=False), 1)
     )
     return [_user(f"<documents>\n{body}\n</documents>\n\n{ANSWER_RULES}\n\n{question}")]
 
@@ -176,13 +196,16 @@ def _context_doc_ids(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
 
 def _cdata(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
     body = "\n".join(f"  <document><![CDATA[{doc}]]></document>" for doc in docs)
-    return [_system(ANSWER_RULES), _user(f"<knowledge>\n{body}\n</knowledge>\n<question>{question}</question>")]
+    return [
+        _system(ANSWER_RULES),
+        _user(f"<knowledge>\n{body}\n</knowledge>\n<question>{question}</question>"),
+    ]
 
 
 def _json_page_content(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
     records = [
         {"page_content": doc, "metadata": {"source": title, "page": n}}
-        for n, (title, doc) in enumerate(zip(TITLES, docs))
+        for n, (title, doc) in enumerate(zip(TITLES, docs, strict=False))
     ]
     block = json.dumps(records, indent=2, ensure_ascii=False)
     return [_system(f"{ANSWER_RULES}\n\nRetrieved documents (JSON):\n```json\n{block}\n```"), _user(question)]
@@ -190,7 +213,11 @@ def _json_page_content(docs: tuple[str, ...], question: str) -> list[ChatMessage
 
 def _json_minified_sentence(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
     records = [{"id": f"d{n}", "text": doc, "score": round(0.9 - n / 10, 2)} for n, doc in enumerate(docs)]
-    return [_user(f"The search returned {json.dumps(records, separators=(',', ':'))} - answer from it: {question}")]
+    return [
+        _user(
+            f"The search returned {json.dumps(records, separators=(',', ':'))} - answer from it: {question}"
+        )
+    ]
 
 
 def _json_snippets(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
@@ -198,14 +225,16 @@ def _json_snippets(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
         "query": question,
         "results": [
             {"title": title, "url": f"https://help.example.com/{title}", "snippet": doc}
-            for title, doc in zip(TITLES, docs)
+            for title, doc in zip(TITLES, docs, strict=False)
         ],
     }
     return [_system(ANSWER_RULES), _user(json.dumps(results, indent=1)), _user(question)]
 
 
 def _json_content_key(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
-    records = json.dumps([{"content": doc, "source": title} for title, doc in zip(TITLES, docs)])
+    records = json.dumps(
+        [{"content": doc, "source": title} for title, doc in zip(TITLES, docs, strict=False)]
+    )
     return [_system(f"{ANSWER_RULES}\nContext: {records}"), _user(question)]
 
 
@@ -213,12 +242,16 @@ def _yaml_like(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
     def block(doc: str) -> str:
         return "\n".join(f"      {line}" if line else "" for line in doc.split("\n"))
 
-    items = "\n".join(f"  - source: {title}\n    content: |\n{block(doc)}" for title, doc in zip(TITLES, docs))
+    items = "\n".join(
+        f"  - source: {title}\n    content: |\n{block(doc)}" for title, doc in zip(TITLES, docs, strict=False)
+    )
     return [_system(f"{ANSWER_RULES}\n\ndocuments:\n{items}"), _user(question)]
 
 
 def _markdown_table(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
-    rows = "\n".join(f"| {n} | {title} | {doc} |" for n, (title, doc) in enumerate(zip(TITLES, docs), 1))
+    rows = "\n".join(
+        f"| {n} | {title} | {doc} |" for n, (title, doc) in enumerate(zip(TITLES, docs, strict=False), 1)
+    )
     table = "| # | Source | Passage |\n|---|--------|---------|\n" + rows
     return [_user(f"{ANSWER_RULES}\n\n{table}\n\nQuestion: {question}")]
 
@@ -231,7 +264,10 @@ def _fenced(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
 def _message_per_document(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
     return [
         _system(ANSWER_RULES),
-        *(_system(f"Document {n} ({title}):\n{doc}") for n, (title, doc) in enumerate(zip(TITLES, docs), 1)),
+        *(
+            _system(f"Document {n} ({title}):\n{doc}")
+            for n, (title, doc) in enumerate(zip(TITLES, docs, strict=False), 1)
+        ),
         _user(question),
     ]
 
@@ -249,7 +285,9 @@ def _prefilled(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
 
 
 def _tool_json(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
-    result = json.dumps({"documents": [{"title": t, "content": d} for t, d in zip(TITLES, docs)]})
+    result = json.dumps(
+        {"documents": [{"title": t, "content": d} for t, d in zip(TITLES, docs, strict=False)]}
+    )
     return [_system(ANSWER_RULES), _user(question), *_tool_turn("search_docs", {"query": question}, result)]
 
 
@@ -277,8 +315,13 @@ def _content_parts(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
 
 
 def _content_parts_system(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
-    parts = [{"type": "text", "text": ANSWER_RULES}] + [{"type": "text", "text": f"<doc>{d}</doc>"} for d in docs]
-    return [{"role": "system", "content": parts}, {"role": "user", "content": [{"type": "text", "text": question}]}]
+    parts = [{"type": "text", "text": ANSWER_RULES}] + [
+        {"type": "text", "text": f"<doc>{d}</doc>"} for d in docs
+    ]
+    return [
+        {"role": "system", "content": parts},
+        {"role": "user", "content": [{"type": "text", "text": question}]},
+    ]
 
 
 def _german(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
@@ -306,7 +349,10 @@ def _chinese(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
 
 def _japanese(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
     body = "\n\n".join(f"文書{n}：\n{doc}" for n, doc in enumerate(docs, 1))
-    return [_system("以下の文書だけを参考にして、質問に日本語で答えてください。\n\n" + body), _user(f"質問：{question}")]
+    return [
+        _system("以下の文書だけを参考にして、質問に日本語で答えてください。\n\n" + body),
+        _user(f"質問：{question}"),
+    ]
 
 
 def _arabic(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
@@ -342,8 +388,14 @@ def _numbered_xml(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
     return [_system(f"{ANSWER_RULES}\n\n<documents>\n{body}\n</documents>"), _user(question)]
 
 
-def _t(name: str, family: str, build: Callable[[tuple[str, ...], str], list[ChatMessage]],
-       docs: tuple[str, ...] = EN_DOCS, question: str = EN_QUESTION, **expected: Any) -> Trial:  # fmt: skip
+def _t(
+    name: str,
+    family: str,
+    build: Callable[[tuple[str, ...], str], list[ChatMessage]],
+    docs: tuple[str, ...] = EN_DOCS,
+    question: str = EN_QUESTION,
+    **expected: Any,
+) -> Trial:
     return Trial(name, family, question, docs, build(docs, question), **expected)
 
 
@@ -356,8 +408,10 @@ FR_Q = "Un abonnement mensuel est-il remboursable ?"
 ES_Q = "¿Se puede reembolsar un plan mensual?"
 
 TRIALS: tuple[Trial, ...] = (
-    *(_t(f"rule-{name}", "delimited", _rule_delimited(rule)) for name, rule in
-      (("dashes", "---"), ("stars", "***"), ("equals", "===="), ("underscores", "___"))),  # fmt: skip
+    *(
+        _t(f"rule-{name}", "delimited", _rule_delimited(rule))
+        for name, rule in (("dashes", "---"), ("stars", "***"), ("equals", "===="), ("underscores", "___"))
+    ),
     _t("markdown-sources-headings", "headings", _markdown_sources),
     _t("relevant-passages-brackets", "numbered", _relevant_passages),
     _t("document-n-colon", "numbered", _document_n),
@@ -401,9 +455,20 @@ TRIALS: tuple[Trial, ...] = (
     _t("empty-documents-tag", "hostile", _empty_documents_tag, (), refusal="no_context"),
     _t("empty-context-heading", "hostile", _empty_context_heading, (), refusal="no_context"),
     _t("empty-tool-result", "hostile", _empty_json_tool, (), refusal="no_context"),
-    _t("empty-document-among-others", "hostile", _numbered_xml, (REFUNDS, "", ERRORS),
-       alternatives=((REFUNDS, ERRORS),)),  # fmt: skip
-    _t("duplicate-documents", "hostile", _document_n, (REFUNDS, ERRORS, REFUNDS)),
+    _t(
+        "empty-document-among-others",
+        "hostile",
+        _numbered_xml,
+        (REFUNDS, "", ERRORS),
+        alternatives=((REFUNDS, ERRORS),),
+    ),
+    _t(
+        "duplicate-documents",
+        "hostile",
+        _document_n,
+        (REFUNDS, ERRORS, REFUNDS),
+        alternatives=((REFUNDS, ERRORS),),
+    ),
     _t("document-holds-the-question", "hostile", _document_n, (FAQ_WITH_QUESTION, REFUNDS)),
     _t("document-holds-the-question-xml", "hostile", _anthropic_documents, (FAQ_WITH_QUESTION, INSTALL)),
 )

@@ -203,6 +203,12 @@ _LABEL_LINE: Final = re.compile(
 )
 _HEADING: Final = re.compile(r"^\s*#{1,6}\s+(?P<label>[^\n]{1,80}?)\s*#*\s*$")
 _DELIMITER: Final = re.compile(r"^\s*(?:-{3,}|={3,}|\*{3,}|_{3,}|~{3,}|#{3,}|`{3,}\w*)\s*$")
+_CODE_FENCE: Final = re.compile(r"^\s*(?P<fence>```|~~~)(?P<language>[\w+#.-]*)\s*$")
+_WRAPPER_LANGUAGES: Final = frozenset(
+    ["", "text", "txt", "plain", "plaintext", "markdown", "md", "json", "jsonl", "yaml", "yml", "xml"]
+)
+"""What a template's own fences are tagged with (plain text, or a data format holding the documents); a fence
+tagged with a programming language ("```bash") opens code inside a document."""
 _SECTION: Final = re.compile(r"^\s*\[\[ ## (?P<name>[\w ]+?) ## \]\]\s*$")
 _ITEM_PATTERNS: Final = (
     # [1] text, [Document 1] text, [doc1] text
@@ -266,11 +272,14 @@ _FORWARD: Final = re.compile(
 _LEFTOVER: Final = re.compile(
     rf"</?(?:{'|'.join(sorted(CONTAINER_TAGS))}|doc|document|document_content|passage)\b[^>]*>|"
     r"^\s*</?[A-Za-z][\w.:-]*(?:\s[^<>\n]*)?/?>|"
-    r"^\s*(?:```|\"\"\"|\[\[ ##)|^\s*[├└]|^\s*[=#~]{3,}\s*\S.*$|^\s*\[[^\]\n]{1,40}\]\s*:?\s*$",
+    r"^\s*(?:\"\"\"|\[\[ ##)|^\s*[├└]|^\s*[\w-]{1,40}\s*:\s*[|>][+-]?\s*$|^\s*[=#~]{3,}\s*\S.*$|"
+    r"^\s*\[[^\]\n]{1,40}\]\s*:?\s*$",
     re.IGNORECASE | re.MULTILINE,
 )
 """Container syntax left in a recovered document: a tag, a fence, a tree branch, a labelled rule
-("==== [File:a.md]:"), a label alone on its line ("[END CONTEXT 1]"). The document was read half-way."""
+("==== [File:a.md]:"), a label alone on its line ("[END CONTEXT 1]"), a YAML key opening a block of text
+("content: |"). The document was read half-way. (A code fence is left over only when it is not closed: a
+document may hold code.)"""
 _BARE: Final = re.compile(r"^\s*(?:\d+|[A-Za-z_][\w.-]{0,30}\s*[:：]\s*\S+)\s*$")
 """A "document" that is a number or one ``key: value`` pair: a label or metadata split off its text."""
 _TELLS: Final = re.compile(r"\b(?:answer|respond|reply|use|say|cite|do not|don't|only|if)\b", re.IGNORECASE)
@@ -293,6 +302,11 @@ _TEXT_COLUMNS: Final = frozenset(
 _CONTEXT_SECTION: Final = re.compile(
     r"(context|documents|docs|passages|sources|knowledge|evidence|chunks|references)$"
 )
+
+
+class _NotSeparable(Exception):
+    """A reading found documents whose extent it cannot tell (a document may run on past where the reading
+    would end it, or was cut where a document's own heading or colon says it goes on)."""
 
 
 @dataclass(frozen=True)
@@ -337,7 +351,10 @@ def read_prompt(messages: Sequence[Message], known_question: str = "") -> Prompt
         if index in per_message:
             chunks.append(message.text.strip())
             continue
-        parsed = _parse(message.text, whole_block=message.role is Role.TOOL, asking=index == asking)
+        try:
+            parsed = _parse(message.text, whole_block=message.role is Role.TOOL, asking=index == asking)
+        except _NotSeparable:
+            parsed = _Parsed([], [], None, ambiguous=True)
         ambiguous = ambiguous or parsed.ambiguous
         chunks.extend(parsed.chunks)
         if message.role is Role.USER and not parsed.chunks:
@@ -353,12 +370,42 @@ def read_prompt(messages: Sequence[Message], known_question: str = "") -> Prompt
         key = normalized(chunk)
         if key and key not in dropped and not _PLACEHOLDER.match(key) and chunk not in kept:
             kept.append(chunk)
-    if ambiguous or any(_LEFTOVER.search(chunk) or _BARE.match(chunk) or _torn(chunk) for chunk in kept):
+    if ambiguous or any(_half_read(chunk) for chunk in kept):
         return PromptReading((), question, not_separable=True)
     if not kept:
         refers = any(_refers_to_documents(m.text) for m in turn if m.role in (Role.SYSTEM, Role.USER))
         return PromptReading((), question, not_separable=refers)
     return PromptReading(tuple(kept), question)
+
+
+def _half_read(chunk: str) -> bool:
+    return bool(_LEFTOVER.search(chunk) or _BARE.match(chunk) or _torn(chunk)) or _open_fence(chunk)
+
+
+def _open_fence(chunk: str) -> bool:
+    """A chunk with a code fence it never closes: a fence of the template's, or a document cut inside its
+    code."""
+    fences = [line for line in chunk.splitlines() if _CODE_FENCE.match(line) or line.strip() == '"""']
+    return len(fences) % 2 == 1
+
+
+def _code_lines(lines: list[str]) -> set[int]:
+    """The lines of code blocks inside documents (fences tagged with a language, and every line up to the
+    closing fence): nothing in them is a rule, a label or a break between documents."""
+    code: set[int] = set()
+    index = 0
+    while index < len(lines):
+        match = _CODE_FENCE.match(lines[index])
+        if match is None or match.group("language").lower() in _WRAPPER_LANGUAGES:
+            index += 1
+            continue
+        fence = match.group("fence")
+        closing = next((j for j in range(index + 1, len(lines)) if lines[j].strip() == fence), None)
+        if closing is None:
+            return code
+        code.update(range(index, closing + 1))
+        index = closing + 1
+    return code
 
 
 def _torn(chunk: str) -> bool:
@@ -394,7 +441,10 @@ def _one_document_per_message(turn: list[Message], asking: int | None) -> set[in
     if not _refers_to_documents(first):
         return set()
     rest = systems[1:]
-    if any(_parse(turn[i].text, asking=False).chunks for i in rest):
+    try:
+        if any(_parse(turn[i].text, asking=False).chunks for i in rest):
+            return set()
+    except _NotSeparable:
         return set()
     return set(rest)
 
@@ -533,8 +583,9 @@ def _cells(line: str) -> list[str]:
 def _fenced_documents(text: str) -> tuple[str, list[str]]:
     """Documents in fenced blocks (``\"\"\"`` or code fences) each after a label line ("Source: a.md",
     "Wikipedia article section:"), or in two or more such blocks; and the text without them."""
-    blocks = fenced_blocks(text)
     lines = text.splitlines()
+    code = _code_lines(lines)
+    blocks = [block for block in fenced_blocks(text) if block[1] not in code]
     labelled = [block for block in blocks if (block[0] < block[1] and lines[block[0]].rstrip().endswith(":"))
                 or (block[0] < block[1] and _item_start(lines[block[0]]) is not None)]  # fmt: skip
     if not blocks or (len(blocks) < 2 and not labelled):
@@ -711,8 +762,13 @@ def _block(lines: list[str], start: int, inline: str, asked_at: int) -> tuple[li
     index = start
     opened = next((line for line in lines[start:] if line.strip()), "")
     level = _heading_level(lines[start - 1]) if start > 0 else 0
+    code = _code_lines(lines)
     while index < len(lines):
         line = lines[index]
+        if index in code:
+            body.append(line)
+            index += 1
+            continue
         if _DELIMITER.match(line) and not _DELIMITER.match(opened) and any(text.strip() for text in body):
             # A rule after the documents, in a block that did not open with one, closes it.
             break
@@ -807,11 +863,12 @@ def _split_items(lines: list[str]) -> list[str]:
             return _numbered_items(lines, patterns)
     if _BULLET.match(lines[0]):
         return _bulleted_items(lines)
-    if any(_DELIMITER.match(line) for line in lines):
+    code = _code_lines(lines)
+    if any(_DELIMITER.match(line) for n, line in enumerate(lines) if n not in code):
         pieces: list[str] = []
         current: list[str] = []
-        for line in lines:
-            if _DELIMITER.match(line):
+        for n, line in enumerate(lines):
+            if _DELIMITER.match(line) and n not in code:
                 pieces.append("\n".join(current))
                 current = []
             else:
@@ -840,10 +897,23 @@ def _split_items(lines: list[str]) -> list[str]:
         return headed
     while len(paragraphs) > 1 and _instructs(paragraphs[-1]):
         paragraphs.pop()
+    if any(_goes_on(paragraph) for paragraph in paragraphs[:-1]):
+        raise _NotSeparable
     if len(paragraphs) > 1 or (paragraphs and "\n\n" in paragraphs[0]):
         # (One paragraph holding a blank line: metadata lines joined to the text they describe.)
         return [_unquoted(p) for p in paragraphs]
     return [_unquoted(line.strip()) for line in "\n".join(paragraphs).splitlines() if line.strip()]
+
+
+def _goes_on(paragraph: str) -> bool:
+    """A paragraph that cannot end a document: it introduces what follows (ends on a colon), is a heading
+    alone, or opens a code block it does not close. Documents split at blank lines would be cut."""
+    last = paragraph.rstrip().splitlines()[-1] if paragraph.strip() else ""
+    return (
+        last.rstrip().endswith((":", "："))
+        or bool(_HEADING.match(paragraph.strip()))
+        or _open_fence(paragraph)
+    )
 
 
 def _records(lines: list[str]) -> list[str]:
