@@ -806,25 +806,55 @@ def _heading_level(line: str) -> int:
 
 def _labelled_run(lines: list[str], start: int, asked_at: int) -> tuple[list[str], int]:
     """Documents labelled outside a context block ("Document 1: ...", "[1] ..."): the run of items numbered
-    on from the first, the last one ending at its first blank line."""
+    on from the first. Where the last one ends is read from the others: at its first blank line when they
+    are one paragraph each; at the run's end (less the prompt's closing instructions) when they run over
+    blank lines, or when the label opened a message the document fills; never where the document says it
+    goes on (a line ending on a colon)."""
     expected = _item_start(lines[start])
     index = start
     last_item = start
+    labels = {start}
     while index < len(lines):
         line = lines[index]
         number = _item_start(line)
         if index > start and number is not None and expected is not None and number == expected + 1:
             expected = number
             last_item = index
+            labels.add(index)
         elif index > start and (index == asked_at or _ANSWER_CUE.match(line) or _STOP_LABEL.match(line)):
             break
         index += 1
-    end = next((i for i in range(last_item + 1, index) if not lines[i].strip()), index)
     header = next((lines[i] for i in range(start - 1, -1, -1) if lines[i].strip()), "")
+    end = next((i for i in range(last_item + 1, index) if not lines[i].strip()), index)
+    tail = _without_closing_words(lines[end:index], header)
+    if any(line.strip() for line in tail):
+        paragraphs = any(
+            not lines[i].strip() and lines[i + 1].strip() and i + 1 not in labels
+            for i in range(start, last_item - 1)
+        )
+        fills_message = index == len(lines) and not any(line.strip() for line in lines[:start])
+        if paragraphs or fills_message:
+            return lines[start:end] + tail, index
+        if _goes_on("\n".join(lines[last_item:end])):
+            raise _NotSeparable
     if end - 1 > last_item and _closes(header, lines[end - 1]):
         # "Here is the knowledge base: ... The above is the knowledge base.": the prompt's, not a document's.
         return lines[start : end - 1], end
     return lines[start:end], end
+
+
+def _without_closing_words(lines: list[str], header: str) -> list[str]:
+    """Lines after a document less the prompt's own last paragraphs: instructions about the documents, a
+    line echoing their header, a cue for the answer."""
+    paragraphs = re.split(r"\n\s*\n", "\n".join(lines))
+    while paragraphs and (
+        not paragraphs[-1].strip()
+        or _instructs(paragraphs[-1])
+        or _closes(header, paragraphs[-1].strip())
+        or _ANSWER_CUE.match(paragraphs[-1])
+    ):
+        paragraphs.pop()
+    return "\n\n".join(paragraphs).splitlines()
 
 
 def _closes(header: str, line: str) -> bool:
