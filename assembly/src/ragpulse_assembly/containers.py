@@ -345,4 +345,7 @@ def _json_documents(value: Any) -> list[str] | None:
             inner = _json_documents(item)
             if inner:
                 return inner
+        if any(key.lower() in CONTAINER_TAGS and item == [] for key, item in value.items()):
+            # {"documents": []}: the search found nothing.
+            return []
     return None

@@ -172,7 +172,8 @@ _QUESTION_SECTIONS: Final = frozenset(
 )
 _QUESTION_LABEL: Final = re.compile(
     r"^\s*(?:#{1,6}\s*)?(?:\*\*)?(?P<label>(?:the\s+)?(?:user(?:'s)?\s+|current\s+|follow[- ]up\s+)?"
-    r"(?:question|query|q|input|user))(?:\*\*)?\s*[:：](?:\*\*)?\s*(?P<rest>.*)$",
+    r"(?:question|query|q|input|user|frage|pregunta|domanda|pergunta|vraag|вопрос|问题|問題|質問|提问|질문|"
+    r"السؤال|سؤال))(?:\*\*)?\s*[:：](?:\*\*)?\s*(?P<rest>.*)$",
     re.IGNORECASE,
 )
 _QUESTION_SENTENCE: Final = re.compile(
@@ -211,10 +212,10 @@ _WRAPPER_LANGUAGES: Final = frozenset(
 tagged with a programming language ("```bash") opens code inside a document."""
 _SECTION: Final = re.compile(r"^\s*\[\[ ## (?P<name>[\w ]+?) ## \]\]\s*$")
 _ITEM_PATTERNS: Final = (
-    # [1] text, [Document 1] text, [doc1] text
+    # [1] text, [Document 1] text, [doc1] text, 【1】 text, <<1>> text
     re.compile(
-        r"^\s*\[(?:(?:document|doc|source|passage|chunk|context|excerpt|snippet)\s*)?(?P<n>\d+)\]\s*:?\s*"
-        r"(?P<rest>.*)$",
+        r"^\s*(?:\[|【|<<)(?:(?:document|doc|source|passage|chunk|context|excerpt|snippet)\s*)?(?P<n>\d+)"
+        r"(?:\]|】|>>)\s*[:：]?\s*(?P<rest>.*)$",
         re.I,
     ),
     # [Source 1: handbook.pdf] text, [Document 2 - title]: the label's words after the number are metadata
@@ -229,11 +230,12 @@ _ITEM_PATTERNS: Final = (
         r"(?P<rest>)$",
         re.I,
     ),
-    # Document 1: text, Source [2] (wiki.txt): text, ### Passage 3
+    # Document 1: text, Source [2] (wiki.txt): text, ### Passage 3, Dokument 2:, 文書1：
     re.compile(
         r"^\s*(?:#{1,6}\s*)?(?:\*\*)?(?:document|doc|source|passage|chunk|context|excerpt|snippet|article|"
-        r"result|reference|record)\s*(?:#|no\.?\s*)?\[?(?P<n>\d+)\]?(?:\s*\([^)\n]*\))?(?:\*\*)?\s*"
-        r"(?:[:.\-–](?:\*\*)?\s*(?P<rest>.*)|(?P<bare>))$",
+        r"result|reference|record|dokument|quelle|documento|fuente|fonte|extrait|文書|文档|文件|资料|資料|"
+        r"出典|来源|ドキュメント)\s*(?:#|no\.?\s*)?\[?(?P<n>\d+)\]?(?:\s*\([^)\n]*\))?(?:\*\*)?\s*"
+        r"(?:[:：.\-–](?:\*\*)?\s*(?P<rest>.*)|(?P<bare>))$",
         re.I,
     ),
 )  # fmt: skip
@@ -373,9 +375,25 @@ def read_prompt(messages: Sequence[Message], known_question: str = "") -> Prompt
     if ambiguous or any(_half_read(chunk) for chunk in kept):
         return PromptReading((), question, not_separable=True)
     if not kept:
-        refers = any(_refers_to_documents(m.text) for m in turn if m.role in (Role.SYSTEM, Role.USER))
-        return PromptReading((), question, not_separable=refers)
+        prompts = [m.text for m in turn if m.role in (Role.SYSTEM, Role.USER)]
+        refers = any(_refers_to_documents(text) for text in prompts)
+        empty = any(_shows_no_documents(text) for text in prompts)
+        return PromptReading((), question, not_separable=refers and not empty)
     return PromptReading(tuple(kept), question)
+
+
+def _shows_no_documents(text: str) -> bool:
+    """The prompt's place for documents is there and empty: a container element with nothing in it, or a
+    context header with nothing under it before the question (the search found nothing)."""
+    if any(element.tag in CONTAINER_TAGS and not element.body(text).strip() for element in elements(text)):
+        return True
+    lines = text.splitlines()
+    for index in range(len(lines)):
+        if _asked(lines[index]) is None and _context_header(lines, index) == "":
+            following = next((line for line in lines[index + 1 :] if line.strip()), None)
+            if following is None or _asked(following) is not None or _ANSWER_CUE.match(following):
+                return True
+    return False
 
 
 def _half_read(chunk: str) -> bool:
