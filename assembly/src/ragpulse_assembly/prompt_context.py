@@ -912,7 +912,11 @@ def _split_items(lines: list[str]) -> list[str]:
     if _BULLET.match(lines[0]):
         return _bulleted_items(lines)
     code = _code_lines(lines)
-    if any(_DELIMITER.match(line) for n, line in enumerate(lines) if n not in code):
+    rules = [n for n, line in enumerate(lines) if _DELIMITER.match(line) and n not in code]
+    if rules:
+        if len({_rule_shape(lines, n) for n in rules if 0 < n < len(lines) - 1}) > 1:
+            # A template writes its separator one way; a rule written otherwise is a document's own.
+            raise _NotSeparable
         pieces: list[str] = []
         current: list[str] = []
         for n, line in enumerate(lines):
@@ -951,6 +955,11 @@ def _split_items(lines: list[str]) -> list[str]:
         # (One paragraph holding a blank line: metadata lines joined to the text they describe.)
         return [_unquoted(p) for p in paragraphs]
     return [_unquoted(line.strip()) for line in "\n".join(paragraphs).splitlines() if line.strip()]
+
+
+def _rule_shape(lines: list[str], index: int) -> tuple[str, bool, bool]:
+    """A rule line as written: its characters, and whether a blank line comes before and after it."""
+    return lines[index].strip(), not lines[index - 1].strip(), not lines[index + 1].strip()
 
 
 def _goes_on(paragraph: str) -> bool:
