@@ -28,6 +28,7 @@ example, or whose documents keep part of their container's markup gives no docum
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -549,10 +550,34 @@ def _json_paragraphs(text: str) -> tuple[str, list[str]]:
         read = json_reading(paragraph.strip()) or _json_lines(paragraph)
         listed = read.documents if read is not None else python_list(paragraph)
         if not listed:
-            kept.append(paragraph)
-        else:
-            documents.extend(listed)
+            around, listed = _embedded_json(paragraph)
+            if not listed or any(_asked(line) is not None for line in around.splitlines()):
+                # The words around documents in a sentence are the prompt's, unless a label asks.
+                kept.append(around)
+        documents.extend(listed)
     return ("\n\n".join(kept), documents) if documents else (text, [])
+
+
+_JSON_OPENING: Final = re.compile(r"[\[{]\s*[{\[\"]")
+_JSON_TRIES: Final = 50
+"""Openings tried in one paragraph: a document's own brackets must not make a paragraph cost quadratic."""
+
+
+def _embedded_json(paragraph: str) -> tuple[str, list[str]]:
+    """Documents in a JSON value written inside a sentence ("The search returned [{...}] - answer from it"):
+    the paragraph with the value cut out, and the documents; the paragraph as it is when there is none."""
+    decoder = json.JSONDecoder()
+    for tries, opening in enumerate(_JSON_OPENING.finditer(paragraph)):
+        if tries >= _JSON_TRIES:
+            break
+        try:
+            _, end = decoder.raw_decode(paragraph, opening.start())
+        except (json.JSONDecodeError, RecursionError):
+            continue
+        read = json_reading(paragraph[opening.start() : end])
+        if read is not None and read.documents:
+            return paragraph[: opening.start()] + paragraph[end:], read.documents
+    return paragraph, []
 
 
 def _json_lines(paragraph: str) -> JsonReading | None:
