@@ -275,7 +275,8 @@ _FORWARD: Final = re.compile(
 _LEFTOVER: Final = re.compile(
     rf"</?(?:{'|'.join(sorted(CONTAINER_TAGS))}|doc|document|document_content|passage)\b[^>]*>|"
     r"^\s*</?[A-Za-z][\w.:-]*(?:\s[^<>\n]*)?/?>|"
-    r"^\s*(?:\"\"\"|\[\[ ##)|^\s*[├└]|^\s*[\w-]{1,40}\s*:\s*[|>][+-]?\s*$|^\s*[=#~]{3,}\s*\S.*$|"
+    r"^\s*(?:\"\"\"|\[\[ ##)|^\s*[├└]|^\s*[\w-]{1,40}\s*:\s*[|>][+-]?\s*$|"
+    r"^\s*(?:[=~]{3,}\s*\S.*|#{3,}(?:[^#\s].*|\s*\[.*))$|"
     r"^\s*\[[^\]\n]{1,40}\]\s*:?\s*$",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -357,7 +358,9 @@ def read_prompt(messages: Sequence[Message], known_question: str = "") -> Prompt
         try:
             parsed = _parse(message.text, whole_block=message.role is Role.TOOL, asking=index == asking)
         except _NotSeparable:
-            parsed = _Parsed([], [], None, ambiguous=True)
+            labelled = [_asked(line) for line in message.text.splitlines()]
+            asked_here = [rest for rest in labelled if rest] if index == asking else []
+            parsed = _Parsed([], [], asked_here[-1] if asked_here else "", ambiguous=True)
         ambiguous = ambiguous or parsed.ambiguous
         chunks.extend(parsed.chunks)
         if message.role is Role.USER and not parsed.chunks:
@@ -851,8 +854,8 @@ def _labelled_run(lines: list[str], start: int, asked_at: int) -> tuple[list[str
     """Documents labelled outside a context block ("Document 1: ...", "[1] ..."): the run of items numbered
     on from the first. Where the last one ends is read from the others: at its first blank line when they
     are one paragraph each; at the run's end (less the prompt's closing instructions) when they run over
-    blank lines, or when the label opened a message the document fills; never where the document says it
-    goes on (a line ending on a colon)."""
+    blank lines, or when the label opened a message the document fills. When they are one paragraph each and
+    more text follows, it cannot be told."""
     expected = _item_start(lines[start])
     index = start
     last_item = start
@@ -878,8 +881,8 @@ def _labelled_run(lines: list[str], start: int, asked_at: int) -> tuple[list[str
         fills_message = index == len(lines) and not any(line.strip() for line in lines[:start])
         if paragraphs or fills_message:
             return lines[start:end] + tail, index
-        if _goes_on("\n".join(lines[last_item:end])):
-            raise _NotSeparable
+        # The last document may go on past its blank line, or the prompt's words follow it: no telling.
+        raise _NotSeparable
     if end - 1 > last_item and _closes(header, lines[end - 1]):
         # "Here is the knowledge base: ... The above is the knowledge base.": the prompt's, not a document's.
         return lines[start : end - 1], end
@@ -988,14 +991,10 @@ def _rule_shape(lines: list[str], index: int) -> tuple[str, bool, bool]:
 
 
 def _goes_on(paragraph: str) -> bool:
-    """A paragraph that cannot end a document: it introduces what follows (ends on a colon), is a heading
-    alone, or opens a code block it does not close. Documents split at blank lines would be cut."""
+    """A paragraph that cannot end a document: it introduces what follows (ends on a colon or a heading),
+    or opens a code block it does not close. Documents split at blank lines would be cut."""
     last = paragraph.rstrip().splitlines()[-1] if paragraph.strip() else ""
-    return (
-        last.rstrip().endswith((":", "："))
-        or bool(_HEADING.match(paragraph.strip()))
-        or _open_fence(paragraph)
-    )
+    return last.rstrip().endswith((":", "：")) or bool(_HEADING.match(last)) or _open_fence(paragraph)
 
 
 def _records(lines: list[str]) -> list[str]:
