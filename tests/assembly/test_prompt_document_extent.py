@@ -1,5 +1,5 @@
-"""Where a pasted document ends: documents of several paragraphs (lists, code blocks, a line ending on a colon,
-a heading, a rule of their own), in numbered, delimited, blank-line and JSON-in-a-sentence layouts, come out
+"""Where a pasted document ends: documents of several paragraphs (lists, code blocks, a line ending on a
+colon, a heading, a rule of their own), in numbered, delimited, blank-line and JSON-in-a-sentence layouts, come out
 exactly or are refused as not separable; never cut, merged or split. An empty place for documents is no
 context, not an inseparable one."""
 
@@ -16,11 +16,12 @@ S, U, T = Role.SYSTEM, Role.USER, Role.TOOL
 QUESTION = "How long are invoices kept?"
 RULES = "Answer only from the documents provided. If they do not hold the answer, say so."
 
-words = st.sampled_from(
-    "invoices are kept ten years the archive stores every receipt audits need originals refunds take"
-    " five days plans renew monthly Rechnungen werden aufbewahrt 发票 保存 十年 領収書 «quoted» (brackets)"
-    ' [ref] "said" 42 3.5% e-mail'.split()
+WORDS = (
+    "invoices are kept ten years the archive stores every receipt audits need originals refunds take five"
+    " days plans renew monthly Rechnungen werden aufbewahrt 发票 保存 十年 領収書 «quoted» (brackets) [ref]"
+    ' "said" 42 3.5% e-mail'
 )
+words = st.sampled_from(WORDS.split())
 sentence = st.lists(words, min_size=3, max_size=12).map(lambda w: " ".join(w).capitalize() + ".")
 lead_in = st.lists(words, min_size=2, max_size=6).map(lambda w: " ".join(w).capitalize() + ":")
 code = st.sampled_from(["```python\nx = 1\n\ny = 2\n```", "```bash\ntar -xzf a.tgz\n```", "```js\nf();\n```"])
@@ -151,7 +152,7 @@ def test_a_code_block_inside_a_document_is_part_of_it() -> None:
 
 def test_character_data_is_read_as_written() -> None:
     doc = 'if (a < b && c > d) {\n    return "<ok>";\n}'
-    reading = read_prompt([Message(U, f"<documents><document><![CDATA[{doc}]]></document>"
-                                      f"<document>Second.</document></documents>\n\nQuestion: {QUESTION}")])  # fmt: skip
+    pasted = f"<documents><document><![CDATA[{doc}]]></document><document>Second.</document></documents>"
+    reading = read_prompt([Message(U, f"{pasted}\n\nQuestion: {QUESTION}")])
 
     assert reading.chunks == (doc, "Second.")
