@@ -1,7 +1,7 @@
 """Where a pasted document ends: documents of several paragraphs (lists, code blocks, a line ending on a
-colon, a heading, a rule of their own), in numbered, delimited, blank-line and JSON-in-a-sentence layouts, come out
-exactly or are refused as not separable; never cut, merged or split. An empty place for documents is no
-context, not an inseparable one."""
+colon, a heading, a rule of their own), in numbered, delimited, blank-line and JSON-in-a-sentence layouts,
+come out exactly or are refused as not separable; never cut, merged or split. An empty place for documents
+is no context, not an inseparable one."""
 
 from __future__ import annotations
 
