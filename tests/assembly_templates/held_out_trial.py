@@ -472,3 +472,21 @@ TRIALS: tuple[Trial, ...] = (
     _t("document-holds-the-question", "hostile", _document_n, (FAQ_WITH_QUESTION, REFUNDS)),
     _t("document-holds-the-question-xml", "hostile", _anthropic_documents, (FAQ_WITH_QUESTION, INSTALL)),
 )
+
+RECOVERED = frozenset(
+    [
+        "rule-dashes", "rule-stars", "rule-equals", "rule-underscores", "relevant-passages-brackets",
+        "document-n-colon", "lenticular-numbers-chinese", "double-angle-numbers", "blank-lines-one-paragraph",
+        "anthropic-documents", "context-doc-ids", "cdata-documents", "numbered-document-tags",
+        "json-page-content-pretty", "json-search-snippets", "json-content-after-label", "markdown-table-rows",
+        "fenced-snippets", "system-message-per-document", "assistant-prefilled", "tool-json-documents",
+        "tool-text-numbered", "tool-escaped-unicode", "german-kontext", "french-documents",
+        "spanish-contexto-rules", "chinese-references", "japanese-documents", "arabic-context-rtl",
+        "separator-inside-document", "question-first-passages", "single-document",
+        "empty-document-among-others", "duplicate-documents", "document-holds-the-question", "document-holds-the-question-xml",
+    ]
+)  # fmt: skip
+"""The trials whose documents and question come out exactly under every instrumentation that carries them,
+once the parser was fixed: what a change must not lose. The others are refused with a reason (the empty
+ones as no_context), where a reader could not tell the documents apart either, or where the instrumentation
+records a content-part array as one text."""
