@@ -483,7 +483,8 @@ RECOVERED = frozenset(
         "tool-text-numbered", "tool-escaped-unicode", "german-kontext", "french-documents",
         "spanish-contexto-rules", "chinese-references", "japanese-documents", "arabic-context-rtl",
         "separator-inside-document", "question-first-passages", "single-document",
-        "empty-document-among-others", "duplicate-documents", "document-holds-the-question", "document-holds-the-question-xml",
+        "empty-document-among-others", "duplicate-documents", "document-holds-the-question",
+        "document-holds-the-question-xml",
     ]
 )  # fmt: skip
 """The trials whose documents and question come out exactly under every instrumentation that carries them,
