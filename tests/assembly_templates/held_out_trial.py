@@ -491,3 +491,138 @@ RECOVERED = frozenset(
 once the parser was fixed: what a change must not lose. The others are refused with a reason (the empty
 ones as no_context), where a reader could not tell the documents apart either, or where the instrumentation
 records a content-part array as one text."""
+
+
+# The second wave: written after the fixes for the first, before running them, to see whether they generalise.
+ITALIAN = (
+    "Le fatture si conservano per dieci anni.\n\nIn caso di verifica fiscale: conservare fino alla chiusura."
+)
+ITALIAN_2 = "Le ricevute digitali valgono come originali (art. 2220 c.c.)."
+KOREAN = "월간 요금제는 환불되지 않습니다.\n\n다만 언제든지 해지할 수 있습니다."
+KOREAN_2 = "연간 요금제는 구매 후 30일 이내에 환불할 수 있습니다."
+RUSSIAN = (
+    "Ежемесячные тарифы не возвращаются.\n\nОтменить подписку можно в любой момент: «Настройки» → «Оплата»."
+)
+RUSSIAN_2 = "Годовой тариф можно вернуть в течение 30 дней."
+PORTUGUESE = "Planos mensais não são reembolsáveis.\n\nÉ possível cancelar a qualquer momento."
+PORTUGUESE_2 = "Planos anuais: reembolso em até 30 dias."
+CITING = (
+    "Refunds for annual plans follow the policy in [2] of the billing terms.\n[2] of the terms says refunds go"
+    " to the original card.\n\nThis page was last reviewed in May."
+)
+ASKING_INSIDE = (
+    "Support macro 14\n\nQuestion: Can I pause my plan instead?\nAnswer: Yes, for up to three months.\n\nUse"
+    " this macro when a customer asks about pausing."
+)
+
+
+def _records_with_content(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
+    body = "\n\n".join(
+        f"Title: {title}\nURL: https://help.example.com/{title}\nContent: {doc}"
+        for title, doc in zip(TITLES, docs, strict=False)
+    )
+    return [_system(f"Here are some documents that may help:\n\n{body}"), _user(question)]
+
+
+def _headed_file_names(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
+    body = "\n\n".join(f"### Document: {title}\n\n{doc}" for title, doc in zip(TITLES, docs, strict=False))
+    return [_user(f"{ANSWER_RULES}\n\n{body}\n\n### Question\n\n{question}")]
+
+
+def _search_results_xml(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
+    body = "".join(
+        f"<result><title>{title}</title><snippet>{doc}</snippet></result>"
+        for title, doc in zip(TITLES, docs, strict=False)
+    )
+    return [_system(f"{ANSWER_RULES}\n<search_results>{body}</search_results>"), _user(question)]
+
+
+def _source_ids_user_query(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
+    body = "\n".join(f'<source id="{n}">{doc}</source>' for n, doc in enumerate(docs, 1))
+    return [_user(f"### Task:\nAnswer with citations.\n\n<context>\n{body}\n</context>\n\n<user_query>\n"
+                  f"{question}\n</user_query>")]  # fmt: skip
+
+
+def _json_lines_sources(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
+    lines = "\n".join(json.dumps({"source": t, "text": d}) for t, d in zip(TITLES, docs, strict=False))
+    return [_system(f"{ANSWER_RULES}\n\nSources:\n{lines}"), _user(question)]
+
+
+def _labelled_language(header: str, ask: str) -> Callable[[tuple[str, ...], str], list[ChatMessage]]:
+    def build(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
+        body = "\n\n".join(f"[{n}] {doc}" for n, doc in enumerate(docs, 1))
+        return [_user(f"{header}\n\n{body}\n\n{ask} {question}")]
+
+    return build
+
+
+def _portuguese_rules(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
+    body = "\n---\n".join(docs)
+    return [
+        _user(f"Use apenas os documentos abaixo.\n\nDocumentos:\n---\n{body}\n---\n\nPergunta: {question}")
+    ]
+
+
+def _double_encoded_tool(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
+    inner = json.dumps({"hits": [{"content": d, "score": 0.8} for d in docs]})
+    return [_user(question), *_tool_turn("search", {"query": question}, json.dumps(inner))]
+
+
+def _passage_scores(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
+    body = "\n\n".join(f"Passage #{n} (score 0.{90 - n}):\n{doc}" for n, doc in enumerate(docs, 1))
+    return [_system(f"{ANSWER_RULES}\n\n{body}"), _user(question)]
+
+
+def _question_then_context(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
+    body = "\n\n".join(f"[{n}] {doc}" for n, doc in enumerate(docs, 1))
+    return [_user(f"Answer the question below using the context after it.\nQuestion: {question}\n\n"
+                  f"Context:\n{body}")]  # fmt: skip
+
+
+def _split_across_messages(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
+    first = "\n\n".join(f"Document {n}:\n{doc}" for n, doc in enumerate(docs[:2], 1))
+    rest = "\n\n".join(f"Document {n}:\n{doc}" for n, doc in enumerate(docs[2:], 3))
+    return [_system(f"{ANSWER_RULES}\n\n{first}"), _user(f"{rest}\n\nQuestion: {question}")]
+
+
+def _setext_context(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
+    body = "\n\n---\n\n".join(docs)
+    return [_system(f"{ANSWER_RULES}\n\nContext\n=======\n\n{body}"), _user(question)]
+
+
+def _json_with_empty(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
+    listed = json.dumps([{"content": d, "id": n} for n, d in enumerate(docs)], indent=2)
+    return [_system(f"{ANSWER_RULES}\n\nDocuments:\n{listed}"), _user(question)]
+
+
+def _langchain_repr(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
+    listed = ", ".join(f"Document(metadata={{'source': '{t}'}}, page_content={d!r})"
+                       for t, d in zip(TITLES, docs, strict=False))  # fmt: skip
+    return [_system(f"{ANSWER_RULES}\n\nContext: [{listed}]"), _user(question)]
+
+
+SECOND_WAVE: tuple[Trial, ...] = (
+    _t("records-title-url-content", "labelled-records", _records_with_content),
+    _t("headed-file-names", "headings", _headed_file_names),
+    _t("search-results-xml", "xml", _search_results_xml, (REFUNDS, CODE_WITH_ANGLES)),
+    _t("source-ids-user-query", "xml", _source_ids_user_query),
+    _t("json-lines-sources", "json", _json_lines_sources),
+    _t("italian-contesto", "language", _labelled_language("Contesto:", "Domanda:"), (ITALIAN, ITALIAN_2),
+       "Per quanto tempo si conservano le fatture?"),
+    _t("korean-documents", "language", _labelled_language("참고 문서:", "질문:"), (KOREAN, KOREAN_2),
+       "월간 요금제는 환불되나요?"),
+    _t("russian-context", "language", _labelled_language("Контекст:", "Вопрос:"), (RUSSIAN, RUSSIAN_2),
+       "Можно ли вернуть деньги за месячный тариф?"),
+    _t("portuguese-rules", "language", _portuguese_rules, (PORTUGUESE, PORTUGUESE_2),
+       "Planos mensais são reembolsáveis?"),
+    _t("double-encoded-tool-json", "tools", _double_encoded_tool),
+    _t("passage-number-score", "numbered", _passage_scores),
+    _t("question-then-context", "hostile", _question_then_context),
+    _t("documents-across-messages", "messages", _split_across_messages),
+    _t("setext-context-rules", "delimited", _setext_context),
+    _t("json-list-with-empty-content", "hostile", _json_with_empty, (REFUNDS, "", ERRORS),
+       alternatives=((REFUNDS, ERRORS),)),
+    _t("langchain-document-repr", "json", _langchain_repr),
+    _t("document-cites-another-number", "hostile", _document_n, (CITING, REFUNDS, ERRORS)),
+    _t("document-holds-a-question-label", "hostile", _relevant_passages, (ASKING_INSIDE, REFUNDS)),
+)  # fmt: skip
