@@ -501,6 +501,10 @@ def _question(text: str, parsed: _Parsed) -> str:
 
 
 def _parse(text: str, whole_block: bool = False, asking: bool = True) -> _Parsed:
+    encoded = parse_json(text)
+    if isinstance(encoded, str) and encoded.lstrip().startswith(("{", "[")):
+        # JSON encoded twice (a tool's result serialized again as a string): read what it encodes.
+        return _parse(encoded, whole_block, asking)
     lines = text.splitlines()
     if any(_SECTION.match(line) for line in lines):
         return _parse_sections(lines)
@@ -833,7 +837,8 @@ def _block(lines: list[str], start: int, inline: str, asked_at: int) -> tuple[li
         index += 1
     opening = next((i for i, line in enumerate(body) if line.strip()), None)
     if not inline.strip() and opening is not None and _DELIMITER.match(body[opening]):
-        closing = max(i for i, line in enumerate(body) if _DELIMITER.match(line))
+        # The rule that closes is written as the one that opened ("=====" under a title closes nothing).
+        closing = max(i for i, line in enumerate(body) if line.strip() == body[opening].strip())
         if closing > opening:
             return body[opening + 1 : closing], start + closing + 1
         # One rule under the header: the documents run from it to the block's end.
@@ -863,7 +868,8 @@ def _labelled_run(lines: list[str], start: int, asked_at: int) -> tuple[list[str
     while index < len(lines):
         line = lines[index]
         number = _item_start(line)
-        if index > start and number is not None and expected is not None and number == expected + 1:
+        next_label = number is not None and expected is not None and number == expected + 1
+        if index > start and next_label and _label_kind(line) == _label_kind(lines[start]):
             expected = number
             last_item = index
             labels.add(index)
@@ -915,6 +921,14 @@ def _closes(header: str, line: str) -> bool:
     return any(run[i : i + 4] in header for run in unspaced for i in range(len(run) - 3))
 
 
+def _label_kind(line: str, patterns: tuple[re.Pattern[str], ...] = _ITEM_PATTERNS) -> tuple[int, str]:
+    """How a label is written (its pattern and word): "Document 2:" goes on from "Document 1:", a "[2]" in a
+    document's text does not."""
+    shape = next((n for n, pattern in enumerate(patterns) if pattern.match(line)), -1)
+    before_number = re.match(r"\D*", line)
+    return shape, re.sub(r"[^\w]|\d", "", before_number.group().lower() if before_number else "")
+
+
 def _item_start(line: str) -> int | None:
     """The number of a strong document label ("[1] ...", "Document 1: ..."), or None."""
     for pattern in _ITEM_PATTERNS:
@@ -959,7 +973,7 @@ def _split_items(lines: list[str]) -> list[str]:
     listed = _json_documents(text)
     if listed is not None:
         return listed
-    read = json_reading(text)
+    read = json_reading(text) or _json_lines(text)
     if read is not None:
         return read.documents
     listed = python_list(text)
@@ -1079,7 +1093,8 @@ def _numbered_items(lines: list[str], patterns: tuple[re.Pattern[str], ...]) -> 
     starts = [0]
     for index, line in enumerate(lines[1:], 1):
         number = _numbered(line, patterns)
-        if number is not None and expected is not None and number == expected + 1:
+        next_label = number is not None and expected is not None and number == expected + 1
+        if next_label and _label_kind(line, patterns) == _label_kind(lines[0], patterns):
             starts.append(index)
             expected = number
     items = []
