@@ -771,6 +771,9 @@ def _context_header(lines: list[str], index: int, announced: bool = True) -> str
     """The inline rest of a context header line ("Context: <doc>"), "" when it has none, None when the line
     is no context header."""
     line = lines[index]
+    if parse_json(line) is not None:
+        # {"source": "a.md", "text": ...}: a JSON record whose first key names documents is no header.
+        return None
     fenced = index + 1 < len(lines) and _DELIMITER.match(lines[index + 1]) is not None
     heading = _HEADING.match(line)
     if heading and _names_documents(heading.group("label")):
