@@ -473,25 +473,6 @@ TRIALS: tuple[Trial, ...] = (
     _t("document-holds-the-question-xml", "hostile", _anthropic_documents, (FAQ_WITH_QUESTION, INSTALL)),
 )
 
-RECOVERED = frozenset(
-    [
-        "rule-dashes", "rule-stars", "rule-equals", "rule-underscores", "relevant-passages-brackets",
-        "document-n-colon", "lenticular-numbers-chinese", "double-angle-numbers", "blank-lines-one-paragraph",
-        "anthropic-documents", "context-doc-ids", "cdata-documents", "numbered-document-tags",
-        "json-page-content-pretty", "json-search-snippets", "json-content-after-label", "markdown-table-rows",
-        "fenced-snippets", "system-message-per-document", "assistant-prefilled", "tool-json-documents",
-        "tool-text-numbered", "tool-escaped-unicode", "german-kontext", "french-documents",
-        "spanish-contexto-rules", "chinese-references", "japanese-documents", "arabic-context-rtl",
-        "separator-inside-document", "question-first-passages", "single-document",
-        "empty-document-among-others", "duplicate-documents", "document-holds-the-question",
-        "document-holds-the-question-xml",
-    ]
-)  # fmt: skip
-"""The trials whose documents and question come out exactly under every instrumentation that carries them,
-once the parser was fixed: what a change must not lose. The others are refused with a reason (the empty
-ones as no_context), where a reader could not tell the documents apart either, or where the instrumentation
-records a content-part array as one text."""
-
 
 # The second wave: written after the fixes for the first, before running them, to see whether they generalise.
 ITALIAN = (
@@ -507,8 +488,8 @@ RUSSIAN_2 = "Годовой тариф можно вернуть в течени
 PORTUGUESE = "Planos mensais não são reembolsáveis.\n\nÉ possível cancelar a qualquer momento."
 PORTUGUESE_2 = "Planos anuais: reembolso em até 30 dias."
 CITING = (
-    "Refunds for annual plans follow the policy in [2] of the billing terms.\n[2] of the terms says refunds go"
-    " to the original card.\n\nThis page was last reviewed in May."
+    "Refunds for annual plans follow the policy in [2] of the billing terms.\n[2] of the terms says refunds"
+    " go to the original card.\n\nThis page was last reviewed in May."
 )
 ASKING_INSIDE = (
     "Support macro 14\n\nQuestion: Can I pause my plan instead?\nAnswer: Yes, for up to three months.\n\nUse"
@@ -626,3 +607,27 @@ SECOND_WAVE: tuple[Trial, ...] = (
     _t("document-cites-another-number", "hostile", _document_n, (CITING, REFUNDS, ERRORS)),
     _t("document-holds-a-question-label", "hostile", _relevant_passages, (ASKING_INSIDE, REFUNDS)),
 )  # fmt: skip
+
+RECOVERED = frozenset(
+    [
+        "rule-dashes", "rule-stars", "rule-equals", "rule-underscores", "relevant-passages-brackets",
+        "document-n-colon", "lenticular-numbers-chinese", "double-angle-numbers", "blank-lines-one-paragraph",
+        "anthropic-documents", "context-doc-ids", "cdata-documents", "numbered-document-tags",
+        "json-page-content-pretty", "json-search-snippets", "json-content-after-label", "markdown-table-rows",
+        "fenced-snippets", "system-message-per-document", "assistant-prefilled", "tool-json-documents",
+        "tool-text-numbered", "tool-escaped-unicode", "german-kontext", "french-documents",
+        "spanish-contexto-rules", "chinese-references", "japanese-documents", "arabic-context-rtl",
+        "separator-inside-document", "question-first-passages", "single-document",
+        "empty-document-among-others", "duplicate-documents", "document-holds-the-question",
+        "document-holds-the-question-xml",
+        "search-results-xml", "source-ids-user-query", "json-lines-sources", "italian-contesto",
+        "korean-documents", "russian-context", "portuguese-rules", "double-encoded-tool-json",
+        "passage-number-score", "question-then-context", "setext-context-rules",
+        "json-list-with-empty-content",
+        "langchain-document-repr", "document-cites-another-number", "document-holds-a-question-label",
+    ]
+)  # fmt: skip
+"""The trials whose documents and question come out exactly under every instrumentation that carries them,
+once the parser was fixed: what a change must not lose. The others are refused with a reason (the empty
+ones as no_context), where a reader could not tell the documents apart either, or where the instrumentation
+records a content-part array as one text."""
