@@ -631,3 +631,78 @@ RECOVERED = frozenset(
 once the parser was fixed: what a change must not lose. The others are refused with a reason (the empty
 ones as no_context), where a reader could not tell the documents apart either, or where the instrumentation
 records a content-part array as one text."""
+
+
+# The third wave: written after the second wave's fixes, before running them.
+def _list_numbered(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
+    body = "\n".join(f"{n}. {doc}" for n, doc in enumerate(docs, 1))
+    return [_user(f"{ANSWER_RULES}\n\nContext:\n{body}\n\nQuestion: {question}")]
+
+
+def _bulleted(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
+    body = "\n".join(f"- {doc}" for doc in docs)
+    return [_system(f"{ANSWER_RULES}\n\nRelevant documents:\n{body}"), _user(question)]
+
+
+def _llamaindex_metadata(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
+    nodes = "\n\n".join(
+        f"file_path: /data/{title}\nfile_name: {title}\n\n{doc}"
+        for title, doc in zip(TITLES, docs, strict=False)
+    )
+    return [_user("Context information is below.\n---------------------\n" + nodes + "\n---------------------\n"
+                  f"Given the context information and not prior knowledge, answer the query.\nQuery: {question}\n"
+                  "Answer: ")]  # fmt: skip
+
+
+def _azure_doc_labels(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
+    body = "\n\n".join(f"[doc{n}]: {doc}" for n, doc in enumerate(docs, 1))
+    return [_system(f"{ANSWER_RULES}\n\nRetrieved documents:\n\n{body}"), _user(question)]
+
+
+def _history_then_docs(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
+    body = "\n\n".join(f"<doc>\n{doc}\n</doc>" for doc in docs)
+    return [
+        _system(ANSWER_RULES),
+        _user("Hi, I have a billing question."),
+        _assistant("Sure, what would you like to know?"),
+        _user(f"Relevant documents:\n{body}\n\nMy question: {question}"),
+    ]
+
+
+def _german_sources(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
+    body = "\n\n".join(f"Quelle {n}:\n{doc}" for n, doc in enumerate(docs, 1))
+    return [_system(f"Beantworte die Frage nur mit den Quellen unten.\n\n{body}"), _user(question)]
+
+
+def _q_labels(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
+    body = "\n\n".join(f"<<{n}>>\n{doc}" for n, doc in enumerate(docs, 1))
+    return [_user(f"{ANSWER_RULES}\n\n{body}\n\nQ: {question}\nA:")]
+
+
+def _tool_markdown_results(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
+    result = "\n\n".join(f"### {n}. {title}\n{doc}" for n, (title, doc) in enumerate(zip(TITLES, docs,
+                         strict=False), 1))  # fmt: skip
+    return [_system(ANSWER_RULES), _user(question), *_tool_turn("search_kb", {"query": question}, result)]
+
+
+def _empty_numbered(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
+    body = "\n\n".join(f"[{n}] {doc}" for n, doc in enumerate(docs, 1))
+    return [_user(f"{ANSWER_RULES}\n\nSources:\n{body}\n\nQuestion: {question}")]
+
+
+FAQ_Q_LABEL = "Q: Can I get a refund on a monthly plan?\nA: No, but you can cancel at any time."
+
+THIRD_WAVE: tuple[Trial, ...] = (
+    _t("list-numbered-documents-with-lists", "numbered", _list_numbered),
+    _t("list-numbered-one-paragraph", "numbered", _list_numbered, ONE_PARAGRAPH),
+    _t("bulleted-documents-with-bullets", "bulleted", _bulleted),
+    _t("bulleted-one-paragraph", "bulleted", _bulleted, ONE_PARAGRAPH),
+    _t("llamaindex-metadata-paragraphs", "blank-line", _llamaindex_metadata),
+    _t("azure-doc-labels", "numbered", _azure_doc_labels),
+    _t("history-then-documents", "messages", _history_then_docs),
+    _t("german-quelle-labels", "language", _german_sources, (GERMAN, GERMAN_2), DE_Q),
+    _t("q-and-a-labels", "hostile", _q_labels, (FAQ_Q_LABEL, REFUNDS)),
+    _t("tool-markdown-results", "tools", _tool_markdown_results),
+    _t("empty-numbered-source", "hostile", _empty_numbered, (REFUNDS, "", ERRORS),
+       alternatives=((REFUNDS, ERRORS),)),
+)  # fmt: skip
