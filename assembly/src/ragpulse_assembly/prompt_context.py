@@ -1100,12 +1100,19 @@ def _numbered_items(lines: list[str], patterns: tuple[re.Pattern[str], ...]) -> 
         if next_label and _label_kind(line, patterns) == _label_kind(lines[0], patterns):
             starts.append(index)
             expected = number
+    kind = _label_kind(lines[0], patterns)
+    stray = [i for i, line in enumerate(lines) if i not in starts and _numbered(line, patterns) is not None]
+    if any(_label_kind(lines[i], patterns) == kind for i in stray):
+        # A label of the same kind out of sequence ("1." again inside item 1): a document's own list.
+        raise _NotSeparable
     items = []
     for position, start in enumerate(starts):
         end = starts[position + 1] if position + 1 < len(starts) else len(lines)
         body = "\n".join([_label_rest(lines[start], patterns), *lines[start + 1 : end]]).strip()
         if body:
             items.append(_unquoted(body))
+    if any(_goes_on(item) for item in items[:-1]):
+        raise _NotSeparable
     return items
 
 
@@ -1126,7 +1133,11 @@ def _bulleted_items(lines: list[str]) -> list[str]:
             items.append([match.group("rest")])
         elif items:
             items[-1].append(line)
-    return [_unquoted("\n".join(item).strip()) for item in items if "\n".join(item).strip()]
+    texts = [_unquoted("\n".join(item).strip()) for item in items if "\n".join(item).strip()]
+    if any(_goes_on(text) for text in texts[:-1]):
+        # "Limits per plan:" then bullets: the bullets are that document's list, not documents.
+        raise _NotSeparable
+    return texts
 
 
 def _until_break(lines: list[str], start: int, taken: list[str]) -> tuple[list[str], int]:
