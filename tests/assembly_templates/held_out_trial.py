@@ -608,30 +608,6 @@ SECOND_WAVE: tuple[Trial, ...] = (
     _t("document-holds-a-question-label", "hostile", _relevant_passages, (ASKING_INSIDE, REFUNDS)),
 )  # fmt: skip
 
-RECOVERED = frozenset(
-    [
-        "rule-dashes", "rule-stars", "rule-equals", "rule-underscores", "relevant-passages-brackets",
-        "document-n-colon", "lenticular-numbers-chinese", "double-angle-numbers", "blank-lines-one-paragraph",
-        "anthropic-documents", "context-doc-ids", "cdata-documents", "numbered-document-tags",
-        "json-page-content-pretty", "json-search-snippets", "json-content-after-label", "markdown-table-rows",
-        "fenced-snippets", "system-message-per-document", "assistant-prefilled", "tool-json-documents",
-        "tool-text-numbered", "tool-escaped-unicode", "german-kontext", "french-documents",
-        "spanish-contexto-rules", "chinese-references", "japanese-documents", "arabic-context-rtl",
-        "separator-inside-document", "question-first-passages", "single-document",
-        "empty-document-among-others", "duplicate-documents", "document-holds-the-question",
-        "document-holds-the-question-xml",
-        "search-results-xml", "source-ids-user-query", "json-lines-sources", "italian-contesto",
-        "korean-documents", "russian-context", "portuguese-rules", "double-encoded-tool-json",
-        "passage-number-score", "question-then-context", "setext-context-rules",
-        "json-list-with-empty-content",
-        "langchain-document-repr", "document-cites-another-number", "document-holds-a-question-label",
-    ]
-)  # fmt: skip
-"""The trials whose documents and question come out exactly under every instrumentation that carries them,
-once the parser was fixed: what a change must not lose. The others are refused with a reason (the empty
-ones as no_context), where a reader could not tell the documents apart either, or where the instrumentation
-records a content-part array as one text."""
-
 
 # The third wave: written after the second wave's fixes, before running them.
 def _list_numbered(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
@@ -649,9 +625,9 @@ def _llamaindex_metadata(docs: tuple[str, ...], question: str) -> list[ChatMessa
         f"file_path: /data/{title}\nfile_name: {title}\n\n{doc}"
         for title, doc in zip(TITLES, docs, strict=False)
     )
-    return [_user("Context information is below.\n---------------------\n" + nodes + "\n---------------------\n"
-                  f"Given the context information and not prior knowledge, answer the query.\nQuery: {question}\n"
-                  "Answer: ")]  # fmt: skip
+    rule = "---------------------"
+    ask = f"Given the context information and not prior knowledge, answer the query.\nQuery: {question}\nAnswer: "
+    return [_user(f"Context information is below.\n{rule}\n{nodes}\n{rule}\n{ask}")]
 
 
 def _azure_doc_labels(docs: tuple[str, ...], question: str) -> list[ChatMessage]:
@@ -706,3 +682,29 @@ THIRD_WAVE: tuple[Trial, ...] = (
     _t("empty-numbered-source", "hostile", _empty_numbered, (REFUNDS, "", ERRORS),
        alternatives=((REFUNDS, ERRORS),)),
 )  # fmt: skip
+
+RECOVERED = frozenset(
+    [
+        "rule-dashes", "rule-stars", "rule-equals", "rule-underscores", "relevant-passages-brackets",
+        "document-n-colon", "lenticular-numbers-chinese", "double-angle-numbers", "blank-lines-one-paragraph",
+        "anthropic-documents", "context-doc-ids", "cdata-documents", "numbered-document-tags",
+        "json-page-content-pretty", "json-search-snippets", "json-content-after-label", "markdown-table-rows",
+        "fenced-snippets", "system-message-per-document", "assistant-prefilled", "tool-json-documents",
+        "tool-text-numbered", "tool-escaped-unicode", "german-kontext", "french-documents",
+        "spanish-contexto-rules", "chinese-references", "japanese-documents", "arabic-context-rtl",
+        "separator-inside-document", "question-first-passages", "single-document",
+        "empty-document-among-others", "duplicate-documents", "document-holds-the-question",
+        "document-holds-the-question-xml",
+        "search-results-xml", "source-ids-user-query", "json-lines-sources", "italian-contesto",
+        "korean-documents", "russian-context", "portuguese-rules", "double-encoded-tool-json",
+        "passage-number-score", "question-then-context", "setext-context-rules",
+        "json-list-with-empty-content",
+        "list-numbered-one-paragraph", "bulleted-one-paragraph", "azure-doc-labels", "history-then-documents",
+        "german-quelle-labels", "tool-markdown-results", "empty-numbered-source",
+        "langchain-document-repr", "document-cites-another-number", "document-holds-a-question-label",
+    ]
+)  # fmt: skip
+"""The trials whose documents and question come out exactly under every instrumentation that carries them,
+once the parser was fixed: what a change must not lose. The others are refused with a reason (the empty
+ones as no_context), where a reader could not tell the documents apart either, or where the instrumentation
+records a content-part array as one text."""

@@ -8,13 +8,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from held_out_trial import RECOVERED, SECOND_WAVE, TRIALS, Trial
+from held_out_trial import RECOVERED, SECOND_WAVE, THIRD_WAVE, TRIALS, Trial
 from trial_live import FAMILIES, Outcome, Verdict, run
 
-ALL = (*TRIALS, *SECOND_WAVE)
+ALL = (*TRIALS, *SECOND_WAVE, *THIRD_WAVE)
 FAMILIES_OF_TEMPLATES = {
     "delimited", "headings", "numbered", "blank-line", "xml", "json", "yaml", "table", "fenced", "messages",
-    "tools", "multimodal", "language", "hostile", "labelled-records",
+    "tools", "multimodal", "language", "hostile", "labelled-records", "bulleted",
 }  # fmt: skip
 
 
