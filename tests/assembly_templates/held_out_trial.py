@@ -626,7 +626,8 @@ def _llamaindex_metadata(docs: tuple[str, ...], question: str) -> list[ChatMessa
         for title, doc in zip(TITLES, docs, strict=False)
     )
     rule = "---------------------"
-    ask = f"Given the context information and not prior knowledge, answer the query.\nQuery: {question}\nAnswer: "
+    ask = "Given the context information and not prior knowledge, answer the query."
+    ask += f"\nQuery: {question}\nAnswer: "
     return [_user(f"Context information is below.\n{rule}\n{nodes}\n{rule}\n{ask}")]
 
 
