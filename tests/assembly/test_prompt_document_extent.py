@@ -28,9 +28,10 @@ code = st.sampled_from(["```python\nx = 1\n\ny = 2\n```", "```bash\ntar -xzf a.t
 numbered_list = st.lists(sentence, min_size=1, max_size=3).map(
     lambda items: "\n".join(f"{n}. {item}" for n, item in enumerate(items, 1))
 )
+bullet_list = st.lists(sentence, min_size=1, max_size=3).map(lambda items: "\n".join(f"- {i}" for i in items))
 paragraph = st.one_of(
     st.lists(sentence, min_size=1, max_size=3).map(" ".join),
-    st.tuples(lead_in, st.one_of(code, numbered_list)).map("\n\n".join),
+    st.tuples(lead_in, st.one_of(code, numbered_list, bullet_list)).map("\n\n".join),
 )
 heading = st.sampled_from(["", "## Setup\n\n", "### Notes\n\n", "# Überblick\n\n"])
 # A chunk opens with its section's heading, if it has one (splitters cut at headings): a document holding two
@@ -156,3 +157,12 @@ def test_character_data_is_read_as_written() -> None:
     reading = read_prompt([Message(U, f"{pasted}\n\nQuestion: {QUESTION}")])
 
     assert reading.chunks == (doc, "Second.")
+
+
+@settings(max_examples=150, deadline=None)
+@given(documents, st.sampled_from(["{n}. ", "({n}) ", "- ", "* "]), st.booleans())
+def test_listed_or_bulleted_documents_holding_lists_come_out_whole_or_not_at_all(
+    docs: list[str], label: str, spaced: bool
+) -> None:
+    body = ("\n\n" if spaced else "\n").join(label.format(n=n) + doc for n, doc in enumerate(docs, 1))
+    exact_or_refused([Message(U, f"{RULES}\n\nContext:\n{body}\n\nQuestion: {QUESTION}")], docs)
