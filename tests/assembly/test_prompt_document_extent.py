@@ -166,3 +166,25 @@ def test_listed_or_bulleted_documents_holding_lists_come_out_whole_or_not_at_all
 ) -> None:
     body = ("\n\n" if spaced else "\n").join(label.format(n=n) + doc for n, doc in enumerate(docs, 1))
     exact_or_refused([Message(U, f"{RULES}\n\nContext:\n{body}\n\nQuestion: {QUESTION}")], docs)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.lists(sentence, min_size=1, max_size=2).map(" ".join), min_size=1, max_size=4),
+    st.sampled_from(["[{n}] ", "{n}. ", "Document {n}: ", "- "]),
+    st.sampled_from(["Be concise and polite.", "Reply in the user's language.", "Cite as [n]. Thanks!"]),
+)
+def test_words_after_the_last_document_of_a_block_are_never_taken_into_it(
+    docs: list[str], label: str, words: str
+) -> None:
+    body = "\n".join(label.format(n=n) + doc for n, doc in enumerate(docs, 1))
+    exact_or_refused([Message(U, f"Context:\n{body}\n\n{words}\n\nQuestion: {QUESTION}")], docs)
+
+
+def test_instructions_about_the_documents_after_the_last_one_are_the_prompts() -> None:
+    prompt = (
+        "Context:\n[1] Refunds take 5 days.\n[2] Plans renew monthly.\n\nAnswer only from the sources above."
+    )
+    reading = read_prompt([Message(U, f"{prompt}\n\nQuestion: {QUESTION}")])
+
+    assert reading.chunks == ("Refunds take 5 days.", "Plans renew monthly.")

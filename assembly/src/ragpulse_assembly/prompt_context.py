@@ -712,7 +712,7 @@ def _parse_lines(lines: list[str], asking: bool, announced: bool = True) -> _Par
             continue
         if number is not None and (number in (0, 1) or opens_message):
             body, index = _labelled_run(lines, index, asked_at)
-            chunks.extend(_items(body))
+            chunks.extend(_items(body, settled=True))
             continue
         remainder.append(line)
         index += 1
@@ -941,21 +941,22 @@ def _item_start(line: str) -> int | None:
     return None
 
 
-def _items(lines: list[str]) -> list[str]:
+def _items(lines: list[str], settled: bool = False) -> list[str]:
     """A context block's body split into its documents, each without the metadata lines printed before it."""
-    return [text for text in (strip_metadata(item) for item in _split_items(lines)) if text]
+    return [text for text in (strip_metadata(item) for item in _split_items(lines, settled)) if text]
 
 
-def _split_items(lines: list[str]) -> list[str]:
+def _split_items(lines: list[str], settled: bool = False) -> list[str]:
+    """``settled``: where the last item ends was already read (a labelled run's), not to be read again."""
     while lines and not lines[0].strip():
         lines = lines[1:]
     if not lines:
         return []
     for patterns in (_ITEM_PATTERNS, _LIST_PATTERNS):
         if _numbered(lines[0], patterns) is not None:
-            return _numbered_items(lines, patterns)
+            return _numbered_items(lines, patterns, settled)
     if _BULLET.match(lines[0]):
-        return _bulleted_items(lines)
+        return _bulleted_items(lines, settled)
     code = _code_lines(lines)
     rules = [n for n, line in enumerate(lines) if _DELIMITER.match(line) and n not in code]
     if rules:
@@ -1089,7 +1090,9 @@ def _numbered(line: str, patterns: tuple[re.Pattern[str], ...]) -> int | None:
     return None
 
 
-def _numbered_items(lines: list[str], patterns: tuple[re.Pattern[str], ...]) -> list[str]:
+def _numbered_items(
+    lines: list[str], patterns: tuple[re.Pattern[str], ...], settled: bool = False
+) -> list[str]:
     """Items numbered on from the first label: a line with the next number opens the next item; any other
     line continues the current one."""
     expected = _numbered(lines[0], patterns)
@@ -1113,7 +1116,24 @@ def _numbered_items(lines: list[str], patterns: tuple[re.Pattern[str], ...]) -> 
             items.append(_unquoted(body))
     if any(_goes_on(item) for item in items[:-1]):
         raise _NotSeparable
-    return items
+    return items if settled else _last_item_settled(items)
+
+
+def _last_item_settled(texts: list[str]) -> list[str]:
+    """Items less the prompt's closing words after the last one. What follows the last item's first paragraph
+    is the document's when its first paragraph goes on, or when the other items run over blank lines too; the
+    prompt's instructions about the documents are cut off; anything else may be either: refused."""
+    if not texts:
+        return texts
+    first, *more = re.split(r"\n\s*\n", texts[-1], maxsplit=1)
+    if not more or not more[0].strip():
+        return texts
+    kept = "\n".join(_without_closing_words(more[0].splitlines(), "")).strip()
+    if not kept:
+        return [*texts[:-1], first.strip()]
+    if _goes_on(first) or any(re.search(r"\n\s*\n", text) for text in texts[:-1]):
+        return [*texts[:-1], f"{first.strip()}\n\n{kept}"]
+    raise _NotSeparable
 
 
 def _label_rest(line: str, patterns: tuple[re.Pattern[str], ...]) -> str:
@@ -1125,7 +1145,7 @@ def _label_rest(line: str, patterns: tuple[re.Pattern[str], ...]) -> str:
     return line
 
 
-def _bulleted_items(lines: list[str]) -> list[str]:
+def _bulleted_items(lines: list[str], settled: bool = False) -> list[str]:
     items: list[list[str]] = []
     for line in lines:
         match = _BULLET.match(line)
@@ -1137,7 +1157,7 @@ def _bulleted_items(lines: list[str]) -> list[str]:
     if any(_goes_on(text) for text in texts[:-1]):
         # "Limits per plan:" then bullets: the bullets are that document's list, not documents.
         raise _NotSeparable
-    return texts
+    return texts if settled else _last_item_settled(texts)
 
 
 def _until_break(lines: list[str], start: int, taken: list[str]) -> tuple[list[str], int]:
