@@ -188,3 +188,15 @@ def test_instructions_about_the_documents_after_the_last_one_are_the_prompts() -
     reading = read_prompt([Message(U, f"{prompt}\n\nQuestion: {QUESTION}")])
 
     assert reading.chunks == ("Refunds take 5 days.", "Plans renew monthly.")
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.lists(sentence, min_size=1, max_size=2).map(" ".join), min_size=1, max_size=4),
+    st.sampled_from(["Be concise.", "Answer in English.", "Please keep it short.", "Do not make things up."]),
+)
+def test_a_sentence_to_the_model_after_documents_at_blank_lines_is_never_a_document(
+    docs: list[str], words: str
+) -> None:
+    joined = "\n\n".join(docs)
+    exact_or_refused([Message(U, f"Context:\n\n{joined}\n\n{words}\n\nQuestion: {QUESTION}")], docs)

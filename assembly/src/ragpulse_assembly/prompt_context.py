@@ -287,6 +287,12 @@ document may hold code.)"""
 _BARE: Final = re.compile(r"^\s*(?:\d+|[A-Za-z_][\w.-]{0,30}\s*[:：]\s*\S+)\s*$")
 """A "document" that is a number or one ``key: value`` pair: a label or metadata split off its text."""
 _TELLS: Final = re.compile(r"\b(?:answer|respond|reply|use|say|cite|do not|don't|only|if)\b", re.IGNORECASE)
+_COMMAND: Final = re.compile(
+    r"^\s*(?:please\s+)?(?:be|answer|respond|reply|keep|cite|write|provide|give|do not|don't|never|always|"
+    r"think|format|avoid|explain|summari[sz]e|use|only)\b",
+    re.IGNORECASE,
+)
+"""How the prompt's own sentences to the model open."""
 _TABLE_ROW: Final = re.compile(r"^\s*\|.*\|\s*$")
 _TABLE_RULE: Final = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
 _TEXT_COLUMNS: Final = frozenset(
@@ -995,7 +1001,9 @@ def _split_items(lines: list[str], settled: bool = False) -> list[str]:
         return headed
     while len(paragraphs) > 1 and _instructs(paragraphs[-1]):
         paragraphs.pop()
-    if any(_goes_on(paragraph) for paragraph in paragraphs[:-1]):
+    if any(_goes_on(paragraph) for paragraph in paragraphs[:-1]) or (
+        len(paragraphs) > 1 and _commands(paragraphs[-1])
+    ):
         raise _NotSeparable
     if len(paragraphs) > 1 or (paragraphs and "\n\n" in paragraphs[0]):
         # (One paragraph holding a blank line: metadata lines joined to the text they describe.)
@@ -1006,6 +1014,13 @@ def _split_items(lines: list[str], settled: bool = False) -> list[str]:
 def _rule_shape(lines: list[str], index: int) -> tuple[str, bool, bool]:
     """A rule line as written: its characters, and whether a blank line comes before and after it."""
     return lines[index].strip(), not lines[index - 1].strip(), not lines[index + 1].strip()
+
+
+def _commands(paragraph: str) -> bool:
+    """A short paragraph that tells the model how to answer ("Be concise.", "Answer in English."): after
+    documents at blank lines it may be the prompt's or a document's own sentence."""
+    words = paragraph.split()
+    return len(words) <= 15 and bool(_COMMAND.match(paragraph))
 
 
 def _goes_on(paragraph: str) -> bool:
