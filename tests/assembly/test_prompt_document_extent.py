@@ -200,3 +200,13 @@ def test_a_sentence_to_the_model_after_documents_at_blank_lines_is_never_a_docum
 ) -> None:
     joined = "\n\n".join(docs)
     exact_or_refused([Message(U, f"Context:\n\n{joined}\n\n{words}\n\nQuestion: {QUESTION}")], docs)
+
+
+@given(st.sampled_from(["Be concise.", "Answer in English.", "Please keep it short."]), st.booleans())
+def test_a_sentence_to_the_model_beside_the_question_is_not_part_of_it(words: str, before: bool) -> None:
+    asked = f"{words}\n{QUESTION}" if before else f"{QUESTION}\n{words}"
+    reading = read_prompt(
+        [Message(U, f"<context>\nRefunds take 5 days.\n\nPlans renew.\n</context>\n{asked}")]
+    )
+
+    assert (reading.chunks, reading.question) == (("Refunds take 5 days.", "Plans renew."), QUESTION)

@@ -501,9 +501,19 @@ def _question(text: str, parsed: _Parsed) -> str:
         return text.strip()
     paragraphs = _paragraphs("\n".join(parsed.remainder))
     if len(paragraphs) == 1:
-        return paragraphs[0]
+        return _without_commands(paragraphs[0])
     asking = [paragraph for paragraph in paragraphs if paragraph.rstrip().endswith("?")]
     return asking[0] if len(asking) == 1 else ""
+
+
+def _without_commands(paragraph: str) -> str:
+    """A paragraph of the prompt's sentences to the model and one line that asks ("Be concise.\nHow long
+    ...?"): the line that asks. Any other paragraph as it is."""
+    lines = [line.strip() for line in paragraph.splitlines() if line.strip()]
+    asking = [line for line in lines if line.endswith("?")]
+    if len(lines) > 1 and len(asking) == 1 and all(_commands(line) for line in lines if line != asking[0]):
+        return asking[0]
+    return paragraph
 
 
 def _parse(text: str, whole_block: bool = False, asking: bool = True) -> _Parsed:
