@@ -182,3 +182,31 @@ def run(trials: tuple[Trial, ...], families: tuple[str, ...] = FAMILIES) -> list
                     continue
                 outcomes.append(judge(trial, family, assemble(f"{n:032x}", [span])))
     return outcomes
+
+
+def _counts() -> None:
+    """Print each wave's outcomes per template family (``python tests/assembly_templates/trial_live.py``;
+    ``-v`` adds every WRONG with what came out)."""
+    import sys
+    from collections import Counter
+
+    from held_out_trial import SECOND_WAVE, THIRD_WAVE, TRIALS
+
+    for wave, trials in (("wave 1", TRIALS), ("wave 2", SECOND_WAVE), ("wave 3", THIRD_WAVE)):
+        outcomes = run(trials)
+        family = {trial.name: trial.family for trial in trials}
+        counts = Counter((family[o.trial], o.verdict.value) for o in outcomes)
+        print(f"{wave}: {len(trials)} templates x {len(FAMILIES)} instrumentations")
+        for name in dict.fromkeys(family.values()):
+            print(
+                f"  {name:17}", {v.value: counts[(name, v.value)] for v in Verdict if counts[(name, v.value)]}
+            )
+        print("  total", dict(Counter(o.verdict.value for o in outcomes)))
+        if "-v" in sys.argv:
+            for o in outcomes:
+                if o.verdict is Verdict.WRONG:
+                    print("  WRONG", o.family, o.trial, o.detail[:200])
+
+
+if __name__ == "__main__":
+    _counts()
