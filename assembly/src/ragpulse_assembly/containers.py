@@ -68,6 +68,7 @@ _NAMED_LINE: Final = re.compile(
 _TITLE_LINE: Final = re.compile(
     r"^\s*(?:(?:(?![.!?]\s).){0,120}\(https?://[^\s)]+\)|<?https?://\S+>?|[\w./-]+\.[A-Za-z]\w{0,4})\s*$"
 )
+_CDATA: Final = re.compile(r"<!\[CDATA\[(?P<text>.*?)\]\]>", re.DOTALL)
 _FENCE: Final = re.compile(r'^\s*(?P<fence>```|~~~|""")\w*\s*$')
 
 
@@ -151,6 +152,10 @@ def document_text(element: Element, text: str) -> str:
         if tag in children:
             return document_text(children[tag], text)
     body = element.body(text)
+    cdata = _CDATA.fullmatch(body.strip())
+    if cdata is not None:
+        # Character data is the text as written: nothing in it is markup or metadata.
+        return cdata.group("text").strip()
     for child in sorted(element.children, key=lambda c: c.start, reverse=True):
         at, end = child.start - element.body_start, child.end - element.body_start
         body = body[:at] + body[end:]
@@ -340,4 +345,7 @@ def _json_documents(value: Any) -> list[str] | None:
             inner = _json_documents(item)
             if inner:
                 return inner
+        if any(key.lower() in CONTAINER_TAGS and item == [] for key, item in value.items()):
+            # {"documents": []}: the search found nothing.
+            return []
     return None

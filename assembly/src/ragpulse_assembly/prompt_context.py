@@ -28,6 +28,7 @@ example, or whose documents keep part of their container's markup gives no docum
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -172,7 +173,8 @@ _QUESTION_SECTIONS: Final = frozenset(
 )
 _QUESTION_LABEL: Final = re.compile(
     r"^\s*(?:#{1,6}\s*)?(?:\*\*)?(?P<label>(?:the\s+)?(?:user(?:'s)?\s+|current\s+|follow[- ]up\s+)?"
-    r"(?:question|query|q|input|user))(?:\*\*)?\s*[:：](?:\*\*)?\s*(?P<rest>.*)$",
+    r"(?:question|query|q|input|user|frage|pregunta|domanda|pergunta|vraag|вопрос|问题|問題|質問|提问|질문|"
+    r"السؤال|سؤال))(?:\*\*)?\s*[:：](?:\*\*)?\s*(?P<rest>.*)$",
     re.IGNORECASE,
 )
 _QUESTION_SENTENCE: Final = re.compile(
@@ -203,12 +205,18 @@ _LABEL_LINE: Final = re.compile(
 )
 _HEADING: Final = re.compile(r"^\s*#{1,6}\s+(?P<label>[^\n]{1,80}?)\s*#*\s*$")
 _DELIMITER: Final = re.compile(r"^\s*(?:-{3,}|={3,}|\*{3,}|_{3,}|~{3,}|#{3,}|`{3,}\w*)\s*$")
+_CODE_FENCE: Final = re.compile(r"^\s*(?P<fence>```|~~~)(?P<language>[\w+#.-]*)\s*$")
+_WRAPPER_LANGUAGES: Final = frozenset(
+    ["", "text", "txt", "plain", "plaintext", "markdown", "md", "json", "jsonl", "yaml", "yml", "xml"]
+)
+"""What a template's own fences are tagged with (plain text, or a data format holding the documents); a fence
+tagged with a programming language ("```bash") opens code inside a document."""
 _SECTION: Final = re.compile(r"^\s*\[\[ ## (?P<name>[\w ]+?) ## \]\]\s*$")
 _ITEM_PATTERNS: Final = (
-    # [1] text, [Document 1] text, [doc1] text
+    # [1] text, [Document 1] text, [doc1] text, 【1】 text, <<1>> text
     re.compile(
-        r"^\s*\[(?:(?:document|doc|source|passage|chunk|context|excerpt|snippet)\s*)?(?P<n>\d+)\]\s*:?\s*"
-        r"(?P<rest>.*)$",
+        r"^\s*(?:\[|【|<<)(?:(?:document|doc|source|passage|chunk|context|excerpt|snippet)\s*)?(?P<n>\d+)"
+        r"(?:\]|】|>>)\s*[:：]?\s*(?P<rest>.*)$",
         re.I,
     ),
     # [Source 1: handbook.pdf] text, [Document 2 - title]: the label's words after the number are metadata
@@ -223,11 +231,12 @@ _ITEM_PATTERNS: Final = (
         r"(?P<rest>)$",
         re.I,
     ),
-    # Document 1: text, Source [2] (wiki.txt): text, ### Passage 3
+    # Document 1: text, Source [2] (wiki.txt): text, ### Passage 3, Dokument 2:, 文書1：
     re.compile(
         r"^\s*(?:#{1,6}\s*)?(?:\*\*)?(?:document|doc|source|passage|chunk|context|excerpt|snippet|article|"
-        r"result|reference|record)\s*(?:#|no\.?\s*)?\[?(?P<n>\d+)\]?(?:\s*\([^)\n]*\))?(?:\*\*)?\s*"
-        r"(?:[:.\-–](?:\*\*)?\s*(?P<rest>.*)|(?P<bare>))$",
+        r"result|reference|record|dokument|quelle|documento|fuente|fonte|extrait|文書|文档|文件|资料|資料|"
+        r"出典|来源|ドキュメント)\s*(?:#|no\.?\s*)?\[?(?P<n>\d+)\]?(?:\s*\([^)\n]*\))?(?:\*\*)?\s*"
+        r"(?:[:：.\-–](?:\*\*)?\s*(?P<rest>.*)|(?P<bare>))$",
         re.I,
     ),
 )  # fmt: skip
@@ -266,14 +275,24 @@ _FORWARD: Final = re.compile(
 _LEFTOVER: Final = re.compile(
     rf"</?(?:{'|'.join(sorted(CONTAINER_TAGS))}|doc|document|document_content|passage)\b[^>]*>|"
     r"^\s*</?[A-Za-z][\w.:-]*(?:\s[^<>\n]*)?/?>|"
-    r"^\s*(?:```|\"\"\"|\[\[ ##)|^\s*[├└]|^\s*[=#~]{3,}\s*\S.*$|^\s*\[[^\]\n]{1,40}\]\s*:?\s*$",
+    r"^\s*(?:\"\"\"|\[\[ ##)|^\s*[├└]|^\s*[\w-]{1,40}\s*:\s*[|>][+-]?\s*$|"
+    r"^\s*(?:[=~]{3,}\s*\S.*|#{3,}(?:[^#\s].*|\s*\[.*))$|"
+    r"^\s*\[[^\]\n]{1,40}\]\s*:?\s*$",
     re.IGNORECASE | re.MULTILINE,
 )
 """Container syntax left in a recovered document: a tag, a fence, a tree branch, a labelled rule
-("==== [File:a.md]:"), a label alone on its line ("[END CONTEXT 1]"). The document was read half-way."""
+("==== [File:a.md]:"), a label alone on its line ("[END CONTEXT 1]"), a YAML key opening a block of text
+("content: |"). The document was read half-way. (A code fence is left over only when it is not closed: a
+document may hold code.)"""
 _BARE: Final = re.compile(r"^\s*(?:\d+|[A-Za-z_][\w.-]{0,30}\s*[:：]\s*\S+)\s*$")
 """A "document" that is a number or one ``key: value`` pair: a label or metadata split off its text."""
 _TELLS: Final = re.compile(r"\b(?:answer|respond|reply|use|say|cite|do not|don't|only|if)\b", re.IGNORECASE)
+_COMMAND: Final = re.compile(
+    r"^\s*(?:please\s+)?(?:be|answer|respond|reply|keep|cite|write|provide|give|do not|don't|never|always|"
+    r"think|format|avoid|explain|summari[sz]e|use|only)\b",
+    re.IGNORECASE,
+)
+"""How the prompt's own sentences to the model open."""
 _TABLE_ROW: Final = re.compile(r"^\s*\|.*\|\s*$")
 _TABLE_RULE: Final = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
 _TEXT_COLUMNS: Final = frozenset(
@@ -293,6 +312,11 @@ _TEXT_COLUMNS: Final = frozenset(
 _CONTEXT_SECTION: Final = re.compile(
     r"(context|documents|docs|passages|sources|knowledge|evidence|chunks|references)$"
 )
+
+
+class _NotSeparable(Exception):
+    """A reading found documents whose extent it cannot tell (a document may run on past where the reading
+    would end it, or was cut where a document's own heading or colon says it goes on)."""
 
 
 @dataclass(frozen=True)
@@ -337,7 +361,12 @@ def read_prompt(messages: Sequence[Message], known_question: str = "") -> Prompt
         if index in per_message:
             chunks.append(message.text.strip())
             continue
-        parsed = _parse(message.text, whole_block=message.role is Role.TOOL, asking=index == asking)
+        try:
+            parsed = _parse(message.text, whole_block=message.role is Role.TOOL, asking=index == asking)
+        except _NotSeparable:
+            labelled = [_asked(line) for line in message.text.splitlines()]
+            asked_here = [rest for rest in labelled if rest] if index == asking else []
+            parsed = _Parsed([], [], asked_here[-1] if asked_here else "", ambiguous=True)
         ambiguous = ambiguous or parsed.ambiguous
         chunks.extend(parsed.chunks)
         if message.role is Role.USER and not parsed.chunks:
@@ -353,12 +382,58 @@ def read_prompt(messages: Sequence[Message], known_question: str = "") -> Prompt
         key = normalized(chunk)
         if key and key not in dropped and not _PLACEHOLDER.match(key) and chunk not in kept:
             kept.append(chunk)
-    if ambiguous or any(_LEFTOVER.search(chunk) or _BARE.match(chunk) or _torn(chunk) for chunk in kept):
+    if ambiguous or any(_half_read(chunk) for chunk in kept):
         return PromptReading((), question, not_separable=True)
     if not kept:
-        refers = any(_refers_to_documents(m.text) for m in turn if m.role in (Role.SYSTEM, Role.USER))
-        return PromptReading((), question, not_separable=refers)
+        prompts = [m.text for m in turn if m.role in (Role.SYSTEM, Role.USER)]
+        refers = any(_refers_to_documents(text) for text in prompts)
+        empty = any(_shows_no_documents(text) for text in prompts)
+        return PromptReading((), question, not_separable=refers and not empty)
     return PromptReading(tuple(kept), question)
+
+
+def _shows_no_documents(text: str) -> bool:
+    """The prompt's place for documents is there and empty: a container element with nothing in it, or a
+    context header with nothing under it before the question (the search found nothing)."""
+    if any(element.tag in CONTAINER_TAGS and not element.body(text).strip() for element in elements(text)):
+        return True
+    lines = text.splitlines()
+    for index in range(len(lines)):
+        if _asked(lines[index]) is None and _context_header(lines, index) == "":
+            following = next((line for line in lines[index + 1 :] if line.strip()), None)
+            if following is None or _asked(following) is not None or _ANSWER_CUE.match(following):
+                return True
+    return False
+
+
+def _half_read(chunk: str) -> bool:
+    return bool(_LEFTOVER.search(chunk) or _BARE.match(chunk) or _torn(chunk)) or _open_fence(chunk)
+
+
+def _open_fence(chunk: str) -> bool:
+    """A chunk with a code fence it never closes: a fence of the template's, or a document cut inside its
+    code."""
+    fences = [line for line in chunk.splitlines() if _CODE_FENCE.match(line) or line.strip() == '"""']
+    return len(fences) % 2 == 1
+
+
+def _code_lines(lines: list[str]) -> set[int]:
+    """The lines of code blocks inside documents (fences tagged with a language, and every line up to the
+    closing fence): nothing in them is a rule, a label or a break between documents."""
+    code: set[int] = set()
+    index = 0
+    while index < len(lines):
+        match = _CODE_FENCE.match(lines[index])
+        if match is None or match.group("language").lower() in _WRAPPER_LANGUAGES:
+            index += 1
+            continue
+        fence = match.group("fence")
+        closing = next((j for j in range(index + 1, len(lines)) if lines[j].strip() == fence), None)
+        if closing is None:
+            return code
+        code.update(range(index, closing + 1))
+        index = closing + 1
+    return code
 
 
 def _torn(chunk: str) -> bool:
@@ -394,7 +469,10 @@ def _one_document_per_message(turn: list[Message], asking: int | None) -> set[in
     if not _refers_to_documents(first):
         return set()
     rest = systems[1:]
-    if any(_parse(turn[i].text, asking=False).chunks for i in rest):
+    try:
+        if any(_parse(turn[i].text, asking=False).chunks for i in rest):
+            return set()
+    except _NotSeparable:
         return set()
     return set(rest)
 
@@ -423,12 +501,26 @@ def _question(text: str, parsed: _Parsed) -> str:
         return text.strip()
     paragraphs = _paragraphs("\n".join(parsed.remainder))
     if len(paragraphs) == 1:
-        return paragraphs[0]
+        return _without_commands(paragraphs[0])
     asking = [paragraph for paragraph in paragraphs if paragraph.rstrip().endswith("?")]
     return asking[0] if len(asking) == 1 else ""
 
 
+def _without_commands(paragraph: str) -> str:
+    """A paragraph of the prompt's sentences to the model and one line that asks ("Be concise.\nHow long
+    ...?"): the line that asks. Any other paragraph as it is."""
+    lines = [line.strip() for line in paragraph.splitlines() if line.strip()]
+    asking = [line for line in lines if line.endswith("?")]
+    if len(lines) > 1 and len(asking) == 1 and all(_commands(line) for line in lines if line != asking[0]):
+        return asking[0]
+    return paragraph
+
+
 def _parse(text: str, whole_block: bool = False, asking: bool = True) -> _Parsed:
+    encoded = parse_json(text)
+    if isinstance(encoded, str) and encoded.lstrip().startswith(("{", "[")):
+        # JSON encoded twice (a tool's result serialized again as a string): read what it encodes.
+        return _parse(encoded, whole_block, asking)
     lines = text.splitlines()
     if any(_SECTION.match(line) for line in lines):
         return _parse_sections(lines)
@@ -481,10 +573,34 @@ def _json_paragraphs(text: str) -> tuple[str, list[str]]:
         read = json_reading(paragraph.strip()) or _json_lines(paragraph)
         listed = read.documents if read is not None else python_list(paragraph)
         if not listed:
-            kept.append(paragraph)
-        else:
-            documents.extend(listed)
+            around, listed = _embedded_json(paragraph)
+            if not listed or any(_asked(line) is not None for line in around.splitlines()):
+                # The words around documents in a sentence are the prompt's, unless a label asks.
+                kept.append(around)
+        documents.extend(listed)
     return ("\n\n".join(kept), documents) if documents else (text, [])
+
+
+_JSON_OPENING: Final = re.compile(r"[\[{]\s*[{\[\"]")
+_JSON_TRIES: Final = 50
+"""Openings tried in one paragraph: a document's own brackets must not make a paragraph cost quadratic."""
+
+
+def _embedded_json(paragraph: str) -> tuple[str, list[str]]:
+    """Documents in a JSON value written inside a sentence ("The search returned [{...}] - answer from it"):
+    the paragraph with the value cut out, and the documents; the paragraph as it is when there is none."""
+    decoder = json.JSONDecoder()
+    for tries, opening in enumerate(_JSON_OPENING.finditer(paragraph)):
+        if tries >= _JSON_TRIES:
+            break
+        try:
+            _, end = decoder.raw_decode(paragraph, opening.start())
+        except (json.JSONDecodeError, RecursionError):
+            continue
+        read = json_reading(paragraph[opening.start() : end])
+        if read is not None and read.documents:
+            return paragraph[: opening.start()] + paragraph[end:], read.documents
+    return paragraph, []
 
 
 def _json_lines(paragraph: str) -> JsonReading | None:
@@ -533,8 +649,9 @@ def _cells(line: str) -> list[str]:
 def _fenced_documents(text: str) -> tuple[str, list[str]]:
     """Documents in fenced blocks (``\"\"\"`` or code fences) each after a label line ("Source: a.md",
     "Wikipedia article section:"), or in two or more such blocks; and the text without them."""
-    blocks = fenced_blocks(text)
     lines = text.splitlines()
+    code = _code_lines(lines)
+    blocks = [block for block in fenced_blocks(text) if block[1] not in code]
     labelled = [block for block in blocks if (block[0] < block[1] and lines[block[0]].rstrip().endswith(":"))
                 or (block[0] < block[1] and _item_start(lines[block[0]]) is not None)]  # fmt: skip
     if not blocks or (len(blocks) < 2 and not labelled):
@@ -611,7 +728,7 @@ def _parse_lines(lines: list[str], asking: bool, announced: bool = True) -> _Par
             continue
         if number is not None and (number in (0, 1) or opens_message):
             body, index = _labelled_run(lines, index, asked_at)
-            chunks.extend(_items(body))
+            chunks.extend(_items(body, settled=True))
             continue
         remainder.append(line)
         index += 1
@@ -670,6 +787,9 @@ def _context_header(lines: list[str], index: int, announced: bool = True) -> str
     """The inline rest of a context header line ("Context: <doc>"), "" when it has none, None when the line
     is no context header."""
     line = lines[index]
+    if parse_json(line) is not None:
+        # {"source": "a.md", "text": ...}: a JSON record whose first key names documents is no header.
+        return None
     fenced = index + 1 < len(lines) and _DELIMITER.match(lines[index + 1]) is not None
     heading = _HEADING.match(line)
     if heading and _names_documents(heading.group("label")):
@@ -711,8 +831,13 @@ def _block(lines: list[str], start: int, inline: str, asked_at: int) -> tuple[li
     index = start
     opened = next((line for line in lines[start:] if line.strip()), "")
     level = _heading_level(lines[start - 1]) if start > 0 else 0
+    code = _code_lines(lines)
     while index < len(lines):
         line = lines[index]
+        if index in code:
+            body.append(line)
+            index += 1
+            continue
         if _DELIMITER.match(line) and not _DELIMITER.match(opened) and any(text.strip() for text in body):
             # A rule after the documents, in a block that did not open with one, closes it.
             break
@@ -731,7 +856,8 @@ def _block(lines: list[str], start: int, inline: str, asked_at: int) -> tuple[li
         index += 1
     opening = next((i for i, line in enumerate(body) if line.strip()), None)
     if not inline.strip() and opening is not None and _DELIMITER.match(body[opening]):
-        closing = max(i for i, line in enumerate(body) if _DELIMITER.match(line))
+        # The rule that closes is written as the one that opened ("=====" under a title closes nothing).
+        closing = max(i for i, line in enumerate(body) if line.strip() == body[opening].strip())
         if closing > opening:
             return body[opening + 1 : closing], start + closing + 1
         # One rule under the header: the documents run from it to the block's end.
@@ -750,25 +876,56 @@ def _heading_level(line: str) -> int:
 
 def _labelled_run(lines: list[str], start: int, asked_at: int) -> tuple[list[str], int]:
     """Documents labelled outside a context block ("Document 1: ...", "[1] ..."): the run of items numbered
-    on from the first, the last one ending at its first blank line."""
+    on from the first. Where the last one ends is read from the others: at its first blank line when they
+    are one paragraph each; at the run's end (less the prompt's closing instructions) when they run over
+    blank lines, or when the label opened a message the document fills. When they are one paragraph each and
+    more text follows, it cannot be told."""
     expected = _item_start(lines[start])
     index = start
     last_item = start
+    labels = {start}
     while index < len(lines):
         line = lines[index]
         number = _item_start(line)
-        if index > start and number is not None and expected is not None and number == expected + 1:
+        next_label = number is not None and expected is not None and number == expected + 1
+        if index > start and next_label and _label_kind(line) == _label_kind(lines[start]):
             expected = number
             last_item = index
+            labels.add(index)
         elif index > start and (index == asked_at or _ANSWER_CUE.match(line) or _STOP_LABEL.match(line)):
             break
         index += 1
-    end = next((i for i in range(last_item + 1, index) if not lines[i].strip()), index)
     header = next((lines[i] for i in range(start - 1, -1, -1) if lines[i].strip()), "")
+    end = next((i for i in range(last_item + 1, index) if not lines[i].strip()), index)
+    tail = _without_closing_words(lines[end:index], header)
+    if any(line.strip() for line in tail):
+        paragraphs = any(
+            not lines[i].strip() and lines[i + 1].strip() and i + 1 not in labels
+            for i in range(start, last_item - 1)
+        )
+        fills_message = index == len(lines) and not any(line.strip() for line in lines[:start])
+        if paragraphs or fills_message:
+            return lines[start:end] + tail, index
+        # The last document may go on past its blank line, or the prompt's words follow it: no telling.
+        raise _NotSeparable
     if end - 1 > last_item and _closes(header, lines[end - 1]):
         # "Here is the knowledge base: ... The above is the knowledge base.": the prompt's, not a document's.
         return lines[start : end - 1], end
     return lines[start:end], end
+
+
+def _without_closing_words(lines: list[str], header: str) -> list[str]:
+    """Lines after a document less the prompt's own last paragraphs: instructions about the documents, a
+    line echoing their header, a cue for the answer."""
+    paragraphs = re.split(r"\n\s*\n", "\n".join(lines))
+    while paragraphs and (
+        not paragraphs[-1].strip()
+        or _instructs(paragraphs[-1])
+        or _closes(header, paragraphs[-1].strip())
+        or _ANSWER_CUE.match(paragraphs[-1])
+    ):
+        paragraphs.pop()
+    return "\n\n".join(paragraphs).splitlines()
 
 
 def _closes(header: str, line: str) -> bool:
@@ -783,6 +940,14 @@ def _closes(header: str, line: str) -> bool:
     return any(run[i : i + 4] in header for run in unspaced for i in range(len(run) - 3))
 
 
+def _label_kind(line: str, patterns: tuple[re.Pattern[str], ...] = _ITEM_PATTERNS) -> tuple[int, str]:
+    """How a label is written (its pattern and word): "Document 2:" goes on from "Document 1:", a "[2]" in a
+    document's text does not."""
+    shape = next((n for n, pattern in enumerate(patterns) if pattern.match(line)), -1)
+    before_number = re.match(r"\D*", line)
+    return shape, re.sub(r"[^\w]|\d", "", before_number.group().lower() if before_number else "")
+
+
 def _item_start(line: str) -> int | None:
     """The number of a strong document label ("[1] ...", "Document 1: ..."), or None."""
     for pattern in _ITEM_PATTERNS:
@@ -792,26 +957,32 @@ def _item_start(line: str) -> int | None:
     return None
 
 
-def _items(lines: list[str]) -> list[str]:
+def _items(lines: list[str], settled: bool = False) -> list[str]:
     """A context block's body split into its documents, each without the metadata lines printed before it."""
-    return [text for text in (strip_metadata(item) for item in _split_items(lines)) if text]
+    return [text for text in (strip_metadata(item) for item in _split_items(lines, settled)) if text]
 
 
-def _split_items(lines: list[str]) -> list[str]:
+def _split_items(lines: list[str], settled: bool = False) -> list[str]:
+    """``settled``: where the last item ends was already read (a labelled run's), not to be read again."""
     while lines and not lines[0].strip():
         lines = lines[1:]
     if not lines:
         return []
     for patterns in (_ITEM_PATTERNS, _LIST_PATTERNS):
         if _numbered(lines[0], patterns) is not None:
-            return _numbered_items(lines, patterns)
+            return _numbered_items(lines, patterns, settled)
     if _BULLET.match(lines[0]):
-        return _bulleted_items(lines)
-    if any(_DELIMITER.match(line) for line in lines):
+        return _bulleted_items(lines, settled)
+    code = _code_lines(lines)
+    rules = [n for n, line in enumerate(lines) if _DELIMITER.match(line) and n not in code]
+    if rules:
+        if len({_rule_shape(lines, n) for n in rules if 0 < n < len(lines) - 1}) > 1:
+            # A template writes its separator one way; a rule written otherwise is a document's own.
+            raise _NotSeparable
         pieces: list[str] = []
         current: list[str] = []
-        for line in lines:
-            if _DELIMITER.match(line):
+        for n, line in enumerate(lines):
+            if _DELIMITER.match(line) and n not in code:
                 pieces.append("\n".join(current))
                 current = []
             else:
@@ -822,7 +993,7 @@ def _split_items(lines: list[str]) -> list[str]:
     listed = _json_documents(text)
     if listed is not None:
         return listed
-    read = json_reading(text)
+    read = json_reading(text) or _json_lines(text)
     if read is not None:
         return read.documents
     listed = python_list(text)
@@ -840,10 +1011,33 @@ def _split_items(lines: list[str]) -> list[str]:
         return headed
     while len(paragraphs) > 1 and _instructs(paragraphs[-1]):
         paragraphs.pop()
+    if any(_goes_on(paragraph) for paragraph in paragraphs[:-1]) or (
+        len(paragraphs) > 1 and _commands(paragraphs[-1])
+    ):
+        raise _NotSeparable
     if len(paragraphs) > 1 or (paragraphs and "\n\n" in paragraphs[0]):
         # (One paragraph holding a blank line: metadata lines joined to the text they describe.)
         return [_unquoted(p) for p in paragraphs]
     return [_unquoted(line.strip()) for line in "\n".join(paragraphs).splitlines() if line.strip()]
+
+
+def _rule_shape(lines: list[str], index: int) -> tuple[str, bool, bool]:
+    """A rule line as written: its characters, and whether a blank line comes before and after it."""
+    return lines[index].strip(), not lines[index - 1].strip(), not lines[index + 1].strip()
+
+
+def _commands(paragraph: str) -> bool:
+    """A short paragraph that tells the model how to answer ("Be concise.", "Answer in English."): after
+    documents at blank lines it may be the prompt's or a document's own sentence."""
+    words = paragraph.split()
+    return len(words) <= 15 and bool(_COMMAND.match(paragraph))
+
+
+def _goes_on(paragraph: str) -> bool:
+    """A paragraph that cannot end a document: it introduces what follows (ends on a colon or a heading),
+    or opens a code block it does not close. Documents split at blank lines would be cut."""
+    last = paragraph.rstrip().splitlines()[-1] if paragraph.strip() else ""
+    return last.rstrip().endswith((":", "：")) or bool(_HEADING.match(last)) or _open_fence(paragraph)
 
 
 def _records(lines: list[str]) -> list[str]:
@@ -921,23 +1115,50 @@ def _numbered(line: str, patterns: tuple[re.Pattern[str], ...]) -> int | None:
     return None
 
 
-def _numbered_items(lines: list[str], patterns: tuple[re.Pattern[str], ...]) -> list[str]:
+def _numbered_items(
+    lines: list[str], patterns: tuple[re.Pattern[str], ...], settled: bool = False
+) -> list[str]:
     """Items numbered on from the first label: a line with the next number opens the next item; any other
     line continues the current one."""
     expected = _numbered(lines[0], patterns)
     starts = [0]
     for index, line in enumerate(lines[1:], 1):
         number = _numbered(line, patterns)
-        if number is not None and expected is not None and number == expected + 1:
+        next_label = number is not None and expected is not None and number == expected + 1
+        if next_label and _label_kind(line, patterns) == _label_kind(lines[0], patterns):
             starts.append(index)
             expected = number
+    kind = _label_kind(lines[0], patterns)
+    stray = [i for i, line in enumerate(lines) if i not in starts and _numbered(line, patterns) is not None]
+    if any(_label_kind(lines[i], patterns) == kind for i in stray):
+        # A label of the same kind out of sequence ("1." again inside item 1): a document's own list.
+        raise _NotSeparable
     items = []
     for position, start in enumerate(starts):
         end = starts[position + 1] if position + 1 < len(starts) else len(lines)
         body = "\n".join([_label_rest(lines[start], patterns), *lines[start + 1 : end]]).strip()
         if body:
             items.append(_unquoted(body))
-    return items
+    if any(_goes_on(item) for item in items[:-1]):
+        raise _NotSeparable
+    return items if settled else _last_item_settled(items)
+
+
+def _last_item_settled(texts: list[str]) -> list[str]:
+    """Items less the prompt's closing words after the last one. What follows the last item's first paragraph
+    is the document's when its first paragraph goes on, or when the other items run over blank lines too; the
+    prompt's instructions about the documents are cut off; anything else may be either: refused."""
+    if not texts:
+        return texts
+    first, *more = re.split(r"\n\s*\n", texts[-1], maxsplit=1)
+    if not more or not more[0].strip():
+        return texts
+    kept = "\n".join(_without_closing_words(more[0].splitlines(), "")).strip()
+    if not kept:
+        return [*texts[:-1], first.strip()]
+    if _goes_on(first) or any(re.search(r"\n\s*\n", text) for text in texts[:-1]):
+        return [*texts[:-1], f"{first.strip()}\n\n{kept}"]
+    raise _NotSeparable
 
 
 def _label_rest(line: str, patterns: tuple[re.Pattern[str], ...]) -> str:
@@ -949,7 +1170,7 @@ def _label_rest(line: str, patterns: tuple[re.Pattern[str], ...]) -> str:
     return line
 
 
-def _bulleted_items(lines: list[str]) -> list[str]:
+def _bulleted_items(lines: list[str], settled: bool = False) -> list[str]:
     items: list[list[str]] = []
     for line in lines:
         match = _BULLET.match(line)
@@ -957,7 +1178,11 @@ def _bulleted_items(lines: list[str]) -> list[str]:
             items.append([match.group("rest")])
         elif items:
             items[-1].append(line)
-    return [_unquoted("\n".join(item).strip()) for item in items if "\n".join(item).strip()]
+    texts = [_unquoted("\n".join(item).strip()) for item in items if "\n".join(item).strip()]
+    if any(_goes_on(text) for text in texts[:-1]):
+        # "Limits per plan:" then bullets: the bullets are that document's list, not documents.
+        raise _NotSeparable
+    return texts if settled else _last_item_settled(texts)
 
 
 def _until_break(lines: list[str], start: int, taken: list[str]) -> tuple[list[str], int]:

@@ -90,7 +90,8 @@ EXPLANATIONS: Final[dict[Unscorable, Explanation]] = {
     Unscorable.CONTEXT_NOT_SEPARABLE: Explanation(
         "context not separable",
         "the prompt refers to documents, but they cannot be told apart from its instructions (or two "
-        "readings of it disagree, or a document would keep part of its markup)",
+        "readings of it disagree, or where a document ends cannot be told, or a document would keep part of "
+        "its markup)",
         "add an assembly mapping for the service that says where its documents are; or paste them in a "
         "container ragpulse reads: under a 'Context:' line, numbered, delimited or in <document> tags",
         frozenset({"context"}),
