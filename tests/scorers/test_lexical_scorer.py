@@ -80,4 +80,4 @@ def test_surrogates_and_odd_characters_do_not_crash() -> None:
 def test_build_gives_a_scorer_for_the_registry() -> None:
     built = lexical_scorer.build(None, None)  # type: ignore[arg-type]
     assert isinstance(built, Scorer)
-    assert (built.name, built.version) == ("lexical", "2")
+    assert (built.name, built.version) == ("lexical", "3")

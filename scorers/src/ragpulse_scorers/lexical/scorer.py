@@ -28,7 +28,9 @@ MAX_CONTEXT_CHARS = 200_000
 class LexicalScorer:
     name = "lexical"
     # 2: answers and documents read as prose (markers, markdown, preambles); recent requests are re-judged.
-    version = "2"
+    # 3: read as a reader sees them (invisible characters, look-alike letters), hedges excuse only their own
+    # clause, CJK sentence ends, answers in another language than their documents skipped with a reason.
+    version = "3"
     requires: tuple[str, ...] = ("answer", "context")
     free = True
 
