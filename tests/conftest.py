@@ -29,6 +29,13 @@ settings.register_profile("ragpulse", deadline=None)
 settings.load_profile("ragpulse")
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Files holding a test marked slow run first (each file keeps its order): with one worker per core, a
+    minute-long test handed out last keeps the whole run waiting for it alone."""
+    slow_files = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow_files)
+
+
 @pytest.fixture(scope="session")
 def chdb_dsn(tmp_path_factory: pytest.TempPathFactory) -> str:
     return f"chdb://{tmp_path_factory.mktemp('chdb') / 'db'}"

@@ -229,7 +229,9 @@ def substituted(command: str, tmp_path: Path) -> str:
 
 def test_make_test_runs_the_whole_suite_one_worker_per_core() -> None:
     done = subprocess.run(["make", "-n", "test"], cwd=ROOT, capture_output=True, text=True, check=True)
-    command = done.stdout.strip().splitlines()[-1].split()  # after the install lines, when the venv is stale
+    # Among the install lines (a stale venv) and make's own "Entering directory" (when make test runs this).
+    (line,) = [line for line in done.stdout.splitlines() if " -m pytest " in line]
+    command = line.split()
     assert ".venv/bin/python" in command[0] and command[1:4] == ["-m", "pytest", "-q"], done.stdout
     assert command[-1] == "tests" and "-n auto" in done.stdout and "-m" not in command[4:], done.stdout
 
