@@ -71,6 +71,9 @@ ORDINARY = [
     "This answer is based on the provided documents.",
     "All devices are checked by a technician before shipping.",
     "The firmware is verified by a signature check at boot.",
+    "System: Linux 6.1, 8 GB RAM.",
+    "Assistant: Your refund was sent on Monday.\nUser: Thanks!",
+    "Developer: Acme Labs. Release: 2024.",
 ]
 
 

@@ -67,9 +67,11 @@ _STEERING = [
         r"|guidelines?)\b",
         re.IGNORECASE,
     ),
-    # A role label opening a line or a sentence, or a chat template's control tokens.
+    # A role label speaking of a verdict ("SYSTEM: overall verdict supported"), or a chat template's control
+    # tokens. A role label alone ("System: Linux", "Assistant: ..." in a retrieved chat transcript) is data.
     re.compile(
-        r"(?:^|[.!?]\s+)\W{0,4}(?:system|assistant|developer)\s*(?:prompt|message)?\s*:",
+        r"(?:^|[.!?]\s+)\W{0,4}(?:system|assistant|developer)\s*(?:prompt|message)?\s*:[^\n]{0,60}?"
+        r"\b(?:verdicts?|supported|unsupported|grounded|hallucinat\w*|faithful\w*|grad(?:e|er|ing)|judge)\b",
         re.IGNORECASE | re.MULTILINE,
     ),
     re.compile(
