@@ -18,9 +18,10 @@ $(STAMP): $(addsuffix /pyproject.toml,$(PARTS))
 install: $(STAMP)
 
 # One worker per core (at most 4: the tests that time servers and kill processes want a core of their own).
-# Whole files go to a worker, so a module's server, database or browser is built once.
+# Each worker takes a contiguous share of the suite in collection order (slow files first, tests/conftest.py)
+# and steals from the others when done, so a minute-long test never starts last and modules stay together.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n auto --maxprocesses 4 --dist loadfile tests
+	$(BIN)/python -m pytest -q -n auto --maxprocesses 4 --dist worksteal tests
 
 test-llm: $(STAMP)
 	$(BIN)/python -m pytest -q -m llm tests
