@@ -246,8 +246,8 @@ def with_attributes(
                arrayMap(k -> ResourceAttributes[k], resource_present)
         FROM {store.table("otel_traces")}
         WHERE Timestamp >= {{oldest:DateTime64(9)}} AND Timestamp <= {{newest:DateTime64(9)}}
-          AND has({{ids:Array(String)}}, TraceId)
-          AND has({{spans:Array(Tuple(String, String))}}, (TraceId, SpanId))
+          AND TraceId IN {{ids:Array(String)}}
+          AND (TraceId, SpanId) IN {{spans:Array(Tuple(String, String))}}
         LIMIT 1 BY TraceId, SpanId
         """,
         {
@@ -286,7 +286,7 @@ def with_free_support(store: Store, candidates: Sequence[Candidate], free_scorer
         FROM {store.table("ragpulse_scores")}
         WHERE Scorer = {{scorer:String}} AND Metric = {{metric:String}} AND Error = '' AND Value IS NOT NULL
           AND RequestTime >= {{oldest:DateTime64(9)}} AND RequestTime <= {{newest:DateTime64(9)}}
-          AND has({{spans:Array(Tuple(String, String))}}, (TraceId, SpanId))
+          AND (TraceId, SpanId) IN {{spans:Array(Tuple(String, String))}}
         GROUP BY TraceId, SpanId
         """,
         {
@@ -323,8 +323,8 @@ def load_requests(store: Store, candidates: Sequence[Candidate]) -> dict[Request
             SELECT *, toUnixTimestamp64Micro(Timestamp) AS RequestMicros
             FROM {store.table("ragpulse_requests")}
             WHERE Timestamp >= {{oldest:DateTime64(9)}} AND Timestamp <= {{newest:DateTime64(9)}}
-              AND has({{ids:Array(String)}}, TraceId)
-              AND has({{requests:Array(Tuple(String, String, Int64))}}, (TraceId, SpanId, RequestMicros))
+              AND TraceId IN {{ids:Array(String)}}
+              AND (TraceId, SpanId, RequestMicros) IN {{requests:Array(Tuple(String, String, Int64))}}
     """
     # Rows of one request: the view's and the assembled one that completes it (same service; the assembled
     # one's time went through Python). More services, or root spans of more nanoseconds, are other requests:
@@ -335,8 +335,8 @@ def load_requests(store: Store, candidates: Sequence[Candidate]) -> dict[Request
                    uniqExact(ServiceName, Timestamp) AS roots
             FROM {store.table("otel_traces")}
             WHERE Timestamp >= {{oldest:DateTime64(9)}} AND Timestamp <= {{newest:DateTime64(9)}}
-              AND has({{ids:Array(String)}}, TraceId)
-              AND has({{requests:Array(Tuple(String, String, Int64))}}, (TraceId, SpanId, RequestMicros))
+              AND TraceId IN {{ids:Array(String)}}
+              AND (TraceId, SpanId, RequestMicros) IN {{requests:Array(Tuple(String, String, Int64))}}
             GROUP BY TraceId, SpanId, RequestMicros
     """
     rows = store.query_dicts(
