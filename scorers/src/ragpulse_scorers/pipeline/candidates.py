@@ -343,20 +343,17 @@ def load_requests(store: Store, candidates: Sequence[Candidate]) -> dict[Request
         f"""
         SELECT TraceId, SpanId, RequestMicros, Timestamp, ServiceName, Pipeline, Variant, valid_utf8,
                text_bytes, {texts}, SessionId, UserId, DurationMs, StatusCode, SampleKey, Unscorable, Failure,
-               sharing.services AS services, greatest(sharing.roots, spans.roots) AS roots
+               services, greatest(first.roots, spans.roots) AS roots
         FROM (
             SELECT *, {valid_utf8} AS valid_utf8, {text_bytes} AS text_bytes,
-                   valid_utf8 AND text_bytes <= {{max_bytes:UInt64}} AS readable
+                   valid_utf8 AND text_bytes <= {{max_bytes:UInt64}} AS readable,
+                   groupUniqArray(ServiceName) OVER request AS services,
+                   uniqExactIf(toUnixTimestamp64Nano(Timestamp), Source = 'ragpulse') OVER request AS roots
             FROM ({requests})
+            WINDOW request AS (PARTITION BY TraceId, SpanId, RequestMicros)
             ORDER BY Timestamp, Source = 'ragpulse'
             LIMIT 1 BY TraceId, SpanId, RequestMicros
         ) AS first
-        INNER JOIN (
-            SELECT TraceId, SpanId, RequestMicros, groupUniqArray(ServiceName) AS services,
-                   uniqExactIf(toUnixTimestamp64Nano(Timestamp), Source = 'ragpulse') AS roots
-            FROM ({requests})
-            GROUP BY TraceId, SpanId, RequestMicros
-        ) AS sharing USING (TraceId, SpanId, RequestMicros)
         LEFT JOIN ({roots}) AS spans USING (TraceId, SpanId, RequestMicros)
         """,
         {
