@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from ragpulse_scorers.evaluation.datasets import SupportExample
 from ragpulse_scorers.evaluation.formatted_answers import STYLES, formatted, source_of
@@ -34,6 +34,9 @@ _RESPONSE = st.lists(_LINE, min_size=1, max_size=5).map("\n".join)
 @pytest.mark.parametrize("style", list(STYLES))
 @settings(max_examples=60, deadline=None)
 @given(response=_RESPONSE)
+# A superscript note after a number would read as a power: "technicians 2019¹" (found by this test in CI).
+@example(response="Technicians technicians. Technicians technicians. Technicians technicians.\n"
+         "- technicians 2019\nTechnicians technicians.")
 def test_every_sentence_reads_word_for_word_after_rewriting(style: str, response: str) -> None:
     example = SupportExample("1", "g", "How are technicians paid?", CONTEXT, response, False)
     (rewritten,) = formatted([example], style)

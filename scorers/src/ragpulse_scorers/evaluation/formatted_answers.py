@@ -138,7 +138,8 @@ def mixed_markers(example: SupportExample) -> str:
     bullets = []
     for i, sentence in enumerate(sentences):
         n = source_of(sentence, example.context)
-        superscript = "¹²³⁴⁵⁶⁷⁸⁹"[min(n, 9) - 1]
+        # After a digit a superscript reads as a power ("2019¹" could be one), so writers tag the note there.
+        superscript = f"<sup>{n}</sup>" if sentence[-1:].isdigit() else "¹²³⁴⁵⁶⁷⁸⁹"[min(n, 9) - 1]
         marker = (f"(Source: passage_{n}.md)", f"^[{n}]^", f"[{n}, {n + 1}]", superscript)[i % 4]
         sentence = re.sub(r"\$\d[\d,.]*\d", lambda m: f"`{m.group()}`", sentence)
         bullets.append(f"* {_cite(sentence, marker) if i % 4 != 3 else sentence + marker}")
