@@ -96,3 +96,12 @@ def test_a_filter_of_a_requests_own_values_matches_it_and_no_other_value(subject
         lacking = {k: v for k, v in subject.span_attributes.items() if k != key}
         assert not matches(own, Subject(subject.service_name, subject.variant, subject.pipeline, lacking,
                                         subject.resource_attributes))  # fmt: skip
+
+
+def test_a_pattern_prone_to_backtracking_answers_at_once_on_a_name_any_sender_chose() -> None:
+    """Python's engine takes about 2**40 steps on this pair and holds the GIL throughout; the rule's engine
+    is linear in the value, so the collector and the live page keep answering."""
+    prod_only = RuleFilter.model_validate({"service": {"regex": r"^(\w+-?)+-prod$"}})
+
+    assert not matches(prod_only, Subject(service_name="a" * 40 + "!"))
+    assert matches(prod_only, Subject(service_name="search-api-prod"))

@@ -87,6 +87,10 @@ def test_a_config_without_rules_is_one_default_rule_of_scorer_scorers(tmp_path: 
     [
         ('name = "x"\njudges = ["lexcial"]', "unknown judge 'lexcial'"),
         ('name = "x"\njudges = ["lexical"]\nmatch = { service = { regex = "(" } }', "bad regex '('"),
+        (
+            'name = "x"\njudges = ["lexical"]\nmatch = { service = { regex = \'^(\\w+)\\1$\' } }',
+            "backreferences and lookaround need backtracking",
+        ),
         ('name = "x"\njudges = ["lexical"]\nsample_rate = 1.5', "less than or equal to 1"),
         ('name = "x"\njudges = ["lexical"]\nmatch = { service = { equal = "a" } }', "equal"),
         ('name = "default"\njudges = ["lexical"]', "scorer.scorers and scorer.sample_rate"),

@@ -9,10 +9,11 @@ it was written to replace.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, Final
+
+from ragpulse_core.patterns import LinearMatch, linear_pattern
 
 from ragpulse_assembly import guard
 from ragpulse_assembly.context import chunk_rows, context_texts
@@ -142,7 +143,7 @@ def _extract(
             if (text := _text_of(reached))
         ]
     if source.regex is not None:
-        pattern = re.compile(source.regex)
+        pattern = linear_pattern(source.regex)
         values = [_kept_group(match) for value in values for match in pattern.finditer(value)]
     return [value.strip() for value in values if value.strip()]
 
@@ -190,13 +191,11 @@ def _text_of(value: Any) -> str:
     return ""
 
 
-def _kept_group(match: re.Match[str]) -> str:
-    groups = match.groupdict()
-    if groups.get("text") is not None:
-        return groups["text"]
-    if match.re.groups:
-        return match.group(1) or ""
-    return match.group(0)
+def _kept_group(match: LinearMatch) -> str:
+    text = match.groupdict().get("text")
+    if text is not None:
+        return text
+    return match.group(1 if match.re.groups else 0) or ""
 
 
 def _context_json(chunks: list[str]) -> str:

@@ -3,11 +3,11 @@ service's question, documents and answer are when the rules cannot tell (``[[ass
 
 from __future__ import annotations
 
-import re
 from fnmatch import fnmatchcase
 from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
+from ragpulse_core.patterns import PatternError, linear_pattern
 from ragpulse_core.settings import RagpulseSettings, SettingsSection
 
 from ragpulse_assembly.jsonpath import parse_path
@@ -46,9 +46,9 @@ class FieldSource(SettingsSection):
     def _compiles(cls, pattern: str | None) -> str | None:
         if pattern is not None:
             try:
-                re.compile(pattern)
-            except re.error as exc:
-                raise ValueError(f"not a regular expression: {exc}") from None
+                linear_pattern(pattern)
+            except PatternError as exc:
+                raise ValueError(f"not a usable regular expression: {exc}") from None
         return pattern
 
     @field_validator("jsonpath")
