@@ -307,16 +307,6 @@ def _agreement(free_judge: str, row: tuple[Any, ...]) -> JudgeAgreement:
     return JudgeAgreement(str(service), str(variant), free_judge, str(judge), a, b, c, d, weights, squared)
 
 
-def services_since(store: Store, since: datetime) -> list[str]:
-    """The services with requests at or after ``since``, by name (the live page's selector)."""
-    rows = store.query(
-        f"SELECT DISTINCT ServiceName FROM {store.table('ragpulse_requests')}"
-        " WHERE Timestamp >= {since:DateTime64(6)} ORDER BY ServiceName",
-        {"since": since},
-    )
-    return [str(row[0]) for row in rows]
-
-
 def first_request(store: Store, params: dict[str, Any]) -> list[dict[str, Any]]:
     return store.query_dicts(
         f"SELECT min(Timestamp) AS first FROM {store.table('ragpulse_requests')}"
