@@ -62,7 +62,8 @@ def test_the_sixteen_characters_requests_prints_name_the_request(
     store: Store, chdb_dsn: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     request = add_request(store, uuid.uuid4().hex, datetime.now(UTC))
-    assert main(["label", request.trace_id[:16].upper(), "grounded", "--dsn", chdb_dsn, "--author", "ann"]) == 0
+    shown = request.trace_id[:16].upper()
+    assert main(["label", shown, "grounded", "--dsn", chdb_dsn, "--author", "ann"]) == 0
     assert f"labelled {request.trace_id}" in capsys.readouterr().out
     assert [label.trace_id for label in read_labels(store)] == [request.trace_id]
 

@@ -18,12 +18,17 @@ from ragpulse_dashboards.alerts.checks import load_checks
 from ragpulse_dashboards.alerts.notify import load_notification_log
 from ragpulse_dashboards.report import queries
 from ragpulse_dashboards.report.compare import mean_differences, rate_differences
-from ragpulse_dashboards.report.model import AlertLimits, HallucinationRow, MetricRow, Rate, ReportData
+from ragpulse_dashboards.report.model import (
+    AlertLimits,
+    HallucinationRow,
+    MetricRow,
+    Rate,
+    ReportData,
+    primary_scorer,
+)
 from ragpulse_dashboards.report.people import collect_people
 from ragpulse_dashboards.settings import AlertSettings
 
-# Scorers whose hallucination verdict leads the report when several are present: LLM judges first.
-PREFERRED_SCORERS = ("support", "lexical")
 # Unscored requests a report lists one by one (the newest); the counts per reason cover them all.
 UNSCORED_LISTED = 20
 # The judge that costs nothing and scores all traffic; its agreement with the LLM judges is shown.
@@ -97,7 +102,7 @@ def collect_report(
         for row in score_rows
         if row["Metric"] == HALLUCINATION
     ]
-    primary = _primary_scorer({row.scorer for row in hallucination})
+    primary = primary_scorer({row.scorer for row in hallucination})
     metrics = [
         MetricRow(
             row["Scorer"], row["Metric"], row["Variant"], int(row["n"]), float(row["mean"]),
@@ -129,7 +134,7 @@ def collect_report(
         scoring=queries.scoring_health(store, params, sum(variant.requests for variant in variants)),
         alerts=queries.alerts(store, since, service),
         notifications=load_notification_log(store, since, service),
-        differences=rate_differences(hallucination, primary) + mean_differences(metrics),
+        differences=rate_differences(hallucination) + mean_differences(metrics),
         hallucination_threshold=hallucination_threshold,
         alert_limits=alert_limits,
         not_scored=queries.not_scored(store, params),
@@ -149,13 +154,6 @@ def _epoch_ms(moment: datetime) -> int:
 def _finite(value: Any) -> float:
     number = float(value)
     return number if math.isfinite(number) else math.nan
-
-
-def _primary_scorer(scorers: set[str]) -> str | None:
-    for name in PREFERRED_SCORERS:
-        if name in scorers:
-            return name
-    return min(scorers) if scorers else None
 
 
 def _bucket_seconds(start_s: float, end_s: float) -> int:

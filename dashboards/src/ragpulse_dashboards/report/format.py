@@ -9,11 +9,12 @@ from datetime import UTC, datetime
 
 from ragpulse_assembly.reasons import explain
 from ragpulse_core.printable import printable
+from ragpulse_scorers.labels.agreement import figure_text
 from ragpulse_scorers.metric_names import COUNT_METRICS
 
 from ragpulse_dashboards.alerts.rules import SCORING_STALLED
 from ragpulse_dashboards.alerts.state import AlertRecord
-from ragpulse_dashboards.report.agreement import Interval, JudgeAgreement
+from ragpulse_dashboards.report.agreement import JudgeAgreement
 from ragpulse_dashboards.report.glossary import term
 from ragpulse_dashboards.report.model import (
     AlertCheckView,
@@ -45,6 +46,16 @@ MEANS_WEIGHTED = "means inverse-probability weighted (directed sampling), n the 
 def means_note(rows: Iterable[MetricRow]) -> str:
     """What the means are over directed samples (weighted, with their intervals); nothing otherwise."""
     return f" ({MEANS_WEIGHTED})" if any(row.is_weighted for row in rows) else ""
+
+
+def raw_rate(rate: Rate) -> str:
+    """A judge's hallucination rate as the rate table shows it, with its counts and, over directed samples,
+    the weighting that makes it the same figure: "35.0% (14/40)" or "35.0% (weighted; 14 of 40 judged)"."""
+    if not rate.n:
+        return "–"
+    if rate.is_weighted:
+        return f"{percent(rate.value)} (inverse-probability weighted; {rate.successes} of {rate.n} judged)"
+    return f"{percent(rate.value)} ({rate.successes}/{rate.n})"
 
 
 def rate_with_interval(rate: Rate) -> str:
@@ -309,12 +320,6 @@ def agreement_cells(row: JudgeAgreement) -> list[str]:
         variant_label(row.variant),
         f"{row.judge} vs {row.reference}",
         f"{row.n} (inverse-probability weighted)" if row.is_weighted else str(row.n),
-        _with_interval(row.balanced_accuracy, "needs both verdicts from the reference"),
-        _with_interval(row.kappa, "one verdict throughout"),
+        figure_text(row.balanced_accuracy),
+        figure_text(row.kappa),
     ]
-
-
-def _with_interval(interval: Interval | None, missing: str) -> str:
-    if interval is None:
-        return f"– ({missing})"
-    return f"{interval.value:.2f} [{interval.low:.2f}, {interval.high:.2f}]"
