@@ -89,9 +89,9 @@ def clock(epoch_s: int, with_date: bool = False) -> str:
 
 
 def alert_key(alert: AlertRecord) -> str:
-    """rule / service / variant (/ scorer), leaving out labels the rule is not evaluated per."""
+    """rule / service / variant / judges, leaving out labels the rule is not evaluated per."""
     key = alert.key
-    return " / ".join(printable(part) for part in (key.rule, key.service, key.variant, key.scorer) if part)
+    return " / ".join(printable(part) for part in (key.rule, key.service, key.variant, alert.scorer) if part)
 
 
 def alert_value(alert: AlertRecord) -> str:
