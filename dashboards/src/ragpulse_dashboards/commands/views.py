@@ -141,7 +141,9 @@ def _unreadable(view: str, store: Store, exc: StoreUnavailable) -> str:
 
 
 def _report(query: ReadQuery, store: Store, settings: DashboardsSettings, console: Console) -> Shown:
-    data = collect_alerting_report(store, parse_since(query.since), query.service or None, settings.alerts)
+    data = collect_alerting_report(
+        store, parse_since(query.since), query.service or None, settings.alerts, settings.judge.prices
+    )
     render_terminal(data, console)
     return Shown(0, render_html(data) if query.html else None)
 

@@ -258,7 +258,9 @@ class LivePage:
 
     def _render(self, service: str | None, services: list[str]) -> bytes:
         settings = self._settings
-        data = collect_alerting_report(self._store, self._since(), service, settings.alerts)
+        data = collect_alerting_report(
+            self._store, self._since(), service, settings.alerts, settings.judge.prices
+        )
         selector = ServiceSelector(services, service)
         return render_html(data, refresh_s=settings.live.refresh_s, selector=selector).encode("utf-8")
 

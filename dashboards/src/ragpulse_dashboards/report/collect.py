@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
 from ragpulse_core.store import Store
 from ragpulse_core.times import utc_from_iso
 from ragpulse_scorers.metric_names import HALLUCINATION
+from ragpulse_scorers.settings import PriceSettings
 
 from ragpulse_dashboards.alerts.checks import load_checks
 from ragpulse_dashboards.alerts.notify import load_notification_log
@@ -60,10 +62,14 @@ _TARGET_BUCKETS = 30
 
 
 def collect_alerting_report(
-    store: Store, since: datetime, service: str | None, alerts: AlertSettings
+    store: Store,
+    since: datetime,
+    service: str | None,
+    alerts: AlertSettings,
+    prices: Mapping[str, PriceSettings] | None = None,
 ) -> ReportData:
     """:func:`collect_report` with the hallucination alert's threshold and limits from ``alerts``, as every
-    report a person reads (terminal, HTML, live page, demo) shows them."""
+    report a person reads (terminal, HTML, live page, demo) shows them; ``prices`` are ``judge.prices``."""
     return collect_report(
         store,
         since,
@@ -72,6 +78,7 @@ def collect_alerting_report(
         alert_limits=AlertLimits(
             alerts.min_samples, alerts.window_minutes, alerts.interval_s, alerts.enabled
         ),
+        prices=prices,
     )
 
 
@@ -82,11 +89,13 @@ def collect_report(
     worst_limit: int = 10,
     hallucination_threshold: float | None = None,
     alert_limits: AlertLimits | None = None,
+    prices: Mapping[str, PriceSettings] | None = None,
 ) -> ReportData:
     """Everything a report shows for requests at or after ``since`` (an aware datetime, or naive UTC).
 
     ``hallucination_threshold`` (the alert's) marks rates above it as bad and draws it on the charts;
-    ``alert_limits`` let the page say why such a rate has no alert.
+    ``alert_limits`` let the page say why such a rate has no alert; ``prices`` (``judge.prices``, beside the
+    list prices) say which judge models' costs are known.
     """
     params: dict[str, Any] = {"since_ms": _epoch_ms(since), "service": service or ""}
     now = datetime.now(UTC)
@@ -130,7 +139,7 @@ def collect_report(
         hallucination_series=queries.hallucination_series(store, series_params) if primary else [],
         traffic_series=queries.traffic_series(store, series_params),
         worst=queries.worst_requests(store, {**series_params, "limit": worst_limit}) if primary else [],
-        spend=queries.spend(store, params),
+        spend=queries.spend(store, params, prices or {}),
         scoring=queries.scoring_health(store, params, sum(variant.requests for variant in variants)),
         alerts=queries.alerts(store, since, service),
         notifications=load_notification_log(store, since, service),

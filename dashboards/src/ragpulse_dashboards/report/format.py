@@ -24,6 +24,7 @@ from ragpulse_dashboards.report.model import (
     Rate,
     ReportData,
     RequestOutcomes,
+    SpendRow,
 )
 
 NO_VARIANT = "(no variant)"
@@ -81,6 +82,19 @@ def seconds(value: float | None) -> str:
 
 def dollars(value: float) -> str:
     return f"${value:.4f}" if value < 1 else f"${value:,.2f}"
+
+
+def spend_cost(rows: Iterable[SpendRow]) -> str:
+    """What judging cost: the dollars recorded, but "price unknown" where nothing was recorded for models
+    without a known price (never $0.00 for them), and "free" for judges that call no model."""
+    listed = list(rows)
+    cost = sum(row.cost_usd for row in listed)
+    unpriced = sorted({model for row in listed for model in row.unpriced})
+    if cost == 0 and unpriced:
+        return f"price unknown ({', '.join(printable(model) for model in unpriced)})"
+    if cost == 0 and not any(row.input_tokens or row.output_tokens for row in listed):
+        return "free"
+    return dollars(cost)
 
 
 def clock(epoch_s: int, with_date: bool = False) -> str:

@@ -48,6 +48,7 @@ from ragpulse_dashboards.report.format import (
     rate_with_interval,
     seconds,
     signed_difference,
+    spend_cost,
     unscored_hint,
     unscored_label,
     variant_label,
@@ -269,7 +270,7 @@ def _tiles(data: ReportData) -> str:
         (str(not_scored), "not scored (cannot be judged)", reasons, False),
         (f"{seconds(scoring.lag_p50_s)} / {seconds(scoring.lag_p95_s)}", "scoring lag p50 / p95", "", False),
         (str(scoring.judge_errors), "judge errors", "", scoring.judge_errors > 0),
-        (dollars(sum(row.cost_usd for row in data.spend)), "judge spend", "", False),
+        (spend_cost(data.spend), "judge spend", "", False),
     ]
     return (
         "<div class='tiles'>"
@@ -756,7 +757,7 @@ def _spend_card(data: ReportData) -> str:
                 str(row.scored),
                 f"{row.input_tokens:,}",
                 f"{row.output_tokens:,}",
-                dollars(row.cost_usd),
+                html_text(spend_cost([row])),
             ]
             for row in data.spend
         ),

@@ -181,6 +181,8 @@ class SpendRow:
     input_tokens: int
     output_tokens: int
     scored: int
+    unpriced: tuple[str, ...] = ()
+    """Judge models used without a known price: ``cost_usd`` leaves their calls out."""
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,6 @@ from ragpulse_dashboards.report.format import (
     alert_key,
     alert_since,
     alerts_heading,
-    dollars,
     interval_name,
     judgement,
     means_note,
@@ -32,6 +31,7 @@ from ragpulse_dashboards.report.format import (
     quiet_alert,
     rate_with_interval,
     seconds,
+    spend_cost,
     unscored_hint,
     unscored_label,
     variant_label,
@@ -340,7 +340,7 @@ def _spend_table(data: ReportData) -> Table:
             str(row.scored),
             f"{row.input_tokens:,}",
             f"{row.output_tokens:,}",
-            dollars(row.cost_usd),
+            shown(spend_cost([row])),
         )
     return table
 
