@@ -27,7 +27,7 @@ from ragpulse_scorers.evaluation.datasets import (
 from ragpulse_scorers.evaluation.formatted_answers import STYLES, formatted
 from ragpulse_scorers.evaluation.support_task import SupportReport, evaluate_support
 from ragpulse_scorers.lexical import LexicalJudge
-from ragpulse_scorers.text import split_sentences
+from ragpulse_judge.text import split_sentences
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table

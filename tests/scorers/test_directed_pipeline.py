@@ -11,7 +11,7 @@ from pipeline_testing import RecordingScorer, insert_requests
 from ragpulse_core.directed_sampling import inclusion_probability, plan_directed
 from ragpulse_core.sampling import SAMPLE_BUCKETS
 from ragpulse_core.store import Store
-from ragpulse_scorers.lexical.judge import LexicalParams
+from ragpulse_judge.rules import LexicalParams
 from ragpulse_scorers.lexical.scorer import LexicalScorer
 from ragpulse_scorers.lexical.uncertainty import verdict_uncertainty
 from ragpulse_scorers.pipeline.tick import run_tick

@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from ragpulse_scorers.lexical.judge import LexicalJudge
-from ragpulse_scorers.verdicts import SupportJudge
+from ragpulse_judge.rules import LexicalJudge
+from ragpulse_judge.verdicts import SupportJudge
 
 JudgeFactory = Callable[[argparse.Namespace], SupportJudge]
 

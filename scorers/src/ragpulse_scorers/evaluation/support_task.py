@@ -9,7 +9,7 @@ from typing import Any
 from ragpulse_scorers.evaluation.datasets import SupportDataset, SupportExample
 from ragpulse_scorers.evaluation.items import Coverage, IsolatedJudging, ItemResult, judge_each
 from ragpulse_scorers.evaluation.metrics import Confusion, auroc
-from ragpulse_scorers.verdicts import SupportJudge, SupportVerdict
+from ragpulse_judge.verdicts import SupportJudge, SupportVerdict
 
 Advance = Callable[[int], None]
 

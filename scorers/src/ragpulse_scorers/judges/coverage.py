@@ -42,7 +42,7 @@ from ragpulse_scorers.metrics.coverage_metrics import (
 )
 from ragpulse_scorers.models import RagRequest, Score
 from ragpulse_scorers.scorer import NotApplicable
-from ragpulse_scorers.text import split_sentences
+from ragpulse_judge.text import split_sentences
 
 if TYPE_CHECKING:
     from ragpulse_core.store import Store

@@ -28,7 +28,7 @@ from ragpulse_scorers.metric_names import ADHERENCE, COMPLETENESS, HALLUCINATION
 from ragpulse_scorers.models import RagRequest, Score
 from ragpulse_scorers.scorer import NotApplicable
 from ragpulse_scorers.settings import ScorersSettings
-from ragpulse_scorers.verdicts import SentenceVerdict, SupportVerdict
+from ragpulse_judge.verdicts import SentenceVerdict, SupportVerdict
 
 if TYPE_CHECKING:
     import argparse

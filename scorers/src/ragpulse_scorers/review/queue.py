@@ -24,7 +24,7 @@ from typing import Any, Final
 
 from ragpulse_core.store import Store
 
-from ragpulse_scorers.lexical.judge import LexicalParams
+from ragpulse_judge.rules import LexicalParams
 from ragpulse_scorers.lexical.scorer import LexicalScorer
 
 DISAGREEMENT: Final = "disagreement"

@@ -17,7 +17,7 @@ from rich.console import Console
 
 from ragpulse_scorers.metric_names import HALLUCINATION
 from ragpulse_scorers.review.queue import FREE_JUDGE, Offer, review_queue
-from ragpulse_scorers.text import split_sentences
+from ragpulse_judge.text import split_sentences
 
 _CHUNK_CHARS = 400
 

@@ -29,8 +29,8 @@ before: 0.827 -> 0.822). It is kept because a flipped negation is a contradictio
 Result: tune half 0.827 balanced accuracy (AUROC 0.836); held-out half (204 responses, 35 questions): 0.792
 (AUROC 0.840), first scored once at 0.789 (AUROC 0.834) before the negation fix and rescored after it with
 nothing tuned on it; whole file 0.806 (AUROC 0.841). Answers are then read as prose (citation markers,
-markdown and quotation marks taken off, headings and preambles not claims, see :mod:`ragpulse_scorers.text`
-and :mod:`ragpulse_scorers.lexical.preamble`), with nothing retuned: tune 0.837, held-out 0.796 (AUROC 0.856),
+markdown and quotation marks taken off, headings and preambles not claims, see :mod:`ragpulse_judge.text`
+and :mod:`ragpulse_judge.preamble`), with nothing retuned: tune 0.837, held-out 0.796 (AUROC 0.856),
 whole file 0.812; the three responses it changes are courtesy and preamble sentences no longer taken for
 claims ("Let me know if you have any further questions."). Then, from a blind trial of formatted answers and
 of text written to game the judge (nothing retuned): a hedge excuses only its own clause, a sentence only
@@ -44,10 +44,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from ragpulse_scorers.lexical.preamble import without_preamble
-from ragpulse_scorers.lexical.tokens import SentenceFeatures, number_vocabulary, sentence_features
-from ragpulse_scorers.text import Segment, split_sentences, text_segments
-from ragpulse_scorers.verdicts import SentenceVerdict, SupportVerdict
+from ragpulse_judge.preamble import without_preamble
+from ragpulse_judge.tokens import SentenceFeatures, number_vocabulary, sentence_features
+from ragpulse_judge.text import Segment, split_sentences, text_segments
+from ragpulse_judge.verdicts import SentenceVerdict, SupportVerdict
 
 _HEDGE = re.compile(
     r"\b(?:i\s+(?:do\s+not|don'?t|cannot|can'?t|am\s+(?:unable|not\s+able|not\s+sure)|'m\s+(?:unable|not\s+sure))"
@@ -228,7 +228,7 @@ class LexicalAnalysis:
 
 
 class LexicalJudge:
-    """Implements :class:`~ragpulse_scorers.verdicts.SupportJudge` without a model."""
+    """Implements :class:`~ragpulse_judge.verdicts.SupportJudge` without a model."""
 
     name = "lexical"
 
