@@ -30,7 +30,10 @@ DEPENDENCIES = {
     "core": ({"clickhouse-connect", "pydantic", "pydantic-settings", "rich"}, {"ragpulse-collector"}),
     "collector": ({"ragpulse-core"}, {"ragpulse-scorers", "ragpulse-assembly", "ragpulse-dashboards"}),
     "assembly": ({"ragpulse-core"}, {"ragpulse-collector", "ragpulse-scorers", "ragpulse-dashboards"}),
-    "scorers": ({"ragpulse-core", "ragpulse-assembly", "ragpulse-judge"}, {"ragpulse-collector", "ragpulse-dashboards"}),
+    "scorers": (
+        {"ragpulse-core", "ragpulse-assembly", "ragpulse-judge"},
+        {"ragpulse-collector", "ragpulse-dashboards"},
+    ),
     "dashboards": ({"ragpulse-scorers"}, {"ragpulse-collector"}),
 }
 

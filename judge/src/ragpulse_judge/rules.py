@@ -45,8 +45,8 @@ import re
 from dataclasses import dataclass, field, replace
 
 from ragpulse_judge.preamble import without_preamble
-from ragpulse_judge.tokens import SentenceFeatures, number_vocabulary, sentence_features
 from ragpulse_judge.text import Segment, split_sentences, text_segments
+from ragpulse_judge.tokens import SentenceFeatures, number_vocabulary, sentence_features
 from ragpulse_judge.verdicts import SentenceVerdict, SupportVerdict
 
 _HEDGE = re.compile(

@@ -13,8 +13,8 @@ from typing import Any
 
 from ragpulse_assembly.context import context_texts
 from ragpulse_core.store import Store
-from ragpulse_scorers.metric_names import ADHERENCE, HALLUCINATION
 from ragpulse_judge.text import split_sentences
+from ragpulse_scorers.metric_names import ADHERENCE, HALLUCINATION
 
 from ragpulse_dashboards.report.details import unsupported_sentences
 

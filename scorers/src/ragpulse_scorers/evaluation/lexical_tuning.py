@@ -14,11 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ragpulse_judge.rules import ClaimEvidence, ContextIndex, LexicalParams, gather_evidence
+from ragpulse_judge.text import text_segments
+from ragpulse_judge.tokens import sentence_features
+
 from ragpulse_scorers.evaluation.datasets import Split, SupportExample, load_support_dataset
 from ragpulse_scorers.evaluation.metrics import Confusion, auroc
-from ragpulse_judge.rules import ClaimEvidence, ContextIndex, LexicalParams, gather_evidence
-from ragpulse_judge.tokens import sentence_features
-from ragpulse_judge.text import text_segments
 
 WEIGHTS = tuple(round(0.1 * i, 1) for i in range(11))
 PENALTIES = tuple(round(0.1 * i, 1) for i in range(3, 11))

@@ -6,10 +6,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ragpulse_judge.verdicts import SupportJudge, SupportVerdict
+
 from ragpulse_scorers.evaluation.datasets import SupportDataset, SupportExample
 from ragpulse_scorers.evaluation.items import Coverage, IsolatedJudging, ItemResult, judge_each
 from ragpulse_scorers.evaluation.metrics import Confusion, auroc
-from ragpulse_judge.verdicts import SupportJudge, SupportVerdict
 
 Advance = Callable[[int], None]
 

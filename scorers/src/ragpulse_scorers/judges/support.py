@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
 from pydantic import BaseModel, field_validator
+from ragpulse_judge.verdicts import SentenceVerdict, SupportVerdict
 
 from ragpulse_scorers.judges.keys import KeyedSentence, key_documents
 from ragpulse_scorers.judges.usage import Usage
@@ -28,7 +29,6 @@ from ragpulse_scorers.metric_names import ADHERENCE, COMPLETENESS, HALLUCINATION
 from ragpulse_scorers.models import RagRequest, Score
 from ragpulse_scorers.scorer import NotApplicable
 from ragpulse_scorers.settings import ScorersSettings
-from ragpulse_judge.verdicts import SentenceVerdict, SupportVerdict
 
 if TYPE_CHECKING:
     import argparse

@@ -6,8 +6,8 @@ import time
 from typing import Any
 
 from ragpulse_core.store import Store
-
 from ragpulse_judge.rules import LexicalAnalysis, LexicalJudge
+
 from ragpulse_scorers.lexical.language import language_mismatch
 from ragpulse_scorers.metric_names import (
     CONTEXT_UTILIZATION,

@@ -31,6 +31,7 @@ def uncertainty(candidate: Candidate) -> float | None:
         return None
     # Imported here: a builtin judge's code loads only once something names it (tests/scorers/test_registry).
     from ragpulse_judge.rules import LexicalParams
+
     from ragpulse_scorers.lexical.uncertainty import verdict_uncertainty
 
     return verdict_uncertainty(candidate.free_support, LexicalParams().threshold)
