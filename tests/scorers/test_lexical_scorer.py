@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from ragpulse_scorers.lexical import scorer as lexical_scorer
 from ragpulse_scorers.lexical.scorer import MAX_ANSWER_CHARS, LexicalScorer
 from ragpulse_scorers.models import ContextChunk, RagRequest
 from ragpulse_scorers.scorer import NotApplicable, Scorer
+from ragpulse_scorers.settings import ScorersSettings
 
 
 def request(answer: str, chunks: list[str]) -> RagRequest:
@@ -77,7 +79,11 @@ def test_surrogates_and_odd_characters_do_not_crash() -> None:
     assert scores[0].label == "grounded"
 
 
-def test_build_gives_a_scorer_for_the_registry() -> None:
-    built = lexical_scorer.build(None, None)  # type: ignore[arg-type]
-    assert isinstance(built, Scorer)
-    assert (built.name, built.version) == ("lexical", "3")
+def test_build_gives_the_learnt_judge_unless_the_config_asks_for_the_rules() -> None:
+    learnt = lexical_scorer.build(ScorersSettings(), None)  # type: ignore[arg-type]
+    assert isinstance(learnt, Scorer)
+    assert learnt.name == "lexical" and re.fullmatch(r"4-[0-9a-f]{8}", learnt.version)
+    rules = lexical_scorer.build(
+        ScorersSettings.model_validate({"scorer": {"free": {"judge": "rules"}}}), None  # type: ignore[arg-type]
+    )
+    assert (rules.name, rules.version) == ("lexical", "3")

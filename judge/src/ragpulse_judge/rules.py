@@ -195,6 +195,10 @@ class ClaimVerdict:
     score: float
     evidence_index: int | None
     reason: str
+    probability: float | None = None
+    """The learnt judge's calibrated chance that the claim is unsupported; None from the rules."""
+    sentence_of: str = ""
+    """The whole sentence, when ``sentence`` is one clause of it."""
 
 
 @dataclass(frozen=True)
@@ -318,6 +322,11 @@ def gather_evidence(
         negation_mismatch=negation_mismatch,
         evidence_index=evidence_index,
     )
+
+
+def is_hedged(sentence: str) -> bool:
+    """The sentence holds a hedge: "I don't know", "the passages do not say", "sorry"."""
+    return _HEDGE.search(sentence) is not None
 
 
 def _points_to_a_source(sentence: str) -> bool:

@@ -42,6 +42,11 @@ class FreeJudgeLimits(SettingsSection):
     concurrency: int = Field(
         1, ge=1, description="Requests judged at once; a CPU-bound judge gains nothing from threads"
     )
+    judge: Literal["learnt", "rules"] = Field(
+        "learnt",
+        description="How the lexical scorer decides: the learnt model over the lexical evidence (claims, "
+        "calibrated probabilities), or the hand-written rules it replaced (sentences, a fixed threshold)",
+    )
 
 
 class ScorerSettings(SettingsSection):
