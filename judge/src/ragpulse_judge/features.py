@@ -38,6 +38,10 @@ FEATURE_NAMES: tuple[str, ...] = (
     "position",
     "sentences",
     "hedged",
+    # A claim otherwise covered that states one detail the context does not: a changed fact, not an added one.
+    "covered_new_number",
+    "covered_new_name",
+    "covered_negation",
 )
 _RULES = LexicalParams()
 # A number and the word after it ("40 beats", "5 km", "20%"): the unit the number is stated in.
@@ -171,6 +175,9 @@ def _claim_features(
         sentence.position / max(sentence.sentences - 1, 1),
         math.log1p(sentence.sentences),
         1.0 if sentence.hedged else 0.0,
+        evidence.local if evidence.missing_numbers or unit_mismatches else 0.0,
+        evidence.local if evidence.missing_names else 0.0,
+        evidence.local if evidence.negation_mismatch else 0.0,
     ]
 
 

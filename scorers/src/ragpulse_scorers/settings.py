@@ -117,6 +117,11 @@ class JudgeSettings(SettingsSection):
     daily_budget_usd: float | None = Field(None, ge=0)
     daily_budget_tokens: int | None = Field(None, ge=0)
     prices: dict[str, PriceSettings] = Field(default_factory=dict, description="Per model, USD per 1M tokens")
+    support_mode: Literal["trace", "entailment"] = Field(
+        "trace",
+        description="How the support judge asks: RAGBench's TRACe form in one call, or short yes/no/unsure "
+        "entailment questions about a few sentences per call (suits small local models)",
+    )
 
     @property
     def configured(self) -> bool:

@@ -40,7 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     print(f"{len(answers)} answers, {len({a.group for a in answers})} questions", file=sys.stderr)
     read = read_labelled(answers, _progress(len(answers)))
-    out_of_fold = cross_validate(read, args.folds)
+    out_of_fold = cross_validate(read, args.folds, corrupt=args.corrupt)
     rules = _rules_verdicts(answers)
     print(f"out-of-fold ({args.folds} folds grouped by question) vs the rules, on the same answers:")
     for task, positions in _by_task(read).items():
@@ -65,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _write(
     out: Path, read: list[ReadAnswer], calibration: list[tuple[float, bool]], args: argparse.Namespace
 ) -> None:
-    trained = train(read, calibration)
+    trained = train(read, calibration, corrupt=args.corrupt)
     tasks: dict[str, int] = defaultdict(int)
     for answer in read:
         tasks[answer.answer.task] += 1
@@ -86,6 +86,7 @@ def _write(
                 {"ragtruth-train" if args.ragtruth else "", *(p.name for p in args.data)} - {""}
             ),
             "folds": args.folds,
+            "corrupted_copies": args.corrupt,
         },
     ).as_dict()
     text = serialise(data)
@@ -135,6 +136,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--tasks", type=lambda v: set(v.split(",")), help="only these tasks (QA,Summary,...)")
     parser.add_argument("--folds", type=int, default=5, help="grouped cross-validation folds (default 5)")
     parser.add_argument("--out", type=Path, help="where to write the model file")
+    parser.add_argument(
+        "--no-corruptions", dest="corrupt", action="store_false",
+        help="learn from people's labels alone, without corrupted copies of supported sentences",
+    )  # fmt: skip
     return parser
 
 

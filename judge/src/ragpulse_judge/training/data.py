@@ -48,6 +48,8 @@ class LabelledAnswer:
     unsupported: tuple[tuple[int, int], ...]
     sentence_labels: bool = False
     annotated: tuple[tuple[int, int], ...] | None = None
+    synthetic: bool = False
+    """Made from a real answer by :mod:`ragpulse_judge.training.augment`, not written by a generator."""
 
 
 def split_passages(context: str) -> list[str]:

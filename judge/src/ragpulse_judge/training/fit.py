@@ -15,9 +15,11 @@ from dataclasses import dataclass
 
 from ragpulse_judge.features import FEATURE_NAMES, AnswerReading, ClaimReading, read_answer
 from ragpulse_judge.model import LearntModel, sigmoid
+from ragpulse_judge.training.augment import corrupted
 from ragpulse_judge.training.data import LabelledAnswer
 
 L2_PENALTY = 1.0
+CORRUPTION_SHARE = 0.5
 NEWTON_STEPS = 25
 RULE_SCORE = FEATURE_NAMES.index("rule_score")
 # An answer with no claim to check: as sure as the model can be that it is supported.
@@ -126,8 +128,10 @@ class ClaimModel:
         return total
 
 
-def fit_claims(rows: Sequence[list[float]], labels: Sequence[bool]) -> ClaimModel:
-    """L2-penalised logistic regression on standardised features, by Newton's method."""
+def fit_claims(
+    rows: Sequence[list[float]], labels: Sequence[bool], weights: Sequence[float] | None = None
+) -> ClaimModel:
+    """L2-penalised, weighted logistic regression on standardised features, by Newton's method."""
     if not rows or all(labels) or not any(labels):
         raise ValueError("fitting needs claims of both labels")
     width = len(rows[0])
@@ -138,7 +142,7 @@ def fit_claims(rows: Sequence[list[float]], labels: Sequence[bool]) -> ClaimMode
         scales.append(math.sqrt(variance) if variance > 1e-12 else 1.0)
     design = [[1.0, *((row[j] - means[j]) / scales[j] for j in range(width))] for row in rows]
     targets = [1.0 if label else 0.0 for label in labels]
-    beta = _newton(design, targets, penalised_from=1)
+    beta = _newton(design, targets, penalised_from=1, weights=weights)
     return ClaimModel(means, scales, beta[1:], beta[0])
 
 
@@ -149,16 +153,22 @@ def fit_platt(scores: Sequence[float], labels: Sequence[bool]) -> tuple[float, f
     return beta[1], beta[0]
 
 
-def _newton(design: list[list[float]], targets: list[float], penalised_from: int) -> list[float]:
+def _newton(
+    design: list[list[float]],
+    targets: list[float],
+    penalised_from: int,
+    weights: Sequence[float] | None = None,
+) -> list[float]:
     width = len(design[0])
     beta = [0.0] * width
+    row_weights = list(weights) if weights is not None else [1.0] * len(design)
     for _ in range(NEWTON_STEPS):
         gradient = [0.0] * width
         hessian = [[0.0] * width for _ in range(width)]
-        for row, target in zip(design, targets, strict=True):
+        for row, target, row_weight in zip(design, targets, row_weights, strict=True):
             probability = sigmoid(sum(b * x for b, x in zip(beta, row, strict=True)))
-            error = probability - target
-            weight = probability * (1.0 - probability)
+            error = row_weight * (probability - target)
+            weight = row_weight * probability * (1.0 - probability)
             for i in range(width):
                 gradient[i] += error * row[i]
                 scaled = weight * row[i]
@@ -240,14 +250,26 @@ class TrainedJudge:
 
 
 def train(
-    read: Sequence[ReadAnswer], calibration: Sequence[tuple[float, bool]] | None = None
+    read: Sequence[ReadAnswer],
+    calibration: Sequence[tuple[float, bool]] | None = None,
+    *,
+    corrupt: bool = True,
 ) -> TrainedJudge:
-    """Fit the claim model on every labelled claim, then the answer calibration and threshold on
-    ``calibration`` (out-of-fold worst logits with labels) or, without it, on the training answers."""
-    rows = [values for answer in read for values, label in zip(answer.claims, answer.labels, strict=True)
-            if label is not None]  # fmt: skip
-    labels = [label for answer in read for label in answer.labels if label is not None]
-    claims = fit_claims(rows, labels)
+    """Fit the claim model on every labelled claim of ``read`` (and, with ``corrupt``, of corrupted copies of
+    its supported sentences), then the answer calibration and threshold on ``calibration`` (out-of-fold worst
+    logits with labels) or, without it, on the real answers of ``read``."""
+    rows, labels = _labelled_claims(read)
+    weights = [1.0] * len(rows)
+    if corrupt:
+        made_rows, made_labels = _labelled_claims(
+            read_labelled(corrupted([answer.answer for answer in read]))
+        )
+        # Made-up errors weigh, all together, CORRUPTION_SHARE of the real unsupported claims.
+        made_positives = sum(made_labels) or 1
+        weight = CORRUPTION_SHARE * sum(labels) / made_positives
+        rows, labels = rows + made_rows, labels + made_labels
+        weights += [weight] * len(made_rows)
+    claims = fit_claims(rows, labels, weights)
     pairs = (
         list(calibration)
         if calibration is not None
@@ -257,6 +279,16 @@ def train(
     probabilities = [sigmoid(intercept + slope * score) for score, _ in pairs]
     threshold = best_threshold(probabilities, [label for _, label in pairs])
     return TrainedJudge(claims, slope, intercept, threshold)
+
+
+def _labelled_claims(read: Sequence[ReadAnswer]) -> tuple[list[list[float]], list[bool]]:
+    pairs = [
+        (values, label)
+        for answer in read
+        for values, label in zip(answer.claims, answer.labels, strict=True)
+        if label is not None
+    ]
+    return [values for values, _ in pairs], [label for _, label in pairs]
 
 
 @dataclass(frozen=True)
@@ -269,7 +301,7 @@ class OutOfFold:
     worst_logits: list[float]
 
 
-def cross_validate(read: Sequence[ReadAnswer], folds: int) -> OutOfFold:
+def cross_validate(read: Sequence[ReadAnswer], folds: int, *, corrupt: bool = True) -> OutOfFold:
     """Grouped k-fold: each fold's answers are judged by a model trained on the other folds' questions, its
     calibration and threshold chosen on those folds too."""
     if folds < 2:
@@ -280,7 +312,7 @@ def cross_validate(read: Sequence[ReadAnswer], folds: int) -> OutOfFold:
     logits = [0.0] * len(read)
     for fold in range(folds):
         training = [answer for answer, f in zip(read, assignment, strict=True) if f != fold]
-        trained = train(training)
+        trained = train(training, corrupt=corrupt)
         for position, (answer, f) in enumerate(zip(read, assignment, strict=True)):
             if f == fold:
                 logits[position] = worst_logit(trained.claims, answer.claims)

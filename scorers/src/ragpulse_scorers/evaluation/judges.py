@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
+from ragpulse_judge.learnt import LearntJudge
 from ragpulse_judge.rules import LexicalJudge
 from ragpulse_judge.verdicts import SupportJudge
 
@@ -23,7 +24,10 @@ def _openai_judge(args: argparse.Namespace) -> SupportJudge:
 
 
 SUPPORT_JUDGES: dict[str, JudgeFactory] = {
-    "lexical": lambda args: LexicalJudge(),
+    # What the lexical scorer runs by default: the learnt model over the lexical evidence.
+    "lexical": lambda args: LearntJudge(),
+    # The hand-written rules it replaced ([scorer.free] judge = "rules").
+    "rules": lambda args: LexicalJudge(),
     "openai": _openai_judge,
 }
 

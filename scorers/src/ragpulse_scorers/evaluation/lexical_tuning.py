@@ -50,7 +50,7 @@ def grid_search(examples: Sequence[SupportExample]) -> TuningResult:
         support = [min((params.score(claim) for claim in claims), default=1.0) for claims in evidence]
         area = auroc(truth, [1 - s for s in support]) or 0.0
         for threshold in THRESHOLDS:
-            accuracy = Confusion.of(truth, [s < threshold for s in support]).balanced_accuracy
+            accuracy = Confusion.of(truth, [s < threshold for s in support]).balanced_accuracy or 0.0
             if best is None or (accuracy, area) > (best.balanced_accuracy, best.auroc):
                 best = TuningResult(LexicalParams(weight, numbers, names, threshold), accuracy, area)
     if best is None:
