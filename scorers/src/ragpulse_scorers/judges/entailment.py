@@ -31,8 +31,8 @@ from ragpulse_scorers.models import RagRequest, Score
 from ragpulse_scorers.scorer import NotApplicable
 
 PROMPT_VERSION = "entail-p1"
-SENTENCES_PER_CALL = 3
-EVIDENCE_PER_SENTENCE = 4
+SENTENCES_PER_CALL = 5
+EVIDENCE_PER_SENTENCE = 3
 ASKS = 2
 VERDICT_SCORE = {"yes": 1.0, "unsure": 0.5, "no": 0.0}
 
