@@ -23,7 +23,7 @@ from ragpulse_judge.model import LearntModel, model_version, serialise
 from ragpulse_judge.rules import LexicalJudge
 from ragpulse_judge.training.data import LabelledAnswer, load_labelled_file, load_ragtruth_release
 from ragpulse_judge.training.figures import figures_of
-from ragpulse_judge.training.fit import ReadAnswer, cross_validate, read_labelled, train
+from ragpulse_judge.training.fit import ReadAnswer, cross_validate, read_corrupted, read_labelled, train
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -40,7 +40,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     print(f"{len(answers)} answers, {len({a.group for a in answers})} questions", file=sys.stderr)
     read = read_labelled(answers, _progress(len(answers)))
-    out_of_fold = cross_validate(read, args.folds, corrupt=args.corrupt)
+    made = read_corrupted(read) if args.corrupt else []
+    out_of_fold = cross_validate(read, args.folds, made)
     rules = _rules_verdicts(answers)
     print(f"out-of-fold ({args.folds} folds grouped by question) vs the rules, on the same answers:")
     for task, positions in _by_task(read).items():
@@ -58,14 +59,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.out:
         calibration = [(logit, answer.answer.hallucinated)
                        for logit, answer in zip(out_of_fold.worst_logits, read, strict=True)]  # fmt: skip
-        _write(args.out, read, calibration, args)
+        _write(args.out, read, made, calibration, args)
     return 0
 
 
 def _write(
-    out: Path, read: list[ReadAnswer], calibration: list[tuple[float, bool]], args: argparse.Namespace
+    out: Path,
+    read: list[ReadAnswer],
+    made: list[ReadAnswer],
+    calibration: list[tuple[float, bool]],
+    args: argparse.Namespace,
 ) -> None:
-    trained = train(read, calibration, corrupt=args.corrupt)
+    trained = train(read, calibration, made)
     tasks: dict[str, int] = defaultdict(int)
     for answer in read:
         tasks[answer.answer.task] += 1

@@ -95,11 +95,16 @@ def _negated(sentence: str, answer: LabelledAnswer, names: list[str]) -> str | N
 def _swapped_name(sentence: str, answer: LabelledAnswer, names: list[str]) -> str | None:
     context = " ".join(answer.context)
     present = [m for m in _NAME.finditer(sentence) if m.group() in context]
-    foreign = [name for name in names if name not in context and name not in answer.question]
-    if not present or not foreign:
+    if not present or not names:
         return None
-    match = present[0]
-    return sentence[: match.start()] + foreign[_pick(sentence, len(foreign))] + sentence[match.end() :]
+    start = _pick(sentence, len(names))
+    # The first name from a fixed place in the pool that this answer's context and question never use.
+    for offset in range(min(len(names), 50)):
+        name = names[(start + offset) % len(names)]
+        if name not in context and name not in answer.question:
+            match = present[0]
+            return sentence[: match.start()] + name + sentence[match.end() :]
+    return None
 
 
 def _pick(seed: str, size: int) -> int:

@@ -249,21 +249,24 @@ class TrainedJudge:
         return sigmoid(self.intercept + self.slope * worst_logit(self.claims, claims))
 
 
+def read_corrupted(read: Sequence[ReadAnswer]) -> list[ReadAnswer]:
+    """Corrupted copies of the supported sentences of ``read``'s answers, read by the judge (once: a copy
+    keeps its answer's group, so each fold picks those of its own training questions)."""
+    return read_labelled(corrupted([answer.answer for answer in read]))
+
+
 def train(
     read: Sequence[ReadAnswer],
     calibration: Sequence[tuple[float, bool]] | None = None,
-    *,
-    corrupt: bool = True,
+    made: Sequence[ReadAnswer] = (),
 ) -> TrainedJudge:
-    """Fit the claim model on every labelled claim of ``read`` (and, with ``corrupt``, of corrupted copies of
-    its supported sentences), then the answer calibration and threshold on ``calibration`` (out-of-fold worst
-    logits with labels) or, without it, on the real answers of ``read``."""
+    """Fit the claim model on every labelled claim of ``read`` and of ``made`` (corrupted copies, see
+    :func:`read_corrupted`), then the answer calibration and threshold on ``calibration`` (out-of-fold worst
+    logits with labels) or, without it, on ``read``'s answers."""
     rows, labels = _labelled_claims(read)
     weights = [1.0] * len(rows)
-    if corrupt:
-        made_rows, made_labels = _labelled_claims(
-            read_labelled(corrupted([answer.answer for answer in read]))
-        )
+    if made:
+        made_rows, made_labels = _labelled_claims(made)
         # Made-up errors weigh, all together, CORRUPTION_SHARE of the real unsupported claims.
         made_positives = sum(made_labels) or 1
         weight = CORRUPTION_SHARE * sum(labels) / made_positives
@@ -301,7 +304,7 @@ class OutOfFold:
     worst_logits: list[float]
 
 
-def cross_validate(read: Sequence[ReadAnswer], folds: int, *, corrupt: bool = True) -> OutOfFold:
+def cross_validate(read: Sequence[ReadAnswer], folds: int, made: Sequence[ReadAnswer] = ()) -> OutOfFold:
     """Grouped k-fold: each fold's answers are judged by a model trained on the other folds' questions, its
     calibration and threshold chosen on those folds too."""
     if folds < 2:
@@ -312,7 +315,8 @@ def cross_validate(read: Sequence[ReadAnswer], folds: int, *, corrupt: bool = Tr
     logits = [0.0] * len(read)
     for fold in range(folds):
         training = [answer for answer, f in zip(read, assignment, strict=True) if f != fold]
-        trained = train(training, corrupt=corrupt)
+        groups = {answer.answer.group for answer in training}
+        trained = train(training, made=[answer for answer in made if answer.answer.group in groups])
         for position, (answer, f) in enumerate(zip(read, assignment, strict=True)):
             if f == fold:
                 logits[position] = worst_logit(trained.claims, answer.claims)

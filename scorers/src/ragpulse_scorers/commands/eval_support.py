@@ -94,7 +94,7 @@ def cross_validate_learnt(args: argparse.Namespace) -> int:
     # Imported here: training code loads only for this command.
     from ragpulse_judge.training.data import load_labelled_file
     from ragpulse_judge.training.figures import figures_of
-    from ragpulse_judge.training.fit import cross_validate, read_labelled
+    from ragpulse_judge.training.fit import cross_validate, read_corrupted, read_labelled
 
     if args.judge != "lexical":
         raise ValueError("--folds cross-validates the learnt free judge: use it with --judge lexical")
@@ -105,7 +105,7 @@ def cross_validate_learnt(args: argparse.Namespace) -> int:
     if len({answer.group for answer in answers}) < args.folds:
         raise ValueError(f"--folds {args.folds} needs at least as many questions; the data has fewer")
     read = read_labelled(answers)
-    out_of_fold = cross_validate(read, args.folds)
+    out_of_fold = cross_validate(read, args.folds, read_corrupted(read))
     rules = LexicalJudge()
     truth = [answer.hallucinated for answer in answers]
     rule_verdicts = [rules.judge_support(a.question, a.context, a.answer) for a in answers]
