@@ -16,7 +16,7 @@ from ragpulse_core.times import utc_from_iso
 from ragpulse_scorers.cli_arguments import add_scorer_flags, variant_list
 from ragpulse_scorers.evaluation.datasets import Split
 
-SUPPORT_JUDGE_NAMES = ("lexical", "rules", "openai")
+SUPPORT_JUDGE_NAMES = ("lexical", "learnt", "openai")
 LABEL_VERDICTS = ("hallucinated", "grounded")
 
 

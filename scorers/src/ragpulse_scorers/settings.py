@@ -42,10 +42,11 @@ class FreeJudgeLimits(SettingsSection):
     concurrency: int = Field(
         1, ge=1, description="Requests judged at once; a CPU-bound judge gains nothing from threads"
     )
-    judge: Literal["learnt", "rules"] = Field(
-        "learnt",
-        description="How the lexical scorer decides: the learnt model over the lexical evidence (claims, "
-        "calibrated probabilities), or the hand-written rules it replaced (sentences, a fixed threshold)",
+    judge: Literal["rules", "learnt"] = Field(
+        "rules",
+        description="How the lexical scorer decides: the hand-written rules (sentences, a fixed threshold), "
+        "or the learnt model over the same evidence (claims, calibrated probabilities; docs/judge-quality.md "
+        "says why it is not the default yet)",
     )
 
 

@@ -96,8 +96,8 @@ def cross_validate_learnt(args: argparse.Namespace) -> int:
     from ragpulse_judge.training.figures import figures_of
     from ragpulse_judge.training.fit import cross_validate, read_corrupted, read_labelled
 
-    if args.judge != "lexical":
-        raise ValueError("--folds cross-validates the learnt free judge: use it with --judge lexical")
+    if args.judge != "learnt":
+        raise ValueError("--folds cross-validates the learnt free judge: use it with --judge learnt")
     if args.folds < 2:
         raise ValueError("--folds must be at least 2")
     answers = [a for a in load_labelled_file(resolve_data(args.data)) if in_split(a.group, args.split)]

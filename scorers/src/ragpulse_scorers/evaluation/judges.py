@@ -24,10 +24,10 @@ def _openai_judge(args: argparse.Namespace) -> SupportJudge:
 
 
 SUPPORT_JUDGES: dict[str, JudgeFactory] = {
-    # What the lexical scorer runs by default: the learnt model over the lexical evidence.
-    "lexical": lambda args: LearntJudge(),
-    # The hand-written rules it replaced ([scorer.free] judge = "rules").
-    "rules": lambda args: LexicalJudge(),
+    # What the lexical scorer runs by default: the hand-written rules.
+    "lexical": lambda args: LexicalJudge(),
+    # The learnt model over the same evidence ([scorer.free] judge = "learnt").
+    "learnt": lambda args: LearntJudge(),
     "openai": _openai_judge,
 }
 

@@ -41,7 +41,7 @@ class LexicalScorer:
     free = True
 
     def __init__(self, judge: LexicalJudge | LearntJudge | None = None) -> None:
-        self.judge = judge or LearntJudge()
+        self.judge = judge or LexicalJudge()
         if isinstance(self.judge, LearntJudge):
             self.version = f"{LEARNT_VERSION}-{self.judge.version}"
         else:
@@ -71,8 +71,8 @@ class LexicalScorer:
 
 
 def build(settings: ScorersSettings, store: Store) -> LexicalScorer:
-    """Registry entry point: the learnt judge, or the rules where ``[scorer.free] judge = "rules"``."""
-    return LexicalScorer(LexicalJudge() if settings.scorer.free.judge == "rules" else LearntJudge())
+    """Registry entry point: the rules, or the learnt judge where ``[scorer.free] judge = "learnt"``."""
+    return LexicalScorer(LearntJudge() if settings.scorer.free.judge == "learnt" else LexicalJudge())
 
 
 def _clean(text: str) -> str:
