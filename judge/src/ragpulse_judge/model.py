@@ -83,8 +83,20 @@ class LearntModel:
         if not 0.0 < numbers[3] < 1.0:
             raise ModelError("model file: threshold must lie strictly between 0 and 1")
         trained_on = data.get("trained_on", {})
-        return cls(features, *columns, *numbers, version, trained_on if isinstance(trained_on, dict) else {})
-
+        means, scales, weights = columns
+        bias, slope, intercept, threshold = numbers
+        return cls(
+            features,
+            means,
+            scales,
+            weights,
+            bias,
+            slope,
+            intercept,
+            threshold,
+            version,
+            trained_on if isinstance(trained_on, dict) else {},
+        )
 
 def sigmoid(logit: float) -> float:
     if logit >= 0:
