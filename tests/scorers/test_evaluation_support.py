@@ -159,12 +159,13 @@ def test_one_class_gets_no_balanced_accuracy(
 def test_folds_cross_validate_the_learnt_judge_by_question(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    rows = [
-        row(q, "When?", response, hallucinated)
-        for q in range(6)
-        for response, hallucinated in (("It is open on Mondays.", 0), ("Admission is $5.", 0),
-                                       ("Tours run hourly by Zeiss staff.", 1), ("It opens at 3 am daily.", 1))
-    ]  # fmt: skip
+    responses = [
+        ("It is open on Mondays.", 0),
+        ("Admission is $5.", 0),
+        ("Tours run hourly by Zeiss staff.", 1),
+        ("It opens at 3 am daily.", 1),
+    ]
+    rows = [row(q, "When?", response, hallucinated) for q in range(6) for response, hallucinated in responses]
     data = write_jsonl(tmp_path / "d.jsonl", rows)
     assert main(["eval", "support", "--data", str(data), "--judge", "learnt", "--folds", "3", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)

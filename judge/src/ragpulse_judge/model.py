@@ -98,6 +98,7 @@ class LearntModel:
             trained_on if isinstance(trained_on, dict) else {},
         )
 
+
 def sigmoid(logit: float) -> float:
     if logit >= 0:
         return 1.0 / (1.0 + math.exp(-logit))
