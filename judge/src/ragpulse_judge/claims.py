@@ -18,7 +18,7 @@ sentence (``start``, ``end``); the sentence around an aside reads without it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ragpulse_judge.tokens import sentence_features
 
@@ -51,7 +51,7 @@ def split_claims(sentence: str) -> list[Claim]:
     for aside in _ASIDE.finditer(sentence):
         group = 1 if aside.group(1) is not None else 2
         if _statement_size(aside.group(group)):
-            claims.append(Claim(aside.group(group).strip(), aside.start(group), aside.end(group), aside=True))
+            claims.append(replace(_claim(sentence, aside.start(group), aside.end(group)), aside=True))
             # Blanked rather than cut, so the sentence around it keeps its character positions.
             masked = masked[: aside.start()] + " " * (aside.end() - aside.start()) + masked[aside.end() :]
     claims.extend(_clauses(masked))
