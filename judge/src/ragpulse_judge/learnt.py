@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from ragpulse_judge.features import ClaimReading, read_answer
 from ragpulse_judge.model import LearntModel, load_model, sigmoid
-from ragpulse_judge.rules import ClaimVerdict, LexicalAnalysis
-from ragpulse_judge.verdicts import SentenceVerdict, SupportVerdict
+from ragpulse_judge.rules import ClaimVerdict, LexicalAnalysis, support_verdict
+from ragpulse_judge.verdicts import SupportVerdict
 
 # Beyond these sizes the judge reads a prefix: a runaway answer or context must not stall the caller.
 MAX_ANSWER_CHARS = 20_000
@@ -90,27 +90,7 @@ class LearntJudge:
         return Verdict(analysis.hallucinated, probability, claims, self.version)
 
     def judge_support(self, question: str, context: list[str], response: str) -> SupportVerdict:
-        analysis = self.analyse(question, context, response)
-        sentences = analysis.index.sentences
-        unsupported = [claim.sentence for claim in analysis.claims if not claim.supported]
-        explanation = f"{len(analysis.claims) - len(unsupported)} of {len(analysis.claims)} claims supported"
-        if unsupported:
-            more = f" and {len(unsupported) - 1} more" if len(unsupported) > 1 else ""
-            explanation += f"; unsupported: {unsupported[0]!r}{more}"
-        return SupportVerdict(
-            hallucinated=analysis.hallucinated,
-            support_score=analysis.support_score,
-            explanation=explanation,
-            sentences=[
-                SentenceVerdict(
-                    sentence=claim.sentence,
-                    supported=claim.supported,
-                    score=claim.score,
-                    evidence="" if claim.evidence_index is None else sentences[claim.evidence_index].text,
-                )
-                for claim in analysis.claims
-            ],
-        )
+        return support_verdict(self.analyse(question, context, response), "claims")
 
     def _claim_verdict(self, claim: ClaimReading) -> ClaimVerdict:
         sentence_of = "" if claim.claim.text == claim.sentence.strip() else claim.sentence

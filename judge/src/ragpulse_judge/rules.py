@@ -240,28 +240,7 @@ class LexicalJudge:
         self.params = params or LexicalParams()
 
     def judge_support(self, question: str, context: list[str], response: str) -> SupportVerdict:
-        analysis = self.analyse(question, context, response)
-        evidence = analysis.index.sentences
-        unsupported = [claim.sentence for claim in analysis.claims if not claim.supported]
-        found = len(analysis.claims) - len(unsupported)
-        explanation = f"{found} of {len(analysis.claims)} sentences found in the context"
-        if unsupported:
-            more = f" and {len(unsupported) - 1} more" if len(unsupported) > 1 else ""
-            explanation += f"; not found: {unsupported[0]!r}{more}"
-        return SupportVerdict(
-            hallucinated=analysis.hallucinated,
-            support_score=analysis.support_score,
-            explanation=explanation,
-            sentences=[
-                SentenceVerdict(
-                    sentence=claim.sentence,
-                    supported=claim.supported,
-                    score=claim.score,
-                    evidence="" if claim.evidence_index is None else evidence[claim.evidence_index].text,
-                )
-                for claim in analysis.claims
-            ],
-        )
+        return support_verdict(self.analyse(question, context, response), "sentences")
 
     def analyse(self, question: str, context: list[str], response: str) -> LexicalAnalysis:
         index = ContextIndex.build(question, context)
@@ -285,6 +264,31 @@ class LexicalJudge:
         return ClaimVerdict(
             sentence, True, supported, round(score, 4), evidence.evidence_index, evidence.describe()
         )
+
+
+def support_verdict(analysis: LexicalAnalysis, unit: str) -> SupportVerdict:
+    """An analysis as the verdict ``ragpulse eval`` measures; ``unit`` names what was judged ("sentences")."""
+    evidence = analysis.index.sentences
+    unsupported = [claim.sentence for claim in analysis.claims if not claim.supported]
+    found = len(analysis.claims) - len(unsupported)
+    explanation = f"{found} of {len(analysis.claims)} {unit} found in the context"
+    if unsupported:
+        more = f" and {len(unsupported) - 1} more" if len(unsupported) > 1 else ""
+        explanation += f"; not found: {unsupported[0]!r}{more}"
+    return SupportVerdict(
+        hallucinated=analysis.hallucinated,
+        support_score=analysis.support_score,
+        explanation=explanation,
+        sentences=[
+            SentenceVerdict(
+                sentence=claim.sentence,
+                supported=claim.supported,
+                score=claim.score,
+                evidence="" if claim.evidence_index is None else evidence[claim.evidence_index].text,
+            )
+            for claim in analysis.claims
+        ],
+    )
 
 
 def gather_evidence(
