@@ -37,6 +37,7 @@ class LexicalScorer:
     """
 
     name = "lexical"
+    version = RULES_VERSION
     requires: tuple[str, ...] = ("answer", "context")
     free = True
 
@@ -44,8 +45,6 @@ class LexicalScorer:
         self.judge = judge or LexicalJudge()
         if isinstance(self.judge, LearntJudge):
             self.version = f"{LEARNT_VERSION}-{self.judge.version}"
-        else:
-            self.version = RULES_VERSION
 
     def score(self, request: RagRequest) -> list[Score]:
         answer = _clean(request.answer)
