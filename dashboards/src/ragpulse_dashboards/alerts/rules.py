@@ -19,7 +19,10 @@ SUPPORT_DROP: Final = "support_drop"
 SCORING_STALLED: Final = "scoring_stalled"
 JUDGE_ERRORS: Final = "judge_errors"
 CORRECTED_RATE: Final = "corrected_hallucination_rate"
-RULES: Final = (HALLUCINATION_RATE, SUPPORT_DROP, SCORING_STALLED, JUDGE_ERRORS, CORRECTED_RATE)
+EVALUATOR_PASS_RATE: Final = "evaluator_pass_rate"
+RULES: Final = (
+    HALLUCINATION_RATE, SUPPORT_DROP, SCORING_STALLED, JUDGE_ERRORS, CORRECTED_RATE, EVALUATOR_PASS_RATE
+)
 
 
 @dataclass(frozen=True, order=True)
@@ -86,6 +89,31 @@ def rate_above(
     summary = (
         f"{what} {_percent(rate)} ({_ci(count)} {_percent(lower)}–{_percent(upper)}, n={n})"
         f" for {key.describe()}{_judges(judged_by)}; threshold {_percent(threshold)}"
+    )
+    return Observation(key, rate, lower, upper, n, threshold, fire, clear, summary)
+
+
+def rate_below(
+    key: AlertKey,
+    what: str,
+    events: int,
+    n: int,
+    *,
+    threshold: float,
+    min_samples: int,
+    resolve_margin: float = 0.0,
+    weighted: WeightedCount | None = None,
+) -> Observation:
+    """``events`` of ``n`` is too low (an evaluator's pass rate): fire on the interval's upper bound (with
+    enough samples), clear on its lower bound, the mirror of :func:`rate_above`."""
+    count = weighted or WeightedCount.unweighted(events, n)
+    lower, upper = weighted_wilson_interval(count)
+    rate = _rate(count, events, n)
+    fire = n >= min_samples and upper < threshold
+    clear = not fire and lower > threshold + resolve_margin
+    summary = (
+        f"{what} {_percent(rate)} ({_ci(count)} {_percent(lower)}–{_percent(upper)}, n={n})"
+        f" for {key.describe()}; at least {_percent(threshold)} wanted"
     )
     return Observation(key, rate, lower, upper, n, threshold, fire, clear, summary)
 
