@@ -146,7 +146,8 @@ def test_evaluator_panels_show_the_evaluators_pass_rate_per_variant(demo_store: 
         assert row["judged"] == 60 and row["passed"] == 45
         assert row["rate"] == pytest.approx(EVALUATOR_PASS_RATE)
         assert (row["lower"], row["upper"]) == pytest.approx(wilson_interval(45, 60), abs=1e-4)
-    series = run(store, panel("overview.json", "Evaluator metric: $evaluator_metric")["targets"][0]["rawSql"], demo)
+    metric_sql = panel("overview.json", "Evaluator metric: $evaluator_metric")["targets"][0]["rawSql"]
+    series = run(store, metric_sql, demo)
     assert {row["metric"] for row in series} == {EVALUATOR}
     assert all(0.0 <= row["mean"] <= 1.0 for row in series)
     choices = next(v for v in load("overview.json")["templating"]["list"] if v["name"] == "evaluator")

@@ -69,7 +69,9 @@ def _evaluators(subparsers: Subparsers) -> None:
         " heuristic, python). They run once a [[rules]] rule (or scorer.scorers) names them.",
     )
     actions = parser.add_subparsers(dest="evaluators_action", metavar="ACTION", required=True)
-    listing = actions.add_parser("list", help="every evaluator with its kind, version and the rules that run it")
+    listing = actions.add_parser(
+        "list", help="every evaluator with its kind, version and the rules that run it"
+    )
     listing.set_defaults(func=runs("ragpulse_dashboards.commands.evaluators", "run_list"))
     test = actions.add_parser(
         "test",
@@ -84,7 +86,9 @@ def _evaluators(subparsers: Subparsers) -> None:
     which.add_argument("--request", metavar="TRACE_ID", help="the request with this trace id")
     which.add_argument("--last", type=int, default=20, metavar="N", help="the newest N requests (default 20)")
     add_dsn(test)
-    test.add_argument("--since", default="7d", help="look back to: 24h, 90m, 7d or an ISO timestamp (default 7d)")
+    test.add_argument(
+        "--since", default="7d", help="look back to: 24h, 90m, 7d or an ISO timestamp (default 7d)"
+    )
     test.add_argument("--service", help="only this service's requests")
     test.set_defaults(func=runs("ragpulse_dashboards.commands.evaluators", "run_test"))
 

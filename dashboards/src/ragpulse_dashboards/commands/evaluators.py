@@ -28,7 +28,9 @@ def run_list(args: argparse.Namespace) -> int:
     settings = DashboardsSettings.load(args.config)
     definitions = settings.evaluators.definitions()
     if not definitions:
-        console.print("no evaluators: define one as [evaluators.<kind>.<name>] (ragpulse.example.toml has some)")
+        console.print(
+            "no evaluators: define one as [evaluators.<kind>.<name>] (ragpulse.example.toml has some)"
+        )
         return 0
     book = rule_book(settings)
     table = Table(title="evaluators of this config")
@@ -36,8 +38,18 @@ def run_list(args: argparse.Namespace) -> int:
         table.add_column(column)
     for name, definition in sorted(definitions.items()):
         rules = [rule.name for rule in book.rules_for(name)] if name in book.judges else []
-        verdict = "pass/fail" + (" (hallucination)" if definition.measures else "") if definition.gives_verdict else "–"
-        table.add_row(escape(name), definition.kind, definition.version(), verdict, escape(", ".join(rules)) or "no rule")
+        verdict = (
+            "pass/fail" + (" (hallucination)" if definition.measures else "")
+            if definition.gives_verdict
+            else "–"
+        )
+        table.add_row(
+            escape(name),
+            definition.kind,
+            definition.version(),
+            verdict,
+            escape(", ".join(rules)) or "no rule",
+        )
     console.print(table)
     return 0
 
@@ -48,10 +60,15 @@ def run_test(args: argparse.Namespace) -> int:
     definition = settings.evaluators.definitions().get(args.name)
     if definition is None:
         known = ", ".join(settings.evaluators.names()) or "none defined"
-        console.print(f"[red]error:[/red] no evaluator {escape(args.name)!r} in the config (evaluators: {escape(known)})")
+        console.print(
+            f"[red]error:[/red] no evaluator {escape(args.name)!r} in the config"
+            f" (evaluators: {escape(known)})"
+        )
         return 1
     if is_llm_judged(args.name, settings) and not settings.judge.configured:
-        console.print(f"[red]error:[/red] {escape(args.name)} is an llm evaluator and needs a judge: {ENDPOINT_HINT}")
+        console.print(
+            f"[red]error:[/red] {escape(args.name)} is an llm evaluator and needs a judge: {ENDPOINT_HINT}"
+        )
         return 1
     evaluator = build_evaluator(args.name, definition, settings, None)
     try:
@@ -72,7 +89,9 @@ def run_test(args: argparse.Namespace) -> int:
         found = stored_from_json(buffer.getvalue())
         if not found:
             which = f"request {args.request}" if args.request else "request"
-            console.print(f"no stored {escape(which)} since {escape(args.since)}: widen --since, or check the trace id")
+            console.print(
+                f"no stored {escape(which)} since {escape(args.since)}: widen --since, or check the trace id"
+            )
             return 1
         print_trials(evaluator, [run_trial(evaluator, stored) for stored in found], console)
         return 0

@@ -190,7 +190,7 @@ def reads_document(span: Sequence[str], resource: Sequence[str], requires: Seque
 
 
 def _evaluator_requests(query: ReadQuery, store: Store, console: Console) -> Shown:
-    """Stored requests as JSON lines (the caller judges them: its config's evaluator runs there, never here)."""
+    """Stored requests as JSON lines: the caller judges them (its config's evaluator runs there, not here)."""
     try:
         reads = json.loads(query.reads) if query.reads else {}
         span, resource, requires = (

@@ -62,13 +62,18 @@ class EvaluatorBase(SettingsSection):
 
     @model_validator(mode="after")
     def _measures_needs_verdict(self) -> EvaluatorBase:
+        if self.measures is not None and self.kind not in ("llm", "python"):
+            # Its verdict would rank above the free judge's in each request's verdict (the alerts' count).
+            raise ValueError(
+                f"measures is for llm and python evaluators: a {self.kind} check cannot tell grounding"
+            )
         if self.measures is not None and not self.gives_verdict:
             raise ValueError("measures needs a pass/fail verdict: set pass_at, pass_labels or pass_field")
         return self
 
 
 class RegexEvaluator(EvaluatorBase):
-    """Pass when ``pattern`` is found in ``field`` (RE2: linear in the text); with ``reject``, when it is not."""
+    """Pass when ``pattern`` is found in ``field`` (RE2: linear in the text); with ``reject``, when not."""
 
     kind: ClassVar[str] = "regex"
     pattern: str = Field(min_length=1)
@@ -132,7 +137,8 @@ class JsonSchemaEvaluator(EvaluatorBase):
 
 
 class HeuristicEvaluator(EvaluatorBase):
-    """Pass when the rule tree holds: ``not_empty``, ``contains``, ``min_length``... under ``all``/``any``/``not``."""
+    """Pass when the rule tree holds: ``not_empty``, ``contains``, ``min_length``... under ``all``, ``any``,
+    ``not``."""
 
     kind: ClassVar[str] = "heuristic"
     rule: dict[str, Any]
@@ -260,7 +266,9 @@ class LlmEvaluator(EvaluatorBase):
             unknown = [label for label in self.pass_labels if label not in (self.labels or [])]
             if unknown or not self.pass_labels:
                 raise ValueError(f"pass_labels {unknown or []} must be some of labels {self.labels}")
-        if self.pass_field is not None and (self.output != "json" or self.pass_field not in (self.fields or {})):
+        if self.pass_field is not None and (
+            self.output != "json" or self.pass_field not in (self.fields or {})
+        ):
             raise ValueError(f"pass_field {self.pass_field!r} must be one of the json fields")
         if self.pass_at is not None:
             if self.output == "label":
@@ -296,12 +304,16 @@ def _check_fields(fields: dict[str, tuple[float, float]]) -> None:
         raise ValueError("fields: name at least one")
     for name, (low, high) in fields.items():
         if not METRIC_NAME.match(name) or name in RESERVED_METRICS:
-            raise ValueError(f"field {name!r}: letters, digits and _, and not one of {sorted(RESERVED_METRICS)}")
+            raise ValueError(
+                f"field {name!r}: letters, digits and _, and not one of {sorted(RESERVED_METRICS)}"
+            )
         if not low < high:
             raise ValueError(f"field {name!r}: range [{low}, {high}] has the lowest value first")
 
 
-EvaluatorDefinition = RegexEvaluator | JsonSchemaEvaluator | HeuristicEvaluator | PythonEvaluator | LlmEvaluator
+EvaluatorDefinition = (
+    RegexEvaluator | JsonSchemaEvaluator | HeuristicEvaluator | PythonEvaluator | LlmEvaluator
+)
 
 
 class EvaluatorsSettings(SettingsSection):
@@ -333,7 +345,9 @@ class EvaluatorsSettings(SettingsSection):
         return self
 
     def _kinds(self) -> list[tuple[str, dict[str, Any]]]:
-        return [(kind, getattr(self, kind)) for kind in ("llm", "regex", "json_schema", "heuristic", "python")]
+        return [
+            (kind, getattr(self, kind)) for kind in ("llm", "regex", "json_schema", "heuristic", "python")
+        ]
 
     def definitions(self) -> dict[str, EvaluatorDefinition]:
         """Every evaluator by name."""

@@ -69,7 +69,9 @@ class Combined(RuleNode):
     def check(self, request: RagRequest) -> Outcome:
         if self.operator == "not":
             inner = self.children[0].check(request)
-            return Outcome(not inner.passed, inner.reason if not inner.passed else f"{inner.reason} (wanted false)")
+            return Outcome(
+                not inner.passed, inner.reason if not inner.passed else f"{inner.reason} (wanted false)"
+            )
         outcomes = []
         for child in self.children:
             outcome = child.check(request)
@@ -98,7 +100,7 @@ def _parse(node: Any, depth: int, counter: list[int], where: str) -> RuleNode:
     if depth > MAX_DEPTH or counter[0] > MAX_NODES:
         raise ValueError(f"{where}: a rule tree is at most {MAX_DEPTH} deep and {MAX_NODES} nodes")
     if not isinstance(node, Mapping) or len(node) != 1:
-        raise ValueError(f"{where}: each node is a table with one key, e.g. {{ not_empty = \"answer\" }}")
+        raise ValueError(f'{where}: each node is a table with one key, e.g. {{ not_empty = "answer" }}')
     ((test, argument),) = node.items()
     here = f"{where}.{test}"
     if test in ("all", "any"):
@@ -115,13 +117,17 @@ def _parse(node: Any, depth: int, counter: list[int], where: str) -> RuleNode:
     return build(argument, here)
 
 
-def _options(argument: Any, where: str, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, Any]:
+def _options(
+    argument: Any, where: str, required: tuple[str, ...], optional: tuple[str, ...] = ()
+) -> dict[str, Any]:
     if not isinstance(argument, Mapping):
         raise ValueError(f"{where}: a table with {', '.join(required)}")
     missing = [key for key in required if key not in argument]
     unknown = [key for key in argument if key not in (*required, *optional, "field")]
     if missing or unknown:
-        raise ValueError(f"{where}: needs {', '.join(required)}" + (f"; unknown {unknown}" if unknown else ""))
+        raise ValueError(
+            f"{where}: needs {', '.join(required)}" + (f"; unknown {unknown}" if unknown else "")
+        )
     options = dict(argument)
     options["field"] = check_field(str(options.get("field", "answer")))
     return options
@@ -146,7 +152,9 @@ def _contains(argument: Any, where: str, many: bool) -> Leaf:
         return any(text in seen for text in wanted)
 
     shown = ", ".join(repr(text[:MAX_SHOWN]) for text in texts)
-    return Leaf("contains", options["field"], holds, f"{options['field']} contains {'one of ' if many else ''}{shown}")
+    return Leaf(
+        "contains", options["field"], holds, f"{options['field']} contains {'one of ' if many else ''}{shown}"
+    )
 
 
 def _bound(test: str, unit: str, measure: Callable[[str], int], at_least: bool) -> Callable[[Any, str], Leaf]:
@@ -175,7 +183,10 @@ def _matches(argument: Any, where: str) -> Leaf:
         raise ValueError(f"{where}: bad regex {options['pattern']!r}: {exc}") from None
     field = options["field"]
     return Leaf(
-        "matches", field, lambda value: pattern.search(value) is not None, f"{field} matches {pattern.pattern!r}"
+        "matches",
+        field,
+        lambda value: pattern.search(value) is not None,
+        f"{field} matches {pattern.pattern!r}",
     )
 
 

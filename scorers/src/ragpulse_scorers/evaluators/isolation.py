@@ -10,6 +10,7 @@ one. What the function prints never reaches the reply channel.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import logging
 import os
@@ -184,7 +185,5 @@ def _kill(process: subprocess.Popen[bytes]) -> None:
         logger.warning("evaluator process %d did not end after SIGKILL", process.pid)
     for stream in (process.stdin, process.stdout):
         if stream is not None:
-            try:
+            with contextlib.suppress(OSError):
                 stream.close()
-            except OSError:
-                pass

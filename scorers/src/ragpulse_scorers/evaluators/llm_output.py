@@ -36,7 +36,7 @@ def output_model(name: str, definition: LlmEvaluator) -> type[JudgeOutput]:
     elif definition.output == "label":
         assert definition.labels is not None
         labels = tuple(definition.labels)
-        annotations[LABEL] = Annotated[Literal[labels], BeforeValidator(_label_reader(labels))]  # type: ignore[valid-type]
+        annotations[LABEL] = Annotated[Literal[labels], BeforeValidator(_label_reader(labels))]
         example[LABEL] = labels[0]
     else:
         assert definition.fields is not None

@@ -24,7 +24,9 @@ def check_schema(schema: dict[str, Any]) -> None:
 
     remote = _remote_reference(schema)
     if remote is not None:
-        raise ValueError(f"schema: $ref {remote!r} points outside the schema; only #... references are followed")
+        raise ValueError(
+            f"schema: $ref {remote!r} points outside the schema; only #... references are followed"
+        )
     try:
         validator_for(schema).check_schema(schema)
     except SchemaError as exc:

@@ -182,7 +182,9 @@ class PythonScorer(Evaluator):
             value = float(result)
             scores = [Score(metric="score", value=value, explanation=f"{said} {value:g}")]
             if self._pass_at is not None:
-                scores += self.verdict(value >= self._pass_at, f"{said} {value:g}; passes at {self._pass_at:g}")
+                scores += self.verdict(
+                    value >= self._pass_at, f"{said} {value:g}; passes at {self._pass_at:g}"
+                )
             return scores
         if isinstance(result, dict):
             return self._metrics(result)
@@ -200,13 +202,19 @@ class PythonScorer(Evaluator):
         for metric, value in result.items():
             if metric == PASS:
                 if not isinstance(value, bool):
-                    raise EvaluatorFailed(f"{self._entry}: 'pass' must be true or false, not {_excerpt(repr(value))}")
+                    raise EvaluatorFailed(
+                        f"{self._entry}: 'pass' must be true or false, not {_excerpt(repr(value))}"
+                    )
                 scores += self.verdict(value, explanation or f"{self._entry} returned pass = {value}")
                 continue
             if not METRIC_NAME.match(metric) or metric in RESERVED_METRICS:
-                raise EvaluatorFailed(f"{self._entry}: {_excerpt(metric)!r} is no metric name (letters, digits, _)")
+                raise EvaluatorFailed(
+                    f"{self._entry}: {_excerpt(metric)!r} is no metric name (letters, digits, _)"
+                )
             if not _is_number(value) and not isinstance(value, bool):
-                raise EvaluatorFailed(f"{self._entry}: {metric} = {_excerpt(repr(value))} is not a finite number")
+                raise EvaluatorFailed(
+                    f"{self._entry}: {metric} = {_excerpt(repr(value))} is not a finite number"
+                )
             scores.append(Score(metric=metric, value=float(value), explanation=explanation))
         if not scores:
             raise NotApplicable(f"{self._entry} returned no metric")
@@ -257,7 +265,9 @@ def _excerpt(text: str) -> str:
     return text if len(text) <= MAX_EXCERPT else text[: MAX_EXCERPT - 1] + "…"
 
 
-def build_evaluator(name: str, definition: EvaluatorDefinition, settings: ScorersSettings, store: Store | None) -> Evaluator:
+def build_evaluator(
+    name: str, definition: EvaluatorDefinition, settings: ScorersSettings, store: Store | None
+) -> Evaluator:
     """The scorer of one ``[evaluators.<kind>.<name>]`` table."""
     if isinstance(definition, RegexEvaluator):
         return RegexScorer(name, definition)

@@ -72,7 +72,9 @@ def stored_requests(
         problem = "the request row is gone" if row is None else row.problem
         if row is not None and not problem:
             values = row.values
-            problem = skip_reason(values.get("Unscorable", ""), tuple(requires), values.get("Failure", "")) or ""
+            problem = (
+                skip_reason(values.get("Unscorable", ""), tuple(requires), values.get("Failure", "")) or ""
+            )
         request = None
         if row is not None and not problem:
             try:

@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 
-from ragpulse_core.printable import shown
+from ragpulse_core.printable import printable, shown
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -51,7 +51,7 @@ def run_trial(evaluator: Evaluator, stored: StoredRequest) -> TrialResult:
         return TrialResult(stored, Outcome.SKIPPED, reason=str(exc) or "not applicable")
     except JudgeOutputInvalid as exc:
         return TrialResult(stored, Outcome.FAILED, reason=f"{type(exc).__name__}: {exc}", reply=exc.reply)
-    except Exception as exc:  # noqa: BLE001 - shown as the tick would record it
+    except Exception as exc:
         return TrialResult(stored, Outcome.FAILED, reason=f"{type(exc).__name__}: {exc}")
     return TrialResult(stored, Outcome.SCORED, trial)
 
@@ -71,7 +71,11 @@ def print_trials(evaluator: Evaluator, results: list[TrialResult], console: Cons
         for score in result.trial.scores
         if score.metric == PASS
     )
-    said = [f"{counts[o.value]} {o.value}" for o in (Outcome.SCORED, Outcome.SKIPPED, Outcome.FAILED) if counts[o.value]]
+    said = [
+        f"{counts[o.value]} {o.value}"
+        for o in (Outcome.SCORED, Outcome.SKIPPED, Outcome.FAILED)
+        if counts[o.value]
+    ]
     if verdicts:
         said.append(f"verdicts: {verdicts['passed']} pass, {verdicts['failed']} fail")
     console.print(f"[bold]summary[/bold]: {', '.join(said) or 'no requests'}")
@@ -79,7 +83,9 @@ def print_trials(evaluator: Evaluator, results: list[TrialResult], console: Cons
 
 def _print_result(result: TrialResult, console: Console) -> None:
     stored = result.stored
-    console.rule(f"{stored.timestamp:%Y-%m-%d %H:%M:%S} · {shown(stored.trace_id)} · {shown(stored.service_name)}")
+    console.rule(
+        f"{stored.timestamp:%Y-%m-%d %H:%M:%S} · {shown(stored.trace_id)} · {shown(stored.service_name)}"
+    )
     trial = result.trial
     if trial is not None and trial.prompt:
         console.print("[bold]prompt[/bold]")
@@ -106,13 +112,17 @@ def _print_result(result: TrialResult, console: Console) -> None:
         table.add_column(column, overflow="fold")
     for score in trial.scores:
         value = "–" if score.value is None else f"{score.value:g}"
-        table.add_row(escape(score.metric), value, escape(shown(score.label)), escape(shown(score.explanation)))
+        table.add_row(
+            escape(score.metric), value, escape(shown(score.label)), escape(shown(score.explanation))
+        )
     console.print(table)
 
 
 def _clip(text: str) -> str:
-    text = shown(text)
-    return text if len(text) <= MAX_SHOWN_CHARS else text[: MAX_SHOWN_CHARS - 1] + "…"
+    """Traced text kept in its lines (a prompt reads as sent), each made safe for a terminal; printed without
+    markup, so it needs no escaping."""
+    clipped = text if len(text) <= MAX_SHOWN_CHARS else text[: MAX_SHOWN_CHARS - 1] + "…"
+    return "\n".join(printable(line) for line in clipped.split("\n"))
 
 
 def stored_to_json(found: list[StoredRequest]) -> str:

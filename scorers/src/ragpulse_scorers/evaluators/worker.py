@@ -119,7 +119,8 @@ def main() -> None:
 
 def _die_with(parent: int) -> None:
     """End when the scheduler is gone, even mid-call: a hung call never reads the closed pipe that tells an
-    idle worker to stop. (PR_SET_PDEATHSIG would follow the thread that started the worker, not the process.)"""
+    idle worker to stop. (PR_SET_PDEATHSIG would follow the thread that started the worker, not the
+    process.)"""
 
     def watch() -> None:
         while os.getppid() == parent:

@@ -224,7 +224,8 @@ class JudgeClient:
             if repairs == self.settings.repairs:
                 plural = "" if repairs == 1 else "s"
                 raise JudgeOutputInvalid(
-                    f"{output_model.__name__} invalid after {repairs} repair{plural}: {problem}", reply.content
+                    f"{output_model.__name__} invalid after {repairs} repair{plural}: {problem}",
+                    reply.content,
                 )
             repairs += 1
             logger.info("judge output invalid (%s); asking for repair %d", problem, repairs)

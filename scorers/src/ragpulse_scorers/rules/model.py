@@ -119,5 +119,6 @@ def check_rules(rules: list[Rule], evaluators: Collection[str] = ()) -> None:
             if judge not in BUILTIN_SCORERS and judge not in evaluators and not (module and attribute):
                 raise ValueError(
                     f"rules: rule {rule.name!r} names unknown judge {judge!r};"
-                    f" known: {', '.join([*known_scorers(), *sorted(evaluators)])}, or package.module:callable"
+                    f" known: {', '.join([*known_scorers(), *sorted(evaluators)])},"
+                    " or package.module:callable"
                 )
