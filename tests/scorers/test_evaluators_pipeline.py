@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from fake_judge_server import FakeJudge, fake_judge
 from pipeline_testing import CONTEXT, SPAN_COLUMNS, insert_requests, log_rows, trace_id
+from ragpulse_core.cli import main
 from ragpulse_core.store import Store
 from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.pipeline.tick import run_tick
@@ -225,3 +226,67 @@ def test_an_llm_evaluator_with_labels_or_fields_writes_a_metric_each(store: Stor
         ("completeness", 0.9), ("concision", 0.4), ("pass", 1.0),
     }  # fmt: skip
     assert {r["TraceId"] for r in scores(store, "shape")} == set(traces)
+
+
+def test_rules_preview_and_backfill_take_evaluators(
+    store: Store,
+    chdb_dsn: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    old = insert_requests(store, 6, prefix="old", answer="Paris [1].", age=timedelta(days=2))
+    config = tmp_path / "ragpulse.toml"
+    config.write_text(
+        '[scorer]\nscorers = []\n\n[[rules]]\nname = "own"\njudges = ["cites"]\n\n'
+        "[evaluators.regex.cites]\npattern = '\\\\[\\\\d+\\\\]'\n"
+    )
+    assert main(["rules", "preview", "own", "--since", "7d", "--config", str(config), "--dsn", chdb_dsn]) == 0
+    assert re.search(r"│ own +│ +0 │ +1 │ +1 │ cites 1 +│ +\$0\.00 │", capsys.readouterr().out)
+    assert main(["score", "--rule", "own", "--since", "7d", "--config", str(config), "--dsn", chdb_dsn]) == 0
+    assert {row["TraceId"] for row in scores(store, "cites")} == set(old)
+
+
+def test_an_evaluator_that_measures_hallucination_is_measured_against_labels(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``eval support --judge NAME`` runs the config's evaluator on labelled data like a built-in judge."""
+    (tmp_path / "grounding.py").write_text(
+        "def grounded(request):\n"
+        "    context = ' '.join(chunk.text for chunk in request.context).lower()\n"
+        "    return all(word in context for word in request.answer.lower().rstrip('.').split())\n"
+    )
+    config = tmp_path / "ragpulse.toml"
+    config.write_text(
+        f'[evaluators.python.grounding]\nentry_point = "grounding:grounded"\npath = ["{tmp_path}"]\n'
+        'measures = "hallucination"\n'
+    )
+    rows = [
+        {"source_id": 0, "question": "Capital?", "context": "paris is the capital", "response": answer,
+         "hallucinated": int(hallucinated)}
+        for answer, hallucinated in (("Paris is the capital.", False), ("Lyon is the capital.", True))
+    ]  # fmt: skip
+    data = tmp_path / "labelled.jsonl"
+    data.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    assert (
+        main(
+            [
+                "eval",
+                "support",
+                "--data",
+                str(data),
+                "--judge",
+                "grounding",
+                "--json",
+                "--config",
+                str(config),
+            ]
+        )
+        == 0
+    )
+    result = json.loads(capsys.readouterr().out)
+    assert result["judge"] == "grounding"
+    assert result["confusion"] == {"tp": 1, "fp": 0, "tn": 1, "fn": 0}
+    assert main(["eval", "support", "--data", str(data), "--judge", "nope", "--config", str(config)]) == 2
+    assert "nor an evaluator of the config that measures hallucination" in capsys.readouterr().err
