@@ -18,6 +18,9 @@ from fake_judge_server import FakeJudge, fake_judge
 from pipeline_testing import CONTEXT, SPAN_COLUMNS, insert_requests, log_rows, trace_id
 from ragpulse_core.cli import main
 from ragpulse_core.store import Store
+from ragpulse_scorers.labels.agreement import Confusion
+from ragpulse_scorers.labels.figures import Reference, judge_figures
+from ragpulse_scorers.labels.store import Label, Source, Verdict, find_request, write_labels
 from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.pipeline.tick import run_tick
 from ragpulse_scorers.settings import ScorersSettings
@@ -290,3 +293,31 @@ def test_an_evaluator_that_measures_hallucination_is_measured_against_labels(
     assert result["confusion"] == {"tp": 1, "fp": 0, "tn": 1, "fn": 0}
     assert main(["eval", "support", "--data", str(data), "--judge", "nope", "--config", str(config)]) == 2
     assert "nor an evaluator of the config that measures hallucination" in capsys.readouterr().err
+
+
+def test_an_evaluator_that_measures_hallucination_is_counted_against_peoples_labels(
+    store: Store, chdb_dsn: str, tmp_path: Path
+) -> None:
+    (tmp_path / "names_paris.py").write_text("def check(request):\n    return 'Paris' in request.answer\n")
+    grounded = insert_requests(store, 2, prefix="grounded-people", answer="Paris is the capital.")
+    invented = insert_requests(store, 2, prefix="invented-people", answer="Lyon is the capital.")
+    chosen = settings(
+        chdb_dsn,
+        {"python": {"paris": {"entry_point": "names_paris:check", "path": [str(tmp_path)],
+                              "measures": "hallucination"}}},
+        [{"name": "own", "judges": ["paris"]}],
+    )  # fmt: skip
+    assert run_tick(chosen, store).count("paris", Outcome.SCORED) == 4
+    said = {**dict.fromkeys(grounded, Verdict.GROUNDED), **dict.fromkeys(invented, Verdict.HALLUCINATED)}
+    said[invented[1]] = Verdict.GROUNDED  # a person who disagrees with the evaluator once
+    labels = []
+    for trace, verdict in said.items():
+        found = find_request(store, trace)
+        assert found is not None
+        labels.append(Label.of(found, verdict, author="end-user", source=Source.USER))
+    write_labels(store, labels)
+    (figures,) = judge_figures(store, since=datetime.now(UTC) - timedelta(days=1), reference=Reference.USER)
+    assert figures.judge == "paris"
+    assert figures.confusion == Confusion(
+        true_positives=1, false_negatives=0, false_positives=1, true_negatives=2
+    )
