@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from ragpulse_assembly.settings import AssemblyPartSettings
+from ragpulse_core.secrets import shown_endpoint
 from ragpulse_core.settings import SettingsSection
 
 from ragpulse_scorers.evaluators.config import EvaluatorsSettings
@@ -195,7 +196,9 @@ class ExportSettings(SettingsSection):
         """gRPC too takes a URL: ``http://`` sends in plain text, ``https://`` over TLS; a bare host:port
         would be read as TLS by one exporter and refused by the other."""
         if value is not None and urlsplit(value).scheme not in ("http", "https"):
-            raise ValueError(f"{value!r}: give an http:// or https:// URL, e.g. http://tempo:4318")
+            raise ValueError(
+                f"{shown_endpoint(value)!r}: give an http:// or https:// URL, e.g. http://tempo:4318"
+            )
         return value or None
 
 

@@ -188,7 +188,8 @@ def parse_since(text: str, now: float | None = None) -> datetime:
     """``24h``, ``90m``, ``7d``, ``30s`` (before now) or an ISO timestamp, as an aware UTC datetime."""
     units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
     stripped = text.strip().lower()
-    if stripped[-1:] in units and stripped[:-1].replace(".", "", 1).isdigit():
+    number = stripped[:-1].replace(".", "", 1)
+    if stripped[-1:] in units and number.isascii() and number.isdigit():
         seconds = float(stripped[:-1]) * units[stripped[-1]]
         return datetime.fromtimestamp((time.time() if now is None else now) - seconds, UTC)
     try:

@@ -801,13 +801,14 @@ def _scoring_card(data: ReportData) -> str:
         ],
         [True, True, True, True, True, False],
     )
+    rows = [*scoring.outcomes.items(), *((f"refused: {kind}", n) for kind, n in scoring.refused.items())]
     outcomes = (
         _table(
             ["scorer: outcome", "candidates"],
-            ([html_text(key), str(count)] for key, count in scoring.outcomes.items()),
+            ([html_text(key), str(count)] for key, count in rows),
             [False, True],
         )
-        if scoring.outcomes
+        if rows
         else ""
     )
     return _card("Scoring lag and share of traffic scored", summary, outcomes)

@@ -188,6 +188,9 @@ class ScoringHealth:
     last_scored_at: str | None
     judge_errors: int
     outcomes: dict[str, int] = field(default_factory=dict)
+    refused: dict[str, int] = field(default_factory=dict)
+    """Items from outside refused in the window, per kind (feedback spans, quarantined feedback): each
+    costs only itself, and is counted here."""
 
     @property
     def share_scored(self) -> float:

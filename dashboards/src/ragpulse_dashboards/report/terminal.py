@@ -96,7 +96,7 @@ def render_terminal(data: ReportData, console: Console) -> None:
     if data.people is not None:
         for table in _people_tables(data.people):
             console.print(table)
-    if scoring.outcomes:
+    if scoring.outcomes or scoring.refused:
         console.print(_outcomes_table(data))
 
 
@@ -376,4 +376,6 @@ def _outcomes_table(data: ReportData) -> Table:
     table.add_column("candidates", justify="right")
     for key, count in data.scoring.outcomes.items():
         table.add_row(shown(key), str(count))
+    for kind, count in data.scoring.refused.items():
+        table.add_row(shown(f"refused: {kind}"), str(count))
     return table

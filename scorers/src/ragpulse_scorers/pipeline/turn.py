@@ -20,7 +20,9 @@ from datetime import UTC, datetime
 from typing import Protocol
 
 from ragpulse_assembly.reasons import skip_reason
+from ragpulse_core.log_budget import LogBudget
 from ragpulse_core.store import Store
+from ragpulse_core.untrusted import quoted
 
 from ragpulse_scorers.models import RagRequest, RequestRowError, Score
 from ragpulse_scorers.outcomes import Outcome
@@ -45,6 +47,9 @@ from ragpulse_scorers.rules.spend import RuleLedger
 from ragpulse_scorers.scorer import NotApplicable, Scorer, attributes_read
 
 logger = logging.getLogger(__name__)
+# A judge failing on request after request (a reply it cannot parse) logs a few lines a minute; each failure
+# is in the scoring log all the same.
+_FAILURE_LOG = LogBudget(lines=20)
 
 # Candidates read per turn, as a multiple of the per-tick limit: enough to see what the limits throttle and
 # to log out-of-sample requests in bulk, without reading a whole backlog.
@@ -267,7 +272,12 @@ class ScorerTurn:
             return _failed(scorer, key, f"{type(exc).__name__}: {exc}")
         except Exception as exc:
             self._circuit.reached()
-            logger.warning("scorer %s failed on trace %s: %r", scorer.name, candidate.trace_id, exc)
+            note = _FAILURE_LOG.admit()
+            if note is not None:
+                said = quoted(f"{type(exc).__name__}: {exc}", 300, quotes=False)
+                logger.warning(
+                    "scorer %s failed on trace %s: %s%s", scorer.name, candidate.trace_id, said, note
+                )
             return _failed(scorer, key, f"{type(exc).__name__}: {exc}")
         self._circuit.reached()
         elapsed_ms = (time.monotonic() - started) * 1000.0
@@ -302,8 +312,12 @@ class ScorerTurn:
         if judgment.outcome == Outcome.DEFERRED:
             self._deferred += 1
             self._stopped = "judge unreachable"
-        # A deferral is logged once per request, not once per tick.
-        if judgment.outcome in candidate.logged_deferrals:
+        # A deferral is logged once per request, not once per tick. A request its rules leave out is logged
+        # once per set of rules (the query reads it again only for another set): unlogged, a backfill's rule
+        # would read it again on every turn and never finish.
+        if judgment.outcome in candidate.logged_deferrals and not (
+            judgment.outcome == Outcome.SAMPLED_OUT and judgment.rule_set
+        ):
             return
         self._pending.append(judgment)
         if len(self._pending) >= self._plan.write_batch:
