@@ -24,7 +24,7 @@ from ragpulse_dashboards.settings import DashboardsSettings
 from ragpulse_scorers.settings import JudgeSettings
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scorers"))
-from pipeline_testing import insert_requests  # noqa: E402
+from pipeline_testing import insert_requests
 
 pytestmark = pytest.mark.llm
 
