@@ -11,13 +11,11 @@ beside it, and every request either scored or logged with the reason it was not.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from ragpulse_collector.server import CollectorServer
 from ragpulse_core.cli import main
-from ragpulse_core.settings import RagpulseSettings
 from ragpulse_core.store import Store
 from ragpulse_dashboards.alerts.evaluator import evaluate_alerts
 from ragpulse_dashboards.settings import DashboardsSettings
@@ -66,19 +64,11 @@ schema = {{ type = "object", required = ["answer"] }}
 ANSWERS = ['{"answer": "The capital of France is Paris [1]."}', "Paris is the capital of France.", "No idea."]
 
 
-@pytest.fixture
-def receiver(store: Store) -> Iterator[CollectorServer]:
-    server = CollectorServer(RagpulseSettings.load(None, collector={"host": "127.0.0.1", "port": 0}), store)
-    server.start()
-    yield server
-    server.stop()
-
-
 def test_own_evaluators_on_a_local_model(
     local_model: JudgeSettings,
     store: Store,
     chdb_dsn: str,
-    receiver: CollectorServer,
+    collector: CollectorServer,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
@@ -91,7 +81,7 @@ def test_own_evaluators_on_a_local_model(
             base_url=local_model.base_url,
             api_key=local_model.api_key.get_secret_value(),
             model=local_model.model,
-            receiver=receiver.url,
+            receiver=collector.url,
         )
     )
     traces = [insert_requests(store, 1, prefix=f"local-{i}", answer=a)[0] for i, a in enumerate(ANSWERS)]
@@ -105,7 +95,7 @@ def test_own_evaluators_on_a_local_model(
     assert "1 scored" in shown or "1 failed" in shown
 
     assert main(["score", "--once", "--config", str(config), "--dsn", chdb_dsn]) == 0
-    assert receiver.flush()
+    assert collector.flush()
     rows = store.query_dicts(
         f"SELECT TraceId, Metric, Value, Explanation, Error FROM {store.table('ragpulse_scores')} FINAL"
         " WHERE Scorer = 'names_a_city'"

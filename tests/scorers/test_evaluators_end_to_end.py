@@ -18,7 +18,6 @@ from live_testing import TOKEN, fetch, running_page
 from pipeline_testing import insert_requests
 from ragpulse_collector.server import CollectorServer
 from ragpulse_core.cli import main
-from ragpulse_core.settings import RagpulseSettings
 from ragpulse_core.store import Store
 from ragpulse_dashboards.alerts.evaluator import evaluate_alerts
 from ragpulse_dashboards.settings import DashboardsSettings
@@ -80,26 +79,18 @@ def judge() -> Iterator[FakeJudge]:
         yield server
 
 
-@pytest.fixture
-def receiver(store: Store) -> Iterator[CollectorServer]:
-    server = CollectorServer(RagpulseSettings.load(None, collector={"host": "127.0.0.1", "port": 0}), store)
-    server.start()
-    yield server
-    server.stop()
-
-
 def test_own_evaluators_reach_every_place_people_look(
     store: Store,
     chdb_dsn: str,
     judge: FakeJudge,
-    receiver: CollectorServer,
+    collector: CollectorServer,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("COLUMNS", "200")
     config = tmp_path / "ragpulse.toml"
-    config.write_text(CONFIG.format(judge=judge.url, receiver=receiver.url))
+    config.write_text(CONFIG.format(judge=judge.url, receiver=collector.url))
     cited = insert_requests(store, 4, prefix="cited", answer=CITED)
     uncited = insert_requests(store, 4, prefix="uncited", answer=UNCITED)
     broken = insert_requests(store, 1, prefix="broken", answer=NOT_JSON)
@@ -120,7 +111,7 @@ def test_own_evaluators_reach_every_place_people_look(
     assert store.query(f"SELECT count() FROM {store.table('ragpulse_scores')}")[0][0] == 0
 
     assert main(["score", "--once", "--config", str(config), "--dsn", chdb_dsn]) == 0
-    assert receiver.flush()
+    assert collector.flush()
     capsys.readouterr()
 
     # The report: each evaluator's pass rate per variant, red below its alert threshold.
