@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 from pydantic import ConfigDict, Field, field_validator, model_validator
-from ragpulse_core.patterns import PatternError, linear_pattern
+from ragpulse_core.patterns import config_pattern
 from ragpulse_core.settings import SettingsSection
 
 from ragpulse_scorers.evaluators.fields import check_field
@@ -83,10 +83,7 @@ class RegexEvaluator(EvaluatorBase):
     @field_validator("pattern")
     @classmethod
     def _linear(cls, pattern: str) -> str:
-        try:
-            linear_pattern(pattern)
-        except PatternError as exc:
-            raise ValueError(f"bad regex {pattern!r}: {exc}") from None
+        config_pattern(pattern)
         return pattern
 
     _field = field_validator("field")(check_field)

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ragpulse_core.patterns import PatternError, linear_pattern
+from ragpulse_core.patterns import PatternError, config_pattern
 
 from ragpulse_scorers.evaluators.fields import check_field, field_text
 from ragpulse_scorers.models import RagRequest
@@ -178,9 +178,9 @@ def _bound(test: str, unit: str, measure: Callable[[str], int], at_least: bool) 
 def _matches(argument: Any, where: str) -> Leaf:
     options = _options(argument, where, ("pattern",))
     try:
-        pattern = linear_pattern(str(options["pattern"]))
+        pattern = config_pattern(str(options["pattern"]))
     except PatternError as exc:
-        raise ValueError(f"{where}: bad regex {options['pattern']!r}: {exc}") from None
+        raise ValueError(f"{where}: {exc}") from None
     field = options["field"]
     return Leaf(
         "matches",

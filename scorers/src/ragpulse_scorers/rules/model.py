@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Annotated, Any
 
 from pydantic import BeforeValidator, ConfigDict, Field, model_validator
-from ragpulse_core.patterns import LinearPattern, PatternError, linear_pattern
+from ragpulse_core.patterns import LinearPattern, config_pattern, linear_pattern
 from ragpulse_core.settings import SettingsSection
 
 DEFAULT_RULE = "default"
@@ -35,10 +35,7 @@ class Condition(SettingsSection):
         if len(given) != 1:
             raise ValueError("a condition is a string, a list, or a table with one of equals, in, regex")
         if self.regex is not None:
-            try:
-                linear_pattern(self.regex)
-            except PatternError as exc:
-                raise ValueError(f"bad regex {self.regex!r}: {exc}") from None
+            config_pattern(self.regex)
         return self
 
     @cached_property
