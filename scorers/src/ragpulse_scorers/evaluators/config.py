@@ -29,7 +29,6 @@ RESERVED_METRICS = frozenset({"pass", "error", "hallucination", "reasoning"})
 """Names an evaluator's own metrics may not take: the verdict, the error row, and the judge's reasons."""
 MAX_SCHEMA_BYTES = 64 * 1024
 ENTRY_POINT = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*:[A-Za-z_][\w]*$")
-HALLUCINATION: Literal["hallucination"] = "hallucination"
 
 
 class EvaluatorBase(SettingsSection):

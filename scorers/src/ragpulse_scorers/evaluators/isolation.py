@@ -76,7 +76,8 @@ class IsolatedFunction:
             if self._load_error is not None:
                 raise IsolatedCallFailed(self._load_error)
             process = self._process or self._start()
-            message = json.dumps(argument, ensure_ascii=False, default=str).encode() + b"\n"
+            # ASCII escapes: a lone surrogate in traced text travels as \ud800 instead of failing to encode.
+            message = json.dumps(argument, default=str).encode() + b"\n"
             try:
                 assert process.stdin is not None
                 process.stdin.write(message)

@@ -80,9 +80,9 @@ class Evaluator:
     def trial(self, request: RagRequest) -> Trial:
         raise NotImplementedError
 
-    def verdict(self, passed: bool, explanation: str, label: str = "") -> list[Score]:
+    def verdict(self, passed: bool, explanation: str) -> list[Score]:
         scores = [
-            Score(metric=PASS, value=1.0 if passed else 0.0, label=label or ("pass" if passed else "fail"),
+            Score(metric=PASS, value=1.0 if passed else 0.0, label="pass" if passed else "fail",
                   explanation=explanation)
         ]  # fmt: skip
         if self.definition.measures == HALLUCINATION:
