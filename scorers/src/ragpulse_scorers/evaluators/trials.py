@@ -59,7 +59,8 @@ def run_trial(evaluator: Evaluator, stored: StoredRequest) -> TrialResult:
 def print_trials(evaluator: Evaluator, results: list[TrialResult], console: Console) -> None:
     console.print(
         f"[bold]{escape(evaluator.name)}[/bold] ({evaluator.kind}, version {evaluator.version}) on"
-        f" {len(results)} stored request{'s' if len(results) != 1 else ''}; nothing is written"
+        f" {len(results)} stored request{'s' if len(results) != 1 else ''}; nothing is written",
+        soft_wrap=True,
     )
     for result in results:
         _print_result(result, console)
@@ -78,7 +79,7 @@ def print_trials(evaluator: Evaluator, results: list[TrialResult], console: Cons
     ]
     if verdicts:
         said.append(f"verdicts: {verdicts['passed']} pass, {verdicts['failed']} fail")
-    console.print(f"[bold]summary[/bold]: {', '.join(said) or 'no requests'}")
+    console.print(f"[bold]summary[/bold]: {', '.join(said) or 'no requests'}", soft_wrap=True)
 
 
 def _print_result(result: TrialResult, console: Console) -> None:
@@ -89,19 +90,19 @@ def _print_result(result: TrialResult, console: Console) -> None:
     trial = result.trial
     if trial is not None and trial.prompt:
         console.print("[bold]prompt[/bold]")
-        console.print(_clip(trial.prompt), markup=False, highlight=False)
+        console.print(_clip(trial.prompt), markup=False, highlight=False, soft_wrap=True)
         console.print("[bold]raw reply[/bold]")
-        console.print(_clip(trial.reply), markup=False, highlight=False)
+        console.print(_clip(trial.reply), markup=False, highlight=False, soft_wrap=True)
     if trial is not None and trial.printed:
         console.print("[bold]printed[/bold]")
-        console.print(_clip(trial.printed), markup=False, highlight=False)
+        console.print(_clip(trial.printed), markup=False, highlight=False, soft_wrap=True)
     if result.outcome is Outcome.SKIPPED:
         console.print(f"[yellow]skipped[/yellow]: {escape(shown(result.reason))}")
         return
     if result.outcome is Outcome.FAILED:
         if result.reply:
             console.print("[bold]raw reply[/bold]")
-            console.print(_clip(result.reply), markup=False, highlight=False)
+            console.print(_clip(result.reply), markup=False, highlight=False, soft_wrap=True)
         console.print(f"[red]failed[/red]: {escape(shown(result.reason))}")
         return
     assert trial is not None
@@ -119,8 +120,8 @@ def _print_result(result: TrialResult, console: Console) -> None:
 
 
 def _clip(text: str) -> str:
-    """Traced text kept in its lines (a prompt reads as sent), each made safe for a terminal; printed without
-    markup, so it needs no escaping."""
+    """Traced text kept in its lines (a prompt reads as sent, and is printed unwrapped so it copies as sent),
+    each made safe for a terminal; printed without markup, so it needs no escaping."""
     clipped = text if len(text) <= MAX_SHOWN_CHARS else text[: MAX_SHOWN_CHARS - 1] + "…"
     return "\n".join(printable(line) for line in clipped.split("\n"))
 
