@@ -12,6 +12,7 @@ import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from fake_judge_server import FakeJudge, fake_judge
@@ -21,7 +22,9 @@ from ragpulse_collector.server import CollectorServer
 from ragpulse_core.cli import main
 from ragpulse_core.store import Store
 from ragpulse_dashboards.alerts.evaluator import evaluate_alerts
+from ragpulse_dashboards.commands.views import reads_document
 from ragpulse_dashboards.settings import DashboardsSettings
+from ragpulse_scorers.evaluators.trials import stored_from_json
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "dashboards"))
 from grafana_macros import ALL, TimeRange, Variable, expand_dashboard_query
@@ -178,3 +181,19 @@ def test_own_evaluators_reach_every_place_people_look(
         if e["LogAttributes"]["ragpulse.scorer"] == "cites"
     }
     assert versions == {settings.evaluators.regex["cites"].version()}
+
+
+def test_stored_requests_are_read_through_a_serving_page_for_a_test(store: Store) -> None:
+    """While ``ragpulse serve`` holds the database, ``evaluators test`` reads the requests through its page
+    (behind the read token), each with the attributes the evaluator reads; the evaluator runs in the
+    caller."""
+    (trace,) = insert_requests(store, 1, prefix="served", answer=CITED)
+    reads = quote(reads_document(["ragpulse.variant"], [], ["context"]))
+    with running_page(store) as page:
+        path = f"/api/v1/evaluator-requests?since=1h&trace={trace}&limit=1&reads={reads}"
+        answer = json.loads(fetch(page.url, path, headers={"Authorization": f"Bearer {TOKEN}"}).body)
+        refused = fetch(page.url, path)
+    assert answer["exit"] == 0 and refused.status == 401
+    (found,) = stored_from_json(answer["output"])
+    assert found.trace_id == trace and found.request is not None
+    assert found.request.answer == CITED and found.request.span_attributes == {"ragpulse.variant": "A"}
