@@ -39,7 +39,11 @@ def _eval(subparsers: Subparsers) -> None:
         required=True,
         help="JSONL file (RAGTruth- or LFQA-style), or ragtruth_qa_dev (ships with ragpulse)",
     )
-    support.add_argument("--judge", choices=SUPPORT_JUDGE_NAMES, default="lexical", help="judge to measure")
+    support.add_argument(
+        "--judge", default="lexical", metavar="NAME",
+        help=f"judge to measure: {', '.join(SUPPORT_JUDGE_NAMES)}, or an evaluator of the config that"
+        " measures hallucination (default lexical)",
+    )  # fmt: skip
     support.add_argument(
         "--model", help="model of an LLM judge (default: judge.model, $RAGPULSE_JUDGE_MODEL)"
     )

@@ -17,6 +17,7 @@ from ragpulse_assembly.settings import AssemblyPartSettings
 from ragpulse_core.secrets import shown_endpoint
 from ragpulse_core.settings import SettingsSection
 
+from ragpulse_scorers.evaluators.config import EvaluatorsSettings
 from ragpulse_scorers.export.otel_environment import (
     OtlpProtocol,
     env_compression,
@@ -219,10 +220,14 @@ class ScorersSettings(AssemblyPartSettings):
     rules: list[Rule] = Field(
         default_factory=list, description="[[rules]]: which requests each judge scores, beside the default"
     )
+    evaluators: EvaluatorsSettings = Field(
+        default_factory=EvaluatorsSettings,
+        description="[evaluators.<kind>.<name>]: judges of the team's own, run when a rule names them",
+    )
 
     @model_validator(mode="after")
     def _rules_are_usable(self) -> ScorersSettings:
-        check_rules(self.rules)
+        check_rules(self.rules, self.evaluators.names())
         return self
 
     @model_validator(mode="after")
