@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from ragpulse_judge.verdicts import SupportVerdict
+
 from ragpulse_scorers.evaluators.scorers import Evaluator
 from ragpulse_scorers.metric_names import HALLUCINATION
 from ragpulse_scorers.models import ContextChunk, RagRequest
 from ragpulse_scorers.scorer import NotApplicable
-from ragpulse_scorers.verdicts import SupportVerdict
 
 _EVAL_TRACE = "0" * 32
 
