@@ -15,7 +15,7 @@ from ragpulse_core.store import Store
 from rich.console import Console
 from rich.markup import escape
 
-from ragpulse_scorers.labels.lines import BadLine, parse_line
+from ragpulse_scorers.labels.importing import ImportProgress, import_labels
 from ragpulse_scorers.labels.store import (
     AmbiguousPrefix,
     AmbiguousRequest,
@@ -84,32 +84,25 @@ def import_file(store: Store, stream: IO[bytes], name: str, author: str, console
     """The labels of the JSON Lines ``stream`` (read from the file ``name``), as ``author`` unless a line
     names its own; bad lines are listed by number and cost only themselves."""
     try:
-        text = stream.read().decode("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        progress = import_labels(store, stream, author, lambda progress: _progress_line(console, progress))
+    except OSError as exc:
         console.print(f"[red]error:[/red] cannot read {escape(name)}: {escape(str(exc))}", soft_wrap=True)
         return 1
-    labels: list[Label] = []
-    bad: list[tuple[int, str]] = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            labels.append(_label_of(store, line, author))
-        except (BadLine, AmbiguousRequest, LookupError, ValueError) as exc:
-            bad.append((number, str(exc)))
-    written = write_labels(store, labels)
-    for number, reason in bad:
+    for number, reason in progress.refused:
         console.print(f"[red]{escape(name)}:{number}:[/red] {escape(reason)}", soft_wrap=True)
-    console.print(f"imported {written} labels" + (f"; {len(bad)} lines refused" if bad else ""))
-    return 1 if bad else 0
+    unlisted = progress.refused_total - len(progress.refused)
+    if unlisted:
+        console.print(f"… and {unlisted} more lines refused")
+    refused = f"; {progress.refused_total} lines refused" if progress.refused_total else ""
+    console.print(f"imported {progress.written} labels from {progress.lines} lines{refused}")
+    return 1 if progress.refused_total else 0
 
 
-def _label_of(store: Store, text: str, author: str) -> Label:
-    line = parse_line(text)
-    request = find_request(store, line.trace_id, line.span_id, at=line.request_time)
-    if request is None:
-        raise LookupError(f"no stored request has trace id {line.trace_id}")
-    return Label.of(
-        request, line.label, author=line.author or author, source=Source.IMPORT, sentences=line.sentences,
-        score=line.score, note=line.note,
-    )  # fmt: skip
+def _progress_line(console: Console, progress: ImportProgress) -> None:
+    """A line after each batch, for a person watching a terminal (not in what serve sends back)."""
+    if console.is_terminal and console.file.isatty():
+        console.print(
+            f"[dim]{progress.lines} lines read, {progress.written} labels written,"
+            f" {progress.refused_total} refused[/dim]",
+            highlight=False,
+        )

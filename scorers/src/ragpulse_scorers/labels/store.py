@@ -197,9 +197,7 @@ def find_request(
     mean the newest: a label on the wrong occurrence would silently measure the judges against an answer the
     person never read. ``span_id`` or ``at`` (to the microsecond) tells the occurrences apart.
     """
-    trace_id = trace_id.strip()
-    if len(trace_id) < TRACE_ID_CHARS:
-        trace_id = _whole_trace_id(store, trace_id)
+    trace_id = whole_trace_id(store, trace_id)
     conditions = ["TraceId = {trace:String}"]
     parameters: dict[str, Any] = {"trace": trace_id}
     if span_id:
@@ -220,10 +218,13 @@ def find_request(
     return found[0] if found else None
 
 
-def _whole_trace_id(store: Store, prefix: str) -> str:
-    """The one stored trace id starting with ``prefix`` (the prefix itself when none does, so the caller says
-    nothing is stored under it); :class:`AmbiguousPrefix` when several do. Below :data:`MIN_PREFIX_CHARS` only
-    a trace id stored as given is taken."""
+def whole_trace_id(store: Store, trace_id: str) -> str:
+    """``trace_id`` when it is a whole one, else the one stored trace id starting with it (the prefix itself
+    when none does, so the caller says nothing is stored under it); :class:`AmbiguousPrefix` when several do,
+    ValueError for a prefix under :data:`MIN_PREFIX_CHARS` that is not a stored trace id."""
+    prefix = trace_id.strip()
+    if len(prefix) >= TRACE_ID_CHARS:
+        return prefix
     if set(prefix) <= _HEX:
         prefix = prefix.lower()
     short = len(prefix) < MIN_PREFIX_CHARS

@@ -28,7 +28,7 @@ from rich.table import Table
 
 from ragpulse_scorers.llm.pricing import cost_usd, known_price
 from ragpulse_scorers.pipeline.candidates import Candidate
-from ragpulse_scorers.registry import LLM_JUDGED_SCORERS
+from ragpulse_scorers.registry import is_llm_judged
 from ragpulse_scorers.rules.book import RuleBook
 from ragpulse_scorers.rules.matching import matches
 from ragpulse_scorers.rules.model import Rule, check_rules
@@ -124,7 +124,7 @@ def with_rules(settings: SettingsT, document: str) -> SettingsT:
         )
     except (ValueError, KeyError, TypeError) as exc:
         raise ValueError(f"rules to preview are not valid: {exc}") from None
-    check_rules(rules)
+    check_rules(rules, settings.evaluators.names())
     return settings.model_copy(update={"rules": rules, "scorer": scorer})
 
 
@@ -290,11 +290,11 @@ def _call_costs(
     estimate = cost_usd(price, tokens, ANSWER_TOKENS) if price is not None else 0.0
     costs = {}
     for judge in judges:
-        priced = price is not None or judge not in LLM_JUDGED_SCORERS
+        priced = price is not None or not is_llm_judged(judge, settings)
         if judge in measured:
             costs[judge] = CallCost(measured[judge], True, priced)
         else:
-            costs[judge] = CallCost(estimate if judge in LLM_JUDGED_SCORERS else 0.0, False, priced)
+            costs[judge] = CallCost(estimate if is_llm_judged(judge, settings) else 0.0, False, priced)
     return costs
 
 
