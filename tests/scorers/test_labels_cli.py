@@ -115,6 +115,29 @@ def test_import_keeps_good_lines_and_reports_bad_ones_by_number(
     assert stored[second.trace_id].author == "team" and stored[second.trace_id].score == 0.75
 
 
+def test_import_takes_a_prefix_as_label_does(
+    store: Store, chdb_dsn: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    now = datetime.now(UTC)
+    alone = add_request(store, uuid.uuid4().hex, now)
+    shared = "cafe0123" + uuid.uuid4().hex[8:]
+    add_request(store, shared, now)
+    add_request(store, shared[:12] + uuid.uuid4().hex[12:], now)
+    lines = [
+        json.dumps({"trace_id": alone.trace_id[:16].upper(), "label": "hallucinated"}),
+        json.dumps({"trace_id": shared[:10], "label": "grounded"}),
+        json.dumps({"trace_id": alone.trace_id[:5], "label": "grounded"}),
+    ]
+    path = tmp_path / "labels.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    assert main(["labels", "import", str(path), "--dsn", chdb_dsn]) == 1
+    out = " ".join(capsys.readouterr().out.split())
+    assert f"labels.jsonl:2: trace id prefix {shared[:10]} names 2 traces" in out and shared in out
+    assert "labels.jsonl:3: no stored request has trace id" in out and "at least 8 characters" in out
+    assert "imported 1 labels from 3 lines; 2 lines refused" in out
+    assert [label.trace_id for label in read_labels(store, source="import")] == [alone.trace_id]
+
+
 @given(st.text())
 def test_a_line_is_a_label_or_a_bad_line(text: str) -> None:
     try:

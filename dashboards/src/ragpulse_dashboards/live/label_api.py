@@ -5,7 +5,8 @@
 ``POST /api/v1/labels/<call>?<parameters>`` (an import's file is the body) runs the call on the page's reader
 thread, on this process's store, and answers ``{"exit": 0, "output": "...", "stdout": "..."}``: what the
 command would have printed, rendered for its terminal. Only a script's ``Authorization: Bearer`` read token
-reaches it (a browser's session cookie does not, so no other site can make a signed-in browser post here),
+reaches it (a browser's session cookie does not, even beside another Authorization header, so no other
+site can make a signed-in browser post here),
 and a call that stores labels also needs the write token in ``X-Ragpulse-Write-Token`` when
 ``live.write_token`` is set, as the page's own label form does.
 """
@@ -30,6 +31,7 @@ from ragpulse_dashboards.commands.label_calls import (
     LabelCall,
     call_named,
 )
+from ragpulse_dashboards.live.access import Access
 from ragpulse_dashboards.live.forms import FormGuard
 from ragpulse_dashboards.live.limits import SignInLimit
 from ragpulse_dashboards.live.terminals import printed, terminal_console, terminal_of
@@ -44,9 +46,15 @@ _CHUNK_BYTES = 64 * 1024
 
 class LabelApi:
     def __init__(
-        self, store: Store, reader: ThreadPoolExecutor, guard: FormGuard, sign_ins: SignInLimit
+        self,
+        store: Store,
+        reader: ThreadPoolExecutor,
+        access: Access,
+        guard: FormGuard,
+        sign_ins: SignInLimit,
     ) -> None:
         self._store = store
+        self._access = access
         self._reader = reader
         self._guard = guard
         self._sign_ins = sign_ins
@@ -55,7 +63,7 @@ class LabelApi:
         app.router.add_post(f"{LABEL_API_PREFIX}{{call}}", self._call)
 
     async def _call(self, request: web.Request) -> web.StreamResponse:
-        if "Authorization" not in request.headers:
+        if not self._access.bearer_matches(request.headers.get("Authorization")):
             return _refused(403, "the label API takes a command's bearer token, not a browser's session")
         try:
             call = call_named(request.match_info["call"], request.query)

@@ -75,7 +75,7 @@ class LivePage:
         self._services: SharedRenders[list[str]] = SharedRenders(self._reader, live.cache_s, RENDER_TIMEOUT_S)
         forms = FormGuard(token.value, write_token(settings))
         self._review = ReviewRoutes(settings, store, self._reader, forms, self._sign_ins)
-        self._labels = LabelApi(store, self._reader, forms, self._sign_ins)
+        self._labels = LabelApi(store, self._reader, self._access, forms, self._sign_ins)
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="ragpulse-live-http", daemon=True)
         self._runner: web.AppRunner | None = None
