@@ -15,11 +15,19 @@ from ragpulse_scorers.labels.export import labelled_lines
 def export_labelled(
     store: Store, out: TextIO, console: Console, *, since: datetime | None, everything: bool
 ) -> int:
-    """Write one line per labelled request to ``out``; how many, on ``console``."""
+    """Write one line per labelled request to ``out``; how many, on ``console``, and how many more ``--all``
+    would add (so a set of 0 beside labels just given says why)."""
     written = 0
     for line in labelled_lines(store, since=since, everything=everything):
         out.write(line + "\n")
         written += 1
     out.flush()
-    console.print(f"exported {written} labelled requests")
+    left = 0 if everything else sum(1 for _ in labelled_lines(store, since=since, everything=True)) - written
+    more = (
+        f"; {left} more that the review queue picked because judges disagreed or were unsure"
+        " (--all adds them)"
+        if left
+        else ""
+    )
+    console.print(f"exported {written} labelled requests{more}", soft_wrap=True)
     return 0

@@ -88,7 +88,7 @@ def import_file(store: Store, stream: IO[bytes], name: str, author: str, console
     except OSError as exc:
         console.print(f"[red]error:[/red] cannot read {escape(name)}: {escape(str(exc))}", soft_wrap=True)
         return 1
-    for number, reason in progress.refused:
+    for number, reason in sorted(progress.refused):
         console.print(f"[red]{escape(name)}:{number}:[/red] {escape(reason)}", soft_wrap=True)
     unlisted = progress.refused_total - len(progress.refused)
     if unlisted:
