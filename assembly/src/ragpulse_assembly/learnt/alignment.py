@@ -1,0 +1,355 @@
+"""Many texts of one template aligned: the token runs they all share in the same order are the skeleton, the
+regions where they differ are gaps (the template's slots).
+
+The method is wrapper induction's (RoadRunner, ExAlg) over prompts instead of pages: a token that occurs
+exactly once in every text, in an order all texts agree on, and whose neighbours agree too (a label, a
+marker, a rule; not one word of a document that happens to occur once everywhere), anchors the texts to one
+another. Between two anchors the texts are either the same (skeleton) or not (a gap, aligned again inside
+with the tokens unique there). A gap's edges that every text shares are moved into the skeleton (a counter
+"[1] «", a fence), except words and a sentence's last mark: a document that starts with "The" in every
+request of the window still starts with "The".
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from ragpulse_assembly.learnt.tokens import SENTENCE_END, Tokens, generalised, is_blank, is_marker, is_word
+
+MAX_DEPTH: Final = 6
+"""Nested alignments inside gaps: labels inside a region are found within a few levels."""
+Range = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Constant:
+    tokens: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        return "".join(self.tokens)
+
+
+@dataclass(frozen=True)
+class Gap:
+    ranges: tuple[Range, ...]
+    """Per text, the token range the gap covers."""
+
+
+Piece = Constant | Gap
+
+
+def align(texts: Sequence[Tokens], loops: bool = True) -> list[Piece]:
+    """The skeleton and gaps of ``texts``, in order: constants and gaps alternate. ``loops``: a constant
+    that recurs inside a gap beside it is a loop's separator, and the three are one gap (not inside one
+    document, where a title's colon recurs in the text)."""
+    pieces = _align(texts, tuple((0, len(text)) for text in texts), 0)
+    pieces = _absorb_edges(texts, _sentence_ends_returned(texts, _merged(pieces)))
+    pieces = _absorb_edges(texts, _field_lines_split(texts, pieces))
+    return _loops_joined(texts, pieces) if loops else pieces
+
+
+def gap_texts(texts: Sequence[Tokens], gap: Gap) -> list[str]:
+    return [text.span(start, end) for text, (start, end) in zip(texts, gap.ranges, strict=True)]
+
+
+def _align(texts: Sequence[Tokens], ranges: tuple[Range, ...], depth: int) -> list[Piece]:
+    slices = [text.tokens[start:end] for text, (start, end) in zip(texts, ranges, strict=True)]
+    if all(piece == slices[0] for piece in slices[1:]):
+        return [Constant(slices[0])] if slices[0] else []
+    if depth >= MAX_DEPTH:
+        return [Gap(ranges)]
+    anchors = _anchors(texts, ranges, slices) or _inline_label(texts, ranges)
+    if not anchors:
+        return [Gap(ranges)]
+    pieces: list[Piece] = []
+    previous = [start for start, _ in ranges]
+    for token, positions in anchors:
+        inner = tuple((before, at) for before, at in zip(previous, positions, strict=True))
+        pieces.extend(_align(texts, inner, depth + 1))
+        pieces.append(Constant((token,)))
+        previous = [at + 1 for at in positions]
+    tail = tuple((before, end) for before, (_, end) in zip(previous, ranges, strict=True))
+    pieces.extend(_align(texts, tail, depth + 1))
+    return pieces
+
+
+def _anchors(
+    texts: Sequence[Tokens], ranges: tuple[Range, ...], slices: list[tuple[str, ...]]
+) -> list[tuple[str, list[int]]]:
+    """Tokens unique in every slice, in an order every text agrees on, whose neighbours agree: each with its
+    position in every text."""
+    counts = [Counter(piece) for piece in slices]
+    unique = {token for token, count in counts[0].items() if count == 1}
+    for count in counts[1:]:
+        unique = {token for token in unique if count.get(token) == 1}
+    if not unique:
+        return []
+    positions: dict[str, list[int]] = {token: [] for token in unique}
+    for piece, (start, _) in zip(slices, ranges, strict=True):
+        for offset, token in enumerate(piece):
+            if token in positions:
+                positions[token].append(start + offset)
+    ordered = sorted(unique, key=lambda token: positions[token][0])
+    for member in range(1, len(texts)):
+        ordered = _increasing(ordered, [positions[token][member] for token in ordered])
+    return [
+        (token, positions[token])
+        for token in ordered
+        if _stable(texts, ranges, positions[token], token)
+    ]
+
+
+def _inline_label(texts: Sequence[Tokens], ranges: tuple[Range, ...]) -> list[tuple[str, list[int]]]:
+    """A name without blanks that opens every text's range (after what they all start with) and ends at the
+    same mark ("audit-log.md: ...", "2 | ..."): the mark is the anchor, at its first occurrence (the name's
+    shape, no blanks, keeps it there when the skeleton is placed in a prompt)."""
+    marks: set[str] = set()
+    at: list[int] = []
+    names: set[tuple[str, ...]] = set()
+    shared = _shared_count(texts, ranges)
+    for text, (first, end) in zip(texts, ranges, strict=True):
+        start = first + shared
+        index = start
+        while index < end and not is_blank(text.tokens[index]) and index - start <= 20:
+            index += 1
+        mark = index - 1
+        if index + 1 < end and text.tokens[index] == " " and _a_mark(text.tokens[index + 1]):
+            mark = index + 1
+        if mark <= start or mark + 1 >= end or not _a_mark(text.tokens[mark]):
+            return []
+        marks.add(text.tokens[mark])
+        names.add(text.tokens[start:mark])
+        at.append(mark)
+    if len(marks) != 1 or len(names) == 1:
+        return []
+    return [(marks.pop(), at)]
+
+
+def _a_mark(token: str) -> bool:
+    return not (is_word(token) or token.isdigit() or is_blank(token) or is_marker(token))
+
+
+def _shared_count(texts: Sequence[Tokens], ranges: tuple[Range, ...]) -> int:
+    """How many tokens every range starts with alike."""
+    shortest = min(end - start for start, end in ranges)
+    count = 0
+    while count < shortest and len({text.tokens[start + count] for text, (start, _) in zip(texts, ranges, strict=True)}) == 1:
+        count += 1
+    return count
+
+
+def _increasing(items: list[str], keys: list[int]) -> list[str]:
+    """The longest subsequence of ``items`` whose ``keys`` increase (patience sorting)."""
+    tails: list[int] = []
+    tail_index: list[int] = []
+    parents = [-1] * len(items)
+    for index, key in enumerate(keys):
+        at = bisect_left(tails, key)
+        if at == len(tails):
+            tails.append(key)
+            tail_index.append(index)
+        else:
+            tails[at] = key
+            tail_index[at] = index
+        parents[index] = tail_index[at - 1] if at else -1
+    chain: list[str] = []
+    index = tail_index[-1] if tail_index else -1
+    while index >= 0:
+        chain.append(items[index])
+        index = parents[index]
+    return chain[::-1]
+
+
+def _stable(texts: Sequence[Tokens], ranges: tuple[Range, ...], at: list[int], token: str) -> bool:
+    """The anchor's neighbourhood is the same in every text and holds two tokens that are not blanks: a
+    label ("Question:"), a line of its own, a tag; a marker is an anchor by itself."""
+    if is_marker(token):
+        return True
+    solid = 0 if is_blank(token) and token != "\n" else 1
+    for step in (-1, 1):
+        offset = step
+        while solid < 2:
+            here = [position + offset for position in at]
+            if any(not start <= p < end for p, (start, end) in zip(here, ranges, strict=True)):
+                break
+            first = texts[0].tokens[here[0]]
+            if any(text.tokens[p] != first for text, p in zip(texts, here, strict=True)):
+                break
+            if not is_blank(first) or first == "\n":
+                solid += 1
+            offset += step
+    return solid >= 2
+
+
+def _merged(pieces: list[Piece]) -> list[Piece]:
+    """Adjacent constants joined, adjacent gaps joined."""
+    merged: list[Piece] = []
+    for piece in pieces:
+        last = merged[-1] if merged else None
+        if isinstance(piece, Constant) and isinstance(last, Constant):
+            merged[-1] = Constant(last.tokens + piece.tokens)
+        elif isinstance(piece, Gap) and isinstance(last, Gap):
+            merged[-1] = Gap(
+                tuple((a[0], b[1]) for a, b in zip(last.ranges, piece.ranges, strict=True))
+            )
+        else:
+            merged.append(piece)
+    return merged
+
+
+def _sentence_ends_returned(texts: Sequence[Tokens], pieces: list[Piece]) -> list[Piece]:
+    """A sentence's last mark right after a gap that ends with a word is the gap's (every question ends
+    with "?"), never the skeleton's; after a number it is a counter's ("2.")."""
+    result: list[Piece] = []
+    for piece in pieces:
+        last = result[-1] if result else None
+        if isinstance(piece, Constant) and isinstance(last, Gap) and _ends_with_word(texts, last):
+            count = 0
+            while count < len(piece.tokens) and piece.tokens[count] in SENTENCE_END:
+                count += 1
+            if count:
+                result[-1] = Gap(tuple((start, end + count) for start, end in last.ranges))
+                piece = Constant(piece.tokens[count:])
+            if not piece.tokens:
+                continue
+        result.append(piece)
+    return _merged(result)
+
+
+def _ends_with_word(texts: Sequence[Tokens], gap: Gap) -> bool:
+    return any(end > start and is_word(text.tokens[end - 1]) for text, (start, end) in zip(texts, gap.ranges, strict=True))
+
+
+def _absorb_edges(texts: Sequence[Tokens], pieces: list[Piece]) -> list[Piece]:
+    """Each gap's shared first and last tokens moved into the constants beside it."""
+    result: list[Piece] = []
+    carried: tuple[str, ...] = ()
+    for piece in pieces:
+        if isinstance(piece, Constant):
+            _append_constant(result, carried + piece.tokens)
+            carried = ()
+            continue
+        head = _shared_head(texts, piece.ranges)
+        carried = _shared_tail(texts, piece.ranges, len(head))
+        if head:
+            _append_constant(result, head)
+        result.append(Gap(tuple((start + len(head), end - len(carried)) for start, end in piece.ranges)))
+    if carried:
+        _append_constant(result, carried)
+    return result
+
+
+def _append_constant(pieces: list[Piece], tokens: tuple[str, ...]) -> None:
+    last = pieces[-1] if pieces else None
+    if isinstance(last, Constant):
+        pieces[-1] = Constant(last.tokens + tokens)
+    else:
+        pieces.append(Constant(tokens))
+
+
+def _shared_head(texts: Sequence[Tokens], ranges: tuple[Range, ...]) -> tuple[str, ...]:
+    shortest = min(end - start for start, end in ranges)
+    head: list[str] = []
+    for offset in range(shortest):
+        token = texts[0].tokens[ranges[0][0] + offset]
+        if any(text.tokens[start + offset] != token for text, (start, _) in zip(texts, ranges, strict=True)):
+            break
+        head.append(token)
+    # The gap must not start inside a word group: "The " shared by every document stays theirs.
+    while head and (is_word(head[-1]) or (is_blank(head[-1]) and len(head) > 1 and is_word(head[-2]))):
+        head.pop()
+    return tuple(head)
+
+
+def _shared_tail(texts: Sequence[Tokens], ranges: tuple[Range, ...], taken: int) -> tuple[str, ...]:
+    shortest = min(end - start for start, end in ranges) - taken
+    tail: list[str] = []
+    for offset in range(1, shortest + 1):
+        token = texts[0].tokens[ranges[0][1] - offset]
+        if token in SENTENCE_END or any(
+            text.tokens[end - offset] != token for text, (_, end) in zip(texts, ranges, strict=True)
+        ):
+            break
+        tail.append(token)
+    tail.reverse()
+    while tail and (is_word(tail[0]) or (is_blank(tail[0]) and len(tail) > 1 and is_word(tail[1]))):
+        tail.pop(0)
+    return tuple(tail)
+
+
+def _field_lines_split(texts: Sequence[Tokens], pieces: list[Piece]) -> list[Piece]:
+    """A gap after a label on the same line ("file_name: ", a heading's "### ") whose first line every text
+    ends with the same line break is the label's value, then the rest: "x.md" and "\n\n" and the text after
+    it."""
+    result: list[Piece] = []
+    for index, piece in enumerate(pieces):
+        before = pieces[index - 1] if index else None
+        if not (isinstance(piece, Gap) and isinstance(before, Constant) and _ends_with_label(before)):
+            result.append(piece)
+            continue
+        breaks = [_first_break(text, start, end) for text, (start, end) in zip(texts, piece.ranges, strict=True)]
+        runs = {
+            text.tokens[at:after] if at is not None and after is not None else None
+            for text, (at, after) in zip(texts, breaks, strict=True)
+        }
+        run = runs.pop() if len(runs) == 1 else None
+        if run is None:
+            result.append(piece)
+            continue
+        result.append(Gap(tuple((start, at) for (start, _), (at, _) in zip(piece.ranges, breaks, strict=True))))
+        result.append(Constant(run))
+        result.append(Gap(tuple((after, end) for (_, end), (_, after) in zip(piece.ranges, breaks, strict=True))))
+    return result
+
+
+def _ends_with_label(constant: Constant) -> bool:
+    last = constant.tokens[-1]
+    return not is_marker(last) and last != "\n" and "\n" in constant.tokens and any(
+        not is_blank(token) for token in constant.tokens[constant.tokens.index("\n") :]
+    ) and (constant.text.rstrip().endswith((":", "：", "=")) or constant.text.rstrip().endswith("#"))
+
+
+def _first_break(text: Tokens, start: int, end: int) -> tuple[int | None, int | None]:
+    """Where the first line of a gap ends and the text after its line break starts (blanks and newlines
+    between them), when the line is short and something follows."""
+    tokens = text.tokens
+    at = next((i for i in range(start, end) if tokens[i] == "\n"), None)
+    if at is None or at == start or text.starts[at] - text.starts[start] > 200:
+        return None, None
+    after = at
+    while after < end and is_blank(tokens[after]):
+        after += 1
+    return (at, after) if after < end else (None, None)
+
+
+def _loops_joined(texts: Sequence[Tokens], pieces: list[Piece]) -> list[Piece]:
+    """Gap, constant, gap joined into one gap where the constant recurs inside either gap's contents: a
+    loop's separator ("»\n[2] «" when every text had two documents or more), not the skeleton."""
+    joined = True
+    while joined:
+        joined = False
+        for index in range(1, len(pieces) - 1):
+            first, middle, second = pieces[index - 1], pieces[index], pieces[index + 1]
+            if not (isinstance(first, Gap) and isinstance(middle, Constant) and isinstance(second, Gap)):
+                continue
+            pattern = tuple(generalised(token) for token in middle.tokens)
+            if _recurs(texts, first, pattern) or _recurs(texts, second, pattern):
+                ranges = tuple((a[0], b[1]) for a, b in zip(first.ranges, second.ranges, strict=True))
+                pieces = [*pieces[: index - 1], Gap(ranges), *pieces[index + 2 :]]
+                joined = True
+                break
+    return pieces
+
+
+def _recurs(texts: Sequence[Tokens], gap: Gap, pattern: tuple[str, ...]) -> bool:
+    width = len(pattern)
+    for text, (start, end) in zip(texts, gap.ranges, strict=True):
+        general = [generalised(token) for token in text.tokens[start:end]]
+        if any(tuple(general[at : at + width]) == pattern for at in range(len(general) - width + 1)):
+            return True
+    return False

@@ -1,0 +1,155 @@
+"""A template learnt from a window of one place's prompts: the skeleton they share, and what each slot is.
+
+The question is the slot that carries the user's words: the one whose content is the question a chain span
+recorded, when the window has such spans; else the slot that varies in the last user message (the shortest
+there, when there are several), and documents are never it. Documents slots are the slots with a loop (a
+separator that repeats between variable runs) and the other long slots that vary; a slot that varies little
+(a date, a variant of an instruction) is neither. A constant between two slots that the slots' own contents
+repeat is the loop's separator, not the skeleton ("»\\n[2] «" when every request of the window had two
+documents or more).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from ragpulse_assembly.learnt.alignment import Constant, Gap, Piece, align, gap_texts
+from ragpulse_assembly.learnt.loops import Loop, find_loop
+from ragpulse_assembly.learnt.shapes import shape_of
+from ragpulse_assembly.learnt.template import Slot, SlotRole, Template
+from ragpulse_assembly.learnt.tokens import MARK_CLOSE, MARK_OPEN, Tokens, marker, tokenize
+from ragpulse_assembly.model import Role, normalized
+
+_FEW_VALUES: Final = 2
+"""A slot with this many distinct contents or fewer across the window is no question and no documents (a
+date, an instruction's variant), once the window holds three times as many prompts."""
+_DOCUMENT_LENGTH: Final = 40
+"""Mean characters from which a slot without a loop can hold documents."""
+
+
+@dataclass(frozen=True)
+class _SlotFacts:
+    contents: list[str]
+    regions: list[Tokens]
+    before: tuple[str, ...]
+    after: tuple[str, ...]
+    role: str
+    last_user: bool
+    whole_message: bool
+    crosses: bool
+    multi_line: bool
+    json_string: bool
+    distinct: int
+    mean_length: float
+
+
+def learn(service: str, place: str, texts: Sequence[Tokens], questions: Sequence[str]) -> Template | None:
+    """The template ``texts`` share (``questions``: the question a chain span recorded for each, or ""), or
+    None when they share no slot that reads."""
+    pieces = align(texts)
+    gaps = [index for index, piece in enumerate(pieces) if isinstance(piece, Gap)]
+    if not gaps:
+        return None
+    facts = [_facts(texts, pieces, index) for index in gaps]
+    loops = [find_loop(fact.regions, fact.before, fact.after) for fact in facts]
+    question = _question_slot(facts, loops, questions)
+    slots = []
+    for number, (fact, loop) in enumerate(zip(facts, loops, strict=True)):
+        if number == question:
+            role = SlotRole.QUESTION
+        elif _holds_documents(fact, loop):
+            role = SlotRole.DOCUMENTS
+        else:
+            role = SlotRole.OTHER
+        kept = loop if role is SlotRole.DOCUMENTS else None
+        slots.append(Slot(role, _label(fact.before), shape_of(fact.contents), kept, fact.json_string))
+    shown = tuple(piece.text if isinstance(piece, Constant) else None for piece in pieces)
+    return Template(service, place, shown, tuple(slots), len(texts))
+
+
+def _facts(texts: Sequence[Tokens], pieces: list[Piece], index: int) -> _SlotFacts:
+    gap = pieces[index]
+    assert isinstance(gap, Gap)
+    before = pieces[index - 1] if index > 0 else None
+    after = pieces[index + 1] if index + 1 < len(pieces) else None
+    contents = gap_texts(texts, gap)
+    first = texts[0]
+    start = first.starts[gap.ranges[0][0]]
+    opened = first.text.rfind(MARK_OPEN, 0, start + 1)
+    role = first.text[opened + 1 : first.text.find(MARK_CLOSE, opened)] if opened >= 0 else ""
+    later_user = first.text.find(marker(Role.USER.value), start) >= 0
+    before_tokens = before.tokens if isinstance(before, Constant) else ()
+    after_tokens = after.tokens if isinstance(after, Constant) else ()
+    whole = bool(before_tokens) and before_tokens[-1].startswith(MARK_OPEN) and (
+        not after_tokens or after_tokens[0].startswith(MARK_OPEN)
+    )
+    stripped = [content.strip() for content in contents]
+    return _SlotFacts(
+        contents=contents,
+        regions=[tokenize(content) for content in contents],
+        before=before_tokens,
+        after=after_tokens,
+        role=role,
+        last_user=role == Role.USER.value and not later_user,
+        whole_message=whole,
+        crosses=any(MARK_OPEN in content for content in contents),
+        multi_line=any("\n" in content for content in stripped),
+        json_string=_in_json(texts, gap),
+        distinct=len(set(stripped)),
+        mean_length=sum(len(content) for content in stripped) / len(stripped),
+    )
+
+
+def _in_json(texts: Sequence[Tokens], gap: Gap) -> bool:
+    """Every text's message around the gap is one JSON value: the gap's text is a JSON string's, escaped."""
+    for text, (start, _) in zip(texts, gap.ranges, strict=True):
+        at = text.starts[start]
+        opened = text.text.rfind(MARK_CLOSE, 0, at + 1)
+        closed = text.text.find(MARK_OPEN, at)
+        message = text.text[opened + 1 : closed if closed >= 0 else len(text.text)]
+        try:
+            value = json.loads(message)
+        except ValueError:
+            return False
+        if not isinstance(value, dict | list):
+            return False
+    return True
+
+
+def _question_slot(facts: list[_SlotFacts], loops: list[Loop | None], questions: Sequence[str]) -> int | None:
+    recorded = [(n, normalized(q)) for n, q in enumerate(questions) if q.strip()]
+    if recorded and len(recorded) * 2 >= len(questions):
+        for number, fact in enumerate(facts):
+            same = sum(normalized(fact.contents[n]) == q for n, q in recorded)
+            if same * 5 >= len(recorded) * 4:
+                return number
+        return None
+    candidates = [
+        number
+        for number, (fact, loop) in enumerate(zip(facts, loops, strict=True))
+        if not fact.crosses and fact.distinct > 1 and (loop is None or loop.weak) and fact.mean_length
+    ]
+    asking = [number for number in candidates if facts[number].last_user]
+    whole = [number for number in asking if facts[number].whole_message]
+    if whole:
+        return whole[-1]
+    chosen = asking or candidates
+    return min(chosen, key=lambda number: facts[number].mean_length) if chosen else None
+
+
+def _holds_documents(fact: _SlotFacts, loop: Loop | None) -> bool:
+    if loop is not None:
+        return True
+    few = fact.distinct <= _FEW_VALUES and len(fact.contents) >= 3 * _FEW_VALUES
+    return not few and fact.mean_length >= _DOCUMENT_LENGTH
+
+
+def _label(before: tuple[str, ...]) -> str:
+    """The skeleton's last words before a slot, as a person reads them."""
+    text = "".join(before)
+    text = text[text.rfind(MARK_CLOSE) + 1 :] if MARK_CLOSE in text else text
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1][-80:] if lines else ""

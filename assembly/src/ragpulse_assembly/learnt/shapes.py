@@ -1,0 +1,46 @@
+"""What a slot's contents looked like across the window (one line or several, blanks or none, one message
+or several): when a prompt's skeleton can be placed in more than one way, the placement whose slots look
+like that is the reading."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ragpulse_assembly.learnt.tokens import MARK_OPEN
+
+
+@dataclass(frozen=True)
+class Shape:
+    lines: bool = True
+    """Some content spanned lines."""
+    blanks: bool = True
+    """Some content held blanks (words apart)."""
+    messages: bool = False
+    """Some content spanned message boundaries."""
+
+    def fits(self, content: str) -> bool:
+        stripped = content.strip()
+        if not self.messages and MARK_OPEN in content:
+            return False
+        if not self.lines and "\n" in stripped:
+            return False
+        return self.blanks or not any(character.isspace() for character in stripped)
+
+    def as_json(self) -> list[bool]:
+        return [self.lines, self.blanks, self.messages]
+
+    @classmethod
+    def from_json(cls, value: object) -> Shape:
+        if not isinstance(value, list) or len(value) != 3:
+            raise ValueError(f"not a slot shape: {value!r}")
+        return cls(bool(value[0]), bool(value[1]), bool(value[2]))
+
+
+def shape_of(contents: Sequence[str]) -> Shape:
+    stripped = [content.strip() for content in contents]
+    return Shape(
+        lines=any("\n" in content for content in stripped),
+        blanks=any(any(character.isspace() for character in content) for content in stripped),
+        messages=any(MARK_OPEN in content for content in contents),
+    )
