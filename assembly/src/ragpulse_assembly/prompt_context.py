@@ -347,7 +347,7 @@ def read_prompt(messages: Sequence[Message], known_question: str = "") -> Prompt
 
     ``known_question`` (the question a chain span recorded) is never taken for a document.
     """
-    turn = _current_turn(messages)
+    turn = current_turn(messages)
     users = [index for index, message in enumerate(turn) if message.role is Role.USER]
     asking = users[-1] if users else None
     chunks: list[str] = []
@@ -483,7 +483,7 @@ def _refers_to_documents(text: str) -> bool:
     return bool(_REFERS_TO_DOCUMENTS.search(text) or _FORWARD.search(text))
 
 
-def _current_turn(messages: Sequence[Message]) -> list[Message]:
+def current_turn(messages: Sequence[Message]) -> list[Message]:
     """System messages, and what follows the last assistant message before the last user message: earlier
     turns (and few-shot demonstrations) are history, not this answer's context."""
     users = [i for i, message in enumerate(messages) if message.role is Role.USER]

@@ -5,8 +5,9 @@ again, superseding what was judged on requests that changed."""
 from __future__ import annotations
 
 import argparse
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
+from ragpulse_assembly.readings import template_readers
 from ragpulse_core.store_access import open_migrated_store
 from ragpulse_scorers.pipeline.reassembly import reassemble
 from rich.console import Console
@@ -40,6 +41,7 @@ def run_rerun(args: argparse.Namespace) -> int:
             TextColumn("reassembling traces"), BarColumn(), MofNCompleteColumn(), console=console
         ) as bar:
             task = bar.add_task("reassembling", total=None)
+            readers = template_readers(settings.assembly.templates, store, datetime.now(UTC) - args.since)
             done = reassemble(
                 store,
                 settings.assembly.mappings,
@@ -48,6 +50,7 @@ def run_rerun(args: argparse.Namespace) -> int:
                 service=args.service,
                 batch_size=settings.assembly.batch_size,
                 progress=lambda finished, total: bar.update(task, completed=finished, total=total),
+                readers=readers,
             )
     finally:
         store.close()

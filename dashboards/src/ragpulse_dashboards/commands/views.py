@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import Final
 
 from ragpulse_assembly.preview import preview, print_preview
+from ragpulse_assembly.readings import template_readers
 from ragpulse_core.cli import invoked_as, store_hint
 from ragpulse_core.printable import excerpt, printable, shown
 from ragpulse_core.store import Store, StoreUnavailable, describe_dsn
@@ -177,7 +178,8 @@ def _assembly_preview(
     if not query.service:
         raise ValueError("an assembly preview names its service")
     window = datetime.now(UTC) - parse_since(query.since)
-    found = preview(store, query.service, tuple(settings.assembly.mappings), query.limit, window)
+    readers = template_readers(settings.assembly.templates, store, parse_since(query.since))
+    found = preview(store, query.service, tuple(settings.assembly.mappings), query.limit, window, readers)
     print_preview(found, console)
     return Shown(0)
 

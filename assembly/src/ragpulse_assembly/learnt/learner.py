@@ -1,0 +1,183 @@
+"""Templates learnt incrementally, per place a prompt is built (a service and the generating call's span
+name), from the prompts no learnt template reads yet.
+
+Each place keeps its learnt templates (a few, least recently used dropped first) and a pool of the prompts
+none of them read. Once the pool holds enough, the newest prompt's cluster is learnt: the prompts sharing the
+most tokens that occur once in each (ExAlg's equivalence classes: a template's own words occur once in every
+prompt of it, a popular document's only in the prompts that retrieved it), and among groups of such tokens
+the one that covers the most prompts, so a document that recurs in many requests stays a slot's content. A
+router's two templates share few such tokens and come out as two templates. A changed prompt in a deploy fits
+no learnt template: its prompts pool up and are learnt as a new version. Memory is bounded by the places kept,
+the templates per place, and the pool per place.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter, OrderedDict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from ragpulse_assembly.learnt.learning import learn
+from ragpulse_assembly.learnt.template import Template, TemplateReading, read
+from ragpulse_assembly.learnt.tokens import Tokens, flatten, tokenize
+from ragpulse_assembly.model import Message
+from ragpulse_assembly.settings import TemplateSettings
+
+logger = logging.getLogger(__name__)
+Place = tuple[str, str]
+_SHARED_TOKENS = 3
+"""Tokens a cluster's prompts must share (once in each) beside the newest one."""
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """What the learnt templates make of one prompt."""
+
+    reading: TemplateReading | None
+    """The reading of the template that fits, if one does."""
+    unlearnt: bool
+    """No learnt template of the place fits the prompt yet (its first prompts, or a new version)."""
+
+
+@dataclass
+class _Pooled:
+    text: str
+    tokens: Tokens
+    question: str
+
+
+@dataclass
+class _PlaceState:
+    templates: OrderedDict[str, Template] = field(default_factory=OrderedDict)
+    pool: OrderedDict[str, _Pooled] = field(default_factory=OrderedDict)
+    added: int = 0
+    tried_at: int = -1
+
+
+class TemplateLearner:
+    """Learnt templates per place, read and extended one prompt at a time."""
+
+    def __init__(self, settings: TemplateSettings, known: Iterable[Template] = ()) -> None:
+        self._settings = settings
+        self._places: OrderedDict[Place, _PlaceState] = OrderedDict()
+        self._new: list[Template] = []
+        self.learnt_count = 0
+        """Templates learnt by this learner so far."""
+        self._versions: dict[str, Template] = {}
+        for template in known:
+            self._state((template.service, template.place)).templates[template.version] = template
+            self._versions[template.version] = template
+
+    def lookup(self, service: str, place: str, messages: Sequence[Message], question: str = "") -> Lookup:
+        """The reading of the learnt template that fits ``messages`` (the generating call's current turn);
+        the prompt is pooled and may complete a new template when none fits."""
+        text = flatten(messages)
+        if text is None:
+            return Lookup(None, False)
+        state = self._state((service, place))
+        reading = _best_reading(state, text)
+        if reading is not None:
+            return Lookup(reading, False)
+        if len(text) > self._settings.max_prompt_chars:
+            return Lookup(None, True)
+        if text not in state.pool:
+            state.pool[text] = _Pooled(text, tokenize(text), question)
+            state.added += 1
+            while len(state.pool) > self._settings.pool:
+                state.pool.popitem(last=False)
+        if self._learn(service, place, state):
+            reading = _best_reading(state, text)
+        return Lookup(reading, reading is None)
+
+    def templates(self, service: str, place: str) -> list[Template]:
+        state = self._places.get((service, place))
+        return list(state.templates.values()) if state is not None else []
+
+    def known(self, version: str) -> Template | None:
+        """A version this learner holds (learnt or loaded)."""
+        return self._versions.get(version)
+
+    def take_new(self) -> list[Template]:
+        """Templates learnt since the last call (to be stored)."""
+        new, self._new = self._new, []
+        return new
+
+    def _state(self, place: Place) -> _PlaceState:
+        state = self._places.get(place)
+        if state is None:
+            state = self._places[place] = _PlaceState()
+            while len(self._places) > self._settings.max_places:
+                _, dropped = self._places.popitem(last=False)
+                for version in dropped.templates:
+                    self._versions.pop(version, None)
+        else:
+            self._places.move_to_end(place)
+        return state
+
+    def _learn(self, service: str, place: str, state: _PlaceState) -> bool:
+        settings = self._settings
+        if len(state.pool) < settings.min_prompts:
+            return False
+        if state.tried_at >= 0 and state.added - state.tried_at < max(1, settings.min_prompts // 2):
+            return False
+        state.tried_at = state.added
+        members = _cluster(list(state.pool.values()), settings.min_prompts)[-settings.window :]
+        if len(members) < settings.min_prompts:
+            return False
+        template = learn(service, place, [m.tokens for m in members], [m.question for m in members])
+        if template is None:
+            return False
+        read_back = sum(read(template, m.text) is not None for m in members)
+        if read_back * 10 < len(members) * 9:
+            logger.info("template of %s/%s learnt but reads back %d of %d prompts: not kept", service,
+                        place, read_back, len(members))  # fmt: skip
+            return False
+        state.templates[template.version] = template
+        self._versions[template.version] = template
+        while len(state.templates) > settings.templates_per_place:
+            dropped, _ = state.templates.popitem(last=False)
+            self._versions.pop(dropped, None)
+        for key in [key for key, pooled in state.pool.items() if read(template, pooled.text) is not None]:
+            del state.pool[key]
+        self._new.append(template)
+        self.learnt_count += 1
+        logger.info("learnt template %s of %s/%s from %d prompts", template.version, service, place,
+                    len(members))  # fmt: skip
+        return True
+
+
+def _best_reading(state: _PlaceState, text: str) -> TemplateReading | None:
+    """The reading of the most general template that fits (fewest constant characters): a template learnt
+    while a document recurred in every prompt of its window holds that document as skeleton, the general
+    one does not."""
+    found = []
+    for version, template in list(state.templates.items()):
+        reading = read(template, text)
+        if reading is not None:
+            found.append((sum(len(piece or "") for piece in template.pieces), version, reading))
+    if not found:
+        return None
+    _, version, reading = min(found, key=lambda item: (item[0], item[1]))
+    state.templates.move_to_end(version)
+    return reading
+
+
+def _cluster(pool: list[_Pooled], least: int) -> list[_Pooled]:
+    """The newest prompt and the prompts of its template: those holding the largest group of its once-only
+    tokens that covers the most prompts."""
+    seed = pool[-1]
+    once = [frozenset(token for token, count in Counter(p.tokens.tokens).items() if count == 1) for p in pool]
+    holders: dict[str, frozenset[int]] = {}
+    for token in once[-1]:
+        holders[token] = frozenset(index for index, tokens in enumerate(once) if token in tokens)
+    groups = Counter(holders.values())
+    candidates = [(members, size) for members, size in groups.items() if len(members) >= least]
+    if not candidates:
+        return [seed]
+    largest = max(size for _, size in candidates)
+    sizable = [(members, size) for members, size in candidates if size >= max(_SHARED_TOKENS, largest * 0.3)]
+    if not sizable:
+        return [seed]
+    members, _ = max(sizable, key=lambda item: (len(item[0]), item[1]))
+    return [pool[index] for index in sorted(members)]

@@ -1,0 +1,121 @@
+"""Two readings of the documents pasted into a prompt, one verdict.
+
+The learnt template of the prompt's place and the structure rules each read it. When they agree, or only the
+template reads and it is sure (its documents slot splits at a separator with marks, not blanks only), its
+reading is the context; when both read and differ, neither is, and the request says so with both readings. A
+prompt no learnt template fits yet is pending: the caller holds it while its template may still be learnt
+(the first prompts of a template, a new version after a deploy), and past that scores it only on a reading
+of the rules that found documents.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Final
+
+from ragpulse_core.store import Store
+
+from ragpulse_assembly.learnt.learner import TemplateLearner
+from ragpulse_assembly.learnt.storage import stored_templates
+from ragpulse_assembly.model import Span, normalized
+from ragpulse_assembly.prompt_context import PromptReading, current_turn, read_prompt
+from ragpulse_assembly.settings import TemplateSettings
+
+_SHOWN: Final = 60
+"""Characters of each document a disagreement quotes."""
+
+
+@dataclass(frozen=True)
+class Readers:
+    """How pasted documents are read: the learnt templates (None: not learnt), the structure rules (off:
+    the learnt templates alone)."""
+
+    templates: TemplateLearner | None = None
+    rules: bool = True
+
+
+RULES_ONLY: Final = Readers()
+
+
+@dataclass(frozen=True)
+class PastedReading:
+    chunks: tuple[str, ...]
+    question: str
+    not_separable: bool = False
+    disagreement: str = ""
+    """Both readings, when they disagree: the request is not scored."""
+    pending: bool = False
+    """No learnt template fits the prompt yet."""
+    version: str = ""
+    """The learnt template that read the prompt."""
+
+
+def template_readers(settings: TemplateSettings, store: Store, since: datetime) -> Readers:
+    """The readers a worker assembles with: its learnt templates (starting from the versions stored since
+    ``since``) and the structure rules, as ``[assembly.templates]`` says."""
+    if not settings.learn:
+        return RULES_ONLY
+    known = [stored.template for stored in stored_templates(store, since)]
+    return Readers(TemplateLearner(settings, known), settings.rules)
+
+
+def read_pasted(
+    generator: Span, known_question: str, recorded_question: str, readers: Readers = RULES_ONLY
+) -> PastedReading:
+    """The documents pasted into ``generator``'s prompt and the question in it. ``known_question`` is never
+    a document (the rules' reading); ``recorded_question`` is what a chain span recorded, which names the
+    template's question slot."""
+    rules = read_prompt(generator.messages, known_question=known_question) if readers.rules else None
+    if readers.templates is None:
+        return _from_rules(rules)
+    lookup = readers.templates.lookup(
+        generator.service_name, generator.name, current_turn(generator.messages), recorded_question
+    )
+    learnt = lookup.reading
+    if learnt is None:
+        found = _from_rules(rules)
+        return PastedReading(found.chunks, found.question, found.not_separable, pending=lookup.unlearnt)
+    if rules is None:
+        return PastedReading(learnt.chunks, learnt.question, version=learnt.version)
+    question = learnt.question or rules.question
+    agree = [normalized(c) for c in learnt.chunks] == [normalized(c) for c in rules.chunks]
+    asked_alike = not (learnt.question and rules.question) or normalized(learnt.question) == normalized(
+        rules.question
+    )
+    if agree and asked_alike:
+        return PastedReading(learnt.chunks, question, version=learnt.version)
+    if not rules.chunks and learnt.chunks and asked_alike and not learnt.weak:
+        return PastedReading(learnt.chunks, question, version=learnt.version)
+    return PastedReading(
+        (),
+        question if asked_alike else "",
+        disagreement=_both(learnt.version, learnt.chunks, learnt.question, rules),
+        version=learnt.version,
+    )
+
+
+def _from_rules(rules: PromptReading | None) -> PastedReading:
+    if rules is None:
+        return PastedReading((), "")
+    return PastedReading(rules.chunks, rules.question, rules.not_separable)
+
+
+def _both(version: str, chunks: tuple[str, ...], question: str, rules: PromptReading) -> str:
+    return (
+        f"learnt template {version}: {_documents(chunks)}, question {_quoted(question)}; structure rules: "
+        f"{_documents(rules.chunks)}{' (not separable)' if rules.not_separable else ''}, question "
+        f"{_quoted(rules.question)}"
+    )
+
+
+def _documents(chunks: tuple[str, ...]) -> str:
+    if not chunks:
+        return "no documents"
+    shown = "; ".join(_quoted(chunk) for chunk in chunks)
+    return f"{len(chunks)} document{'s' if len(chunks) > 1 else ''} ({shown})"
+
+
+def _quoted(text: str) -> str:
+    flat = normalized(text)
+    return "«" + (flat if len(flat) <= _SHOWN else flat[: _SHOWN - 1] + "…") + "»" if flat else "none"
