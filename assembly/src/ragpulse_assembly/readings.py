@@ -22,6 +22,10 @@ from ragpulse_assembly.model import Span, normalized
 from ragpulse_assembly.prompt_context import PromptReading, current_turn, read_prompt
 from ragpulse_assembly.settings import TemplateSettings
 
+_UNDIVIDED: Final = (
+    "learnt template: the documents slot holds several documents at times and no separator splits them"
+    " exactly (documents joined by a bare line break, with line breaks of their own)"
+)
 _SHOWN: Final = 60
 """Characters of each document a disagreement quotes."""
 
@@ -77,6 +81,8 @@ def read_pasted(
         found = _from_rules(rules)
         return PastedReading(found.chunks, found.question, found.not_separable, pending=lookup.unlearnt)
     if rules is None:
+        if learnt.undivided:
+            return PastedReading((), learnt.question, disagreement=_UNDIVIDED, version=learnt.version)
         return PastedReading(learnt.chunks, learnt.question, version=learnt.version)
     question = learnt.question or rules.question
     agree = [normalized(c) for c in learnt.chunks] == [normalized(c) for c in rules.chunks]

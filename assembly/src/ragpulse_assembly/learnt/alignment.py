@@ -18,8 +18,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from ragpulse_assembly.learnt.tokens import SENTENCE_END, Tokens, generalised, is_blank, is_marker, is_word
+from ragpulse_assembly.learnt.tokens import DIGITS, SENTENCE_END, Tokens, generalised, is_blank, is_marker, is_word
 
+_EDGE_SOLID: Final = 4
+"""Tokens of structure around a first or last occurrence that make it an anchor."""
+_LABEL_TOKENS: Final = 40
+"""Tokens a name before an inline label's mark may have (a title, a file name, a counter)."""
+_NOT_LABEL_ENDS: Final = SENTENCE_END | frozenset(",;'’\"()[]")
+"""Marks that end clauses and quotes, never a title's label."""
 MAX_DEPTH: Final = 6
 """Nested alignments inside gaps: labels inside a region are found within a few levels."""
 Range = tuple[int, int]
@@ -63,7 +69,7 @@ def _align(texts: Sequence[Tokens], ranges: tuple[Range, ...], depth: int) -> li
         return [Constant(slices[0])] if slices[0] else []
     if depth >= MAX_DEPTH:
         return [Gap(ranges)]
-    anchors = _anchors(texts, ranges, slices) or _inline_label(texts, ranges)
+    anchors = _anchors(texts, ranges, slices) or _edge_anchor(texts, ranges, slices) or _inline_label(texts, ranges)
     if not anchors:
         return [Gap(ranges)]
     pieces: list[Piece] = []
@@ -104,30 +110,86 @@ def _anchors(
     ]
 
 
+def _edge_anchor(
+    texts: Sequence[Tokens], ranges: tuple[Range, ...], slices: list[tuple[str, ...]]
+) -> list[tuple[str, list[int]]]:
+    """A token every slice holds, taken at its first or last occurrence where that occurrence sits in the
+    same run of structure in every text ('\"\"\"\\n\\nQuestion: ' after the last document, though a document
+    quotes "Question:" too): the run with the most structure wins."""
+    present = set(slices[0])
+    for piece in slices[1:]:
+        present &= set(piece)
+    best: tuple[int, str, list[int]] | None = None
+    for token in sorted(present):
+        if is_blank(token) or is_word(token) and len(token) < 2:
+            continue
+        for last in (False, True):
+            at = [
+                start + (len(piece) - 1 - piece[::-1].index(token) if last else piece.index(token))
+                for piece, (start, _) in zip(slices, ranges, strict=True)
+            ]
+            solid = _solid_run(texts, ranges, at)
+            if solid >= _EDGE_SOLID and (best is None or solid > best[0]):
+                best = (solid, token, at)
+    return [] if best is None else [(best[1], best[2])]
+
+
+def _solid_run(texts: Sequence[Tokens], ranges: tuple[Range, ...], at: list[int]) -> int:
+    """Tokens other than blanks in the run around ``at`` that is the same in every text."""
+    solid = 0
+    for step in (-1, 0, 1):
+        offset = step
+        while True:
+            here = [position + offset for position in at]
+            if any(not start <= p < end for p, (start, end) in zip(here, ranges, strict=True)):
+                break
+            first = texts[0].tokens[here[0]]
+            if any(text.tokens[p] != first for text, p in zip(texts, here, strict=True)):
+                break
+            solid += not is_blank(first) or first == "\n"
+            if step == 0:
+                break
+            offset += step
+    return solid
+
+
 def _inline_label(texts: Sequence[Tokens], ranges: tuple[Range, ...]) -> list[tuple[str, list[int]]]:
-    """A name without blanks that opens every text's range (after what they all start with) and ends at the
-    same mark ("audit-log.md: ...", "2 | ..."): the mark is the anchor, at its first occurrence (the name's
-    shape, no blanks, keeps it there when the skeleton is placed in a prompt)."""
+    """A name that opens every text's range (after what they all start with), on its first line, and ends
+    at the same mark followed by a blank ("audit-log.md: ...", "2. ...", "Magna Carta | ..."): the mark is
+    the anchor, at its first such place. A name with blanks ends only at a mark no sentence ends with and
+    holds no sentence's end itself: "It stays 30 days. After..." names nothing."""
+    shared = _shared_count(texts, ranges)
     marks: set[str] = set()
     at: list[int] = []
     names: set[tuple[str, ...]] = set()
-    shared = _shared_count(texts, ranges)
     for text, (first, end) in zip(texts, ranges, strict=True):
         start = first + shared
-        index = start
-        while index < end and not is_blank(text.tokens[index]) and index - start <= 20:
-            index += 1
-        mark = index - 1
-        if index + 1 < end and text.tokens[index] == " " and _a_mark(text.tokens[index + 1]):
-            mark = index + 1
-        if mark <= start or mark + 1 >= end or not _a_mark(text.tokens[mark]):
+        found = _label_end(text.tokens, start, end)
+        if found is None:
             return []
-        marks.add(text.tokens[mark])
-        names.add(text.tokens[start:mark])
-        at.append(mark)
+        marks.add(text.tokens[found])
+        names.add(text.tokens[start:found])
+        at.append(found)
     if len(marks) != 1 or len(names) == 1:
         return []
     return [(marks.pop(), at)]
+
+
+def _label_end(tokens: tuple[str, ...], start: int, end: int) -> int | None:
+    for index in range(start + 1, min(end - 1, start + _LABEL_TOKENS)):
+        token = tokens[index]
+        if token == "\n":
+            return None
+        if not (_a_mark(token) and is_blank(tokens[index + 1]) and tokens[index + 1] != "\n"):
+            continue
+        name = tokens[start:index]
+        if not any(is_blank(part) for part in name):
+            return index
+        if any(part in SENTENCE_END for part in name):
+            return None
+        if token not in _NOT_LABEL_ENDS:
+            return index
+    return None
 
 
 def _a_mark(token: str) -> bool:
@@ -285,7 +347,9 @@ def _shared_tail(texts: Sequence[Tokens], ranges: tuple[Range, ...], taken: int)
 def _field_lines_split(texts: Sequence[Tokens], pieces: list[Piece]) -> list[Piece]:
     """A gap after a label on the same line ("file_name: ", a heading's "### ") whose first line every text
     ends with the same line break is the label's value, then the rest: "x.md" and "\n\n" and the text after
-    it."""
+    it. Unless the label is a heading, the line is followed by the same mark everywhere (a fence), or it is
+    a name (no blanks: a file, a number) and a blank line follows: a value that goes on ("text: Why...?\n\n
+    Seasons are...") is one value."""
     result: list[Piece] = []
     for index, piece in enumerate(pieces):
         before = pieces[index - 1] if index else None
@@ -298,7 +362,14 @@ def _field_lines_split(texts: Sequence[Tokens], pieces: list[Piece]) -> list[Pie
             for text, (at, after) in zip(texts, breaks, strict=True)
         }
         run = runs.pop() if len(runs) == 1 else None
-        if run is None:
+        following = {text.tokens[after] for text, (_, after) in zip(texts, breaks, strict=True) if after is not None}
+        structure = len(following) == 1 and not is_word(next(iter(following)))
+        heading = before.text.rstrip().endswith("#")
+        names = all(
+            at is not None and not any(is_blank(token) for token in text.tokens[start:at])
+            for text, (start, _), (at, _) in zip(texts, piece.ranges, breaks, strict=True)
+        )
+        if run is None or not (heading or structure or (names and run.count("\n") > 1)):
             result.append(piece)
             continue
         result.append(Gap(tuple((start, at) for (start, _), (at, _) in zip(piece.ranges, breaks, strict=True))))
@@ -338,12 +409,27 @@ def _loops_joined(texts: Sequence[Tokens], pieces: list[Piece]) -> list[Piece]:
             if not (isinstance(first, Gap) and isinstance(middle, Constant) and isinstance(second, Gap)):
                 continue
             pattern = tuple(generalised(token) for token in middle.tokens)
-            if _recurs(texts, first, pattern) or _recurs(texts, second, pattern):
+            opening = pieces[index - 2] if index >= 2 else None
+            numbered = isinstance(opening, Constant) and numbered_alike(opening, pattern)
+            if numbered or _recurs(texts, first, pattern) or _recurs(texts, second, pattern):
                 ranges = tuple((a[0], b[1]) for a, b in zip(first.ranges, second.ranges, strict=True))
                 pieces = [*pieces[: index - 1], Gap(ranges), *pieces[index + 2 :]]
                 joined = True
                 break
     return pieces
+
+
+def numbered_alike(opening: Constant, pattern: tuple[str, ...]) -> bool:
+    """``opening`` ends as ``pattern`` (generalised) does from a line break or its start on, numbers aside,
+    with a number in it ("Document: 0\ntitle: " and "\n\nDocument: 1\ntitle: "): both open a document of one
+    loop."""
+    general = tuple(generalised(token) for token in opening.tokens)
+    starts = [0] + [index for index, token in enumerate(pattern) if token == "\n"]
+    for start in starts:
+        tail = pattern[start:]
+        if len(tail) > 2 and DIGITS in tail and general[-len(tail) :] == tail:
+            return True
+    return False
 
 
 def _recurs(texts: Sequence[Tokens], gap: Gap, pattern: tuple[str, ...]) -> bool:

@@ -17,6 +17,7 @@ import logging
 from collections import Counter, OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from ragpulse_assembly.learnt.learning import learn
 from ragpulse_assembly.learnt.template import Template, TemplateReading, read
@@ -26,8 +27,12 @@ from ragpulse_assembly.settings import TemplateSettings
 
 logger = logging.getLogger(__name__)
 Place = tuple[str, str]
-_SHARED_TOKENS = 3
-"""Tokens a cluster's prompts must share (once in each) beside the newest one."""
+_SHARED_TOKENS: Final = 3
+"""Tokens a cluster's prompts must share (once in each) with the newest one."""
+_OWN_TOKENS: Final = 8
+"""Once-only tokens a template's prompts share that another template's do not: its own instructions."""
+_REST_PROMPTS: Final = 4
+"""Prompts of another template the pool must hold before a cluster is narrowed for it."""
 
 
 @dataclass(frozen=True)
@@ -164,20 +169,33 @@ def _best_reading(state: _PlaceState, text: str) -> TemplateReading | None:
 
 
 def _cluster(pool: list[_Pooled], least: int) -> list[_Pooled]:
-    """The newest prompt and the prompts of its template: those holding the largest group of its once-only
-    tokens that covers the most prompts."""
+    """The newest prompt and the prompts of its template: the most prompts that share a group of its
+    once-only tokens; narrowed to a smaller such group when the prompts left out share many once-only tokens
+    of their own (a router's other template), never for a document the smaller group alone holds."""
     seed = pool[-1]
     once = [frozenset(token for token, count in Counter(p.tokens.tokens).items() if count == 1) for p in pool]
     holders: dict[str, frozenset[int]] = {}
     for token in once[-1]:
         holders[token] = frozenset(index for index, tokens in enumerate(once) if token in tokens)
-    groups = Counter(holders.values())
-    candidates = [(members, size) for members, size in groups.items() if len(members) >= least]
+    groups = [(members, size) for members, size in Counter(holders.values()).items() if len(members) >= least]
+    candidates = [(members, size) for members, size in groups if size >= _SHARED_TOKENS]
     if not candidates:
         return [seed]
-    largest = max(size for _, size in candidates)
-    sizable = [(members, size) for members, size in candidates if size >= max(_SHARED_TOKENS, largest * 0.3)]
-    if not sizable:
-        return [seed]
-    members, _ = max(sizable, key=lambda item: (len(item[0]), item[1]))
+    members, _ = max(candidates, key=lambda item: (len(item[0]), item[1]))
+    narrower = [
+        (inner, size)
+        for inner, size in candidates
+        if inner < members and size >= _OWN_TOKENS and _own_tokens(once, members - inner, inner)
+    ]
+    if narrower:
+        members, _ = max(narrower, key=lambda item: (len(item[0]), item[1]))
     return [pool[index] for index in sorted(members)]
+
+
+def _own_tokens(once: list[frozenset[str]], rest: frozenset[int], others: frozenset[int]) -> bool:
+    """The prompts of ``rest`` (enough of them) share many once-only tokens no prompt of ``others`` has."""
+    if len(rest) < _REST_PROMPTS:
+        return False
+    shared = frozenset.intersection(*(once[index] for index in rest))
+    held = frozenset().union(*(once[index] for index in others))
+    return len(shared - held) >= _OWN_TOKENS

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from ragpulse_assembly.learnt.alignment import Constant, Gap, Piece, align, gap_texts
-from ragpulse_assembly.learnt.loops import Loop, find_loop
+from ragpulse_assembly.learnt.alignment import Constant, Gap, Piece, align, gap_texts, numbered_alike
+from ragpulse_assembly.learnt.loops import Loop, find_loop, first_counter, repeats
 from ragpulse_assembly.learnt.shapes import shape_of
 from ragpulse_assembly.learnt.template import Slot, SlotRole, Template
 from ragpulse_assembly.learnt.tokens import MARK_CLOSE, MARK_OPEN, Tokens, marker, tokenize
@@ -50,11 +50,16 @@ def learn(service: str, place: str, texts: Sequence[Tokens], questions: Sequence
     """The template ``texts`` share (``questions``: the question a chain span recorded for each, or ""), or
     None when they share no slot that reads."""
     pieces = align(texts)
-    gaps = [index for index, piece in enumerate(pieces) if isinstance(piece, Gap)]
-    if not gaps:
-        return None
-    facts = [_facts(texts, pieces, index) for index in gaps]
-    loops = [find_loop(fact.regions, fact.before, fact.after) for fact in facts]
+    while True:
+        gaps = [index for index, piece in enumerate(pieces) if isinstance(piece, Gap)]
+        if not gaps:
+            return None
+        facts = [_facts(texts, pieces, index) for index in gaps]
+        loops = [find_loop(fact.regions, fact.before, fact.after) for fact in facts]
+        started = _loop_started(pieces, gaps, facts, loops)
+        if started is None:
+            break
+        pieces = started
     question = _question_slot(facts, loops, questions)
     slots = []
     for number, (fact, loop) in enumerate(zip(facts, loops, strict=True)):
@@ -65,9 +70,37 @@ def learn(service: str, place: str, texts: Sequence[Tokens], questions: Sequence
         else:
             role = SlotRole.OTHER
         kept = loop if role is SlotRole.DOCUMENTS else None
-        slots.append(Slot(role, _label(fact.before), shape_of(fact.contents), kept, fact.json_string))
+        undivided = role is SlotRole.DOCUMENTS and loop is None and repeats(fact.regions, fact.before, fact.after)
+        shape = shape_of(fact.contents, "".join(fact.after))
+        slots.append(Slot(role, _label(fact.before), shape, kept, fact.json_string, undivided))
     shown = tuple(piece.text if isinstance(piece, Constant) else None for piece in pieces)
     return Template(service, place, shown, tuple(slots), len(texts))
+
+
+def _loop_started(
+    pieces: list[Piece], gaps: list[int], facts: list[_SlotFacts], loops: list[Loop | None]
+) -> list[Piece] | None:
+    """The pieces with a gap cut where its numbered loop starts ("Dokument 1:"), when every text has
+    something before that (the question): that is a slot of its own, not the first document."""
+    for index, fact, loop in zip(gaps, facts, loops, strict=True):
+        opening = pieces[index - 1] if index else None
+        if loop is None or not all(region.tokens for region in fact.regions):
+            continue
+        if isinstance(opening, Constant) and numbered_alike(opening, loop.separator):
+            continue  # the skeleton opens the first document ("Document: 0"): the loop starts with the slot
+        firsts = [first_counter(region, loop) for region in fact.regions]
+        if any(first is None or first[0] == 0 for first in firsts) or len({f[1] for f in firsts if f}) != 1:
+            continue
+        gap = pieces[index]
+        assert isinstance(gap, Gap)
+        starts = [first[0] for first in firsts if first is not None]
+        shown = fact.regions[0].tokens[starts[0] : starts[0] + len(loop.separator)]
+        head = Gap(tuple((start, start + at) for (start, _), at in zip(gap.ranges, starts, strict=True)))
+        tail = Gap(
+            tuple((start + at + len(shown), end) for (start, end), at in zip(gap.ranges, starts, strict=True))
+        )
+        return [*pieces[:index], head, Constant(shown), tail, *pieces[index + 1 :]]
+    return None
 
 
 def _facts(texts: Sequence[Tokens], pieces: list[Piece], index: int) -> _SlotFacts:

@@ -10,7 +10,7 @@ message boundary). A separator of blanks only ("\\n\\n") is weak: a document's o
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -30,6 +30,8 @@ from ragpulse_assembly.learnt.tokens import (
 
 _EDGE_TOKENS: Final = 24
 """How far into the skeleton beside a slot a separator's parts are looked for."""
+_EDGE_CHARS: Final = 24
+"""Characters of a document's start or end that name it across requests."""
 _MAX_ITEMS: Final = 400
 """Documents in one region beyond which a split is no reading (a separator that occurs in every line)."""
 Pattern = tuple[str, ...]
@@ -53,6 +55,8 @@ class ItemLayout:
 class Loop:
     separator: Pattern
     """The generalised tokens between two documents."""
+    counters: tuple[int, ...]
+    """Positions in the separator of the number that counts documents."""
     weak: bool
     """Blanks only: a document's own blank lines look the same."""
     sample: str
@@ -65,16 +69,45 @@ def find_loop(regions: Sequence[Tokens], before: Pattern, after: Pattern) -> Loo
     """The loop of a slot whose contents across the window are ``regions``, between the skeleton's
     ``before`` and ``after`` tokens; None when no separator repeats."""
     generals = [tuple(generalised(token) for token in region.tokens) for region in regions]
-    for separator in _candidates(generals, before, after):
+    return next(iter(_loops(regions, generals, _candidates(generals, before, after))), None)
+
+
+def repeats(regions: Sequence[Tokens], before: Pattern, after: Pattern) -> bool:
+    """Some separator the skeleton shows around the slot, or a run of marks with a line break, repeats in
+    its contents: the slot holds several documents at times, split or not."""
+    generals = [tuple(generalised(token) for token in region.tokens) for region in regions]
+    return any(
+        len(_occurrences(general, candidate)) > 0
+        for candidate in _candidates(generals, before, after)
+        if any(token == "\n" or is_marker(token) for token in candidate)
+        for general in generals
+    )
+
+
+def _loops(regions: Sequence[Tokens], generals: list[Pattern], candidates: list[Pattern]) -> Iterator[Loop]:
+    for separator in candidates:
         widened = _widened(generals, separator)
-        items = _split_all(regions, generals, widened)
-        if items is None:
+        counters = _counters(regions, generals, widened)
+        items = _split_all(regions, generals, widened, counters)
+        if items is None or _glued(items) or not _bounds_agree(items):
             continue
-        sample = next(before for before, _ in items if before)
-        prefixed = [tokenize((before or sample) + item.text) for before, item in items]
+        pieces = [piece for found in items for piece in found]
+        sample = next(before for before, _ in pieces if before)
+        prefixed = [tokenize((before or sample) + item.text) for before, item in pieces]
         weak = all(is_blank(token) for token in widened)
-        return Loop(widened, weak, sample, _layout(prefixed))
-    return None
+        yield Loop(widened, counters, weak, sample, _layout(prefixed))
+
+
+def first_counter(region: Tokens, loop: Loop) -> tuple[int, str] | None:
+    """Where the separator first occurs in ``region`` (token index) and its text, when its counters there
+    are a loop's first (0 or 1): what comes before it is no document of the loop."""
+    if not loop.counters:
+        return None
+    general = tuple(generalised(token) for token in region.tokens)
+    at = _find(general, loop.separator, 0) if general else -1
+    if at < 0 or any(region.tokens[at + i] not in ("0", "1") for i in loop.counters):
+        return None
+    return at, region.span(at, at + len(loop.separator))
 
 
 def documents(region: Tokens, loop: Loop) -> list[str] | None:
@@ -82,7 +115,7 @@ def documents(region: Tokens, loop: Loop) -> list[str] | None:
     breaks its sequence, as a numbered list inside a document does; a piece is empty) or a piece does not
     have the documents' layout."""
     general = tuple(generalised(token) for token in region.tokens)
-    items = _split(region, general, loop.separator)
+    items = _split(region, general, loop.separator, loop.counters)
     if items is None:
         return None
     texts = []
@@ -96,6 +129,76 @@ def documents(region: Tokens, loop: Loop) -> list[str] | None:
             return None
         texts.append(prefixed[spans[loop.layout.text_from][0] : spans[loop.layout.text_to][1]])
     return texts
+
+
+def _counters(regions: Sequence[Tokens], generals: list[Pattern], separator: Pattern) -> tuple[int, ...]:
+    """The separator's numbers that count its occurrences (up by one in every region): a score or a year
+    varies but counts nothing."""
+    positions = [i for i, token in enumerate(separator) if token == DIGITS]
+    counting = []
+    for position in positions:
+        seen = False
+        for region, general in zip(regions, generals, strict=True):
+            values = [region.tokens[at + position] for at in _occurrences(general, separator)]
+            if len(values) > 1:
+                seen = True
+                if not _consecutive(values):
+                    break
+        else:
+            if seen:
+                counting.append(position)
+    return tuple(counting)
+
+
+def _bounds_agree(items: list[list[tuple[str, Tokens]]]) -> bool:
+    """Every region's first piece starts a document and its last piece ends one: where such a start or end
+    recurs in another region, a piece must start or end there too, or the split misses documents' bounds
+    (a bullet inside a document taken for the separator, documents joined by a bare line break)."""
+    starts = {_edge(pieces[0][1].text, head=True) for pieces in items if len(pieces) > 1}
+    ends = {_edge(pieces[-1][1].text, head=False) for pieces in items if len(pieces) > 1}
+    starts.discard("")
+    ends.discard("")
+    for pieces in items:
+        texts = [" ".join(item.text.split()) for _, item in pieces]
+        for index, text in enumerate(texts):
+            for start in starts:
+                at = text.find(start)
+                if at > 0:
+                    return False
+            for end in ends:
+                at = text.find(end)
+                if at >= 0 and at + len(end) != len(text):
+                    return False
+    return True
+
+
+def _edge(text: str, head: bool) -> str:
+    """A piece's first (or last) words, long enough to name one document."""
+    flat = " ".join(text.split())
+    if len(flat) < _EDGE_CHARS:
+        return ""
+    return flat[:_EDGE_CHARS] if head else flat[-_EDGE_CHARS:]
+
+
+def _glued(items: list[list[tuple[str, Tokens]]]) -> bool:
+    """The split cuts documents in two: most pieces that recur in several requests always come with the
+    same piece after them, and that one with them before it (a title and its text, two paragraphs), where
+    documents a search returns come in other company and order from one request to the next."""
+    after: dict[str, set[str]] = {}
+    before: dict[str, set[str]] = {}
+    seen: dict[str, int] = {}
+    for found in {tuple(item.text.strip() for _, item in pieces) for pieces in items}:
+        for index, text in enumerate(found):
+            seen[text] = seen.get(text, 0) + 1
+            after.setdefault(text, set()).add(found[index + 1] if index + 1 < len(found) else "")
+            before.setdefault(text, set()).add(found[index - 1] if index else "")
+    recurring = [text for text, count in seen.items() if count > 1]
+    glued = [
+        text
+        for text in recurring
+        if len(after[text]) == 1 and (follower := next(iter(after[text]))) and before.get(follower) == {text}
+    ]
+    return len(recurring) >= 2 and len(glued) * 2 >= len(recurring)
 
 
 def _candidates(generals: list[Pattern], before: Pattern, after: Pattern) -> list[Pattern]:
@@ -124,8 +227,8 @@ def _candidates(generals: list[Pattern], before: Pattern, after: Pattern) -> lis
 
 
 def _mark_runs(general: Pattern) -> list[Pattern]:
-    """Maximal runs of tokens that are neither words nor digits, between two words: where a template may
-    join documents."""
+    """Maximal runs of tokens that are neither words nor digits, between two words, holding a blank or a
+    line break ("a_b", "2.4.0" join parts of one word): where a template may join documents."""
     runs: list[Pattern] = []
     start = None
     for index, token in enumerate(general):
@@ -133,7 +236,7 @@ def _mark_runs(general: Pattern) -> list[Pattern]:
         if mark and start is None:
             start = index
         elif not mark and start is not None:
-            if start > 0:
+            if start > 0 and any(is_blank(token) or is_marker(token) for token in general[start:index]):
                 runs.append(general[start:index])
             start = None
     return [trimmed for run in runs if (trimmed := _trimmed(run))]
@@ -151,7 +254,8 @@ def _trimmed(run: Pattern) -> Pattern:
 
 
 def _widened(generals: list[Pattern], separator: Pattern) -> Pattern:
-    """The separator grown over the tokens every occurrence shares on its left and right."""
+    """The separator grown over the tokens every occurrence shares on its left (a closing tag, a fence: the
+    end of every document but the last) and right (the start of every document but the first)."""
     places = [(g, at) for g in generals for at in _occurrences(g, separator)]
     if not places:
         return separator
@@ -160,7 +264,10 @@ def _widened(generals: list[Pattern], separator: Pattern) -> Pattern:
         offset = len(left) + 1
         tokens = {g[at - offset] if at - offset >= 0 else None for g, at in places}
         token = tokens.pop() if len(tokens) == 1 else None
-        if token is None or token in SENTENCE_END or is_word(token):
+        ends_sentence = token in SENTENCE_END and any(
+            at - offset - 1 >= 0 and is_word(g[at - offset - 1]) for g, at in places
+        )
+        if token is None or ends_sentence:
             break
         left.insert(0, token)
     right: list[str] = []
@@ -195,26 +302,39 @@ def _occurrences(general: Pattern, pattern: Pattern) -> list[int]:
     return found
 
 
-def _split(region: Tokens, general: Pattern, separator: Pattern) -> list[tuple[str, Tokens]] | None:
-    """The region's pieces between separators, each with the separator text before it ("" for the first)."""
+def _split(
+    region: Tokens, general: Pattern, separator: Pattern, counters: tuple[int, ...]
+) -> list[tuple[str, Tokens]] | None:
+    """The region's pieces between separators, each with the separator text before it ("" for the first);
+    the last piece without the start of a separator the skeleton did not take (a closing label whose number
+    varies: "[END CONTEXT 2")."""
     places = _occurrences(general, separator)
     if len(places) > _MAX_ITEMS:
         return None
-    counters = [i for i, token in enumerate(separator) if token == DIGITS]
-    numbers = [[region.tokens[at + i] for at in places] for i in counters]
-    if any(not _consecutive(values) for values in numbers):
-        return None
+    for position in counters:
+        if not _consecutive([region.tokens[at + position] for at in places]):
+            return None
+    end = len(general) - _closing(general, separator)
     pieces = []
     start = 0
     before = ""
-    for at in [*places, len(general)]:
+    for at in [*places, end]:
         if not any(is_word(token) or token.isdigit() for token in region.tokens[start:at]):
             return None
         pieces.append((before, tokenize(region.span(start, at))))
-        if at < len(general):
+        if at < end:
             before = region.span(at, at + len(separator))
         start = at + len(separator)
     return pieces
+
+
+def _closing(general: Pattern, separator: Pattern) -> int:
+    """How many tokens the region ends with that open the separator, holding a mark: the last document's
+    own closing label."""
+    for width in range(min(len(separator) - 1, len(general)), 0, -1):
+        if general[-width:] == separator[:width] and any(not is_blank(token) for token in separator[:width]):
+            return width
+    return 0
 
 
 def _consecutive(values: list[str]) -> bool:
@@ -224,19 +344,19 @@ def _consecutive(values: list[str]) -> bool:
 
 
 def _split_all(
-    regions: Sequence[Tokens], generals: list[Pattern], separator: Pattern
-) -> list[tuple[str, Tokens]] | None:
+    regions: Sequence[Tokens], generals: list[Pattern], separator: Pattern, counters: tuple[int, ...]
+) -> list[list[tuple[str, Tokens]]] | None:
     """Every region's documents, when the separator splits every region and repeats in one at least."""
-    items: list[tuple[str, Tokens]] = []
+    items: list[list[tuple[str, Tokens]]] = []
     repeats = False
     for region, general in zip(regions, generals, strict=True):
         if not region.tokens:
             continue
-        found = _split(region, general, separator)
+        found = _split(region, general, separator, counters)
         if found is None:
             return None
         repeats = repeats or len(found) > 1
-        items.extend(found)
+        items.append(found)
     return items if repeats else None
 
 
@@ -251,8 +371,14 @@ def _layout(items: list[Tokens]) -> ItemLayout | None:
     text = max(range(len(gaps)), key=lambda index: lengths[index])
     content = [index for index, gap in enumerate(gaps) if not _metadata(items, gap) or index == text]
     layout = tuple(piece.text if isinstance(piece, Constant) else None for piece in pieces)
-    shapes = tuple(shape_of(gap_texts(items, gap)) for gap in gaps)
+    shapes = tuple(shape_of(gap_texts(items, gap), _following(pieces, gap)) for gap in gaps)
     return ItemLayout(layout, shapes, min(content), max(content))
+
+
+def _following(pieces: list[Constant | Gap], gap: Gap) -> str:
+    at = pieces.index(gap)
+    after = pieces[at + 1] if at + 1 < len(pieces) else None
+    return after.text if isinstance(after, Constant) else ""
 
 
 def _metadata(items: list[Tokens], gap: Gap) -> bool:

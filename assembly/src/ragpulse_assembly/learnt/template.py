@@ -35,6 +35,8 @@ class Slot:
     loop: Loop | None = None
     json_string: bool = False
     """The slot lies inside a JSON string of a message that is JSON: its text is escaped."""
+    undivided: bool = False
+    """A documents slot that held several documents at times but no separator splits them exactly."""
 
 
 @dataclass(frozen=True)
@@ -76,10 +78,12 @@ class Template:
                     "label": slot.label,
                     "shape": slot.shape.as_json(),
                     "json_string": slot.json_string,
+                    "undivided": slot.undivided,
                     "loop": None
                     if slot.loop is None
                     else {
                         "separator": list(slot.loop.separator),
+                        "counters": list(slot.loop.counters),
                         "weak": slot.loop.weak,
                         "sample": slot.loop.sample,
                         "layout": None
@@ -120,6 +124,7 @@ def _slot(value: Any) -> Slot:
         if loop is None
         else Loop(
             tuple(str(token) for token in loop["separator"]),
+            tuple(int(position) for position in loop["counters"]),
             bool(loop["weak"]),
             str(loop["sample"]),
             None
@@ -132,6 +137,7 @@ def _slot(value: Any) -> Slot:
             ),
         ),
         bool(value["json_string"]),
+        bool(value["undivided"]),
     )
 
 
@@ -144,6 +150,8 @@ class TemplateReading:
     question: str
     weak: bool
     """A documents slot was split at blanks only (or not split at all): the structure rules must agree."""
+    undivided: bool = False
+    """A documents slot holds several documents at times and none of its readings split them."""
 
 
 def read(template: Template, text: str) -> TemplateReading | None:
@@ -155,7 +163,7 @@ def read(template: Template, text: str) -> TemplateReading | None:
         return None
     question = ""
     chunks: list[str] = []
-    weak = False
+    weak = undivided = False
     for slot, (start, end) in zip(template.slots, spans, strict=True):
         content = text[start:end]
         if slot.role is SlotRole.QUESTION:
@@ -169,7 +177,8 @@ def read(template: Template, text: str) -> TemplateReading | None:
                 return None
             chunks.extend(found)
             weak = weak or slot.loop is None or slot.loop.weak
-    return TemplateReading(template.version, tuple(chunks), question, weak)
+            undivided = undivided or slot.undivided
+    return TemplateReading(template.version, tuple(chunks), question, weak, undivided)
 
 
 def _slot_documents(content: str, slot: Slot) -> list[str] | None:

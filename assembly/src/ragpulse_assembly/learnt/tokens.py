@@ -23,12 +23,12 @@ DIGITS: Final = "\ue002#"
 """The class every digit run falls in when counters are compared."""
 _CJK: Final = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _TOKEN: Final = re.compile(
-    rf"{MARK_OPEN}[^{MARK_CLOSE}]*{MARK_CLOSE}|\n|[^\S\n]+|\d+|[{_CJK}]|(?:(?![{_CJK}])[^\W\d_])+|"
+    rf"{MARK_OPEN}[^{MARK_CLOSE}]*{MARK_CLOSE}|\n|[^\S\n]+|\d+|[{_CJK}]+|(?:(?![{_CJK}])[^\W\d_])+|"
     r"(?P<mark>[^\w\s])(?P=mark)+|.",
     re.DOTALL,
 )
-"""A marker, a newline, blanks, digits, one CJK character, a word, a run of one mark ("=====", "```"),
-any other character."""
+"""A marker, a newline, blanks, digits, a run of CJK characters (a word or more: those scripts write no
+blanks), a word, a run of one mark ("=====", "```"), any other character."""
 SENTENCE_END: Final = frozenset(".!?。！？…")
 """A document's or question's own last character, never a template's framing around it."""
 
