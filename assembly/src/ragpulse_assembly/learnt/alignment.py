@@ -180,11 +180,13 @@ def _label_end(tokens: tuple[str, ...], start: int, end: int) -> int | None:
         token = tokens[index]
         if token == "\n":
             return None
-        if not (_a_mark(token) and is_blank(tokens[index + 1]) and tokens[index + 1] != "\n"):
+        if not (_a_mark(token) and is_blank(tokens[index + 1])):
             continue
         name = tokens[start:index]
         if not any(is_blank(part) for part in name):
             return index
+        if tokens[index + 1] == "\n":
+            continue  # "Preise (brutto):" over a list is the text's own line
         if any(part in SENTENCE_END for part in name):
             return None
         if token not in _NOT_LABEL_ENDS:

@@ -30,7 +30,9 @@ from ragpulse_assembly.learnt.tokens import (
 
 _EDGE_TOKENS: Final = 24
 """How far into the skeleton beside a slot a separator's parts are looked for."""
-_EDGE_CHARS: Final = 24
+_LINE_TOKENS: Final = 12
+"""Tokens either side of a number on a line that numbers a document."""
+_EDGE_CHARS: Final = 40
 """Characters of a document's start or end that name it across requests."""
 _MAX_ITEMS: Final = 400
 """Documents in one region beyond which a split is no reading (a separator that occurs in every line)."""
@@ -104,6 +106,8 @@ def first_counter(region: Tokens, loop: Loop) -> tuple[int, str] | None:
     if not loop.counters:
         return None
     general = tuple(generalised(token) for token in region.tokens)
+    if any(position < _closing(general, loop.separator) for position in loop.counters):
+        return None  # the number closes a document ("<source>1</source>"): the first one ends there
     at = _find(general, loop.separator, 0) if general else -1
     if at < 0 or any(region.tokens[at + i] not in ("0", "1") for i in loop.counters):
         return None
@@ -160,15 +164,11 @@ def _bounds_agree(items: list[list[tuple[str, Tokens]]]) -> bool:
     ends.discard("")
     for pieces in items:
         texts = [" ".join(item.text.split()) for _, item in pieces]
-        for index, text in enumerate(texts):
-            for start in starts:
-                at = text.find(start)
-                if at > 0:
-                    return False
-            for end in ends:
-                at = text.find(end)
-                if at >= 0 and at + len(end) != len(text):
-                    return False
+        for text in texts:
+            if any(not text.startswith(start) and start in text for start in starts):
+                return False
+            if any(not text.endswith(end) and end in text for end in ends):
+                return False
     return True
 
 
@@ -203,7 +203,7 @@ def _glued(items: list[list[tuple[str, Tokens]]]) -> bool:
 
 def _candidates(generals: list[Pattern], before: Pattern, after: Pattern) -> list[Pattern]:
     """Separators to try, most telling first: those the skeleton shows around the slot, longest first;
-    then runs of marks the regions repeat, those with a mark other than blanks first."""
+    then numbered lines; then runs of marks the regions repeat; those of blanks only last."""
     seen: set[Pattern] = set()
     shown: list[Pattern] = []
     head = [generalised(token) for token in after[:_EDGE_TOKENS]]
@@ -215,6 +215,8 @@ def _candidates(generals: list[Pattern], before: Pattern, after: Pattern) -> lis
                 seen.add(candidate)
                 shown.append(candidate)
     shown.sort(key=len, reverse=True)
+    numbered = [line for line in _numbered_lines(generals) if line not in seen]
+    seen.update(numbered)
     runs: dict[Pattern, int] = {}
     for general in generals:
         for run in _mark_runs(general):
@@ -223,7 +225,37 @@ def _candidates(generals: list[Pattern], before: Pattern, after: Pattern) -> lis
         (run for run in runs if run not in seen),
         key=lambda run: (all(is_blank(token) for token in run), -runs[run], -len(run)),
     )
-    return shown + repeated
+    ordered = shown + numbered + repeated
+    # Blanks alone come last: a document's own blank lines look the same as the template's.
+    return [c for c in ordered if not _blank(c)] + [c for c in ordered if _blank(c)]
+
+
+def _blank(pattern: Pattern) -> bool:
+    return all(is_blank(token) for token in pattern)
+
+
+def _numbered_lines(generals: list[Pattern]) -> list[Pattern]:
+    """Short lines with a number that one region holds twice or more ("Dokument 1:", "Dokument 2:"): a
+    loop that numbers its documents on a line of their own."""
+    found: dict[Pattern, int] = {}
+    for general in generals:
+        counted: dict[Pattern, int] = {}
+        for index, token in enumerate(general):
+            if token != DIGITS:
+                continue
+            start = index
+            while start > 0 and general[start - 1] != "\n" and index - start < _LINE_TOKENS:
+                start -= 1
+            end = index
+            while end < len(general) - 1 and general[end] != "\n" and end - index < _LINE_TOKENS:
+                end += 1
+            if start > 0 and general[start - 1] == "\n" and general[end] == "\n":
+                line = general[start - 1 : end + 1]
+                counted[line] = counted.get(line, 0) + 1
+        for line, count in counted.items():
+            if count > 1:
+                found[line] = found.get(line, 0) + 1
+    return sorted(found, key=lambda line: (-found[line], -len(line)))
 
 
 def _mark_runs(general: Pattern) -> list[Pattern]:
