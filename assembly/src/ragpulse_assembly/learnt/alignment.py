@@ -25,6 +25,8 @@ _EDGE_SOLID: Final = 4
 _LABEL_TOKENS: Final = 40
 """Tokens a name before an inline label's mark may have (a title, a file name, a counter)."""
 _NOT_LABEL_ENDS: Final = SENTENCE_END | frozenset(",;'’\"()[]")
+_JOINERS: Final = frozenset("-_./@+")
+"""Marks inside a name ("audit-log.md", "a_b"), unless a blank follows."""
 """Marks that end clauses and quotes, never a title's label."""
 MAX_DEPTH: Final = 6
 """Nested alignments inside gaps: labels inside a region are found within a few levels."""
@@ -180,12 +182,15 @@ def _label_end(tokens: tuple[str, ...], start: int, end: int) -> int | None:
         token = tokens[index]
         if token == "\n":
             return None
-        if not (_a_mark(token) and is_blank(tokens[index + 1])):
+        if not _a_mark(token):
             continue
+        following = tokens[index + 1]
         name = tokens[start:index]
         if not any(is_blank(part) for part in name):
-            return index
-        if tokens[index + 1] == "\n":
+            if is_blank(following) or token not in _JOINERS:
+                return index  # "x.md: ", "2. ", 'secret">' (an attribute's value)
+            continue
+        if not is_blank(following) or following == "\n":
             continue  # "Preise (brutto):" over a list is the text's own line
         if any(part in SENTENCE_END for part in name):
             return None

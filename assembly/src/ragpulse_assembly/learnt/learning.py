@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ragpulse_assembly.learnt.alignment import Constant, Gap, Piece, align, gap_texts, numbered_alike
-from ragpulse_assembly.learnt.loops import Loop, find_loop, first_counter, repeats
+from ragpulse_assembly.learnt.loops import Loop, find_loop, first_counter, occurs, repeats
 from ragpulse_assembly.learnt.shapes import shape_of
 from ragpulse_assembly.learnt.template import Slot, SlotRole, Template
 from ragpulse_assembly.learnt.tokens import MARK_CLOSE, MARK_OPEN, Tokens, marker, tokenize
@@ -56,15 +56,17 @@ def learn(service: str, place: str, texts: Sequence[Tokens], questions: Sequence
             return None
         facts = [_facts(texts, pieces, index) for index in gaps]
         loops = [find_loop(fact.regions, fact.before, fact.after) for fact in facts]
-        started = _loop_started(pieces, gaps, facts, loops)
-        if started is None:
+        changed = _one_loop(pieces, gaps, facts, loops) or _loop_started(pieces, gaps, facts, loops)
+        if changed is None:
             break
-        pieces = started
+        pieces = changed
     question = _question_slot(facts, loops, questions)
     slots = []
     for number, (fact, loop) in enumerate(zip(facts, loops, strict=True)):
         if number == question:
             role = SlotRole.QUESTION
+        elif question is not None and _copies(fact, facts[question]):
+            role = SlotRole.OTHER  # the user's words quoted again ("<user_query>"): never documents
         elif _holds_documents(fact, loop):
             role = SlotRole.DOCUMENTS
         else:
@@ -75,6 +77,25 @@ def learn(service: str, place: str, texts: Sequence[Tokens], questions: Sequence
         slots.append(Slot(role, _label(fact.before), shape, kept, fact.json_string, undivided))
     shown = tuple(piece.text if isinstance(piece, Constant) else None for piece in pieces)
     return Template(service, place, shown, tuple(slots), len(texts))
+
+
+def _one_loop(
+    pieces: list[Piece], gaps: list[int], facts: list[_SlotFacts], loops: list[Loop | None]
+) -> list[Piece] | None:
+    """Two slots with a constant between them joined where one slot's loop separator occurs in the other:
+    one region of documents, and the constant (a phone number every request's documents happened to hold
+    once) belongs to a document."""
+    for number in range(len(gaps) - 1):
+        first, second = gaps[number], gaps[number + 1]
+        if second != first + 2:
+            continue
+        for loop, other in ((loops[number], facts[number + 1]), (loops[number + 1], facts[number])):
+            if loop is not None and occurs(other.regions, loop.separator):
+                one, two = pieces[first], pieces[second]
+                assert isinstance(one, Gap) and isinstance(two, Gap)
+                joined = Gap(tuple((a[0], b[1]) for a, b in zip(one.ranges, two.ranges, strict=True)))
+                return [*pieces[:first], joined, *pieces[second + 1 :]]
+    return None
 
 
 def _loop_started(
@@ -171,6 +192,12 @@ def _question_slot(facts: list[_SlotFacts], loops: list[Loop | None], questions:
         return whole[-1]
     chosen = asking or candidates
     return min(chosen, key=lambda number: facts[number].mean_length) if chosen else None
+
+
+def _copies(fact: _SlotFacts, question: _SlotFacts) -> bool:
+    """The slot holds the question's words in most prompts."""
+    same = sum(normalized(a) == normalized(b) for a, b in zip(fact.contents, question.contents, strict=True))
+    return same * 5 >= len(fact.contents) * 4
 
 
 def _holds_documents(fact: _SlotFacts, loop: Loop | None) -> bool:

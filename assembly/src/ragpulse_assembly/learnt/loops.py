@@ -74,6 +74,11 @@ def find_loop(regions: Sequence[Tokens], before: Pattern, after: Pattern) -> Loo
     return next(iter(_loops(regions, generals, _candidates(generals, before, after))), None)
 
 
+def occurs(regions: Sequence[Tokens], separator: Pattern) -> bool:
+    """The separator occurs in some region."""
+    return any(_find(tuple(generalised(token) for token in region.tokens), separator, 0) >= 0 for region in regions)
+
+
 def repeats(regions: Sequence[Tokens], before: Pattern, after: Pattern) -> bool:
     """Some separator the skeleton shows around the slot, or a run of marks with a line break, repeats in
     its contents: the slot holds several documents at times, split or not."""
