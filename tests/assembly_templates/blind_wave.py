@@ -170,7 +170,7 @@ def judge(service: str, family: str, request: BlindRequest, found: AssembledRequ
     if found is None:
         return Outcome(service, family, Verdict.UNSCORED, "no request")
     if found.unscorable:
-        return Outcome(service, family, Verdict.UNSCORED, found.unscorable + " " + found.unscorable_detail[:300])
+        return Outcome(service, family, Verdict.UNSCORED, found.unscorable + " " + found.unscorable_detail[:3000])
     chunks = [_flat(str(chunk["text"])) for chunk in json.loads(found.context)]
     if chunks != [_flat(doc) for doc in request.documents]:
         return Outcome(service, family, Verdict.WRONG, f"documents {chunks!r}"[:600])

@@ -18,7 +18,7 @@ from ragpulse_core.store import Store
 
 from ragpulse_assembly.learnt.learner import TemplateLearner
 from ragpulse_assembly.learnt.storage import stored_templates
-from ragpulse_assembly.model import Span, normalized
+from ragpulse_assembly.model import Message, Span, normalized
 from ragpulse_assembly.prompt_context import PromptReading, current_turn, read_prompt
 from ragpulse_assembly.settings import TemplateSettings
 
@@ -73,9 +73,8 @@ def read_pasted(
     rules = read_prompt(generator.messages, known_question=known_question) if readers.rules else None
     if readers.templates is None:
         return _from_rules(rules)
-    lookup = readers.templates.lookup(
-        generator.service_name, generator.name, current_turn(generator.messages), recorded_question
-    )
+    turn = current_turn(generator.messages)
+    lookup = readers.templates.lookup(generator.service_name, place(generator.name, turn), turn, recorded_question)
     learnt = lookup.reading
     if learnt is None:
         found = _from_rules(rules)
@@ -89,9 +88,16 @@ def read_pasted(
     asked_alike = not (learnt.question and rules.question) or normalized(learnt.question) == normalized(
         rules.question
     )
-    if agree and asked_alike:
+    if agree and (asked_alike or rules.guessed):
         return PastedReading(learnt.chunks, question, version=learnt.version)
-    if not rules.chunks and learnt.chunks and asked_alike and not learnt.weak:
+    sure = not learnt.weak and not learnt.undivided
+    # The rules read surely unless they split as documents' own text is laid out, or took the template's
+    # own text for a document (a few-shot example, the answer cue after the last document).
+    outside = any(not any(normalized(c) in region for region in learnt.regions) for c in rules.chunks)
+    rules_read = bool(rules.chunks) and not rules.guessed and not outside
+    if learnt.chunks and not learnt.undivided and (sure or not rules.chunks) and not rules_read:
+        # Only the learnt template reads the prompt surely: the rules found nothing, or split it only as
+        # documents' own text is laid out (paragraphs, lines, a list).
         return PastedReading(learnt.chunks, question, version=learnt.version)
     return PastedReading(
         (),
@@ -99,6 +105,16 @@ def read_pasted(
         disagreement=_both(learnt.version, learnt.chunks, learnt.question, rules),
         version=learnt.version,
     )
+
+
+def place(span_name: str, turn: list[Message]) -> str:
+    """Where a prompt is built: the generating call's span name and the roles of its messages in order, a
+    run of one role counted once (one message per document is the same place for any number of them)."""
+    roles: list[str] = []
+    for message in turn:
+        if not roles or roles[-1] != message.role.value:
+            roles.append(message.role.value)
+    return f"{span_name} [{','.join(roles)}]"
 
 
 def _from_rules(rules: PromptReading | None) -> PastedReading:

@@ -360,7 +360,9 @@ def _field_lines_split(texts: Sequence[Tokens], pieces: list[Piece]) -> list[Pie
     result: list[Piece] = []
     for index, piece in enumerate(pieces):
         before = pieces[index - 1] if index else None
-        if not (isinstance(piece, Gap) and isinstance(before, Constant) and _ends_with_label(before)):
+        heading = _opens_heading(pieces, index)
+        labelled = isinstance(before, Constant) and (heading or _ends_with_label(before))
+        if not (isinstance(piece, Gap) and isinstance(before, Constant) and labelled):
             result.append(piece)
             continue
         breaks = [_first_break(text, start, end) for text, (start, end) in zip(texts, piece.ranges, strict=True)]
@@ -371,7 +373,6 @@ def _field_lines_split(texts: Sequence[Tokens], pieces: list[Piece]) -> list[Pie
         run = runs.pop() if len(runs) == 1 else None
         following = {text.tokens[after] for text, (_, after) in zip(texts, breaks, strict=True) if after is not None}
         structure = len(following) == 1 and not is_word(next(iter(following)))
-        heading = before.text.rstrip().endswith("#")
         names = all(
             at is not None and not any(is_blank(token) for token in text.tokens[start:at])
             for text, (start, _), (at, _) in zip(texts, piece.ranges, breaks, strict=True)
@@ -389,7 +390,17 @@ def _ends_with_label(constant: Constant) -> bool:
     last = constant.tokens[-1]
     return not is_marker(last) and last != "\n" and "\n" in constant.tokens and any(
         not is_blank(token) for token in constant.tokens[constant.tokens.index("\n") :]
-    ) and (constant.text.rstrip().endswith((":", "：", "=")) or constant.text.rstrip().endswith("#"))
+    ) and constant.text.rstrip().endswith((":", "：", "="))
+
+
+def _opens_heading(pieces: list[Piece], index: int) -> bool:
+    """The gap at ``index`` sits on a markdown heading's line ("### ", "### [2] "), whose start is in a
+    constant before it: a title, then the text on the lines after it."""
+    for piece in reversed(pieces[:index]):
+        if isinstance(piece, Constant) and ("\n" in piece.tokens or is_marker(piece.tokens[0])):
+            line = piece.text[max(piece.text.rfind("\n"), piece.text.rfind("\ue001")) + 1 :]
+            return line.lstrip().startswith("#")
+    return False
 
 
 def _first_break(text: Tokens, start: int, end: int) -> tuple[int | None, int | None]:

@@ -177,17 +177,18 @@ def _cluster(pool: list[_Pooled], least: int) -> list[_Pooled]:
     holders: dict[str, frozenset[int]] = {}
     for token in once[-1]:
         holders[token] = frozenset(index for index, tokens in enumerate(once) if token in tokens)
-    groups = [(members, size) for members, size in Counter(holders.values()).items() if len(members) >= least]
-    candidates = [(members, size) for members, size in groups if size >= _SHARED_TOKENS]
+    groups = [(members, size) for members, size in Counter(holders.values()).items() if size >= _SHARED_TOKENS]
+    candidates = [(members, size) for members, size in groups if len(members) >= least]
     if not candidates:
         return [seed]
     members, _ = max(candidates, key=lambda item: (len(item[0]), item[1]))
     narrower = [
         (inner, size)
-        for inner, size in candidates
-        if inner < members and size >= _OWN_TOKENS and _own_tokens(once, members - inner, inner)
+        for inner, size in groups
+        if inner < members and len(inner) > 1 and size >= _OWN_TOKENS and _own_tokens(once, members - inner, inner)
     ]
     if narrower:
+        # Two templates: the newest prompt's own is learnt once it has prompts enough, not mixed before.
         members, _ = max(narrower, key=lambda item: (len(item[0]), item[1]))
     return [pool[index] for index in sorted(members)]
 

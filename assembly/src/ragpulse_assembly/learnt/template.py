@@ -17,6 +17,7 @@ from ragpulse_assembly.learnt.loops import ItemLayout, Loop, documents
 from ragpulse_assembly.learnt.matching import Fits, match_pieces
 from ragpulse_assembly.learnt.shapes import Shape
 from ragpulse_assembly.learnt.tokens import MARK_OPEN, tokenize
+from ragpulse_assembly.model import normalized
 
 
 class SlotRole(StrEnum):
@@ -152,6 +153,9 @@ class TemplateReading:
     """A documents slot was split at blanks only (or not split at all): the structure rules must agree."""
     undivided: bool = False
     """A documents slot holds several documents at times and none of its readings split them."""
+    regions: tuple[str, ...] = ()
+    """The documents slots' whole contents (whitespace collapsed): where any reading's documents must lie;
+    text outside them is the template's own."""
 
 
 def read(template: Template, text: str) -> TemplateReading | None:
@@ -163,6 +167,7 @@ def read(template: Template, text: str) -> TemplateReading | None:
         return None
     question = ""
     chunks: list[str] = []
+    regions: list[str] = []
     weak = undivided = False
     for slot, (start, end) in zip(template.slots, spans, strict=True):
         content = text[start:end]
@@ -176,9 +181,10 @@ def read(template: Template, text: str) -> TemplateReading | None:
             if found is None:
                 return None
             chunks.extend(found)
+            regions.append(normalized(_unescaped(content, slot) or content))
             weak = weak or slot.loop is None or slot.loop.weak
             undivided = undivided or slot.undivided
-    return TemplateReading(template.version, tuple(chunks), question, weak, undivided)
+    return TemplateReading(template.version, tuple(chunks), question, weak, undivided, tuple(regions))
 
 
 def _slot_documents(content: str, slot: Slot) -> list[str] | None:
