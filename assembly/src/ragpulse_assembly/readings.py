@@ -18,6 +18,7 @@ from ragpulse_core.store import Store
 
 from ragpulse_assembly.learnt.learner import TemplateLearner
 from ragpulse_assembly.learnt.storage import stored_templates
+from ragpulse_assembly.learnt.template import TemplateReading
 from ragpulse_assembly.model import Message, Span, normalized
 from ragpulse_assembly.prompt_context import PromptReading, current_turn, read_prompt
 from ragpulse_assembly.settings import TemplateSettings
@@ -26,6 +27,8 @@ _UNDIVIDED: Final = (
     "learnt template: the documents slot holds several documents at times and no separator splits them"
     " exactly (documents joined by a bare line break, with line breaks of their own)"
 )
+_LEFT_OUT: Final = 80
+"""Characters of a documents slot that a reading may leave out in one stretch (a title, a label)."""
 _SHOWN: Final = 60
 """Characters of each document a disagreement quotes."""
 
@@ -81,7 +84,9 @@ def read_pasted(
         return PastedReading(found.chunks, found.question, found.not_separable, pending=lookup.unlearnt)
     if rules is None:
         if learnt.undivided:
-            return PastedReading((), learnt.question, disagreement=_UNDIVIDED, version=learnt.version)
+            return PastedReading(
+                (), learnt.question, disagreement=_UNDIVIDED, pending=True, version=learnt.version
+            )
         return PastedReading(learnt.chunks, learnt.question, version=learnt.version)
     question = learnt.question or rules.question
     agree = [normalized(c) for c in learnt.chunks] == [normalized(c) for c in rules.chunks]
@@ -94,7 +99,7 @@ def read_pasted(
     # The rules read surely unless they split as documents' own text is laid out, or took the template's
     # own text for a document (a few-shot example, the answer cue after the last document).
     outside = any(not any(normalized(c) in region for region in learnt.regions) for c in rules.chunks)
-    rules_read = bool(rules.chunks) and not rules.guessed and not outside
+    rules_read = bool(rules.chunks) and not rules.guessed and not outside and _covers(rules.chunks, learnt)
     if learnt.chunks and not learnt.undivided and (sure or not rules.chunks) and not rules_read:
         # Only the learnt template reads the prompt surely: the rules found nothing, or split it only as
         # documents' own text is laid out (paragraphs, lines, a list).
@@ -102,9 +107,19 @@ def read_pasted(
     return PastedReading(
         (),
         question if asked_alike else "",
-        disagreement=_both(learnt.version, learnt.chunks, learnt.question, rules),
+        disagreement=_UNDIVIDED if learnt.undivided else _both(learnt.version, learnt.chunks, learnt.question, rules),
+        pending=learnt.undivided,
         version=learnt.version,
     )
+
+
+def _covers(chunks: tuple[str, ...], learnt: TemplateReading) -> bool:
+    """The rules' documents leave no long stretch of the documents slots out (a whole document missed): what
+    they leave is at most a title or a label line."""
+    left = " ".join(learnt.regions)
+    for chunk in sorted((normalized(c) for c in chunks), key=len, reverse=True):
+        left = left.replace(chunk, "\n")
+    return all(len(piece.strip()) <= _LEFT_OUT for piece in left.split("\n"))
 
 
 def place(span_name: str, turn: list[Message]) -> str:

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import logging
 from collections import Counter, OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
 from ragpulse_assembly.learnt.learning import learn
-from ragpulse_assembly.learnt.template import Template, TemplateReading, read
+from ragpulse_assembly.learnt.recurrence import DocumentMemory
+from ragpulse_assembly.learnt.template import Segmenter, Template, TemplateReading, read
 from ragpulse_assembly.learnt.tokens import Tokens, flatten, tokenize
 from ragpulse_assembly.model import Message
 from ragpulse_assembly.settings import TemplateSettings
@@ -42,7 +43,8 @@ class Lookup:
     reading: TemplateReading | None
     """The reading of the template that fits, if one does."""
     unlearnt: bool
-    """No learnt template of the place fits the prompt yet (its first prompts, or a new version)."""
+    """No learnt template of the place fits the prompt yet (its first prompts, or a new version), or its
+    documents are not told apart yet (they have not recurred enough)."""
 
 
 @dataclass
@@ -70,6 +72,7 @@ class TemplateLearner:
         self.learnt_count = 0
         """Templates learnt by this learner so far."""
         self._versions: dict[str, Template] = {}
+        self._memories: OrderedDict[tuple[str, int], DocumentMemory] = OrderedDict()
         for template in known:
             self._state((template.service, template.place)).templates[template.version] = template
             self._versions[template.version] = template
@@ -81,9 +84,9 @@ class TemplateLearner:
         if text is None:
             return Lookup(None, False)
         state = self._state((service, place))
-        reading = _best_reading(state, text)
+        reading = _best_reading(state, text, self._segmenter)
         if reading is not None:
-            return Lookup(reading, False)
+            return Lookup(reading, reading.undivided)
         if len(text) > self._settings.max_prompt_chars:
             return Lookup(None, True)
         if text not in state.pool:
@@ -92,8 +95,8 @@ class TemplateLearner:
             while len(state.pool) > self._settings.pool:
                 state.pool.popitem(last=False)
         if self._learn(service, place, state):
-            reading = _best_reading(state, text)
-        return Lookup(reading, reading is None)
+            reading = _best_reading(state, text, self._segmenter)
+        return Lookup(reading, reading is None or reading.undivided)
 
     def templates(self, service: str, place: str) -> list[Template]:
         state = self._places.get((service, place))
@@ -102,6 +105,21 @@ class TemplateLearner:
     def known(self, version: str) -> Template | None:
         """A version this learner holds (learnt or loaded)."""
         return self._versions.get(version)
+
+    def _segmenter(self, template: Template) -> Segmenter:
+        """Splits an undivided slot of ``template`` by how its documents recur, learning from it first."""
+
+        def segment(slot: int, content: str) -> list[str] | None:
+            key = (template.version, slot)
+            memory = self._memories.get(key)
+            if memory is None:
+                memory = self._memories[key] = DocumentMemory()
+                while len(self._memories) > self._settings.max_places:
+                    self._memories.popitem(last=False)
+            memory.observe(content)
+            return memory.documents(content)
+
+        return segment
 
     def take_new(self) -> list[Template]:
         """Templates learnt since the last call (to be stored)."""
@@ -152,13 +170,15 @@ class TemplateLearner:
         return True
 
 
-def _best_reading(state: _PlaceState, text: str) -> TemplateReading | None:
+def _best_reading(
+    state: _PlaceState, text: str, segmenter: Callable[[Template], Segmenter]
+) -> TemplateReading | None:
     """The reading of the most general template that fits (fewest constant characters): a template learnt
     while a document recurred in every prompt of its window holds that document as skeleton, the general
     one does not."""
     found = []
     for version, template in list(state.templates.items()):
-        reading = read(template, text)
+        reading = read(template, text, segmenter(template))
         if reading is not None:
             found.append((sum(len(piece or "") for piece in template.pieces), version, reading))
     if not found:

@@ -96,12 +96,17 @@ def _loops(regions: Sequence[Tokens], generals: list[Pattern], candidates: list[
         widened = _widened(generals, separator)
         counters = _counters(regions, generals, widened)
         items = _split_all(regions, generals, widened, counters)
-        if items is None or _glued(items) or not _bounds_agree(items):
+        if items is None or not _bounds_agree(items):
             continue
+        recurring, glued = _recurrence(items)
+        if recurring >= 2 and glued * 2 >= recurring:
+            continue  # the split cuts documents in two
         pieces = [piece for found in items for piece in found]
         sample = next(before for before, _ in pieces if before)
         prefixed = [tokenize((before or sample) + item.text) for before, item in pieces]
-        weak = all(is_blank(token) for token in widened)
+        # Blanks alone may be a document's own blank lines, unless documents that recur across requests
+        # came out whole in other company every time.
+        weak = all(is_blank(token) for token in widened) and not (recurring >= 3 and glued * 4 <= recurring)
         yield Loop(widened, counters, weak, sample, _layout(prefixed))
 
 
@@ -185,9 +190,9 @@ def _edge(text: str, head: bool) -> str:
     return flat[:_EDGE_CHARS] if head else flat[-_EDGE_CHARS:]
 
 
-def _glued(items: list[list[tuple[str, Tokens]]]) -> bool:
-    """The split cuts documents in two: most pieces that recur in several requests always come with the
-    same piece after them, and that one with them before it (a title and its text, two paragraphs), where
+def _recurrence(items: list[list[tuple[str, Tokens]]]) -> tuple[int, int]:
+    """Pieces that recur in several requests, and how many of those always come with the same piece after
+    them, that one always with them before it (a title and its text, two paragraphs of one document):
     documents a search returns come in other company and order from one request to the next."""
     after: dict[str, set[str]] = {}
     before: dict[str, set[str]] = {}
@@ -203,7 +208,7 @@ def _glued(items: list[list[tuple[str, Tokens]]]) -> bool:
         for text in recurring
         if len(after[text]) == 1 and (follower := next(iter(after[text]))) and before.get(follower) == {text}
     ]
-    return len(recurring) >= 2 and len(glued) * 2 >= len(recurring)
+    return len(recurring), len(glued)
 
 
 def _candidates(generals: list[Pattern], before: Pattern, after: Pattern) -> list[Pattern]:

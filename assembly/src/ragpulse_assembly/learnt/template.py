@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -158,9 +159,14 @@ class TemplateReading:
     text outside them is the template's own."""
 
 
-def read(template: Template, text: str) -> TemplateReading | None:
+Segmenter = Callable[[int, str], list[str] | None]
+"""Documents of an undivided slot (by slot number) told apart by how they recur; None while not known."""
+
+
+def read(template: Template, text: str, segment: Segmenter | None = None) -> TemplateReading | None:
     """``text`` (a flattened prompt) read with ``template``; None when it does not fit the template (another
-    template, or two ways to place its skeleton)."""
+    template, or two ways to place its skeleton). ``segment`` splits the documents of a slot no separator
+    splits."""
     fits: list[Fits] = [slot.shape.fits for slot in template.slots]
     spans = match_pieces(text, template.pieces, fits)
     if spans is None:
@@ -169,7 +175,7 @@ def read(template: Template, text: str) -> TemplateReading | None:
     chunks: list[str] = []
     regions: list[str] = []
     weak = undivided = False
-    for slot, (start, end) in zip(template.slots, spans, strict=True):
+    for number, (slot, (start, end)) in enumerate(zip(template.slots, spans, strict=True)):
         content = text[start:end]
         if slot.role is SlotRole.QUESTION:
             found = _unescaped(content, slot)
@@ -177,11 +183,15 @@ def read(template: Template, text: str) -> TemplateReading | None:
                 return None
             question = found.strip()
         elif slot.role is SlotRole.DOCUMENTS:
+            regions.append(normalized(_unescaped(content, slot) or content))
+            told = segment(number, content) if slot.undivided and segment is not None else None
+            if told is not None:
+                chunks.extend(document.strip() for document in told if document.strip())
+                continue
             found = _slot_documents(content, slot)
             if found is None:
                 return None
             chunks.extend(found)
-            regions.append(normalized(_unescaped(content, slot) or content))
             weak = weak or slot.loop is None or slot.loop.weak
             undivided = undivided or slot.undivided
     return TemplateReading(template.version, tuple(chunks), question, weak, undivided, tuple(regions))
