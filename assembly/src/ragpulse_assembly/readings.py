@@ -96,10 +96,14 @@ def read_pasted(
     if agree and (asked_alike or rules.guessed):
         return PastedReading(learnt.chunks, question, version=learnt.version)
     sure = not learnt.weak and not learnt.undivided
-    # The rules read surely unless they split as documents' own text is laid out, or took the template's
-    # own text for a document (a few-shot example, the answer cue after the last document).
+    # The rules read surely unless they split as documents' own text is laid out, took the template's own
+    # text for a document (a few-shot example, the answer cue after the last document), joined two of the
+    # template's documents in one, or left a document out.
     outside = any(not any(normalized(c) in region for region in learnt.regions) for c in rules.chunks)
-    rules_read = bool(rules.chunks) and not rules.guessed and not outside and _covers(rules.chunks, learnt)
+    merged = sure and _merges(rules.chunks, learnt.chunks)
+    rules_read = (
+        bool(rules.chunks) and not rules.guessed and not outside and not merged and _covers(rules.chunks, learnt)
+    )
     if learnt.chunks and not learnt.undivided and (sure or not rules.chunks) and not rules_read:
         # Only the learnt template reads the prompt surely: the rules found nothing, or split it only as
         # documents' own text is laid out (paragraphs, lines, a list).
@@ -111,6 +115,16 @@ def read_pasted(
         pending=learnt.undivided,
         version=learnt.version,
     )
+
+
+def _merges(chunks: tuple[str, ...], documents: tuple[str, ...]) -> bool:
+    """One of the rules' documents holds the ends of two of the template's: the rules missed a boundary the
+    template's separator (or the documents' recurrence) shows."""
+    endings = [normalized(document)[-_SHOWN:] for document in documents]
+    for chunk in (normalized(c) for c in chunks):
+        if sum(ending in chunk for ending in endings) > 1:
+            return True
+    return False
 
 
 def _covers(chunks: tuple[str, ...], learnt: TemplateReading) -> bool:
