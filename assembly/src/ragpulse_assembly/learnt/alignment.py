@@ -55,7 +55,7 @@ def align(texts: Sequence[Tokens], loops: bool = True) -> list[Piece]:
     """The skeleton and gaps of ``texts``, in order: constants and gaps alternate. ``loops``: a constant
     that recurs inside a gap beside it is a loop's separator, and the three are one gap (not inside one
     document, where a title's colon recurs in the text)."""
-    pieces = _align(texts, tuple((0, len(text)) for text in texts), 0)
+    pieces = _align(texts, tuple((0, len(text)) for text in texts), 0, loops)
     pieces = _absorb_edges(texts, _sentence_ends_returned(texts, _merged(pieces)))
     pieces = _absorb_edges(texts, _field_lines_split(texts, pieces))
     return _loops_joined(texts, pieces) if loops else pieces
@@ -65,24 +65,30 @@ def gap_texts(texts: Sequence[Tokens], gap: Gap) -> list[str]:
     return [text.span(start, end) for text, (start, end) in zip(texts, gap.ranges, strict=True)]
 
 
-def _align(texts: Sequence[Tokens], ranges: tuple[Range, ...], depth: int) -> list[Piece]:
+def _align(texts: Sequence[Tokens], ranges: tuple[Range, ...], depth: int, prompts: bool) -> list[Piece]:
+    """``prompts``: the texts are whole prompts (a paragraph that ends a message may be the question)."""
     slices = [text.tokens[start:end] for text, (start, end) in zip(texts, ranges, strict=True)]
     if all(piece == slices[0] for piece in slices[1:]):
         return [Constant(slices[0])] if slices[0] else []
     if depth >= MAX_DEPTH:
         return [Gap(ranges)]
-    anchors = _anchors(texts, ranges, slices) or _edge_anchor(texts, ranges, slices) or _inline_label(texts, ranges)
+    anchors = (
+        _anchors(texts, ranges, slices)
+        or _edge_anchor(texts, ranges, slices)
+        or _inline_label(texts, ranges)
+        or (_last_paragraph(texts, ranges) if prompts else [])
+    )
     if not anchors:
         return [Gap(ranges)]
     pieces: list[Piece] = []
     previous = [start for start, _ in ranges]
     for token, positions in anchors:
         inner = tuple((before, at) for before, at in zip(previous, positions, strict=True))
-        pieces.extend(_align(texts, inner, depth + 1))
+        pieces.extend(_align(texts, inner, depth + 1, prompts))
         pieces.append(Constant((token,)))
         previous = [at + 1 for at in positions]
     tail = tuple((before, end) for before, (_, end) in zip(previous, ranges, strict=True))
-    pieces.extend(_align(texts, tail, depth + 1))
+    pieces.extend(_align(texts, tail, depth + 1, prompts))
     return pieces
 
 
@@ -115,7 +121,7 @@ def _anchors(
 def _edge_anchor(
     texts: Sequence[Tokens], ranges: tuple[Range, ...], slices: list[tuple[str, ...]]
 ) -> list[tuple[str, list[int]]]:
-    """A token every slice holds, taken at its first or last occurrence where that occurrence sits in the
+    """A mark every slice holds, taken at its first or last occurrence where that occurrence sits in the
     same run of structure in every text ('\"\"\"\\n\\nQuestion: ' after the last document, though a document
     quotes "Question:" too): the run with the most structure wins."""
     present = set(slices[0])
@@ -123,8 +129,8 @@ def _edge_anchor(
         present &= set(piece)
     best: tuple[int, str, list[int]] | None = None
     for token in sorted(present):
-        if is_blank(token) or is_word(token) and len(token) < 2:
-            continue
+        if not _a_mark(token):
+            continue  # a word may end a value that is alike in every text by chance ("….md")
         for last in (False, True):
             at = [
                 start + (len(piece) - 1 - piece[::-1].index(token) if last else piece.index(token))
@@ -153,6 +159,22 @@ def _solid_run(texts: Sequence[Tokens], ranges: tuple[Range, ...], at: list[int]
                 break
             offset += step
     return solid
+
+
+def _last_paragraph(texts: Sequence[Tokens], ranges: tuple[Range, ...]) -> list[tuple[str, list[int]]]:
+    """A range that ends, in every prompt, with one line after a blank line (the question after the
+    documents, "{context}\n\n{question}"): the blank line's last break is the anchor."""
+    at = []
+    for text, (start, end) in zip(texts, ranges, strict=True):
+        breaks = [i for i in range(start, end) if text.tokens[i] == "\n"]
+        if len(breaks) < 2:
+            return []
+        last = breaks[-1]
+        blank = all(is_blank(text.tokens[i]) for i in range(breaks[-2], last))
+        if not blank or last + 1 >= end or breaks[-2] == start:
+            return []
+        at.append(last)
+    return [("\n", at)]
 
 
 def _inline_label(texts: Sequence[Tokens], ranges: tuple[Range, ...]) -> list[tuple[str, list[int]]]:
@@ -273,13 +295,17 @@ def _merged(pieces: list[Piece]) -> list[Piece]:
 
 def _sentence_ends_returned(texts: Sequence[Tokens], pieces: list[Piece]) -> list[Piece]:
     """A sentence's last mark right after a gap that ends with a word is the gap's (every question ends
-    with "?"), never the skeleton's; after a number it is a counter's ("2.")."""
+    with "?"), never the skeleton's, and so is a word that follows it with no blank; after a number it is a
+    counter's ("2.")."""
     result: list[Piece] = []
     for piece in pieces:
         last = result[-1] if result else None
         if isinstance(piece, Constant) and isinstance(last, Gap) and _ends_with_word(texts, last):
             count = 0
             while count < len(piece.tokens) and piece.tokens[count] in SENTENCE_END:
+                count += 1
+            # A word that goes on right after them is the value's own end, alike by chance ("….md").
+            while count < len(piece.tokens) and (is_word(piece.tokens[count]) or piece.tokens[count].isdigit()):
                 count += 1
             if count:
                 result[-1] = Gap(tuple((start, end + count) for start, end in last.ranges))
@@ -451,9 +477,23 @@ def numbered_alike(opening: Constant, pattern: tuple[str, ...]) -> bool:
 
 
 def _recurs(texts: Sequence[Tokens], gap: Gap, pattern: tuple[str, ...]) -> bool:
+    """``pattern`` occurs in the gap as a whole, not as part of a longer run of marks ("\n\n" inside
+    "\n\n---\n\n" is not the same separator)."""
     width = len(pattern)
     for text, (start, end) in zip(texts, gap.ranges, strict=True):
         general = [generalised(token) for token in text.tokens[start:end]]
-        if any(tuple(general[at : at + width]) == pattern for at in range(len(general) - width + 1)):
-            return True
+        for at in range(len(general) - width + 1):
+            if tuple(general[at : at + width]) != pattern:
+                continue
+            before = general[at - 1] if at else ""
+            after = general[at + width] if at + width < len(general) else ""
+            if not (_goes_on(before, pattern[0]) or _goes_on(after, pattern[-1])):
+                return True
     return False
+
+
+def _goes_on(neighbour: str, edge: str) -> bool:
+    """A run of marks (or blanks) continues past the pattern's edge into ``neighbour``."""
+    if not neighbour or neighbour in SENTENCE_END or is_word(neighbour) or neighbour == DIGITS:
+        return False
+    return not (is_word(edge) or edge == DIGITS)

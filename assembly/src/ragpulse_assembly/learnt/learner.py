@@ -190,14 +190,19 @@ def _best_reading(
 
 def _cluster(pool: list[_Pooled], least: int) -> list[_Pooled]:
     """The newest prompt and the prompts of its template: the most prompts that share a group of its
-    once-only tokens; narrowed to a smaller such group when the prompts left out share many once-only tokens
+    once-only tokens (a message boundary is enough when every prompt of the place shares it); narrowed to a smaller such group when the prompts left out share many once-only tokens
     of their own (a router's other template), never for a document the smaller group alone holds."""
     seed = pool[-1]
     once = [frozenset(token for token, count in Counter(p.tokens.tokens).items() if count == 1) for p in pool]
     holders: dict[str, frozenset[int]] = {}
     for token in once[-1]:
         holders[token] = frozenset(index for index, tokens in enumerate(once) if token in tokens)
-    groups = [(members, size) for members, size in Counter(holders.values()).items() if size >= _SHARED_TOKENS]
+    everyone = frozenset(range(len(pool)))
+    groups = [
+        (members, size)
+        for members, size in Counter(holders.values()).items()
+        if size >= _SHARED_TOKENS or members == everyone
+    ]
     candidates = [(members, size) for members, size in groups if len(members) >= least]
     if not candidates:
         return [seed]

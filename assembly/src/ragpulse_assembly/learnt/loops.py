@@ -44,8 +44,7 @@ class ItemLayout:
     """One document's layout inside the loop: its constants and gaps, and which gaps hold the text."""
 
     pieces: tuple[str | None, ...]
-    """Constant texts and ``None`` for each gap, in order; an item is read with the separator before it (the
-    loop's sample for the first), so a layout may open with the separator's label ("### ", "Source: ")."""
+    """Constant texts and ``None`` for each gap, in order, the loop's sample separator first."""
     shapes: tuple[Shape, ...]
     text_from: int
     """The first gap (by gap index) of the document's text; gaps before it are metadata (a title)."""
@@ -62,7 +61,8 @@ class Loop:
     weak: bool
     """Blanks only: a document's own blank lines look the same."""
     sample: str
-    """The separator's text as it first occurred: what the first document is read after."""
+    """The separator's text as it first occurred: every document is read after it, so its layout may open
+    with the separator's label ("### ", "Source: ") and never varies with a counter."""
     layout: ItemLayout | None
     """Each document's layout, when its documents have framing or metadata of their own."""
 
@@ -103,7 +103,7 @@ def _loops(regions: Sequence[Tokens], generals: list[Pattern], candidates: list[
             continue  # the split cuts documents in two
         pieces = [piece for found in items for piece in found]
         sample = next(before for before, _ in pieces if before)
-        prefixed = [tokenize((before or sample) + item.text) for before, item in pieces]
+        prefixed = [tokenize(sample + item.text) for _, item in pieces]
         # Blanks alone may be a document's own blank lines, unless documents that recur across requests
         # came out whole in other company every time.
         weak = all(is_blank(token) for token in widened) and not (recurring >= 3 and glued * 4 <= recurring)
@@ -133,11 +133,11 @@ def documents(region: Tokens, loop: Loop) -> list[str] | None:
     if items is None:
         return None
     texts = []
-    for before, item in items:
+    for _, item in items:
         if loop.layout is None:
             texts.append(item.text)
             continue
-        prefixed = (before or loop.sample) + item.text
+        prefixed = loop.sample + item.text
         spans = match_pieces(prefixed, loop.layout.pieces, [shape.fits for shape in loop.layout.shapes])
         if spans is None:
             return None
@@ -312,6 +312,8 @@ def _widened(generals: list[Pattern], separator: Pattern) -> Pattern:
         if token is None or ends_sentence:
             break
         left.insert(0, token)
+    while left and is_word(left[0]):
+        left.pop(0)  # the end of a value alike in every occurrence by chance (".md"), not the separator's
     right: list[str] = []
     while True:
         offset = len(separator) + len(right)
