@@ -56,21 +56,18 @@ def learn(service: str, place: str, texts: Sequence[Tokens], questions: Sequence
             return None
         facts = [_facts(texts, pieces, index) for index in gaps]
         loops = [find_loop(fact.regions, fact.before, fact.after) for fact in facts]
-        changed = _one_loop(pieces, gaps, facts, loops) or _loop_started(pieces, gaps, facts, loops)
+        question = _question_slot(facts, loops, questions)
+        roles = _roles(facts, loops, question)
+        changed = (
+            _one_loop(pieces, gaps, facts, loops)
+            or _document_between(pieces, gaps, roles)
+            or _loop_started(pieces, gaps, facts, loops)
+        )
         if changed is None:
             break
         pieces = changed
-    question = _question_slot(facts, loops, questions)
     slots = []
-    for number, (fact, loop) in enumerate(zip(facts, loops, strict=True)):
-        if number == question:
-            role = SlotRole.QUESTION
-        elif question is not None and _copies(fact, facts[question]):
-            role = SlotRole.OTHER  # the user's words quoted again ("<user_query>"): never documents
-        elif _holds_documents(fact, loop):
-            role = SlotRole.DOCUMENTS
-        else:
-            role = SlotRole.OTHER
+    for fact, loop, role in zip(facts, loops, roles, strict=True):
         kept = loop if role is SlotRole.DOCUMENTS else None
         undivided = role is SlotRole.DOCUMENTS and loop is None and repeats(fact.regions, fact.before, fact.after)
         shape = shape_of(fact.contents, "".join(fact.after))
@@ -91,11 +88,44 @@ def _one_loop(
             continue
         for loop, other in ((loops[number], facts[number + 1]), (loops[number + 1], facts[number])):
             if loop is not None and occurs(other.regions, loop.separator):
-                one, two = pieces[first], pieces[second]
-                assert isinstance(one, Gap) and isinstance(two, Gap)
-                joined = Gap(tuple((a[0], b[1]) for a, b in zip(one.ranges, two.ranges, strict=True)))
-                return [*pieces[:first], joined, *pieces[second + 1 :]]
+                return _joined(pieces, first, second)
     return None
+
+
+def _roles(facts: list[_SlotFacts], loops: list[Loop | None], question: int | None) -> list[SlotRole]:
+    roles = []
+    for number, (fact, loop) in enumerate(zip(facts, loops, strict=True)):
+        if number == question:
+            roles.append(SlotRole.QUESTION)
+        elif question is not None and _copies(fact, facts[question]):
+            roles.append(SlotRole.OTHER)  # the user's words quoted again ("<user_query>"): never documents
+        elif _holds_documents(fact, loop):
+            roles.append(SlotRole.DOCUMENTS)
+        else:
+            roles.append(SlotRole.OTHER)
+    return roles
+
+
+def _document_between(pieces: list[Piece], gaps: list[int], roles: list[SlotRole]) -> list[Piece] | None:
+    """Two documents slots joined where the constant between them is as long as a document and holds no
+    message boundary: a popular document every prompt of the window held, in the middle of the others."""
+    for number in range(len(gaps) - 1):
+        first, second = gaps[number], gaps[number + 1]
+        if second != first + 2 or roles[number] is not SlotRole.DOCUMENTS:
+            continue
+        between = pieces[first + 1]
+        assert isinstance(between, Constant)
+        long = len(between.text.strip()) >= _DOCUMENT_LENGTH and MARK_OPEN not in between.text
+        if long and roles[number + 1] is SlotRole.DOCUMENTS:
+            return _joined(pieces, first, second)
+    return None
+
+
+def _joined(pieces: list[Piece], first: int, second: int) -> list[Piece]:
+    one, two = pieces[first], pieces[second]
+    assert isinstance(one, Gap) and isinstance(two, Gap)
+    joined = Gap(tuple((a[0], b[1]) for a, b in zip(one.ranges, two.ranges, strict=True)))
+    return [*pieces[:first], joined, *pieces[second + 1 :]]
 
 
 def _loop_started(

@@ -7,7 +7,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import re
+from typing import Final
+
 from ragpulse_assembly.learnt.tokens import MARK_OPEN
+
+_BLANK_LINE: Final = re.compile(r"\n[^\S\n]*\n")
 
 
 @dataclass(frozen=True)
@@ -20,10 +25,14 @@ class Shape:
     """Some content spanned message boundaries."""
     avoids: str = ""
     """The skeleton's next text, which no content held: the slot ends where it first occurs."""
+    paragraphs: bool = True
+    """Some content held a blank line."""
 
     def fits(self, content: str) -> bool:
         stripped = content.strip()
         if not self.messages and MARK_OPEN in content:
+            return False
+        if not self.paragraphs and _BLANK_LINE.search(stripped):
             return False
         if self.avoids and self.avoids in content:
             return False
@@ -32,13 +41,13 @@ class Shape:
         return self.blanks or not any(character.isspace() for character in stripped)
 
     def as_json(self) -> list[bool | str]:
-        return [self.lines, self.blanks, self.messages, self.avoids]
+        return [self.lines, self.blanks, self.messages, self.avoids, self.paragraphs]
 
     @classmethod
     def from_json(cls, value: object) -> Shape:
-        if not isinstance(value, list) or len(value) != 4:
+        if not isinstance(value, list) or len(value) != 5:
             raise ValueError(f"not a slot shape: {value!r}")
-        return cls(bool(value[0]), bool(value[1]), bool(value[2]), str(value[3]))
+        return cls(bool(value[0]), bool(value[1]), bool(value[2]), str(value[3]), bool(value[4]))
 
 
 def shape_of(contents: Sequence[str], following: str = "") -> Shape:
@@ -50,4 +59,5 @@ def shape_of(contents: Sequence[str], following: str = "") -> Shape:
         blanks=any(any(character.isspace() for character in content) for content in stripped),
         messages=any(MARK_OPEN in content for content in contents),
         avoids=mark if mark and not mark.isalnum() and not any(mark in content for content in contents) else "",
+        paragraphs=any(_BLANK_LINE.search(content) for content in stripped),
     )

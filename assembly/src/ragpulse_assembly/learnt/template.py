@@ -201,6 +201,10 @@ def _slot_documents(content: str, slot: Slot) -> list[str] | None:
     if not content.strip():
         return []
     if slot.loop is None:
+        if not slot.undivided and not slot.shape.fits(content):
+            # One document in every prompt of the window; a content of another shape (a line break, a
+            # blank line, a message boundary it never had) may hold several: learnt again, not guessed.
+            return None
         found = _unescaped(content, slot)
         return None if found is None else [found.strip()]
     found = documents(tokenize(content), slot.loop)
