@@ -56,8 +56,7 @@ def _document(rng: random.Random, layout: Layout) -> str:
     if rng.random() < 0.4:
         lookalike = rng.choice([line for line in LOOKALIKES if line not in layout.separator])
         lines.insert(rng.randint(1, len(lines)), lookalike)
-    joiner = " " if layout.separator in (" | ", "\n\n") else "\n"
-    return joiner.join(lines)
+    return "\n".join(lines)
 
 
 def _framed(layout: Layout, number: int, title: str, text: str) -> str:

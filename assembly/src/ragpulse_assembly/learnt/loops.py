@@ -32,6 +32,8 @@ _EDGE_TOKENS: Final = 24
 """How far into the skeleton beside a slot a separator's parts are looked for."""
 _LINE_TOKENS: Final = 12
 """Tokens either side of a number on a line that numbers a document."""
+_NEIGHBOURHOOD: Final = 30
+"""Characters either side of a separator's occurrence compared across occurrences."""
 _EDGE_CHARS: Final = 40
 """Characters of a document's start or end that name it across requests."""
 _MAX_ITEMS: Final = 400
@@ -94,6 +96,8 @@ def repeats(regions: Sequence[Tokens], before: Pattern, after: Pattern) -> bool:
 def _loops(regions: Sequence[Tokens], generals: list[Pattern], candidates: list[Pattern]) -> Iterator[Loop]:
     for separator in candidates:
         widened = _widened(generals, separator)
+        if _one_neighbour(regions, generals, widened):
+            continue
         counters = _counters(regions, generals, widened)
         items = _split_all(regions, generals, widened, counters)
         if items is None or not _bounds_agree(items):
@@ -143,6 +147,22 @@ def documents(region: Tokens, loop: Loop) -> list[str] | None:
             return None
         texts.append(prefixed[spans[loop.layout.text_from][0] : spans[loop.layout.text_to][1]])
     return texts
+
+
+def _one_neighbour(regions: Sequence[Tokens], generals: list[Pattern], separator: Pattern) -> bool:
+    """Every occurrence has the same text just before it, or just after it: the marks end (or open) one
+    document that recurs ("… * * *" closing a popular document), they separate nothing."""
+    before: set[str] = set()
+    after: set[str] = set()
+    count = 0
+    for region, general in zip(regions, generals, strict=True):
+        for at in _occurrences(general, separator):
+            count += 1
+            start = region.starts[at]
+            end = region.starts[at + len(separator)]
+            before.add(region.text[max(0, start - _NEIGHBOURHOOD) : start])
+            after.add(region.text[end : end + _NEIGHBOURHOOD])
+    return count > 1 and (len(before) == 1 or len(after) == 1)
 
 
 def _counters(regions: Sequence[Tokens], generals: list[Pattern], separator: Pattern) -> tuple[int, ...]:
