@@ -11,7 +11,7 @@ of the rules that found documents.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Final
 
 from ragpulse_core.store import Store
@@ -58,12 +58,14 @@ class PastedReading:
     """The learnt template that read the prompt."""
 
 
-def template_readers(settings: TemplateSettings, store: Store, since: datetime) -> Readers:
-    """The readers a worker assembles with: its learnt templates (starting from the versions stored since
-    ``since``) and the structure rules, as ``[assembly.templates]`` says."""
+def template_readers(settings: TemplateSettings, store: Store) -> Readers:
+    """The readers a worker assembles with: its learnt templates (starting from every version stored, so a
+    pinned one is known however old) and the structure rules, as ``[assembly.templates]`` says."""
     if not settings.learn:
         return RULES_ONLY
-    known = [stored.template for stored in stored_templates(store, since)]
+    stored = stored_templates(store, datetime.fromtimestamp(0, UTC))
+    # Oldest first: the places keep the versions read last when they hold more than they may.
+    known = [found.template for found in sorted(stored, key=lambda found: found.last_seen)]
     return Readers(TemplateLearner(settings, known), settings.rules)
 
 

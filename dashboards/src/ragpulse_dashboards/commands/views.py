@@ -16,6 +16,7 @@ from typing import Final
 
 from ragpulse_assembly.preview import preview, print_preview
 from ragpulse_assembly.readings import template_readers
+from ragpulse_assembly.template_listing import list_templates
 from ragpulse_core.cli import invoked_as, store_hint
 from ragpulse_core.printable import excerpt, printable, shown
 from ragpulse_core.store import Store, StoreUnavailable, describe_dsn
@@ -34,7 +35,7 @@ from ragpulse_dashboards.report.format import unscored_hint, unscored_label
 from ragpulse_dashboards.report.model import RequestLine
 from ragpulse_dashboards.settings import DashboardsSettings
 
-VIEWS: Final = ("report", "requests", "alerts", "assembly-preview", "rules-preview")
+VIEWS: Final = ("report", "requests", "alerts", "assembly-preview", "assembly-templates", "rules-preview")
 MAX_LIMIT: Final = 10_000
 
 
@@ -53,9 +54,12 @@ class ReadQuery:
     """A rules preview: the one rule to show (empty: every rule)."""
     rules: str = ""
     """A rules preview: the caller's rules (``rules_document``), so a rule is previewed before it runs."""
+    pin: str = ""
+    """Assembly templates: the version whose pinning mapping to print."""
 
     def params(self) -> dict[str, str]:
         return {
+            "pin": self.pin,
             "rule": self.rule,
             "rules": self.rules,
             "since": self.since,
@@ -92,6 +96,7 @@ class ReadQuery:
             flags["html"] == "1",
             params.get("rule", ""),
             params.get("rules", ""),
+            params.get("pin", ""),
         )
 
 
@@ -119,6 +124,9 @@ def show(
             return _requests(query, store, console)
         if query.view == "assembly-preview":
             return _assembly_preview(query, store, settings, console)
+        if query.view == "assembly-templates":
+            since = parse_since(query.since)
+            return Shown(list_templates(store, since, query.service or None, console, query.pin))
         if query.view == "rules-preview":
             return _rules_preview(query, store, settings, console)
         return _alerts(query, store, console)
@@ -178,7 +186,7 @@ def _assembly_preview(
     if not query.service:
         raise ValueError("an assembly preview names its service")
     window = datetime.now(UTC) - parse_since(query.since)
-    readers = template_readers(settings.assembly.templates, store, parse_since(query.since))
+    readers = template_readers(settings.assembly.templates, store)
     found = preview(store, query.service, tuple(settings.assembly.mappings), query.limit, window, readers)
     print_preview(found, console)
     return Shown(0)

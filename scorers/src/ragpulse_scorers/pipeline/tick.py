@@ -190,7 +190,7 @@ class ScoringJob:
         oldest = now - timedelta(hours=config.lookback_hours)
         if self._readers is None:
             # Kept from tick to tick: the templates learnt so far, and the prompts they are learnt from.
-            self._readers = template_readers(templates, self._store, oldest)
+            self._readers = template_readers(templates, self._store)
         window = AssemblyWindow(
             oldest=oldest,
             settled=now - timedelta(seconds=config.settle_delay_s),
