@@ -1,7 +1,7 @@
 """Learnt templates in the scheduler, against embedded chDB: a service's first prompts wait while its template
 is learnt from its traffic, then are read with it; every request says which template version read it, the
 versions are stored with what they read, `ragpulse assembly templates` shows them and prints the mapping that
-pins one, and a pinned version reads the service's prompts alone."""
+pins one, a pinned version reads the service's prompts alone, and the report splits figures by version."""
 
 from __future__ import annotations
 
@@ -15,6 +15,9 @@ from pipeline_testing import settings_for, trace_id
 from ragpulse_assembly.model import TraceSpan
 from ragpulse_core.cli import main
 from ragpulse_core.store import Store
+from ragpulse_dashboards.report import render_html, render_terminal
+from ragpulse_dashboards.report.collect import collect_report
+from rich.console import Console
 from ragpulse_scorers.lexical.scorer import LexicalScorer
 from ragpulse_scorers.pipeline.tick import ScoringJob
 from ragpulse_scorers.settings import ScorersSettings
@@ -104,6 +107,22 @@ def test_first_prompts_wait_for_their_template_then_are_read_with_it(store: Stor
         (versions.pop(), 12, 0)
     ]
     assert "{{documents}}" in stored[0][3] and "{{question}}" in stored[0][3]
+
+
+def test_the_report_splits_requests_by_template_version(store: Store, chdb_dsn: str) -> None:
+    insert(store, range(10), timedelta(seconds=30))
+    ScoringJob(settings(chdb_dsn), store, [LexicalScorer()]).run()
+    (version,) = {row["TemplateVersion"] for row in requests(store).values()}
+
+    data = collect_report(store, datetime.now(UTC) - timedelta(hours=1))
+    (row,) = data.template_versions
+    assert (row.service, row.version, row.requests, row.not_scored, row.hallucination.n) == (
+        SERVICE, version, 10, 0, 10
+    )
+    out = Console(record=True, width=160)
+    render_terminal(data, out)
+    assert "Per prompt template version" in out.export_text()
+    assert version in render_html(data)
 
 
 def test_past_the_wait_a_request_of_no_learnt_template_is_decided_by_the_rules(
