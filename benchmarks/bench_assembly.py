@@ -212,7 +212,9 @@ def main(argv: list[str] | None = None) -> None:
     table.add_row("requests assembled", f"{report.assembled} of {args.traces} ({report.traces} traces read)")
     table.add_row("assembly rate, rules alone", f"{rules:,.0f} traces/s (median of {args.rounds})")
     table.add_row("assembly rate, learning templates", f"{learning:,.0f} traces/s (median of {args.rounds})")
-    table.add_row("learning / rules alone", f"{learning / rules:.2f} (versions read: {sorted(learnt - {''})})")
+    table.add_row(
+        "learning / rules alone", f"{learning / rules:.2f} (versions read: {sorted(learnt - {''})})"
+    )
     table.add_row("finding the settled traces (one query)", f"{finding:.3f} s for {candidates} candidates")
     table.add_row("attribute bytes, filtered / whole maps", f"{kept_bytes / whole_bytes:.3f}")
     table.add_row("read time, filtered / whole maps", f"{kept_s / whole_s:.2f}")

@@ -9,8 +9,9 @@ from templates import Doc, Messages, Template
 
 def one_line_separator(docs: list[Doc], question: str) -> Messages:
     instructions = (
-        "Follow these rules:\n1. Answer only from the retrieved texts.\n2. Quote figures exactly as written.\n"
-        "3. If the texts do not say, reply that you do not know.\n4. Keep the answer under 80 words."
+        "Follow these rules:\n1. Answer only from the retrieved texts.\n"
+        "2. Quote figures exactly as written.\n3. If the texts do not say, reply that you do not know.\n"
+        "4. Keep the answer under 80 words."
     )
     joined = " ¦ ".join(doc.text for doc in docs)
     return [("system", instructions), ("user", f"Retrieved texts: {joined}\nQuestion: {question}")]
@@ -42,7 +43,8 @@ def described_completion(docs: list[Doc], question: str) -> Messages:
 
 def quoted_records(docs: list[Doc], question: str) -> Messages:
     records = "\n".join(
-        f'"""\nSource: kb/{doc.title}\nTitle: {doc.title.split(".")[0]}\nContent: {doc.text}\n"""' for doc in docs
+        f'"""\nSource: kb/{doc.title}\nTitle: {doc.title.split(".")[0]}\nContent: {doc.text}\n"""'
+        for doc in docs
     )
     return [("user", f"Use the records below.\n{records}\n----------\nQuery: {question}")]
 
@@ -74,12 +76,12 @@ ISSUE_36: list[Template] = [
              "between dashed lines", indented_records),
     Template("issue36-described-completion", "described-completion", "issue 36: [n] «…» passages in a "
              "completion prompt that first describes its own format", described_completion),
-    Template("issue36-quoted-records", "quoted-records", "issue 36: Source:/Title:/Content: records in triple "
-             "quotes, the query after a rule", quoted_records),
-    Template("issue36-chinese-known-information", "chinese-tags", "issue 36: <已知信息> tags (Langchain-Chatchat)",
-             chinese_known_information),
-    Template("issue36-passages-between-rules", "question-first-rules", "issue 36: 'Answer the question: …' then "
-             "passages each after a --- line", passages_between_rules),
+    Template("issue36-quoted-records", "quoted-records", "issue 36: Source:/Title:/Content: records in "
+             "triple quotes, the query after a rule", quoted_records),
+    Template("issue36-chinese-known-information", "chinese-tags",
+             "issue 36: <已知信息> tags (Langchain-Chatchat)", chinese_known_information),
+    Template("issue36-passages-between-rules", "question-first-rules", "issue 36: 'Answer the question: …'"
+             " then passages each after a --- line", passages_between_rules),
     Template("issue36-only-document-messages", "message-per-document", "issue 36: one system message per "
              "document, then the question, no instruction message", only_document_messages),
 ]  # fmt: skip

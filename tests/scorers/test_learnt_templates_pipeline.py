@@ -17,10 +17,10 @@ from ragpulse_core.cli import main
 from ragpulse_core.store import Store
 from ragpulse_dashboards.report import render_html, render_terminal
 from ragpulse_dashboards.report.collect import collect_report
-from rich.console import Console
 from ragpulse_scorers.lexical.scorer import LexicalScorer
 from ragpulse_scorers.pipeline.tick import ScoringJob
 from ragpulse_scorers.settings import ScorersSettings
+from rich.console import Console
 from span_trees import SPAN_ROW_COLUMNS, span_rows
 
 SERVICE = "handbook-bot"
@@ -117,7 +117,11 @@ def test_the_report_splits_requests_by_template_version(store: Store, chdb_dsn: 
     data = collect_report(store, datetime.now(UTC) - timedelta(hours=1))
     (row,) = data.template_versions
     assert (row.service, row.version, row.requests, row.not_scored, row.hallucination.n) == (
-        SERVICE, version, 10, 0, 10
+        SERVICE,
+        version,
+        10,
+        0,
+        10,
     )
     out = Console(record=True, width=160)
     render_terminal(data, out)

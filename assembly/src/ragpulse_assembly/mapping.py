@@ -107,7 +107,9 @@ def apply_template(
         return replace(request, unscorable=Unscorable.MAPPING_FOUND_NOTHING, template_version="")
     chunks = list(reading.chunks)
     question = reading.question or request.question
-    unscorable = _reason(request.unscorable, frozenset({"question", "context"}), question, request.answer, chunks)
+    unscorable = _reason(
+        request.unscorable, frozenset({"question", "context"}), question, request.answer, chunks
+    )
     return replace(
         request,
         question=question,

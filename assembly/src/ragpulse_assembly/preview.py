@@ -18,8 +18,8 @@ from ragpulse_assembly.context import context_texts
 from ragpulse_assembly.job import AssemblyWindow, assemble_trace, marker_sql, read_events, read_spans
 from ragpulse_assembly.mapping import trace_attributes
 from ragpulse_assembly.names import Source
-from ragpulse_assembly.reasons import explain
 from ragpulse_assembly.readings import RULES_ONLY, Readers
+from ragpulse_assembly.reasons import explain
 from ragpulse_assembly.rules import AssembledRequest, assemble
 from ragpulse_assembly.settings import ServiceMapping
 

@@ -79,7 +79,9 @@ def read_pasted(
     if readers.templates is None:
         return _from_rules(rules)
     turn = current_turn(generator.messages)
-    lookup = readers.templates.lookup(generator.service_name, place(generator.name, turn), turn, recorded_question)
+    lookup = readers.templates.lookup(
+        generator.service_name, place(generator.name, turn), turn, recorded_question
+    )
     learnt = lookup.reading
     if learnt is None:
         found = _from_rules(rules)
@@ -104,7 +106,11 @@ def read_pasted(
     outside = any(not any(normalized(c) in region for region in learnt.regions) for c in rules.chunks)
     merged = sure and _merges(rules.chunks, learnt.chunks)
     rules_read = (
-        bool(rules.chunks) and not rules.guessed and not outside and not merged and _covers(rules.chunks, learnt)
+        bool(rules.chunks)
+        and not rules.guessed
+        and not outside
+        and not merged
+        and _covers(rules.chunks, learnt)
     )
     if learnt.chunks and not learnt.undivided and (sure or not rules.chunks) and not rules_read:
         # Only the learnt template reads the prompt surely: the rules found nothing, or split it only as
@@ -113,7 +119,9 @@ def read_pasted(
     return PastedReading(
         (),
         question if asked_alike else "",
-        disagreement=_UNDIVIDED if learnt.undivided else _both(learnt.version, learnt.chunks, learnt.question, rules),
+        disagreement=_UNDIVIDED
+        if learnt.undivided
+        else _both(learnt.version, learnt.chunks, learnt.question, rules),
         pending=learnt.undivided,
         version=learnt.version,
     )
@@ -123,10 +131,7 @@ def _merges(chunks: tuple[str, ...], documents: tuple[str, ...]) -> bool:
     """One of the rules' documents holds the ends of two of the template's: the rules missed a boundary the
     template's separator (or the documents' recurrence) shows."""
     endings = [normalized(document)[-_SHOWN:] for document in documents]
-    for chunk in (normalized(c) for c in chunks):
-        if sum(ending in chunk for ending in endings) > 1:
-            return True
-    return False
+    return any(sum(ending in chunk for ending in endings) > 1 for chunk in (normalized(c) for c in chunks))
 
 
 def _covers(chunks: tuple[str, ...], learnt: TemplateReading) -> bool:

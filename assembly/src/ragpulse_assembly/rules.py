@@ -135,7 +135,12 @@ def assemble(
     recorded = _recorded_question(rag, chain)
     question = recorded or _prompt_question(outermost_llm, generator, readers)
     pasted = read_pasted(generator, question, recorded, readers) if generator is not None else None
-    if not recorded and pasted is not None and outermost_llm is generator and (pasted.version or not readers.rules):
+    if (
+        not recorded
+        and pasted is not None
+        and outermost_llm is generator
+        and (pasted.version or not readers.rules)
+    ):
         question = pasted.question
     generated = answer_of(generator.output_text) if generator is not None else ""
     if generator is not None and (

@@ -21,7 +21,9 @@ def list_templates(store: Store, since: datetime, service: str | None, out: Cons
     if pin:
         chosen = [stored for stored in found if stored.template.version == pin]
         if not chosen:
-            out.print(f"No template version {shown(pin)!r} among those read since {since:%Y-%m-%d %H:%M} UTC.")
+            out.print(
+                f"No template version {shown(pin)!r} among those read since {since:%Y-%m-%d %H:%M} UTC."
+            )
             return 1
         _print_pin(chosen[0], out)
         return 0

@@ -50,8 +50,8 @@ def _assembly(subparsers: Subparsers) -> None:
     templates = actions.add_parser(
         "templates",
         help="the prompt templates learnt from each service's traffic, and how to pin one",
-        description="Lists the template versions learnt from each service's prompts (per place: the generating"
-        " call's span name and message roles): the skeleton with its slots marked ({{question}},"
+        description="Lists the template versions learnt from each service's prompts (per place: the"
+        " generating call's span name and message roles): the skeleton with its slots marked ({{question}},"
         " {{documents}}), when each was first and last seen, how many requests it read and how many of those"
         " could not be scored. --pin VERSION prints the [[assembly.mappings]] entry that reads the service's"
         " prompts with that version alone. Writes nothing; reads through `ragpulse serve` when it holds the"

@@ -18,7 +18,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from ragpulse_assembly.learnt.tokens import DIGITS, SENTENCE_END, Tokens, generalised, is_blank, is_marker, is_word
+from ragpulse_assembly.learnt.tokens import (
+    DIGITS,
+    SENTENCE_END,
+    Tokens,
+    generalised,
+    is_blank,
+    is_marker,
+    is_word,
+)
 
 _EDGE_SOLID: Final = 4
 """Tokens of structure around a first or last occurrence that make it an anchor."""
@@ -111,11 +119,7 @@ def _anchors(
     ordered = sorted(unique, key=lambda token: positions[token][0])
     for member in range(1, len(texts)):
         ordered = _increasing(ordered, [positions[token][member] for token in ordered])
-    return [
-        (token, positions[token])
-        for token in ordered
-        if _stable(texts, ranges, positions[token], token)
-    ]
+    return [(token, positions[token]) for token in ordered if _stable(texts, ranges, positions[token], token)]
 
 
 def _edge_anchor(
@@ -229,7 +233,10 @@ def _shared_count(texts: Sequence[Tokens], ranges: tuple[Range, ...]) -> int:
     """How many tokens every range starts with alike."""
     shortest = min(end - start for start, end in ranges)
     count = 0
-    while count < shortest and len({text.tokens[start + count] for text, (start, _) in zip(texts, ranges, strict=True)}) == 1:
+    while (
+        count < shortest
+        and len({text.tokens[start + count] for text, (start, _) in zip(texts, ranges, strict=True)}) == 1
+    ):
         count += 1
     return count
 
@@ -285,9 +292,7 @@ def _merged(pieces: list[Piece]) -> list[Piece]:
         if isinstance(piece, Constant) and isinstance(last, Constant):
             merged[-1] = Constant(last.tokens + piece.tokens)
         elif isinstance(piece, Gap) and isinstance(last, Gap):
-            merged[-1] = Gap(
-                tuple((a[0], b[1]) for a, b in zip(last.ranges, piece.ranges, strict=True))
-            )
+            merged[-1] = Gap(tuple((a[0], b[1]) for a, b in zip(last.ranges, piece.ranges, strict=True)))
         else:
             merged.append(piece)
     return merged
@@ -305,7 +310,9 @@ def _sentence_ends_returned(texts: Sequence[Tokens], pieces: list[Piece]) -> lis
             while count < len(piece.tokens) and piece.tokens[count] in SENTENCE_END:
                 count += 1
             # A word that goes on right after them is the value's own end, alike by chance ("….md").
-            while count < len(piece.tokens) and (is_word(piece.tokens[count]) or piece.tokens[count].isdigit()):
+            while count < len(piece.tokens) and (
+                is_word(piece.tokens[count]) or piece.tokens[count].isdigit()
+            ):
                 count += 1
             if count:
                 result[-1] = Gap(tuple((start, end + count) for start, end in last.ranges))
@@ -317,7 +324,10 @@ def _sentence_ends_returned(texts: Sequence[Tokens], pieces: list[Piece]) -> lis
 
 
 def _ends_with_word(texts: Sequence[Tokens], gap: Gap) -> bool:
-    return any(end > start and is_word(text.tokens[end - 1]) for text, (start, end) in zip(texts, gap.ranges, strict=True))
+    return any(
+        end > start and is_word(text.tokens[end - 1])
+        for text, (start, end) in zip(texts, gap.ranges, strict=True)
+    )
 
 
 def _absorb_edges(texts: Sequence[Tokens], pieces: list[Piece]) -> list[Piece]:
@@ -391,13 +401,17 @@ def _field_lines_split(texts: Sequence[Tokens], pieces: list[Piece]) -> list[Pie
         if not (isinstance(piece, Gap) and isinstance(before, Constant) and labelled):
             result.append(piece)
             continue
-        breaks = [_first_break(text, start, end) for text, (start, end) in zip(texts, piece.ranges, strict=True)]
+        breaks = [
+            _first_break(text, start, end) for text, (start, end) in zip(texts, piece.ranges, strict=True)
+        ]
         runs = {
             text.tokens[at:after] if at is not None and after is not None else None
             for text, (at, after) in zip(texts, breaks, strict=True)
         }
         run = runs.pop() if len(runs) == 1 else None
-        following = {text.tokens[after] for text, (_, after) in zip(texts, breaks, strict=True) if after is not None}
+        following = {
+            text.tokens[after] for text, (_, after) in zip(texts, breaks, strict=True) if after is not None
+        }
         structure = len(following) == 1 and not is_word(next(iter(following)))
         names = all(
             at is not None and not any(is_blank(token) for token in text.tokens[start:at])
@@ -406,17 +420,25 @@ def _field_lines_split(texts: Sequence[Tokens], pieces: list[Piece]) -> list[Pie
         if run is None or not (heading or structure or (names and run.count("\n") > 1)):
             result.append(piece)
             continue
-        result.append(Gap(tuple((start, at) for (start, _), (at, _) in zip(piece.ranges, breaks, strict=True))))
+        result.append(
+            Gap(tuple((start, at) for (start, _), (at, _) in zip(piece.ranges, breaks, strict=True)))
+        )
         result.append(Constant(run))
-        result.append(Gap(tuple((after, end) for (_, end), (_, after) in zip(piece.ranges, breaks, strict=True))))
+        result.append(
+            Gap(tuple((after, end) for (_, end), (_, after) in zip(piece.ranges, breaks, strict=True)))
+        )
     return result
 
 
 def _ends_with_label(constant: Constant) -> bool:
     last = constant.tokens[-1]
-    return not is_marker(last) and last != "\n" and "\n" in constant.tokens and any(
-        not is_blank(token) for token in constant.tokens[constant.tokens.index("\n") :]
-    ) and constant.text.rstrip().endswith((":", "：", "="))
+    return (
+        not is_marker(last)
+        and last != "\n"
+        and "\n" in constant.tokens
+        and any(not is_blank(token) for token in constant.tokens[constant.tokens.index("\n") :])
+        and constant.text.rstrip().endswith((":", "：", "="))
+    )
 
 
 def _opens_heading(pieces: list[Piece], index: int) -> bool:

@@ -69,7 +69,9 @@ def learn(service: str, place: str, texts: Sequence[Tokens], questions: Sequence
     slots = []
     for fact, loop, role in zip(facts, loops, roles, strict=True):
         kept = loop if role is SlotRole.DOCUMENTS else None
-        undivided = role is SlotRole.DOCUMENTS and loop is None and repeats(fact.regions, fact.before, fact.after)
+        undivided = (
+            role is SlotRole.DOCUMENTS and loop is None and repeats(fact.regions, fact.before, fact.after)
+        )
         shape = shape_of(fact.contents, "".join(fact.after))
         slots.append(Slot(role, _label(fact.before), shape, kept, fact.json_string, undivided))
     shown = tuple(piece.text if isinstance(piece, Constant) else None for piece in pieces)
@@ -167,8 +169,10 @@ def _facts(texts: Sequence[Tokens], pieces: list[Piece], index: int) -> _SlotFac
     later_user = first.text.find(marker(Role.USER.value), start) >= 0
     before_tokens = before.tokens if isinstance(before, Constant) else ()
     after_tokens = after.tokens if isinstance(after, Constant) else ()
-    whole = bool(before_tokens) and before_tokens[-1].startswith(MARK_OPEN) and (
-        not after_tokens or after_tokens[0].startswith(MARK_OPEN)
+    whole = (
+        bool(before_tokens)
+        and before_tokens[-1].startswith(MARK_OPEN)
+        and (not after_tokens or after_tokens[0].startswith(MARK_OPEN))
     )
     stripped = [content.strip() for content in contents]
     return _SlotFacts(

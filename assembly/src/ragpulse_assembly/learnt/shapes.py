@@ -4,10 +4,9 @@ like that is the reading."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import re
 from typing import Final
 
 from ragpulse_assembly.learnt.tokens import MARK_OPEN
@@ -58,6 +57,8 @@ def shape_of(contents: Sequence[str], following: str = "") -> Shape:
         lines=any("\n" in content for content in stripped),
         blanks=any(any(character.isspace() for character in content) for content in stripped),
         messages=any(MARK_OPEN in content for content in contents),
-        avoids=mark if mark and not mark.isalnum() and not any(mark in content for content in contents) else "",
+        avoids=mark
+        if mark and not mark.isalnum() and not any(mark in content for content in contents)
+        else "",
         paragraphs=any(_BLANK_LINE.search(content) for content in stripped),
     )

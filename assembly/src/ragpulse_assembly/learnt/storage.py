@@ -11,9 +11,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
 
-from ragpulse_core.store import Store
-
 from ragpulse_assembly.learnt.template import Template
+from ragpulse_core.store import Store
 
 logger = logging.getLogger(__name__)
 TABLE: Final = "ragpulse_templates"
@@ -82,9 +81,13 @@ def _template(service: str, place: str, learnt_from: int, definition: str, versi
         value: Any = json.loads(definition)
         template = Template.from_definition(service, place, learnt_from, value)
     except ValueError as exc:
-        logger.warning("stored template %s of %s cannot be read (%s); it is learnt again", version, service, exc)
+        logger.warning(
+            "stored template %s of %s cannot be read (%s); it is learnt again", version, service, exc
+        )
         return None
     if template.version != version:
-        logger.warning("stored template %s of %s reads as another version; it is learnt again", version, service)
+        logger.warning(
+            "stored template %s of %s reads as another version; it is learnt again", version, service
+        )
         return None
     return template

@@ -205,7 +205,8 @@ def template_versions(store: Store, params: dict[str, Any]) -> list[TemplateVers
             WHERE {_REQUESTS_WHERE} AND TemplateVersion != ''{_FINAL_WITHIN_PARTITIONS}
         ) AS r
         LEFT JOIN (
-            SELECT TraceKey, SpanId, RequestTime, sum(Sign) AS verdicts, sum(Sign * Hallucinated) AS hallucinated
+            SELECT TraceKey, SpanId, RequestTime, sum(Sign) AS verdicts,
+                sum(Sign * Hallucinated) AS hallucinated
             FROM {store.table('ragpulse_request_verdicts')}
             WHERE {_SCORES_WHERE}
             GROUP BY TraceKey, SpanId, RequestTime
