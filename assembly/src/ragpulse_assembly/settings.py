@@ -113,8 +113,18 @@ class TemplateSettings(SettingsSection):
         ge=0,
         description="How long past settling a request whose template is not learnt yet waits for it",
     )
-    max_places: int = Field(2000, ge=1, description="Places (service, generating call) whose templates are kept")
-    templates_per_place: int = Field(8, ge=1, description="Templates kept per place, least recently used dropped")
+    max_places: int = Field(
+        2000, ge=1, description="Places (service, generating call) whose templates are kept"
+    )
+    templates_per_place: int = Field(
+        8, ge=1, description="Templates kept per place, least recently used dropped"
+    )
+    pool_chars: int = Field(
+        50_000_000,
+        ge=1000,
+        description="Characters of prompts no learnt template reads yet kept over all places (oldest places'"
+        " dropped first)",
+    )
     max_prompt_chars: int = Field(200_000, ge=1000, description="Longer prompts are read, never learnt from")
 
     @model_validator(mode="after")

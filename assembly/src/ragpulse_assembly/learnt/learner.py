@@ -8,7 +8,7 @@ prompt of it, a popular document's only in the prompts that retrieved it), and a
 the one that covers the most prompts, so a document that recurs in many requests stays a slot's content. A
 router's two templates share few such tokens and come out as two templates. A changed prompt in a deploy fits
 no learnt template: its prompts pool up and are learnt as a new version. Memory is bounded by the places kept,
-the templates per place, and the pool per place.
+the templates per place, the pool per place and the characters pooled in all.
 """
 
 from __future__ import annotations
@@ -30,10 +30,14 @@ logger = logging.getLogger(__name__)
 Place = tuple[str, str]
 _SHARED_TOKENS: Final = 3
 """Tokens a cluster's prompts must share (once in each) with the newest one."""
-_OWN_TOKENS: Final = 8
+_OWN_TOKENS: Final = 3
 """Once-only tokens a template's prompts share that another template's do not: its own instructions."""
 _REST_PROMPTS: Final = 4
 """Prompts of another template the pool must hold before a cluster is narrowed for it."""
+_EDGE_PROMPTS: Final = 3
+"""Distinct documents that open (or close) with one line before that line is taken for template text."""
+_EDGE_WORDS: Final = 3
+"""Words such a line holds at least (a title of a word or two may open several documents)."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,7 @@ class TemplateLearner:
         """Templates learnt by this learner so far."""
         self._versions: dict[str, Template] = {}
         self._memories: OrderedDict[tuple[str, int], DocumentMemory] = OrderedDict()
+        self._pooled_chars = 0
         for template in known:
             self._state((template.service, template.place)).templates[template.version] = template
             self._versions[template.version] = template
@@ -91,12 +96,19 @@ class TemplateLearner:
             return Lookup(None, True)
         if text not in state.pool:
             state.pool[text] = _Pooled(text, tokenize(text), question)
+            self._pooled_chars += len(text)
             state.added += 1
             while len(state.pool) > self._settings.pool:
-                state.pool.popitem(last=False)
+                self._unpool(state, next(iter(state.pool)))
+            self._within_budget()
         if self._learn(service, place, state):
             reading = _best_reading(state, text, self._segmenter)
         return Lookup(reading, reading is None or reading.undivided)
+
+    @property
+    def pooled_chars(self) -> int:
+        """Characters of the prompts held while no learnt template reads them (bounded by ``pool_chars``)."""
+        return self._pooled_chars
 
     def templates(self, service: str, place: str) -> list[Template]:
         state = self._places.get((service, place))
@@ -134,9 +146,24 @@ class TemplateLearner:
                 _, dropped = self._places.popitem(last=False)
                 for version in dropped.templates:
                     self._versions.pop(version, None)
+                self._pooled_chars -= sum(len(text) for text in dropped.pool)
         else:
             self._places.move_to_end(place)
         return state
+
+    def _unpool(self, state: _PlaceState, text: str) -> None:
+        del state.pool[text]
+        self._pooled_chars -= len(text)
+
+    def _within_budget(self) -> None:
+        """Unread prompts past ``pool_chars`` dropped, oldest first from the places least recently sent:
+        a sender spraying many services or huge prompts cannot grow the learner, and a busy service keeps
+        its own."""
+        for state in self._places.values():
+            while self._pooled_chars > self._settings.pool_chars and state.pool:
+                self._unpool(state, next(iter(state.pool)))
+            if self._pooled_chars <= self._settings.pool_chars:
+                return
 
     def _learn(self, service: str, place: str, state: _PlaceState) -> bool:
         settings = self._settings
@@ -151,10 +178,14 @@ class TemplateLearner:
         template = learn(service, place, [m.tokens for m in members], [m.question for m in members])
         if template is None:
             return False
-        read_back = sum(read(template, m.text) is not None for m in members)
-        if read_back * 10 < len(members) * 9:
+        readings = [reading for m in members if (reading := read(template, m.text)) is not None]
+        if len(readings) * 10 < len(members) * 9:
             logger.info("template of %s/%s learnt but reads back %d of %d prompts: not kept", service,
-                        place, read_back, len(members))  # fmt: skip
+                        place, len(readings), len(members))  # fmt: skip
+            return False
+        if _edges_recur(readings):
+            logger.info("template of %s/%s learnt but its documents open or close with the same line in"
+                        " several prompts: another template's text, not kept", service, place)  # fmt: skip
             return False
         state.templates[template.version] = template
         self._versions[template.version] = template
@@ -162,7 +193,7 @@ class TemplateLearner:
             dropped, _ = state.templates.popitem(last=False)
             self._versions.pop(dropped, None)
         for key in [key for key, pooled in state.pool.items() if read(template, pooled.text) is not None]:
-            del state.pool[key]
+            self._unpool(state, key)
         self._new.append(template)
         self.learnt_count += 1
         logger.info("learnt template %s of %s/%s from %d prompts", template.version, service, place,
@@ -190,8 +221,9 @@ def _best_reading(
 
 def _cluster(pool: list[_Pooled], least: int) -> list[_Pooled]:
     """The newest prompt and the prompts of its template: the most prompts that share a group of its
-    once-only tokens (a message boundary is enough when every prompt of the place shares it); narrowed to a smaller such group when the prompts left out share many once-only tokens
-    of their own (a router's other template), never for a document the smaller group alone holds."""
+    once-only tokens (a message boundary is enough when every prompt of the place shares it); narrowed to a
+    smaller such group when the prompts left out share many once-only tokens of their own (a router's other
+    template), never for a document the smaller group alone holds."""
     seed = pool[-1]
     once = [frozenset(token for token, count in Counter(p.tokens.tokens).items() if count == 1) for p in pool]
     holders: dict[str, frozenset[int]] = {}
@@ -210,7 +242,10 @@ def _cluster(pool: list[_Pooled], least: int) -> list[_Pooled]:
     narrower = [
         (inner, size)
         for inner, size in groups
-        if inner < members and len(inner) > 1 and size >= _OWN_TOKENS and _own_tokens(once, members - inner, inner)
+        if inner < members
+        and len(inner) > 1
+        and size >= _OWN_TOKENS
+        and _own_tokens(once, members - inner, inner)
     ]
     if narrower:
         # Two templates: the newest prompt's own is learnt once it has prompts enough, not mixed before.
@@ -225,3 +260,21 @@ def _own_tokens(once: list[frozenset[str]], rest: frozenset[int], others: frozen
     shared = frozenset.intersection(*(once[index] for index in rest))
     held = frozenset().union(*(once[index] for index in others))
     return len(shared - held) >= _OWN_TOKENS
+
+
+def _edges_recur(readings: list[TemplateReading]) -> bool:
+    """The first documents of several prompts open (or the last ones close) with the same line, though
+    the documents differ: a window that mixed two templates (a router's, or a sender's prompts close to a
+    service's) took one template's own text for a document; a popular document recurs whole instead."""
+    for edge in (0, -1):
+        documents_by_line: dict[str, set[str]] = {}
+        for reading in readings:
+            if not reading.chunks or reading.undivided:
+                continue  # an undivided slot's content is several documents, told apart by recurrence
+            document = reading.chunks[edge]
+            lines = [line.strip() for line in document.splitlines() if line.strip()]
+            if lines and len(lines[edge].split()) >= _EDGE_WORDS:
+                documents_by_line.setdefault(lines[edge], set()).add(document)
+        if any(len(documents) >= _EDGE_PROMPTS for documents in documents_by_line.values()):
+            return True
+    return False

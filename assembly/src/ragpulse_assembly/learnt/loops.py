@@ -10,6 +10,7 @@ message boundary). A separator of blanks only ("\\n\\n") is weak: a document's o
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -32,6 +33,11 @@ _EDGE_TOKENS: Final = 24
 """How far into the skeleton beside a slot a separator's parts are looked for."""
 _LINE_TOKENS: Final = 12
 """Tokens either side of a number on a line that numbers a document."""
+_RIVALS: Final = 3
+"""Separators that pass weighed against one another (and the first of blanks alone) by how their
+documents recur."""
+_BETTER: Final = 0.1
+"""Share of recurring documents by which a later separator must beat an earlier one."""
 _NEIGHBOURHOOD: Final = 30
 """Characters either side of a separator's occurrence compared across occurrences."""
 _EDGE_CHARS: Final = 40
@@ -67,18 +73,36 @@ class Loop:
     with the separator's label ("### ", "Source: ") and never varies with a counter."""
     layout: ItemLayout | None
     """Each document's layout, when its documents have framing or metadata of their own."""
+    closed: bool = False
+    """The separator follows every document, the last one's too."""
 
 
 def find_loop(regions: Sequence[Tokens], before: Pattern, after: Pattern) -> Loop | None:
     """The loop of a slot whose contents across the window are ``regions``, between the skeleton's
-    ``before`` and ``after`` tokens; None when no separator repeats."""
+    ``before`` and ``after`` tokens; None when no separator repeats. Of the first few separators that
+    pass and the first of blanks alone, the one whose documents recur whole across requests the most: a
+    line of dashes (or any run of marks) inside documents splits them in pieces, or joins several, that
+    recur less than the documents do."""
     generals = [tuple(generalised(token) for token in region.tokens) for region in regions]
-    return next(iter(_loops(regions, generals, _candidates(generals, before, after))), None)
+    best: tuple[float, Loop] | None = None
+    passed = 0
+    for share, loop in _loops(regions, generals, _candidates(generals, before, after)):
+        blank = _blank(loop.separator)
+        if passed >= _RIVALS and not blank:
+            continue
+        if best is None or share > best[0] + _BETTER:
+            best = (share, loop)
+        if blank:
+            break  # blanks alone come last
+        passed += 1
+    return best[1] if best is not None else None
 
 
 def occurs(regions: Sequence[Tokens], separator: Pattern) -> bool:
     """The separator occurs in some region."""
-    return any(_find(tuple(generalised(token) for token in region.tokens), separator, 0) >= 0 for region in regions)
+    return any(
+        _find(tuple(generalised(token) for token in region.tokens), separator, 0) >= 0 for region in regions
+    )
 
 
 def repeats(regions: Sequence[Tokens], before: Pattern, after: Pattern) -> bool:
@@ -93,16 +117,20 @@ def repeats(regions: Sequence[Tokens], before: Pattern, after: Pattern) -> bool:
     )
 
 
-def _loops(regions: Sequence[Tokens], generals: list[Pattern], candidates: list[Pattern]) -> Iterator[Loop]:
+def _loops(
+    regions: Sequence[Tokens], generals: list[Pattern], candidates: list[Pattern]
+) -> Iterator[tuple[float, Loop]]:
+    """Each candidate that splits the regions as a loop does, with the share of its pieces that recur."""
     for separator in candidates:
         widened = _widened(generals, separator)
         if _one_neighbour(regions, generals, widened):
             continue
         counters = _counters(regions, generals, widened)
-        items = _split_all(regions, generals, widened, counters)
-        if items is None or not _bounds_agree(items):
+        split = _split_all(regions, generals, widened, counters)
+        if split is None or not _bounds_agree(split[0]):
             continue
-        recurring, glued = _recurrence(items)
+        items, closed = split
+        recurring, glued, distinct = _recurrence(items)
         if recurring >= 2 and glued * 2 >= recurring:
             continue  # the split cuts documents in two
         pieces = [piece for found in items for piece in found]
@@ -111,7 +139,7 @@ def _loops(regions: Sequence[Tokens], generals: list[Pattern], candidates: list[
         # Blanks alone may be a document's own blank lines, unless documents that recur across requests
         # came out whole in other company every time.
         weak = all(is_blank(token) for token in widened) and not (recurring >= 3 and glued * 4 <= recurring)
-        yield Loop(widened, counters, weak, sample, _layout(prefixed))
+        yield recurring / max(distinct, 1), Loop(widened, counters, weak, sample, _layout(prefixed), closed)
 
 
 def first_counter(region: Tokens, loop: Loop) -> tuple[int, str] | None:
@@ -133,7 +161,7 @@ def documents(region: Tokens, loop: Loop) -> list[str] | None:
     breaks its sequence, as a numbered list inside a document does; a piece is empty) or a piece does not
     have the documents' layout."""
     general = tuple(generalised(token) for token in region.tokens)
-    items = _split(region, general, loop.separator, loop.counters)
+    items = _split(region, general, loop.separator, loop.counters, loop.closed)
     if items is None:
         return None
     texts = []
@@ -210,10 +238,11 @@ def _edge(text: str, head: bool) -> str:
     return flat[:_EDGE_CHARS] if head else flat[-_EDGE_CHARS:]
 
 
-def _recurrence(items: list[list[tuple[str, Tokens]]]) -> tuple[int, int]:
-    """Pieces that recur in several requests, and how many of those always come with the same piece after
-    them, that one always with them before it (a title and its text, two paragraphs of one document):
-    documents a search returns come in other company and order from one request to the next."""
+def _recurrence(items: list[list[tuple[str, Tokens]]]) -> tuple[int, int, int]:
+    """Pieces that recur in several requests, how many of those always come with the same piece after
+    them, that one always with them before it (a title and its text, two paragraphs of one document:
+    documents a search returns come in other company and order from one request to the next), and how many
+    distinct pieces there are."""
     after: dict[str, set[str]] = {}
     before: dict[str, set[str]] = {}
     seen: dict[str, int] = {}
@@ -228,7 +257,7 @@ def _recurrence(items: list[list[tuple[str, Tokens]]]) -> tuple[int, int]:
         for text in recurring
         if len(after[text]) == 1 and (follower := next(iter(after[text]))) and before.get(follower) == {text}
     ]
-    return len(recurring), len(glued)
+    return len(recurring), len(glued), len(seen)
 
 
 def _candidates(generals: list[Pattern], before: Pattern, after: Pattern) -> list[Pattern]:
@@ -367,7 +396,7 @@ def _occurrences(general: Pattern, pattern: Pattern) -> list[int]:
 
 
 def _split(
-    region: Tokens, general: Pattern, separator: Pattern, counters: tuple[int, ...]
+    region: Tokens, general: Pattern, separator: Pattern, counters: tuple[int, ...], closed: bool = False
 ) -> list[tuple[str, Tokens]] | None:
     """The region's pieces between separators, each with the separator text before it ("" for the first);
     the last piece without the start of a separator the skeleton did not take (a closing label whose number
@@ -379,6 +408,10 @@ def _split(
         if not _consecutive([region.tokens[at + position] for at in places]):
             return None
     end = len(general) - _closing(general, separator)
+    if closed:
+        if not places or places[-1] + len(separator) != len(general):
+            return None
+        end = places.pop()  # the template writes the separator after every document, the last one's too
     pieces = []
     start = 0
     before = ""
@@ -404,24 +437,25 @@ def _closing(general: Pattern, separator: Pattern) -> int:
 def _consecutive(values: list[str]) -> bool:
     """Counters that go up by one: a numbered list inside a document breaks them."""
     numbers = [int(value) for value in values]
-    return all(b == a + 1 for a, b in zip(numbers, numbers[1:], strict=False))
+    return all(b == a + 1 for a, b in itertools.pairwise(numbers))
 
 
 def _split_all(
     regions: Sequence[Tokens], generals: list[Pattern], separator: Pattern, counters: tuple[int, ...]
-) -> list[list[tuple[str, Tokens]]] | None:
-    """Every region's documents, when the separator splits every region and repeats in one at least."""
+) -> tuple[list[list[tuple[str, Tokens]]], bool] | None:
+    """Every region's documents, when the separator splits every region and repeats in one at least; and
+    whether every region ends with it (the template writes it after every document)."""
+    filled = [(region, general) for region, general in zip(regions, generals, strict=True) if region.tokens]
+    closed = bool(filled) and all(general[-len(separator) :] == separator for _, general in filled)
     items: list[list[tuple[str, Tokens]]] = []
     repeats = False
-    for region, general in zip(regions, generals, strict=True):
-        if not region.tokens:
-            continue
-        found = _split(region, general, separator, counters)
+    for region, general in filled:
+        found = _split(region, general, separator, counters, closed)
         if found is None:
             return None
         repeats = repeats or len(found) > 1
         items.append(found)
-    return items if repeats else None
+    return (items, closed) if repeats else None
 
 
 def _layout(items: list[Tokens]) -> ItemLayout | None:

@@ -14,6 +14,7 @@ Where neither is known yet the prompt is not read: its request waits for more tr
 from __future__ import annotations
 
 import hashlib
+import itertools
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -25,7 +26,12 @@ _TOGETHER: Final = 3
 """Requests in which two lines must have come only with each other to be one document's: two searches
 that returned the same two documents one after the other are no evidence."""
 _LINES: Final = 20_000
-"""Lines remembered per slot: the memory stops growing there."""
+"""Lines (and whole contents) remembered per slot: the memory stops growing there."""
+_NEIGHBOURS: Final = 2
+"""Lines kept before and after a line: only whether it had one or several is asked (besides a region's
+start and end, always kept)."""
+_REGIONS: Final = 2 * _TOGETHER
+"""Contents kept per line: enough to tell two lines came together in ``_TOGETHER`` of them."""
 
 
 @dataclass
@@ -44,7 +50,7 @@ class DocumentMemory:
 
     def observe(self, content: str) -> None:
         region = _key(content)
-        if region in self.seen:
+        if region in self.seen or len(self.seen) >= _LINES:
             return
         self.seen.add(region)
         keys = [_key(line) for _, _, line in _lines(content)]
@@ -54,9 +60,9 @@ class DocumentMemory:
                 if len(self.lines) >= _LINES:
                     continue
                 line = self.lines[key] = _Line()
-            line.before.add(keys[index - 1] if index else _START)
-            line.after.add(keys[index + 1] if index + 1 < len(keys) else _END)
-            line.regions.add(region)
+            _bounded_add(line.before, keys[index - 1] if index else _START, _NEIGHBOURS)
+            _bounded_add(line.after, keys[index + 1] if index + 1 < len(keys) else _END, _NEIGHBOURS)
+            _bounded_add(line.regions, region, _REGIONS)
 
     def documents(self, content: str) -> list[str] | None:
         """The documents of ``content`` (as written, each from its first line to its last), or None when a
@@ -73,7 +79,7 @@ class DocumentMemory:
             if verdict:
                 cuts.append(index)
         cuts.append(len(found))
-        return [content[found[a][0] : found[b - 1][1]] for a, b in zip(cuts, cuts[1:], strict=False)]
+        return [content[found[a][0] : found[b - 1][1]] for a, b in itertools.pairwise(cuts)]
 
     def _between(self, earlier: str, later: str) -> bool | None:
         """True: a document ends between the two lines; False: one document goes on; None: not known."""
@@ -89,6 +95,11 @@ class DocumentMemory:
         if together and len(first.regions & second.regions) >= _TOGETHER:
             return False
         return None
+
+
+def _bounded_add(found: set[str], key: str, most: int) -> None:
+    if key in (_START, _END) or len(found - {_START, _END}) < most:
+        found.add(key)
 
 
 def _lines(content: str) -> list[tuple[int, int, str]]:

@@ -88,6 +88,7 @@ class Template:
                         "counters": list(slot.loop.counters),
                         "weak": slot.loop.weak,
                         "sample": slot.loop.sample,
+                        "closed": slot.loop.closed,
                         "layout": None
                         if slot.loop.layout is None
                         else {
@@ -137,6 +138,7 @@ def _slot(value: Any) -> Slot:
                 int(layout["text_from"]),
                 int(layout["text_to"]),
             ),
+            bool(loop["closed"]),
         ),
         bool(value["json_string"]),
         bool(value["undivided"]),
