@@ -34,8 +34,7 @@ _EDGE_TOKENS: Final = 24
 _LINE_TOKENS: Final = 12
 """Tokens either side of a number on a line that numbers a document."""
 _RIVALS: Final = 3
-"""Separators that pass weighed against one another (and the first of blanks alone) by how their
-documents recur."""
+"""Separators that pass weighed against one another by how their documents recur."""
 _BETTER: Final = 0.1
 """Share of recurring documents by which a later separator must beat an earlier one."""
 _NEIGHBOURHOOD: Final = 30
@@ -80,21 +79,16 @@ class Loop:
 def find_loop(regions: Sequence[Tokens], before: Pattern, after: Pattern) -> Loop | None:
     """The loop of a slot whose contents across the window are ``regions``, between the skeleton's
     ``before`` and ``after`` tokens; None when no separator repeats. Of the first few separators that
-    pass and the first of blanks alone, the one whose documents recur whole across requests the most: a
-    line of dashes (or any run of marks) inside documents splits them in pieces, or joins several, that
-    recur less than the documents do."""
+    pass, the one whose documents recur whole across requests the most: a line of dashes (or any run of
+    marks) inside documents splits them in pieces, or joins several, that recur less than the documents
+    do."""
     generals = [tuple(generalised(token) for token in region.tokens) for region in regions]
     best: tuple[float, Loop] | None = None
-    passed = 0
-    for share, loop in _loops(regions, generals, _candidates(generals, before, after)):
-        blank = _blank(loop.separator)
-        if passed >= _RIVALS and not blank:
-            continue
+    for number, (share, loop) in enumerate(_loops(regions, generals, _candidates(generals, before, after))):
         if best is None or share > best[0] + _BETTER:
             best = (share, loop)
-        if blank:
-            break  # blanks alone come last
-        passed += 1
+        if number + 1 >= _RIVALS:
+            break
     return best[1] if best is not None else None
 
 
