@@ -160,7 +160,12 @@ def assemble(
     if generated is None and generator is not None:
         speakers.append(replace(generator, unread=generator.unread | {Unread.OUTPUT}))
     unscorable = _unscorable(question, answer, chunks, context, trace, speakers)
-    if context.disagreement and unscorable in (Unscorable.SCORABLE, Unscorable.NO_CONTEXT):
+    if context.disagreement and unscorable in (
+        Unscorable.SCORABLE,
+        Unscorable.NO_CONTEXT,
+        Unscorable.NO_QUESTION,
+    ):
+        # Two readings that disagree leave the question out too (when they ask differently): that is why.
         unscorable = Unscorable.READINGS_DISAGREE
     if root.status_code == FAILED_STATUS and unscorable in (Unscorable.NO_ANSWER, Unscorable.NO_CONTENT):
         # Nothing was answered because the request failed: saying so beats advice about content capture.
