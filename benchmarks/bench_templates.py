@@ -7,6 +7,12 @@ default: score when they agree or one is sure), and the learnt templates alone (
 off). Prints right / wrong context / unscored per template and per part of the corpus.
 
     python benchmarks/bench_templates.py [--live] [--details] [--mode MODE]
+    python benchmarks/bench_templates.py --blind DIR [--live] [--details] [--mode MODE]
+
+``--blind DIR`` reads only a blind wave's directory (the format of tests/assembly_templates/blind/wave_a:
+one JSON file per service besides index.json) and prints per service the requests, those scored on the right
+context, on a wrong one, and those not scored with their reasons; by default with ragpulse's default readers
+(learnt+rules).
 
 Spans are built as OpenInference and openai-v2 (current GenAI conventions) write them; ``--live`` sends every
 request through a real ``openai`` client under the real instrumentations instead (slower, same outcomes).
@@ -26,7 +32,18 @@ from held_out_lead import HELD_OUT_LEAD
 from issue_36 import ISSUE_36
 from rich.console import Console
 from rich.table import Table
-from streams import MODES, Outcome, Stream, Verdict, blind_streams, run, template_stream
+from streams import (
+    BLIND,
+    FAMILIES,
+    MODES,
+    BlindWaveError,
+    Outcome,
+    Stream,
+    Verdict,
+    blind_streams,
+    run,
+    template_stream,
+)
 from templates import TEMPLATES
 
 
@@ -36,7 +53,7 @@ def parts() -> dict[str, list[Stream]]:
         "held-out templates": [template_stream(t) for t in HELD_OUT + HELD_OUT_LATE + HELD_OUT_LAST],
         "the lead's held-out layouts": [template_stream(t) for t in HELD_OUT_LEAD],
         "issue 36's layouts": [template_stream(t) for t in ISSUE_36],
-        "blind wave A": blind_streams("wave_a"),
+        "blind wave A": blind_streams(BLIND / "wave_a"),
     }
 
 
@@ -54,14 +71,49 @@ def _total(outcomes: list[Outcome]) -> str:
     )
 
 
+def _reasons(outcomes: list[Outcome]) -> str:
+    """Why requests were not scored: the unscorable reason's code, with how many."""
+    counts = Counter(o.detail.split(" ", 1)[0] for o in outcomes if o.verdict is Verdict.UNSCORED)
+    return ", ".join(f"{reason} ×{count}" for reason, count in counts.most_common())
+
+
+def blind(directory: Path, modes: list[str], live: bool, details: bool, console: Console) -> None:
+    """One blind wave, per service and readers: requests, right / wrong context / unscored, and why."""
+    try:
+        streams = blind_streams(directory)
+    except BlindWaveError as error:
+        raise SystemExit(f"bench_templates: {error}") from error
+    for mode in modes:
+        outcomes = run(streams, mode, live=live)
+        table = Table(title=f"{directory}, {mode}: every request sent under {' and '.join(FAMILIES)}")
+        for column in ("service", "requests", "right context", "wrong context", "unscored", "unscored: why"):
+            table.add_column(column)
+        for stream in streams:
+            own = [o for o in outcomes if o.service == stream.service]
+            counts = Counter(o.verdict for o in own)
+            table.add_row(
+                stream.service, str(len(own)), *(str(counts[v]) for v in Verdict), _reasons(own)
+            )  # fmt: skip
+        console.print(table)
+        console.print(f"  {mode}, total: {_total(outcomes)} ({_reasons(outcomes) or 'none unscored'})")
+        if details:
+            for outcome in outcomes:
+                if outcome.verdict is not Verdict.RIGHT:
+                    console.print("   ", mode, outcome, markup=False)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--live", action="store_true", help="send through the real instrumentations")
     parser.add_argument("--details", action="store_true", help="print every request not read right")
     parser.add_argument("--mode", choices=MODES, action="append", help="only these readers (default: all)")
+    parser.add_argument("--blind", type=Path, metavar="DIR", help="only this blind wave's directory")
     args = parser.parse_args()
-    modes = args.mode or list(MODES)
     console = Console(width=200)
+    if args.blind is not None:
+        blind(args.blind, args.mode or ["learnt+rules"], args.live, args.details, console)
+        return
+    modes = args.mode or list(MODES)
     results: dict[tuple[str, str], list[Outcome]] = {}
     for part, streams in parts().items():
         for mode in modes:

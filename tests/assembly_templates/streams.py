@@ -81,22 +81,41 @@ def template_stream(template: Template, count: int = 24, seed: int = 7) -> Strea
         docs: list[Doc] = rng.sample(POOL, rng.randint(1, 4))
         question = rng.choice(QUESTIONS)
         answer = " ".join(doc.text.split(". ")[0].rstrip(".") + "." for doc in docs[:2])
-        requests.append(StreamRequest(template.build(docs, question), tuple(d.text for d in docs), question, answer))
+        requests.append(
+            StreamRequest(template.build(docs, question), tuple(d.text for d in docs), question, answer)
+        )
     return Stream(template.name, requests)
 
 
-def blind_streams(wave: str) -> list[Stream]:
-    """A blind wave's services, each request as the service sent it."""
+class BlindWaveError(ValueError):
+    """A blind wave's directory or one of its files is not in the wave format."""
+
+
+def blind_streams(directory: Path) -> list[Stream]:
+    """A blind wave's services (``directory``/*.json but index.json: ``service`` and ``requests``, each
+    with the OpenAI chat ``messages`` sent, the ``documents`` and ``question`` really in them, and the
+    ``answer``), each request as the service sent it."""
+    paths = sorted(path for path in directory.glob("*.json") if path.name != "index.json")
+    if not paths:
+        raise BlindWaveError(f"{directory}: no service files (*.json besides index.json)")
     streams = []
-    for path in sorted((BLIND / wave).glob("*.json")):
-        if path.name == "index.json":
-            continue
-        data = json.loads(path.read_text())
-        requests = [
-            StreamRequest(_messages(r["messages"]), tuple(r["documents"]), r["question"], r["answer"])
-            for r in data["requests"]
-        ]
-        streams.append(Stream(data["service"], requests))
+    for path in paths:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            requests = [
+                StreamRequest(
+                    _messages(r["messages"]),
+                    tuple(str(d) for d in r["documents"]),
+                    str(r["question"]),
+                    str(r.get("answer") or ""),
+                )
+                for r in data["requests"]
+            ]
+            streams.append(Stream(str(data["service"]), requests))
+        except (ValueError, KeyError, TypeError, IndexError) as error:
+            raise BlindWaveError(
+                f"{path}: not a blind wave service file ({type(error).__name__}: {error})"
+            ) from error
     return streams
 
 
@@ -130,7 +149,9 @@ def sender(family: str, live: bool) -> Iterator[Sender]:
         yield openinference_span if family == "openinference" else genai_span
 
 
-def run(streams: list[Stream], mode: str, live: bool = False, families: tuple[str, ...] = FAMILIES) -> list[Outcome]:
+def run(
+    streams: list[Stream], mode: str, live: bool = False, families: tuple[str, ...] = FAMILIES
+) -> list[Outcome]:
     """Every stream under every family, read by ``mode``'s readers (fresh for each stream and family)."""
     outcomes: list[Outcome] = []
     for family in families:
