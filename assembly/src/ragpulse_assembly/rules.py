@@ -132,11 +132,11 @@ def assemble(
     final = _final_ranking(trace, documents, fusers)
     generator = _generator(trace, answer, documents)
     outermost_llm = _outermost_llm(trace, generator)
-    recorded = _recorded_question(rag, chain)
-    question = recorded or _prompt_question(outermost_llm, generator, readers)
-    pasted = read_pasted(generator, question, recorded, readers) if generator is not None else None
+    recorded_question = _recorded_question(rag, chain)
+    question = recorded_question or _prompt_question(outermost_llm, generator, readers)
+    pasted = read_pasted(generator, question, recorded_question, readers) if generator is not None else None
     if (
-        not recorded
+        not recorded_question
         and pasted is not None
         and outermost_llm is generator
         and (pasted.version or not readers.rules)

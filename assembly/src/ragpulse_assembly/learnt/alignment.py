@@ -420,12 +420,12 @@ def _field_lines_split(texts: Sequence[Tokens], pieces: list[Piece]) -> list[Pie
         if run is None or not (heading or structure or (names and run.count("\n") > 1)):
             result.append(piece)
             continue
-        result.append(
-            Gap(tuple((start, at) for (start, _), (at, _) in zip(piece.ranges, breaks, strict=True)))
-        )
+        # One run for every text: each text's line breaks where the run starts and ends.
+        cuts = [(at, after) for at, after in breaks if at is not None and after is not None]
+        result.append(Gap(tuple((start, at) for (start, _), (at, _) in zip(piece.ranges, cuts, strict=True))))
         result.append(Constant(run))
         result.append(
-            Gap(tuple((after, end) for (_, end), (_, after) in zip(piece.ranges, breaks, strict=True)))
+            Gap(tuple((after, end) for (_, end), (_, after) in zip(piece.ranges, cuts, strict=True)))
         )
     return result
 

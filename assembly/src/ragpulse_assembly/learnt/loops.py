@@ -381,7 +381,7 @@ def _find(general: Pattern, pattern: Pattern, start: int) -> int:
 
 
 def _occurrences(general: Pattern, pattern: Pattern) -> list[int]:
-    found = []
+    found: list[int] = []
     at = _find(general, pattern, 0)
     while at >= 0 and len(found) <= _MAX_ITEMS:
         found.append(at)

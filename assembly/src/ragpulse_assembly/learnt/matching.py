@@ -31,7 +31,7 @@ def _match(
     text: str, pieces: Sequence[str | None], fits: Sequence[Fits] | None
 ) -> list[tuple[int, int]] | None:
     constants = [index for index, piece in enumerate(pieces) if piece is not None]
-    gap_numbers = {}
+    gap_numbers: dict[int, int] = {}
     for index, piece in enumerate(pieces):
         if piece is None:
             gap_numbers[index] = len(gap_numbers)

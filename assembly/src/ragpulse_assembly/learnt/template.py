@@ -190,10 +190,10 @@ def read(template: Template, text: str, segment: Segmenter | None = None) -> Tem
             if told is not None:
                 chunks.extend(document.strip() for document in told if document.strip())
                 continue
-            found = _slot_documents(content, slot)
-            if found is None:
+            slot_documents = _slot_documents(content, slot)
+            if slot_documents is None:
                 return None
-            chunks.extend(found)
+            chunks.extend(slot_documents)
             weak = weak or slot.loop is None or slot.loop.weak
             undivided = undivided or slot.undivided
     return TemplateReading(template.version, tuple(chunks), question, weak, undivided, tuple(regions))
@@ -207,8 +207,8 @@ def _slot_documents(content: str, slot: Slot) -> list[str] | None:
             # One document in every prompt of the window; a content of another shape (a line break, a
             # blank line, a message boundary it never had) may hold several: learnt again, not guessed.
             return None
-        found = _unescaped(content, slot)
-        return None if found is None else [found.strip()]
+        whole = _unescaped(content, slot)
+        return None if whole is None else [whole.strip()]
     found = documents(tokenize(content), slot.loop)
     if found is None:
         return None
