@@ -160,6 +160,7 @@ def collect_report(
         hallucination_threshold=hallucination_threshold,
         alert_limits=alert_limits,
         not_scored=queries.not_scored(store, params),
+        template_versions=queries.template_versions(store, params),
         agreement=agreement,
         alert_checks=load_checks(store, service),
         unscored_requests=queries.request_lines(store, params, True, UNSCORED_LISTED),

@@ -172,6 +172,8 @@ def render_html(
             sections.append(_pass_rate_card(data))
         if data.metrics:
             sections.append(_metrics_card(data))
+        if data.template_versions:
+            sections.append(_template_versions_card(data))
         sections.append(_cards(_spend_card(data), _scoring_card(data)))
         sections.append(_glossary_card(data))
     else:
@@ -417,6 +419,31 @@ def _not_scored_card(data: ReportData) -> str:
         " (all of them: <code>ragpulse requests --unscored</code>):</p>"
     )
     return _card("Requests not scored", note, table, newest, listed)
+
+
+def _template_versions_card(data: ReportData) -> str:
+    """Figures per learnt prompt template version: a changed prompt is a new version, so "did the new prompt
+    help?" needs no variant named by the service."""
+    table = _table(
+        ["service", "version", "requests", "not scored", "judged", "hallucination rate [95% CI]"],
+        (
+            [
+                html_text(row.service),
+                f"<span class='mono'>{html_text(row.version)}</span>",
+                str(row.requests),
+                str(row.not_scored),
+                str(row.hallucination.n),
+                html_text(rate_with_interval(row.hallucination)),
+            ]
+            for row in data.template_versions
+        ),
+        [False, False, True, True, True, True],
+    )
+    note = (
+        "<p class='muted'>Each version is a prompt template learnt from the service's own traffic; a changed"
+        " prompt is a new version. Their skeletons: <code>ragpulse assembly templates</code>.</p>"
+    )
+    return _card("Per prompt template version", note, table)
 
 
 def _verdict_card(data: ReportData) -> str:

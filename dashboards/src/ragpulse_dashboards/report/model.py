@@ -66,6 +66,18 @@ class Rate:
 
 
 @dataclass(frozen=True)
+class TemplateVersionRow:
+    """One learnt prompt template version's requests in the window: how many it read, how many of those
+    could not be scored, and their hallucination rate (each request's verdict from the best judge)."""
+
+    service: str
+    version: str
+    requests: int
+    not_scored: int
+    hallucination: Rate
+
+
+@dataclass(frozen=True)
 class VariantTraffic:
     variant: str
     requests: int
@@ -316,6 +328,8 @@ class ReportData:
     """The hallucination alert's limits, when known: they explain a rate shown red without an alert."""
     not_scored: list[NotScored] = field(default_factory=list)
     """Requests that cannot be scored, per service and reason."""
+    template_versions: list[TemplateVersionRow] = field(default_factory=list)
+    """Per service and learnt prompt template version: "did the new prompt help?"."""
 
     agreement: list[JudgeAgreement] = field(default_factory=list)
     outcomes: list[RequestOutcomes] = field(default_factory=list)

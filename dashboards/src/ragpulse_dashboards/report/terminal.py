@@ -87,6 +87,8 @@ def render_terminal(data: ReportData, console: Console) -> None:
         console.print(_pass_rate_table(data))
     if data.metrics:
         console.print(_metrics_table(data))
+    if data.template_versions:
+        console.print(_template_versions_table(data))
     if data.latency:
         console.print(_latency_table(data))
     if data.spend:
@@ -232,6 +234,21 @@ def _traffic_table(data: ReportData) -> Table:
             str(row.errors),
             str(row.scored),
             percent(share),
+        )
+    return table
+
+
+def _template_versions_table(data: ReportData) -> Table:
+    table = Table(
+        title="Per prompt template version, learnt from each service's traffic (ragpulse assembly templates)",
+        title_justify="left",
+    )
+    for column in ("service", "version", "requests", "not scored", "judged", "hallucination rate [95% CI]"):
+        table.add_column(column, justify="left" if column in ("service", "version") else "right")
+    for row in data.template_versions:
+        table.add_row(
+            shown(row.service), row.version, str(row.requests), str(row.not_scored), str(row.hallucination.n),
+            rate_with_interval(row.hallucination),
         )
     return table
 
