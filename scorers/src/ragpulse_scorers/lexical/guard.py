@@ -32,6 +32,7 @@ GUARD_ATTRIBUTES: tuple[str, ...] = (
     semconv.GUARD_INPUT_SHA256,
 )
 _MAX_REASON_CHARS = 200
+_overruled = 0
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,11 @@ def compare_with_guard(attributes: Mapping[str, str], own: OwnVerdict) -> dict[s
     score = _number(attributes.get(semconv.GUARD_SCORE, ""))
     if verdict == expected and score is not None and abs(score - own.analysis.support_score) < 1e-6:
         return {"status": "confirmed", "reason": "the guard's verdict is this score's"}
-    logger.warning(
+    global _overruled
+    _overruled += 1
+    # Warned once per process, then at debug: a sender writing forged verdicts must not flood the log.
+    logger.log(
+        logging.WARNING if _overruled == 1 else logging.DEBUG,
         "lexical: a guard verdict (%s, score %s) disagrees with the scorer's own judgement of the same text "
         "(%s, %s): kept the scorer's; the span may have been altered or forged",
         verdict[:20],
