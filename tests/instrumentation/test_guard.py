@@ -22,7 +22,10 @@ from ragpulse.settings import apply_settings
 from span_capture import Spans
 
 CONTEXT = [
-    {"id": "returns", "text": "Returns are accepted within 30 days of delivery. Refunds go to the original card."},
+    {
+        "id": "returns",
+        "text": "Returns are accepted within 30 days of delivery. Refunds go to the original card.",
+    },
     {"id": "shipping", "text": "Standard shipping takes 3 to 5 business days."},
 ]
 GROUNDED = "Returns are accepted within 30 days of delivery."
@@ -68,8 +71,8 @@ def test_the_decorator_records_the_verdict_on_the_root_span_and_hands_it_to_the_
     assert attributes[semconv.GUARD_VERSION] == seen[0].version
     assert attributes[semconv.GUARD_INPUT_SHA256] == seen[0].input_sha256
     assert json.loads(str(attributes[semconv.GUARD_UNSUPPORTED])) == [
-        {"claim": "Shipping to Mars costs 400 dollars.", "evidence": "Standard shipping takes 3 to 5 business days.",
-         "chunk_id": "shipping", "score": seen[0].unsupported[0].score}
+        {"claim": "Shipping to Mars costs 400 dollars.", "chunk_id": "shipping",
+         "evidence": "Standard shipping takes 3 to 5 business days.", "score": seen[0].unsupported[0].score}
     ]  # fmt: skip
     # The span still holds the answer the generator wrote: the verdict is about that one.
     assert attributes[semconv.OUTPUT_VALUE] == INVENTED
@@ -223,7 +226,9 @@ def test_without_the_extra_the_guard_says_so() -> None:
         "v = ragpulse.guard('Returns are accepted.', context=['Returns are accepted within 30 days.'])\n"
         "print(v.verdict + ': ' + v.reason)\n"
     )
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60
+    )
     assert out.stdout.strip() == "unknown: extra not installed: pip install 'ragpulse[guard]'"
 
 

@@ -73,7 +73,9 @@ def test_the_guards_verdicts_are_the_online_scorers_on_ragtruth_dev(
     assert exporter.export(spans) is SpanExportResult.SUCCESS
     assert collector.flush()
     settings = DashboardsSettings.load(store={"dsn": "chdb:///unused"})
-    ScoringJob(settings, store, [LexicalScorer(JUDGES[judge]())]).run(datetime.now(UTC) + timedelta(minutes=1))  # past the settle delay
+    ScoringJob(settings, store, [LexicalScorer(JUDGES[judge]())]).run(
+        datetime.now(UTC) + timedelta(minutes=1)
+    )  # past the settle delay
 
     scored = store.query(
         f"SELECT TraceId, SpanId, Label, Details FROM {store.table('ragpulse_scores')} "
@@ -98,4 +100,3 @@ def test_the_guards_verdicts_are_the_online_scorers_on_ragtruth_dev(
         assert json.loads(details)["guard"]["status"] == "confirmed"
     hallucinated = sum(verdict.verdict == "unsupported" for verdict in verdicts.values())
     assert 0 < hallucinated < len(rows)
-

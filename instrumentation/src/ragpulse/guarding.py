@@ -107,12 +107,14 @@ def guard(
     return verdict
 
 
-def judge_answer(answer: object, context: object, question: object, judge: str, timeout_ms: float) -> GuardVerdict:
-    """:func:`guard` without recording it on a span (the decorator records it with the rest of the request)."""
+def judge_answer(
+    answer: object, context: object, question: object, judge: str, timeout_ms: float
+) -> GuardVerdict:
+    """:func:`guard` without recording it on a span (the decorator records it with the request's end)."""
     started = time.perf_counter()
     try:
         return _judge(answer, context, question, judge, timeout_ms, started)
-    except Exception as exc:  # noqa: BLE001 - the guard never raises into the service
+    except Exception as exc:
         report_internal_error("guard")
         return _unknown(f"judge error: {type(exc).__name__}", started)
 
@@ -219,7 +221,7 @@ def _context(context: object, deadline: float) -> _Context | str:
             return f"not judgeable: context item {position} is {type(item).__name__}, not a chunk"
         try:
             chunk = to_chunk(item, position)
-        except Exception as exc:  # noqa: BLE001 - any object may come in
+        except Exception as exc:
             return f"not judgeable: {str(exc)[:200]}"
         if not isinstance(chunk.text, str):
             return f"not judgeable: context item {position} has no text"
@@ -245,18 +247,24 @@ def record_verdict(
         attributes[semconv.GUARD_INPUT_SHA256] = verdict.input_sha256
         unsupported = verdict.unsupported
         said = texts.contents_within_budget(
-            semconv.GUARD_UNSUPPORTED, [text for claim in unsupported for text in (claim.claim, claim.evidence)]
+            semconv.GUARD_UNSUPPORTED,
+            [text for claim in unsupported for text in (claim.claim, claim.evidence)],
         )
         if unsupported and said is not None:
             attributes[semconv.GUARD_UNSUPPORTED] = _json(
                 [
-                    {"claim": said[2 * i], "evidence": said[2 * i + 1], "chunk_id": c.chunk_id, "score": c.score}
+                    {
+                        "claim": said[2 * i],
+                        "evidence": said[2 * i + 1],
+                        "chunk_id": c.chunk_id,
+                        "score": c.score,
+                    }
                     for i, c in enumerate(unsupported)
                 ]
             )
     try:
         set_attributes(attributes)
-    except Exception:  # noqa: BLE001 - recording must not fail the request
+    except Exception:
         report_internal_error("guard record")
 
 

@@ -81,4 +81,3 @@ def judge_within(
         digest=judged.digest,
         truncated=judged.truncated,
     )
-

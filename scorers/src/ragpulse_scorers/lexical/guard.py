@@ -63,9 +63,11 @@ def compare_with_guard(attributes: Mapping[str, str], own: OwnVerdict) -> dict[s
     if attributes.get(semconv.GUARD_INPUT_SHA256) != own.digest:
         return {
             "status": "not compared",
-            "reason": "the guard judged other text than the request holds (redacted, cut, or another context)",
+            "reason": "the guard judged other text than the request holds (redacted, cut, other context)",
         }
-    expected = semconv.GUARD_VERDICT_UNSUPPORTED if own.analysis.hallucinated else semconv.GUARD_VERDICT_SUPPORTED
+    expected = (
+        semconv.GUARD_VERDICT_UNSUPPORTED if own.analysis.hallucinated else semconv.GUARD_VERDICT_SUPPORTED
+    )
     score = _number(attributes.get(semconv.GUARD_SCORE, ""))
     if verdict == expected and score is not None and abs(score - own.analysis.support_score) < 1e-6:
         return {"status": "confirmed", "reason": "the guard's verdict is this score's"}
@@ -83,7 +85,7 @@ def compare_with_guard(attributes: Mapping[str, str], own: OwnVerdict) -> dict[s
     )
     return {
         "status": "overruled",
-        "reason": "the guard's verdict differs from this judge's on the same text; this score is the judge's own",
+        "reason": "the guard's verdict differs from this judge's on the same text; the score is the judge's",
         "guard_verdict": verdict[:20],
         "guard_score": score,
     }
