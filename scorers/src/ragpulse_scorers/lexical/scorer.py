@@ -61,13 +61,10 @@ class LexicalScorer:
         analysis = self.judge.analyse(judged.question, judged.texts, judged.answer)
         latency_ms = (time.perf_counter() - started) * 1000
         learnt = isinstance(self.judge, LearntJudge)
-        scores = _scores(analysis, chunks, judged.truncated, latency_ms, learnt)
         guard = compare_with_guard(
             request.span_attributes, OwnVerdict(name_of(self.judge), self.version, judged.digest, analysis)
         )
-        if guard is not None:
-            scores[0].details["guard"] = guard
-        return scores
+        return _scores(analysis, chunks, judged.truncated, latency_ms, learnt, guard)
 
 
 def build(settings: ScorersSettings, store: Store) -> LexicalScorer:
@@ -81,6 +78,7 @@ def _scores(
     truncated: dict[str, int],
     latency_ms: float,
     learnt: bool,
+    guard: dict[str, Any] | None,
 ) -> list[Score]:
     sentences = analysis.index.sentences
     evidence: list[dict[str, Any]] = []
@@ -107,6 +105,8 @@ def _scores(
     if learnt:
         # The learnt judge's support score is the calibrated chance the answer is supported.
         details["probability_hallucinated"] = round(1.0 - analysis.support_score, 4)
+    if guard is not None:
+        details["guard"] = guard
     if truncated:
         details["truncated"] = {
             **truncated,
