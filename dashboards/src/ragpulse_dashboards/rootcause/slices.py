@@ -1,0 +1,249 @@
+"""Reading a scope's slices, window against baseline, and explaining its change.
+
+The baseline is the ``baseline_days`` before the window, in whole hours ending at the hour the window starts
+in, from the hourly sums (``ragpulse_slice_hours``). The window is read from the per-request facts when it is
+at most :data:`EXACT_WINDOW` long (an alert's hour is an hour to the second), from the hourly sums otherwise.
+A request's verdict is its best judge's, the one the hallucination alert counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any, Final
+
+from ragpulse_core.store import Store
+from ragpulse_scorers.stats import WeightedCount
+
+from ragpulse_dashboards.rootcause.ranking import Explanation, SliceCounts, SliceKey, explain
+
+EXACT_WINDOW: Final = timedelta(days=2)
+SERVICE: Final = "service"
+VARIANT: Final = "variant"
+# Each dimension's column in ragpulse_request_facts, as a condition on one bound value; configured
+# attributes are read from the Attributes map.
+_CONDITIONS: Final = {
+    SERVICE: "ServiceName = {value}",
+    VARIANT: "Variant = {value}",
+    "pipeline": "Pipeline = {value}",
+    "model": "Model = {value}",
+    "model version": "ModelVersion = {value}",
+    "template version": "TemplateVersion = {value}",
+    "topic": "toString(Topic) = {value}",
+    "document": "has(Documents, {value})",
+    "source": "has(Sources, toLowCardinality({value}))",
+}
+# The same slices the hourly view writes, for the exact window read from the facts.
+_SLICES_OF_A_FACT: Final = """
+arrayFilter(pair -> pair.1 = '' OR pair.2 != '', arrayConcat(
+    [('', ''), ('pipeline', toString(Pipeline)), ('model', toString(Model)),
+     ('model version', toString(ModelVersion)), ('template version', toString(TemplateVersion)),
+     ('topic', toString(Topic))],
+    arrayMap(document -> ('document', document), arrayDistinct(Documents)),
+    arrayMap(source -> ('source', toString(source)), arrayDistinct(Sources)),
+    arrayMap((name, value) -> (toString(name), value), mapKeys(Attributes), mapValues(Attributes))))
+"""
+_SUMS: Final = (
+    "sum(Judged) AS n, sum(Hallucinated) AS h, sum(Weights) AS w, sum(WeightedHallucinated) AS wh,"
+    " sum(SquaredWeights) AS w2, sum(SquaredWeightedHallucinated) AS w2h"
+)
+_FACT_SUMS: Final = (
+    "sum(Sign) AS n, sum(Sign * Hallucinated) AS h, sum(Sign * Weight) AS w,"
+    " sum(Sign * Weight * Hallucinated) AS wh, sum(Sign * Weight * Weight) AS w2,"
+    " sum(Sign * Weight * Weight * Hallucinated) AS w2h"
+)
+_SCOPE: Final = (
+    "({service:String} = '' OR ServiceName = {service:String})"
+    " AND ({variant_all:UInt8} = 1 OR Variant = {variant:String})"
+)
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What is explained: one service's variant, one service, or all traffic (None: every one)."""
+
+    service: str | None = None
+    variant: str | None = None
+
+    def parameters(self) -> dict[str, Any]:
+        return {
+            "service": self.service or "",
+            "variant": self.variant or "",
+            "variant_all": int(self.variant is None),
+        }
+
+    @property
+    def open_dimensions(self) -> tuple[str, ...]:
+        """The scope's own labels that split it further: the service over all traffic, the variant over one
+        service (a variant name means nothing across services)."""
+        if self.service is None:
+            return (SERVICE,)
+        return (VARIANT,) if self.variant is None else ()
+
+
+@dataclass(frozen=True)
+class Period:
+    """A window and the baseline before it."""
+
+    start: datetime
+    end: datetime
+    baseline_days: float
+
+    @property
+    def baseline_start(self) -> datetime:
+        return _hour(self.start - timedelta(days=self.baseline_days))
+
+    @property
+    def baseline_end(self) -> datetime:
+        return _hour(self.start)
+
+
+@dataclass(frozen=True)
+class ScopeCounts:
+    window: WeightedCount
+    baseline: WeightedCount
+    slices: list[SliceCounts]
+
+
+def scope_counts(store: Store, scope: Scope, period: Period) -> ScopeCounts:
+    """The scope's totals and every slice's counts, in the window and in the baseline."""
+    baseline = _hour_sums(store, scope, period.baseline_start, period.baseline_end)
+    if period.end - period.start <= EXACT_WINDOW:
+        window = _fact_sums(store, scope, period.start, period.end)
+    else:
+        window = _hour_sums(store, scope, _hour(period.start), period.end)
+    empty = WeightedCount(0.0, 0.0, 0.0, 0.0)
+    keys = sorted(set(window) | set(baseline))
+    total = SliceKey("", "")
+    slices = [
+        SliceCounts(key, window.get(key, empty), baseline.get(key, empty)) for key in keys if key != total
+    ]
+    return ScopeCounts(window.get(total, empty), baseline.get(total, empty), slices)
+
+
+def explain_scope(
+    store: Store, scope: Scope, period: Period, *, min_samples: int = 30, direction: int | None = None
+) -> Explanation:
+    """Where the change of ``scope`` between the baseline and the window sits (see ``ranking``)."""
+    counts = scope_counts(store, scope, period)
+
+    def residuals(keys: Sequence[SliceKey]) -> dict[tuple[SliceKey, SliceKey], SliceCounts]:
+        return slice_residuals(store, scope, period, keys)
+
+    return explain(
+        counts.window,
+        counts.baseline,
+        counts.slices,
+        residuals=residuals,
+        min_samples=min_samples,
+        direction=direction,
+    )
+
+
+def slice_residuals(
+    store: Store, scope: Scope, period: Period, keys: Sequence[SliceKey]
+) -> dict[tuple[SliceKey, SliceKey], SliceCounts]:
+    """For every ordered pair of ``keys``, the first slice's requests outside the second, window and
+    baseline: one read of the facts, grouping requests by which of the slices they belong to."""
+    parameters: dict[str, Any] = {
+        **scope.parameters(),
+        "baseline_start": period.baseline_start,
+        "window_start": period.start,
+        "window_end": period.end,
+    }
+    bits = []
+    for position, key in enumerate(keys):
+        parameters[f"value_{position}"] = key.value
+        bits.append(f"if({_condition(key, position, parameters)}, {1 << position}, 0)")
+    rows = store.query_dicts(
+        f"SELECT ({' + '.join(bits)}) AS members, RequestTime >= {{window_start:DateTime64(9)}} AS now,"
+        f" {_FACT_SUMS} FROM {store.table('ragpulse_request_facts')}"
+        " WHERE RequestTime >= {baseline_start:DateTime64(9)} AND RequestTime < {window_end:DateTime64(9)}"
+        " AND (RequestTime >= {window_start:DateTime64(9)}"
+        "      OR RequestTime < toStartOfHour({window_start:DateTime64(9)}))"
+        f" AND {_SCOPE} GROUP BY members, now",
+        parameters,
+    )
+    groups = [(int(row["members"]), bool(row["now"]), _count(row)) for row in rows]
+    found = {}
+    for first, inside in enumerate(keys):
+        for second, outside in enumerate(keys):
+            if first == second:
+                continue
+            chosen = [
+                (now, count)
+                for members, now, count in groups
+                if members >> first & 1 and not members >> second & 1
+            ]
+            found[(inside, outside)] = SliceCounts(
+                inside,
+                _added(count for now, count in chosen if now),
+                _added(count for now, count in chosen if not now),
+            )
+    return found
+
+
+def _condition(key: SliceKey, position: int, parameters: dict[str, Any]) -> str:
+    value = f"{{value_{position}:String}}"
+    template = _CONDITIONS.get(key.dimension)
+    if template is not None:
+        return template.format(value=value)
+    parameters[f"name_{position}"] = key.dimension
+    return f"Attributes[{{name_{position}:String}}] = {value}"
+
+
+def _hour_sums(store: Store, scope: Scope, start: datetime, end: datetime) -> dict[SliceKey, WeightedCount]:
+    table = store.table("ragpulse_slice_hours")
+    where = f"Hour >= toStartOfHour({{start:DateTime64(9)}}) AND Hour < {{end:DateTime64(9)}} AND {_SCOPE}"
+    sql = f"SELECT Dimension, Value, {_SUMS} FROM {table} WHERE {where} GROUP BY Dimension, Value"
+    for dimension in scope.open_dimensions:
+        column = "ServiceName" if dimension == SERVICE else "Variant"
+        sql += (
+            f" UNION ALL SELECT '{dimension}' AS Dimension, toString({column}) AS Value, {_SUMS}"
+            f" FROM {table} WHERE {where} AND Dimension = '' GROUP BY Value"
+        )
+    return _by_key(store.query_dicts(sql, {**scope.parameters(), "start": start, "end": end}))
+
+
+def _fact_sums(store: Store, scope: Scope, start: datetime, end: datetime) -> dict[SliceKey, WeightedCount]:
+    table = store.table("ragpulse_request_facts")
+    where = f"RequestTime >= {{start:DateTime64(9)}} AND RequestTime < {{end:DateTime64(9)}} AND {_SCOPE}"
+    sql = (
+        f"SELECT slice.1 AS Dimension, slice.2 AS Value, {_FACT_SUMS} FROM {table}"
+        f" ARRAY JOIN {_SLICES_OF_A_FACT} AS slice WHERE {where} GROUP BY Dimension, Value"
+    )
+    for dimension in scope.open_dimensions:
+        column = "ServiceName" if dimension == SERVICE else "Variant"
+        sql += (
+            f" UNION ALL SELECT '{dimension}' AS Dimension, toString({column}) AS Value, {_FACT_SUMS}"
+            f" FROM {table} WHERE {where} GROUP BY Value"
+        )
+    return _by_key(store.query_dicts(sql, {**scope.parameters(), "start": start, "end": end}))
+
+
+def _by_key(rows: Sequence[Mapping[str, Any]]) -> dict[SliceKey, WeightedCount]:
+    return {
+        SliceKey(str(row["Dimension"]), str(row["Value"])): _count(row) for row in rows if int(row["n"]) > 0
+    }
+
+
+def _count(row: Mapping[str, Any]) -> WeightedCount:
+    return WeightedCount(float(row["w"]), float(row["wh"]), float(row["w2"]), float(row["w2h"]))
+
+
+def _added(counts: Any) -> WeightedCount:
+    total = WeightedCount(0.0, 0.0, 0.0, 0.0)
+    for count in counts:
+        total = WeightedCount(
+            total.weights + count.weights,
+            total.weighted_events + count.weighted_events,
+            total.squared_weights + count.squared_weights,
+            total.squared_weighted_events + count.squared_weighted_events,
+        )
+    return total
+
+
+def _hour(moment: datetime) -> datetime:
+    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return aware.replace(minute=0, second=0, microsecond=0)
