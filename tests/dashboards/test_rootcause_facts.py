@@ -42,8 +42,8 @@ def test_each_dimension_is_read_from_where_ragpulse_keeps_it(store: Store) -> No
             StoredRequest(
                 minutes_ago(30), True, model="gpt-4o", model_version="gpt-4o-2024-08-06",
                 template_version="support-v7", documents=[("faq-1.md", "faq"), ("ref-9.md", "api-reference")],
-                attributes={"customer.tier": "enterprise"}, resource={"customer.tier": "free", "cloud.region": "eu"},
-                session="s-1",
+                attributes={"customer.tier": "enterprise"},
+                resource={"customer.tier": "free", "cloud.region": "eu"}, session="s-1",
             ),
             StoredRequest(minutes_ago(20), False, model="gpt-4o", model_version="gpt-4o", session="s-1"),
             StoredRequest(minutes_ago(10), None),

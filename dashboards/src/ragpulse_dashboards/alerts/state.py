@@ -35,6 +35,7 @@ _COLUMNS: Final = (
     "Threshold",
     "Summary",
     "NotifyError",
+    "Cause",
 )
 
 
@@ -53,6 +54,8 @@ class AlertRecord:
     threshold: float
     summary: str
     notify_error: str = ""
+    cause: str = ""
+    """Where the change sits, as :class:`~ragpulse_dashboards.rootcause.cause.Cause` JSON ("" if unknown)."""
 
     def row(self) -> list[Any]:
         return [
@@ -72,6 +75,7 @@ class AlertRecord:
             self.threshold,
             self.summary,
             self.notify_error,
+            self.cause,
         ]
 
     @classmethod
@@ -90,6 +94,7 @@ class AlertRecord:
             threshold=float(row["Threshold"]),
             summary=row["Summary"],
             notify_error=row["NotifyError"],
+            cause=row["Cause"],
         )
 
 
