@@ -276,10 +276,11 @@ def stored_requests(
     scenario: Scenario, now: datetime, window: timedelta, baseline: timedelta, service: str = SERVICE
 ) -> list[StoredRequest]:
     """The scenario's requests as ragpulse stores them, from ``service``: window requests in the ``window``
-    before ``now``, baseline ones in the ``baseline`` before that; each topic's questions in its words."""
+    before ``now``, baseline ones in the ``baseline`` before that; each topic's questions in its words; three
+    consecutive requests share a session."""
     rng = random.Random(len(scenario.requests))
     stored = []
-    for request in scenario.requests:
+    for index, request in enumerate(scenario.requests):
         span = window if request.in_window else baseline
         end = now if request.in_window else now - window
         values = request.values
@@ -294,6 +295,7 @@ def stored_requests(
                 documents=[(document, scenario.source_of[document]) for document in values[DOCUMENT]],
                 attributes={name: values[name][0] for name in (TIER, REGION, DEPLOYMENT)},
                 service=service,
+                session=f"{service}-{'w' if request.in_window else 'b'}-{index // 3}",
             )
         )
     return stored

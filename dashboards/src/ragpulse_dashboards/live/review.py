@@ -29,6 +29,7 @@ from ragpulse_dashboards.review.figures import figures_html
 from ragpulse_dashboards.review.label_form import LabelForm
 from ragpulse_dashboards.review.labelling import save_label
 from ragpulse_dashboards.review.request import RequestId, RequestView, read_request
+from ragpulse_dashboards.review.request_details import RequestDetails, read_request_details
 from ragpulse_dashboards.settings import DashboardsSettings
 
 logger = logging.getLogger(__name__)
@@ -116,9 +117,10 @@ class ReviewRoutes:
             return _html(html.bad_form(str(exc)), status=400)
         service = request.query.get("service")
         reason = request.query.get("why") if request.query.get("why") in REASONS else None
-        view = await self._on_reader(lambda: read_request(self._store, wanted))
-        if view is None:
+        found = await self._on_reader(lambda: _with_details(self._store, wanted))
+        if found is None:
             return _html(html.not_found(wanted, service), status=404)
+        view, details = found
         nonce = request.cookies.get(NONCE_COOKIE) or FormGuard.new_nonce()
         body = html.request_page(
             view,
@@ -127,6 +129,7 @@ class ReviewRoutes:
             form_key=self._guard.field_for(nonce),
             may_write=self._guard.may_write(request.cookies),
             author=unquote(request.cookies.get(AUTHOR_COOKIE, "")),
+            details=details,
         )
         response = _html(body)
         if NONCE_COOKIE not in request.cookies:
@@ -192,6 +195,11 @@ class ReviewRoutes:
             secure=_over_https(request), max_age=_COOKIE_MAX_AGE_S,
         )  # fmt: skip
         return response
+
+
+def _with_details(store: Store, wanted: RequestId) -> tuple[RequestView, RequestDetails] | None:
+    view = read_request(store, wanted)
+    return None if view is None else (view, read_request_details(store, view))
 
 
 def _request_id(trace: str | None, span: str | None, at: str | None) -> RequestId:

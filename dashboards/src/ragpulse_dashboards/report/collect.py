@@ -20,6 +20,7 @@ from ragpulse_dashboards.report import queries
 from ragpulse_dashboards.report.compare import mean_differences, rate_differences
 from ragpulse_dashboards.report.model import AlertLimits, HallucinationRow, MetricRow, Rate, ReportData
 from ragpulse_dashboards.report.people import collect_people
+from ragpulse_dashboards.rootcause.figures import collect_rootcause
 from ragpulse_dashboards.settings import AlertSettings
 
 # Scorers whose hallucination verdict leads the report when several are present: LLM judges first.
@@ -57,8 +58,9 @@ _TARGET_BUCKETS = 30
 def collect_alerting_report(
     store: Store, since: datetime, service: str | None, alerts: AlertSettings
 ) -> ReportData:
-    """:func:`collect_report` with the hallucination alert's threshold and limits from ``alerts``, as every
-    report a person reads (terminal, HTML, live page, demo) shows them."""
+    """:func:`collect_report` with the hallucination alert's threshold and limits from ``alerts``, and where
+    the change against its ``baseline_days`` sits, as every report a person reads (terminal, HTML, live page,
+    demo) shows them."""
     return collect_report(
         store,
         since,
@@ -67,6 +69,7 @@ def collect_alerting_report(
         alert_limits=AlertLimits(
             alerts.min_samples, alerts.window_minutes, alerts.interval_s, alerts.enabled
         ),
+        baseline_days=alerts.baseline_days,
     )
 
 
@@ -77,11 +80,13 @@ def collect_report(
     worst_limit: int = 10,
     hallucination_threshold: float | None = None,
     alert_limits: AlertLimits | None = None,
+    baseline_days: float | None = None,
 ) -> ReportData:
     """Everything a report shows for requests at or after ``since`` (an aware datetime, or naive UTC).
 
     ``hallucination_threshold`` (the alert's) marks rates above it as bad and draws it on the charts;
-    ``alert_limits`` let the page say why such a rate has no alert.
+    ``alert_limits`` let the page say why such a rate has no alert; ``baseline_days`` adds where the change
+    against that many days before ``since`` sits, the topics and the conversations.
     """
     params: dict[str, Any] = {"since_ms": _epoch_ms(since), "service": service or ""}
     now = datetime.now(UTC)
@@ -138,6 +143,16 @@ def collect_report(
         unscored_requests=queries.request_lines(store, params, True, UNSCORED_LISTED),
         outcomes=queries.request_outcomes(store, params),
         people=collect_people(store, since, service, hallucination),
+        rootcause=None
+        if baseline_days is None
+        else collect_rootcause(
+            store,
+            since,
+            now,
+            service,
+            baseline_days=baseline_days,
+            min_samples=alert_limits.min_samples if alert_limits is not None else 30,
+        ),
     )
 
 

@@ -17,6 +17,7 @@ from ragpulse_dashboards.report.agreement import JudgeAgreement
 
 if TYPE_CHECKING:  # people.py builds on this module's rows
     from ragpulse_dashboards.report.people import PeopleFigures
+    from ragpulse_dashboards.rootcause.figures import RootCauseFigures
 
 
 @dataclass(frozen=True)
@@ -157,6 +158,9 @@ class WorstRequest:
     support: float | None
     unsupported: list[str]
     service: str = ""
+    span_id: str = ""
+    at_us: int = 0
+    """The request's start in microseconds: with the ids, what the live page opens it by."""
 
 
 @dataclass(frozen=True)
@@ -295,6 +299,8 @@ class ReportData:
     unscored_requests: list[RequestLine] = field(default_factory=list)
     people: PeopleFigures | None = None
     """Judges against people's labels, and the corrected hallucination rates."""
+    rootcause: RootCauseFigures | None = None
+    """Where the change against the days before sits, the questions' topics, conversations."""
     """The newest requests no judge may score, each with its reason."""
     """What the last alert evaluation saw: the real reason a rate above the threshold has no alert."""
 

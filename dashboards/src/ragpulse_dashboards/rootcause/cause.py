@@ -16,7 +16,7 @@ from ragpulse_core.printable import printable
 from ragpulse_scorers.stats import WeightedCount, weighted_wilson_interval
 
 from ragpulse_dashboards.rootcause.ranking import Explanation, Finding, SliceKey
-from ragpulse_dashboards.rootcause.slices import SERVICE, VARIANT
+from ragpulse_dashboards.rootcause.slices import VARIANT
 
 VALUE_LIMIT: Final = 80
 TOPIC: Final = "topic"
@@ -102,7 +102,7 @@ class Cause:
 
     def text(self) -> str:
         """One line: the slices that carry the change, or why none is named."""
-        before = f"over the {self.baseline_days:g} days before"
+        before = f"over {days_before(self.baseline_days)}"
         against = f"{self.window.text()} now against {self.baseline.text()} {before}"
         if self.finding is Finding.FOUND:
             named = "; ".join(part.text() for part in self.slices[:NAMED_IN_TEXT])
@@ -161,6 +161,11 @@ class Cause:
             return None
 
 
+def days_before(days: float) -> str:
+    """``the day before``, ``the 7 days before``."""
+    return "the day before" if days == 1 else f"the {days:g} days before"
+
+
 def label(key: SliceKey, topic_names: dict[int, str]) -> str:
     """How a slice is named: ``model version gpt-4o-2024-08-06``, ``topic 3 (invoice · vat · receipt)``."""
     value = printable(key.value)
@@ -173,7 +178,7 @@ def label(key: SliceKey, topic_names: dict[int, str]) -> str:
             if name
             else ("no topic" if value == "0" else f"topic {value}")
         )
-    if key.dimension in (SERVICE, VARIANT):
+    if key.dimension == VARIANT:
         return f"{key.dimension} {value or '(none)'}"
     return f"{printable(key.dimension)} {value}"
 

@@ -1,9 +1,9 @@
 """Reading a scope's slices, window against baseline, and explaining its change.
 
-The baseline is the ``baseline_days`` before the window, in whole hours ending at the hour the window starts
-in, from the hourly sums (``ragpulse_slice_hours``). The window is read from the per-request facts when it is
-at most :data:`EXACT_WINDOW` long (an alert's hour is an hour to the second), from the hourly sums otherwise.
-A request's verdict is its best judge's, the one the hallucination alert counts.
+The baseline is the ``baseline_days`` before the window. Each is read from the per-request facts when it is at
+most :data:`EXACT_WINDOW` long (an alert's hour is an hour to the second), else in whole hours from the hourly
+sums (``ragpulse_slice_hours``), a baseline then ending at the hour the window starts in. A request's verdict
+is its best judge's, the one the hallucination alert counts.
 """
 
 from __future__ import annotations
@@ -19,12 +19,10 @@ from ragpulse_scorers.stats import WeightedCount
 from ragpulse_dashboards.rootcause.ranking import Explanation, SliceCounts, SliceKey, explain
 
 EXACT_WINDOW: Final = timedelta(days=2)
-SERVICE: Final = "service"
 VARIANT: Final = "variant"
 # Each dimension's column in ragpulse_request_facts, as a condition on one bound value; configured
 # attributes are read from the Attributes map.
 _CONDITIONS: Final = {
-    SERVICE: "ServiceName = {value}",
     VARIANT: "Variant = {value}",
     "pipeline": "Pipeline = {value}",
     "model": "Model = {value}",
@@ -61,42 +59,45 @@ _SCOPE: Final = (
 
 @dataclass(frozen=True)
 class Scope:
-    """What is explained: one service's variant, one service, or all traffic (None: every one)."""
+    """What is explained: one service's variant, or one service with its variants among the dimensions."""
 
-    service: str | None = None
+    service: str
     variant: str | None = None
 
     def parameters(self) -> dict[str, Any]:
         return {
-            "service": self.service or "",
+            "service": self.service,
             "variant": self.variant or "",
             "variant_all": int(self.variant is None),
         }
 
-    @property
-    def open_dimensions(self) -> tuple[str, ...]:
-        """The scope's own labels that split it further: the service over all traffic, the variant over one
-        service (a variant name means nothing across services)."""
-        if self.service is None:
-            return (SERVICE,)
-        return (VARIANT,) if self.variant is None else ()
-
 
 @dataclass(frozen=True)
 class Period:
-    """A window and the baseline before it."""
+    """A window and the baseline of ``baseline_days`` before it. A span of at most EXACT_WINDOW is read to
+    the microsecond from the facts; a longer one in whole hours from the hourly sums (a baseline then ends at
+    the hour the window starts in, so the two never overlap)."""
 
     start: datetime
     end: datetime
     baseline_days: float
 
     @property
+    def exact_window(self) -> bool:
+        return self.end - self.start <= EXACT_WINDOW
+
+    @property
+    def exact_baseline(self) -> bool:
+        return timedelta(days=self.baseline_days) <= EXACT_WINDOW
+
+    @property
     def baseline_start(self) -> datetime:
-        return _hour(self.start - timedelta(days=self.baseline_days))
+        start = self.start - timedelta(days=self.baseline_days)
+        return start if self.exact_baseline else _hour(start)
 
     @property
     def baseline_end(self) -> datetime:
-        return _hour(self.start)
+        return self.start if self.exact_baseline else _hour(self.start)
 
 
 @dataclass(frozen=True)
@@ -106,20 +107,38 @@ class ScopeCounts:
     slices: list[SliceCounts]
 
 
+_EMPTY: Final = WeightedCount(0.0, 0.0, 0.0, 0.0)
+
+
 def scope_counts(store: Store, scope: Scope, period: Period) -> ScopeCounts:
     """The scope's totals and every slice's counts, in the window and in the baseline."""
-    baseline = _hour_sums(store, scope, period.baseline_start, period.baseline_end)
-    if period.end - period.start <= EXACT_WINDOW:
-        window = _fact_sums(store, scope, period.start, period.end)
+    found = service_counts(store, scope.service, period, variant=scope.variant)
+    return found.get(scope.service, ScopeCounts(_EMPTY, _EMPTY, []))
+
+
+def service_counts(
+    store: Store, service: str | None, period: Period, *, variant: str | None = None
+) -> dict[str, ScopeCounts]:
+    """Per service (every one, or ``service``): its totals and slices, its variants among them unless
+    ``variant`` narrows it to one. Two reads whatever the number of services."""
+    parameters = {"service": service or "", "variant": variant or "", "variant_all": int(variant is None)}
+    variants = variant is None
+    if period.exact_baseline:
+        baseline = _fact_sums(store, parameters, period.baseline_start, period.baseline_end, variants)
     else:
-        window = _hour_sums(store, scope, _hour(period.start), period.end)
-    empty = WeightedCount(0.0, 0.0, 0.0, 0.0)
-    keys = sorted(set(window) | set(baseline))
+        baseline = _hour_sums(store, parameters, period.baseline_start, period.baseline_end, variants)
+    if period.exact_window:
+        window = _fact_sums(store, parameters, period.start, period.end, variants)
+    else:
+        window = _hour_sums(store, parameters, _hour(period.start), period.end, variants)
     total = SliceKey("", "")
-    slices = [
-        SliceCounts(key, window.get(key, empty), baseline.get(key, empty)) for key in keys if key != total
-    ]
-    return ScopeCounts(window.get(total, empty), baseline.get(total, empty), slices)
+    counts = {}
+    for name in sorted(set(window) | set(baseline)):
+        now, before = window.get(name, {}), baseline.get(name, {})
+        keys = sorted((set(now) | set(before)) - {total})
+        slices = [SliceCounts(key, now.get(key, _EMPTY), before.get(key, _EMPTY)) for key in keys]
+        counts[name] = ScopeCounts(now.get(total, _EMPTY), before.get(total, _EMPTY), slices)
+    return counts
 
 
 def explain_scope(
@@ -149,19 +168,19 @@ def slice_residuals(
     parameters: dict[str, Any] = {
         **scope.parameters(),
         "baseline_start": period.baseline_start,
+        "baseline_end": period.baseline_end,
         "window_start": period.start,
         "window_end": period.end,
     }
     bits = []
     for position, key in enumerate(keys):
         parameters[f"value_{position}"] = key.value
-        bits.append(f"if({_condition(key, position, parameters)}, {1 << position}, 0)")
+        bits.append(f"if({condition(key, position, parameters)}, {1 << position}, 0)")
     rows = store.query_dicts(
         f"SELECT ({' + '.join(bits)}) AS members, RequestTime >= {{window_start:DateTime64(9)}} AS now,"
         f" {_FACT_SUMS} FROM {store.table('ragpulse_request_facts')}"
         " WHERE RequestTime >= {baseline_start:DateTime64(9)} AND RequestTime < {window_end:DateTime64(9)}"
-        " AND (RequestTime >= {window_start:DateTime64(9)}"
-        "      OR RequestTime < toStartOfHour({window_start:DateTime64(9)}))"
+        " AND (RequestTime >= {window_start:DateTime64(9)} OR RequestTime < {baseline_end:DateTime64(9)})"
         f" AND {_SCOPE} GROUP BY members, now",
         parameters,
     )
@@ -184,7 +203,8 @@ def slice_residuals(
     return found
 
 
-def _condition(key: SliceKey, position: int, parameters: dict[str, Any]) -> str:
+def condition(key: SliceKey, position: int, parameters: dict[str, Any]) -> str:
+    """The facts' condition for ``key``, its value bound as ``value_{position}`` (which the caller sets)."""
     value = f"{{value_{position}:String}}"
     template = _CONDITIONS.get(key.dimension)
     if template is not None:
@@ -193,39 +213,47 @@ def _condition(key: SliceKey, position: int, parameters: dict[str, Any]) -> str:
     return f"Attributes[{{name_{position}:String}}] = {value}"
 
 
-def _hour_sums(store: Store, scope: Scope, start: datetime, end: datetime) -> dict[SliceKey, WeightedCount]:
+def _hour_sums(
+    store: Store, parameters: dict[str, Any], start: datetime, end: datetime, with_variants: bool
+) -> dict[str, dict[SliceKey, WeightedCount]]:
     table = store.table("ragpulse_slice_hours")
     where = f"Hour >= toStartOfHour({{start:DateTime64(9)}}) AND Hour < {{end:DateTime64(9)}} AND {_SCOPE}"
-    sql = f"SELECT Dimension, Value, {_SUMS} FROM {table} WHERE {where} GROUP BY Dimension, Value"
-    for dimension in scope.open_dimensions:
-        column = "ServiceName" if dimension == SERVICE else "Variant"
+    sql = (
+        f"SELECT ServiceName, Dimension, Value, {_SUMS} FROM {table} WHERE {where}"
+        " GROUP BY ServiceName, Dimension, Value"
+    )
+    if with_variants:
         sql += (
-            f" UNION ALL SELECT '{dimension}' AS Dimension, toString({column}) AS Value, {_SUMS}"
-            f" FROM {table} WHERE {where} AND Dimension = '' GROUP BY Value"
+            f" UNION ALL SELECT ServiceName, '{VARIANT}' AS Dimension, toString(Variant) AS Value, {_SUMS}"
+            f" FROM {table} WHERE {where} AND Dimension = '' GROUP BY ServiceName, Value"
         )
-    return _by_key(store.query_dicts(sql, {**scope.parameters(), "start": start, "end": end}))
+    return _by_service(store.query_dicts(sql, {**parameters, "start": start, "end": end}))
 
 
-def _fact_sums(store: Store, scope: Scope, start: datetime, end: datetime) -> dict[SliceKey, WeightedCount]:
+def _fact_sums(
+    store: Store, parameters: dict[str, Any], start: datetime, end: datetime, with_variants: bool
+) -> dict[str, dict[SliceKey, WeightedCount]]:
     table = store.table("ragpulse_request_facts")
     where = f"RequestTime >= {{start:DateTime64(9)}} AND RequestTime < {{end:DateTime64(9)}} AND {_SCOPE}"
     sql = (
-        f"SELECT slice.1 AS Dimension, slice.2 AS Value, {_FACT_SUMS} FROM {table}"
-        f" ARRAY JOIN {_SLICES_OF_A_FACT} AS slice WHERE {where} GROUP BY Dimension, Value"
+        f"SELECT ServiceName, slice.1 AS Dimension, slice.2 AS Value, {_FACT_SUMS} FROM {table}"
+        f" ARRAY JOIN {_SLICES_OF_A_FACT} AS slice WHERE {where} GROUP BY ServiceName, Dimension, Value"
     )
-    for dimension in scope.open_dimensions:
-        column = "ServiceName" if dimension == SERVICE else "Variant"
+    if with_variants:
         sql += (
-            f" UNION ALL SELECT '{dimension}' AS Dimension, toString({column}) AS Value, {_FACT_SUMS}"
-            f" FROM {table} WHERE {where} GROUP BY Value"
+            f" UNION ALL SELECT ServiceName, '{VARIANT}' AS Dimension, toString(Variant) AS Value,"
+            f" {_FACT_SUMS} FROM {table} WHERE {where} GROUP BY ServiceName, Value"
         )
-    return _by_key(store.query_dicts(sql, {**scope.parameters(), "start": start, "end": end}))
+    return _by_service(store.query_dicts(sql, {**parameters, "start": start, "end": end}))
 
 
-def _by_key(rows: Sequence[Mapping[str, Any]]) -> dict[SliceKey, WeightedCount]:
-    return {
-        SliceKey(str(row["Dimension"]), str(row["Value"])): _count(row) for row in rows if int(row["n"]) > 0
-    }
+def _by_service(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[SliceKey, WeightedCount]]:
+    found: dict[str, dict[SliceKey, WeightedCount]] = {}
+    for row in rows:
+        if int(row["n"]) > 0:
+            key = SliceKey(str(row["Dimension"]), str(row["Value"]))
+            found.setdefault(str(row["ServiceName"]), {})[key] = _count(row)
+    return found
 
 
 def _count(row: Mapping[str, Any]) -> WeightedCount:
