@@ -19,7 +19,7 @@ BENCHMARKS = (
     "bench_directed_sampling",
 )
 # chDB holds one data path per process: benchmarks with a database of their own run in a process of their own.
-SEPARATE_PROCESS = ("bench_queries", "bench_live", "bench_backfill")
+SEPARATE_PROCESS = ("bench_queries", "bench_live", "bench_backfill", "bench_rootcause")
 
 
 def main() -> int:

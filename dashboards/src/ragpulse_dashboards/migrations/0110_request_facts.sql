@@ -40,12 +40,13 @@ ORDER BY (toStartOfHour(RequestTime), ServiceName, Variant, TraceKey, SpanId, Re
 TTL toDateTime(RequestTime) + toIntervalDay(${ttl_days})
 SETTINGS index_granularity = 8192, ttl_only_drop_parts = 1;
 
--- Judged and hallucinated requests per hour, service, variant and slice (Dimension, Value), with the weighted
--- sums of directed sampling (Σw, Σw·y, Σw², Σw²·y). Dimension '' is the whole service and variant. A request
--- with several documents or sources counts once in each of them.
+-- Judged and hallucinated requests per hour, service, pipeline, variant and slice (Dimension, Value), with the
+-- weighted sums of directed sampling (Σw, Σw·y, Σw², Σw²·y). Dimension '' is the whole service, pipeline and
+-- variant. A request with several documents or sources counts once in each of them.
 CREATE TABLE IF NOT EXISTS ${db}.ragpulse_slice_hours (
     Hour DateTime CODEC(Delta, ZSTD(1)),
     ServiceName LowCardinality(String) CODEC(ZSTD(1)),
+    Pipeline LowCardinality(String) CODEC(ZSTD(1)),
     Variant LowCardinality(String) CODEC(ZSTD(1)),
     Dimension LowCardinality(String) CODEC(ZSTD(1)),
     Value String CODEC(ZSTD(1)),
@@ -57,18 +58,19 @@ CREATE TABLE IF NOT EXISTS ${db}.ragpulse_slice_hours (
     SquaredWeightedHallucinated Float64 CODEC(ZSTD(1))
 ) ENGINE = SummingMergeTree()
 PARTITION BY toDate(Hour)
-ORDER BY (Hour, ServiceName, Variant, Dimension, Value)
+ORDER BY (Hour, ServiceName, Pipeline, Variant, Dimension, Value)
 TTL Hour + toIntervalDay(${ttl_days})
 SETTINGS index_granularity = 8192, ttl_only_drop_parts = 1;
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.ragpulse_slice_hours_mv
 TO ${db}.ragpulse_slice_hours
-AS SELECT toStartOfHour(RequestTime) AS Hour, ServiceName, Variant, slice.1 AS Dimension, slice.2 AS Value,
+AS SELECT toStartOfHour(RequestTime) AS Hour, ServiceName, Pipeline, Variant, slice.1 AS Dimension,
+          slice.2 AS Value,
           sum(Sign) AS Judged, sum(Sign * y) AS Hallucinated, sum(Sign * w) AS Weights,
           sum(Sign * w * y) AS WeightedHallucinated, sum(Sign * w * w) AS SquaredWeights,
           sum(Sign * w * w * y) AS SquaredWeightedHallucinated
 FROM (
-    SELECT RequestTime, ServiceName, Variant, Sign, Hallucinated AS y, Weight AS w,
+    SELECT RequestTime, ServiceName, Pipeline, Variant, Sign, Hallucinated AS y, Weight AS w,
            arrayFilter(pair -> pair.1 = '' OR pair.2 != '', arrayConcat(
                [('', ''), ('pipeline', toString(Pipeline)), ('model', toString(Model)),
                 ('model version', toString(ModelVersion)), ('template version', toString(TemplateVersion)),
@@ -80,7 +82,7 @@ FROM (
     FROM ${db}.ragpulse_request_facts
 )
 ARRAY JOIN slices AS slice
-GROUP BY Hour, ServiceName, Variant, Dimension, Value;
+GROUP BY Hour, ServiceName, Pipeline, Variant, Dimension, Value;
 
 -- Question topics, learnt without a model from the questions' words (ragpulse_dashboards.rootcause.topics):
 -- one row per topic of each fitted topic model, named by its top words. Terms and Weights are the topic's

@@ -5,7 +5,8 @@ overlap for writes that land late) is joined, in the database, with its request 
 version, context documents and their sources, question), its trace's spans (the model asked for and the one
 that answered, the configured attributes of its root span or resource) and its question's topic, and written
 with Sign = 1; a request counted before under an older verdict gets that row again with Sign = -1. A day of
-requests is one statement, so a backlog of a month is thirty.
+requests is one statement, so a backlog of a month is thirty. Verdicts from before requests had a SpanId
+(empty) name their trace's request that started at their request time.
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ requests AS (
            cityHash64(any(Question)) AS QuestionKey
     FROM {requests}
     WHERE Timestamp >= {start:DateTime64(9)} AND Timestamp < {end:DateTime64(9)}
-      AND (cityHash64(TraceId), SpanId) IN (SELECT TraceKey, SpanId FROM fresh)
+      AND cityHash64(TraceId) IN (SELECT TraceKey FROM fresh)
     GROUP BY TraceId, SpanId, at
 ),
 models AS (
@@ -124,8 +125,8 @@ SELECT f.RequestTime, r.TraceId, f.TraceKey, f.SpanId, f.ServiceName, f.Pipeline
        toInt8(1) AS Sign
 FROM fresh AS f
 LEFT JOIN requests AS r
-    ON cityHash64(r.TraceId) = f.TraceKey AND r.SpanId = f.SpanId
-       AND r.at = toUnixTimestamp64Micro(f.RequestTime)
+    ON cityHash64(r.TraceId) = f.TraceKey AND r.at = toUnixTimestamp64Micro(f.RequestTime)
+       AND (r.SpanId = f.SpanId OR f.SpanId = '')
 LEFT JOIN models AS m ON m.TraceId = r.TraceId
 LEFT JOIN roots AS o ON o.TraceId = r.TraceId AND o.SpanId = r.SpanId
 LEFT JOIN topics AS t ON t.QuestionKey = r.QuestionKey
