@@ -12,6 +12,7 @@ from ragpulse_core.store import Store
 from ragpulse_dashboards.alerts import evaluate_alerts, load_alerts
 from ragpulse_dashboards.alerts.rules import HALLUCINATION_RATE, SUPPORT_DROP
 from ragpulse_dashboards.commands.views import listing
+from ragpulse_dashboards.report import collect_report, render_html, render_terminal
 from ragpulse_dashboards.rootcause.cause import Cause
 from ragpulse_dashboards.rootcause.facts import update_facts
 from ragpulse_dashboards.rootcause.ranking import Finding
@@ -85,12 +86,17 @@ def test_the_alert_names_the_model_version_made_worse_everywhere_it_is_told(
     assert (named["dimension"], named["value"], named["new"]) == (MODEL, version, False)
     assert named["window"]["low"] > named["baseline"]["high"] and named["share"] > 0
 
-    # Stored with the alert, and in `ragpulse alerts`.
+    # Stored with the alert, in `ragpulse alerts` and in the report's alerts, terminal and HTML.
     [stored] = [record for record in load_alerts(store) if record.key.rule == HALLUCINATION_RATE]
     assert stored.cause == alert.cause
-    console = Console(width=100, record=True)
-    console.print(listing([stored]))
-    assert f"Where: model version {version}" in " ".join(console.export_text().split())
+    for printed in (listing([stored]), None):
+        console = Console(width=100, record=True)
+        if printed is None:
+            render_terminal(collect_report(store, now - timedelta(hours=1)), console)
+        else:
+            console.print(printed)
+        assert f"Where: model version {version}" in " ".join(console.export_text().split())
+    assert said in render_html(collect_report(store, now - timedelta(hours=1)))
 
 
 def test_a_change_spread_over_the_traffic_names_no_slice(store: Store, receivers: list[Receiver]) -> None:

@@ -75,6 +75,7 @@ from ragpulse_dashboards.report.rootcause_html import (
 )
 from ragpulse_dashboards.report.services import ServiceRow, hallucination_alert_firing, service_rows
 from ragpulse_dashboards.report.svg import Bar, Point, Threshold, bar_chart, line_chart
+from ragpulse_dashboards.rootcause.cause import cause_line
 from ragpulse_dashboards.rootcause.figures import RequestRef
 
 _STYLE = """
@@ -483,7 +484,7 @@ def _alerts_card(data: ReportData) -> str:
     rows = [
         [
             f"<span class='{'bad' if alert.state == FIRING else 'good'}'>{html_text(alert.state)}</span>",
-            html_text(alert.summary),
+            html_text(alert.summary) + _where(alert.cause),
             f"<span class='mono'>{html_text(alert_key(alert))}</span>",
             f"<span class='{'bad' if alert.state == FIRING else ''}'>{html_text(alert_value(alert))}</span>",
             html_text(alert_threshold(alert)),
@@ -497,6 +498,12 @@ def _alerts_card(data: ReportData) -> str:
         [False, False, False, True, False, False],
     )
     return _card(alerts_heading(len(data.firing_alerts), len(data.resolved_alerts)), table)
+
+
+def _where(stored: str) -> str:
+    """Under an alert on answers: where its change sits."""
+    where = cause_line(stored)
+    return f"<br><span class='muted'>{html_text(where)}</span>" if where else ""
 
 
 def _notifications_card(data: ReportData) -> str:

@@ -49,7 +49,7 @@ from ragpulse_dashboards.report.people import (
     figures_cells,
 )
 from ragpulse_dashboards.report.services import hallucination_alert_firing
-from ragpulse_dashboards.rootcause.cause import days_before
+from ragpulse_dashboards.rootcause.cause import cause_line, days_before
 from ragpulse_dashboards.rootcause.figures import RootCauseFigures
 
 
@@ -251,9 +251,11 @@ def _alerts_table(data: ReportData) -> Table:
         table.add_column(column, no_wrap=column != "alert")
     for alert in data.alerts:
         style = "red" if alert.state == FIRING else "green"
+        where = cause_line(alert.cause)
+        said = f"{shown(alert.summary)}\n{shown(where)}" if where else shown(alert.summary)
         table.add_row(
             f"[{style}]{shown(alert.state)}[/{style}]",
-            f"{shown(alert.summary)}\n[dim]{escape(alert_key(alert))}[/dim]",
+            f"{said}\n[dim]{escape(alert_key(alert))}[/dim]",
             alert_since(alert),
             style="red" if alert.state == FIRING else None,
         )

@@ -161,6 +161,12 @@ class Cause:
             return None
 
 
+def cause_line(stored: str) -> str:
+    """A stored cause's one line ("" when the alert has none)."""
+    cause = Cause.from_json(stored)
+    return cause.text() if cause is not None else ""
+
+
 def days_before(days: float) -> str:
     """``the day before``, ``the 7 days before``."""
     return "the day before" if days == 1 else f"the {days:g} days before"
