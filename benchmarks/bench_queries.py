@@ -38,7 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -535,6 +535,8 @@ def _goal(label: str) -> float:
 
 def show(title: str, after: Timings, before: Timings) -> None:
     """Each query's median per window, beside the previous version's and the ratio of the two."""
+    if not after:
+        return
     labels = list(next(iter(after.values()))[1])
     table = Table(title=title)
     table.add_column("query")
@@ -615,6 +617,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--compare", metavar="REF", help="this tree's SQL against REF's on the current schema, same rows"
     )
+    parser.add_argument("--match", default="", help="only the queries whose name holds this text")
     args = parser.parse_args(argv)
 
     panels_by_size: dict[int, tuple[Timings, Timings]] = {}
@@ -646,8 +649,8 @@ def _run_size(
         added = rescore(after)
         console.print(f"the last day re-scored: {added:,} score rows in unmerged parts" if added else "")
         panels = measure_alternating(
-            [*panel_queries(after, None), *rule_queries(after, None)],
-            [*panel_queries(after, args.compare), *rule_queries(after, args.compare)],
+            _chosen([*panel_queries(after, None), *rule_queries(after, None)], args.match),
+            _chosen([*panel_queries(after, args.compare), *rule_queries(after, args.compare)], args.match),
             spans,
             args.runs,
         )
@@ -657,7 +660,10 @@ def _run_size(
             *panels,
         )
         application = measure_alternating(
-            list(application_queries(after)), list(application_queries(after, args.compare)), spans, args.runs
+            _chosen(application_queries(after), args.match),
+            _chosen(application_queries(after, args.compare), args.match),
+            spans,
+            args.runs,
         )
         show(
             f"{requests:,} requests · report and built-in alert job: {args.compare} (before) and this tree,"
@@ -665,19 +671,30 @@ def _run_size(
             *application,
         )
         return panels, application
-    current = [*panel_queries(after, None), *rule_queries(after, None)]
+    current = _chosen([*panel_queries(after, None), *rule_queries(after, None)], args.match)
     baseline = (
         {}
         if before is None
         else measure(
-            [*panel_queries(before, args.baseline), *rule_queries(before, args.baseline)], spans, args.runs
+            _chosen(
+                [*panel_queries(before, args.baseline), *rule_queries(before, args.baseline)], args.match
+            ),
+            spans,
+            args.runs,
         )
     )
     panels = (measure(current, spans, args.runs), baseline)
     show(f"{requests:,} requests · dashboard panels, variables and alert rules", *panels)
-    application: tuple[Timings, Timings] = (measure(list(application_queries(after)), spans, args.runs), {})
+    application: tuple[Timings, Timings] = (
+        measure(_chosen(application_queries(after), args.match), spans, args.runs),
+        {},
+    )
     show(f"{requests:,} requests · report and built-in alert job", *application)
     return panels, application
+
+
+def _chosen(queries: Iterable[Query], text: str) -> list[Query]:
+    return [query for query in queries if text in query.name]
 
 
 if __name__ == "__main__":

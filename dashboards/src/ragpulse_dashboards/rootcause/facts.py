@@ -12,6 +12,7 @@ requests is one statement, so a backlog of a month is thirty. Verdicts from befo
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
@@ -79,29 +80,21 @@ requests AS (
       AND cityHash64(TraceId) IN (SELECT TraceKey FROM fresh)
     GROUP BY TraceId, SpanId, at
 ),
-models AS (
+spans AS (
     SELECT TraceId,
            anyIf(SpanAttributes[{request_model:String}], SpanAttributes[{request_model:String}] != '')
                AS AskedModel,
            anyIf(SpanAttributes[{model_name:String}], SpanAttributes[{model_name:String}] != '')
                AS NamedModel,
            anyIf(SpanAttributes[{response_model:String}], SpanAttributes[{response_model:String}] != '')
-               AS AnsweredModel
+               AS AnsweredModel,
+           groupArrayIf((SpanId, arrayMap(name -> if(mapContains(SpanAttributes, name), SpanAttributes[name],
+                        ResourceAttributes[name]), {attributes:Array(String)})),
+                        (TraceId, SpanId) IN (SELECT TraceId, SpanId FROM requests)) AS roots
     FROM {spans}
     WHERE Timestamp >= {start:DateTime64(9)} AND Timestamp < {spans_end:DateTime64(9)}
       AND TraceId IN (SELECT TraceId FROM requests)
-      AND (mapContains(SpanAttributes, {request_model:String})
-           OR mapContains(SpanAttributes, {model_name:String})
-           OR mapContains(SpanAttributes, {response_model:String}))
     GROUP BY TraceId
-),
-roots AS (
-    SELECT TraceId, SpanId, any(arrayMap(name -> if(mapContains(SpanAttributes, name), SpanAttributes[name],
-           ResourceAttributes[name]), {attributes:Array(String)})) AS values
-    FROM {spans}
-    WHERE Timestamp >= {start:DateTime64(9)} AND Timestamp < {end:DateTime64(9)}
-      AND (TraceId, SpanId) IN (SELECT TraceId, SpanId FROM requests)
-    GROUP BY TraceId, SpanId
 ),
 topics AS (
     SELECT QuestionKey, any(Topic) AS Topic FROM {question_topics}
@@ -120,15 +113,14 @@ SELECT f.RequestTime, r.TraceId, f.TraceKey, f.SpanId, f.ServiceName, f.Pipeline
            arrayMap(chunk -> JSONExtractString(chunk, 'source'), JSONExtractArrayRaw(r.Context)))) AS Sources,
        mapFilter((name, value) -> value != '',
            mapFromArrays({attributes:Array(String)},
-               if(length(o.values) = length({attributes:Array(String)}), o.values,
-                  arrayResize(CAST([], 'Array(String)'), length({attributes:Array(String)}))))) AS Attributes,
+               arrayResize(arrayFirst(root -> root.1 = r.SpanId, m.roots).2,
+                           length({attributes:Array(String)}), ''))) AS Attributes,
        toInt8(1) AS Sign
 FROM fresh AS f
 LEFT JOIN requests AS r
     ON cityHash64(r.TraceId) = f.TraceKey AND r.at = toUnixTimestamp64Micro(f.RequestTime)
        AND (r.SpanId = f.SpanId OR f.SpanId = '')
-LEFT JOIN models AS m ON m.TraceId = r.TraceId
-LEFT JOIN roots AS o ON o.TraceId = r.TraceId AND o.SpanId = r.SpanId
+LEFT JOIN spans AS m ON m.TraceId = r.TraceId
 LEFT JOIN topics AS t ON t.QuestionKey = r.QuestionKey
 UNION ALL
 SELECT RequestTime, TraceId, TraceKey, SpanId, ServiceName, Pipeline, Variant, SessionId, Judge, JudgeRank,
@@ -143,7 +135,10 @@ WHERE (TraceKey, SpanId, RequestTime) IN (SELECT TraceKey, SpanId, RequestTime F
 class FactsUpdate:
     days: int
     questions: int
+    """Distinct questions given a topic."""
     topics: int
+    topics_s: float
+    """Seconds spent learning topics and giving questions one."""
 
 
 def update_facts(
@@ -153,23 +148,25 @@ def update_facts(
     0 fits)."""
     shard = shard or Shard()
     now = (now or datetime.now(UTC)).astimezone(UTC)
+    started = time.perf_counter()
     fitted = topic_store.latest_model(store)
     if shard.index == 0 and topic_store.fit_due(store, fitted, settings, now):
         fitted = topic_store.fit_model(store, settings, now, fitted) or fitted
+    topics_s = time.perf_counter() - started
     since_us = max(0, _newest_counted_us(store, shard) - int(OVERLAP.total_seconds() * 1_000_000))
     days = _changed_days(store, since_us, shard)
     questions = 0
-    for day in days:
-        start = datetime(day.year, day.month, day.day, tzinfo=UTC)
-        end = start + timedelta(days=1)
+    for start, end in days:
         if fitted is not None:
+            assigning = time.perf_counter()
             questions += topic_store.assign_questions(store, fitted, start, end)
+            topics_s += time.perf_counter() - assigning
         store.command(_statement(store), _parameters(settings, fitted, shard, start, end, since_us))
     if days:
         logger.info(
             "root cause: facts of %d day(s) updated, %d new question(s) given a topic", len(days), questions
         )
-    return FactsUpdate(len(days), questions, len(fitted.model.topics) if fitted is not None else 0)
+    return FactsUpdate(len(days), questions, len(fitted.model.topics) if fitted is not None else 0, topics_s)
 
 
 def _shard_condition(shard: Shard) -> str:
@@ -187,13 +184,20 @@ def _newest_counted_us(store: Store, shard: Shard) -> int:
     return int(newest or 0)
 
 
-def _changed_days(store: Store, since_us: int, shard: Shard) -> list[Any]:
+def _changed_days(store: Store, since_us: int, shard: Shard) -> list[tuple[datetime, datetime]]:
+    """Per day holding a verdict judged after ``since_us``, the span of those verdicts' requests: a run a
+    minute after the last reads minutes of requests and spans, a backlog a day at a time."""
     rows = store.query(
-        f"SELECT DISTINCT toDate(RequestTime) AS day FROM {store.table('ragpulse_request_verdicts')}"
-        f" WHERE {_JUDGED_US} > {{since_us:UInt64}} AND {_shard_condition(shard)} ORDER BY day",
+        "SELECT toDate(RequestTime) AS day, min(RequestTime), max(RequestTime)"
+        f" FROM {store.table('ragpulse_request_verdicts')}"
+        f" WHERE {_JUDGED_US} > {{since_us:UInt64}} AND {_shard_condition(shard)} GROUP BY day ORDER BY day",
         {"since_us": since_us, "shards": shard.count, "shard": shard.index},
     )
-    return [row[0] for row in rows]
+    return [(_utc(first), _utc(last) + timedelta(microseconds=1)) for _, first, last in rows]
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def _statement(store: Store) -> str:

@@ -19,6 +19,8 @@ from ragpulse_dashboards.rootcause.topic_store import topic_names
 # Topics listed per service (new ones first, then the most asked), and example requests per topic.
 TOPICS_SHOWN: Final = 12
 EXAMPLES: Final = 3
+# Examples are the topic's recent requests: reading a month of them would cost the month's facts.
+EXAMPLES_FROM: Final = timedelta(days=1)
 
 
 @dataclass(frozen=True)
@@ -127,7 +129,7 @@ def _topic_rows(service: str, slices: Any, names: dict[int, str]) -> list[TopicR
 
 
 def _with_examples(store: Store, period: Period, rows: list[TopicRow]) -> list[TopicRow]:
-    """Each topic with a few of its requests in the window, unsupported ones first."""
+    """Each topic with a few of its requests in the window's last EXAMPLES_FROM, unsupported ones first."""
     if not rows:
         return rows
     picked = store.query(
@@ -141,7 +143,7 @@ def _with_examples(store: Store, period: Period, rows: list[TopicRow]) -> list[T
         "  ORDER BY bad DESC, at DESC"
         ") GROUP BY ServiceName, Topic",
         {
-            "start": period.start,
+            "start": max(period.start, period.end - EXAMPLES_FROM),
             "end": period.end,
             "examples": EXAMPLES,
             "topics": [(row.service, row.topic) for row in rows],
@@ -173,17 +175,31 @@ def _with_examples(store: Store, period: Period, rows: list[TopicRow]) -> list[T
 def conversation_rates(
     store: Store, since: datetime, now: datetime, service: str | None
 ) -> list[ConversationRate]:
-    """Per service: conversations with a judged answer in [since, now], and those with an unsupported one."""
-    since, now = _aware(since), _aware(now)
+    """Per service: conversations with a judged answer in [since, now], and those with an unsupported one.
+    Whole days are read from each conversation's daily sums, the hours at either end from the facts."""
+    since, now = _aware(since), _aware(now) + timedelta(microseconds=1)
+    first_day = (since + timedelta(days=1) - timedelta(microseconds=1)).replace(
+        hour=0, minute=0, second=0, microsecond=0
+    )
+    last_day = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    scope = "({service:String} = '' OR ServiceName = {service:String})"
     rows = store.query(
         "SELECT ServiceName, count(), countIf(unsupported > 0) FROM ("
-        "  SELECT ServiceName, SessionId, sum(Sign) AS judged, sum(Sign * Hallucinated) AS unsupported"
-        f"  FROM {store.table('ragpulse_request_facts')}"
-        "  WHERE RequestTime >= {since:DateTime64(9)} AND RequestTime < {now:DateTime64(9)}"
-        "  AND SessionId != '' AND ({service:String} = '' OR ServiceName = {service:String})"
-        "  GROUP BY ServiceName, SessionId HAVING judged > 0"
+        "  SELECT ServiceName, SessionKey, sum(judged) AS judged, sum(unsupported) AS unsupported FROM ("
+        "    SELECT ServiceName, SessionKey, Judged AS judged, Unsupported AS unsupported"
+        f"   FROM {store.table('ragpulse_session_days')}"
+        "    WHERE Day >= toDate({first_day:DateTime64(9)}) AND Day < toDate({last_day:DateTime64(9)})"
+        f"   AND {scope}"
+        "    UNION ALL SELECT ServiceName, cityHash64(SessionId) AS SessionKey, Sign AS judged,"
+        "    Sign * Hallucinated AS unsupported"
+        f"   FROM {store.table('ragpulse_request_facts')}"
+        "    WHERE RequestTime >= {since:DateTime64(9)} AND RequestTime < {now:DateTime64(9)}"
+        "    AND SessionId != ''"
+        "    AND NOT (RequestTime >= {first_day:DateTime64(9)} AND RequestTime < {last_day:DateTime64(9)})"
+        f"   AND {scope}"
+        "  ) GROUP BY ServiceName, SessionKey HAVING judged > 0"
         ") GROUP BY ServiceName ORDER BY ServiceName",
-        {"since": since, "now": now + timedelta(microseconds=1), "service": service or ""},
+        {"since": since, "now": now, "first_day": first_day, "last_day": last_day, "service": service or ""},
     )
     return [ConversationRate(str(name), int(total), int(bad)) for name, total, bad in rows]
 

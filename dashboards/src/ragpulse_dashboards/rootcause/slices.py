@@ -1,9 +1,10 @@
 """Reading a scope's slices, window against baseline, and explaining its change.
 
-The baseline is the ``baseline_days`` before the window. Each is read from the per-request facts when it is at
-most :data:`EXACT_WINDOW` long (an alert's hour is an hour to the second), else in whole hours from the hourly
-sums (``ragpulse_slice_hours``), a baseline then ending at the hour the window starts in. A request's verdict
-is its best judge's, the one the hallucination alert counts.
+The baseline is the ``baseline_days`` before the window. Each is read from the per-request facts when it is
+at most :data:`EXACT_WINDOW` long (an alert's hour is an hour to the second), else in whole hours (a baseline
+then ending at the hour the window starts in): whole days from the daily sums (``ragpulse_slice_days``), the
+hours at either end from the hourly ones (``ragpulse_slice_hours``). A request's verdict is its best judge's,
+the one the hallucination alert counts.
 """
 
 from __future__ import annotations
@@ -75,8 +76,8 @@ class Scope:
 @dataclass(frozen=True)
 class Period:
     """A window and the baseline of ``baseline_days`` before it. A span of at most EXACT_WINDOW is read to
-    the microsecond from the facts; a longer one in whole hours from the hourly sums (a baseline then ends at
-    the hour the window starts in, so the two never overlap)."""
+    the microsecond from the facts; a longer one in whole hours (a longer window from the hour it starts in),
+    and a baseline ends where its window starts, so the two never overlap."""
 
     start: datetime
     end: datetime
@@ -91,13 +92,18 @@ class Period:
         return timedelta(days=self.baseline_days) <= EXACT_WINDOW
 
     @property
+    def window_start(self) -> datetime:
+        """Where the window is read from: its start, or the hour it starts in when read in hours."""
+        return self.start if self.exact_window else _hour(self.start)
+
+    @property
     def baseline_start(self) -> datetime:
-        start = self.start - timedelta(days=self.baseline_days)
+        start = self.window_start - timedelta(days=self.baseline_days)
         return start if self.exact_baseline else _hour(start)
 
     @property
     def baseline_end(self) -> datetime:
-        return self.start if self.exact_baseline else _hour(self.start)
+        return self.window_start if self.exact_baseline else _hour(self.window_start)
 
 
 @dataclass(frozen=True)
@@ -122,15 +128,14 @@ def service_counts(
     """Per service (every one, or ``service``): its totals and slices, its variants among them unless
     ``variant`` narrows it to one. Two reads whatever the number of services."""
     parameters = {"service": service or "", "variant": variant or "", "variant_all": int(variant is None)}
-    variants = variant is None
     if period.exact_baseline:
-        baseline = _fact_sums(store, parameters, period.baseline_start, period.baseline_end, variants)
+        baseline = _fact_sums(store, parameters, period.baseline_start, period.baseline_end)
     else:
-        baseline = _hour_sums(store, parameters, period.baseline_start, period.baseline_end, variants)
+        baseline = _summed_sums(store, parameters, period.baseline_start, period.baseline_end)
     if period.exact_window:
-        window = _fact_sums(store, parameters, period.start, period.end, variants)
+        window = _fact_sums(store, parameters, period.start, period.end)
     else:
-        window = _hour_sums(store, parameters, _hour(period.start), period.end, variants)
+        window = _summed_sums(store, parameters, period.window_start, period.end)
     total = SliceKey("", "")
     counts = {}
     for name in sorted(set(window) | set(baseline)):
@@ -169,7 +174,7 @@ def slice_residuals(
         **scope.parameters(),
         "baseline_start": period.baseline_start,
         "baseline_end": period.baseline_end,
-        "window_start": period.start,
+        "window_start": period.window_start,
         "window_end": period.end,
     }
     bits = []
@@ -213,37 +218,53 @@ def condition(key: SliceKey, position: int, parameters: dict[str, Any]) -> str:
     return f"Attributes[{{name_{position}:String}}] = {value}"
 
 
-def _hour_sums(
-    store: Store, parameters: dict[str, Any], start: datetime, end: datetime, with_variants: bool
+_COLUMNS: Final = (
+    "Judged, Hallucinated, Weights, WeightedHallucinated, SquaredWeights, SquaredWeightedHallucinated"
+)
+
+
+def _summed_sums(
+    store: Store, parameters: dict[str, Any], start: datetime, end: datetime
 ) -> dict[str, dict[SliceKey, WeightedCount]]:
-    table = store.table("ragpulse_slice_hours")
-    where = f"Hour >= toStartOfHour({{start:DateTime64(9)}}) AND Hour < {{end:DateTime64(9)}} AND {_SCOPE}"
+    """Hourly from ``start`` (an hour) to ``end``: whole days from the daily sums, the hours before the first
+    whole day and after the last from the hourly sums."""
+    days, hours = store.table("ragpulse_slice_days"), store.table("ragpulse_slice_hours")
+    first_day, last_day = _day(start + timedelta(days=1) - timedelta(microseconds=1)), _day(end)
+    in_days = "Day >= toDate({first_day:DateTime64(9)}) AND Day < toDate({last_day:DateTime64(9)})"
+    in_hours = (
+        "Hour >= {start:DateTime64(9)} AND Hour < {end:DateTime64(9)}"
+        " AND NOT (Hour >= {first_day:DateTime64(9)} AND Hour < {last_day:DateTime64(9)})"
+    )
+    columns = f"ServiceName, Variant, Dimension AS dim, Value AS val, {_COLUMNS}"
+    rows = (
+        f"SELECT {columns} FROM {days} WHERE {in_days} AND {_SCOPE}"
+        f" UNION ALL SELECT {columns} FROM {hours} WHERE {in_hours} AND {_SCOPE}"
+    )
+    # One read: a variant is a slice too, from the rows of its whole scope (Dimension '').
     sql = (
-        f"SELECT ServiceName, Dimension, Value, {_SUMS} FROM {table} WHERE {where}"
+        f"SELECT ServiceName, pair.1 AS Dimension, pair.2 AS Value, {_SUMS} FROM ({rows})"
+        f" ARRAY JOIN if(dim = '' AND {{variant_all:UInt8}} = 1,"
+        f" [('', ''), ('{VARIANT}', toString(Variant))], [(toString(dim), val)]) AS pair"
         " GROUP BY ServiceName, Dimension, Value"
     )
-    if with_variants:
-        sql += (
-            f" UNION ALL SELECT ServiceName, '{VARIANT}' AS Dimension, toString(Variant) AS Value, {_SUMS}"
-            f" FROM {table} WHERE {where} AND Dimension = '' GROUP BY ServiceName, Value"
-        )
-    return _by_service(store.query_dicts(sql, {**parameters, "start": start, "end": end}))
+    bounds = {"start": start, "end": end, "first_day": first_day, "last_day": last_day}
+    return _by_service(store.query_dicts(sql, {**parameters, **bounds}))
 
 
 def _fact_sums(
-    store: Store, parameters: dict[str, Any], start: datetime, end: datetime, with_variants: bool
+    store: Store, parameters: dict[str, Any], start: datetime, end: datetime
 ) -> dict[str, dict[SliceKey, WeightedCount]]:
-    table = store.table("ragpulse_request_facts")
-    where = f"RequestTime >= {{start:DateTime64(9)}} AND RequestTime < {{end:DateTime64(9)}} AND {_SCOPE}"
-    sql = (
-        f"SELECT ServiceName, slice.1 AS Dimension, slice.2 AS Value, {_FACT_SUMS} FROM {table}"
-        f" ARRAY JOIN {_SLICES_OF_A_FACT} AS slice WHERE {where} GROUP BY ServiceName, Dimension, Value"
+    """To the microsecond from the facts, in one read: a variant is a slice too unless the scope is one."""
+    slices = (
+        f"arrayConcat({_SLICES_OF_A_FACT},"
+        f" if({{variant_all:UInt8}} = 1, [('{VARIANT}', toString(Variant))], []))"
     )
-    if with_variants:
-        sql += (
-            f" UNION ALL SELECT ServiceName, '{VARIANT}' AS Dimension, toString(Variant) AS Value,"
-            f" {_FACT_SUMS} FROM {table} WHERE {where} GROUP BY ServiceName, Value"
-        )
+    sql = (
+        f"SELECT ServiceName, slice.1 AS Dimension, slice.2 AS Value, {_FACT_SUMS}"
+        f" FROM {store.table('ragpulse_request_facts')} ARRAY JOIN {slices} AS slice"
+        f" WHERE RequestTime >= {{start:DateTime64(9)}} AND RequestTime < {{end:DateTime64(9)}} AND {_SCOPE}"
+        " GROUP BY ServiceName, Dimension, Value"
+    )
     return _by_service(store.query_dicts(sql, {**parameters, "start": start, "end": end}))
 
 
@@ -275,3 +296,7 @@ def _added(counts: Any) -> WeightedCount:
 def _hour(moment: datetime) -> datetime:
     aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
     return aware.replace(minute=0, second=0, microsecond=0)
+
+
+def _day(moment: datetime) -> datetime:
+    return _hour(moment).replace(hour=0)
