@@ -2,11 +2,13 @@
 example RAG-Fusion service sends its questions over real OTLP/HTTP to the collector, the free judge scores
 them, the root-cause job writes their facts, and a person signed in to the live page opens a request (its
 waterfall, its variations and rankings, the fused chunks and each sentence's evidence) and a conversation
-(its turns and their verdicts). Screenshots are written next to the test's temporary files."""
+(its turns and their verdicts). Screenshots are written next to the test's temporary files, and under
+$RAGPULSE_SCREENSHOTS when set."""
 
 from __future__ import annotations
 
 import base64
+import os
 import subprocess
 import sys
 import time
@@ -35,7 +37,7 @@ def demo_page(store: Store, collector: CollectorServer) -> Iterator[LivePage]:
     """The demo's kind of traffic, judged, with its facts; and the live page over it."""
     subprocess.run(
         [sys.executable, "-m", "ragpulse_example", "--endpoint", collector.url, "--requests", str(REQUESTS),
-         "--inject", "A=0.1,B=0.3", "--drift", "B=0.5", "--seed", "3"],
+         "--inject", "A=0.1,B=0.3", "--seed", "3"],
         check=True, capture_output=True, timeout=180,
     )  # fmt: skip
     deadline = time.monotonic() + 60
@@ -54,9 +56,14 @@ def _text(tab: DevTools) -> str:
 
 
 def _screenshot(tab: DevTools, path: Path) -> Path:
-    """The whole page as the signed-in tab shows it."""
+    """The whole page as the signed-in tab shows it; also under RAGPULSE_SCREENSHOTS when that names a folder
+    (``RAGPULSE_SCREENSHOTS=docs/img`` refreshes the documentation's pictures)."""
     shot = tab.command("Page.captureScreenshot", format="png", captureBeyondViewport=True)
-    path.write_bytes(base64.b64decode(shot["data"]))
+    png = base64.b64decode(shot["data"])
+    path.write_bytes(png)
+    kept = os.environ.get("RAGPULSE_SCREENSHOTS")
+    if kept:
+        Path(kept, path.name).write_bytes(png)
     return path
 
 

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from ragpulse_core.store import Store
 from ragpulse_dashboards.live import LivePage
 from ragpulse_dashboards.report.details import judged_sentences
+from ragpulse_dashboards.review.trace import MAX_SPANS
 from ragpulse_dashboards.rootcause.cause import Cause
 from ragpulse_dashboards.rootcause.facts import update_facts
 from ragpulse_dashboards.settings import RootCauseSettings
@@ -133,3 +134,48 @@ def test_stored_causes_and_judge_details_of_any_shape_read_as_something_or_nothi
     text = json.dumps(value)
     assert Cause.from_json(text) is None or isinstance(Cause.from_json(text), Cause)
     assert isinstance(judged_sentences(text), list)
+
+
+def test_a_trace_of_ten_thousand_spans_and_megabyte_names_opens_bounded(
+    page: tuple[LivePage, str], store: Store
+) -> None:
+    """A hostile trace costs the request page one bounded read: at most MAX_SPANS bars, names cut, the spans
+    left out said (at least how many), unicode shown as written."""
+    running, trace = page
+    at = minutes_ago(30)
+    huge = "\u0645\u0631\u062d\u0628\u0627 ü 🧪" + "x" * 1_000_000
+    store.insert(
+        "otel_traces",
+        [[at + timedelta(microseconds=10 * i), trace, f"{i:016x}", trace[:16] if i % 2 else f"{i - 1:016x}",
+          huge if i == 7 else f"step {i} 🧪", "Internal", SERVICE, {}, {}, 1_000, "Ok"]
+         for i in range(1, 10_001)],
+        SPAN_COLUMNS,
+    )  # fmt: skip
+    cookie = signed_in_cookie(running.url)
+
+    answer = fetch(running.url, _paths(store, trace)[-1], headers={"Cookie": cookie})
+
+    assert answer.status == 200 and len(answer.body) < 400_000
+    assert answer.body.count("<rect") <= MAX_SPANS + 5
+    assert "more span(s) of this request are not drawn" in answer.body and "at least" in answer.body
+    assert "\u0645\u0631\u062d\u0628\u0627 ü 🧪" in answer.body and "step 1 🧪" in answer.body
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"trace": "' OR 1=1 --", "span": "x", "at": "1"},
+        {"trace": "../../etc/passwd", "span": "%00", "at": "-1"},
+        {"trace": "a" * 10_000, "span": "\u202e", "at": "9" * 40},
+        {"trace": "abc", "span": "", "at": "nan"},
+    ],
+)
+def test_a_request_named_by_hostile_ids_is_refused_or_not_found(
+    page: tuple[LivePage, str], query: dict[str, str]
+) -> None:
+    running, _ = page
+    answer = fetch(
+        running.url, f"/review/request?{urlencode(query)}", headers={"Cookie": signed_in_cookie(running.url)}
+    )
+    assert answer.status in (400, 404), (query, answer.status, answer.body[:300])
+    assert "<script" not in answer.body and "\u202e" not in answer.body

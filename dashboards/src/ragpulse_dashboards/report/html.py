@@ -115,7 +115,7 @@ ol.sentences li{margin:4px 0}.flag{color:#b91c1c;font-size:12px;margin-left:6px}
 .card h3{font-size:14px;margin:14px 0 4px}
 .evidence{font-size:12px;color:#334155;margin:2px 0 2px 22px}.used{display:inline-block;padding:0 6px;
 border-radius:8px;background:#dbeafe;color:#1e3a8a;font-size:11px;margin-left:4px}
-ol.ranking{margin:0;padding-left:20px}ol.chunks li{margin:6px 0}.chart.waterfall{max-width:900px}
+ol.ranking{margin:0;padding-left:20px}ol.chunks li{margin:6px 0}.chart.waterfall{max-width:900px;margin:0}
 a.button,form.label button{display:inline-block;padding:6px 14px;border:1px solid #1e3a8a;border-radius:6px;
 background:#1e3a8a;color:#fff;text-decoration:none;font:inherit;cursor:pointer}
 form.label input[name=author],form.label input[name=note]{padding:5px 8px;border:1px solid #cbd5e1;

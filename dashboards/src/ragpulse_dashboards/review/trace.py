@@ -17,8 +17,14 @@ from ragpulse_core.store import Store
 from ragpulse_dashboards.report.format import html_text
 
 MAX_SPANS: Final = 200
+# A span's name and what it worked on are read and shown at most this long (a traced name may be megabytes).
+_TITLE: Final = 300
+# Deeper spans are indented no further, so their labels stay in the label column.
+_MOST_INDENT: Final = 12
 # Spans of a request start within this long after it (and a clock may lag a little before).
 _SLACK: Final = timedelta(minutes=1)
+# Spans one read takes: a request's own among a trace's others, bounded.
+_MOST_READ: Final = 20 * MAX_SPANS
 _ROW: Final = 22
 _LABEL: Final = 260
 _WIDTH: Final = 900
@@ -54,6 +60,8 @@ class SpanTree:
     spans: list[TraceSpan]
     left_out: int
     """Spans of the request beyond MAX_SPANS."""
+    read_all: bool = True
+    """False when the trace held more spans than one read takes: ``left_out`` is then a lower bound."""
 
     @property
     def start(self) -> datetime | None:
@@ -65,13 +73,14 @@ def read_span_tree(
 ) -> SpanTree:
     """The request's spans (the root span ``root_span`` and its descendants), parents before children."""
     rows = store.query_dicts(
-        "SELECT SpanId, ParentSpanId, SpanName, SpanKind, Timestamp, Duration / 1e6 AS ms,"
-        " StatusCode = 'Error' AS failed,"
+        "SELECT SpanId, ParentSpanId, substringUTF8(SpanName, 1, {title:UInt32}) AS SpanName, SpanKind,"
+        " Timestamp, Duration / 1e6 AS ms, StatusCode = 'Error' AS failed,"
         " SpanAttributes[{kind:String}] AS openinference_kind, SpanAttributes[{rag:String}] AS rag_kind,"
-        " SpanAttributes[{index:String}] AS query_index, SpanAttributes[{input:String}] AS input,"
-        " coalesce(nullIf(SpanAttributes[{response_model:String}], ''),"
+        " substringUTF8(SpanAttributes[{index:String}], 1, 20) AS query_index,"
+        " substringUTF8(SpanAttributes[{input:String}], 1, {title:UInt32}) AS input,"
+        " substringUTF8(coalesce(nullIf(SpanAttributes[{response_model:String}], ''),"
         "          nullIf(SpanAttributes[{request_model:String}], ''),"
-        "          SpanAttributes[{model_name:String}]) AS model"
+        "          SpanAttributes[{model_name:String}]), 1, {title:UInt32}) AS model"
         f" FROM {store.table('otel_traces')}"
         " WHERE TraceId = {trace:String}"
         " AND Timestamp >= {from:DateTime64(9)} AND Timestamp <= {to:DateTime64(9)}"
@@ -80,7 +89,8 @@ def read_span_tree(
             "trace": trace_id,
             "from": start - _SLACK,
             "to": start + timedelta(milliseconds=max(0.0, duration_ms)) + _SLACK,
-            "most": 20 * MAX_SPANS,
+            "most": _MOST_READ,
+            "title": _TITLE,
             "kind": semconv.SPAN_KIND,
             "rag": semconv.KIND,
             "index": semconv.QUERY_INDEX,
@@ -110,7 +120,7 @@ def read_span_tree(
         if len(ordered) < MAX_SPANS:
             ordered.append(_span(row, depth))
         pending += [(child, depth + 1) for child in reversed(children.get(span_id, []))]
-    return SpanTree(ordered, total - len(ordered))
+    return SpanTree(ordered, total - len(ordered), read_all=len(rows) < _MOST_READ)
 
 
 def _span(row: dict[str, Any], depth: int) -> TraceSpan:
@@ -150,11 +160,13 @@ def waterfall_svg(tree: SpanTree) -> str:
         x = _LABEL + offset * scale
         width = max(1.5, span.duration_ms * scale)
         colour = "#dc2626" if span.failed else _COLOURS.get(span.kind, "#475569")
-        name = f"{'  ' * span.depth}{span.name}" + (f" · {span.detail}" if span.detail else "")
+        indent = min(span.depth, _MOST_INDENT)
+        name = f"{span.name[:_TITLE]}" + (f" · {span.detail[:_TITLE]}" if span.detail else "")
         timing = f"starts at +{offset:.1f} ms, takes {span.duration_ms:.1f} ms"
         bars.append(
-            f"<g><title>{html_text(name.strip())}: {timing}</title>"
-            f"<text class='tick' x='{4 + 12 * span.depth}' y='{y + 15}'>{html_text(_cut(span, name))}</text>"
+            f"<g><title>{html_text(_shortened(name, _TITLE))}: {timing}</title>"
+            f"<text class='tick' x='{4 + 12 * indent}' y='{y + 15}'>"
+            f"{html_text(_shortened(name, 40 - 2 * indent))}</text>"
             f"<rect x='{x:.1f}' y='{y + 4}' width='{width:.1f}' height='{_ROW - 8}' rx='2'"
             f" fill='{colour}'/><text class='value' x='{min(x + width + 4, _WIDTH - 84):.1f}' y='{y + 15}'>"
             f"{span.duration_ms:.1f} ms</text></g>"
@@ -163,8 +175,9 @@ def waterfall_svg(tree: SpanTree) -> str:
         f"<text class='tick' x='{_LABEL}' y='{height - 4}'>0 ms</text>"
         f"<text class='tick' x='{_LABEL + _BAR - 60}' y='{height - 4}'>{end:.1f} ms</text>"
     )
+    at_least = "" if tree.read_all else "at least "
     more = (
-        f"<p class='muted'>{tree.left_out} more span(s) of this request are not drawn.</p>"
+        f"<p class='muted'>{at_least}{tree.left_out} more span(s) of this request are not drawn.</p>"
         if tree.left_out
         else ""
     )
@@ -174,8 +187,6 @@ def waterfall_svg(tree: SpanTree) -> str:
     )
 
 
-def _cut(span: TraceSpan, name: str) -> str:
-    """The label within the label column (about 40 characters, less the indent)."""
-    room = 40 - 2 * span.depth
-    shown = name.strip()
+def _shortened(text: str, room: int) -> str:
+    shown = text.strip()
     return shown if len(shown) <= room else shown[: max(4, room - 1)] + "…"
