@@ -617,7 +617,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--compare", metavar="REF", help="this tree's SQL against REF's on the current schema, same rows"
     )
-    parser.add_argument("--match", default="", help="only the queries whose name holds this text")
+    parser.add_argument(
+        "--match", action="append", default=[], help="only the queries whose name holds this text (again: or)"
+    )
     args = parser.parse_args(argv)
 
     panels_by_size: dict[int, tuple[Timings, Timings]] = {}
@@ -693,8 +695,8 @@ def _run_size(
     return panels, application
 
 
-def _chosen(queries: Iterable[Query], text: str) -> list[Query]:
-    return [query for query in queries if text in query.name]
+def _chosen(queries: Iterable[Query], texts: list[str]) -> list[Query]:
+    return [query for query in queries if not texts or any(text in query.name for text in texts)]
 
 
 if __name__ == "__main__":
