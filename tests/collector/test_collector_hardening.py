@@ -155,3 +155,49 @@ def test_a_malformed_request_is_logged_in_one_line_without_its_query_or_headers(
     logged = [r for r in caplog.records if r.name.startswith(("ragpulse", "aiohttp"))]
     assert all(r.levelno < logging.WARNING and r.exc_info is None for r in logged)
     assert not any("SECRET" in r.getMessage() or "\n" in r.getMessage() for r in logged)
+
+
+def test_a_flood_of_malformed_requests_costs_a_few_log_lines(
+    start_collector: StartCollector, caplog: pytest.LogCaptureFixture
+) -> None:
+    """300 malformed request lines wrote 300 log lines; the live page already kept a budget."""
+    server = start_collector()
+    host, port = server.url.removeprefix("http://").split(":")
+    caplog.set_level(logging.DEBUG)
+    for index in range(300):
+        with socket.create_connection((host, int(port)), timeout=10) as connection:
+            connection.sendall(MALFORMED[index % len(MALFORMED)])
+            assert connection.recv(65536).split(b" ", 2)[1] in (b"400", b"431")
+    logged = [r for r in caplog.records if r.name.startswith(("ragpulse", "aiohttp"))]
+    assert 1 <= len([r for r in logged if "malformed" in r.getMessage()]) <= 5
+    assert len(logged) <= 10
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"resourceSpans": [], "x": ' + b"9" * 5000 + b"}",
+        b'{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "'
+        + b"ab" * 16
+        + b'", "spanId": "'
+        + b"cd" * 8
+        + b'", "name": "n", "attributes": [{"key": "k", "value": {"intValue": "'
+        + b"9" * 5000
+        + b'"}}]}]}]}]}',
+        b'{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "'
+        + b"ab" * 16
+        + b'", "spanId": "'
+        + b"cd" * 8
+        + b'", "name": "n", "startTimeUnixNano": '
+        + b"1" * 4400
+        + b"}]}]}]}",
+    ],
+    ids=["huge-int", "huge-int-value", "huge-time"],
+)
+def test_a_number_longer_than_python_converts_costs_only_its_request(
+    start_collector: StartCollector, body: bytes
+) -> None:
+    server = start_collector()
+    status, _, _ = post(server.url, body, "application/json")
+    assert status in (200, 400)
+    assert post(server.url, make_request([make_span()]).SerializeToString())[0] == 200

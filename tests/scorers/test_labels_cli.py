@@ -20,10 +20,12 @@ REQUEST_COLUMNS = [
 ]  # fmt: skip
 
 
-def add_request(store: Store, trace_id: str, at: datetime, span_id: str = "root1") -> RequestRef:
+def add_request(
+    store: Store, trace_id: str, at: datetime, span_id: str = "root1", answer: str = "30 days."
+) -> RequestRef:
     store.insert(
         store.table("ragpulse_requests"),
-        [[trace_id, span_id, at, "shop", "faq", "B", "Return window?", "30 days."]],
+        [[trace_id, span_id, at, "shop", "faq", "B", "Return window?", answer]],
         REQUEST_COLUMNS,
     )
     return RequestRef(trace_id, span_id, at, "shop", "faq", "B")
@@ -62,24 +64,29 @@ def test_import_keeps_good_lines_and_reports_bad_ones_by_number(
     store: Store, chdb_dsn: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     now = datetime.now(UTC)
-    first, second = (add_request(store, uuid.uuid4().hex, now) for _ in range(2))
+    first = add_request(store, uuid.uuid4().hex, now, answer="30 days. Fees apply.")
+    second = add_request(store, uuid.uuid4().hex, now)
     lines = [
         json.dumps({"trace_id": first.trace_id, "label": "hallucinated", "sentences": [1], "author": "bo"}),
         "{not json",
         json.dumps({"trace_id": second.trace_id, "label": "maybe"}),
         "",
         json.dumps({"trace_id": uuid.uuid4().hex, "label": "grounded"}),
-        json.dumps({"trace_id": second.trace_id, "label": "grounded", "note": "checked", "score": 4}),
+        json.dumps({"trace_id": second.trace_id, "label": "grounded", "note": "checked", "score": 0.75}),
+        json.dumps({"trace_id": second.trace_id, "label": "grounded", "score": 42}),
+        json.dumps({"trace_id": second.trace_id, "label": "hallucinated", "sentences": [99]}),
     ]
     path = tmp_path / "labels.jsonl"
     path.write_text("\n".join(lines) + "\n")
     assert main(["labels", "import", str(path), "--dsn", chdb_dsn, "--author", "team"]) == 1
     out = capsys.readouterr().out
     assert "labels.jsonl:2:" in out and "labels.jsonl:3:" in out and "labels.jsonl:5:" in out
-    assert "labels.jsonl:6:" not in out and "imported 2 labels; 3 lines refused" in out
+    assert "labels.jsonl:7: score must lie between 0 and 1, got 42" in out
+    assert "labels.jsonl:8: the answer has 1 sentences; no sentence 99" in out
+    assert "labels.jsonl:6:" not in out and "imported 2 labels from 8 lines; 5 lines refused" in out
     stored = {label.trace_id: label for label in read_labels(store, source="import")}
     assert stored[first.trace_id].sentences == (1,) and stored[first.trace_id].author == "bo"
-    assert stored[second.trace_id].author == "team" and stored[second.trace_id].score == 4.0
+    assert stored[second.trace_id].author == "team" and stored[second.trace_id].score == 0.75
 
 
 @given(st.text())

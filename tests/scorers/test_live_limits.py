@@ -10,7 +10,8 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from ragpulse_dashboards.live.limits import LogBudget, SignInLimit
+from ragpulse_core.log_budget import LogBudget
+from ragpulse_dashboards.live.limits import SignInLimit
 from ragpulse_dashboards.live.redirects import form_target, same_site_target
 from whatwg_urls import Resolver
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final
 
+from ragpulse_core.log_budget import LogBudget
 from ragpulse_core.sampling import SAMPLE_BUCKETS, Shard
 from ragpulse_core.store import Store
 
@@ -32,6 +33,9 @@ from ragpulse_assembly.settings import ServiceMapping
 from ragpulse_assembly.trace import apart, bounds, occurrences
 
 logger = logging.getLogger(__name__)
+# Traces whose odd data breaks assembly are each recorded as failed with the reason; their tracebacks are
+# logged a few a minute, so a sender of many such traces cannot flood the log.
+_FAILURE_LOG = LogBudget(lines=10)
 
 LOG_COLUMNS: Final = ("TraceId", "Timestamp", "LoggedAt", "Outcome", "Reason")
 NOT_A_REQUEST: Final = "not_a_request"
@@ -82,7 +86,9 @@ def assemble_requests(store: Store, window: AssemblyWindow) -> AssemblyReport:
                     requests = assemble_apart(trace, found, window.mappings)
                 except Exception as exc:
                     # One trace's odd data must not stop the others, nor be read again every tick.
-                    logger.exception("cannot assemble trace %s; leaving it out", trace)
+                    note = _FAILURE_LOG.admit()
+                    if note is not None:
+                        logger.exception("cannot assemble trace %s; leaving it out%s", trace, note)
                     decided.append([trace, start, now, FAILED, f"{type(exc).__name__}: {exc}"[:2000]])
                     continue
                 if not requests:

@@ -3,11 +3,10 @@ service's question, documents and answer are when the rules cannot tell (``[[ass
 
 from __future__ import annotations
 
-from fnmatch import fnmatchcase
 from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
-from ragpulse_core.patterns import PatternError, linear_pattern
+from ragpulse_core.patterns import PatternError, linear_glob, linear_pattern
 from ragpulse_core.settings import RagpulseSettings, SettingsSection
 
 from ragpulse_assembly.jsonpath import parse_path
@@ -71,6 +70,15 @@ class ServiceMapping(SettingsSection):
     documents: FieldSource | None = None
     answer: FieldSource | None = None
 
+    @field_validator("service")
+    @classmethod
+    def _a_glob(cls, service: str) -> str:
+        try:
+            linear_glob(service)
+        except PatternError as exc:
+            raise ValueError(f"not a usable service pattern: {exc}") from None
+        return service
+
     @model_validator(mode="after")
     def _maps_something(self) -> ServiceMapping:
         if self.question is None and self.documents is None and self.answer is None:
@@ -78,7 +86,7 @@ class ServiceMapping(SettingsSection):
         return self
 
     def matches(self, service_name: str, attributes: dict[str, str]) -> bool:
-        return fnmatchcase(service_name, self.service) and all(
+        return linear_glob(self.service).search(service_name) is not None and all(
             attributes.get(key) == value for key, value in self.attributes.items()
         )
 

@@ -40,7 +40,7 @@ def parse_json(text: str) -> Any:
         return None
     try:
         return json.loads(stripped)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # ValueError: not JSON, or a number too long to convert
         return None
 
 

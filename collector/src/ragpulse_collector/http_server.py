@@ -28,6 +28,7 @@ from typing import Any
 
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
+from ragpulse_core.log_budget import LogBudget
 from ragpulse_core.settings import CollectorSettings
 
 from ragpulse_collector import hints, otlp
@@ -76,16 +77,25 @@ class _BodiesBuffered(Exception):
 class _ConnectionLog(logging.LoggerAdapter):  # type: ignore[type-arg]
     """aiohttp's connection log. A malformed request (already answered 400 or 431) is one info line naming
     the kind of error and nothing of the request: aiohttp's message and traceback quote the request line
-    and headers, which may carry a token. Errors in the handlers stay errors, with their traceback."""
+    and headers, which may carry a token. Such lines come from senders nobody vouches for, so they are kept
+    within a :class:`LogBudget` (a flood of malformed requests costs a few lines a minute, as on the live
+    page). Errors in the handlers stay errors, with their traceback."""
+
+    def __init__(self, logger: logging.Logger, budget: LogBudget) -> None:
+        super().__init__(logger, {})
+        self._budget = budget
 
     def exception(self, msg: object, *args: object, exc_info: Any = True, **kwargs: Any) -> None:
         if isinstance(exc_info, HttpProcessingError):
-            self.log(
-                logging.INFO,
-                "malformed HTTP request answered %s (%s)",
-                exc_info.code,
-                type(exc_info).__name__,
-            )
+            note = self._budget.admit()
+            if note is not None:
+                self.log(
+                    logging.INFO,
+                    "malformed HTTP request answered %s (%s)%s",
+                    exc_info.code,
+                    type(exc_info).__name__,
+                    note,
+                )
             return
         self.log(logging.ERROR, msg, *args, exc_info=exc_info, **kwargs)
 
@@ -170,7 +180,7 @@ class HttpReceiver:
             app,
             access_log=None,
             handle_signals=False,
-            logger=_ConnectionLog(logger, {}),
+            logger=_ConnectionLog(logger, LogBudget()),
             keepalive_timeout=settings.keepalive_timeout_s,
             max_line_size=settings.max_header_bytes,
             max_field_size=settings.max_header_bytes,

@@ -83,10 +83,10 @@ def decode_json_request(body: bytes, signal: Signal) -> Any:
     """OTLP JSON: like proto3 JSON except that trace and span ids are hex, not base64."""
     try:
         document = json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise PayloadError(f"body is not JSON: {exc}") from exc
     except RecursionError as exc:
         raise PayloadError("body is JSON nested too deeply for an OTLP request") from exc
+    except ValueError as exc:  # not JSON, not UTF-8, or a number of more digits than Python converts
+        raise PayloadError(f"body is not usable JSON: {str(exc)[:200]}") from exc
     if not isinstance(document, dict):
         raise PayloadError("body must be a JSON object")
     try:

@@ -12,6 +12,7 @@ are ASCII classes; write ``\\pL`` or ``[[:alpha:]]``-style classes for other scr
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Protocol
 
@@ -61,7 +62,42 @@ def linear_pattern(source: str) -> LinearPattern:
         compiled: LinearPattern = re2.compile(source, options=options)
     except re2.error as exc:
         raise PatternError(_reason(exc)) from None
-    return compiled
+    return _AnyText(compiled)
+
+
+class _AnyText:
+    """A compiled pattern that also matches text UTF-8 cannot encode: RE2 reads UTF-8, and a lone surrogate
+    (which an OTLP/JSON ``\\ud800`` escape decodes to) raised instead of matching. Such characters are read
+    as ``?``, one for one, so positions stay those of the text."""
+
+    def __init__(self, compiled: LinearPattern) -> None:
+        self._compiled = compiled
+        self.pattern = compiled.pattern
+        self.groups = compiled.groups
+        self.groupindex = compiled.groupindex
+
+    def search(self, text: str, *bounds: int) -> LinearMatch | None:
+        return self._compiled.search(_encodable(text), *bounds)
+
+    def finditer(self, text: str, *bounds: int) -> list[LinearMatch]:
+        return list(self._compiled.finditer(_encodable(text), *bounds))
+
+
+def config_pattern(source: str) -> LinearPattern:
+    """:func:`linear_pattern` for a pattern a config gives: its error names the pattern (``bad regex '...':
+    why``), for the one line that says what is wrong with the file."""
+    try:
+        return linear_pattern(source)
+    except PatternError as exc:
+        raise PatternError(f"bad regex {source!r}: {exc}") from None
+
+
+def _encodable(text: str) -> str:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
+    return text
 
 
 _BACKTRACKING = re.compile(r"invalid escape sequence: \\\d|invalid perl operator: \(\?(?:[=!]|<[=!]|P(?!<))")
@@ -76,3 +112,39 @@ def _reason(exc: Exception) -> str:
     if "pattern too large" in text:
         return f"{text} (its compiled program needs over {_PROGRAM_MEMORY_BYTES >> 20} MiB)"
     return text
+
+
+@functools.lru_cache(maxsize=256)
+def linear_glob(glob: str) -> LinearPattern:
+    """A shell-style pattern (``*``, ``?``, ``[seq]``, ``[!seq]``, as :func:`fnmatch.fnmatchcase` reads it)
+    compiled by RE2 to match a whole value: ``fnmatch`` compiles to a backtracking regex, and a value of the
+    sender's choosing against ``*a*a*a*a*b`` costs it time that grows with every ``*``."""
+    parts: list[str] = []
+    at = 0
+    while at < len(glob):
+        character = glob[at]
+        at += 1
+        if character == "*":
+            parts.append(".*")
+        elif character == "?":
+            parts.append(".")
+        elif character == "[" and (end := _class_end(glob, at)) is not None:
+            members = glob[at:end]
+            negated = members.startswith("!")
+            members = members[1:] if negated else members
+            escaped = members.replace("\\", "\\\\").replace("]", "\\]").replace("[", "\\[")
+            if escaped.startswith("^"):
+                escaped = "\\" + escaped
+            parts.append(f"[{'^' if negated else ''}{escaped}]")
+            at = end + 1
+        else:
+            parts.append(re.escape(character))
+    return linear_pattern(f"(?s)\\A(?:{''.join(parts)})\\z")
+
+
+def _class_end(glob: str, at: int) -> int | None:
+    """Where the ``[...]`` starting before ``at`` closes (a ``]`` first in it is a member), or None."""
+    end = at + (1 if glob[at : at + 1] == "!" else 0)
+    end += 1 if glob[end : end + 1] == "]" else 0
+    closing = glob.find("]", end)
+    return None if closing < 0 else closing

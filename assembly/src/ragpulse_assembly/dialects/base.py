@@ -75,7 +75,7 @@ def indexed(attributes: Mapping[str, str], prefix: str) -> list[dict[str, str]]:
     for key, value in attributes.items():
         if key.startswith(prefix):
             index, dot, field = key[start:].partition(".")
-            if dot and field and index.isdigit():
+            if dot and field and index.isascii() and index.isdigit():  # not "²": int() refuses it
                 items.setdefault(int(index), {})[field] = value
     return [items[index] for index in sorted(items)]
 

@@ -17,40 +17,20 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any, Final
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
 import httpx
+from ragpulse_core.printable import printable
+from ragpulse_core.secrets import MASK, MaskingFilter, mask, read_prefix
 
 _RETRIED_STATUSES: Final = frozenset({408, 429})
 _BODY_SHOWN: Final = 200
-MASK: Final = "***"
-# Secret pieces shorter than this are not masked on their own: masking "a" would mangle every message.
-_SHORTEST_MASKED: Final = 6
+BODY_READ_BYTES: Final = 64 * 1024
+"""Of an error answer's body, only this much is ever read: the start says what went wrong, and a receiver
+answering with hundreds of megabytes must not grow the process by as much."""
 
-
-class _MaskSecrets(logging.Filter):
-    """Masks destination secrets in httpx's own log lines, which name each request's full URL at INFO."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        # Replaced whole, never changed in place: a thread logging meanwhile reads one or the other.
-        self.secrets: tuple[str, ...] = ()
-
-    def hide(self, secrets: Sequence[str]) -> None:
-        if not set(secrets) <= set(self.secrets):
-            self.secrets = tuple({*self.secrets, *secrets})
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        secrets = self.secrets
-        if secrets:
-            message = record.getMessage()
-            masked = mask(message, secrets)
-            if masked != message:
-                record.msg, record.args = masked, ()
-        return True
-
-
-_HTTP_LOG_MASK: Final = _MaskSecrets()
+# httpx names each request's full URL at INFO, and the webhook's token is in it.
+_HTTP_LOG_MASK: Final = MaskingFilter()
 logging.getLogger("httpx").addFilter(_HTTP_LOG_MASK)
 
 
@@ -106,9 +86,7 @@ def send(client: httpx.Client, post: Post, policy: RetryPolicy, deadline: float)
         attempts += 1
         wait: float | None = None
         try:
-            response = client.post(
-                post.url, content=body, headers=headers, timeout=min(post.timeout_s, remaining)
-            )
+            answer = _post_once(client, post.url, body, headers, min(post.timeout_s, remaining))
         except httpx.TimeoutException:
             retried, error = True, f"no answer within {min(post.timeout_s, remaining):g} s"
         except (httpx.UnsupportedProtocol, httpx.InvalidURL) as exc:
@@ -116,12 +94,12 @@ def send(client: httpx.Client, post: Post, policy: RetryPolicy, deadline: float)
         except httpx.TransportError as exc:
             retried, error = True, f"unreachable: {type(exc).__name__}: {exc}"
         else:
-            status = response.status_code
-            if response.is_success:
+            status = answer.status_code
+            if answer.is_success:
                 return Outcome(True, attempts, status, "", first_at, datetime.now(UTC))
             retried = status in _RETRIED_STATUSES or status >= 500
-            error = f"answered {status}{_said(response)}"
-            wait = _retry_after(response)
+            error = f"answered {status}{_said(answer.body)}"
+            wait = _retry_after(answer.headers)
         if not retried or attempts >= policy.attempts:
             break
         pause = wait if wait is not None else policy.backoff(attempts)
@@ -135,22 +113,6 @@ def send(client: httpx.Client, post: Post, policy: RetryPolicy, deadline: float)
     )
 
 
-def mask(text: str, secrets: Sequence[str]) -> str:
-    """``text`` with every secret, and each long piece of a secret URL (path segments, query, password),
-    replaced by ``***``: an error message quoting part of a webhook URL gives none of its token away."""
-    pieces: set[str] = set()
-    for secret in secrets:
-        pieces.add(secret)
-        parts = urlsplit(secret)
-        if parts.scheme and parts.netloc:
-            pieces.update(segment for segment in parts.path.split("/"))
-            pieces.update([parts.path, parts.query, parts.password or "", unquote(parts.path)])
-    for piece in sorted(pieces, key=len, reverse=True):
-        if len(piece) >= _SHORTEST_MASKED:
-            text = text.replace(piece, MASK)
-    return text
-
-
 def shown_url(url: str) -> str:
     """Where a destination posts, for people: scheme and host, the rest (which may be a token) masked."""
     parts = urlsplit(url)
@@ -162,18 +124,40 @@ def _body(payload: dict[str, Any]) -> bytes:
     return json.dumps(payload, ensure_ascii=False, allow_nan=False).encode("utf-8", "replace")
 
 
-def _said(response: httpx.Response) -> str:
+@dataclass(frozen=True)
+class _Answer:
+    status_code: int
+    headers: httpx.Headers
+    body: str
+    """The start of the body (at most :data:`BODY_READ_BYTES`), as text."""
+
+    @property
+    def is_success(self) -> bool:
+        return 200 <= self.status_code < 300
+
+
+def _post_once(
+    client: httpx.Client, url: str, body: bytes, headers: dict[str, str], timeout: float
+) -> _Answer:
+    with client.stream("POST", url, content=body, headers=headers, timeout=timeout) as response:
+        if response.is_success:
+            return _Answer(response.status_code, response.headers, "")
+        start, _ = read_prefix(response.iter_bytes(), BODY_READ_BYTES)
+        return _Answer(response.status_code, response.headers, start.decode("utf-8", "replace"))
+
+
+def _said(body: str) -> str:
     """The start of an error answer's body (Slack says ``invalid_payload``, PagerDuty which field)."""
-    text = " ".join(response.text.split())[:_BODY_SHOWN]
+    text = printable(" ".join(body[: _BODY_SHOWN * 4].split()))[:_BODY_SHOWN]
     return f": {text}" if text else ""
 
 
-def _retry_after(response: httpx.Response) -> float | None:
+def _retry_after(headers: httpx.Headers) -> float | None:
     """Seconds the ``Retry-After`` header asks for (delta-seconds or an HTTP date), when it is usable."""
-    value = response.headers.get("Retry-After", "").strip()
+    value = headers.get("Retry-After", "").strip()
     if not value:
         return None
-    if value.isdigit():
+    if value.isascii() and value.isdigit():  # "²" passes isdigit() alone, and float() refuses it
         return float(value)
     try:
         moment = parsedate_to_datetime(value)

@@ -17,10 +17,11 @@ from datetime import UTC, datetime
 from typing import Any, Final
 
 import httpx
+from ragpulse_core.secrets import mask
 from ragpulse_core.store import Store
 
 from ragpulse_dashboards.alerts import payloads
-from ragpulse_dashboards.alerts.delivery import Outcome, Post, RetryPolicy, mask, send
+from ragpulse_dashboards.alerts.delivery import Outcome, Post, RetryPolicy, send
 from ragpulse_dashboards.alerts.state import AlertRecord
 from ragpulse_dashboards.settings import (
     AlertSettings,

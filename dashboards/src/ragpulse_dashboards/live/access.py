@@ -109,12 +109,12 @@ def _hostname(host: str) -> str | None:
     if host.startswith("["):
         end = host.find("]")
         port = host[end + 2 :] if host[end + 1 : end + 2] == ":" else host[end + 1 :]
-        if end < 0 or (port and not port.isdigit()):
+        if end < 0 or (port and not (port.isascii() and port.isdigit())):
             return None
         return host[1:end].lower()
     name, colon, port = host.rpartition(":")
     if not colon:
         name = port
-    elif not port.isdigit():
+    elif not (port.isascii() and port.isdigit()):
         return None
     return _normalised(name) or None

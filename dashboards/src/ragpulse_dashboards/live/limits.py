@@ -16,11 +16,10 @@ from collections.abc import Callable
 from typing import Any
 
 from aiohttp.http_exceptions import HttpProcessingError
+from ragpulse_core.log_budget import LogBudget
 
 # Clients remembered at once; the oldest window is forgotten first (it is the nearest to its end anyway).
 MAX_CLIENTS = 10_000
-LOG_WINDOW_S = 60.0
-LOG_LINES_PER_WINDOW = 5
 
 
 class SignInLimit:
@@ -48,41 +47,6 @@ class SignInLimit:
         self._failures[client] = (started, count + 1)
         while len(self._failures) > MAX_CLIENTS:
             self._failures.popitem(last=False)
-
-
-class LogBudget:
-    """At most ``lines`` log lines per ``window_s``; the first line of the next window counts the rest."""
-
-    def __init__(
-        self,
-        lines: int = LOG_LINES_PER_WINDOW,
-        window_s: float = LOG_WINDOW_S,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self._lines = lines
-        self._window_s = window_s
-        self._clock = clock
-        self._started = -math.inf
-        self._used = 0
-        self._left_out = 0
-
-    def admit(self) -> str | None:
-        """None when the line must be left out; else a note on lines left out before it ("" when none)."""
-        now = self._clock()
-        if now - self._started >= self._window_s:
-            note = (
-                f" ({self._left_out} more like it in the previous minutes were not logged)"
-                if self._left_out
-                else ""
-            )
-            self._started, self._used, self._left_out = now, 0, 0
-        else:
-            note = ""
-        if self._used >= self._lines:
-            self._left_out += 1
-            return None
-        self._used += 1
-        return note
 
 
 class ConnectionLog(logging.LoggerAdapter):  # type: ignore[type-arg]

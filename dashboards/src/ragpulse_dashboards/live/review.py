@@ -203,7 +203,8 @@ def _with_details(store: Store, wanted: RequestId) -> tuple[RequestView, Request
 
 
 def _request_id(trace: str | None, span: str | None, at: str | None) -> RequestId:
-    if not trace or span is None or not (at or "").lstrip("-").isdigit():
+    micros = (at or "").lstrip("-")
+    if not trace or span is None or not (micros.isascii() and micros.isdigit()):
         raise ValueError("a request is named by trace, span and at (its start in microseconds)")
     return RequestId(trace, span, int(at or "0"))
 

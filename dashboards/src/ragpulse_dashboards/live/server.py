@@ -21,6 +21,7 @@ from datetime import UTC, datetime, timedelta
 from urllib.parse import quote
 
 from aiohttp import web
+from ragpulse_core.log_budget import LogBudget
 from ragpulse_core.store import Store
 from rich.console import Console
 
@@ -28,7 +29,7 @@ from ragpulse_dashboards.commands.views import ReadQuery, Shown, show
 from ragpulse_dashboards.live import pages
 from ragpulse_dashboards.live.access import COOKIE, COOKIE_MAX_AGE_S, Access, ReadToken, write_token
 from ragpulse_dashboards.live.forms import FormGuard
-from ragpulse_dashboards.live.limits import ConnectionLog, LogBudget, SignInLimit
+from ragpulse_dashboards.live.limits import ConnectionLog, SignInLimit
 from ragpulse_dashboards.live.redirects import form_target, same_site_target
 from ragpulse_dashboards.live.renders import SharedRenders
 from ragpulse_dashboards.live.review import ReviewRoutes

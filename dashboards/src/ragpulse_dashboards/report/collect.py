@@ -12,13 +12,20 @@ from typing import Any
 
 from ragpulse_core.store import Store
 from ragpulse_core.times import utc_from_iso
-from ragpulse_scorers.metric_names import HALLUCINATION
+from ragpulse_scorers.metric_names import HALLUCINATION, PASS
 
 from ragpulse_dashboards.alerts.checks import load_checks
 from ragpulse_dashboards.alerts.notify import load_notification_log
 from ragpulse_dashboards.report import queries
 from ragpulse_dashboards.report.compare import mean_differences, rate_differences
-from ragpulse_dashboards.report.model import AlertLimits, HallucinationRow, MetricRow, Rate, ReportData
+from ragpulse_dashboards.report.model import (
+    AlertLimits,
+    HallucinationRow,
+    MetricRow,
+    PassRow,
+    Rate,
+    ReportData,
+)
 from ragpulse_dashboards.report.people import collect_people
 from ragpulse_dashboards.rootcause.figures import collect_rootcause
 from ragpulse_dashboards.settings import AlertSettings
@@ -70,6 +77,7 @@ def collect_alerting_report(
             alerts.min_samples, alerts.window_minutes, alerts.interval_s, alerts.enabled
         ),
         baseline_days=alerts.baseline_days,
+        pass_thresholds=alerts.pass_rates,
     )
 
 
@@ -81,6 +89,7 @@ def collect_report(
     hallucination_threshold: float | None = None,
     alert_limits: AlertLimits | None = None,
     baseline_days: float | None = None,
+    pass_thresholds: dict[str, float] | None = None,
 ) -> ReportData:
     """Everything a report shows for requests at or after ``since`` (an aware datetime, or naive UTC).
 
@@ -102,6 +111,16 @@ def collect_report(
         for row in score_rows
         if row["Metric"] == HALLUCINATION
     ]
+    pass_rates = [
+        PassRow(
+            row["Scorer"],
+            row["Variant"],
+            Rate(int(row["positives"]), int(row["n"]), queries.weighted_count(row)),
+            row["ServiceName"],
+        )
+        for row in score_rows
+        if row["Metric"] == PASS
+    ]
     primary = _primary_scorer({row.scorer for row in hallucination})
     metrics = [
         MetricRow(
@@ -110,7 +129,7 @@ def collect_report(
             None if queries.weighted_count(row).is_unweighted else float(row["effective_n"]),
         )
         for row in score_rows
-        if row["Metric"] != HALLUCINATION
+        if row["Metric"] not in (HALLUCINATION, PASS)
     ]  # fmt: skip
     first_rows = queries.first_request(store, params)
     first_request_ms = min((_epoch_ms(row["first"]) for row in first_rows), default=None)
@@ -153,6 +172,8 @@ def collect_report(
             baseline_days=baseline_days,
             min_samples=alert_limits.min_samples if alert_limits is not None else 30,
         ),
+        pass_rates=pass_rates,
+        pass_thresholds=dict(pass_thresholds or {}),
     )
 
 
@@ -182,7 +203,8 @@ def parse_since(text: str, now: float | None = None) -> datetime:
     """``24h``, ``90m``, ``7d``, ``30s`` (before now) or an ISO timestamp, as an aware UTC datetime."""
     units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
     stripped = text.strip().lower()
-    if stripped[-1:] in units and stripped[:-1].replace(".", "", 1).isdigit():
+    number = stripped[:-1].replace(".", "", 1)
+    if stripped[-1:] in units and number.isascii() and number.isdigit():
         seconds = float(stripped[:-1]) * units[stripped[-1]]
         return datetime.fromtimestamp((time.time() if now is None else now) - seconds, UTC)
     try:

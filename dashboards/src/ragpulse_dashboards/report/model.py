@@ -70,6 +70,16 @@ class HallucinationRow:
 
 
 @dataclass(frozen=True)
+class PassRow:
+    """An evaluator's pass rate over one variant's requests it gave a verdict on (the metric ``pass``)."""
+
+    scorer: str
+    variant: str
+    rate: Rate
+    service: str = ""
+
+
+@dataclass(frozen=True)
 class MetricRow:
     """One metric's mean over one variant's ``n`` scored requests.
 
@@ -182,6 +192,9 @@ class ScoringHealth:
     last_scored_at: str | None
     judge_errors: int
     outcomes: dict[str, int] = field(default_factory=dict)
+    refused: dict[str, int] = field(default_factory=dict)
+    """Items from outside refused in the window, per kind (feedback spans, quarantined feedback): each
+    costs only itself, and is counted here."""
 
     @property
     def share_scored(self) -> float:
@@ -301,6 +314,10 @@ class ReportData:
     """Judges against people's labels, and the corrected hallucination rates."""
     rootcause: RootCauseFigures | None = None
     """Where the change against the days before sits, the questions' topics, conversations."""
+    pass_rates: list[PassRow] = field(default_factory=list)
+    """The team's own evaluators' verdicts: their pass rates per variant."""
+    pass_thresholds: dict[str, float] = field(default_factory=dict)
+    """The lowest pass rate each evaluator may have before its alert fires (``alerts.pass_rates``)."""
     """The newest requests no judge may score, each with its reason."""
     """What the last alert evaluation saw: the real reason a rate above the threshold has no alert."""
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from ragpulse import semconv
 from ragpulse_core.store import Store
+from ragpulse_scorers import refused
 from ragpulse_scorers.metric_names import HALLUCINATION, SUPPORT_METRICS
 from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.stats import WeightedCount
@@ -586,6 +587,9 @@ def scoring_health(store: Store, params: dict[str, Any], requests: int) -> Scori
         last_scored_at=scored_rows["last_scored"] if scored else None,
         judge_errors=int(scored_rows["judge_errors"]),
         outcomes=outcomes,
+        refused=refused.counts(
+            store, datetime.fromtimestamp(params["since_ms"] / 1000, UTC), params.get("service") or None
+        ),
     )
 
 

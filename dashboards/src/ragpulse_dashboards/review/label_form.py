@@ -33,7 +33,7 @@ class LabelForm:
         note = " ".join(printable(note).split())
         if len(note) > NOTE_LIMIT:
             raise ValueError(f"a note holds at most {NOTE_LIMIT} characters")
-        if not all(value.isdigit() for value in sentences):
+        if not all(value.isascii() and value.isdigit() for value in sentences):
             raise ValueError("sentences are named by their numbers")
         marked = tuple(sorted({int(value) for value in sentences}))
         if marked and label != "hallucinated":

@@ -27,11 +27,17 @@ def backfill(settings: ScorersSettings, rule: Rule, since: timedelta) -> int:
         try:
             stopping = threading.Event()
             job = Backfill(settings, store, rule, since, stopping=stopping)
-            newest = f"{job.newest_age.total_seconds() / 3600:g} h"
-            console.print(
-                f"backfilling rule {rule.name} over requests from {_window(since)} to {newest} ago"
-                f" (newer ones are the scheduler's: scorer.lookback_hours)"
-            )
+            if since > timedelta(hours=settings.scorer.lookback_hours):
+                console.print(
+                    f"backfilling rule {rule.name} over requests from {_window(since)} to"
+                    f" {_window(job.newest_age)} ago (newer ones are the scheduler's: scorer.lookback_hours)"
+                )
+            else:
+                console.print(
+                    f"backfilling rule {rule.name} over the requests of the last {_window(since)}, all within"
+                    " the scheduler's lookback: a running scheduler applies the rule to them too, and no"
+                    " request is judged twice"
+                )
             total = requests_in_window(store, rule, since, job.newest_age, datetime.now(UTC))
             results: list[BackfillResult] = []
             columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn())
@@ -57,6 +63,8 @@ def backfill(settings: ScorersSettings, rule: Rule, since: timedelta) -> int:
 
 def _window(since: timedelta) -> str:
     hours = since.total_seconds() / 3600
+    if hours < 1:
+        return f"{since.total_seconds() / 60:g} min"
     return f"{hours / 24:g} d" if hours >= 48 else f"{hours:g} h"
 
 
@@ -71,6 +79,12 @@ def _summary(rule: Rule, result: BackfillResult) -> int:
     for judge, counts in result.counts.items():
         table.add_row(judge, *(str(counts.get(outcome, 0)) for outcome in shown))
     console.print(table)
+    resumed = (
+        f", starting after the slices an earlier run finished ({result.resumed_from:%Y-%m-%d %H:%M} UTC)"
+        if result.resumed_from
+        else ""
+    )
+    console.print(f"{result.slices} time slices walked{resumed}")
     for judge, error in result.errors.items():
         console.print(f"[red]{judge} stopped:[/red] {error}")
     if result.stopped:

@@ -13,7 +13,7 @@ from ragpulse_core.store_access import open_migrated_store
 from rich.console import Console
 from rich.markup import escape
 
-from ragpulse_scorers.labels.lines import BadLine, parse_line
+from ragpulse_scorers.labels.importing import ImportProgress, import_labels
 from ragpulse_scorers.labels.store import (
     AmbiguousRequest,
     Label,
@@ -81,42 +81,35 @@ def _next(args: argparse.Namespace) -> int:
 def run_import(args: argparse.Namespace) -> int:
     path: Path = args.file
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        stream = path.open("rb")
+    except OSError as exc:
         console.print(f"[red]error:[/red] cannot read {escape(str(path))}: {escape(str(exc))}")
         return 1
-    store = _open(args)
-    if store is None:
-        return 1
-    author = args.author or getpass.getuser()
-    labels: list[Label] = []
-    bad: list[tuple[int, str]] = []
-    try:
-        for number, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                labels.append(_label_of(store, line, author))
-            except (BadLine, AmbiguousRequest, LookupError, ValueError) as exc:
-                bad.append((number, str(exc)))
-        written = write_labels(store, labels)
-    finally:
-        store.close()
-    for number, reason in bad:
+    with stream:
+        store = _open(args)
+        if store is None:
+            return 1
+        try:
+            progress = import_labels(store, stream, args.author or getpass.getuser(), _progress_line)
+        finally:
+            store.close()
+    for number, reason in progress.refused:
         console.print(f"[red]{escape(str(path))}:{number}:[/red] {escape(reason)}", soft_wrap=True)
-    console.print(f"imported {written} labels" + (f"; {len(bad)} lines refused" if bad else ""))
-    return 1 if bad else 0
+    unlisted = progress.refused_total - len(progress.refused)
+    if unlisted:
+        console.print(f"… and {unlisted} more lines refused")
+    refused = f"; {progress.refused_total} lines refused" if progress.refused_total else ""
+    console.print(f"imported {progress.written} labels from {progress.lines} lines{refused}")
+    return 1 if progress.refused_total else 0
 
 
-def _label_of(store: Store, text: str, author: str) -> Label:
-    line = parse_line(text)
-    request = find_request(store, line.trace_id, line.span_id, at=line.request_time)
-    if request is None:
-        raise LookupError(f"no stored request has trace id {line.trace_id}")
-    return Label.of(
-        request, line.label, author=line.author or author, source=Source.IMPORT, sentences=line.sentences,
-        score=line.score, note=line.note,
-    )  # fmt: skip
+def _progress_line(progress: ImportProgress) -> None:
+    if console.is_terminal:
+        console.print(
+            f"[dim]{progress.lines} lines read, {progress.written} labels written,"
+            f" {progress.refused_total} refused[/dim]",
+            highlight=False,
+        )
 
 
 def _open(args: argparse.Namespace) -> Store | None:

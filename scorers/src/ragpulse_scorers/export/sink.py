@@ -24,8 +24,10 @@ from opentelemetry.sdk._logs.export import BatchLogRecordProcessor, LogRecordExp
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.trace import NonRecordingSpan, SpanContext, TraceFlags
 from ragpulse import semconv
+from ragpulse_core.secrets import MaskingFilter, shown_endpoint
 
 from ragpulse_scorers.export import installed
+from ragpulse_scorers.export.bounded import BoundedSession
 from ragpulse_scorers.export.events import evaluation_event
 from ragpulse_scorers.settings import ExportSettings
 
@@ -34,6 +36,19 @@ logger = logging.getLogger(__name__)
 SCOPE_NAME = "ragpulse.scorers"
 SERVICE_NAME = "ragpulse-scorers"
 HTTP_LOGS_PATH = "/v1/logs"
+# The stock exporters log a failed export's reason, which may quote the URL (with its user info or key) or
+# an answer that echoes a header: these loggers mask the export's secrets.
+_EXPORTER_LOGGERS = (
+    "opentelemetry.exporter.otlp.proto.http._log_exporter",
+    "opentelemetry.exporter.otlp.proto.grpc.exporter",
+    "opentelemetry.exporter.otlp.proto.grpc._log_exporter",
+    "opentelemetry.exporter.otlp.common.http",
+    "urllib3.connectionpool",
+    __name__,
+)
+_SECRETS_MASK = MaskingFilter()
+for _name in _EXPORTER_LOGGERS:
+    logging.getLogger(_name).addFilter(_SECRETS_MASK)
 
 
 @dataclass(frozen=True)
@@ -48,8 +63,10 @@ class ExportCounts:
 
 
 def otlp_exporter(settings: ExportSettings) -> LogRecordExporter:
-    """The stock OTLP log exporter for ``settings`` (http/protobuf or grpc)."""
+    """The stock OTLP log exporter for ``settings`` (http/protobuf or grpc); its logs mask the endpoint's
+    secrets and the headers' values, and an HTTP answer's body is read to a bound."""
     endpoint = (settings.otlp_endpoint or "").rstrip("/")
+    _SECRETS_MASK.hide([endpoint, *settings.headers.values()])
     if settings.protocol == "grpc":
         from grpc import Compression as GrpcCompression
         from opentelemetry.exporter.otlp.proto.grpc._log_exporter import OTLPLogExporter as GrpcLogExporter
@@ -69,6 +86,7 @@ def otlp_exporter(settings: ExportSettings) -> LogRecordExporter:
     return HttpLogExporter(
         endpoint=url,
         headers=settings.headers,
+        session=BoundedSession(),
         timeout=settings.timeout_s,
         compression=Compression.Gzip if settings.compression == "gzip" else Compression.NoCompression,
     )
@@ -91,7 +109,7 @@ class _CountingExporter(LogRecordExporter):
         try:
             result = self._inner.export(batch)
         except Exception as exc:
-            logger.warning("score export to %s raised %r", self._endpoint, exc)
+            logger.warning("score export to %s raised %s", self._endpoint, type(exc).__name__)
             result = LogRecordExportResult.FAILURE
         with self._lock:
             if result == LogRecordExportResult.SUCCESS:
@@ -124,7 +142,9 @@ class ScoreExport:
 
     def __init__(self, settings: ExportSettings, exporter: LogRecordExporter | None = None) -> None:
         self._settings = settings
-        self._exporter = _CountingExporter(exporter or otlp_exporter(settings), settings.otlp_endpoint or "")
+        self._exporter = _CountingExporter(
+            exporter or otlp_exporter(settings), shown_endpoint(settings.otlp_endpoint or "")
+        )
         self._processor = BatchLogRecordProcessor(
             self._exporter,
             schedule_delay_millis=settings.schedule_delay_s * 1000,
@@ -197,7 +217,8 @@ class ScoreExport:
             logger.log(
                 logging.WARNING if counts.failed or counts.dropped else logging.INFO,
                 "score export to %s: %d events sent, %d failed, %d dropped",
-                self._settings.otlp_endpoint, counts.sent, counts.failed, counts.dropped,
+                shown_endpoint(self._settings.otlp_endpoint or ""),
+                counts.sent, counts.failed, counts.dropped,
             )  # fmt: skip
         return self.counts()
 
@@ -210,7 +231,7 @@ def start_export(settings: ExportSettings) -> ScoreExport | None:
     installed.install(export)
     logger.info(
         "exporting scores as gen_ai.evaluation.result events to %s (%s)",
-        settings.otlp_endpoint,
+        shown_endpoint(settings.otlp_endpoint or ""),
         settings.protocol,
     )
     return export

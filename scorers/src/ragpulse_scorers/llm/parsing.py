@@ -18,6 +18,9 @@ T = TypeVar("T", bound=BaseModel)
 
 _FENCED = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n?(.*?)```", re.DOTALL)
 _DECODER = json.JSONDecoder()
+MAX_FAILED_DECODES = 64
+"""Places in a reply where a JSON value is tried before giving up: each try reads to where it fails, so a
+reply of many openers (``[[[[...``) or many failing prefixes would cost time growing with its square."""
 _SCHEMA_WORDS = {"properties", "$defs", "$schema", "required"}
 
 
@@ -25,7 +28,7 @@ def is_bare_json_object(content: str) -> bool:
     """The whole reply is one JSON object: what a server that enforces a JSON output format returns."""
     try:
         return isinstance(json.loads(content), dict)
-    except ValueError:
+    except (ValueError, RecursionError):
         return False
 
 
@@ -35,20 +38,26 @@ def json_candidates(content: str) -> list[Any]:
     text = content.strip()
     try:
         return [json.loads(text)]
-    except ValueError:
+    except (ValueError, RecursionError):
         pass
     found: list[Any] = []
     for block in _FENCED.findall(text):
         try:
             found.append(json.loads(block))
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
-    index = 0
-    while index < len(text):
+    index = failures = 0
+    while index < len(text) and failures < MAX_FAILED_DECODES:
         if text[index] in "{[":
             try:
                 value, end = _DECODER.raw_decode(text, index)
+            except RecursionError:
+                # Nested past any answer: the brackets that follow are as deep, so none is tried.
+                failures += 1
+                index = _past_openers(text, index)
+                continue
             except ValueError:
+                failures += 1
                 index += 1
                 continue
             found.append(value)
@@ -114,6 +123,12 @@ def _echoes_a_schema(value: Any, output_model: type[BaseModel]) -> bool:
     )
 
 
+def _past_openers(text: str, index: int) -> int:
+    while index < len(text) and (text[index] in "{[" or text[index].isspace()):
+        index += 1
+    return index
+
+
 def closed_prefix(content: str) -> str | None:
     """The longest prefix of a JSON reply cut off mid-way that ends after a complete list item or object
     member, with the brackets it left open closed; None when there is no such prefix."""
@@ -145,11 +160,11 @@ def closed_prefix(content: str) -> str | None:
                 return None  # the reply was complete after all: nothing to close
         elif char == ",":
             cuts.append((index, "".join(reversed(open_brackets))))
-    for end, closers in reversed(cuts):
+    for end, closers in list(reversed(cuts))[:MAX_FAILED_DECODES]:
         candidate = content[start:end] + closers
         try:
             json.loads(candidate)
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         return candidate
     return None

@@ -2,18 +2,26 @@
 
 It takes the requests from ``since`` ago up to ``scorer.lookback_hours`` ago: the newer ones are the
 scheduler's, which applies the same rules, so a backfill beside running workers never judges a request that
-one of them judges at the same moment. It walks that window oldest first in time slices of whole hours holding
+one of them judges at the same moment. A ``since`` within the lookback (``--since 2h``) takes the requests
+from then up to the settle delay: they are the scheduler's too, and a request either judged is not judged by
+the other afterwards (the scoring log is the ledger); a window that ended where it started would do nothing.
+
+It walks that window oldest first in time slices of whole hours holding
 about ``SLICE_REQUESTS`` requests, so that a batch's candidate query reads one slice, not the whole window. In
 each slice it runs the scheduler's own turns with that rule alone, so the scoring log stays the one ledger of
 finished work: a request already judged (by the scheduler or by an earlier backfill) is not judged again, a
 stopped backfill resumes where it stopped (the slices before it cost one query each), and the rule's budgets
 and the judges' rate limits apply as they do to live traffic. A slice's turns repeat until one makes no
 progress: everything decided, or only requests that wait for a rate limit or a budget; then the next slice
-starts. A judge that cannot be reached, or a store error, ends the backfill.
+starts. Each request is read once per rule: one its rule leaves out is logged so for that rule. A slice
+whose requests were all decided is recorded (``ragpulse_backfill_slices``, per rule and judge versions), and
+running the backfill again starts after the finished slices that cover its start. A judge that cannot be
+reached, or a store error, ends the backfill.
 """
 
 from __future__ import annotations
 
+import hashlib
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -69,6 +77,10 @@ class BackfillResult:
     waiting: int = 0
     """Requests left for later (rate limit, budget, judge unreachable) when it ended."""
     errors: dict[str, str] = field(default_factory=dict)
+    slices: int = 0
+    """Slices walked this run."""
+    resumed_from: datetime | None = None
+    """Where this run started, past the slices an earlier run finished (None: at the window's start)."""
 
 
 def requests_in_window(
@@ -108,6 +120,42 @@ def slice_borders(store: Store, oldest: datetime, newest: datetime, per_slice: i
     return borders
 
 
+SLICES_TABLE = "ragpulse_backfill_slices"
+
+
+def finished_until(store: Store, key: str, start: datetime) -> datetime:
+    """The end of the finished slices of backfill ``key`` that cover ``start`` one after another; ``start``
+    when none does."""
+    rows = store.query(
+        f"SELECT SliceStart, SliceEnd FROM {store.table(SLICES_TABLE)} FINAL"
+        " WHERE Backfill = {key:String} AND SliceEnd > {start:DateTime64(6)} ORDER BY SliceStart",
+        {"key": key, "start": start},
+    )
+    cursor = start
+    for slice_start, slice_end in rows:
+        begins, ends = _aware(slice_start), _aware(slice_end)
+        if begins > cursor:
+            break
+        cursor = max(cursor, ends)
+    return cursor
+
+
+def record_finished(store: Store, key: str, rule: str, window: tuple[datetime, datetime]) -> None:
+    store.insert(
+        store.table(SLICES_TABLE),
+        [[key, rule, _naive(window[0]), _naive(window[1]), _naive(datetime.now(UTC))]],
+        ("Backfill", "Rule", "SliceStart", "SliceEnd", "FinishedAt"),
+    )
+
+
+def _naive(moment: datetime) -> datetime:
+    return _aware(moment).replace(tzinfo=None)
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
 class Backfill:
     def __init__(
         self,
@@ -126,7 +174,8 @@ class Backfill:
         quiet = settings.model_copy(
             update={"assembly": settings.assembly.model_copy(update={"enabled": False})}
         )
-        self.newest_age = timedelta(hours=settings.scorer.lookback_hours)
+        lookback = timedelta(hours=settings.scorer.lookback_hours)
+        self.newest_age = lookback if since > lookback else timedelta(seconds=settings.scorer.settle_delay_s)
         self._job = ScoringJob(
             quiet,
             store,
@@ -143,10 +192,16 @@ class Backfill:
         self._slice_requests = slice_requests
         self._store = store
         self._clock = clock
+        self._rule = rule
+        versions = sorted(f"{scorer.name}:{scorer.version}" for scorer in self._job.scorers)
+        described = f"{rule.model_dump_json(by_alias=True)}|{','.join(versions)}"
+        self.key = hashlib.sha256(described.encode()).hexdigest()[:16]
+        """Names this backfill (its rule and judge versions) in ``ragpulse_backfill_slices``."""
 
     def run(self, advance: Callable[[str, Outcome], None] = lambda scorer, outcome: None) -> BackfillResult:
         result = BackfillResult()
-        start = self._clock() - self._since
+        start = finished_until(self._store, self.key, self._clock() - self._since)
+        result.resumed_from = start if start > self._clock() - self._since else None
         borders = slice_borders(self._store, start, self._clock() - self.newest_age, self._slice_requests)
         for border in [*borders, None]:
             # The window's end moves with the scheduler's: nothing it reads is ever read here at once.
@@ -156,7 +211,12 @@ class Backfill:
             # Slices overlap by their border instant: a request starting exactly there is read by both, and
             # the scoring log keeps the second from judging it again.
             window = (start, end if border is None else min(border, end))
-            if not self._run_slice(window, advance, result):
+            waiting = result.waiting
+            going_on = self._run_slice(window, advance, result)
+            if going_on and result.waiting == waiting:
+                record_finished(self._store, self.key, self._rule.name, window)
+            result.slices += 1
+            if not going_on:
                 break
             start = window[1]
         return result

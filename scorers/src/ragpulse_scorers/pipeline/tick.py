@@ -2,8 +2,10 @@
 
 Nothing a request contains can crash a tick: unreadable rows are skipped with a reason and a judge exception
 fails only that request (an Error row and a ``failed`` log row). An unreachable judge defers the rest of its
-scorer's turn (see ``pipeline.circuit``); only an unreachable store stops a scorer's turn with an error. The
-next tick picks up where a turn stopped.
+scorer's turn (see ``pipeline.circuit``); an unreachable store stops a scorer's turn with an error. Any other
+failure of one step (assembly, feedback, one scorer's turn) is that step's: it is logged with its traceback
+within a budget, named in the tick's errors, and every other step still runs. Refused items (feedback spans)
+are logged once each and recorded in ``ragpulse_refused``. The next tick picks up where a turn stopped.
 """
 
 from __future__ import annotations
@@ -17,12 +19,16 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import TypeVar
 
 from ragpulse_assembly.job import AssemblyWindow, assemble_requests
 from ragpulse_assembly.view_repair import restore_missing_request_rows
+from ragpulse_core.log_budget import LogBudget
 from ragpulse_core.sampling import Shard
 from ragpulse_core.store import Store, StoreUnavailable
+from ragpulse_core.untrusted import Refusals, quoted
 
+from ragpulse_scorers import refused
 from ragpulse_scorers.labels.feedback import ingest_feedback
 from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.pipeline.candidates import Selection
@@ -37,13 +43,16 @@ from ragpulse_scorers.scorer import Scorer, is_free
 from ragpulse_scorers.settings import ScorersSettings
 
 logger = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 ASSEMBLY = "assembly"
 # How far back, before the settle delay, each tick looks for root spans the requests view missed: a
 # collector's crash is retried within minutes; a wider window would scan more spans every tick.
 VIEW_REPAIR_WINDOW = timedelta(hours=1)
 FEEDBACK = "feedback"
-"""The name :attr:`TickReport.errors` gives request assembly."""
+"""The name :attr:`TickReport.errors` gives end-user feedback."""
+REFUSALS = "refusals"
+"""The name :attr:`TickReport.errors` gives recording refused items."""
 
 
 @dataclass
@@ -59,6 +68,8 @@ class TickReport:
     """Request rows made again for root spans the requests view missed (a collector killed mid-write)."""
     feedback: int = 0
     """End-user feedback spans written as labels."""
+    refused: int = 0
+    """Items refused this tick: feedback naming no usable request or score, or sent by another service."""
 
     def add(self, scorer: str, outcome: Outcome, n: int = 1) -> None:
         self.counts.setdefault(scorer, Counter())[outcome.value] += n
@@ -75,6 +86,8 @@ class TickReport:
             shown = ", ".join(f"{counter[o.value]} {o.value}" for o in Outcome if counter[o.value])
             parts.append(f"{scorer}: {shown or 'nothing to do'}")
         parts.extend(f"{scorer}: stopped ({error})" for scorer, error in self.errors.items())
+        if self.refused:
+            parts.insert(0, f"{self.refused} items refused")
         if self.feedback:
             parts.insert(0, f"{self.feedback} feedback labels")
         if self.assembled:
@@ -123,8 +136,15 @@ class ScoringJob:
         self._write_batch = write_batch or config.batch_size
         self._clock = clock
         self._stopping = stopping
+        self._refusals: Refusals | None = None
+        # A step that fails every tick (a bug, a refused insert) logs its traceback a few times an hour.
+        self._failure_log = LogBudget(lines=3, window_s=600.0)
         shard = f" shard {self._shard}" if self._shard.count > 1 else ""
         self._worker = f"{socket.gethostname()}:{os.getpid()}{shard}"
+
+    @property
+    def scorers(self) -> list[Scorer]:
+        return list(self._scorers)
 
     def __call__(self) -> None:
         report = self.run()
@@ -142,35 +162,59 @@ class ScoringJob:
         now = now or datetime.now(UTC)
         report = report if report is not None else TickReport()
         if not self._stop_requested():
-            try:
-                report.restored = self._restore_view_rows(now)
-            except StoreUnavailable as exc:
-                logger.warning("restoring missing request rows stopped this tick: %s", exc)
-                report.errors[ASSEMBLY] = str(exc)
+            restored = self._step(
+                ASSEMBLY, "restoring missing request rows", report, self._restore_view_rows, now
+            )
+            report.restored = restored or 0
         if self._settings.assembly.enabled and not self._stop_requested():
-            try:
-                report.assembled = self._assemble(now)
-            except StoreUnavailable as exc:
-                logger.warning("request assembly stopped this tick: %s", exc)
-                report.errors[ASSEMBLY] = str(exc)
+            report.assembled = self._step(ASSEMBLY, "request assembly", report, self._assemble, now) or 0
         if not self._stop_requested():
-            try:
-                report.feedback = ingest_feedback(
-                    self._store, now - timedelta(hours=self._settings.scorer.lookback_hours)
-                )
-            except StoreUnavailable as exc:
-                logger.warning("end-user feedback stopped this tick: %s", exc)
-                report.errors[FEEDBACK] = str(exc)
+            report.feedback = (
+                self._step(FEEDBACK, "end-user feedback", report, self._feedback, now, report) or 0
+            )
         for scorer in self._scorers:
             report.counts.setdefault(scorer.name, Counter())
             if self._stop_requested():
                 continue
-            try:
-                self._run_scorer(scorer, now, report, window)
-            except StoreUnavailable as exc:
-                logger.warning("scorer %s stopped this tick: %s", scorer.name, exc)
-                report.errors[scorer.name] = str(exc)
+            self._step(
+                scorer.name, f"scorer {scorer.name}", report, self._run_scorer, scorer, now, report, window
+            )
+        if self._refusals is not None:
+            self._step(REFUSALS, "recording refused items", report, self._record_refusals)
         return report
+
+    def _step(
+        self, name: str, what: str, report: TickReport, step: Callable[..., _T], *args: object
+    ) -> _T | None:
+        """``step(*args)``; a failure is this step's alone: logged, named in ``report.errors``, None."""
+        try:
+            return step(*args)
+        except StoreUnavailable as exc:
+            logger.warning("%s stopped this tick: %s", what, exc)
+            report.errors[name] = str(exc)
+        except Exception as exc:
+            note = self._failure_log.admit()
+            if note is not None:
+                logger.exception("%s failed this tick (the other steps go on)%s", what, note)
+            report.errors[name] = f"{type(exc).__name__}: {quoted(str(exc), quotes=False)}"
+        return None
+
+    def _feedback(self, now: datetime, report: TickReport) -> int:
+        oldest = now - timedelta(hours=self._settings.scorer.lookback_hours)
+        if self._refusals is None:
+            self._refusals = Refusals(logger, refused.known(self._store, oldest))
+        tally = ingest_feedback(self._store, oldest, self._refusals)
+        report.refused += tally.refused + tally.quarantined
+        return tally.written
+
+    def _record_refusals(self) -> None:
+        assert self._refusals is not None
+        fresh = self._refusals.drain()
+        try:
+            refused.record(self._store, fresh)
+        except Exception:
+            self._refusals.undrain(fresh)
+            raise
 
     def _stop_requested(self) -> bool:
         return self._stopping is not None and self._stopping.is_set()

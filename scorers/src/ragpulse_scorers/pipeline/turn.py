@@ -20,7 +20,9 @@ from datetime import UTC, datetime
 from typing import Protocol
 
 from ragpulse_assembly.reasons import skip_reason
+from ragpulse_core.log_budget import LogBudget
 from ragpulse_core.store import Store
+from ragpulse_core.untrusted import quoted
 
 from ragpulse_scorers.models import RagRequest, RequestRowError, Score
 from ragpulse_scorers.outcomes import Outcome
@@ -42,9 +44,12 @@ from ragpulse_scorers.rules.book import RuleBook
 from ragpulse_scorers.rules.inclusion import FREE_JUDGE, directed_plans
 from ragpulse_scorers.rules.model import Rule
 from ragpulse_scorers.rules.spend import RuleLedger
-from ragpulse_scorers.scorer import NotApplicable, Scorer
+from ragpulse_scorers.scorer import NotApplicable, Scorer, attributes_read
 
 logger = logging.getLogger(__name__)
+# A judge failing on request after request (a reply it cannot parse) logs a few lines a minute; each failure
+# is in the scoring log all the same.
+_FAILURE_LOG = LogBudget(lines=20)
 
 # Candidates read per turn, as a multiple of the per-tick limit: enough to see what the limits throttle and
 # to log out-of-sample requests in bulk, without reading a whole backlog.
@@ -103,7 +108,12 @@ class ScorerTurn:
         self._probabilities: dict[RequestId, float] = {}
         self._weighted: set[RequestId] = set()
         """Requests a directed rule matched: their score rows carry the inclusion probability."""
-        self._attribute_keys = plan.rules.attribute_keys(scorer.name)
+        rule_span, rule_resource = plan.rules.attribute_keys(scorer.name)
+        read_span, read_resource = attributes_read(scorer)
+        self._attribute_keys = (
+            sorted({*rule_span, *read_span}),
+            sorted({*rule_resource, *read_resource}),
+        )
         self._rule_set = plan.rules.digest(scorer.name)
         self._allowance = TickAllowance[Candidate](
             lambda c: (c.service_name, c.variant),
@@ -230,6 +240,8 @@ class ScorerTurn:
             request = RagRequest.from_row(row.values)
         except RequestRowError as exc:
             return Judgment(key, Outcome.SKIPPED, _clip(str(exc)))
+        request.span_attributes = dict(candidate.span_attributes)
+        request.resource_attributes = dict(candidate.resource_attributes)
         for name in self._scorer.requires:
             if not getattr(request, name, None):
                 return Judgment(key, Outcome.SKIPPED, f"request has no {name}")
@@ -260,7 +272,12 @@ class ScorerTurn:
             return _failed(scorer, key, f"{type(exc).__name__}: {exc}")
         except Exception as exc:
             self._circuit.reached()
-            logger.warning("scorer %s failed on trace %s: %r", scorer.name, candidate.trace_id, exc)
+            note = _FAILURE_LOG.admit()
+            if note is not None:
+                said = quoted(f"{type(exc).__name__}: {exc}", 300, quotes=False)
+                logger.warning(
+                    "scorer %s failed on trace %s: %s%s", scorer.name, candidate.trace_id, said, note
+                )
             return _failed(scorer, key, f"{type(exc).__name__}: {exc}")
         self._circuit.reached()
         elapsed_ms = (time.monotonic() - started) * 1000.0
@@ -295,8 +312,12 @@ class ScorerTurn:
         if judgment.outcome == Outcome.DEFERRED:
             self._deferred += 1
             self._stopped = "judge unreachable"
-        # A deferral is logged once per request, not once per tick.
-        if judgment.outcome in candidate.logged_deferrals:
+        # A deferral is logged once per request, not once per tick. A request its rules leave out is logged
+        # once per set of rules (the query reads it again only for another set): unlogged, a backfill's rule
+        # would read it again on every turn and never finish.
+        if judgment.outcome in candidate.logged_deferrals and not (
+            judgment.outcome == Outcome.SAMPLED_OUT and judgment.rule_set
+        ):
             return
         self._pending.append(judgment)
         if len(self._pending) >= self._plan.write_batch:
