@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from ragpulse_scorers.lexical.tokens import sentence_features, stem
+from ragpulse_judge.tokens import sentence_features, stem
 
 NO_TOPIC = 0
 # A term in more than this share of the sample's questions says nothing of their topic ("how", "configure").
