@@ -6,7 +6,6 @@ thread, and escape every traced string. Each lists what the live window (``live.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -15,10 +14,10 @@ from typing import Final, TypeVar
 from urllib.parse import urlencode
 
 from aiohttp import web
-from ragpulse_core.errors import StoreUnavailable
 from ragpulse_core.printable import excerpt
 from ragpulse_core.store import Store
 
+from ragpulse_dashboards.live.reader import on_reader
 from ragpulse_dashboards.report.format import html_text
 from ragpulse_dashboards.report.html import page
 from ragpulse_dashboards.report.html_blocks import card, table
@@ -42,7 +41,6 @@ T = TypeVar("T")
 SLICE_PATH: Final = "/slice"
 CONVERSATIONS_PATH: Final = "/conversations"
 CONVERSATION_PATH: Final = "/conversation"
-READ_TIMEOUT_S: Final = 30.0
 # A query value longer than this names no slice, session or service ragpulse stores as such.
 _VALUE_LIMIT: Final = 2000
 
@@ -62,15 +60,7 @@ class RootCauseRoutes:
         return datetime.now(UTC) - timedelta(hours=self._settings.live.window_hours)
 
     async def _on_reader(self, work: Callable[[], T]) -> T:
-        try:
-            async with asyncio.timeout(READ_TIMEOUT_S):
-                return await asyncio.wrap_future(self._reader.submit(work))
-        except TimeoutError:
-            reason = f"the store took over {READ_TIMEOUT_S:g} s; it may be busy"
-        except StoreUnavailable as exc:
-            logger.warning("live page: %s", exc)
-            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise web.HTTPServiceUnavailable(text=_unavailable(reason), content_type="text/html")
+        return await on_reader(self._reader, work, _unavailable, "live page")
 
     async def _slice(self, request: web.Request) -> web.StreamResponse:
         service, dimension, value = (_value(request, name) for name in ("service", "dimension", "value"))
