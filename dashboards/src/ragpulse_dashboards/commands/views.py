@@ -36,6 +36,7 @@ from ragpulse_dashboards.report import queries, render_html, render_terminal
 from ragpulse_dashboards.report.collect import collect_alerting_report, parse_since
 from ragpulse_dashboards.report.format import unscored_hint, unscored_label
 from ragpulse_dashboards.report.model import RequestLine
+from ragpulse_dashboards.rootcause.cause import Cause
 from ragpulse_dashboards.settings import DashboardsSettings
 
 VIEWS: Final = (
@@ -338,6 +339,9 @@ def _block(record: AlertRecord) -> tuple[str, str]:
     if record.resolved_at is not None:
         when += f", resolved {_when(record.resolved_at)}"
     lines = [f"[bold]{escape(labels)}[/bold]", escape(value), when, shown(record.summary)]
+    cause = Cause.from_json(record.cause)
+    if cause is not None:
+        lines.append(shown(cause.text()))
     if record.notify_error:
         lines.append(f"[yellow]notify failed: {shown(record.notify_error)}[/yellow]")
     state = (

@@ -18,6 +18,7 @@ from ragpulse_dashboards.report.agreement import JudgeAgreement
 
 if TYPE_CHECKING:  # people.py builds on this module's rows
     from ragpulse_dashboards.report.people import PeopleFigures
+    from ragpulse_dashboards.rootcause.figures import RootCauseFigures
 
 
 # Scorers whose hallucination verdict leads the report when several are present: LLM judges first.
@@ -193,6 +194,9 @@ class WorstRequest:
     support: float | None
     unsupported: list[str]
     service: str = ""
+    span_id: str = ""
+    at_us: int = 0
+    """The request's start in microseconds: with the ids, what the live page opens it by."""
 
 
 @dataclass(frozen=True)
@@ -338,6 +342,8 @@ class ReportData:
     unscored_requests: list[RequestLine] = field(default_factory=list)
     people: PeopleFigures | None = None
     """Judges against people's labels, and the corrected hallucination rates."""
+    rootcause: RootCauseFigures | None = None
+    """Where the change against the days before sits, the questions' topics, conversations."""
     pass_rates: list[PassRow] = field(default_factory=list)
     """The team's own evaluators' verdicts: their pass rates per variant."""
     pass_thresholds: dict[str, float] = field(default_factory=dict)

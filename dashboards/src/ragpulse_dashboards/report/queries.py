@@ -501,6 +501,8 @@ def worst_requests(store: Store, params: dict[str, Any]) -> list[WorstRequest]:
                 support=None if support is None or math.isnan(support) else float(support),
                 unsupported=list(dict.fromkeys(unsupported))[:5],
                 service=row["ServiceName"],
+                span_id=row["SpanId"],
+                at_us=int(row["at"]),
             )
         )
     return worst
