@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from ragpulse import Chunk, ChunkError, FusedChunk, to_chunk
-from ragpulse.chunks import text_id
+from ragpulse.chunks import id_and_score, text_id
 
 
 @dataclass
@@ -151,3 +152,30 @@ def test_a_text_reads_the_same_in_every_shape(text: str, score: float | None) ->
     shapes = [{"text": text, "score": score}, {"content": text, "score": score}, (text, score)]
     chunks = [to_chunk(shape, 0) for shape in shapes]
     assert all(chunk == Chunk(id=text_id(text), text=text, score=score) for chunk in chunks)
+
+
+_CHUNK_VALUES = st.one_of(
+    st.none(),
+    st.text(max_size=8),
+    st.floats(),
+    st.integers(),
+    st.booleans(),
+    st.dictionaries(st.text(max_size=3), st.text(max_size=3), max_size=2),
+)
+
+
+@given(
+    st.dictionaries(
+        st.sampled_from(["id", "text", "content", "score", "metadata", "source"]), _CHUNK_VALUES, max_size=6
+    )
+)
+def test_a_rankings_id_and_score_are_the_chunks_or_both_refuse(data: dict[str, Any]) -> None:
+    try:
+        chunk = to_chunk(data, 3)
+    except ChunkError as refused:
+        with pytest.raises(ChunkError, match=re.escape(str(refused))):
+            id_and_score(data, 3)
+        return
+    chunk_id, score = id_and_score(data, 3)
+    assert chunk_id == chunk.id
+    assert score == chunk.score or (score is None and chunk.score is None)

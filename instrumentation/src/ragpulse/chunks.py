@@ -82,6 +82,24 @@ def _from_plain_dict(data: dict[str, Any], index: int) -> Chunk:
     return _from_mapping(data, index)
 
 
+def id_and_score(obj: object, index: int = 0) -> tuple[str, float | None]:
+    """A chunk's id and score, which is all a ranking records: the common plain dict is read without building
+    a :class:`Chunk` (the checks of its fast path, not the work), anything else as :func:`to_chunk` reads it,
+    so both give the same values and refuse the same chunks."""
+    if type(obj) is dict:
+        raw_id = obj.get("id")
+        score = obj.get("score")
+        if (
+            type(raw_id) is str
+            and type(obj.get("text")) is str
+            and (score is None or (type(score) is float and math.isfinite(score)))
+            and "metadata" not in obj
+        ):
+            return raw_id, score
+    chunk = to_chunk(obj, index)
+    return chunk.id, chunk.score
+
+
 def _from_mapping(data: Mapping[str, Any], index: int) -> Chunk:
     text = None
     for key in _TEXT_KEYS:
