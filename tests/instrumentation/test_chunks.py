@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-import re
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from ragpulse import Chunk, ChunkError, FusedChunk, to_chunk
-from ragpulse.chunks import id_and_score, text_id
+from ragpulse.chunks import ranking_entries, text_id
 
 
 @dataclass
@@ -170,12 +170,16 @@ _CHUNK_VALUES = st.one_of(
     )
 )
 def test_a_rankings_id_and_score_are_the_chunks_or_both_refuse(data: dict[str, Any]) -> None:
+    refusals: list[BaseException | None] = []
+    entries = ranking_entries(["first", data], lambda: refusals.append(sys.exc_info()[1]))
+    assert entries[0] == (1, text_id("first"), None)
     try:
-        chunk = to_chunk(data, 3)
+        chunk = to_chunk(data, 1)
     except ChunkError as refused:
-        with pytest.raises(ChunkError, match=re.escape(str(refused))):
-            id_and_score(data, 3)
+        assert len(entries) == 1
+        assert [str(error) for error in refusals] == [str(refused)]
         return
-    chunk_id, score = id_and_score(data, 3)
-    assert chunk_id == chunk.id
+    assert not refusals
+    ((rank, chunk_id, score),) = entries[1:]
+    assert (rank, chunk_id) == (2, chunk.id)
     assert score == chunk.score or (score is None and chunk.score is None)

@@ -12,7 +12,7 @@ from opentelemetry.util.types import AttributeValue
 from ragpulse import semconv
 from ragpulse.arguments import MISSING, ArgumentLocator, accepts_keyword, callable_name, first_of_type
 from ragpulse.calls import Attributes, Call, StepRecorder
-from ragpulse.chunks import Chunk, id_and_score, to_chunk
+from ragpulse.chunks import Chunk, RankingEntry, ranking_entries, to_chunk
 from ragpulse.inputs import context_in, first_context, first_query, query_text
 from ragpulse.internal import report_internal_error
 from ragpulse.request import RequestState, Retrieval
@@ -59,7 +59,7 @@ def ranked_chunks(items: Any, site: str) -> list[tuple[int, Chunk]]:
     return ranked
 
 
-def ranking(items: Any, site: str) -> list[tuple[int, str, float | None]]:
+def ranking(items: Any, site: str) -> list[RankingEntry]:
     """``(rank, id, score)`` for each item of a ranking, as :func:`ranked_chunks` reads them, without building
     the chunks when only their ids and scores are recorded."""
     if isinstance(items, str):
@@ -67,13 +67,7 @@ def ranking(items: Any, site: str) -> list[tuple[int, str, float | None]]:
     elif not isinstance(items, list | tuple):
         logger.debug("ragpulse: %s got %s, not a list of chunks", site, type(items).__name__)
         return []
-    ranked: list[tuple[int, str, float | None]] = []
-    for position, item in enumerate(items):
-        try:
-            ranked.append((position + 1, *id_and_score(item, position)))
-        except Exception:
-            report_internal_error(f"{site} chunk")
-    return ranked
+    return ranking_entries(items, lambda: report_internal_error(f"{site} chunk"))
 
 
 def _put(attributes: Attributes, name: str, value: AttributeValue | None) -> None:
