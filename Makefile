@@ -6,12 +6,12 @@ STAMP := $(VENV)/.installed
 
 .PHONY: install test test-llm bench demo lint typecheck compose-config clean
 
-PARTS := instrumentation core collector assembly scorers dashboards examples
+PARTS := instrumentation judge core collector assembly scorers dashboards examples
 
 $(STAMP): $(addsuffix /pyproject.toml,$(PARTS))
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e './instrumentation[test]' -e './core[test]' -e './collector[test]' \
+	$(BIN)/pip install --quiet -e './instrumentation[test]' -e './judge[test]' -e './core[test]' -e './collector[test]' \
 		-e './assembly[test]' -e './scorers[test]' -e './dashboards[test]' -e './examples[demo]'
 	touch $(STAMP)
 

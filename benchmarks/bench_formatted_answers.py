@@ -17,6 +17,7 @@ import re
 import sys
 from pathlib import Path
 
+from ragpulse_judge.text import split_sentences
 from ragpulse_scorers.evaluation.datasets import (
     Split,
     SupportDataset,
@@ -27,7 +28,6 @@ from ragpulse_scorers.evaluation.datasets import (
 from ragpulse_scorers.evaluation.formatted_answers import STYLES, formatted
 from ragpulse_scorers.evaluation.support_task import SupportReport, evaluate_support
 from ragpulse_scorers.lexical import LexicalJudge
-from ragpulse_scorers.text import split_sentences
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table

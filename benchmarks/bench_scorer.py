@@ -1,5 +1,8 @@
 """Scorer throughput: one default ``ragpulse score --once`` over 20,000 pending requests, lexical judge.
 
+Also the learnt judge against the hand-written rules it replaced, alone over the same requests, in the same
+run (goal: at most 1.5x the rules' time per request).
+
 The goal is a tick that costs at most 1.25x the judge's own time: the pipeline around the judge (selecting
 candidates, reading request rows, building requests, writing scores and log rows) adds at most 25%. The
 judge's own time is measured twice: inside the tick (its calls timed as they happen, so a busy shared machine
@@ -32,6 +35,8 @@ from rich.table import Table
 
 REQUESTS = 20_000
 GOAL_RATIO = 1.25
+# The learnt judge reads claims as well as sentences and computes more evidence: at most this much slower.
+LEARNT_GOAL_RATIO = 1.5
 CONTEXT_CHUNKS = 5
 INJECT_ONE_IN = 10
 _COLUMNS = ("TraceId", "SpanId", "Timestamp", "ServiceName", "Pipeline", "Variant", "Question", "Answer",
@@ -80,15 +85,17 @@ def _prepare(dsn: str, count: int) -> dict[str, Any]:
     return {"requests": count}
 
 
-def _judge_alone(dsn: str) -> dict[str, Any]:
+def _judge_alone(dsn: str, rules: int = 0) -> dict[str, Any]:
+    """The default (learnt) judge alone, or with ``rules`` the hand-written rules it replaced."""
     from ragpulse_core.store import Store
+    from ragpulse_judge.rules import LexicalJudge
     from ragpulse_scorers.lexical.scorer import LexicalScorer
     from ragpulse_scorers.models import RagRequest
 
     store = Store(dsn)
     rows = store.query_dicts(f"SELECT * FROM {store.table('ragpulse_requests')} ORDER BY Timestamp")
     requests = [RagRequest.from_row(row) for row in rows]
-    scorer = LexicalScorer()
+    scorer = LexicalScorer(LexicalJudge()) if rules else LexicalScorer()
     started, cpu_started = time.perf_counter(), time.process_time()
     for request in requests:
         scorer.score(request)
@@ -174,16 +181,25 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory(prefix="bench-scorer-") as tmp:
         dsn = f"chdb://{Path(tmp) / 'db'}"
         _step("prepare", dsn, str(args.requests))
+        rules_before = _step("judge", dsn, "1")
         before = _step("judge", dsn)
         tick = _step("tick", dsn)
         after = _step("judge", dsn)
+        rules_after = _step("judge", dsn, "1")
     judge_s = (before["seconds"] + after["seconds"]) / 2
+    rules_s = (rules_before["seconds"] + rules_after["seconds"]) / 2
+    rules_cpu_s = (rules_before["cpu_seconds"] + rules_after["cpu_seconds"]) / 2
     judge_cpu_s = (before["cpu_seconds"] + after["cpu_seconds"]) / 2
     table = Table(title=f"one default `score --once` over {args.requests:,} pending requests")
     for column in ("", "seconds", "CPU seconds", "requests/s"):
         table.add_column(column, justify="right" if column else "left")
     rows = [
-        ("lexical judge alone (mean of 2 runs)", judge_s, judge_cpu_s),
+        (
+            "hand-written rules alone (mean of 2 runs)",
+            rules_s,
+            (rules_before["cpu_seconds"] + rules_after["cpu_seconds"]) / 2,
+        ),
+        ("learnt judge alone (mean of 2 runs)", judge_s, judge_cpu_s),
         ("score --once, whole tick", tick["seconds"], tick["cpu_seconds"]),
     ]
     for name, seconds, cpu_seconds in rows:
@@ -192,6 +208,12 @@ def main(argv: list[str] | None = None) -> None:
     console.print(table)
     in_tick = tick["seconds"] / tick["judge_seconds"]
     ratio = tick["seconds"] / judge_s
+    learnt_ratio = judge_s / rules_s
+    learnt_met = "[green]ok[/green]" if learnt_ratio <= LEARNT_GOAL_RATIO else "[red]over goal[/red]"
+    console.print(
+        f"learnt judge / rules, per request: {learnt_ratio:.2f} (goal ≤ {LEARNT_GOAL_RATIO}) {learnt_met};"
+        f" CPU {judge_cpu_s / rules_cpu_s:.2f}"
+    )
     met = in_tick <= GOAL_RATIO and tick["pending"] == 0
     verdict = "[green]ok[/green]" if met else "[red]over goal[/red]"
     console.print(
@@ -201,6 +223,7 @@ def main(argv: list[str] | None = None) -> None:
         f" {tick['done']:,} done, {tick['pending']:,} left pending; peak RSS {tick['peak_rss_mib']:.0f} MiB"
         f" ({tick['rss_start_mib']:.0f} MiB with chDB loaded)"
     )
+
 
 if __name__ == "__main__":
     main(sys.argv[1:])

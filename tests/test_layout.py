@@ -13,6 +13,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 # Each part's package, and the top-level packages it must never import.
 FORBIDDEN_IMPORTS = {
+    "judge/src/ragpulse_judge": (
+        "ragpulse_core", "ragpulse_collector", "ragpulse_assembly", "ragpulse_scorers", "ragpulse_dashboards",
+        "ragpulse",
+    ),
     "core/src/ragpulse_core": (
         "ragpulse_collector", "ragpulse_assembly", "ragpulse_scorers", "ragpulse_dashboards", "ragpulse",
     ),
@@ -22,10 +26,14 @@ FORBIDDEN_IMPORTS = {
     "dashboards/src/ragpulse_dashboards": ("ragpulse_collector", "ragpulse_demo", "ragpulse_example"),
 }  # fmt: skip
 DEPENDENCIES = {
+    "judge": (set(), {"ragpulse-core", "ragpulse-scorers", "ragpulse"}),
     "core": ({"clickhouse-connect", "pydantic", "pydantic-settings", "rich"}, {"ragpulse-collector"}),
     "collector": ({"ragpulse-core"}, {"ragpulse-scorers", "ragpulse-assembly", "ragpulse-dashboards"}),
     "assembly": ({"ragpulse-core"}, {"ragpulse-collector", "ragpulse-scorers", "ragpulse-dashboards"}),
-    "scorers": ({"ragpulse-core", "ragpulse-assembly"}, {"ragpulse-collector", "ragpulse-dashboards"}),
+    "scorers": (
+        {"ragpulse-core", "ragpulse-assembly", "ragpulse-judge"},
+        {"ragpulse-collector", "ragpulse-dashboards"},
+    ),
     "dashboards": ({"ragpulse-scorers"}, {"ragpulse-collector"}),
 }
 
@@ -69,7 +77,7 @@ def test_each_part_depends_on_the_core_and_not_on_its_sibling(part: str) -> None
     assert required <= names and not names & forbidden, names
 
 
-PARTS = ("instrumentation", "core", "collector", "assembly", "scorers", "dashboards", "examples")
+PARTS = ("instrumentation", "judge", "core", "collector", "assembly", "scorers", "dashboards", "examples")
 
 
 @pytest.mark.parametrize("part", PARTS)

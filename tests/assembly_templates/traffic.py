@@ -20,7 +20,7 @@ from enum import StrEnum
 from ragpulse_assembly.model import TraceSpan
 from ragpulse_assembly.reasons import explain
 from ragpulse_assembly.rules import AssembledRequest, assemble
-from ragpulse_scorers.lexical.judge import LexicalJudge
+from ragpulse_judge.rules import LexicalJudge
 from templates import Doc, Messages, Template
 
 START = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)

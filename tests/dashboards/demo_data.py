@@ -16,7 +16,9 @@ from ragpulse_scorers.review.queue import in_uniform_share_sql
 
 SERVICE = "ragpulse-example"
 PIPELINE = "fusion"
-VARIANTS = {"A": 0.1, "B": 0.3}  # hallucination rate the lexical judge sees per variant
+VARIANTS = {"A": 0.1, "B": 0.3}
+EVALUATOR = "cites"
+EVALUATOR_PASS_RATE = 0.75  # hallucination rate the lexical judge sees per variant
 REQUESTS_PER_VARIANT = 60
 STEPS = ("variations", "retrieve", "retrieve", "retrieve", "fuse", "generate")
 
@@ -237,6 +239,8 @@ def seed(store: Store, now: datetime) -> Demo:
                 _score(trace, at, variant, "lexical", "utilization", rng.uniform(0.3, 0.9), details),
                 _score(trace, at, variant, "lexical", "context_utilization", rng.uniform(0.2, 0.8), details),
                 _score(trace, at, variant, "lexical", "unsupported_sentences", float(hallucinated), details),
+                # A team's own evaluator ([evaluators.regex.cites]): three answers in four cite a source.
+                _score(trace, at, variant, EVALUATOR, "pass", float(index % 4 != 0)),
             ]
             if index % 2 == 0:
                 cost = 0.0004

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from demo_data import SERVICE, STEPS, VARIANTS, Demo
+from demo_data import EVALUATOR, EVALUATOR_PASS_RATE, SERVICE, STEPS, VARIANTS, Demo
 from grafana_macros import ALL, TimeRange, Variable, expand_dashboard_query
 from ragpulse_core.store import Store
 from ragpulse_dashboards.report.queries import judge_agreement
@@ -47,6 +47,7 @@ def variables(demo: Demo, *, everything: bool) -> dict[str, Variable]:
         "variant_a": Variable("A"),
         "variant_b": Variable("B"),
         "metric": Variable("support"),
+        "evaluator_metric": Variable("pass"),
         "trace_id": Variable(demo.hallucinated_trace),
     }
     for board in DASHBOARDS.glob("*.json"):
@@ -60,6 +61,7 @@ def variables(demo: Demo, *, everything: bool) -> dict[str, Variable]:
             "variant": Variable(ALL, tuple(VARIANTS), multi=True),
             "source": Variable(ALL, ("genai", "openinference", "openllmetry", "ragpulse"), multi=True),
             "context_source": Variable(ALL, ("none", "prompt", "ragpulse"), multi=True),
+            "evaluator": Variable(ALL, (EVALUATOR,), multi=True),
         }
     else:
         chosen |= {
@@ -68,6 +70,7 @@ def variables(demo: Demo, *, everything: bool) -> dict[str, Variable]:
             "variant": Variable(["B"], multi=True),
             "source": Variable(["genai"], multi=True),
             "context_source": Variable(["none"], multi=True),
+            "evaluator": Variable([EVALUATOR], multi=True),
         }
     return chosen
 
@@ -133,6 +136,22 @@ def test_hallucination_table_matches_the_seeded_rates_with_wilson_bounds(
         assert row["scored"] == 60
         assert row["rate"] == pytest.approx(VARIANTS[row["Variant"]])
         assert 0 < row["lower"] < row["rate"] < row["upper"] < 1
+
+
+def test_evaluator_panels_show_the_evaluators_pass_rate_per_variant(demo_store: tuple[Store, Demo]) -> None:
+    store, demo = demo_store
+    rows = run(store, panel("overview.json", "Evaluator pass rate per variant")["targets"][0]["rawSql"], demo)
+    assert [(row["evaluator"], row["Variant"]) for row in rows] == [(EVALUATOR, v) for v in VARIANTS]
+    for row in rows:
+        assert row["judged"] == 60 and row["passed"] == 45
+        assert row["rate"] == pytest.approx(EVALUATOR_PASS_RATE)
+        assert (row["lower"], row["upper"]) == pytest.approx(wilson_interval(45, 60), abs=1e-4)
+    metric_sql = panel("overview.json", "Evaluator metric: $evaluator_metric")["targets"][0]["rawSql"]
+    series = run(store, metric_sql, demo)
+    assert {row["metric"] for row in series} == {EVALUATOR}
+    assert all(0.0 <= row["mean"] <= 1.0 for row in series)
+    choices = next(v for v in load("overview.json")["templating"]["list"] if v["name"] == "evaluator")
+    assert [row["Scorer"] for row in run(store, choices["query"]["rawSql"], demo)] == [EVALUATOR]
 
 
 def test_band_series_carry_rate_bounds_and_sample_count(demo_store: tuple[Store, Demo]) -> None:

@@ -20,6 +20,7 @@ import pytest
 from ragpulse_core.cli import main
 from ragpulse_scorers.judges.correctness import CorrectnessScorer
 from ragpulse_scorers.judges.coverage import MAX_SUB_QUESTIONS, CoverageJudge
+from ragpulse_scorers.judges.entailment import EntailmentScorer
 from ragpulse_scorers.judges.pairwise import PairwiseJudge
 from ragpulse_scorers.judges.retrieval import RetrievalScorer
 from ragpulse_scorers.judges.support import SupportScorer
@@ -73,6 +74,21 @@ def test_the_support_judge_gives_a_verdict_with_reasons_and_every_trace_metric(
         assert value is not None and 0.0 <= value <= 1.0
     assert scores["adherence"].details["sentence_count"] == 2
     assert scores["adherence"].input_tokens > 0 and scores["adherence"].cost_usd == 0.0
+
+
+def test_the_small_model_mode_asks_about_every_claim_sentence(local_model: JudgeSettings) -> None:
+    answer = ANSWER + " Entry is free for children under 12. Do you want to know more?"
+    scores = by_metric(EntailmentScorer(JudgeClient(local_model)).score(request(answer=answer)))
+    asked = scores["adherence"].details["sentences"]
+    # Three claim sentences asked about in one call; the closing question claims nothing and is not asked.
+    assert [item["sentence"] for item in asked] == [
+        "The Eiffel Tower opened on 31 March 1889.",
+        "It is 330 metres tall.",
+        "Entry is free for children under 12.",
+    ]
+    assert {item["verdict"] for item in asked} <= {"yes", "no", "unsure"}
+    assert scores["hallucination"].value == (1.0 if any(i["verdict"] == "no" for i in asked) else 0.0)
+    assert scores["adherence"].input_tokens > 0
 
 
 def test_the_correctness_judge_says_yes_or_no_with_its_reason(local_model: JudgeSettings) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from ragpulse_core.store import Store
 from ragpulse_dashboards.review.request import RequestId
-from ragpulse_scorers.text import split_sentences
+from ragpulse_judge.text import split_sentences
 from report_data import SPAN_COLUMNS
 
 SCORE_COLUMNS = [

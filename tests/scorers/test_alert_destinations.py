@@ -584,7 +584,7 @@ def test_pagerduty_severity_by_rule_unless_the_destination_sets_one() -> None:
         record = AlertRecord(**{**alert().__dict__, "key": AlertKey(rule, "svc")})
         return str(payloads.pagerduty_event(record, ROUTING_KEY, chosen)["payload"]["severity"])
 
-    assert [severity(rule) for rule in RULES] == ["error", "warning", "error", "warning", "error"]
+    assert [severity(rule) for rule in RULES] == ["error", "warning", "error", "warning", "error", "warning"]
     assert severity("judge_errors", "critical") == "critical"
 
 

@@ -11,11 +11,11 @@ import datetime as dt
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from ragpulse_judge.text import split_sentences, text_segments
 from ragpulse_scorers.judges.keys import key_documents
 from ragpulse_scorers.lexical import LexicalJudge
 from ragpulse_scorers.lexical.scorer import LexicalScorer
 from ragpulse_scorers.models import ContextChunk, RagRequest
-from ragpulse_scorers.text import split_sentences, text_segments
 
 # No document holds the numbers 1 to 9 or the words "doc", "file", "source": a marker that leaks into the
 # claim shows as a missing number or an uncovered word.

@@ -11,12 +11,12 @@ from datetime import UTC, datetime
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ragpulse_scorers.lexical.judge import LexicalJudge
+from ragpulse_judge.prose.citations import strip_citations
+from ragpulse_judge.rules import LexicalJudge
+from ragpulse_judge.text import split_sentences
 from ragpulse_scorers.lexical.scorer import LexicalScorer
 from ragpulse_scorers.models import ContextChunk, RagRequest
-from ragpulse_scorers.prose.citations import strip_citations
 from ragpulse_scorers.scorer import NotApplicable
-from ragpulse_scorers.text import split_sentences
 
 QUESTION = "What is the refund policy for the X200 headphones?"
 CONTEXT = [

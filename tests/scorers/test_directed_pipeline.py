@@ -11,8 +11,8 @@ from pipeline_testing import RecordingScorer, insert_requests
 from ragpulse_core.directed_sampling import inclusion_probability, plan_directed
 from ragpulse_core.sampling import SAMPLE_BUCKETS
 from ragpulse_core.store import Store
-from ragpulse_scorers.lexical.judge import LexicalParams
-from ragpulse_scorers.lexical.scorer import LexicalScorer
+from ragpulse_judge.rules import LexicalParams
+from ragpulse_scorers.lexical.scorer import RULES_VERSION
 from ragpulse_scorers.lexical.uncertainty import verdict_uncertainty
 from ragpulse_scorers.pipeline.tick import run_tick
 from ragpulse_scorers.settings import ScorersSettings
@@ -34,7 +34,7 @@ def setup(store: Store) -> dict[str, tuple[int, float]]:
         support = UNSURE if index % 10 == 0 else SURE
         found[trace] = (key % SAMPLE_BUCKETS, support)
         rows.append([trace, span, at, datetime.now(UTC), "svc", "fusion", "A", "lexical",
-                     LexicalScorer.version, "support", support, ""])  # fmt: skip
+                     RULES_VERSION, "support", support, ""])  # fmt: skip
     columns = ["TraceId", "SpanId", "RequestTime", "ScoredAt", "ServiceName", "Pipeline", "Variant", "Scorer",
                "ScorerVersion", "Metric", "Value", "Error"]  # fmt: skip
     store.insert("ragpulse_scores", rows, columns)

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from judge_testing import FakeOpenAI, answering, schema_name
 from ragpulse_core.cli import main
+from ragpulse_judge.rules import LexicalJudge
+from ragpulse_judge.verdicts import SupportVerdict
 from ragpulse_scorers.commands import eval_support
 from ragpulse_scorers.commands.eval_subq import run_types
-from ragpulse_scorers.lexical.judge import LexicalJudge
-from ragpulse_scorers.verdicts import SupportVerdict
 
 CONTEXT = "passage 1:The museum is open on Mondays. Admission is $5.\n\npassage 2:Parking is free.\n\n"
 RESPONSES = ["It is open on Mondays.", "Admission is $9.", "Admission is $5.", "Tours run hourly.",

@@ -141,3 +141,38 @@ def test_holdout_half_of_the_dev_file_meets_the_goal(
     assert holdout["n"] + tune["n"] == 356
     assert holdout["balanced_accuracy"] >= 0.72
     assert holdout["auroc"] >= 0.75
+
+
+def test_one_class_gets_no_balanced_accuracy(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "200")  # the table on one line per row
+    grounded = write_jsonl(tmp_path / "d.jsonl", [r for r in ROWS if not r["hallucinated"]])
+    assert run_json(capsys, "--data", str(grounded))["balanced_accuracy"] is None
+    assert main(["eval", "support", "--data", str(grounded)]) == 0
+    table = capsys.readouterr().out
+    assert (
+        "undefined (needs both labels)" in table and "1.000" not in table.split("response")[1].split("│")[3]
+    )
+
+
+def test_folds_cross_validate_the_learnt_judge_by_question(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    responses = [
+        ("It is open on Mondays.", 0),
+        ("Admission is $5.", 0),
+        ("Tours run hourly by Zeiss staff.", 1),
+        ("It opens at 3 am daily.", 1),
+    ]
+    rows = [row(q, "When?", response, hallucinated) for q in range(6) for response, hallucinated in responses]
+    data = write_jsonl(tmp_path / "d.jsonl", rows)
+    assert main(["eval", "support", "--data", str(data), "--judge", "learnt", "--folds", "3", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    learnt, rules = result.values()
+    assert learnt["n"] == rules["n"] == 24 and learnt["positives"] == 12
+    assert 0.0 <= learnt["low"] <= learnt["balanced_accuracy"] <= learnt["high"] <= 1.0
+    assert main(["eval", "support", "--data", str(data), "--folds", "3"]) != 0
+    assert "use it with --judge learnt" in capsys.readouterr().err
+    assert main(["eval", "support", "--data", str(data), "--judge", "learnt", "--folds", "7"]) != 0
+    assert "at least as many questions" in capsys.readouterr().err

@@ -7,9 +7,9 @@ import re
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from ragpulse_judge.text import split_sentences
 from ragpulse_scorers.evaluation.datasets import SupportExample
 from ragpulse_scorers.evaluation.formatted_answers import STYLES, formatted, source_of
-from ragpulse_scorers.text import split_sentences
 
 _WORDS = re.compile(r"[^\W_]+")
 CONTEXT = ["Technicians in Alaska earn $23.70 per hour.", "Dealerships add commission on parts sold."]

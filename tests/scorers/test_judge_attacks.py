@@ -11,8 +11,8 @@ import re
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ragpulse_scorers.lexical.judge import LexicalJudge
-from ragpulse_scorers.lexical.tokens import sentence_features, stem
+from ragpulse_judge.rules import LexicalJudge
+from ragpulse_judge.tokens import sentence_features, stem
 from ragpulse_scorers.llm.prompting import fence
 
 QUESTION = "What is the refund policy for the X200 headphones?"

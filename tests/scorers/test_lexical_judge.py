@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from ragpulse_judge.text import split_sentences
+from ragpulse_judge.tokens import normalise_number, sentence_features
 from ragpulse_scorers.evaluation.datasets import SupportExample
 from ragpulse_scorers.evaluation.lexical_tuning import grid_search
 from ragpulse_scorers.lexical import LexicalJudge
-from ragpulse_scorers.lexical.tokens import normalise_number, sentence_features
-from ragpulse_scorers.text import split_sentences
 
 CONTEXT = [
     "Automotive technicians in Alaska earn about $23.70 per hour or $49,400 per year. "

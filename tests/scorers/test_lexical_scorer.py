@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from ragpulse_scorers.lexical import scorer as lexical_scorer
 from ragpulse_scorers.lexical.scorer import MAX_ANSWER_CHARS, LexicalScorer
 from ragpulse_scorers.models import ContextChunk, RagRequest
 from ragpulse_scorers.scorer import NotApplicable, Scorer
+from ragpulse_scorers.settings import ScorersSettings
 
 
 def request(answer: str, chunks: list[str]) -> RagRequest:
@@ -77,7 +79,29 @@ def test_surrogates_and_odd_characters_do_not_crash() -> None:
     assert scores[0].label == "grounded"
 
 
-def test_build_gives_a_scorer_for_the_registry() -> None:
-    built = lexical_scorer.build(None, None)  # type: ignore[arg-type]
-    assert isinstance(built, Scorer)
-    assert (built.name, built.version) == ("lexical", "3")
+def test_build_gives_the_rules_unless_the_config_asks_for_the_learnt_judge() -> None:
+    rules = lexical_scorer.build(ScorersSettings(), None)  # type: ignore[arg-type]
+    assert isinstance(rules, Scorer)
+    assert (rules.name, rules.version) == ("lexical", "3")
+    learnt = lexical_scorer.build(
+        ScorersSettings.model_validate({"scorer": {"free": {"judge": "learnt"}}}),
+        None,  # type: ignore[arg-type]
+    )
+    # The version names the model file, so a retrained model re-judges recent requests.
+    assert learnt.name == "lexical" and re.fullmatch(r"4-[0-9a-f]{8}", learnt.version)
+
+
+def test_the_learnt_judge_writes_claims_with_their_probabilities() -> None:
+    scorer = lexical_scorer.build(
+        ScorersSettings.model_validate({"scorer": {"free": {"judge": "learnt"}}}),
+        None,  # type: ignore[arg-type]
+    )
+    scores = {s.metric: s for s in scorer.score(request(
+        "The museum is open on Mondays, and it offers free guided tours every hour.", CHUNKS))}  # fmt: skip
+    hallucination = scores["hallucination"]
+    assert hallucination.label == "hallucinated"
+    claims = hallucination.details["sentences"]
+    assert [c["verdict"] for c in claims] == ["supported", "unsupported"]
+    assert claims[1]["clause_of"].startswith("The museum is open on Mondays")
+    assert 0.5 < claims[1]["probability_unsupported"] <= 1.0
+    assert hallucination.details["probability_hallucinated"] == round(1 - scores["support"].value, 4)

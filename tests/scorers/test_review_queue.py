@@ -7,8 +7,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from ragpulse_core.store import Store
+from ragpulse_judge.rules import LexicalParams
 from ragpulse_scorers.labels.store import Label, RequestRef, write_labels
-from ragpulse_scorers.lexical.judge import LexicalParams
 from ragpulse_scorers.review import (
     DISAGREEMENT,
     UNCERTAIN,

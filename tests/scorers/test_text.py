@@ -6,7 +6,7 @@ import re
 
 from hypothesis import given
 from hypothesis import strategies as st
-from ragpulse_scorers.text import split_sentences
+from ragpulse_judge.text import split_sentences
 
 
 def test_prose_splits_at_sentence_ends_but_not_at_abbreviations_or_decimals() -> None:

@@ -83,6 +83,15 @@ class _AnyText:
         return list(self._compiled.finditer(_encodable(text), *bounds))
 
 
+def config_pattern(source: str) -> LinearPattern:
+    """:func:`linear_pattern` for a pattern a config gives: its error names the pattern (``bad regex '...':
+    why``), for the one line that says what is wrong with the file."""
+    try:
+        return linear_pattern(source)
+    except PatternError as exc:
+        raise PatternError(f"bad regex {source!r}: {exc}") from None
+
+
 def _encodable(text: str) -> str:
     try:
         text.encode("utf-8")

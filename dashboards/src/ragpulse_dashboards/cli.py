@@ -14,7 +14,7 @@ from ragpulse_scorers.cli_arguments import add_scorer_flags
 
 
 def register(subparsers: Subparsers) -> None:
-    for add_command in (_alerts, _assembly, _report, _requests, _rules, _serve):
+    for add_command in (_alerts, _assembly, _evaluators, _report, _requests, _rules, _serve):
         add_command(subparsers)
 
 
@@ -59,6 +59,38 @@ def _assembly(subparsers: Subparsers) -> None:
     rerun.add_argument("--since", type=parse_window, default="24h", help="look back this far: 90m, 24h, 7d")
     rerun.add_argument("--service", help="only this service (default: every service)")
     rerun.set_defaults(func=runs("ragpulse_dashboards.commands.assembly", "run_rerun"))
+
+
+def _evaluators(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "evaluators",
+        help="the config's own evaluators: list them, try one on stored requests",
+        description="Evaluators are judges of your own ([evaluators.<kind>.<name>]: llm, regex, json_schema,"
+        " heuristic, python). They run once a [[rules]] rule (or scorer.scorers) names them.",
+    )
+    actions = parser.add_subparsers(dest="evaluators_action", metavar="ACTION", required=True)
+    listing = actions.add_parser(
+        "list", help="every evaluator with its kind, version and the rules that run it"
+    )
+    listing.set_defaults(func=runs("ragpulse_dashboards.commands.evaluators", "run_list"))
+    test = actions.add_parser(
+        "test",
+        help="run one evaluator on stored requests and show what it did (writes nothing)",
+        description="Runs the evaluator NAME of this config on the request TRACE_ID or the newest N requests:"
+        " for an llm evaluator the rendered prompt, the judge's raw reply and the scores; for a python one"
+        " what it printed; why a request is skipped or fails, as a tick would record it. Nothing is written."
+        " Reads through `ragpulse serve` when it holds the database; the evaluator runs here.",
+    )
+    test.add_argument("name", metavar="NAME", help="the evaluator")
+    which = test.add_mutually_exclusive_group()
+    which.add_argument("--request", metavar="TRACE_ID", help="the request with this trace id")
+    which.add_argument("--last", type=int, default=20, metavar="N", help="the newest N requests (default 20)")
+    add_dsn(test)
+    test.add_argument(
+        "--since", default="7d", help="look back to: 24h, 90m, 7d or an ISO timestamp (default 7d)"
+    )
+    test.add_argument("--service", help="only this service's requests")
+    test.set_defaults(func=runs("ragpulse_dashboards.commands.evaluators", "run_test"))
 
 
 def _rules(subparsers: Subparsers) -> None:

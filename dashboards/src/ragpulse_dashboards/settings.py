@@ -147,7 +147,21 @@ class AlertSettings(SettingsSection):
         " this (its interval's lower bound); unset: no such alert",
     )
 
+    pass_rates: dict[str, float] = Field(
+        default_factory=dict,
+        description="[alerts.pass_rates] evaluator name = the lowest pass rate it may have: fires when the"
+        " 95% interval of its pass rate lies below this, per service and variant",
+    )
+
     _webhook_url = field_validator("webhook_url")(_http_url)
+
+    @field_validator("pass_rates")
+    @classmethod
+    def _rates_are_shares(cls, rates: dict[str, float]) -> dict[str, float]:
+        for name, rate in rates.items():
+            if not 0.0 <= rate <= 1.0:
+                raise ValueError(f"pass_rates.{name} = {rate}: a share between 0 and 1")
+        return rates
 
     @field_validator("webhook_url", mode="before")
     @classmethod
@@ -230,3 +244,16 @@ class LiveSettings(SettingsSection):
 class DashboardsSettings(ScorersSettings):
     alerts: AlertSettings = Field(default_factory=AlertSettings)
     live: LiveSettings = Field(default_factory=LiveSettings)
+
+    @model_validator(mode="after")
+    def _pass_rates_name_verdicts(self) -> DashboardsSettings:
+        """A pass-rate alert names an evaluator of this config that gives a verdict."""
+        definitions = self.evaluators.definitions()
+        for name in self.alerts.pass_rates:
+            definition = definitions.get(name)
+            if definition is None:
+                known = ", ".join(sorted(definitions)) or "none defined"
+                raise ValueError(f"alerts.pass_rates: no evaluator {name!r} (evaluators: {known})")
+            if not definition.gives_verdict:
+                raise ValueError(f"alerts.pass_rates: evaluator {name!r} gives no pass/fail verdict")
+        return self

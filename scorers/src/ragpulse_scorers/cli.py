@@ -16,7 +16,7 @@ from ragpulse_core.times import utc_from_iso
 from ragpulse_scorers.cli_arguments import add_scorer_flags, variant_list
 from ragpulse_scorers.evaluation.datasets import Split
 
-SUPPORT_JUDGE_NAMES = ("lexical", "openai")
+SUPPORT_JUDGE_NAMES = ("lexical", "learnt", "openai")
 LABEL_VERDICTS = ("hallucinated", "grounded")
 
 
@@ -39,7 +39,11 @@ def _eval(subparsers: Subparsers) -> None:
         required=True,
         help="JSONL file (RAGTruth- or LFQA-style), or ragtruth_qa_dev (ships with ragpulse)",
     )
-    support.add_argument("--judge", choices=SUPPORT_JUDGE_NAMES, default="lexical", help="judge to measure")
+    support.add_argument(
+        "--judge", default="lexical", metavar="NAME",
+        help=f"judge to measure: {', '.join(SUPPORT_JUDGE_NAMES)}, or an evaluator of the config that"
+        " measures hallucination (default lexical)",
+    )  # fmt: skip
     support.add_argument(
         "--model", help="model of an LLM judge (default: judge.model, $RAGPULSE_JUDGE_MODEL)"
     )
@@ -57,6 +61,13 @@ def _eval(subparsers: Subparsers) -> None:
     )  # fmt: skip
     support.add_argument(
         "--workers", type=int, default=1, help="responses judged at once (for network judges)"
+    )
+    support.add_argument(
+        "--folds",
+        type=int,
+        help="cross-validate the learnt free judge on --data instead: train it on the other folds' "
+        "questions, judge each fold's answers (grouped k-fold by question), print out-of-fold figures beside "
+        "the rules'",
     )
     support.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     support.set_defaults(func=runs("ragpulse_scorers.commands.eval_support"))

@@ -29,6 +29,8 @@ CORRECTNESS: Final = "correctness"
 PAIRWISE_WIN: Final = "pairwise_win"
 # A judgment that failed: its row holds the error, no value
 ERROR: Final = "error"
+# An evaluator's verdict (a team's own judge): 1 when the request passes its check, 0 when it fails
+PASS: Final = "pass"
 
 # Metrics that say an answer is grounded; the report's "support" column reads the lowest of them.
 SUPPORT_METRICS: Final = (SUPPORT, ADHERENCE)

@@ -66,6 +66,9 @@ class RagRequest(BaseModel):
     duration_ms: float = 0.0
     status_code: str = ""
     sample_key: int = 0
+    span_attributes: dict[str, str] = Field(default_factory=dict)
+    """The root span's attributes that a scorer asked for (see ``Scorer.attributes``), not every one."""
+    resource_attributes: dict[str, str] = Field(default_factory=dict)
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> RagRequest:

@@ -1,7 +1,8 @@
 """Scorer names to factories, imported only when used so an optional judge costs nothing until configured.
 
-A factory is ``build(settings: ScorersSettings, store: Store) -> Scorer``. A name is either a built-in one
-(``lexical``, ``support``, ...) or ``package.module:callable`` for a scorer that lives in another package.
+A factory is ``build(settings: ScorersSettings, store: Store) -> Scorer``. A name is a built-in one
+(``lexical``, ``support``, ...), an evaluator of the config (``[evaluators.<kind>.<name>]``), or
+``package.module:callable`` for a scorer that lives in another package.
 """
 
 from __future__ import annotations
@@ -42,6 +43,11 @@ class MissingJudgeEndpoint(ValueError):
     """An LLM judge was chosen and no endpoint is configured (nothing to call but the public API, keyless)."""
 
 
+def is_llm_judged(name: str, settings: ScorersSettings) -> bool:
+    """The scorer asks an LLM judge: a built-in LLM judge or an ``llm`` evaluator of the config."""
+    return name in LLM_JUDGED_SCORERS or name in settings.evaluators.llm
+
+
 def known_scorers() -> list[str]:
     return sorted(BUILTIN_SCORERS)
 
@@ -66,6 +72,11 @@ def load_factory(name: str) -> ScorerFactory:
 
 
 def build_scorer(name: str, settings: ScorersSettings, store: Store) -> Scorer:
+    definition = settings.evaluators.definitions().get(name)
+    if definition is not None:
+        from ragpulse_scorers.evaluators.scorers import build_evaluator
+
+        return build_evaluator(name, definition, settings, store)
     scorer = load_factory(name)(settings, store)
     if not isinstance(scorer, Scorer):
         raise UnknownScorer(f"scorer {name!r}: its factory returned {type(scorer).__name__}, not a Scorer")
@@ -86,9 +97,11 @@ def build_scorers(names: Iterable[str], settings: ScorersSettings, store: Store)
 def check_scorers(names: Iterable[str], settings: ScorersSettings) -> None:
     """Before any side effect: every name loads, and the LLM-judged scorers among them have an endpoint."""
     chosen = list(dict.fromkeys(names))
+    evaluators = settings.evaluators.definitions()
     for name in chosen:
-        load_factory(name)
-    judged = [name for name in chosen if name in LLM_JUDGED_SCORERS]
+        if name not in evaluators:
+            load_factory(name)
+    judged = [name for name in chosen if is_llm_judged(name, settings)]
     if judged and not settings.judge.configured:
         verb = "needs" if len(judged) == 1 else "need"
         raise MissingJudgeEndpoint(f"{', '.join(judged)} {verb} an LLM judge endpoint: {ENDPOINT_HINT}")

@@ -23,6 +23,7 @@ class Scorer(Protocol):
 
     A scorer that costs nothing per request (no model, no network) may also set ``free = True``: the scheduler
     then applies limits sized to the collector's throughput (``[scorer.free]``) instead of a paid judge's.
+    One that reads span or resource attributes names them in ``attributes`` (see :func:`attributes_read`).
     """
 
     name: str
@@ -32,6 +33,13 @@ class Scorer(Protocol):
     def score(self, request: RagRequest) -> list[Score]:
         """Judge one request. Raise :class:`NotApplicable` to skip it; any other exception fails it."""
         ...
+
+
+def attributes_read(scorer: Scorer) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The span and resource attributes the scorer reads from ``RagRequest.span_attributes`` and
+    ``resource_attributes`` (``attributes = (span_names, resource_names)``); none unless it says."""
+    span, resource = getattr(scorer, "attributes", ((), ()))
+    return tuple(span), tuple(resource)
 
 
 def is_free(scorer: Scorer) -> bool:

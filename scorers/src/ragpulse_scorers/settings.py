@@ -17,6 +17,7 @@ from ragpulse_assembly.settings import AssemblyPartSettings
 from ragpulse_core.secrets import shown_endpoint
 from ragpulse_core.settings import SettingsSection
 
+from ragpulse_scorers.evaluators.config import EvaluatorsSettings
 from ragpulse_scorers.export.otel_environment import (
     OtlpProtocol,
     env_compression,
@@ -42,6 +43,12 @@ class FreeJudgeLimits(SettingsSection):
     max_per_minute: float = Field(120_000, gt=0, description="Requests scored per minute, per free judge")
     concurrency: int = Field(
         1, ge=1, description="Requests judged at once; a CPU-bound judge gains nothing from threads"
+    )
+    judge: Literal["rules", "learnt"] = Field(
+        "rules",
+        description="How the lexical scorer decides: the hand-written rules (sentences, a fixed threshold), "
+        "or the learnt model over the same evidence (claims, calibrated probabilities; docs/judge-quality.md "
+        "says why it is not the default yet)",
     )
 
 
@@ -113,6 +120,11 @@ class JudgeSettings(SettingsSection):
     daily_budget_usd: float | None = Field(None, ge=0)
     daily_budget_tokens: int | None = Field(None, ge=0)
     prices: dict[str, PriceSettings] = Field(default_factory=dict, description="Per model, USD per 1M tokens")
+    support_mode: Literal["trace", "entailment"] = Field(
+        "trace",
+        description="How the support judge asks: RAGBench's TRACe form in one call, or short yes/no/unsure "
+        "entailment questions about a few sentences per call (suits small local models)",
+    )
 
     @property
     def configured(self) -> bool:
@@ -208,10 +220,14 @@ class ScorersSettings(AssemblyPartSettings):
     rules: list[Rule] = Field(
         default_factory=list, description="[[rules]]: which requests each judge scores, beside the default"
     )
+    evaluators: EvaluatorsSettings = Field(
+        default_factory=EvaluatorsSettings,
+        description="[evaluators.<kind>.<name>]: judges of the team's own, run when a rule names them",
+    )
 
     @model_validator(mode="after")
     def _rules_are_usable(self) -> ScorersSettings:
-        check_rules(self.rules)
+        check_rules(self.rules, self.evaluators.names())
         return self
 
     @model_validator(mode="after")

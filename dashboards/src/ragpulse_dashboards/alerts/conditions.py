@@ -20,6 +20,7 @@ from typing import Any
 
 from ragpulse_core.store import Store
 from ragpulse_scorers.labels.correction import NotCorrected
+from ragpulse_scorers.metric_names import PASS
 from ragpulse_scorers.stats import WeightedCount
 
 from ragpulse_dashboards.alerts import rules
@@ -96,6 +97,20 @@ ORDER BY ServiceName, Scorer
 """
 
 
+_PASS_COUNTS = """
+SELECT ServiceName, Variant, Scorer,
+       sumIf(Sign, Value >= 0.5) AS passed, sum(Sign) AS judged,
+       sumIf(Sign * Weight, Value >= 0.5) AS w_passed, sum(Sign * Weight) AS w_judged,
+       sumIf(Sign * Weight * Weight, Value >= 0.5) AS w2_passed, sum(Sign * Weight * Weight) AS w2_judged
+FROM {values}
+WHERE Metric = {pass_metric:String} AND has({scorers:Array(String)}, Scorer) AND Failed = 0
+  AND Value IS NOT NULL AND RequestTime > {start:DateTime64(6)} AND RequestTime <= {end:DateTime64(6)}
+GROUP BY ServiceName, Variant, Scorer
+HAVING judged > 0
+ORDER BY ServiceName, Variant, Scorer
+"""
+
+
 def _weighted(row: dict[str, Any], events: str, scored: str) -> WeightedCount:
     """The weighted sums of ``events`` among ``scored`` (columns ``w_…`` and ``w2_…`` of the counts query)."""
     w2_events, w2_scored = events.replace("w_", "w2_", 1), scored.replace("w_", "w2_", 1)
@@ -118,6 +133,7 @@ def _with_tables(sql: str, store: Store) -> str:
         sql.replace("{scores}", store.table("ragpulse_scores"))
         .replace("{requests}", store.table("ragpulse_requests"))
         .replace("{verdicts}", store.table("ragpulse_request_verdicts"))
+        .replace("{values}", store.table("ragpulse_score_values"))
     )
 
 
@@ -183,6 +199,9 @@ def observe(
     if settings.corrected_threshold is not None:
         observations.extend(_corrected_rates(store, settings, now, settings.corrected_threshold))
 
+    if settings.pass_rates:
+        observations.extend(_pass_rates(store, settings, bounds))
+
     for row in store.query_dicts(_with_tables(_JUDGE_ERRORS, store), bounds):
         observations.append(
             rules.rate_above(
@@ -196,6 +215,28 @@ def observe(
             )
         )
     return observations
+
+
+def _pass_rates(store: Store, settings: AlertSettings, bounds: dict[str, Any]) -> list[Observation]:
+    """Each evaluator's pass rate per service and variant over the window (its newest verdict per request),
+    against its ``alerts.pass_rates`` threshold."""
+    rows = store.query_dicts(
+        _with_tables(_PASS_COUNTS, store),
+        {**bounds, "pass_metric": PASS, "scorers": sorted(settings.pass_rates)},
+    )
+    return [
+        rules.rate_below(
+            AlertKey(rules.EVALUATOR_PASS_RATE, row["ServiceName"], row["Variant"], row["Scorer"]),
+            f"{row['Scorer']} pass rate",
+            int(row["passed"]),
+            int(row["judged"]),
+            weighted=_weighted(row, "w_passed", "w_judged"),
+            threshold=settings.pass_rates[row["Scorer"]],
+            min_samples=settings.min_samples,
+            resolve_margin=settings.resolve_margin,
+        )
+        for row in rows
+    ]
 
 
 def _corrected_rates(

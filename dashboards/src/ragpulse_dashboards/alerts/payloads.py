@@ -18,6 +18,7 @@ from urllib.parse import quote
 
 from ragpulse_dashboards.alerts.rules import (
     CORRECTED_RATE,
+    EVALUATOR_PASS_RATE,
     HALLUCINATION_RATE,
     JUDGE_ERRORS,
     SCORING_STALLED,
@@ -33,6 +34,7 @@ TITLES: Final = {
     SCORING_STALLED: "Scoring stalled",
     JUDGE_ERRORS: "Judge errors spiking",
     CORRECTED_RATE: "Corrected hallucination rate above threshold",
+    EVALUATOR_PASS_RATE: "Evaluator pass rate below its threshold",
 }
 # A rule's default PagerDuty severity: wrong answers reaching users and a blind scorer page; the rest warn.
 SEVERITIES: Final[dict[str, Severity]] = {
@@ -41,6 +43,7 @@ SEVERITIES: Final[dict[str, Severity]] = {
     SCORING_STALLED: "error",
     JUDGE_ERRORS: "warning",
     CORRECTED_RATE: "error",
+    EVALUATOR_PASS_RATE: "warning",
 }
 _HEADER_MAX: Final = 150
 _TEXT_MAX: Final = 3000

@@ -19,7 +19,15 @@ SUPPORT_DROP: Final = "support_drop"
 SCORING_STALLED: Final = "scoring_stalled"
 JUDGE_ERRORS: Final = "judge_errors"
 CORRECTED_RATE: Final = "corrected_hallucination_rate"
-RULES: Final = (HALLUCINATION_RATE, SUPPORT_DROP, SCORING_STALLED, JUDGE_ERRORS, CORRECTED_RATE)
+EVALUATOR_PASS_RATE: Final = "evaluator_pass_rate"
+RULES: Final = (
+    HALLUCINATION_RATE,
+    SUPPORT_DROP,
+    SCORING_STALLED,
+    JUDGE_ERRORS,
+    CORRECTED_RATE,
+    EVALUATOR_PASS_RATE,
+)
 
 
 @dataclass(frozen=True, order=True)
@@ -78,16 +86,43 @@ def rate_above(
     ``weighted``: the same requests' sums weighted by 1 / inclusion probability (directed sampling); the rate
     is then the Hájek estimate and the interval Wilson's at its effective sample size.
     """
+    rate, lower, upper, said = _estimated(key, what, events, n, weighted)
+    fire = n >= min_samples and lower > threshold
+    clear = not fire and upper < threshold - resolve_margin
+    summary = f"{said}{_judges(judged_by)}; threshold {_percent(threshold)}"
+    return Observation(key, rate, lower, upper, n, threshold, fire, clear, summary)
+
+
+def rate_below(
+    key: AlertKey,
+    what: str,
+    events: int,
+    n: int,
+    *,
+    threshold: float,
+    min_samples: int,
+    resolve_margin: float = 0.0,
+    weighted: WeightedCount | None = None,
+) -> Observation:
+    """``events`` of ``n`` is too low (an evaluator's pass rate): fire on the interval's upper bound (with
+    enough samples), clear on its lower bound, the mirror of :func:`rate_above`."""
+    rate, lower, upper, said = _estimated(key, what, events, n, weighted)
+    fire = n >= min_samples and upper < threshold
+    clear = not fire and lower > threshold + resolve_margin
+    return Observation(
+        key, rate, lower, upper, n, threshold, fire, clear, f"{said}; at least {_percent(threshold)} wanted"
+    )
+
+
+def _estimated(
+    key: AlertKey, what: str, events: int, n: int, weighted: WeightedCount | None
+) -> tuple[float, float, float, str]:
+    """The rate, its 95% interval and what they say, for ``events`` of ``n`` (or their weighted sums)."""
     count = weighted or WeightedCount.unweighted(events, n)
     lower, upper = weighted_wilson_interval(count)
     rate = _rate(count, events, n)
-    fire = n >= min_samples and lower > threshold
-    clear = not fire and upper < threshold - resolve_margin
-    summary = (
-        f"{what} {_percent(rate)} ({_ci(count)} {_percent(lower)}–{_percent(upper)}, n={n})"
-        f" for {key.describe()}{_judges(judged_by)}; threshold {_percent(threshold)}"
-    )
-    return Observation(key, rate, lower, upper, n, threshold, fire, clear, summary)
+    said = f"{what} {_percent(rate)} ({_ci(count)} {_percent(lower)}–{_percent(upper)}, n={n})"
+    return rate, lower, upper, f"{said} for {key.describe()}"
 
 
 def rate_dropped(

@@ -8,8 +8,9 @@ caller's terminal width and colours (:mod:`ragpulse_dashboards.commands.serve_re
 
 from __future__ import annotations
 
+import json
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Final
@@ -18,6 +19,8 @@ from ragpulse_assembly.preview import preview, print_preview
 from ragpulse_core.cli import invoked_as, store_hint
 from ragpulse_core.printable import excerpt, printable, shown
 from ragpulse_core.store import Store, StoreUnavailable, describe_dsn
+from ragpulse_scorers.evaluators.stored import stored_requests
+from ragpulse_scorers.evaluators.trials import stored_to_json
 from ragpulse_scorers.rules.model import DEFAULT_RULE
 from ragpulse_scorers.rules.preview import preview_rules, print_rules_preview, with_rules
 from rich.console import Console, Group
@@ -33,7 +36,7 @@ from ragpulse_dashboards.report.format import unscored_hint, unscored_label
 from ragpulse_dashboards.report.model import RequestLine
 from ragpulse_dashboards.settings import DashboardsSettings
 
-VIEWS: Final = ("report", "requests", "alerts", "assembly-preview", "rules-preview")
+VIEWS: Final = ("report", "requests", "alerts", "assembly-preview", "rules-preview", "evaluator-requests")
 MAX_LIMIT: Final = 10_000
 
 
@@ -52,9 +55,15 @@ class ReadQuery:
     """A rules preview: the one rule to show (empty: every rule)."""
     rules: str = ""
     """A rules preview: the caller's rules (``rules_document``), so a rule is previewed before it runs."""
+    trace: str = ""
+    """Evaluator requests: only this trace's."""
+    reads: str = ""
+    """Evaluator requests: what the evaluator reads (:func:`reads_document`), so rows come as a tick's."""
 
     def params(self) -> dict[str, str]:
         return {
+            "trace": self.trace,
+            "reads": self.reads,
             "rule": self.rule,
             "rules": self.rules,
             "since": self.since,
@@ -91,6 +100,8 @@ class ReadQuery:
             flags["html"] == "1",
             params.get("rule", ""),
             params.get("rules", ""),
+            params.get("trace", ""),
+            params.get("reads", ""),
         )
 
 
@@ -120,6 +131,8 @@ def show(
             return _assembly_preview(query, store, settings, console)
         if query.view == "rules-preview":
             return _rules_preview(query, store, settings, console)
+        if query.view == "evaluator-requests":
+            return _evaluator_requests(query, store, console)
         return _alerts(query, store, console)
     except StoreUnavailable as exc:
         (errors or console).print(_unreadable(query.view, store, exc), soft_wrap=True, highlight=False)
@@ -168,6 +181,33 @@ def _rules_preview(query: ReadQuery, store: Store, settings: DashboardsSettings,
     now = datetime.now(UTC)
     found = preview_rules(store, chosen, now - parse_since(query.since), now)
     print_rules_preview(found, console, query.rule or None)
+    return Shown(0)
+
+
+def reads_document(span: Sequence[str], resource: Sequence[str], requires: Sequence[str]) -> str:
+    """What an evaluator reads of a request, as the read API carries it."""
+    return json.dumps({"span": list(span), "resource": list(resource), "requires": list(requires)})
+
+
+def _evaluator_requests(query: ReadQuery, store: Store, console: Console) -> Shown:
+    """Stored requests as JSON lines: the caller judges them (its config's evaluator runs there, not here)."""
+    try:
+        reads = json.loads(query.reads) if query.reads else {}
+        span, resource, requires = (
+            [str(name) for name in reads.get(key, [])] for key in ("span", "resource", "requires")
+        )
+    except (ValueError, TypeError, AttributeError):
+        raise ValueError("reads must be a JSON object of span, resource and requires lists") from None
+    found = stored_requests(
+        store,
+        since=parse_since(query.since),
+        trace_id=query.trace or None,
+        service=query.service or None,
+        limit=query.limit,
+        attributes=(span, resource),
+        requires=requires,
+    )
+    console.file.write(stored_to_json(found))
     return Shown(0)
 
 

@@ -12,13 +12,20 @@ from typing import Any
 
 from ragpulse_core.store import Store
 from ragpulse_core.times import utc_from_iso
-from ragpulse_scorers.metric_names import HALLUCINATION
+from ragpulse_scorers.metric_names import HALLUCINATION, PASS
 
 from ragpulse_dashboards.alerts.checks import load_checks
 from ragpulse_dashboards.alerts.notify import load_notification_log
 from ragpulse_dashboards.report import queries
 from ragpulse_dashboards.report.compare import mean_differences, rate_differences
-from ragpulse_dashboards.report.model import AlertLimits, HallucinationRow, MetricRow, Rate, ReportData
+from ragpulse_dashboards.report.model import (
+    AlertLimits,
+    HallucinationRow,
+    MetricRow,
+    PassRow,
+    Rate,
+    ReportData,
+)
 from ragpulse_dashboards.report.people import collect_people
 from ragpulse_dashboards.settings import AlertSettings
 
@@ -67,6 +74,7 @@ def collect_alerting_report(
         alert_limits=AlertLimits(
             alerts.min_samples, alerts.window_minutes, alerts.interval_s, alerts.enabled
         ),
+        pass_thresholds=alerts.pass_rates,
     )
 
 
@@ -77,6 +85,7 @@ def collect_report(
     worst_limit: int = 10,
     hallucination_threshold: float | None = None,
     alert_limits: AlertLimits | None = None,
+    pass_thresholds: dict[str, float] | None = None,
 ) -> ReportData:
     """Everything a report shows for requests at or after ``since`` (an aware datetime, or naive UTC).
 
@@ -97,6 +106,16 @@ def collect_report(
         for row in score_rows
         if row["Metric"] == HALLUCINATION
     ]
+    pass_rates = [
+        PassRow(
+            row["Scorer"],
+            row["Variant"],
+            Rate(int(row["positives"]), int(row["n"]), queries.weighted_count(row)),
+            row["ServiceName"],
+        )
+        for row in score_rows
+        if row["Metric"] == PASS
+    ]
     primary = _primary_scorer({row.scorer for row in hallucination})
     metrics = [
         MetricRow(
@@ -105,7 +124,7 @@ def collect_report(
             None if queries.weighted_count(row).is_unweighted else float(row["effective_n"]),
         )
         for row in score_rows
-        if row["Metric"] != HALLUCINATION
+        if row["Metric"] not in (HALLUCINATION, PASS)
     ]  # fmt: skip
     first_rows = queries.first_request(store, params)
     first_request_ms = min((_epoch_ms(row["first"]) for row in first_rows), default=None)
@@ -138,6 +157,8 @@ def collect_report(
         unscored_requests=queries.request_lines(store, params, True, UNSCORED_LISTED),
         outcomes=queries.request_outcomes(store, params),
         people=collect_people(store, since, service, hallucination),
+        pass_rates=pass_rates,
+        pass_thresholds=dict(pass_thresholds or {}),
     )
 
 

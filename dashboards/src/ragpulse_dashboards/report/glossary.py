@@ -61,6 +61,11 @@ GLOSSARY: Final[dict[str, Term]] = {
     names.VARIATIONS_SCORE: Term("How useful and distinct the generated query variations are.", HIGHER),
     names.CORRECTNESS: Term("Agreement of the answer with a reference answer, where one exists.", HIGHER),
     names.PAIRWISE_WIN: Term("Share of head-to-head comparisons this variant's answer won.", HIGHER),
+    names.PASS: Term(
+        "Share of requests that pass one of the team's own evaluators ([evaluators.<kind>.<name>]).",
+        HIGHER,
+        "% of requests",
+    ),
 }
 
 

@@ -167,6 +167,8 @@ def render_html(
             _cards(_hallucination_series_card(data), _traffic_card(data)),
             _cards(_hallucination_card(data), _latency_card(data)),
         ]
+        if data.pass_rates:
+            sections.append(_pass_rate_card(data))
         if data.metrics:
             sections.append(_metrics_card(data))
         sections.append(_cards(_spend_card(data), _scoring_card(data)))
@@ -656,6 +658,32 @@ def _short_ms(value: float) -> str:
     if value >= 1000:
         return f"{value / 1000:g} s"
     return f"{value:.2g} ms" if value < 10 else f"{value:.0f} ms"
+
+
+def _pass_rate_card(data: ReportData) -> str:
+    """The team's own evaluators: each one's pass rate per variant, red below its alert threshold."""
+    rows = []
+    for row in data.pass_rates:
+        threshold = data.pass_thresholds.get(row.scorer)
+        low = threshold is not None and row.rate.n > 0 and row.rate.value < threshold
+        rate = html_text(rate_with_interval(row.rate))
+        rows.append([
+            *([html_text(row.service)] if data.spans_services else []),
+            html_text(row.scorer),
+            html_text(variant_label(row.variant)),
+            str(row.rate.n),
+            str(row.rate.successes),
+            f"<span class='bad'>{rate}</span>" if low else rate,
+            html_text(percent(threshold)) if threshold is not None else "–",
+        ])  # fmt: skip
+    service_column = ["service"] if data.spans_services else []
+    table = _table(
+        [*service_column, "evaluator", "variant", "judged", "passed", "pass rate [95% CI]", "alert below"],
+        rows,
+        [False] * len(service_column) + [False, False, True, True, True, True],
+    )
+    title = f"Evaluators: pass rate per variant ({interval_name(row.rate for row in data.pass_rates)})"
+    return _card(title, table)
 
 
 def _metrics_card(data: ReportData) -> str:

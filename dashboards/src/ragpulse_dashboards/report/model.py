@@ -69,6 +69,16 @@ class HallucinationRow:
 
 
 @dataclass(frozen=True)
+class PassRow:
+    """An evaluator's pass rate over one variant's requests it gave a verdict on (the metric ``pass``)."""
+
+    scorer: str
+    variant: str
+    rate: Rate
+    service: str = ""
+
+
+@dataclass(frozen=True)
 class MetricRow:
     """One metric's mean over one variant's ``n`` scored requests.
 
@@ -298,6 +308,10 @@ class ReportData:
     unscored_requests: list[RequestLine] = field(default_factory=list)
     people: PeopleFigures | None = None
     """Judges against people's labels, and the corrected hallucination rates."""
+    pass_rates: list[PassRow] = field(default_factory=list)
+    """The team's own evaluators' verdicts: their pass rates per variant."""
+    pass_thresholds: dict[str, float] = field(default_factory=dict)
+    """The lowest pass rate each evaluator may have before its alert fires (``alerts.pass_rates``)."""
     """The newest requests no judge may score, each with its reason."""
     """What the last alert evaluation saw: the real reason a rate above the threshold has no alert."""
 

@@ -83,6 +83,8 @@ def render_terminal(data: ReportData, console: Console) -> None:
         console.print(_outcomes(data))
     console.print(_traffic_table(data))
     console.print(_hallucination_table(data))
+    if data.pass_rates:
+        console.print(_pass_rate_table(data))
     if data.metrics:
         console.print(_metrics_table(data))
     if data.latency:
@@ -230,6 +232,29 @@ def _traffic_table(data: ReportData) -> Table:
             str(row.errors),
             str(row.scored),
             percent(share),
+        )
+    return table
+
+
+def _pass_rate_table(data: ReportData) -> Table:
+    table = Table(
+        title=f"Evaluators: pass rate per variant ({interval_name(row.rate for row in data.pass_rates)};"
+        " red below the evaluator's alert threshold)",
+        title_justify="left",
+    )
+    for column in ("evaluator", "variant", "judged", "passed", "pass rate [95% CI]", "alert below"):
+        table.add_column(column, justify="left" if column in ("evaluator", "variant") else "right")
+    for row in data.pass_rates:
+        threshold = data.pass_thresholds.get(row.scorer)
+        rate = rate_with_interval(row.rate)
+        low = threshold is not None and row.rate.n > 0 and row.rate.value < threshold
+        table.add_row(
+            shown(row.scorer),
+            _named(data, row.variant, row.service),
+            str(row.rate.n),
+            str(row.rate.successes),
+            f"[bold red]{rate}[/bold red]" if low else rate,
+            percent(threshold) if threshold is not None else "–",
         )
     return table
 

@@ -1,7 +1,7 @@
 """One request as a reviewer reads it: question, context, answer sentences, each judge's verdicts, its labels.
 
 A request is its trace id, its root span id and its start in microseconds (``at``). The answer is split into
-sentences the way the judges split it (:func:`ragpulse_scorers.text.split_sentences`), so a sentence index
+sentences the way the judges split it (:func:`ragpulse_judge.text.split_sentences`), so a sentence index
 means the same thing in a label as in the free judge's details.
 """
 
@@ -13,8 +13,8 @@ from typing import Any
 
 from ragpulse_assembly.context import context_texts
 from ragpulse_core.store import Store
+from ragpulse_judge.text import split_sentences
 from ragpulse_scorers.metric_names import ADHERENCE, HALLUCINATION
-from ragpulse_scorers.text import split_sentences
 
 from ragpulse_dashboards.report.details import unsupported_sentences
 

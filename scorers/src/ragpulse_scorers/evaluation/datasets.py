@@ -10,13 +10,13 @@ Two formats are recognised from the first row's keys:
 from __future__ import annotations
 
 import hashlib
-import itertools
 import json
-import re
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
+
+from ragpulse_judge.training.data import split_passages
 
 
 class DatasetError(ValueError):
@@ -62,21 +62,6 @@ class SupportDataset:
     format: str
     examples: list[SupportExample]
     sentence_examples: list[SentenceExample] | None = None
-
-
-# "passage 1:" (RAGTruth) or a line starting "[1] " (LFQA/WebGPT) begins a new passage.
-_PASSAGE_START = re.compile(r"(?:^|\n)\s*(?:passage\s+\d+\s*:|\[\d+\]\s)", re.IGNORECASE)
-
-
-def split_passages(context: str) -> list[str]:
-    """The passages of a context string; a string without passage markers is one passage."""
-    starts = [match.start() for match in _PASSAGE_START.finditer(context)]
-    if not starts or (starts[0] > 0 and context[: starts[0]].strip()):
-        starts.insert(0, 0)
-    bounds = [*starts, len(context)]
-    passages = (context[a:b] for a, b in itertools.pairwise(bounds))
-    cleaned = [re.sub(r"^\s*passage\s+\d+\s*:\s*", "", p, flags=re.IGNORECASE).strip() for p in passages]
-    return [p for p in cleaned if p]
 
 
 def in_split(group: str, split: Split) -> bool:

@@ -14,11 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ragpulse_judge.rules import ClaimEvidence, ContextIndex, LexicalParams, gather_evidence
+from ragpulse_judge.text import text_segments
+from ragpulse_judge.tokens import sentence_features
+
 from ragpulse_scorers.evaluation.datasets import Split, SupportExample, load_support_dataset
 from ragpulse_scorers.evaluation.metrics import Confusion, auroc
-from ragpulse_scorers.lexical.judge import ClaimEvidence, ContextIndex, LexicalParams, gather_evidence
-from ragpulse_scorers.lexical.tokens import sentence_features
-from ragpulse_scorers.text import text_segments
 
 WEIGHTS = tuple(round(0.1 * i, 1) for i in range(11))
 PENALTIES = tuple(round(0.1 * i, 1) for i in range(3, 11))
@@ -49,7 +50,7 @@ def grid_search(examples: Sequence[SupportExample]) -> TuningResult:
         support = [min((params.score(claim) for claim in claims), default=1.0) for claims in evidence]
         area = auroc(truth, [1 - s for s in support]) or 0.0
         for threshold in THRESHOLDS:
-            accuracy = Confusion.of(truth, [s < threshold for s in support]).balanced_accuracy
+            accuracy = Confusion.of(truth, [s < threshold for s in support]).balanced_accuracy or 0.0
             if best is None or (accuracy, area) > (best.balanced_accuracy, best.auroc):
                 best = TuningResult(LexicalParams(weight, numbers, names, threshold), accuracy, area)
     if best is None:

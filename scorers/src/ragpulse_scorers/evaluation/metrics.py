@@ -53,12 +53,12 @@ class Confusion:
         return _ratio(2 * self.tp, 2 * self.tp + self.fp + self.fn)
 
     @property
-    def balanced_accuracy(self) -> float:
-        """Mean of recall on each class; with only one class present, the recall on that class."""
-        present = [
-            r for r, size in ((self.recall, self.tp + self.fn), (self.specificity, self.tn + self.fp)) if size
-        ]
-        return sum(present) / len(present) if present else 0.0
+    def balanced_accuracy(self) -> float | None:
+        """Mean of recall on each class; None unless both classes are present (one class alone would read as
+        a perfect 1.000 for a judge that says the same thing every time)."""
+        if not (self.tp + self.fn) or not (self.tn + self.fp):
+            return None
+        return (self.recall + self.specificity) / 2
 
 
 def _ratio(numerator: int, denominator: int) -> float:

@@ -6,10 +6,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ragpulse_judge.verdicts import SupportJudge, SupportVerdict
+
 from ragpulse_scorers.evaluation.datasets import SupportDataset, SupportExample
 from ragpulse_scorers.evaluation.items import Coverage, IsolatedJudging, ItemResult, judge_each
 from ragpulse_scorers.evaluation.metrics import Confusion, auroc
-from ragpulse_scorers.verdicts import SupportJudge, SupportVerdict
+from ragpulse_scorers.labels.agreement import Confusion as AgreementCounts
+from ragpulse_scorers.labels.agreement import agreement
 
 Advance = Callable[[int], None]
 
@@ -27,6 +30,7 @@ class SentenceAgreement:
             "n": c.n,
             "coverage": Coverage.of(self.items).as_dict(),
             "balanced_accuracy": c.balanced_accuracy,
+            "balanced_accuracy_interval": balanced_accuracy_interval(c),
             "accuracy": c.accuracy,
             "f1": c.f1,
             "items": [item.as_dict() for item in self.items],
@@ -55,6 +59,7 @@ class SupportReport:
             "n": c.n,
             "coverage": self.coverage.as_dict(),
             "balanced_accuracy": c.balanced_accuracy,
+            "balanced_accuracy_interval": balanced_accuracy_interval(c),
             "precision": c.precision,
             "recall": c.recall,
             "f1": c.f1,
@@ -69,6 +74,16 @@ class SupportReport:
         if self.sentences is not None:
             report["sentences"] = self.sentences.as_dict()
         return report
+
+
+def balanced_accuracy_interval(confusion: Confusion) -> list[float] | None:
+    """The 95% interval of the balanced accuracy (delta method, as on the review page); None without it."""
+    figure = agreement(
+        AgreementCounts(confusion.tp, confusion.fn, confusion.fp, confusion.tn)
+    ).balanced_accuracy
+    return (
+        None if figure.low is None or figure.high is None else [round(figure.low, 4), round(figure.high, 4)]
+    )
 
 
 def total_judgements(dataset: SupportDataset, sentences: bool = True) -> int:

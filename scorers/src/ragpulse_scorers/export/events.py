@@ -7,9 +7,10 @@ What is sent, and why:
   name never pools two judges' verdicts;
 - ``gen_ai.evaluation.score.value`` when the metric has a value; a metric the judge could not define for this
   request (nothing to count) has no value and the label ``undefined``, its reason as the explanation;
-- ``gen_ai.evaluation.score.label`` only where the metric is a verdict (:data:`VERDICT_LABELS`), derived from
-  the value so every judge says it the same way; ratios, ranks and counts have no label (the convention asks
-  for low-cardinality labels, and inventing thresholds for them would be a verdict no judge made);
+- ``gen_ai.evaluation.score.label`` only where the metric is a verdict (:data:`VERDICT_LABELS`, an
+  evaluator's ``pass`` among them), derived from the value so every judge says it the same way; ratios,
+  ranks and counts have no label (the convention asks for low-cardinality labels, and inventing thresholds
+  for them would be a verdict no judge made);
 - a failed judgment (the row ragpulse keeps under the metric ``error``) is an event named after the scorer
   with ``error.type`` (the exception's class, or ``_OTHER``) and the message as the explanation: the
   evaluation ran and failed, which the convention's error attributes describe;
@@ -41,6 +42,7 @@ VERDICT_LABELS: Final[Mapping[str, tuple[str, str]]] = {
     metric_names.HALLUCINATION: ("grounded", "hallucinated"),
     metric_names.ADHERENCE: ("unsupported", "supported"),
     metric_names.CORRECTNESS: ("incorrect", "correct"),
+    metric_names.PASS: ("fail", "pass"),
 }
 _ERROR_CLASS = re.compile(r"^([A-Za-z_][\w.]*): ")
 

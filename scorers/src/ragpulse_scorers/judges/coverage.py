@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
 from pydantic import BaseModel, BeforeValidator, Field
+from ragpulse_judge.text import split_sentences
 
 from ragpulse_scorers.judges.usage import Usage
 from ragpulse_scorers.llm.client import JudgeClient, shared_client
@@ -42,7 +43,6 @@ from ragpulse_scorers.metrics.coverage_metrics import (
 )
 from ragpulse_scorers.models import RagRequest, Score
 from ragpulse_scorers.scorer import NotApplicable
-from ragpulse_scorers.text import split_sentences
 
 if TYPE_CHECKING:
     from ragpulse_core.store import Store

@@ -10,7 +10,7 @@ import string
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ragpulse_scorers.text import split_sentences
+from ragpulse_judge.text import split_sentences
 
 
 @dataclass(frozen=True)

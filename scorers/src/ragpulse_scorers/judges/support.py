@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
 from pydantic import BaseModel, field_validator
+from ragpulse_judge.verdicts import SentenceVerdict, SupportVerdict
 
+from ragpulse_scorers.judges.entailment import EntailmentScorer, EntailmentSupportJudge
 from ragpulse_scorers.judges.keys import KeyedSentence, key_documents
 from ragpulse_scorers.judges.usage import Usage
 from ragpulse_scorers.llm.client import JudgeCall, JudgeClient, shared_client
@@ -28,7 +30,6 @@ from ragpulse_scorers.metric_names import ADHERENCE, COMPLETENESS, HALLUCINATION
 from ragpulse_scorers.models import RagRequest, Score
 from ragpulse_scorers.scorer import NotApplicable
 from ragpulse_scorers.settings import ScorersSettings
-from ragpulse_scorers.verdicts import SentenceVerdict, SupportVerdict
 
 if TYPE_CHECKING:
     import argparse
@@ -289,8 +290,12 @@ def support_scores(found: SupportAssessment) -> list[Score]:
     ]
 
 
-def build(settings: ScorersSettings, store: Store) -> SupportScorer:
-    return SupportScorer(shared_client(settings.judge, store))
+def build(settings: ScorersSettings, store: Store) -> SupportScorer | EntailmentScorer:
+    """TRACe's form, or short entailment questions where ``[judge] support_mode = "entailment"``."""
+    client = shared_client(settings.judge, store)
+    if settings.judge.support_mode == "entailment":
+        return EntailmentScorer(client)
+    return SupportScorer(client)
 
 
 class OpenAISupportJudge:
@@ -349,7 +354,7 @@ class OpenAISupportJudge:
 
 def openai_support_judge(
     args: argparse.Namespace, http_client: httpx.Client | None = None
-) -> OpenAISupportJudge:
+) -> OpenAISupportJudge | EntailmentSupportJudge:
     """``--judge openai``: the endpoint from the config file and environment; ``--model`` names the model.
 
     ``http_client`` is the seam tests use to put a mock transport under the openai client.
@@ -357,4 +362,7 @@ def openai_support_judge(
     settings = ScorersSettings.load(
         getattr(args, "config", None), judge={"model": getattr(args, "model", None)}
     )
-    return OpenAISupportJudge(ready_client(settings.judge, http_client))
+    client = ready_client(settings.judge, http_client)
+    if settings.judge.support_mode == "entailment":
+        return EntailmentSupportJudge(client)
+    return OpenAISupportJudge(client)

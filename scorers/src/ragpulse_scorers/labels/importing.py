@@ -17,10 +17,10 @@ from typing import BinaryIO, Final
 
 from ragpulse_core.store import Store
 from ragpulse_core.untrusted import Refused
+from ragpulse_judge.text import split_sentences
 
 from ragpulse_scorers.labels.lines import BadLine, LabelLine, parse_line
 from ragpulse_scorers.labels.store import AmbiguousRequest, Label, RequestRef, Source, write_labels
-from ragpulse_scorers.text import split_sentences
 
 MAX_LINE_BYTES: Final = 1 << 20
 """A longer line is refused unread: no label needs a megabyte."""

@@ -1,5 +1,5 @@
 """The lexical judge: sentence-level support from word overlap, numbers, names and negation, with no model."""
 
-from ragpulse_scorers.lexical.judge import LexicalJudge, LexicalParams
+from ragpulse_judge.rules import LexicalJudge, LexicalParams
 
 __all__ = ["LexicalJudge", "LexicalParams"]

@@ -6,8 +6,9 @@ import time
 from typing import Any
 
 from ragpulse_core.store import Store
+from ragpulse_judge.learnt import MAX_ANSWER_CHARS, MAX_CONTEXT_CHARS, LearntJudge
+from ragpulse_judge.rules import LexicalAnalysis, LexicalJudge
 
-from ragpulse_scorers.lexical.judge import LexicalAnalysis, LexicalJudge
 from ragpulse_scorers.lexical.language import language_mismatch
 from ragpulse_scorers.metric_names import (
     CONTEXT_UTILIZATION,
@@ -20,22 +21,30 @@ from ragpulse_scorers.models import ContextChunk, RagRequest, Score
 from ragpulse_scorers.scorer import NotApplicable
 from ragpulse_scorers.settings import ScorersSettings
 
-# Beyond these sizes the judge reads a prefix: a runaway answer or context must not stall a tick.
-MAX_ANSWER_CHARS = 20_000
-MAX_CONTEXT_CHARS = 200_000
+RULES_VERSION = "3"
+LEARNT_VERSION = "4"
 
 
 class LexicalScorer:
+    """The free judge on every request. Its version names how it decides, so changing it re-judges recent
+    requests: the rules are version 3; the learnt judge is 4 followed by its model file's hash, so a retrained
+    model re-judges too.
+
+    Rules: 2: answers and documents read as prose (markers, markdown, preambles). 3: read as a reader sees
+    them (invisible characters, look-alike letters), hedges excuse only their own clause, CJK sentence ends,
+    answers in another language than their documents skipped with a reason.
+    Learnt: 4: claims (clauses) scored by a model trained on labelled answers, calibrated probabilities.
+    """
+
     name = "lexical"
-    # 2: answers and documents read as prose (markers, markdown, preambles); recent requests are re-judged.
-    # 3: read as a reader sees them (invisible characters, look-alike letters), hedges excuse only their own
-    # clause, CJK sentence ends, answers in another language than their documents skipped with a reason.
-    version = "3"
+    version = RULES_VERSION
     requires: tuple[str, ...] = ("answer", "context")
     free = True
 
-    def __init__(self, judge: LexicalJudge | None = None) -> None:
+    def __init__(self, judge: LexicalJudge | LearntJudge | None = None) -> None:
         self.judge = judge or LexicalJudge()
+        if isinstance(self.judge, LearntJudge):
+            self.version = f"{LEARNT_VERSION}-{self.judge.version}"
 
     def score(self, request: RagRequest) -> list[Score]:
         answer = _clean(request.answer)
@@ -56,12 +65,13 @@ class LexicalScorer:
         started = time.perf_counter()
         analysis = self.judge.analyse(_clean(request.question), texts, answer)
         latency_ms = (time.perf_counter() - started) * 1000
-        return _scores(analysis, chunks, truncated, latency_ms)
+        learnt = isinstance(self.judge, LearntJudge)
+        return _scores(analysis, chunks, truncated, latency_ms, learnt)
 
 
 def build(settings: ScorersSettings, store: Store) -> LexicalScorer:
-    """Registry entry point; the lexical judge needs neither settings nor the store."""
-    return LexicalScorer()
+    """Registry entry point: the rules, or the learnt judge where ``[scorer.free] judge = "learnt"``."""
+    return LexicalScorer(LearntJudge() if settings.scorer.free.judge == "learnt" else LexicalJudge())
 
 
 def _clean(text: str) -> str:
@@ -82,29 +92,37 @@ def _capped_texts(chunks: list[ContextChunk], truncated: dict[str, int]) -> list
 
 
 def _scores(
-    analysis: LexicalAnalysis, chunks: list[ContextChunk], truncated: dict[str, int], latency_ms: float
+    analysis: LexicalAnalysis,
+    chunks: list[ContextChunk],
+    truncated: dict[str, int],
+    latency_ms: float,
+    learnt: bool,
 ) -> list[Score]:
     sentences = analysis.index.sentences
     evidence: list[dict[str, Any]] = []
     for claim in analysis.claims:
         best = None if claim.evidence_index is None else sentences[claim.evidence_index]
         chunk = None if best is None else chunks[best.chunk_index]
-        evidence.append(
-            {
-                "sentence": claim.sentence,
-                "verdict": ("supported" if claim.supported else "unsupported")
-                if claim.is_claim
-                else "no claim",
-                "score": claim.score,
-                "chunk_id": None if chunk is None else chunk.id,
-                "chunk_rank": None if chunk is None else chunk.rank,
-                "evidence": "" if best is None else best.text,
-                "reason": claim.reason,
-            }
-        )
+        entry: dict[str, Any] = {
+            "sentence": claim.sentence,
+            "verdict": ("supported" if claim.supported else "unsupported") if claim.is_claim else "no claim",
+            "score": claim.score,
+            "chunk_id": None if chunk is None else chunk.id,
+            "chunk_rank": None if chunk is None else chunk.rank,
+            "evidence": "" if best is None else best.text,
+            "reason": claim.reason,
+        }
+        if claim.probability is not None:
+            entry["probability_unsupported"] = claim.probability
+        if claim.sentence_of:
+            entry["clause_of"] = claim.sentence_of
+        evidence.append(entry)
     unsupported = [claim for claim in analysis.claims if not claim.supported]
     used_chunks = sorted({sentences[i].chunk_index for i in analysis.used_sentences})
     details: dict[str, Any] = {"sentences": evidence}
+    if learnt:
+        # The learnt judge's support score is the calibrated chance the answer is supported.
+        details["probability_hallucinated"] = round(1.0 - analysis.support_score, 4)
     if truncated:
         details["truncated"] = {
             **truncated,

@@ -1,6 +1,10 @@
 """How unsure the lexical judge is of a request: the calibrated chance that its verdict is wrong.
 
-The judge's verdict is "hallucinated" when the support score (the weakest claim's score) is below the
+The learnt judge (scorer version ``4-...``) writes a calibrated probability: its support score is the chance
+the answer is supported, so the chance its verdict is wrong is read off directly
+(:func:`free_verdict_uncertainty`). The rules (version 3 and before) give a score, calibrated here:
+
+The rules' verdict is "hallucinated" when the support score (the weakest claim's score) is below the
 threshold. People's labels turn from "hallucinated" to "grounded" smoothly around it, so the chance that the
 request is hallucinated is modelled as a logistic curve in the margin to the threshold,
 
@@ -41,3 +45,25 @@ def verdict_uncertainty(support_score: float, threshold: float) -> float:
         raise ValueError(f"support score must be a finite number, got {support_score}")
     probability = hallucination_probability(support_score, threshold)
     return 1.0 - probability if support_score < threshold else probability
+
+
+def learnt_verdict_uncertainty(support_score: float, threshold: float) -> float:
+    """The chance the learnt judge's verdict is wrong: its support score is 1 - P(hallucinated), and it
+    says "hallucinated" where that probability reaches the model's ``threshold``."""
+    if not math.isfinite(support_score):
+        raise ValueError(f"support score must be a finite number, got {support_score}")
+    probability = min(max(1.0 - support_score, MIN_PROBABILITY), 1.0 - MIN_PROBABILITY)
+    return 1.0 - probability if probability >= threshold else probability
+
+
+def free_verdict_uncertainty(support_score: float, version: str) -> float:
+    """The chance the free judge's verdict is wrong, read as the judge ``version`` that gave the score."""
+    # Imported here: a builtin judge's code loads only once something names it (tests/scorers/test_registry).
+    from ragpulse_judge import default_judge
+    from ragpulse_judge.rules import LexicalParams
+
+    from ragpulse_scorers.lexical.scorer import LEARNT_VERSION
+
+    if version.startswith(f"{LEARNT_VERSION}-"):
+        return learnt_verdict_uncertainty(support_score, default_judge().model.threshold)
+    return verdict_uncertainty(support_score, LexicalParams().threshold)

@@ -78,6 +78,8 @@ class JudgeCall(Generic[T]):
     cost_usd: float
     latency_ms: float
     cached: bool
+    reply: str = ""
+    """The judge's answer as it came (a cached verdict: the validated JSON kept for it)."""
 
 
 @dataclass(frozen=True)
@@ -167,12 +169,12 @@ class JudgeClient:
             except ValueError as exc:
                 logger.info("cached judgment %s no longer validates (%s); judging again", key[:12], exc)
             else:
-                return JudgeCall(output, self.model, 0, 0, 0.0, 0.0, cached=True)
+                return JudgeCall(output, self.model, 0, 0, 0.0, 0.0, cached=True, reply=hit.response)
 
         with self._slots:
             self._budget.check()  # after waiting for a slot, so calls that were queued see the latest spend
             started = time.monotonic()
-            output, input_tokens, output_tokens = self._judge_uncached(
+            output, input_tokens, output_tokens, reply = self._judge_uncached(
                 system, user, output_model, schema, prompt_version, validate
             )
             latency_ms = (time.monotonic() - started) * 1000
@@ -190,6 +192,7 @@ class JudgeClient:
             cost_usd=cost_usd(self._price, input_tokens, output_tokens),
             latency_ms=latency_ms,
             cached=False,
+            reply=reply,
         )
 
     def _judge_uncached(
@@ -200,7 +203,7 @@ class JudgeClient:
         schema: dict[str, Any],
         prompt_version: str,
         validate: Callable[[T], None] | None,
-    ) -> tuple[T, int, int]:
+    ) -> tuple[T, int, int, str]:
         """The first answer at temperature 0, then up to ``repairs`` rounds that show the judge its last
         answer and what was wrong with it, at ``repair_temperature`` (at 0 it would say the same again)."""
         question = {"role": "user", "content": user}
@@ -210,17 +213,19 @@ class JudgeClient:
         repairs = 0
         while True:
             try:
-                return _accept(reply.content, output_model, validate), input_tokens, output_tokens
+                output = _accept(reply.content, output_model, validate)
+                return output, input_tokens, output_tokens, reply.content
             except ValueError as exc:
                 problem = describe(exc)
             if reply.truncated and (kept := _salvaged(reply.content, output_model, validate)) is not None:
-                return kept, input_tokens, output_tokens
+                return kept, input_tokens, output_tokens, reply.content
             if reply.truncated:
                 problem += " (the reply was cut off at the length limit: keep explanations short)"
             if repairs == self.settings.repairs:
                 plural = "" if repairs == 1 else "s"
                 raise JudgeOutputInvalid(
-                    f"{output_model.__name__} invalid after {repairs} repair{plural}: {problem}"
+                    f"{output_model.__name__} invalid after {repairs} repair{plural}: {problem}",
+                    reply.content,
                 )
             repairs += 1
             logger.info("judge output invalid (%s); asking for repair %d", problem, repairs)

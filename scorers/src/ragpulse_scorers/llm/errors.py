@@ -27,7 +27,11 @@ class JudgeConnectionFailed(JudgeUnavailable, JudgeUnreachable):
 
 
 class JudgeOutputInvalid(JudgeError):
-    """The answer did not parse or validate, even after the one repair retry."""
+    """The answer did not parse or validate, even after the repair rounds; ``reply`` is the last one."""
+
+    def __init__(self, message: str, reply: str = "") -> None:
+        super().__init__(message)
+        self.reply = reply
 
 
 class JudgeRejected(JudgeError, ValueError):

@@ -67,6 +67,8 @@ class Candidate:
     resource_attributes: Mapping[str, str] = field(default_factory=dict)
     free_support: float | None = None
     """The free judge's support score of the request (directed sampling reads it); None before it judged."""
+    free_version: str = ""
+    """The version of the free judge that gave ``free_support``: what its support score means."""
 
     @property
     def request_id(self) -> RequestId:
@@ -282,7 +284,7 @@ def with_free_support(store: Store, candidates: Sequence[Candidate], free_scorer
     margin = timedelta(milliseconds=1)
     rows = store.query(
         f"""
-        SELECT TraceId, SpanId, argMax(Value, ScoredAt)
+        SELECT TraceId, SpanId, argMax(Value, ScoredAt), argMax(ScorerVersion, ScoredAt)
         FROM {store.table("ragpulse_scores")}
         WHERE Scorer = {{scorer:String}} AND Metric = {{metric:String}} AND Error = '' AND Value IS NOT NULL
           AND RequestTime >= {{oldest:DateTime64(9)}} AND RequestTime <= {{newest:DateTime64(9)}}
@@ -297,11 +299,12 @@ def with_free_support(store: Store, candidates: Sequence[Candidate], free_scorer
             "spans": [(candidate.trace_id, candidate.span_id) for candidate in candidates],
         },
     )
-    found = {(trace, span): float(value) for trace, span, value in rows}
-    return [
-        replace(candidate, free_support=found.get((candidate.trace_id, candidate.span_id)))
-        for candidate in candidates
-    ]
+    found = {(trace, span): (float(value), str(version)) for trace, span, value, version in rows}
+    carried = []
+    for candidate in candidates:
+        support, version = found.get((candidate.trace_id, candidate.span_id), (None, ""))
+        carried.append(replace(candidate, free_support=support, free_version=version))
+    return carried
 
 
 def load_requests(store: Store, candidates: Sequence[Candidate]) -> dict[RequestId, RequestRow]:

@@ -44,7 +44,7 @@ from ragpulse_scorers.rules.book import RuleBook
 from ragpulse_scorers.rules.inclusion import FREE_JUDGE, directed_plans
 from ragpulse_scorers.rules.model import Rule
 from ragpulse_scorers.rules.spend import RuleLedger
-from ragpulse_scorers.scorer import NotApplicable, Scorer
+from ragpulse_scorers.scorer import NotApplicable, Scorer, attributes_read
 
 logger = logging.getLogger(__name__)
 # A judge failing on request after request (a reply it cannot parse) logs a few lines a minute; each failure
@@ -108,7 +108,12 @@ class ScorerTurn:
         self._probabilities: dict[RequestId, float] = {}
         self._weighted: set[RequestId] = set()
         """Requests a directed rule matched: their score rows carry the inclusion probability."""
-        self._attribute_keys = plan.rules.attribute_keys(scorer.name)
+        rule_span, rule_resource = plan.rules.attribute_keys(scorer.name)
+        read_span, read_resource = attributes_read(scorer)
+        self._attribute_keys = (
+            sorted({*rule_span, *read_span}),
+            sorted({*rule_resource, *read_resource}),
+        )
         self._rule_set = plan.rules.digest(scorer.name)
         self._allowance = TickAllowance[Candidate](
             lambda c: (c.service_name, c.variant),
@@ -235,6 +240,8 @@ class ScorerTurn:
             request = RagRequest.from_row(row.values)
         except RequestRowError as exc:
             return Judgment(key, Outcome.SKIPPED, _clip(str(exc)))
+        request.span_attributes = dict(candidate.span_attributes)
+        request.resource_attributes = dict(candidate.resource_attributes)
         for name in self._scorer.requires:
             if not getattr(request, name, None):
                 return Judgment(key, Outcome.SKIPPED, f"request has no {name}")

@@ -23,8 +23,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
 from ragpulse_core.store import Store
+from ragpulse_judge.rules import LexicalParams
 
-from ragpulse_scorers.lexical.judge import LexicalParams
 from ragpulse_scorers.lexical.scorer import LexicalScorer
 
 DISAGREEMENT: Final = "disagreement"

@@ -13,11 +13,11 @@ from typing import Any
 from ragpulse_assembly.context import context_texts
 from ragpulse_core.printable import excerpt, shown
 from ragpulse_core.store import Store
+from ragpulse_judge.text import split_sentences
 from rich.console import Console
 
 from ragpulse_scorers.metric_names import HALLUCINATION
 from ragpulse_scorers.review.queue import FREE_JUDGE, Offer, review_queue
-from ragpulse_scorers.text import split_sentences
 
 _CHUNK_CHARS = 400
 

@@ -30,10 +30,9 @@ def uncertainty(candidate: Candidate) -> float | None:
     if candidate.free_support is None:
         return None
     # Imported here: a builtin judge's code loads only once something names it (tests/scorers/test_registry).
-    from ragpulse_scorers.lexical.judge import LexicalParams
-    from ragpulse_scorers.lexical.uncertainty import verdict_uncertainty
+    from ragpulse_scorers.lexical.uncertainty import free_verdict_uncertainty
 
-    return verdict_uncertainty(candidate.free_support, LexicalParams().threshold)
+    return free_verdict_uncertainty(candidate.free_support, candidate.free_version)
 
 
 def directed_plans(rules: Sequence[Rule], candidates: Sequence[Candidate]) -> dict[str, DirectedPlan]:

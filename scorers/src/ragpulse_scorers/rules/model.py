@@ -8,11 +8,12 @@ attribute does not match its condition.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from functools import cached_property
 from typing import Annotated, Any
 
 from pydantic import BeforeValidator, ConfigDict, Field, model_validator
-from ragpulse_core.patterns import LinearPattern, PatternError, linear_pattern
+from ragpulse_core.patterns import LinearPattern, config_pattern, linear_pattern
 from ragpulse_core.settings import SettingsSection
 
 DEFAULT_RULE = "default"
@@ -34,10 +35,7 @@ class Condition(SettingsSection):
         if len(given) != 1:
             raise ValueError("a condition is a string, a list, or a table with one of equals, in, regex")
         if self.regex is not None:
-            try:
-                linear_pattern(self.regex)
-            except PatternError as exc:
-                raise ValueError(f"bad regex {self.regex!r}: {exc}") from None
+            config_pattern(self.regex)
         return self
 
     @cached_property
@@ -99,8 +97,9 @@ class Rule(SettingsSection):
         return self.daily_budget_usd is not None or self.daily_budget_calls is not None
 
 
-def check_rules(rules: list[Rule]) -> None:
-    """Names unique and not the default rule's; every judge a known scorer or ``package.module:callable``."""
+def check_rules(rules: list[Rule], evaluators: Collection[str] = ()) -> None:
+    """Names unique and not the default rule's; every judge a known scorer, one of ``evaluators`` (the
+    config's own) or ``package.module:callable``."""
     from ragpulse_scorers.registry import BUILTIN_SCORERS, known_scorers
 
     seen: set[str] = set()
@@ -114,8 +113,9 @@ def check_rules(rules: list[Rule]) -> None:
         seen.add(rule.name)
         for judge in rule.judges:
             module, _, attribute = judge.partition(":")
-            if judge not in BUILTIN_SCORERS and not (module and attribute):
+            if judge not in BUILTIN_SCORERS and judge not in evaluators and not (module and attribute):
                 raise ValueError(
                     f"rules: rule {rule.name!r} names unknown judge {judge!r};"
-                    f" known: {', '.join(known_scorers())}, or package.module:callable"
+                    f" known: {', '.join([*known_scorers(), *sorted(evaluators)])},"
+                    " or package.module:callable"
                 )

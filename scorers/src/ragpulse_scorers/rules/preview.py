@@ -28,7 +28,7 @@ from rich.table import Table
 
 from ragpulse_scorers.llm.pricing import cost_usd, price_for
 from ragpulse_scorers.pipeline.candidates import Candidate
-from ragpulse_scorers.registry import LLM_JUDGED_SCORERS
+from ragpulse_scorers.registry import is_llm_judged
 from ragpulse_scorers.rules.book import RuleBook
 from ragpulse_scorers.rules.matching import matches
 from ragpulse_scorers.rules.model import Rule, check_rules
@@ -112,7 +112,7 @@ def with_rules(settings: SettingsT, document: str) -> SettingsT:
         )
     except (ValueError, KeyError, TypeError) as exc:
         raise ValueError(f"rules to preview are not valid: {exc}") from None
-    check_rules(rules)
+    check_rules(rules, settings.evaluators.names())
     return settings.model_copy(update={"rules": rules, "scorer": scorer})
 
 
@@ -280,7 +280,7 @@ def _call_costs(
         if judge in measured:
             costs[judge] = CallCost(measured[judge], True)
         else:
-            costs[judge] = CallCost(estimate if judge in LLM_JUDGED_SCORERS else 0.0, False)
+            costs[judge] = CallCost(estimate if is_llm_judged(judge, settings) else 0.0, False)
     return costs
 
 

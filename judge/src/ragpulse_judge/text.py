@@ -1,6 +1,6 @@
 """Sentence splitting shared by the lexical judge and the LLM judges.
 
-Text is read as markdown first (:mod:`ragpulse_scorers.prose.markdown`): each heading, list item and table
+Text is read as markdown first (:mod:`ragpulse_judge.prose.markdown`): each heading, list item and table
 row is a unit of its own, and citation markers, emphasis, links and quotation marks are taken off, so a
 sentence is the plain statement a reader sees.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ragpulse_scorers.prose.markdown import markdown_blocks
+from ragpulse_judge.prose.markdown import markdown_blocks
 
 _ABBREVIATIONS = frozenset(
     [

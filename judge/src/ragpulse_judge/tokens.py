@@ -146,11 +146,14 @@ class SentenceFeatures:
     numbers: frozenset[str]
     names: frozenset[str]
     has_negation: bool
+    sequence: tuple[str, ...] = ()
+    """The content stems in the order they occur (the learnt judge compares word pairs)."""
 
 
 def sentence_features(sentence: str, *, claim: bool = True) -> SentenceFeatures:
     """Features of an answer sentence; ``claim=False`` skips what only claims need (names, references)."""
     content: set[str] = set()
+    sequence: list[str] = []
     numbers: set[str] = set()
     has_negation = False
     sentence = as_read(sentence)
@@ -158,11 +161,14 @@ def sentence_features(sentence: str, *, claim: bool = True) -> SentenceFeatures:
         sentence = _REFERENCE.sub(" ", sentence)
     for raw in _TOKEN.findall(sentence):
         if _UNSPACED_SCRIPT.search(raw):
-            content.update(_character_pairs(raw))
+            pairs = _character_pairs(raw)
+            content.update(pairs)
+            sequence.extend(sorted(pairs))
             continue
         kind, value = _classify(raw)
         if kind == _CONTENT:
             content.add(value)
+            sequence.append(value)
         elif kind == _NUMBER:
             numbers.add(value)
         elif kind == _NEGATION:
@@ -172,6 +178,7 @@ def sentence_features(sentence: str, *, claim: bool = True) -> SentenceFeatures:
         numbers=frozenset(numbers),
         names=frozenset(_names(sentence)) if claim else frozenset(),
         has_negation=has_negation,
+        sequence=tuple(sequence),
     )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ragpulse_scorers.lexical.tokens import is_framing_word
+from ragpulse_judge.tokens import is_framing_word
 
 _CLAUSE = re.compile(r"[^,:;]*[,:;]\s*")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|\d")

@@ -29,8 +29,8 @@ before: 0.827 -> 0.822). It is kept because a flipped negation is a contradictio
 Result: tune half 0.827 balanced accuracy (AUROC 0.836); held-out half (204 responses, 35 questions): 0.792
 (AUROC 0.840), first scored once at 0.789 (AUROC 0.834) before the negation fix and rescored after it with
 nothing tuned on it; whole file 0.806 (AUROC 0.841). Answers are then read as prose (citation markers,
-markdown and quotation marks taken off, headings and preambles not claims, see :mod:`ragpulse_scorers.text`
-and :mod:`ragpulse_scorers.lexical.preamble`), with nothing retuned: tune 0.837, held-out 0.796 (AUROC 0.856),
+markdown and quotation marks taken off, headings and preambles not claims, see :mod:`ragpulse_judge.text`
+and :mod:`ragpulse_judge.preamble`), with nothing retuned: tune 0.837, held-out 0.796 (AUROC 0.856),
 whole file 0.812; the three responses it changes are courtesy and preamble sentences no longer taken for
 claims ("Let me know if you have any further questions."). Then, from a blind trial of formatted answers and
 of text written to game the judge (nothing retuned): a hedge excuses only its own clause, a sentence only
@@ -44,10 +44,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from ragpulse_scorers.lexical.preamble import without_preamble
-from ragpulse_scorers.lexical.tokens import SentenceFeatures, number_vocabulary, sentence_features
-from ragpulse_scorers.text import Segment, split_sentences, text_segments
-from ragpulse_scorers.verdicts import SentenceVerdict, SupportVerdict
+from ragpulse_judge.preamble import without_preamble
+from ragpulse_judge.text import Segment, split_sentences, text_segments
+from ragpulse_judge.tokens import SentenceFeatures, number_vocabulary, sentence_features
+from ragpulse_judge.verdicts import SentenceVerdict, SupportVerdict
 
 _HEDGE = re.compile(
     r"\b(?:i\s+(?:do\s+not|don'?t|cannot|can'?t|am\s+(?:unable|not\s+able|not\s+sure)|'m\s+(?:unable|not\s+sure))"
@@ -195,6 +195,10 @@ class ClaimVerdict:
     score: float
     evidence_index: int | None
     reason: str
+    probability: float | None = None
+    """The learnt judge's calibrated chance that the claim is unsupported; None from the rules."""
+    sentence_of: str = ""
+    """The whole sentence, when ``sentence`` is one clause of it."""
 
 
 @dataclass(frozen=True)
@@ -228,7 +232,7 @@ class LexicalAnalysis:
 
 
 class LexicalJudge:
-    """Implements :class:`~ragpulse_scorers.verdicts.SupportJudge` without a model."""
+    """Implements :class:`~ragpulse_judge.verdicts.SupportJudge` without a model."""
 
     name = "lexical"
 
@@ -236,28 +240,7 @@ class LexicalJudge:
         self.params = params or LexicalParams()
 
     def judge_support(self, question: str, context: list[str], response: str) -> SupportVerdict:
-        analysis = self.analyse(question, context, response)
-        evidence = analysis.index.sentences
-        unsupported = [claim.sentence for claim in analysis.claims if not claim.supported]
-        found = len(analysis.claims) - len(unsupported)
-        explanation = f"{found} of {len(analysis.claims)} sentences found in the context"
-        if unsupported:
-            more = f" and {len(unsupported) - 1} more" if len(unsupported) > 1 else ""
-            explanation += f"; not found: {unsupported[0]!r}{more}"
-        return SupportVerdict(
-            hallucinated=analysis.hallucinated,
-            support_score=analysis.support_score,
-            explanation=explanation,
-            sentences=[
-                SentenceVerdict(
-                    sentence=claim.sentence,
-                    supported=claim.supported,
-                    score=claim.score,
-                    evidence="" if claim.evidence_index is None else evidence[claim.evidence_index].text,
-                )
-                for claim in analysis.claims
-            ],
-        )
+        return support_verdict(self.analyse(question, context, response), "sentences")
 
     def analyse(self, question: str, context: list[str], response: str) -> LexicalAnalysis:
         index = ContextIndex.build(question, context)
@@ -281,6 +264,31 @@ class LexicalJudge:
         return ClaimVerdict(
             sentence, True, supported, round(score, 4), evidence.evidence_index, evidence.describe()
         )
+
+
+def support_verdict(analysis: LexicalAnalysis, unit: str) -> SupportVerdict:
+    """An analysis as the verdict ``ragpulse eval`` measures; ``unit`` names what was judged ("sentences")."""
+    evidence = analysis.index.sentences
+    unsupported = [claim.sentence for claim in analysis.claims if not claim.supported]
+    found = len(analysis.claims) - len(unsupported)
+    explanation = f"{found} of {len(analysis.claims)} {unit} found in the context"
+    if unsupported:
+        more = f" and {len(unsupported) - 1} more" if len(unsupported) > 1 else ""
+        explanation += f"; not found: {unsupported[0]!r}{more}"
+    return SupportVerdict(
+        hallucinated=analysis.hallucinated,
+        support_score=analysis.support_score,
+        explanation=explanation,
+        sentences=[
+            SentenceVerdict(
+                sentence=claim.sentence,
+                supported=claim.supported,
+                score=claim.score,
+                evidence="" if claim.evidence_index is None else evidence[claim.evidence_index].text,
+            )
+            for claim in analysis.claims
+        ],
+    )
 
 
 def gather_evidence(
@@ -318,6 +326,11 @@ def gather_evidence(
         negation_mismatch=negation_mismatch,
         evidence_index=evidence_index,
     )
+
+
+def is_hedged(sentence: str) -> bool:
+    """The sentence holds a hedge: "I don't know", "the passages do not say", "sorry"."""
+    return _HEDGE.search(sentence) is not None
 
 
 def _points_to_a_source(sentence: str) -> bool:

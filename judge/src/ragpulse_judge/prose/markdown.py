@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ragpulse_scorers.prose.citations import (
+from ragpulse_judge.prose.citations import (
     CUT,
     FILE,
     URL,

@@ -1,0 +1,191 @@
+"""What the learnt judge sees of each claim: numbers computed from the lexical evidence, nothing else.
+
+Every feature describes how a claim relates to its context and to the answer it sits in: how much of it the
+best context sentence and the whole context cover, which of its numbers, units and names the context never
+states, whether the context restates it negated, how its words pair up as in the context, how long it is and
+where it stands, whether its sentence hedges. None names a model, a data set or a source, so what was learnt
+on one team's answers carries to another's.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from dataclasses import dataclass
+
+from ragpulse_judge.claims import Claim, split_claims
+from ragpulse_judge.rules import ClaimEvidence, ContextIndex, LexicalParams, gather_evidence, is_hedged
+from ragpulse_judge.text import Segment, text_segments
+from ragpulse_judge.tokens import SentenceFeatures, is_framing_word, normalise_number, sentence_features, stem
+
+FEATURE_NAMES: tuple[str, ...] = (
+    "local_coverage",
+    "overall_coverage",
+    "rule_score",
+    "missing_numbers",
+    "missing_names",
+    "unit_mismatches",
+    "negation_mismatch",
+    "content_words",
+    "missing_words",
+    "pair_coverage",
+    "question_share",
+    "sentence_local_coverage",
+    "sentence_overall_coverage",
+    "clauses",
+    "is_clause",
+    "position",
+    "sentences",
+    "hedged",
+    # A claim otherwise covered that states one detail the context does not: a changed fact, not an added one.
+    "covered_new_number",
+    "covered_new_name",
+    "covered_negation",
+)
+_RULES = LexicalParams()
+# A number and the word after it ("40 beats", "5 km", "20%"): the unit the number is stated in.
+_QUANTITY = re.compile(r"(\$?\d[\d,]*(?:\.\d+)?)\s*(%|[^\W\d_]{1,15})")
+
+
+@dataclass(frozen=True)
+class ClaimReading:
+    """One claim with its evidence and features; ``features`` is None for a clause that makes no claim."""
+
+    sentence_index: int
+    sentence: str
+    claim: Claim
+    evidence: ClaimEvidence | None
+    features: list[float] | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class AnswerReading:
+    """An answer read against its context: every sentence's claims, in order."""
+
+    index: ContextIndex
+    sentences: list[str]
+    claims: list[ClaimReading]
+
+
+@dataclass(frozen=True)
+class _ContextPairs:
+    """Word pairs and quantities the context states, built once per request from the indexed sentences."""
+
+    pairs: frozenset[tuple[str, str]]
+    quantities: frozenset[tuple[str, str]]
+
+    @classmethod
+    def of(cls, index: ContextIndex, question: str) -> _ContextPairs:
+        pairs: set[tuple[str, str]] = set()
+        for sentence in index.sentences:
+            sequence = sentence.features.sequence
+            pairs.update(itertools.pairwise(sequence))
+        texts = [question, *(sentence.text for sentence in index.sentences)]
+        quantities = {quantity for text in texts for quantity in _quantities(text)}
+        return cls(frozenset(pairs), frozenset(quantities))
+
+
+def read_answer(question: str, context: list[str], answer: str) -> AnswerReading:
+    """Index the context once and compute the features of every claim of ``answer``."""
+    index = ContextIndex.build(question, context)
+    stated = _ContextPairs.of(index, question)
+    question_features = sentence_features(question)
+    segments = text_segments(answer)
+    readings: list[ClaimReading] = []
+    for position, _segment in enumerate(segments):
+        readings.extend(_read_sentence(position, segments, index, stated, question_features))
+    return AnswerReading(index, [segment.text for segment in segments], readings)
+
+
+def _read_sentence(
+    position: int,
+    segments: list[Segment],
+    index: ContextIndex,
+    stated: _ContextPairs,
+    question: SentenceFeatures,
+) -> list[ClaimReading]:
+    segment = segments[position]
+    whole = gather_evidence(segment, index, question)
+    if isinstance(whole, str):
+        return [
+            ClaimReading(position, segment.text, Claim(segment.text, 0, len(segment.text)), None, None, whole)
+        ]
+    claims = split_claims(segment.text)
+    readings: list[ClaimReading] = []
+    for claim in claims:
+        evidence = whole if len(claims) == 1 else gather_evidence(claim.text, index, question)
+        if isinstance(evidence, str):
+            readings.append(ClaimReading(position, segment.text, claim, None, None, evidence))
+            continue
+        sentence_context = _SentenceContext(
+            position, len(segments), len(claims), is_hedged(segment.text), whole
+        )
+        features = _claim_features(claim.text, evidence, sentence_context, stated, question)
+        readings.append(ClaimReading(position, segment.text, claim, evidence, features, evidence.describe()))
+    return readings
+
+
+@dataclass(frozen=True)
+class _SentenceContext:
+    position: int
+    sentences: int
+    clauses: int
+    hedged: bool
+    evidence: ClaimEvidence
+
+
+def _claim_features(
+    claim: str,
+    evidence: ClaimEvidence,
+    sentence: _SentenceContext,
+    stated: _ContextPairs,
+    question: SentenceFeatures,
+) -> list[float]:
+    features = sentence_features(claim)
+    content = features.content
+    sequence = features.sequence
+    pairs = list(itertools.pairwise(sequence))
+    pair_coverage = sum(pair in stated.pairs for pair in pairs) / len(pairs) if pairs else 1.0
+    quantities = _quantities(claim)
+    # A number the context states, but in another unit ("5 km" where it says "5 miles").
+    unit_mismatches = sum(
+        1
+        for quantity in quantities
+        if quantity[0] not in evidence.missing_numbers and quantity not in stated.quantities
+    )
+    missing_words = len(content) * (1.0 - evidence.overall)
+    return [
+        evidence.local,
+        evidence.overall,
+        _RULES.score(evidence),
+        float(min(len(evidence.missing_numbers), 3)),
+        float(min(len(evidence.missing_names), 3)),
+        float(min(unit_mismatches, 3)),
+        1.0 if evidence.negation_mismatch else 0.0,
+        math.log1p(len(content)),
+        math.log1p(missing_words),
+        pair_coverage,
+        len(content & question.content) / len(content) if content else 0.0,
+        sentence.evidence.local,
+        sentence.evidence.overall,
+        math.log(sentence.clauses),
+        1.0 if sentence.clauses > 1 else 0.0,
+        sentence.position / max(sentence.sentences - 1, 1),
+        math.log1p(sentence.sentences),
+        1.0 if sentence.hedged else 0.0,
+        evidence.local if evidence.missing_numbers or unit_mismatches else 0.0,
+        evidence.local if evidence.missing_names else 0.0,
+        evidence.local if evidence.negation_mismatch else 0.0,
+    ]
+
+
+def _quantities(text: str) -> set[tuple[str, str]]:
+    found: set[tuple[str, str]] = set()
+    for number, unit in _QUANTITY.findall(text):
+        word = unit.lower()
+        if word != "%" and is_framing_word(word):
+            continue
+        found.add((normalise_number(number), word if word == "%" else stem(word)))
+    return found

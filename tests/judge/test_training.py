@@ -1,0 +1,89 @@
+"""Training: claim labels from people's spans, grouped folds, a model file reproduced byte for byte."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from ragpulse_judge.features import read_answer
+from ragpulse_judge.model import MODEL_FILE
+from ragpulse_judge.training.__main__ import main
+from ragpulse_judge.training.data import LabelledAnswer, load_ragtruth_release
+from ragpulse_judge.training.fit import claim_labels, fold_of
+
+SHARED_DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+SHIPPED = Path(__file__).resolve().parents[2] / "judge" / "src" / "ragpulse_judge" / MODEL_FILE
+
+
+def answer(text: str, spans: tuple[tuple[int, int], ...]) -> LabelledAnswer:
+    return LabelledAnswer(
+        "q1", "QA", "How tall?", ["The tower is 330 metres tall."], text, bool(spans), spans
+    )
+
+
+def test_a_span_marks_the_clause_it_falls_in_not_the_rest_of_the_sentence() -> None:
+    text = "The tower is 330 metres tall, and it was painted red by a famous Spanish artist."
+    labelled = answer(text, ((text.index("painted"), text.index("artist")),))
+    assert claim_labels(labelled, read_answer(labelled.question, labelled.context, text)) == [False, True]
+
+
+def test_a_span_inside_a_parenthesis_marks_only_the_aside() -> None:
+    text = "The tower (painted red by a famous Spanish artist) is 330 metres tall."
+    labelled = answer(text, ((text.index("famous"), text.index("artist") + 6),))
+    labels = claim_labels(labelled, read_answer(labelled.question, labelled.context, text))
+    assert labels == [False, True]
+
+
+def test_folds_keep_a_question_together_and_do_not_depend_on_the_order() -> None:
+    assert fold_of("question 17", 5) == fold_of("question 17", 5)
+    assert {fold_of(f"q{i}", 5) for i in range(200)} == set(range(5))
+
+
+def test_the_release_reader_keeps_the_train_split_and_drops_sources_the_evaluation_set_shares(
+    tmp_path: Path,
+) -> None:
+    sources = [
+        {
+            "source_id": "1",
+            "task_type": "QA",
+            "source_info": {"question": "how tall", "passages": "passage 1:A."},
+        },
+        {
+            "source_id": "2",
+            "task_type": "QA",
+            "source_info": {"question": "how old", "passages": "passage 1:B."},
+        },
+        {"source_id": "3", "task_type": "Summary", "source_info": "An article."},
+        {"source_id": "4", "task_type": "Data2txt", "source_info": {"name": "Cafe", "hours": {"Mon": "9-5"}}},
+    ]
+    responses = [
+        {"id": "a", "source_id": "1", "split": "train", "response": "It is tall.", "labels": []},
+        {
+            "id": "b",
+            "source_id": "2",
+            "split": "train",
+            "response": "Old.",
+            "labels": [{"start": 0, "end": 3}],
+        },
+        {"id": "c", "source_id": "3", "split": "test", "response": "Summary.", "labels": []},
+        {"id": "d", "source_id": "4", "split": "train", "response": "A cafe.", "labels": []},
+    ]
+    (tmp_path / "source_info.jsonl").write_text("".join(json.dumps(row) + "\n" for row in sources))
+    (tmp_path / "response.jsonl").write_text("".join(json.dumps(row) + "\n" for row in responses))
+    evaluation = tmp_path / "dev.jsonl"
+    evaluation.write_text(
+        json.dumps({"question": "How  Old", "context": "passage 1:Z.", "response": "x"}) + "\n"
+    )
+    loaded = load_ragtruth_release(tmp_path, evaluation)
+    assert [(a.group, a.task) for a in loaded] == [("1", "QA"), ("4", "Data2txt")]
+    assert loaded[1].context == ["name: Cafe\nhours Mon: 9-5"]
+
+
+@pytest.mark.slow
+def test_the_training_script_reproduces_the_shipped_model_byte_for_byte(tmp_path: Path) -> None:
+    if not (SHARED_DATA / "lfqa_sentences.jsonl").is_file():
+        pytest.skip(f"{SHARED_DATA} not present: the model's training data")
+    out = tmp_path / MODEL_FILE
+    assert main(["--data", str(SHARED_DATA / "lfqa_sentences.jsonl"), "--folds", "5", "--out", str(out)]) == 0
+    assert out.read_bytes() == SHIPPED.read_bytes()
