@@ -63,6 +63,28 @@ def _value(raw: Any) -> AnyValue:
     return AnyValue(array_value=ArrayValue(values=[_value(item) for item in raw]))
 
 
+def _span(
+    trace_id: bytes,
+    span_id: bytes,
+    parent: bytes,
+    name: str,
+    kind: str,
+    times: tuple[int, int],
+    attributes: dict[str, Any],
+) -> Span:
+    """One internal span of a generated request, its ragpulse span kind among its attributes."""
+    return Span(
+        trace_id=trace_id,
+        span_id=span_id,
+        parent_span_id=parent,
+        name=name,
+        kind=Span.SPAN_KIND_INTERNAL,
+        start_time_unix_nano=times[0],
+        end_time_unix_nano=times[1],
+        attributes=_attributes({semconv.SPAN_KIND: kind, **attributes}),
+    )
+
+
 def _attributes(values: dict[str, Any]) -> list[KeyValue]:
     return [KeyValue(key=key, value=_value(raw)) for key, raw in values.items()]
 
@@ -98,18 +120,10 @@ def _rag_fusion_request(scope: ScopeSpans, rng: random.Random, start_ns: int) ->
     def span(
         name: str, kind: str, offset_ms: int, attributes: dict[str, Any], parent: bytes = root_id
     ) -> None:
-        scope.spans.append(
-            Span(
-                trace_id=trace_id,
-                span_id=root_id if not parent else rng.randbytes(8),
-                parent_span_id=parent,
-                name=name,
-                kind=Span.SPAN_KIND_INTERNAL,
-                start_time_unix_nano=start_ns + offset_ms * 1_000_000,
-                end_time_unix_nano=start_ns + (offset_ms + 40) * 1_000_000,
-                attributes=_attributes({semconv.SPAN_KIND: kind, **attributes}),
-            )
-        )
+        start = start_ns + offset_ms * 1_000_000
+        span_id = root_id if not parent else rng.randbytes(8)
+        times = (start, start + 40_000_000)
+        scope.spans.append(_span(trace_id, span_id, parent, name, kind, times, attributes))
 
     span(
         "rag fusion",
@@ -287,18 +301,9 @@ def _content_request(scope: ScopeSpans, rng: random.Random, start_ns: int) -> No
     def span(name: str, kind: str, attributes: dict[str, Any], root: bool = False) -> None:
         offset[0] += 1
         start = start_ns + offset[0] * 7_000_000
-        scope.spans.append(
-            Span(
-                trace_id=trace_id,
-                span_id=root_id if root else rng.randbytes(8),
-                parent_span_id=b"" if root else root_id,
-                name=name,
-                kind=Span.SPAN_KIND_INTERNAL,
-                start_time_unix_nano=start,
-                end_time_unix_nano=start + rng.randint(2, 900) * 1_000_000,
-                attributes=_attributes({semconv.SPAN_KIND: kind, **attributes}),
-            )
-        )
+        span_id, parent = (root_id, b"") if root else (rng.randbytes(8), root_id)
+        times = (start, start + rng.randint(2, 900) * 1_000_000)
+        scope.spans.append(_span(trace_id, span_id, parent, name, kind, times, attributes))
 
     span(
         "rag fusion",
