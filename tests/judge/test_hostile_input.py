@@ -1,4 +1,6 @@
-"""The free judge on input chosen to be slow: every step stays linear in the answer and the context."""
+"""The free judge on input chosen to be slow: every step stays linear in the answer and the context, and what
+is a product of the two (each claim against each context sentence sharing its words) stops at a time limit
+with the reason instead of stalling the tick or the service that runs it."""
 
 from __future__ import annotations
 
@@ -7,11 +9,19 @@ import subprocess
 import sys
 import textwrap
 import time
+from datetime import UTC, datetime
 
+import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 from ragpulse_judge import text
 from ragpulse_judge.features import _QUANTITY, _quantity_matches
+from ragpulse_judge.learnt import LearntJudge
+from ragpulse_judge.limits import TooLongToJudge
+from ragpulse_judge.rules import LexicalJudge
+from ragpulse_scorers.lexical.scorer import build
+from ragpulse_scorers.models import ContextChunk, RagRequest
+from ragpulse_scorers.settings import ScorersSettings
 
 # The answers before the fixes took: 20,000 characters of ". " 10 s to split into sentences; a context of
 # 100,000 characters of "1," about 12 minutes to read its quantities; a 20,000-character sentence of clauses
@@ -22,7 +32,7 @@ _HOSTILE = textwrap.dedent("""
     from ragpulse_judge.rules import LexicalJudge
     context = ["The museum opened in 1990. " + "1," * 50_000]
     for answer in (". " * 10_000, "alpha beta gamma, and " * 900, "A " + "1," * 9_000 + " km."):
-        for judge in (LearntJudge(), LexicalJudge()):
+        for judge in (LearntJudge(time_limit_s=None), LexicalJudge(time_limit_s=None)):
             judge.analyse("When did it open?", context, answer)
 """)
 
@@ -73,3 +83,30 @@ def _old_sentences(block: str) -> list[str]:
 @example("e.g. This. _a. 3 ok。中")
 def test_sentences_end_where_they_did(sample: str) -> None:
     assert text._prose_sentences(sample) == _old_sentences(sample)
+
+
+# Every claim restates the context negated, so each is compared with every context sentence: a product.
+_CONTEXT = ["The alpha beta gamma is not delta. " * 1_500]
+_ANSWER = "The alpha beta gamma is delta. " * 160
+
+
+@pytest.mark.parametrize("judge", [LexicalJudge(time_limit_s=0.3), LearntJudge(time_limit_s=0.3)])
+def test_a_judgment_past_its_time_limit_stops_with_the_reason(judge: LexicalJudge | LearntJudge) -> None:
+    started = time.monotonic()
+    with pytest.raises(TooLongToJudge, match=r"judging took over 0\.3 s and stopped at .* of"):
+        judge.analyse("What is it?", _CONTEXT, _ANSWER)
+    assert time.monotonic() - started < ENDED_WITHIN_S
+
+
+def test_the_scorer_fails_such_a_request_with_the_reason_at_its_configured_limit() -> None:
+    settings = ScorersSettings.model_validate({"scorer": {"free": {"judge": "learnt", "time_limit_s": 0.3}}})
+    scorer = build(settings, None)  # type: ignore[arg-type]  # the lexical scorer reads no store
+    request = RagRequest(
+        trace_id="a" * 32,
+        timestamp=datetime.now(UTC),
+        question="What is it?",
+        answer=_ANSWER,
+        context=[ContextChunk(id="1", text=_CONTEXT[0], rank=1)],
+    )
+    with pytest.raises(TooLongToJudge, match=r"judging took over 0\.3 s"):
+        scorer.score(request)

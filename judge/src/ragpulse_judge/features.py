@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from ragpulse_judge.claims import Claim, split_claims
+from ragpulse_judge.limits import NO_DEADLINE, Deadline
 from ragpulse_judge.rules import ClaimEvidence, ContextIndex, LexicalParams, gather_evidence, is_hedged
 from ragpulse_judge.text import Segment, text_segments
 from ragpulse_judge.tokens import SentenceFeatures, is_framing_word, normalise_number, sentence_features, stem
@@ -89,15 +90,18 @@ class _ContextPairs:
         return cls(frozenset(pairs), frozenset(quantities))
 
 
-def read_answer(question: str, context: list[str], answer: str) -> AnswerReading:
+def read_answer(
+    question: str, context: list[str], answer: str, deadline: Deadline = NO_DEADLINE
+) -> AnswerReading:
     """Index the context once and compute the features of every claim of ``answer``."""
-    index = ContextIndex.build(question, context)
+    index = ContextIndex.build(question, context, deadline)
     stated = _ContextPairs.of(index, question)
     question_features = sentence_features(question)
     segments = text_segments(answer)
     readings: list[ClaimReading] = []
     for position, _segment in enumerate(segments):
-        readings.extend(_read_sentence(position, segments, index, stated, question_features))
+        deadline.check(f"sentence {position + 1} of {len(segments)}")
+        readings.extend(_read_sentence(position, segments, index, stated, question_features, deadline))
     return AnswerReading(index, [segment.text for segment in segments], readings)
 
 
@@ -107,9 +111,10 @@ def _read_sentence(
     index: ContextIndex,
     stated: _ContextPairs,
     question: SentenceFeatures,
+    deadline: Deadline,
 ) -> list[ClaimReading]:
     segment = segments[position]
-    whole = gather_evidence(segment, index, question)
+    whole = gather_evidence(segment, index, question, deadline)
     if isinstance(whole, str):
         return [
             ClaimReading(position, segment.text, Claim(segment.text, 0, len(segment.text)), None, None, whole)
@@ -117,8 +122,9 @@ def _read_sentence(
     claims = split_claims(segment.text)
     hedged = is_hedged(segment.text)
     readings: list[ClaimReading] = []
-    for claim in claims:
-        evidence = whole if len(claims) == 1 else gather_evidence(claim.text, index, question)
+    for number, claim in enumerate(claims, start=1):
+        deadline.check(f"claim {number} of {len(claims)} in sentence {position + 1} of {len(segments)}")
+        evidence = whole if len(claims) == 1 else gather_evidence(claim.text, index, question, deadline)
         if isinstance(evidence, str):
             readings.append(ClaimReading(position, segment.text, claim, None, None, evidence))
             continue

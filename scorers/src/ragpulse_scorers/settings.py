@@ -16,6 +16,7 @@ from pydantic import Field, SecretStr, field_validator, model_validator
 from ragpulse_assembly.settings import AssemblyPartSettings
 from ragpulse_core.secrets import shown_endpoint
 from ragpulse_core.settings import SettingsSection
+from ragpulse_judge.limits import DEFAULT_TIME_LIMIT_S
 
 from ragpulse_scorers.evaluators.config import EvaluatorsSettings
 from ragpulse_scorers.export.otel_environment import (
@@ -43,6 +44,12 @@ class FreeJudgeLimits(SettingsSection):
     max_per_minute: float = Field(120_000, gt=0, description="Requests scored per minute, per free judge")
     concurrency: int = Field(
         1, ge=1, description="Requests judged at once; a CPU-bound judge gains nothing from threads"
+    )
+    time_limit_s: float | None = Field(
+        DEFAULT_TIME_LIMIT_S,
+        gt=0,
+        description="One request's judging past this fails that request with the reason (an answer and a "
+        "context built so that every claim is compared with every context sentence took minutes)",
     )
     judge: Literal["rules", "learnt"] = Field(
         "rules",

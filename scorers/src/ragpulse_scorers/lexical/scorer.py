@@ -6,7 +6,7 @@ import time
 from typing import Any
 
 from ragpulse_core.store import Store
-from ragpulse_judge.learnt import MAX_ANSWER_CHARS, MAX_CONTEXT_CHARS, LearntJudge
+from ragpulse_judge.learnt import MAX_ANSWER_CHARS, MAX_CONTEXT_CHARS, MAX_QUESTION_CHARS, LearntJudge
 from ragpulse_judge.rules import LexicalAnalysis, LexicalJudge
 
 from ragpulse_scorers.lexical.language import language_mismatch
@@ -63,7 +63,7 @@ class LexicalScorer:
             raise NotApplicable(mismatch)
 
         started = time.perf_counter()
-        analysis = self.judge.analyse(_clean(request.question), texts, answer)
+        analysis = self.judge.analyse(_clean(request.question[:MAX_QUESTION_CHARS]), texts, answer)
         latency_ms = (time.perf_counter() - started) * 1000
         learnt = isinstance(self.judge, LearntJudge)
         return _scores(analysis, chunks, truncated, latency_ms, learnt)
@@ -71,7 +71,10 @@ class LexicalScorer:
 
 def build(settings: ScorersSettings, store: Store) -> LexicalScorer:
     """Registry entry point: the rules, or the learnt judge where ``[scorer.free] judge = "learnt"``."""
-    return LexicalScorer(LearntJudge() if settings.scorer.free.judge == "learnt" else LexicalJudge())
+    free = settings.scorer.free
+    if free.judge == "learnt":
+        return LexicalScorer(LearntJudge(time_limit_s=free.time_limit_s))
+    return LexicalScorer(LexicalJudge(time_limit_s=free.time_limit_s))
 
 
 def _clean(text: str) -> str:
