@@ -51,6 +51,15 @@ def test_a_catastrophic_pattern_answers_at_once_on_re2() -> None:
     assert verdict(evil.score(request("a" * 50_000 + "!")))[0] == 0.0
 
 
+def test_a_pattern_re2_would_run_slowly_is_refused_and_a_huge_answer_fails_its_request() -> None:
+    """RE2 falls back to a slow engine on a large count over a class: 465 µs a character, minutes a request."""
+    with pytest.raises(ValueError, match=r"a repetition counts to at most 100 \(this one: 1000\)"):
+        build("regex", {"pattern": r"(?i)(?:\w+\s*){1,1000}Z"})
+    cites = build("regex", {"pattern": r"\[\d+\]"})
+    with pytest.raises(EvaluatorFailed, match=r"the answer is 1,048,577 characters; .* at most 1,048,576"):
+        cites.score(request("x" * (1 << 20) + "y"))
+
+
 def test_regex_reads_span_attributes_and_skips_a_request_without_them() -> None:
     route = build("regex", {"pattern": "^/v2/", "field": "span.http.route"})
     assert route.attributes == (("http.route",), ())

@@ -44,6 +44,9 @@ if TYPE_CHECKING:
 
 MAX_METRICS = 50
 MAX_EXCERPT = 80
+MAX_MATCHED_CHARS = 1 << 20
+"""The most text a regex evaluator reads: RE2 is linear, but a pattern of classes under a repetition can cost
+a few microseconds a character (a 50 MB answer, minutes on the tick's thread)."""
 
 
 class EvaluatorFailed(Exception):
@@ -105,6 +108,11 @@ class RegexScorer(Evaluator):
 
     def trial(self, request: RagRequest) -> Trial:
         text = _field_or_skip(request, self._field)
+        if len(text) > MAX_MATCHED_CHARS:
+            raise EvaluatorFailed(
+                f"the {self._field} is {len(text):,} characters; a regex evaluator reads at most"
+                f" {MAX_MATCHED_CHARS:,}"
+            )
         found = self._pattern.search(text)
         shown = f"/{self._pattern.pattern}/"
         if found is None:
