@@ -52,7 +52,7 @@ def test_a_catastrophic_pattern_answers_at_once_on_re2() -> None:
 
 
 def test_a_pattern_re2_would_run_slowly_is_refused_and_a_huge_answer_fails_its_request() -> None:
-    """RE2 falls back to a slow engine on a large count over a class: 465 µs a character, minutes a request."""
+    """RE2 falls back to a slow engine on a large count over a class: 465 µs a character, minutes a request"""
     with pytest.raises(ValueError, match=r"a repetition counts to at most 100 \(this one: 1000\)"):
         build("regex", {"pattern": r"(?i)(?:\w+\s*){1,1000}Z"})
     cites = build("regex", {"pattern": r"\[\d+\]"})
@@ -169,6 +169,9 @@ def team_module(tmp_path: Path) -> Path:
 
         def nothing(request):
             return None
+
+        def huge(request):
+            return {"length": 10 ** 400}
     """)
     )
     return tmp_path
@@ -208,6 +211,7 @@ def test_a_python_function_scores_and_what_it_prints_is_only_shown(team_module: 
         ("hogs", {"max_memory_mb": 256}, r"MemoryError"),
         ("not_a_number", {}, r"politeness = 'nan' is not a finite number"),
         ("odd", {}, r"returned object, which is not a number, a bool or a dict of them"),
+        ("huge", {}, r"length = 1000.* is not a finite number"),
         ("missing", {}, r"cannot load team_checks:missing: AttributeError"),
     ],
 )

@@ -266,7 +266,13 @@ def _field_or_skip(request: RagRequest, name: str) -> str:
 
 
 def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    """A finite int or float a float can hold (``10**400`` is an int no float holds)."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 def _excerpt(text: str) -> str:
