@@ -170,6 +170,11 @@ def team_module(tmp_path: Path) -> Path:
         def nothing(request):
             return None
 
+        def forks(request):
+            if os.fork() == 0:
+                time.sleep(0.3)  # the copy finishes the call after the worker has answered it
+            return len(request.answer)
+
         def huge(request):
             return {"length": 10 ** 400}
     """)
@@ -241,3 +246,14 @@ def test_a_python_function_with_nothing_to_judge_skips_and_recovers_after_a_hang
                 flaky.score(request())
     finally:
         flaky.close()
+
+
+def test_a_function_that_forks_answers_each_call_once(team_module: Path) -> None:
+    """The forked copy used to answer too: its answer to one call was read as the next call's."""
+    forks = python_check(team_module, "forks")
+    try:
+        for answer in ("a" * 10, "b" * 20, "c" * 30):
+            assert [(s.metric, s.value) for s in forks.score(request(answer))] == [("score", len(answer))]
+            time.sleep(0.5)
+    finally:
+        forks.close()
