@@ -123,6 +123,12 @@ class JudgeSettings(SettingsSection):
         None, ge=1, description="Longest answer asked for; none sent when unset (loopback: 512)"
     )
     requests_per_minute: float = Field(120.0, gt=0)
+    max_prompt_chars: int = Field(
+        400_000,
+        ge=1_000,
+        description="A longer prompt (about 100,000 tokens) is not sent: its request is skipped with the"
+        " reason. A sender's 50 MB answer would otherwise be paid for, and read for steering text for long",
+    )
     concurrency: int = Field(4, ge=1, description="Calls at once (loopback: 1)")
     daily_budget_usd: float | None = Field(None, ge=0)
     daily_budget_tokens: int | None = Field(None, ge=0)
