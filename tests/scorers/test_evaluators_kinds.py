@@ -58,6 +58,10 @@ def test_a_pattern_re2_would_run_slowly_is_refused_and_a_huge_answer_fails_its_r
     cites = build("regex", {"pattern": r"\[\d+\]"})
     with pytest.raises(EvaluatorFailed, match=r"the answer is 1,048,577 characters; .* at most 1,048,576"):
         cites.score(request("x" * (1 << 20) + "y"))
+    # 150 contains tests read a 50 MB answer in 81 s, each lowering the whole answer's case again.
+    tree = build("heuristic", {"rule": {"any": [{"contains": {"text": f"z{i}"}} for i in range(150)]}})
+    with pytest.raises(EvaluatorFailed, match=r"the answer is 1,048,577 characters; a heuristic evaluator"):
+        tree.score(request("x" * (1 << 20) + "y"))
 
 
 def test_regex_reads_span_attributes_and_skips_a_request_without_them() -> None:

@@ -45,8 +45,9 @@ if TYPE_CHECKING:
 MAX_METRICS = 50
 MAX_EXCERPT = 80
 MAX_MATCHED_CHARS = 1 << 20
-"""The most text a regex evaluator reads: RE2 is linear, but a pattern of classes under a repetition can cost
-a few microseconds a character (a 50 MB answer, minutes on the tick's thread)."""
+"""The most text a regex or heuristic evaluator reads. RE2 is linear, but a pattern of classes under a
+repetition can cost a few microseconds a character; a rule tree of 150 ``contains`` tests read a 50 MB answer
+in 81 s. Either would be minutes on the tick's thread."""
 
 
 class EvaluatorFailed(Exception):
@@ -108,11 +109,7 @@ class RegexScorer(Evaluator):
 
     def trial(self, request: RagRequest) -> Trial:
         text = _field_or_skip(request, self._field)
-        if len(text) > MAX_MATCHED_CHARS:
-            raise EvaluatorFailed(
-                f"the {self._field} is {len(text):,} characters; a regex evaluator reads at most"
-                f" {MAX_MATCHED_CHARS:,}"
-            )
+        _check_size(self._field, text, "regex")
         found = self._pattern.search(text)
         shown = f"/{self._pattern.pattern}/"
         if found is None:
@@ -131,6 +128,8 @@ class HeuristicScorer(Evaluator):
         self._tree = definition.tree
 
     def trial(self, request: RagRequest) -> Trial:
+        for name in self._tree.fields():
+            _check_size(name, field_text(request, name) or "", "heuristic")
         outcome = self._tree.check(request)
         return Trial(self.verdict(outcome.passed, outcome.reason))
 
@@ -263,6 +262,13 @@ def _field_or_skip(request: RagRequest, name: str) -> str:
     if text is None:
         raise NotApplicable(f"the request has no {name}")
     return text
+
+
+def _check_size(name: str, text: str, kind: str) -> None:
+    if len(text) > MAX_MATCHED_CHARS:
+        raise EvaluatorFailed(
+            f"the {name} is {len(text):,} characters; a {kind} evaluator reads at most {MAX_MATCHED_CHARS:,}"
+        )
 
 
 def _is_number(value: Any) -> bool:
