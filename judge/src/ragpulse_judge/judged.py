@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from ragpulse_judge.deadline import check_deadline
 from ragpulse_judge.language import language_mismatch
-from ragpulse_judge.learnt import MAX_ANSWER_CHARS, MAX_CONTEXT_CHARS
+from ragpulse_judge.learnt import MAX_ANSWER_CHARS, MAX_CONTEXT_CHARS, MAX_QUESTION_CHARS
 
 
 class NotJudgeable(ValueError):
@@ -70,4 +70,4 @@ def prepare(question: str, chunks: Sequence[str], answer: str) -> JudgedInput:
     if mismatch:
         raise NotJudgeable(mismatch)
     check_deadline()
-    return JudgedInput(valid_text(question), answer, texts, positions, truncated)
+    return JudgedInput(valid_text(question[:MAX_QUESTION_CHARS]), answer, texts, positions, truncated)

@@ -16,6 +16,7 @@ from pydantic import Field, SecretStr, field_validator, model_validator
 from ragpulse_assembly.settings import AssemblyPartSettings
 from ragpulse_core.secrets import shown_endpoint
 from ragpulse_core.settings import SettingsSection
+from ragpulse_judge.limits import DEFAULT_TIME_LIMIT_S
 
 from ragpulse_scorers.evaluators.config import EvaluatorsSettings
 from ragpulse_scorers.export.otel_environment import (
@@ -43,6 +44,12 @@ class FreeJudgeLimits(SettingsSection):
     max_per_minute: float = Field(120_000, gt=0, description="Requests scored per minute, per free judge")
     concurrency: int = Field(
         1, ge=1, description="Requests judged at once; a CPU-bound judge gains nothing from threads"
+    )
+    time_limit_s: float | None = Field(
+        DEFAULT_TIME_LIMIT_S,
+        gt=0,
+        description="One request's judging past this fails that request with the reason (an answer and a "
+        "context built so that every claim is compared with every context sentence took minutes)",
     )
     judge: Literal["rules", "learnt"] = Field(
         "rules",
@@ -116,6 +123,12 @@ class JudgeSettings(SettingsSection):
         None, ge=1, description="Longest answer asked for; none sent when unset (loopback: 512)"
     )
     requests_per_minute: float = Field(120.0, gt=0)
+    max_prompt_chars: int = Field(
+        400_000,
+        ge=1_000,
+        description="A longer prompt (about 100,000 tokens) is not sent: its request is skipped with the"
+        " reason. A sender's 50 MB answer would otherwise be paid for, and read for steering text for long",
+    )
     concurrency: int = Field(4, ge=1, description="Calls at once (loopback: 1)")
     daily_budget_usd: float | None = Field(None, ge=0)
     daily_budget_tokens: int | None = Field(None, ge=0)

@@ -247,6 +247,8 @@ class LivePage:
         except TimeoutError:
             error = f"reading took over {RENDER_TIMEOUT_S:g} s; the store may be busy"
             return web.json_response({"error": error}, status=503)
+        except ValueError as exc:  # a parameter only the view can check (its rule, what an evaluator reads)
+            return web.json_response({"error": str(exc)[:300]}, status=400)
         return web.json_response({"exit": shown.code, "output": output, "html": shown.html})
 
     def _render_view(self, query: ReadQuery, width: int, colour: str) -> tuple[str, Shown]:

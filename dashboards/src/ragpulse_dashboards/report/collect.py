@@ -208,7 +208,10 @@ def parse_since(text: str, now: float | None = None) -> datetime:
     number = stripped[:-1].replace(".", "", 1)
     if stripped[-1:] in units and number.isascii() and number.isdigit():
         seconds = float(stripped[:-1]) * units[stripped[-1]]
-        return datetime.fromtimestamp((time.time() if now is None else now) - seconds, UTC)
+        try:
+            return datetime.fromtimestamp((time.time() if now is None else now) - seconds, UTC)
+        except (OverflowError, ValueError, OSError):
+            raise ValueError(f"--since {text[:40]!r} reaches before the year 1") from None
     try:
         return utc_from_iso(text.strip())
     except ValueError:

@@ -69,7 +69,10 @@ class LexicalScorer:
 
 def build(settings: ScorersSettings, store: Store) -> LexicalScorer:
     """Registry entry point: the rules, or the learnt judge where ``[scorer.free] judge = "learnt"``."""
-    return LexicalScorer(LearntJudge() if settings.scorer.free.judge == "learnt" else LexicalJudge())
+    free = settings.scorer.free
+    if free.judge == "learnt":
+        return LexicalScorer(LearntJudge(time_limit_s=free.time_limit_s))
+    return LexicalScorer(LexicalJudge(time_limit_s=free.time_limit_s))
 
 
 def _scores(
