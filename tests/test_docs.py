@@ -50,9 +50,8 @@ def test_every_relative_link_resolves(document: Path) -> None:
             continue
         path, _, anchor = target.partition("#")
         resolved = (document.parent / path).resolve() if path else document
-        if not resolved.exists():
-            broken.append(target)
-        elif anchor and resolved.suffix == ".md" and anchor not in anchors(resolved):
+        missing_anchor = bool(anchor) and resolved.suffix == ".md" and anchor not in anchors(resolved)
+        if not resolved.exists() or missing_anchor:
             broken.append(target)
     assert not broken, f"{document.name}: {broken}"
 
@@ -129,9 +128,10 @@ class _Extended(RagpulseSettings):
 def test_a_new_setting_appears_without_editing_the_docs() -> None:
     page = reference_markdown(_Extended)
     assert "### `[widgets]`" in page and "A section a new part might add." in page
-    assert (
-        "| `limit` | `RAGPULSE_WIDGETS__LIMIT` | int | `3` | How many widgets at once |" in page
-    ), page[page.index("[widgets]") :]
+    widgets = page[page.index("[widgets]") :]
+    assert "| `limit` | `RAGPULSE_WIDGETS__LIMIT` | int | `3` | How many widgets at once |" in widgets, (
+        widgets
+    )
     assert "| `token` | `RAGPULSE_WIDGETS__TOKEN` | secret string (optional) | `unset` |" in page
 
 
@@ -186,3 +186,11 @@ def setting(settings: RagpulseSettings, table: Table, row: Row) -> Any:
     for part in table_path(table):
         value = getattr(value, part)
     return getattr(value, row.key)
+
+
+def test_every_setting_says_what_it_is_for() -> None:
+    """The reference's description column comes from each field's own description: a field added without
+    one would be a blank row."""
+    tables = reference_tables()
+    blank = [f"{table.header} {row.key}" for table in tables for row in table.rows if not row.description]
+    assert blank == []
