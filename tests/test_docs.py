@@ -132,7 +132,7 @@ def test_a_new_setting_appears_without_editing_the_docs() -> None:
     assert "| `limit` | `RAGPULSE_WIDGETS__LIMIT` | int | `3` | How many widgets at once |" in widgets, (
         widgets
     )
-    assert "| `token` | `RAGPULSE_WIDGETS__TOKEN` | secret string (optional) | `unset` |" in page
+    assert "| `token` | `RAGPULSE_WIDGETS__TOKEN` | secret string (optional) | unset |" in page
 
 
 def test_defaults_are_a_clean_environments_whoever_builds_the_docs(monkeypatch: pytest.MonkeyPatch) -> None:

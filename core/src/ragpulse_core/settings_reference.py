@@ -28,6 +28,8 @@ from ragpulse_core.settings import RagpulseSettings, installed_extension
 
 ENV_PREFIX = "RAGPULSE_"
 NESTED = "__"
+REQUIRED = "required"
+UNSET = "unset"
 DEFAULTS_READ_FROM = ("RAGPULSE_", "OPENAI_", "OTEL_")
 """Variables some defaults are read from: cleared while defaults are rendered, so the reference shows what a
 clean environment gets, not the environment of whoever builds the docs."""
@@ -76,7 +78,7 @@ def reference_markdown(settings_class: type[RagpulseSettings] | None = None) -> 
         parts.append("| key | environment variable | type | default | description |")
         parts.append("|---|---|---|---|---|")
         parts += [
-            f"| `{row.key}` | {_code(row.variable)} | {_cell(row.type)} | {_code(row.default)} "
+            f"| `{row.key}` | {_code(row.variable)} | {_cell(row.type)} | {_shown_default(row.default)} "
             f"| {_cell(row.description)} |"
             for row in table.rows
         ]
@@ -250,7 +252,7 @@ def _default(field: FieldInfo) -> str:
     if field.default_factory is not None:
         value = field.default_factory()  # type: ignore[call-arg]
     elif field.default is PydanticUndefined:
-        return "required"
+        return REQUIRED
     else:
         value = field.default
     return _shown(value)
@@ -258,7 +260,7 @@ def _default(field: FieldInfo) -> str:
 
 def _shown(value: Any) -> str:
     if value is None:
-        return "unset"
+        return UNSET
     if isinstance(value, SecretStr):
         return _shown(value.get_secret_value())
     if isinstance(value, BaseModel):
@@ -277,6 +279,11 @@ def _shown(value: Any) -> str:
     if isinstance(value, dict):
         return "{}" if not value else "{" + ", ".join(f"{k} = {_shown(v)}" for k, v in value.items()) + "}"
     return str(value)
+
+
+def _shown_default(default: str) -> str:
+    """A value in code; "required" and "unset" say something about the value, so they stay words."""
+    return default if default in (REQUIRED, UNSET) else _code(default)
 
 
 def _code(text: str) -> str:
