@@ -33,6 +33,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from html import unescape
 from pathlib import Path
+from typing import IO
 
 from PIL import Image, ImageChops
 
@@ -152,7 +153,7 @@ def serving(work: Path, database: Path) -> Iterator[tuple[str, str]]:
         log.close()
 
 
-def wait_until_up(base: str, process: subprocess.Popen[bytes], log: object) -> None:
+def wait_until_up(base: str, process: subprocess.Popen[bytes], log: IO[str]) -> None:
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -167,10 +168,9 @@ def wait_until_up(base: str, process: subprocess.Popen[bytes], log: object) -> N
     raise ScreenshotError(f"ragpulse serve did not answer within {START_TIMEOUT_S} s: {tail(log)}")
 
 
-def tail(log: object) -> str:
-    assert hasattr(log, "seek") and hasattr(log, "read")
+def tail(log: IO[str]) -> str:
     log.seek(0)
-    return " ".join(str(log.read()).split())[-500:]
+    return " ".join(log.read().split())[-500:]
 
 
 def fetch(url: str, token: str) -> str:
@@ -184,25 +184,26 @@ def fetch(url: str, token: str) -> str:
         raise ScreenshotError(f"{url}: {exc}") from None
 
 
+REQUEST_LINK = re.compile(r"href=['\"](/review/request\?[^'\"]+)['\"]")
+
+
 def live_shots(base: str, token: str) -> list[Shot]:
     """The live page, the review queue, and the page of a request the queue offers (one a judge found
     hallucinated when there is one: its page then shows the unsupported sentence marked)."""
     queue = fetch(f"{base}/review", token)
-    rows = re.findall(r"<tr>(.*?)</tr>", queue, re.S)
-    offered = [row for row in rows if REQUEST_LINK.search(row)]
+    offered = [
+        (link.group(1), row)
+        for row in re.findall(r"<tr>(.*?)</tr>", queue, re.S)
+        if (link := REQUEST_LINK.search(row)) is not None
+    ]
     if not offered:
         raise ScreenshotError(f"{base}/review lists no request to open")
-    chosen = next((row for row in offered if "hallucinated" in row), offered[0])
-    link = REQUEST_LINK.search(chosen)
-    assert link is not None
+    request_path = next((path for path, row in offered if "hallucinated" in row), offered[0][0])
     return [
         Shot("live.png", "/", 1000, ("ragpulse-example", "hallucination")),
         Shot("review.png", "/review", 1000, ("Review queue",)),
-        Shot("request.png", unescape(link.group(1)), 1400, ("Hallucinated", "Grounded")),
+        Shot("request.png", unescape(request_path), 1400, ("Hallucinated", "Grounded")),
     ]
-
-
-REQUEST_LINK = re.compile(r"href=['\"](/review/request\?[^'\"]+)['\"]")
 
 
 def check_page(url: str, token: str, shot: Shot) -> None:
