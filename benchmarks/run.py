@@ -17,6 +17,7 @@ BENCHMARKS = (
     "bench_formatted_answers",
     "bench_templates",
     "bench_directed_sampling",
+    "bench_kappa_coverage",
     "bench_evaluators",
 )
 # chDB holds one data path per process: benchmarks with a database of their own run in a process of their own.

@@ -109,6 +109,8 @@ def test_a_new_user_follows_the_quick_start_to_a_scored_request_and_the_live_pag
 
     # The first block, as typed into one shell: install, activate, demo.
     said = shell("\n".join(["set -e", *first]), clone, timeout_s=INSTALL_TIMEOUT_S)
+    # pip is quiet: the install says what each step does and how long it usually takes, then its own time.
+    assert re.search(r"make install: 3/3 .*\(usually \d", said) and re.search(r"done in \d+ s", said), said
     assert "HTML report:" in said and (clone / ".ragpulse" / "report.html").is_file()
     rerun = re.search(r"Rerun the report on this data: (.+)", said)
     assert rerun is not None, said

@@ -188,7 +188,7 @@ def _tell(
     evaluation = evaluate_alerts(
         store, window.settings(settings.alerts), now=evaluated_at, sample_rate=settings.scorer.sample_rate
     )
-    data = collect_alerting_report(store, started, SERVICE_NAME, settings.alerts)
+    data = collect_alerting_report(store, started, SERVICE_NAME, settings.alerts, settings.judge.prices)
     scorer = data.primary_scorer or ""
     truth = measured_vs_truth(store, started, SERVICE_NAME, scorer) if scorer else []
     labels = labels_of(store, [row.trace_id for row in data.worst])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import uuid
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -40,7 +41,7 @@ def evaluate_alerts(
     now = (now or datetime.now(UTC)).astimezone(UTC)
     current = state.load_firing(store)
     result = Evaluation()
-    observations = observe(store, settings, now, sample_rate=sample_rate)
+    observations = observe(store, settings, now, sample_rate=sample_rate, firing=current)
     for observation in observations:
         previous = current.pop(observation.key, None)
         if previous is None and observation.fire:
@@ -73,6 +74,8 @@ def _fired(observation: Observation, now: datetime) -> AlertRecord:
         fired_at=now,
         resolved_at=None,
         updated_at=now,
+        judged_by=observation.judged_by,
+        baseline=observation.baseline,
         **_observed(observation),
     )
 
@@ -86,17 +89,21 @@ def _updated(previous: AlertRecord, observation: Observation, now: datetime, new
         resolved_at=updated_at if new_state == RESOLVED else None,
         updated_at=updated_at,
         notify_error=previous.notify_error if new_state == FIRING else "",
-        **_observed(observation),
+        judged_by=observation.judged_by or previous.judged_by,
+        baseline=observation.baseline or previous.baseline,
+        **_observed(observation, previous),
     )
 
 
-def _observed(observation: Observation) -> dict[str, Any]:
-    """The fields of an alert record that each evaluation refreshes from what it observed."""
+def _observed(observation: Observation, previous: AlertRecord | None = None) -> dict[str, Any]:
+    """The fields of an alert record that each evaluation refreshes from what it observed (an observation
+    with nothing to compare with keeps the episode's threshold)."""
+    unknown = math.isnan(observation.threshold) and previous is not None
     return {
         "value": observation.value,
         "lower": observation.lower,
         "upper": observation.upper,
         "samples": observation.samples,
-        "threshold": observation.threshold,
+        "threshold": previous.threshold if unknown and previous is not None else observation.threshold,
         "summary": observation.summary,
     }

@@ -77,7 +77,7 @@ def slack_message(record: AlertRecord, link_url: str | None = None) -> dict[str,
         for name, value in (
             ("Service", record.key.service),
             ("Variant", record.key.variant),
-            ("Scorer", record.key.scorer),
+            ("Scorer", record.scorer),
             ("Value", _value(record)),
             ("Threshold", _threshold(record)),
         )
@@ -131,7 +131,7 @@ def pagerduty_event(
             "custom_details": _details(record),
         },
     }
-    component = key.scorer or key.variant
+    component = record.scorer or key.variant
     if component:
         event["payload"]["component"] = component
     target = link(record, link_url)
@@ -151,7 +151,7 @@ def webhook_event(record: AlertRecord, link_url: str | None = None) -> dict[str,
         "title": title(record),
         "service": record.key.service,
         "variant": record.key.variant,
-        "scorer": record.key.scorer,
+        "scorer": record.scorer,
         "summary": record.summary,
         **_details(record, labels=False),
         "fired_at": record.fired_at.isoformat(),
@@ -164,7 +164,7 @@ def webhook_event(record: AlertRecord, link_url: str | None = None) -> dict[str,
 def _details(record: AlertRecord, *, labels: bool = True) -> dict[str, Any]:
     details: dict[str, Any] = (
         {"alert_id": record.alert_id, "rule": record.key.rule, "service": record.key.service,
-         "variant": record.key.variant, "scorer": record.key.scorer}
+         "variant": record.key.variant, "scorer": record.scorer}
         if labels
         else {}
     )  # fmt: skip

@@ -29,7 +29,7 @@ from rich.table import Table
 
 from ragpulse_dashboards.alerts import AlertRecord, load_alerts
 from ragpulse_dashboards.alerts.rules import SCORING_STALLED, SUPPORT_DROP
-from ragpulse_dashboards.alerts.state import FIRING
+from ragpulse_dashboards.alerts.state import FIRING, count_resolved
 from ragpulse_dashboards.report import queries, render_html, render_terminal
 from ragpulse_dashboards.report.collect import collect_alerting_report, parse_since
 from ragpulse_dashboards.report.format import unscored_hint, unscored_label
@@ -154,7 +154,9 @@ def _unreadable(view: str, store: Store, exc: StoreUnavailable) -> str:
 
 
 def _report(query: ReadQuery, store: Store, settings: DashboardsSettings, console: Console) -> Shown:
-    data = collect_alerting_report(store, parse_since(query.since), query.service or None, settings.alerts)
+    data = collect_alerting_report(
+        store, parse_since(query.since), query.service or None, settings.alerts, settings.judge.prices
+    )
     render_terminal(data, console)
     return Shown(0, render_html(data) if query.html else None)
 
@@ -269,17 +271,31 @@ def _alerts(query: ReadQuery, store: Store, console: Console) -> Shown:
     if not store.query(f"EXISTS TABLE {store.table('ragpulse_alerts')}")[0][0]:
         console.print("no alerts recorded (no alert has been evaluated on this store yet)")
         return Shown(0)
-    records = load_alerts(store, include_resolved=query.include_resolved)
-    if not records:
-        console.print("no alerts firing" if not query.include_resolved else "no alerts recorded")
-        return Shown(0)
-    console.print(listing(records))
+    print_alerts(store, console, include_resolved=query.include_resolved)
     return Shown(0)
 
 
-def listing(records: list[AlertRecord]) -> Group:
+def print_alerts(store: Store, console: Console, *, include_resolved: bool) -> None:
+    """The firing alerts (and the resolved ones with ``include_resolved``), counted right either way."""
+    records = load_alerts(store, include_resolved=include_resolved)
+    resolved = count_resolved(store)
+    if not records:
+        more = f"; {resolved} resolved (--all lists them)" if resolved else ""
+        console.print(f"no alerts firing{more}" if not include_resolved else "no alerts recorded")
+        return
+    console.print(listing(records, resolved, include_resolved))
+
+
+def listing(
+    records: list[AlertRecord], resolved: int | None = None, include_resolved: bool = True
+) -> Group:
+    """``records`` one block each, under a title counting the firing and the resolved (``resolved`` of
+    them, listed or not; by default those among ``records``)."""
     firing = sum(record.state == FIRING for record in records)
-    title = f"[bold]ragpulse alerts[/bold]: {firing} firing, {len(records) - firing} resolved (times UTC)"
+    if resolved is None:
+        resolved = len(records) - firing
+    more = "" if include_resolved or not resolved else "; --all lists the resolved"
+    title = f"[bold]ragpulse alerts[/bold]: {firing} firing, {resolved} resolved{more} (times UTC)"
     blocks = Table.grid(padding=(0, 1))
     blocks.add_column(width=8, no_wrap=True)
     blocks.add_column(overflow="fold")
@@ -292,7 +308,8 @@ def listing(records: list[AlertRecord]) -> Group:
 
 def _block(record: AlertRecord) -> tuple[str, str]:
     key = record.key
-    labels = " · ".join(printable(part) for part in (key.rule, key.service, key.variant, key.scorer) if part)
+    parts = (key.rule, key.service, key.variant, record.scorer)
+    labels = " · ".join(printable(part) for part in parts if part)
     if key.rule == SCORING_STALLED:
         value = f"{record.value:.0f} scores for {record.samples} requests"
     else:

@@ -48,6 +48,7 @@ from ragpulse_dashboards.report.format import (
     rate_with_interval,
     seconds,
     signed_difference,
+    spend_cost,
     unscored_hint,
     unscored_label,
     variant_label,
@@ -57,12 +58,12 @@ from ragpulse_dashboards.report.glossary import GLOSSARY, term
 from ragpulse_dashboards.report.model import Difference, MetricRow, Rate, ReportData
 from ragpulse_dashboards.report.people import (
     CORRECTED_HEADERS,
-    CORRECTED_NOTE,
     FIGURES_HEADERS,
     FIGURES_NOTE,
     USER_NOTE,
     PeopleFigures,
     corrected_cells,
+    corrected_note,
     figures_cells,
 )
 from ragpulse_dashboards.report.services import ServiceRow, hallucination_alert_firing, service_rows
@@ -271,7 +272,7 @@ def _tiles(data: ReportData) -> str:
         (str(not_scored), "not scored (cannot be judged)", reasons, False),
         (f"{seconds(scoring.lag_p50_s)} / {seconds(scoring.lag_p95_s)}", "scoring lag p50 / p95", "", False),
         (str(scoring.judge_errors), "judge errors", "", scoring.judge_errors > 0),
-        (dollars(sum(row.cost_usd for row in data.spend)), "judge spend", "", False),
+        (spend_cost(data.spend), "judge spend", "", False),
     ]
     return (
         "<div class='tiles'>"
@@ -328,17 +329,25 @@ def _service_cells(data: ReportData, row: ServiceRow) -> list[str]:
         if row.lead is not None
         else "<span class='muted'>nothing to compare</span>"
     )
+    if rates and row.judge != data.primary_scorer:
+        rates += f"<br><span class='muted'>judged by {html_text(row.judge or '')}</span>"
     not_scored = "<br>".join(f"{html_text(reason)} {count}" for reason, count in row.not_scored.items())
     return [
         f"<a href='{html_text(service_link(row.service))}'>{html_text(row.service)}</a>",
         str(row.requests),
         str(row.errors),
         str(row.scored),
-        rates or "<span class='muted'>not scored yet</span>",
+        rates or f"<span class='muted'>{html_text(unrated(row))}</span>",
         lead,
         f"<span class='bad'>{row.firing}</span>" if row.firing else "0",
         not_scored or "0",
     ]
+
+
+def unrated(row: ServiceRow) -> str:
+    """Why a service has no hallucination rate: its requests still wait for a judge, or every judge that saw
+    them logged why it left them unscored (the "not scored" column and the scoring outcomes say why)."""
+    return "not scored yet" if row.waiting else "no judge scored it (see not scored)"
 
 
 def _quiet_note(data: ReportData, rate: Rate, service: str, variant: str) -> str:
@@ -367,7 +376,7 @@ def _people_card(people: PeopleFigures) -> str:
             parts += [f"<p class='muted'>{html_text(note)}</p>", _table(FIGURES_HEADERS, cells, numeric)]
     if people.corrected:
         cells = ([html_text(cell) for cell in corrected_cells(row)] for row in people.corrected)
-        parts += [f"<p class='muted'>{html_text(CORRECTED_NOTE)}</p>",
+        parts += [f"<p class='muted'>{html_text(corrected_note(people.corrected))}</p>",
                   _table(CORRECTED_HEADERS, cells, [False, False, False, True, False, False])]  # fmt: skip
     return _card("Judges against people", *parts)
 
@@ -776,7 +785,7 @@ def _spend_card(data: ReportData) -> str:
                 str(row.scored),
                 f"{row.input_tokens:,}",
                 f"{row.output_tokens:,}",
-                dollars(row.cost_usd),
+                html_text(spend_cost([row])),
             ]
             for row in data.spend
         ),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -17,6 +18,19 @@ from ragpulse_dashboards.report.agreement import JudgeAgreement
 
 if TYPE_CHECKING:  # people.py builds on this module's rows
     from ragpulse_dashboards.report.people import PeopleFigures
+
+
+# Scorers whose hallucination verdict leads the report when several are present: LLM judges first.
+PREFERRED_SCORERS = ("support", "lexical")
+
+
+def primary_scorer(scorers: Iterable[str]) -> str | None:
+    """The judge whose verdicts lead, of those given: the support judge, else lexical, else the first."""
+    present = set(scorers)
+    for name in PREFERRED_SCORERS:
+        if name in present:
+            return name
+    return min(present) if present else None
 
 
 @dataclass(frozen=True)
@@ -177,6 +191,8 @@ class SpendRow:
     input_tokens: int
     output_tokens: int
     scored: int
+    unpriced: tuple[str, ...] = ()
+    """Judge models used without a known price: ``cost_usd`` leaves their calls out."""
 
 
 @dataclass(frozen=True)

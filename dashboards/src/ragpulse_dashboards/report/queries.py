@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ragpulse import semconv
 from ragpulse_core.store import Store
 from ragpulse_scorers import refused
+from ragpulse_scorers.llm.pricing import known_price
 from ragpulse_scorers.metric_names import HALLUCINATION, SUPPORT_METRICS
 from ragpulse_scorers.outcomes import Outcome
+from ragpulse_scorers.settings import PriceSettings
 from ragpulse_scorers.stats import WeightedCount
 
 from ragpulse_dashboards.alerts.state import FIRING, AlertRecord, load_alerts
@@ -308,16 +311,6 @@ def _agreement(free_judge: str, row: tuple[Any, ...]) -> JudgeAgreement:
     return JudgeAgreement(str(service), str(variant), free_judge, str(judge), a, b, c, d, weights, squared)
 
 
-def services_since(store: Store, since: datetime) -> list[str]:
-    """The services with requests at or after ``since``, by name (the live page's selector)."""
-    rows = store.query(
-        f"SELECT DISTINCT ServiceName FROM {store.table('ragpulse_requests')}"
-        " WHERE Timestamp >= {since:DateTime64(6)} ORDER BY ServiceName",
-        {"since": since},
-    )
-    return [str(row[0]) for row in rows]
-
-
 def first_request(store: Store, params: dict[str, Any]) -> list[dict[str, Any]]:
     return store.query_dicts(
         f"SELECT min(Timestamp) AS first FROM {store.table('ragpulse_requests')}"
@@ -474,7 +467,17 @@ def worst_requests(store: Store, params: dict[str, Any]) -> list[WorstRequest]:
     return worst
 
 
-def spend(store: Store, params: dict[str, Any]) -> list[SpendRow]:
+def spend(store: Store, params: dict[str, Any], prices: Mapping[str, PriceSettings]) -> list[SpendRow]:
+    """Judge spend per day and scorer, naming the judge models whose price is not known (their calls count
+    $0 in the sums, which is not what they cost)."""
+    models: dict[tuple[str, str], list[str]] = {}
+    for day, scorer, used in store.query(
+        "SELECT toString(toDate(ScoredAt, 'UTC')) AS day, Scorer, groupUniqArray(JudgeModel)"
+        f" FROM {store.table('ragpulse_scores')} WHERE {_SCORES_WHERE}"
+        " AND JudgeModel != '' AND InputTokens + OutputTokens > 0 GROUP BY day, Scorer",
+        params,
+    ):
+        models[(str(day), str(scorer))] = sorted(str(model) for model in used)
     # Judgments per minute they were made (a request judged by one scorer in one write is one judgment).
     rows = store.query_dicts(
         "SELECT toString(toDate(Minute, 'UTC')) AS day, Scorer, sum(CostUSD) AS cost,"
@@ -493,6 +496,11 @@ def spend(store: Store, params: dict[str, Any]) -> list[SpendRow]:
             int(row["input"]),
             int(row["output"]),
             int(row["scored"]),
+            tuple(
+                model
+                for model in models.get((row["day"], row["Scorer"]), [])
+                if known_price(model, prices) is None
+            ),
         )
         for row in rows
     ]

@@ -19,7 +19,6 @@ from ragpulse_dashboards.report.format import (
     alert_key,
     alert_since,
     alerts_heading,
-    dollars,
     interval_name,
     judgement,
     means_note,
@@ -32,6 +31,7 @@ from ragpulse_dashboards.report.format import (
     quiet_alert,
     rate_with_interval,
     seconds,
+    spend_cost,
     unscored_hint,
     unscored_label,
     variant_label,
@@ -40,12 +40,12 @@ from ragpulse_dashboards.report.format import (
 from ragpulse_dashboards.report.model import ReportData
 from ragpulse_dashboards.report.people import (
     CORRECTED_HEADERS,
-    CORRECTED_NOTE,
     FIGURES_HEADERS,
     FIGURES_NOTE,
     USER_NOTE,
     PeopleFigures,
     corrected_cells,
+    corrected_note,
     figures_cells,
 )
 from ragpulse_dashboards.report.services import hallucination_alert_firing
@@ -127,7 +127,7 @@ def _people_tables(people: PeopleFigures) -> list[Table]:
         tables.append(table)
     if people.corrected:
         table = Table(title="Hallucination rate corrected for the judge's errors", title_justify="left",
-                      caption=CORRECTED_NOTE)  # fmt: skip
+                      caption=corrected_note(people.corrected))  # fmt: skip
         for header in CORRECTED_HEADERS:
             table.add_column(header)
         for corrected in people.corrected:
@@ -365,7 +365,7 @@ def _spend_table(data: ReportData) -> Table:
             str(row.scored),
             f"{row.input_tokens:,}",
             f"{row.output_tokens:,}",
-            dollars(row.cost_usd),
+            shown(spend_cost([row])),
         )
     return table
 
