@@ -64,6 +64,21 @@ def _assembly(subparsers: Subparsers) -> None:
     preview.add_argument("--last", type=int, default=20, metavar="N", help="the N newest traces (default 20)")
     preview.add_argument("--since", default="24h", help="look back to: 24h, 90m, 7d or an ISO timestamp")
     preview.set_defaults(func=runs("ragpulse_dashboards.commands.assembly"))
+    templates = actions.add_parser(
+        "templates",
+        help="the prompt templates learnt from each service's traffic, and how to pin one",
+        description="Lists the template versions learnt from each service's prompts (per place: the"
+        " generating call's span name and message roles): the skeleton with its slots marked ({{question}},"
+        " {{documents}}), when each was first and last seen, how many requests it read and how many of those"
+        " could not be scored. --pin VERSION prints the [[assembly.mappings]] entry that reads the service's"
+        " prompts with that version alone. Writes nothing; reads through `ragpulse serve` when it holds the"
+        " database.",
+    )
+    add_dsn(templates)
+    templates.add_argument("--service", help="only this service (default: every service)")
+    templates.add_argument("--since", default="7d", help="versions read since: 7d, 24h or an ISO timestamp")
+    templates.add_argument("--pin", metavar="VERSION", help="print the mapping that pins this version")
+    templates.set_defaults(func=runs("ragpulse_dashboards.commands.assembly", "run_templates"))
     rerun = actions.add_parser(
         "rerun",
         help="assemble recent traces again after a mapping changed, superseding what was judged",

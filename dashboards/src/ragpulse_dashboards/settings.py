@@ -245,9 +245,48 @@ class LiveSettings(SettingsSection):
         return checked_token(token, f"live.{info.field_name}")
 
 
+# Dimensions ragpulse slices every request by; a configured attribute may not take one of their names.
+BUILT_IN_DIMENSIONS = frozenset(
+    {"service", "variant", "pipeline", "model", "model version", "template version", "topic", "document",
+     "source"}
+)  # fmt: skip
+
+
+class RootCauseSettings(SettingsSection):
+    """Where a change sits (``[rootcause]``): the dimensions beyond the built-in ones, and the job that keeps
+    each judged request's slices and question topic."""
+
+    enabled: bool = Field(True, description="Run the root-cause job beside the scorer")
+    interval_s: float = Field(60.0, gt=0, description="Seconds between runs of the root-cause job")
+    attributes: list[str] = Field(
+        default_factory=list,
+        description="Span or resource attributes to slice by, e.g. customer.tier, cloud.region,"
+        " deployment.environment (the root span's value, else its resource's)",
+    )
+    max_topics: int = Field(40, ge=2, le=500, description="Most question topics one fit finds")
+    topic_sample: int = Field(
+        20_000, ge=100, description="Distinct questions a topic fit reads (the same ones each time)"
+    )
+    refit_hours: float = Field(24.0, gt=0, description="Topics are learnt again from traffic this often")
+    fit_days: float = Field(7.0, gt=0, description="Topics are learnt from the questions of this many days")
+
+    @field_validator("attributes")
+    @classmethod
+    def _attribute_names(cls, names: list[str]) -> list[str]:
+        for name in names:
+            if not name.strip() or len(name) > 200 or not name.isprintable():
+                raise ValueError(f"an attribute name must be printable, 1-200 characters: {name[:40]!r}")
+            if name in BUILT_IN_DIMENSIONS:
+                raise ValueError(f"{name!r} is a built-in dimension; name the attribute differently")
+        if len(set(names)) != len(names):
+            raise ValueError("an attribute is named twice")
+        return names
+
+
 class DashboardsSettings(ScorersSettings):
     alerts: AlertSettings = Field(default_factory=AlertSettings)
     live: LiveSettings = Field(default_factory=LiveSettings)
+    rootcause: RootCauseSettings = Field(default_factory=RootCauseSettings)
 
     @model_validator(mode="after")
     def _pass_rates_name_verdicts(self) -> DashboardsSettings:

@@ -13,6 +13,7 @@ from ragpulse import semconv
 from ragpulse.arguments import MISSING, ArgumentLocator, accepts_keyword, callable_name, first_of_type
 from ragpulse.calls import Attributes, Call, StepRecorder
 from ragpulse.chunks import Chunk, to_chunk
+from ragpulse.guarding import Guard, judge_answer, record_verdict
 from ragpulse.inputs import context_in, first_context, first_query, query_text
 from ragpulse.internal import report_internal_error
 from ragpulse.request import RequestState, Retrieval
@@ -72,7 +73,9 @@ class RagRecorder(StepRecorder):
         variant: str | None,
         question_arg: str | None,
         name: str | None,
+        guard: Guard | None,
     ) -> None:
+        self.guard = guard
         self.pipeline = pipeline or callable_name(function)
         self.variant = variant
         self.span_name = name or f"{semconv.SPAN_RAG_PREFIX} {self.pipeline}"
@@ -110,7 +113,18 @@ class RagRecorder(StepRecorder):
         answer = answer_text(result)
         if answer is not None:
             _put(attributes, semconv.OUTPUT_VALUE, call.texts.content(semconv.OUTPUT_VALUE, answer))
+        if self.guard is not None and state is not None:
+            chunks = [chunk for _, chunk in state.context or ()]
+            verdict = judge_answer(answer, chunks, state.question, self.guard.judge, self.guard.timeout_ms)
+            state.guard_verdict = verdict
+            record_verdict(attributes.update, verdict, call.texts)
         return attributes
+
+    def returned(self, call: Call, result: Any) -> Any:
+        verdict = None if call.state is None else call.state.guard_verdict
+        if self.guard is None or self.guard.on_verdict is None or verdict is None:
+            return result
+        return self.guard.on_verdict(verdict, result)
 
     def end_failed(self, call: Call) -> Attributes:
         state = call.state

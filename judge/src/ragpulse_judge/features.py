@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from ragpulse_judge.claims import Claim, split_claims
+from ragpulse_judge.deadline import check_deadline
 from ragpulse_judge.rules import ClaimEvidence, ContextIndex, LexicalParams, gather_evidence, is_hedged
 from ragpulse_judge.text import Segment, text_segments
 from ragpulse_judge.tokens import SentenceFeatures, is_framing_word, normalise_number, sentence_features, stem
@@ -95,6 +96,7 @@ def read_answer(question: str, context: list[str], answer: str) -> AnswerReading
     segments = text_segments(answer)
     readings: list[ClaimReading] = []
     for position, _segment in enumerate(segments):
+        check_deadline()
         readings.extend(_read_sentence(position, segments, index, stated, question_features))
     return AnswerReading(index, [segment.text for segment in segments], readings)
 

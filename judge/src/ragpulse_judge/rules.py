@@ -44,6 +44,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from ragpulse_judge.deadline import check_deadline
 from ragpulse_judge.preamble import without_preamble
 from ragpulse_judge.text import Segment, split_sentences, text_segments
 from ragpulse_judge.tokens import SentenceFeatures, number_vocabulary, sentence_features
@@ -175,6 +176,7 @@ class ContextIndex:
         vocabulary: set[str] = set(sentence_features(question).content)
         for chunk_index, chunk in enumerate(chunks):
             for text in split_sentences(chunk):
+                check_deadline()
                 features = sentence_features(text, claim=False)
                 for stem in features.content:
                     postings.setdefault(stem, []).append(len(sentences))
@@ -245,7 +247,10 @@ class LexicalJudge:
     def analyse(self, question: str, context: list[str], response: str) -> LexicalAnalysis:
         index = ContextIndex.build(question, context)
         question_features = sentence_features(question)
-        claims = [self.judge_claim(segment, index, question_features) for segment in text_segments(response)]
+        claims: list[ClaimVerdict] = []
+        for segment in text_segments(response):
+            check_deadline()
+            claims.append(self.judge_claim(segment, index, question_features))
         used = frozenset(
             claim.evidence_index for claim in claims if claim.evidence_index is not None and claim.supported
         )

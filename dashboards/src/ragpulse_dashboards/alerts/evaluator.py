@@ -12,6 +12,7 @@ from typing import Any
 from ragpulse_core.store import Store
 
 from ragpulse_dashboards.alerts import state
+from ragpulse_dashboards.alerts.causes import with_causes
 from ragpulse_dashboards.alerts.checks import save_checks
 from ragpulse_dashboards.alerts.conditions import observe
 from ragpulse_dashboards.alerts.notify import failures, notify
@@ -33,7 +34,8 @@ class Evaluation:
 def evaluate_alerts(
     store: Store, settings: AlertSettings, now: datetime | None = None, *, sample_rate: float = 1.0
 ) -> Evaluation:
-    """Evaluate every rule at ``now`` (default: the clock) and record fired, ongoing and resolved alerts.
+    """Evaluate every rule at ``now`` (default: the clock) and record fired, ongoing and resolved alerts;
+    alerts on answers carry where their change sits.
 
     An alert with no data this time (no traffic, too few samples to decide) keeps its state: silence is not
     evidence that the problem went away.
@@ -50,6 +52,8 @@ def evaluate_alerts(
             result.resolved.append(_updated(previous, observation, now, RESOLVED))
         elif previous is not None:
             result.firing.append(_updated(previous, observation, now, FIRING))
+    result.fired = with_causes(store, settings, result.fired, now)
+    result.firing = with_causes(store, settings, result.firing, now)
     deliveries = notify(store, settings, [*result.fired, *result.resolved])
     result.fired = [replace(record, notify_error=failures(deliveries, record)) for record in result.fired]
     result.resolved = [

@@ -39,6 +39,7 @@ _COLUMNS: Final = (
     "JudgedBy",
     "BaselineRate",
     "BaselineSamples",
+    "Cause",
 )
 
 
@@ -61,6 +62,8 @@ class AlertRecord:
     """The judges whose verdicts the rate counted, where the key names no scorer (migration 0140)."""
     baseline: Baseline | None = None
     """A support drop's baseline when it fired (its lower bound is ``threshold``)."""
+    cause: str = ""
+    """Where the change sits, as :class:`~ragpulse_dashboards.rootcause.cause.Cause` JSON ("" if unknown)."""
 
     @property
     def scorer(self) -> str:
@@ -88,6 +91,7 @@ class AlertRecord:
             self.judged_by,
             self.baseline.rate if self.baseline is not None else math.nan,
             self.baseline.samples if self.baseline is not None else 0,
+            self.cause,
         ]
 
     @classmethod
@@ -108,6 +112,7 @@ class AlertRecord:
             notify_error=row["NotifyError"],
             judged_by=row["JudgedBy"],
             baseline=_baseline(row),
+            cause=row["Cause"],
         )
 
 

@@ -16,6 +16,8 @@ from datetime import UTC, datetime
 from typing import Final
 
 from ragpulse_assembly.preview import preview, print_preview
+from ragpulse_assembly.readings import template_readers
+from ragpulse_assembly.template_listing import list_templates
 from ragpulse_core.cli import invoked_as, store_hint
 from ragpulse_core.printable import excerpt, printable, shown
 from ragpulse_core.store import Store, StoreUnavailable, describe_dsn
@@ -34,9 +36,18 @@ from ragpulse_dashboards.report import queries, render_html, render_terminal
 from ragpulse_dashboards.report.collect import collect_alerting_report, parse_since
 from ragpulse_dashboards.report.format import unscored_hint, unscored_label
 from ragpulse_dashboards.report.model import RequestLine
+from ragpulse_dashboards.rootcause.cause import Cause
 from ragpulse_dashboards.settings import DashboardsSettings
 
-VIEWS: Final = ("report", "requests", "alerts", "assembly-preview", "rules-preview", "evaluator-requests")
+VIEWS: Final = (
+    "report",
+    "requests",
+    "alerts",
+    "assembly-preview",
+    "assembly-templates",
+    "rules-preview",
+    "evaluator-requests",
+)
 MAX_LIMIT: Final = 10_000
 
 
@@ -59,11 +70,14 @@ class ReadQuery:
     """Evaluator requests: only this trace's."""
     reads: str = ""
     """Evaluator requests: what the evaluator reads (:func:`reads_document`), so rows come as a tick's."""
+    pin: str = ""
+    """Assembly templates: the version whose pinning mapping to print."""
 
     def params(self) -> dict[str, str]:
         return {
             "trace": self.trace,
             "reads": self.reads,
+            "pin": self.pin,
             "rule": self.rule,
             "rules": self.rules,
             "since": self.since,
@@ -102,6 +116,7 @@ class ReadQuery:
             params.get("rules", ""),
             params.get("trace", ""),
             params.get("reads", ""),
+            params.get("pin", ""),
         )
 
 
@@ -129,6 +144,9 @@ def show(
             return _requests(query, store, console)
         if query.view == "assembly-preview":
             return _assembly_preview(query, store, settings, console)
+        if query.view == "assembly-templates":
+            since = parse_since(query.since)
+            return Shown(list_templates(store, since, query.service or None, console, query.pin))
         if query.view == "rules-preview":
             return _rules_preview(query, store, settings, console)
         if query.view == "evaluator-requests":
@@ -219,7 +237,8 @@ def _assembly_preview(
     if not query.service:
         raise ValueError("an assembly preview names its service")
     window = datetime.now(UTC) - parse_since(query.since)
-    found = preview(store, query.service, tuple(settings.assembly.mappings), query.limit, window)
+    readers = template_readers(settings.assembly.templates, store)
+    found = preview(store, query.service, tuple(settings.assembly.mappings), query.limit, window, readers)
     print_preview(found, console)
     return Shown(0)
 
@@ -320,6 +339,9 @@ def _block(record: AlertRecord) -> tuple[str, str]:
     if record.resolved_at is not None:
         when += f", resolved {_when(record.resolved_at)}"
     lines = [f"[bold]{escape(labels)}[/bold]", escape(value), when, shown(record.summary)]
+    cause = Cause.from_json(record.cause)
+    if cause is not None:
+        lines.append(shown(cause.text()))
     if record.notify_error:
         lines.append(f"[yellow]notify failed: {shown(record.notify_error)}[/yellow]")
     state = (

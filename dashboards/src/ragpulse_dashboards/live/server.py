@@ -33,6 +33,7 @@ from ragpulse_dashboards.live.limits import ConnectionLog, SignInLimit
 from ragpulse_dashboards.live.redirects import form_target, same_site_target
 from ragpulse_dashboards.live.renders import SharedRenders
 from ragpulse_dashboards.live.review import ReviewRoutes
+from ragpulse_dashboards.live.rootcause import RootCauseRoutes
 from ragpulse_dashboards.live.terminals import printed, terminal_console, terminal_of
 from ragpulse_dashboards.report.collect import collect_alerting_report
 from ragpulse_dashboards.report.html import CONTENT_SECURITY_POLICY, ServiceSelector, render_html
@@ -76,6 +77,7 @@ class LivePage:
         forms = FormGuard(token.value, write_token(settings))
         self._review = ReviewRoutes(settings, store, self._reader, forms, self._sign_ins)
         self._labels = LabelApi(store, self._reader, self._access, forms, self._sign_ins)
+        self._rootcause = RootCauseRoutes(settings, store, self._reader)
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="ragpulse-live-http", daemon=True)
         self._runner: web.AppRunner | None = None
@@ -128,6 +130,7 @@ class LivePage:
         app.router.add_get(READ_API_PATH, self._read)
         self._review.add_to(app)
         self._labels.add_to(app)
+        self._rootcause.add_to(app)
         # access_log off and aiohttp's own log rewritten: a request line can hold ?token=, and nothing here
         # may write the token down.
         self._runner = web.AppRunner(

@@ -30,6 +30,7 @@ from ragpulse_dashboards.report.model import (
     primary_scorer,
 )
 from ragpulse_dashboards.report.people import collect_people
+from ragpulse_dashboards.rootcause.figures import collect_rootcause
 from ragpulse_dashboards.settings import AlertSettings
 
 # Unscored requests a report lists one by one (the newest); the counts per reason cover them all.
@@ -69,8 +70,9 @@ def collect_alerting_report(
     alerts: AlertSettings,
     prices: Mapping[str, PriceSettings] | None = None,
 ) -> ReportData:
-    """:func:`collect_report` with the hallucination alert's threshold and limits from ``alerts``, as every
-    report a person reads (terminal, HTML, live page, demo) shows them; ``prices`` are ``judge.prices``."""
+    """:func:`collect_report` with the hallucination alert's threshold and limits from ``alerts``, and where
+    the change against its ``baseline_days`` sits, as every report a person reads (terminal, HTML, live page,
+    demo) shows them; ``prices`` are ``judge.prices``."""
     return collect_report(
         store,
         since,
@@ -80,6 +82,7 @@ def collect_alerting_report(
             alerts.min_samples, alerts.window_minutes, alerts.interval_s, alerts.enabled
         ),
         prices=prices,
+        baseline_days=alerts.baseline_days,
         pass_thresholds=alerts.pass_rates,
     )
 
@@ -92,13 +95,15 @@ def collect_report(
     hallucination_threshold: float | None = None,
     alert_limits: AlertLimits | None = None,
     prices: Mapping[str, PriceSettings] | None = None,
+    baseline_days: float | None = None,
     pass_thresholds: dict[str, float] | None = None,
 ) -> ReportData:
     """Everything a report shows for requests at or after ``since`` (an aware datetime, or naive UTC).
 
     ``hallucination_threshold`` (the alert's) marks rates above it as bad and draws it on the charts;
     ``alert_limits`` let the page say why such a rate has no alert; ``prices`` (``judge.prices``, beside the
-    list prices) say which judge models' costs are known.
+    list prices) say which judge models' costs are known; ``baseline_days`` adds where the change
+    against that many days before ``since`` sits, the topics and the conversations.
     """
     params: dict[str, Any] = {"since_ms": _epoch_ms(since), "service": service or ""}
     now = datetime.now(UTC)
@@ -160,11 +165,22 @@ def collect_report(
         hallucination_threshold=hallucination_threshold,
         alert_limits=alert_limits,
         not_scored=queries.not_scored(store, params),
+        template_versions=queries.template_versions(store, params),
         agreement=agreement,
         alert_checks=load_checks(store, service),
         unscored_requests=queries.request_lines(store, params, True, UNSCORED_LISTED),
         outcomes=queries.request_outcomes(store, params),
         people=collect_people(store, since, service, hallucination),
+        rootcause=None
+        if baseline_days is None
+        else collect_rootcause(
+            store,
+            since,
+            now,
+            service,
+            baseline_days=baseline_days,
+            min_samples=alert_limits.min_samples if alert_limits is not None else 30,
+        ),
         pass_rates=pass_rates,
         pass_thresholds=dict(pass_thresholds or {}),
     )

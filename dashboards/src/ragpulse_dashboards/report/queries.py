@@ -36,6 +36,7 @@ from ragpulse_dashboards.report.model import (
     ScoringHealth,
     SeriesPoint,
     SpendRow,
+    TemplateVersionRow,
     TrafficPoint,
     VariantTraffic,
     WorstRequest,
@@ -189,6 +190,44 @@ def variant_traffic(store: Store, params: dict[str, Any]) -> list[VariantTraffic
             int(row["errors"]),
             scored.get((row["ServiceName"], row["Variant"]), 0),
             row["ServiceName"],
+        )
+        for row in rows
+    ]
+
+
+def template_versions(store: Store, params: dict[str, Any]) -> list[TemplateVersionRow]:
+    """Per service and learnt prompt template version (requests no learnt template read left out): the
+    requests, those that cannot be scored, and the hallucination verdicts of the rest."""
+    rows = store.query_dicts(
+        f"""
+        SELECT r.ServiceName AS ServiceName, r.TemplateVersion AS TemplateVersion, count() AS requests,
+               countIf(r.Unscorable != '') AS not_scored, countIf(v.verdicts > 0) AS judged,
+               countIf(v.verdicts > 0 AND v.hallucinated > 0) AS hallucinated
+        FROM (
+            SELECT ServiceName, TemplateVersion, TraceId, SpanId, Timestamp, Unscorable
+            FROM {store.table('ragpulse_requests')} FINAL
+            WHERE {_REQUESTS_WHERE} AND TemplateVersion != ''{_FINAL_WITHIN_PARTITIONS}
+        ) AS r
+        LEFT JOIN (
+            SELECT TraceKey, SpanId, RequestTime, sum(Sign) AS verdicts,
+                sum(Sign * Hallucinated) AS hallucinated
+            FROM {store.table('ragpulse_request_verdicts')}
+            WHERE {_SCORES_WHERE}
+            GROUP BY TraceKey, SpanId, RequestTime
+        ) AS v
+        ON cityHash64(r.TraceId) = v.TraceKey AND r.SpanId = v.SpanId AND r.Timestamp = v.RequestTime
+        GROUP BY ServiceName, TemplateVersion
+        ORDER BY ServiceName, TemplateVersion
+        """,
+        params,
+    )
+    return [
+        TemplateVersionRow(
+            row["ServiceName"],
+            row["TemplateVersion"],
+            int(row["requests"]),
+            int(row["not_scored"]),
+            Rate(int(row["hallucinated"]), int(row["judged"])),
         )
         for row in rows
     ]
@@ -462,6 +501,8 @@ def worst_requests(store: Store, params: dict[str, Any]) -> list[WorstRequest]:
                 support=None if support is None or math.isnan(support) else float(support),
                 unsupported=list(dict.fromkeys(unsupported))[:5],
                 service=row["ServiceName"],
+                span_id=row["SpanId"],
+                at_us=int(row["at"]),
             )
         )
     return worst
