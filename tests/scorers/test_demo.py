@@ -197,4 +197,4 @@ def test_the_docs_screenshots_are_made_from_the_demos_data(
             assert image.format == "PNG" and image.width == 1280 and image.height >= 800, name
             colours = image.convert("RGB").getcolors(maxcolors=1 << 24) or []
             assert len(colours) > 16, f"{name}: {len(colours)} colours, not a rendered page"
-    assert sorted(path.name for path in (ROOT / "docs" / "img").glob("*.png")) == sorted(SHOTS)
+    assert {path.name for path in (ROOT / "docs" / "img").glob("*.png")} >= set(SHOTS)
