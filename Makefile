@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test test-llm bench demo lint typecheck compose-config clean
+.PHONY: install test test-llm bench demo docs lint typecheck compose-config clean
 
 PARTS := instrumentation judge core collector assembly scorers dashboards examples
 
@@ -39,14 +39,18 @@ bench: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/ragpulse demo
 
+# The documentation site, into site/ (tests/test_docs.py builds it the same way in make test).
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
 lint: $(STAMP)
-	$(BIN)/ruff check $(PARTS) tests benchmarks docker
+	$(BIN)/ruff check $(PARTS) tests benchmarks docker scripts docs/hooks
 
 typecheck: $(STAMP)
-	$(BIN)/mypy $(addsuffix /src,$(filter-out examples,$(PARTS))) examples/src/ragpulse_demo
+	$(BIN)/mypy $(addsuffix /src,$(filter-out examples,$(PARTS))) examples/src/ragpulse_demo scripts docs/hooks
 
 compose-config:
 	$(PYTHON) docker/compose_check.py
 
 clean:
-	rm -rf $(VENV) .ragpulse .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .ragpulse .pytest_cache .mypy_cache .ruff_cache site

@@ -522,12 +522,12 @@ def test_no_destination_sends_nothing_and_records_nothing(
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_readme_example_configures_all_three_kinds(
+def test_the_documented_example_configures_all_three_kinds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("RAGPULSE_CONFIG", raising=False)
-    readme = (ROOT / "README.md").read_text()
-    section = readme[readme.index("### Alert destinations") :]
+    page = (ROOT / "docs" / "dashboards.md").read_text()
+    section = page[page.index("## Alert destinations") :]
     block = section[
         section.index("```toml\n") + len("```toml\n") : section.index("\n```", section.index("```toml"))
     ]

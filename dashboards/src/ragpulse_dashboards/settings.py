@@ -63,7 +63,7 @@ class _Destination(SettingsSection):
 class SlackDestination(_Destination):
     """A Slack incoming webhook: a message of Block Kit blocks on fire and on resolve."""
 
-    kind: Literal["slack"]
+    kind: Literal["slack"] = Field(description="Which kind of destination this table is")
     url: SecretStr = Field(description="The incoming-webhook URL (secret: it carries the token)")
 
     _url = field_validator("url")(_http_url)
@@ -72,7 +72,7 @@ class SlackDestination(_Destination):
 class PagerDutyDestination(_Destination):
     """PagerDuty Events API v2: trigger on fire, resolve on resolve, one dedup key per alert episode."""
 
-    kind: Literal["pagerduty"]
+    kind: Literal["pagerduty"] = Field(description="Which kind of destination this table is")
     routing_key: SecretStr = Field(description="The integration key of an Events API v2 integration")
     url: SecretStr = Field(
         SecretStr(PAGERDUTY_EVENTS_URL), description="Events endpoint (EU accounts differ)"
@@ -93,8 +93,8 @@ class PagerDutyDestination(_Destination):
 class WebhookDestination(_Destination):
     """Any HTTP endpoint: one JSON document per change, schema ``ragpulse.alert.v1``."""
 
-    kind: Literal["webhook"]
-    url: SecretStr
+    kind: Literal["webhook"] = Field(description="Which kind of destination this table is")
+    url: SecretStr = Field(description="Where the JSON is posted (secret: it may carry a token)")
     headers: dict[str, SecretStr] = Field(
         default_factory=dict, description="Sent with every post, e.g. Authorization (values are secret)"
     )
@@ -109,9 +109,11 @@ LEGACY_WEBHOOK = "webhook"
 
 
 class AlertSettings(SettingsSection):
-    hallucination_threshold: float = Field(0.2, ge=0, le=1)
-    window_minutes: float = Field(60.0, gt=0)
-    min_samples: int = Field(30, ge=1)
+    hallucination_threshold: float = Field(
+        0.2, ge=0, le=1, description="Fire once the hallucination rate's 95% lower bound is above this"
+    )
+    window_minutes: float = Field(60.0, gt=0, description="The window each rate alert is evaluated over")
+    min_samples: int = Field(30, ge=1, description="Judged requests a window needs before an alert may fire")
     webhook_url: SecretStr | None = Field(
         None, description="A Slack-compatible webhook: the same as a slack destination named 'webhook'"
     )
@@ -124,7 +126,7 @@ class AlertSettings(SettingsSection):
     judge_error_threshold: float = Field(0.1, ge=0, le=1, description="Share of judged requests that errored")
     stall_grace_minutes: float = Field(5.0, ge=0, description="Requests younger than this need no score yet")
     stall_min_requests: int = Field(10, ge=1, description="Requests in the window before a stall can fire")
-    webhook_timeout_s: float = Field(5.0, gt=0)
+    webhook_timeout_s: float = Field(5.0, gt=0, description="One attempt's timeout for webhook_url")
     destinations: list[Destination] = Field(
         default_factory=list, description="Where fired and resolved alerts are sent ([[alerts.destinations]])"
     )
@@ -206,7 +208,9 @@ class LiveSettings(SettingsSection):
     """
 
     enabled: bool = Field(True, description="Serve the live report while `ragpulse serve` runs")
-    host: str = "127.0.0.1"
+    host: str = Field(
+        "127.0.0.1", description="Address the page listens on (beyond loopback: set allowed_hosts)"
+    )
     port: int = Field(4319, ge=0, le=65535, description="0 picks a free port")
     window_hours: float = Field(24.0, gt=0, description="The page reports requests this recent")
     refresh_s: int = Field(15, ge=1, description="The page reloads itself this often")
