@@ -261,3 +261,44 @@ def test_documents_holding_hostile_unicode_and_separator_like_runs_are_read_exac
     verdicts = _read_alone(Stream("hostile", requests))
     assert Verdict.WRONG not in verdicts
     assert verdicts.count(Verdict.RIGHT) >= 16
+
+
+@st.composite
+def traffic_with_a_second_varying_field(draw: st.DrawFn) -> tuple[Stream, bool]:
+    """A template whose user message holds, beside the question, another field that varies per request (a
+    date, a user's name), and whose documents were retrieved for the question (they share its words) or
+    not."""
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    script = draw(st.sampled_from(sorted(SCRIPTS)))
+    retrieved = draw(st.booleans())
+    header, asking, field, separator = (
+        _word(rng, script),
+        _word(rng, script),
+        _word(rng, script),
+        draw(st.sampled_from(SEPARATORS)),
+    )
+    instruction = _sentence(rng, script)
+    pool = [_sentence(rng, script) + " " + _sentence(rng, script) for _ in range(14)]
+    requests = []
+    for _ in range(20):
+        chosen = rng.sample(pool, rng.randint(1, 4))
+        words = chosen[0].rstrip(".。").split() if script != "cjk" else [chosen[0][:6], chosen[0][8:12]]
+        asked = rng.sample(words, min(3, len(words))) if retrieved else [_word(rng, script) for _ in range(4)]
+        question = " ".join(asked) + "?"
+        value = _word(rng, script)[:4]
+        body = separator.join(chosen)
+        text = f"{instruction}\n{field}: {value}\n\n{header}:\n{body}\n\n{asking}: {question}"
+        requests.append(StreamRequest([("user", text)], tuple(chosen), question, "An answer."))
+    return Stream(f"{script}/{separator!r}/retrieved={retrieved}", requests), retrieved
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(traffic_with_a_second_varying_field())
+def test_a_field_that_varies_beside_the_question_is_never_taken_for_it(case: tuple[Stream, bool]) -> None:
+    stream, retrieved = case
+    verdicts = _read_alone(stream)
+
+    assert Verdict.WRONG not in verdicts
+    if retrieved:
+        # Documents share the question's words and not the other field's: the question slot is found.
+        assert verdicts.count(Verdict.RIGHT) >= len(verdicts) // 2, verdicts

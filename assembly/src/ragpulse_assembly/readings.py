@@ -99,7 +99,9 @@ def read_pasted(
     )
     if agree and (asked_alike or rules.guessed):
         return PastedReading(learnt.chunks, question, version=learnt.version)
-    sure = not learnt.weak and not learnt.undivided
+    # A template that found no slot for the user's words has not told its own text from the documents (a
+    # prompt after a deploy read by the version before, instructions in the documents slot): never sure.
+    sure = not learnt.weak and not learnt.undivided and bool(learnt.question)
     # The rules read surely unless they split as documents' own text is laid out, took the template's own
     # text for a document (a few-shot example, the answer cue after the last document), joined two of the
     # template's documents in one, or left a document out.

@@ -1,17 +1,18 @@
 """A template learnt from a window of one place's prompts: the skeleton they share, and what each slot is.
 
 The question is the slot that carries the user's words: the one whose content is the question a chain span
-recorded, when the window has such spans; else the slot that varies in the last user message (the shortest
-there, when there are several), and documents are never it. Documents slots are the slots with a loop (a
-separator that repeats between variable runs) and the other long slots that vary; a slot that varies little
-(a date, a variant of an instruction) is neither. A constant between two slots that the slots' own contents
-repeat is the loop's separator, not the skeleton ("»\\n[2] «" when every request of the window had two
-documents or more).
+recorded, when the window has such spans; else the slot that varies in the last user message (of several,
+the one whose words the documents share clearly most, else none), and documents are never it. Documents slots
+are the slots with a loop (a separator that repeats between variable runs) and the other long slots that
+vary; a slot that varies little (a date, a variant of an instruction) is neither. A constant between two
+slots that the slots' own contents repeat is the loop's separator, not the skeleton ("»\\n[2] «" when every
+request of the window had two documents or more).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -28,6 +29,14 @@ _FEW_VALUES: Final = 2
 date, an instruction's variant), once the window holds three times as many prompts."""
 _DOCUMENT_LENGTH: Final = 40
 """Mean characters from which a slot without a loop can hold documents."""
+_QUESTION_SHARE: Final = 0.3
+"""Share of a slot's words the documents must hold, at least, to take it for the question among several."""
+_QUESTION_LEAD: Final = 0.2
+"""By how much that share must lead the next slot's."""
+_UNSPACED: Final = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
+_WORD: Final = re.compile(f"[{_UNSPACED}]|[^\\W_{_UNSPACED}]{{2,}}")
+"""A word of two letters or digits or more, or one character of a script written without spaces (Chinese,
+Japanese), where a run of characters is a phrase, not a word."""
 
 
 @dataclass(frozen=True)
@@ -225,7 +234,31 @@ def _question_slot(facts: list[_SlotFacts], loops: list[Loop | None], questions:
     if whole:
         return whole[-1]
     chosen = asking or candidates
-    return min(chosen, key=lambda number: facts[number].mean_length) if chosen else None
+    if len(chosen) > 1:
+        return _retrieved_by(chosen, facts)
+    return chosen[0] if chosen else None
+
+
+def _retrieved_by(chosen: list[int], facts: list[_SlotFacts]) -> int | None:
+    """Of several slots where the user's words could be (a date and the question, a user name and the
+    question), the one whose words the prompt's other varying text shares most: documents are retrieved for
+    the question, not for the date. None when no slot clearly leads: the template then names no question."""
+    shares = sorted(((_shared_words(number, facts), number) for number in chosen), reverse=True)
+    (best, number), (second, _) = shares[0], shares[1]
+    return number if best >= _QUESTION_SHARE and best - second >= _QUESTION_LEAD else None
+
+
+def _shared_words(number: int, facts: list[_SlotFacts]) -> float:
+    """The mean share of a slot's words, prompt by prompt, that the other slots' contents hold."""
+    shares: list[float] = []
+    for prompt, content in enumerate(facts[number].contents):
+        words = set(_WORD.findall(content.lower()))
+        if not words:
+            shares.append(0.0)
+            continue
+        elsewhere = " ".join(fact.contents[prompt] for other, fact in enumerate(facts) if other != number)
+        shares.append(len(words & set(_WORD.findall(elsewhere.lower()))) / len(words))
+    return sum(shares) / len(shares) if shares else 0.0
 
 
 def _copies(fact: _SlotFacts, question: _SlotFacts) -> bool:
