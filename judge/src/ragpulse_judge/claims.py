@@ -82,7 +82,8 @@ def _claim(text: str, start: int, end: int) -> Claim:
     piece = text[start:end]
     leading = len(piece) - len(piece.lstrip(" ,;"))
     trailing = len(piece) - len(piece.rstrip(" ,;"))
-    return Claim(_SPACES.sub(" ", piece.strip(" ,;")), start + leading, end - trailing)
+    # A piece of punctuation alone (";") strips to nothing from both ends: an empty claim where it starts.
+    return Claim(_SPACES.sub(" ", piece.strip(" ,;")), start + leading, max(start + leading, end - trailing))
 
 
 def _statement_size(text: str) -> bool:
