@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 from ragpulse_judge.features import FEATURE_NAMES, read_answer
-from ragpulse_judge.model import MODEL_FILE
+from ragpulse_judge.model import MODEL_FILE, sigmoid
 from ragpulse_judge.training.__main__ import main
 from ragpulse_judge.training.data import LabelledAnswer, load_ragtruth_release
-from ragpulse_judge.model import sigmoid
 from ragpulse_judge.training.fit import ReadAnswer, claim_labels, fold_of, train, worst_logit
 
 SHARED_DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
@@ -98,7 +97,8 @@ def test_the_answer_threshold_is_chosen_on_the_tasks_named_and_claims_are_learnt
     for task in ("A", "B"):
         trained = train(read, calibrate_on=frozenset({task}))
         for answer in read:
-            probability = sigmoid(trained.intercept + trained.slope * worst_logit(trained.claims, answer.claims))
+            logit = worst_logit(trained.claims, answer.claims)
+            probability = sigmoid(trained.intercept + trained.slope * logit)
             if answer.answer.task == task:
                 assert (probability >= trained.threshold) == answer.answer.hallucinated
 
@@ -108,9 +108,9 @@ def test_calibrating_on_a_task_the_data_lacks_is_refused(tmp_path: Path) -> None
         pytest.skip(f"{RAGTRUTH_TRAIN} not present")
     small = tmp_path / "small.jsonl"
     small.write_text("".join(RAGTRUTH_TRAIN.read_text().splitlines(keepends=True)[:40]))
-    args = ["--data", str(small), "--folds", "2", "--calibrate-on", "Summary", "--out", str(tmp_path / "m.json")]
-    assert main(args) == 2
-    assert not (tmp_path / "m.json").exists()
+    out = tmp_path / "m.json"
+    assert main(["--data", str(small), "--folds", "2", "--calibrate-on", "Summary", "--out", str(out)]) == 2
+    assert not out.exists()
 
 
 @pytest.mark.slow

@@ -39,7 +39,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("no labelled answers: give --ragtruth and/or --data", file=sys.stderr)
         return 2
     if args.calibrate_on and not any(answer.task in args.calibrate_on for answer in answers):
-        print(f"no answers of the tasks {', '.join(sorted(args.calibrate_on))} to calibrate on", file=sys.stderr)
+        tasks = ", ".join(sorted(args.calibrate_on))
+        print(f"no answers of the tasks {tasks} to calibrate on", file=sys.stderr)
         return 2
     print(f"{len(answers)} answers, {len({a.group for a in answers})} questions", file=sys.stderr)
     read = read_labelled(answers, _progress(len(answers)))
