@@ -4,16 +4,23 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test test-llm bench demo lint typecheck compose-config clean
+.PHONY: install test test-llm bench demo docs lint typecheck compose-config clean
 
 PARTS := instrumentation judge core collector assembly scorers dashboards examples
 
+# pip is quiet, so each step says what it does and how long it usually takes (2-3 minutes in all on a fresh
+# clone with a warm package cache, up to 5 on a slow network); the last line says how long it took.
 $(STAMP): $(addsuffix /pyproject.toml,$(PARTS))
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
+	@start=$$(date +%s); \
+	echo "make install: 1/3 creating $(VENV) (a few seconds)"; \
+	$(PYTHON) -m venv $(VENV) && \
+	echo "make install: 2/3 upgrading pip (about 10 s)" && \
+	$(BIN)/pip install --quiet --upgrade pip && \
+	echo "make install: 3/3 installing the 8 parts and about 150 dependencies (usually 2-3 min, up to 5)" && \
 	$(BIN)/pip install --quiet -e './instrumentation[test]' -e './judge[test]' -e './core[test]' -e './collector[test]' \
-		-e './assembly[test]' -e './scorers[test]' -e './dashboards[test]' -e './examples[demo]'
-	touch $(STAMP)
+		-e './assembly[test]' -e './scorers[test]' -e './dashboards[test]' -e './examples[demo]' && \
+	touch $(STAMP) && \
+	echo "make install: done in $$(( $$(date +%s) - start )) s; next: . $(VENV)/bin/activate"
 
 install: $(STAMP)
 
@@ -32,14 +39,18 @@ bench: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/ragpulse demo
 
+# The documentation site, into site/ (tests/test_docs.py builds it the same way in make test).
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
 lint: $(STAMP)
-	$(BIN)/ruff check $(PARTS) tests benchmarks docker
+	$(BIN)/ruff check $(PARTS) tests benchmarks docker scripts docs/hooks
 
 typecheck: $(STAMP)
-	$(BIN)/mypy $(addsuffix /src,$(filter-out examples,$(PARTS))) examples/src/ragpulse_demo
+	$(BIN)/mypy $(addsuffix /src,$(filter-out examples,$(PARTS))) examples/src/ragpulse_demo scripts docs/hooks
 
 compose-config:
 	$(PYTHON) docker/compose_check.py
 
 clean:
-	rm -rf $(VENV) .ragpulse .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .ragpulse .pytest_cache .mypy_cache .ruff_cache site

@@ -1,5 +1,6 @@
-"""Request assembly from OpenInference traces: traces per second, and what reading only the attributes
-assembly uses saves over reading whole attribute maps, measured side by side on the same traces.
+"""Request assembly from OpenInference traces: traces per second with the structure rules alone and with
+templates learnt from the traffic as well (ragpulse's default), and what reading only the attributes assembly
+uses saves over reading whole attribute maps, each measured side by side on the same traces.
 
 The table holds LlamaIndex-shaped RAG-Fusion traces (a fusion retriever over four searches, embedding spans
 carrying 1536-dimension vectors, a query writer and an answering LLM) beside as many ragpulse-decorated
@@ -11,14 +12,18 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import statistics
 import tempfile
 import time
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from ragpulse_assembly import dialects
 from ragpulse_assembly.job import AssemblyWindow, _settled_traces, assemble_requests
+from ragpulse_assembly.readings import RULES_ONLY, template_readers
+from ragpulse_assembly.settings import TemplateSettings
 from ragpulse_core.sampling import Shard
 from ragpulse_core.schema import migrate
 from ragpulse_core.store import Store
@@ -157,6 +162,7 @@ def _timed_read(store: Store, traces: list[str], attributes: str) -> tuple[float
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--traces", type=int, default=1000, help="foreign traces (and as many ragpulse ones)")
+    parser.add_argument("--rounds", type=int, default=3, help="runs of each mode, interleaved")
     args = parser.parse_args(argv)
     console = Console()
     rng = random.Random(7)
@@ -183,16 +189,32 @@ def main(argv: list[str] | None = None) -> None:
         started = time.perf_counter()
         candidates = len(_settled_traces(store, window, window.max_traces))
         finding = time.perf_counter() - started
-        started = time.perf_counter()
-        report = assemble_requests(store, window)
-        elapsed = time.perf_counter() - started
+        rates: dict[str, list[float]] = {"rules alone": [], "learning templates": []}
+        learnt: set[str] = set()
+        for _ in range(args.rounds):
+            for mode in rates:
+                for table in ("ragpulse_requests", "ragpulse_assembly_log", "ragpulse_templates"):
+                    store.command(f"TRUNCATE TABLE {store.table(table)}")
+                readers = RULES_ONLY if mode == "rules alone" else template_readers(TemplateSettings(), store)
+                started = time.perf_counter()
+                report = assemble_requests(store, replace(window, readers=readers))
+                rates[mode].append(report.assembled / (time.perf_counter() - started))
+                if readers.templates is not None:
+                    learnt.update(row[0] for row in store.query(
+                        f"SELECT DISTINCT TemplateVersion FROM {store.table('ragpulse_requests')}"
+                    ))  # fmt: skip
         store.close()
 
     table = Table(title=f"{args.traces} OpenInference traces ({len(foreign)} spans) + {args.traces} ragpulse")
     for column in ("measure", "value"):
         table.add_column(column)
+    rules, learning = (statistics.median(rates[mode]) for mode in rates)
     table.add_row("requests assembled", f"{report.assembled} of {args.traces} ({report.traces} traces read)")
-    table.add_row("assembly rate", f"{report.assembled / elapsed:,.0f} traces/s ({elapsed:.2f} s)")
+    table.add_row("assembly rate, rules alone", f"{rules:,.0f} traces/s (median of {args.rounds})")
+    table.add_row("assembly rate, learning templates", f"{learning:,.0f} traces/s (median of {args.rounds})")
+    table.add_row(
+        "learning / rules alone", f"{learning / rules:.2f} (versions read: {sorted(learnt - {''})})"
+    )
     table.add_row("finding the settled traces (one query)", f"{finding:.3f} s for {candidates} candidates")
     table.add_row("attribute bytes, filtered / whole maps", f"{kept_bytes / whole_bytes:.3f}")
     table.add_row("read time, filtered / whole maps", f"{kept_s / whole_s:.2f}")

@@ -1,13 +1,15 @@
-"""Collector throughput: OTLP/HTTP protobuf into chDB, in spans per second (goal: at least 10,000).
+"""Collector throughput: OTLP/HTTP protobuf into chDB, in spans per second (goal: at least 15,000).
 
-As in production, the collector runs alone in this process and the senders are other processes: spawned
-sender processes post protobuf batches of RAG-Fusion-shaped requests (8 spans each: a root carrying a
-~10 KB context, variations, four retrieves with ten documents each, fuse, generate) over several keep-alive
-connections; the clock stops when every post is acknowledged and every span is queryable in otel_traces.
-Each sender encodes its bodies before the clock starts, so the senders measure the collector, not themselves.
+As in production, the collector runs alone in its process and the senders are other processes: spawned
+sender processes post protobuf batches of RAG-Fusion requests over several keep-alive connections, and a
+span counts once its post is acknowledged (a 200 is sent only once its rows are written); every span is
+then checked to be queryable in otel_traces. Each sender encodes its bodies before the clock starts, so the
+senders measure the collector, not themselves.
 
-Then the same measurement runs side by side, alternating in child processes, against the collector of
-``BASELINE_REV`` (the last with the hand-written ``http.server`` receiver), and the ratio is printed.
+Two mixes (``--mix``): ``synthetic``, 8-span requests whose root carries a ~10 KB context of one repeated
+phrase; ``content``, 9-span requests shaped as real services send them (chunks of 300-1,500 characters of
+varied prose, 5-20 ids a retrieval, an answer of 3-10 sentences, ~2 KB a span). Each round runs in a fresh
+child process; ``--baseline REV`` alternates this tree's collector with REV's on the same senders.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -40,10 +44,10 @@ from rich.console import Console
 from rich.table import Table
 
 SPANS_PER_REQUEST = 8
-GOAL_SPANS_PER_S = 10_000
-# The collector's last commit with the hand-written http.server receiver, which aiohttp replaced: compared
-# only when the checkout has it (a shallow clone may not).
-BASELINE_REV = "06a1953"
+CONTENT_SPANS_PER_REQUEST = 9
+CONTENT_VARIATIONS = 4
+CONTENT_CONTEXT_CHUNKS = 4
+GOAL_SPANS_PER_S = 15_000
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -57,6 +61,28 @@ def _value(raw: Any) -> AnyValue:
     if isinstance(raw, float):
         return AnyValue(double_value=raw)
     return AnyValue(array_value=ArrayValue(values=[_value(item) for item in raw]))
+
+
+def _span(
+    trace_id: bytes,
+    span_id: bytes,
+    parent: bytes,
+    name: str,
+    kind: str,
+    times: tuple[int, int],
+    attributes: dict[str, Any],
+) -> Span:
+    """One internal span of a generated request, its ragpulse span kind among its attributes."""
+    return Span(
+        trace_id=trace_id,
+        span_id=span_id,
+        parent_span_id=parent,
+        name=name,
+        kind=Span.SPAN_KIND_INTERNAL,
+        start_time_unix_nano=times[0],
+        end_time_unix_nano=times[1],
+        attributes=_attributes({semconv.SPAN_KIND: kind, **attributes}),
+    )
 
 
 def _attributes(values: dict[str, Any]) -> list[KeyValue]:
@@ -94,18 +120,10 @@ def _rag_fusion_request(scope: ScopeSpans, rng: random.Random, start_ns: int) ->
     def span(
         name: str, kind: str, offset_ms: int, attributes: dict[str, Any], parent: bytes = root_id
     ) -> None:
-        scope.spans.append(
-            Span(
-                trace_id=trace_id,
-                span_id=root_id if not parent else rng.randbytes(8),
-                parent_span_id=parent,
-                name=name,
-                kind=Span.SPAN_KIND_INTERNAL,
-                start_time_unix_nano=start_ns + offset_ms * 1_000_000,
-                end_time_unix_nano=start_ns + (offset_ms + 40) * 1_000_000,
-                attributes=_attributes({semconv.SPAN_KIND: kind, **attributes}),
-            )
-        )
+        start = start_ns + offset_ms * 1_000_000
+        span_id = root_id if not parent else rng.randbytes(8)
+        times = (start, start + 40_000_000)
+        scope.spans.append(_span(trace_id, span_id, parent, name, kind, times, attributes))
 
     span(
         "rag fusion",
@@ -165,7 +183,224 @@ def _rag_fusion_request(scope: ScopeSpans, rng: random.Random, start_ns: int) ->
     )
 
 
-def build_bodies(posts: int, spans_per_post: int, seed: int = 7) -> list[bytes]:
+_WORDS = [
+    "the",
+    "service",
+    "retrieves",
+    "chunks",
+    "from",
+    "an",
+    "index",
+    "of",
+    "product",
+    "manuals",
+    "and",
+    "support",
+    "articles",
+    "then",
+    "a",
+    "model",
+    "writes",
+    "an",
+    "answer",
+    "grounded",
+    "in",
+    "what",
+    "it",
+    "read",
+    "fusion",
+    "merges",
+    "rankings",
+    "of",
+    "several",
+    "query",
+    "variations",
+    "so",
+    "a",
+    "document",
+    "that",
+    "several",
+    "variations",
+    "find",
+    "rises",
+    "to",
+    "the",
+    "top",
+    "latency",
+    "budget",
+    "cache",
+    "warm",
+    "cold",
+    "replica",
+    "shard",
+    "tokens",
+    "embedding",
+    "cosine",
+    "similarity",
+    "reranker",
+    "threshold",
+    "release",
+    "2024",
+    "version",
+    "3.2",
+    "customers",
+    "region",
+    "europe",
+]
+
+
+def _sentence(rng: random.Random) -> str:
+    words = [rng.choice(_WORDS) for _ in range(rng.randint(8, 22))]
+    return " ".join(words).capitalize() + rng.choice(".!?.")
+
+
+def _text(rng: random.Random, low: int, high: int) -> str:
+    """Prose of ``low`` to ``high`` characters, cut at the sentence that passes the drawn length."""
+    wanted = rng.randint(low, high)
+    sentences: list[str] = []
+    size = 0
+    while size < wanted:
+        sentences.append(_sentence(rng))
+        size += len(sentences[-1]) + 1
+    return " ".join(sentences)[:high]
+
+
+def _content_request(scope: ScopeSpans, rng: random.Random, start_ns: int) -> None:
+    """One RAG-Fusion request as a real service sends it (9 spans): the question and 4 variations each
+    retrieve 5-20 chunks of 300-1,500 characters (ids and scores on the retrieve spans, content only on
+    the root), fusion keeps the best 4, and the answer has 3-10 sentences."""
+    trace_id = rng.randbytes(16)
+    root_id = rng.randbytes(8)
+    question = _sentence(rng).rstrip(".!?") + "?"
+    queries = [question, *(_sentence(rng) for _ in range(CONTENT_VARIATIONS))]
+    rankings = [
+        [
+            {"id": f"kb-{rng.randrange(50_000)}#{rng.randrange(40)}", "score": round(rng.random(), 4)}
+            for _ in range(rng.randint(5, 20))
+        ]
+        for _ in queries
+    ]
+    fused: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, document in enumerate(ranking):
+            fused[document["id"]] = fused.get(document["id"], 0.0) + 1 / (60 + rank + 1)
+    best = sorted(fused, key=fused.__getitem__, reverse=True)[:CONTENT_CONTEXT_CHUNKS]
+    context = [
+        {
+            "id": chunk_id,
+            "text": _text(rng, 300, 1500),
+            "score": round(fused[chunk_id], 5),
+            "rank": rank + 1,
+            "source": f"manuals/{chunk_id.split('#')[0]}.md",
+        }
+        for rank, chunk_id in enumerate(best)
+    ]
+    answer = " ".join(_sentence(rng) for _ in range(rng.randint(3, 10)))
+    offset = [0]
+
+    def span(name: str, kind: str, attributes: dict[str, Any], root: bool = False) -> None:
+        offset[0] += 1
+        start = start_ns + offset[0] * 7_000_000
+        span_id, parent = (root_id, b"") if root else (rng.randbytes(8), root_id)
+        times = (start, start + rng.randint(2, 900) * 1_000_000)
+        scope.spans.append(_span(trace_id, span_id, parent, name, kind, times, attributes))
+
+    span(
+        "rag fusion",
+        semconv.SpanKind.CHAIN,
+        {
+            semconv.KIND: semconv.KIND_RAG,
+            semconv.PIPELINE: "fusion",
+            semconv.VARIANT: rng.choice("AB"),
+            semconv.INPUT_VALUE: question,
+            semconv.OUTPUT_VALUE: answer,
+            semconv.CONTEXT: json.dumps(context),
+            semconv.VARIATIONS: json.dumps(queries[1:]),
+            semconv.RETRIEVALS: json.dumps(
+                [
+                    {
+                        "query": query,
+                        "query_index": index,
+                        "documents": [
+                            {**document, "rank": rank + 1} for rank, document in enumerate(ranking)
+                        ],
+                    }
+                    for index, (query, ranking) in enumerate(zip(queries, rankings, strict=True))
+                ]
+            ),
+            semconv.SESSION_ID: f"s-{rng.randrange(10_000)}",
+        },
+        root=True,
+    )
+    span(
+        semconv.SPAN_VARIATIONS,
+        semconv.SpanKind.CHAIN,
+        {semconv.INPUT_VALUE: question, semconv.OUTPUT_VALUE: json.dumps(queries[1:])},
+    )
+    for index, (query, ranking) in enumerate(zip(queries, rankings, strict=True)):
+        documents: dict[str, Any] = {semconv.INPUT_VALUE: query, semconv.QUERY_INDEX: index}
+        for position, document in enumerate(ranking):
+            documents[semconv.retrieval_document(position, "id")] = document["id"]
+            documents[semconv.retrieval_document(position, "score")] = document["score"]
+        span(semconv.SPAN_RETRIEVE, semconv.SpanKind.RETRIEVER, documents)
+    span(
+        semconv.SPAN_FUSE,
+        semconv.SpanKind.RERANKER,
+        {
+            semconv.FUSION_METHOD: semconv.FUSION_METHOD_RRF,
+            semconv.FUSION_K: 60,
+            semconv.FUSION_OUTPUT_RANKING: json.dumps(
+                [{"id": chunk_id, "score": round(fused[chunk_id], 5)} for chunk_id in best]
+            ),
+        },
+    )
+    prompt_chars = sum(len(chunk["text"]) for chunk in context) + len(question) + 400
+    span(
+        semconv.SPAN_GENERATE,
+        semconv.SpanKind.LLM,
+        {
+            semconv.LLM_MODEL_NAME: "gpt-4o-mini",
+            semconv.GEN_AI_REQUEST_MODEL: "gpt-4o-mini",
+            semconv.GEN_AI_USAGE_INPUT_TOKENS: prompt_chars // 4,
+            semconv.GEN_AI_USAGE_OUTPUT_TOKENS: len(answer) // 4,
+            semconv.PROMPT_CHARS: prompt_chars,
+        },
+    )
+
+
+@dataclass(frozen=True)
+class Mix:
+    """What the senders post: one request shape, and how many spans a request has."""
+
+    name: str
+    spans_per_request: int
+    add_request: Callable[[ScopeSpans, random.Random, int], None]
+    described: str
+
+
+MIXES: dict[str, Mix] = {
+    "synthetic": Mix(
+        "synthetic",
+        SPANS_PER_REQUEST,
+        _rag_fusion_request,
+        "8-span requests, one ~10 KB context of repeated words, ids only elsewhere",
+    ),
+    "content": Mix(
+        "content",
+        CONTENT_SPANS_PER_REQUEST,
+        _content_request,
+        "9-span RAG-Fusion requests with real-sized content: 5-20 chunks of 300-1,500 chars a retrieval,"
+        " the fused 4 on the root, a 3-10 sentence answer",
+    ),
+}
+
+
+def requests_per_post(mix: Mix, spans_per_post: int) -> int:
+    return max(1, spans_per_post // mix.spans_per_request)
+
+
+def build_bodies(posts: int, spans_per_post: int, seed: int = 7, mix: str = "synthetic") -> list[bytes]:
+    shape = MIXES[mix]
     rng = random.Random(seed)
     start_ns = time.time_ns() - 60_000_000_000
     bodies = []
@@ -177,16 +412,23 @@ def build_bodies(posts: int, spans_per_post: int, seed: int = 7) -> list[bytes]:
         )
         scope = resource_spans.scope_spans.add()
         scope.scope.name, scope.scope.version = "ragpulse", "0.1.0"
-        for _ in range(max(1, spans_per_post // SPANS_PER_REQUEST)):
-            _rag_fusion_request(scope, rng, start_ns)
+        for _ in range(requests_per_post(shape, spans_per_post)):
+            shape.add_request(scope, rng, start_ns)
         bodies.append(request.SerializeToString())
     return bodies
 
 
 def _post_share(
-    url: str, bodies: list[bytes], latencies: list[float], retries: list[int], errors: list[str]
+    url: str,
+    bodies: list[bytes],
+    latencies: list[float],
+    acked_at: list[float],
+    retries: list[int],
+    errors: list[str],
 ) -> None:
-    """Post ``bodies`` one after another over one keep-alive connection, retrying 429/503."""
+    """Post ``bodies`` one after another over one keep-alive connection, retrying 429/503.
+
+    A 200 means written (or spooled): the time of each is kept, so a span counts once acknowledged."""
     parts = urlsplit(url)
     connection = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=120)
     try:
@@ -198,6 +440,7 @@ def _post_share(
                 response.read()
                 if response.status == 200:
                     latencies.append(time.perf_counter() - started)
+                    acked_at.append(time.time())
                     break
                 if response.status not in (429, 503):
                     raise RuntimeError(f"collector answered {response.status}")
@@ -215,18 +458,20 @@ def _sender_process(
     spans_per_post: int,
     seed: int,
     connections: int,
+    mix: str,
     ready: Any,
     go: Any,
     results: Any,
 ) -> None:
     """One load-generating process: encode its bodies, report ready, then post them when told to."""
-    bodies = build_bodies(posts, spans_per_post, seed)
+    bodies = build_bodies(posts, spans_per_post, seed, mix)
     latencies: list[float] = []
+    acked_at: list[float] = []
     retries: list[int] = []
     errors: list[str] = []
     shares = [bodies[index::connections] for index in range(connections)]
     threads = [
-        threading.Thread(target=_post_share, args=(url, share, latencies, retries, errors))
+        threading.Thread(target=_post_share, args=(url, share, latencies, acked_at, retries, errors))
         for share in shares
         if share
     ]
@@ -239,6 +484,7 @@ def _sender_process(
     results.put(
         {
             "latencies": latencies,
+            "last_ack": max(acked_at, default=0.0),
             "retries": len(retries),
             "bytes": sum(len(body) for body in bodies),
             "errors": errors,
@@ -253,15 +499,19 @@ def run(
     dsn: str | None = None,
     processes: int = 2,
     tune_gc: bool = True,
+    mix: str = "synthetic",
 ) -> dict[str, float]:
     """Measure collector throughput; returns spans/s and the numbers behind it.
 
     The collector serves from this process, as it does in production, while ``processes`` spawned sender
     processes (``clients`` keep-alive connections in all) post pre-encoded bodies, so no sender competes
     for the collector's GIL. ``tune_gc`` applies the ``collector`` command's garbage-collector setting.
+    Spans count once acknowledged (a 200 is sent only once they are written); every one is then checked
+    to be queryable.
     """
     processes = max(1, min(processes, clients, posts))
-    total_spans = posts * max(1, spans_per_post // SPANS_PER_REQUEST) * SPANS_PER_REQUEST
+    shape = MIXES[mix]
+    total_spans = posts * requests_per_post(shape, spans_per_post) * shape.spans_per_request
     workdir = Path(tempfile.mkdtemp(prefix="ragpulse-bench-"))
     settings = RagpulseSettings.load(
         None, store={"dsn": dsn or f"chdb://{workdir / 'chdb'}"}, collector={"port": 0}
@@ -287,6 +537,7 @@ def run(
                 spans_per_post,
                 7 + index,
                 len(range(index, clients, processes)),
+                mix,
                 ready,
                 go,
                 results,
@@ -301,12 +552,11 @@ def run(
         for _ in senders:
             if not ready.acquire(timeout=300):
                 raise RuntimeError("a sender process did not get ready")
-        started = time.perf_counter()
+        started = time.time()
         go.set()
         reports = [results.get(timeout=600) for _ in senders]
-        while int(store.query(f"SELECT count() FROM {table}")[0][0]) - already < total_spans:
-            time.sleep(0.01)
-        elapsed = time.perf_counter() - started
+        elapsed = max(report["last_ack"] for report in reports) - started
+        stored = int(store.query(f"SELECT count() FROM {table}")[0][0]) - already
     finally:
         for sender in senders:
             sender.join(timeout=10)
@@ -319,22 +569,25 @@ def run(
     latencies = [latency for report in reports for latency in report["latencies"]]
     if len(latencies) != posts:
         raise RuntimeError(f"only {len(latencies)} of {posts} posts were acknowledged")
+    if stored != total_spans:
+        raise RuntimeError(f"{total_spans} spans acknowledged but {stored} stored")
+    sent_bytes = sum(report["bytes"] for report in reports)
     return {
         "spans": float(total_spans),
         "seconds": elapsed,
         "spans_per_s": total_spans / elapsed,
-        "mb_per_s": sum(report["bytes"] for report in reports) / elapsed / 1e6,
+        "bytes_per_span": sent_bytes / total_spans,
+        "mb_per_s": sent_bytes / elapsed / 1e6,
         "post_p50_ms": statistics.median(latencies) * 1000,
         "post_max_ms": max(latencies) * 1000,
         "retried_posts": float(sum(report["retries"] for report in reports)),
-        "goal_ratio": total_spans / elapsed / GOAL_SPANS_PER_S,
     }
 
 
 def _tree_at(rev: str, into: Path) -> Path | None:
-    """The collector and benchmarks as they were at ``rev``, or None when this checkout lacks it."""
+    """The collector and core as they were at ``rev``, or None when this checkout lacks it."""
     archive = subprocess.run(
-        ["git", "-C", str(REPO), "archive", rev, "collector/src", "benchmarks"],
+        ["git", "-C", str(REPO), "archive", rev, "collector/src", "core/src"],
         capture_output=True,
         check=False,
     )
@@ -344,106 +597,137 @@ def _tree_at(rev: str, into: Path) -> Path | None:
     return into
 
 
-# Run in a child with the tree's collector: a warm-up run takes the engine start and migrations, then the
-# measured run. CPU seconds of the collector's process (senders are other processes) barely move with load
-# from elsewhere on the machine, where wall-clock throughput does.
+# Run in a child with a tree's collector and core (and this tree's senders): a warm-up run takes the engine
+# start and migrations, then the measured run. CPU seconds of the collector's process (senders are other
+# processes) barely move with load from elsewhere on the machine, where wall-clock throughput does.
 _CHILD = """
 import json, sys, tempfile, time
 import bench_collector as b
-posts, spans_per_post, clients, processes = map(int, sys.argv[1:])
+mix = sys.argv[1]
+posts, spans_per_post, clients, processes = map(int, sys.argv[2:])
 dsn = f"chdb://{tempfile.mkdtemp(prefix='ragpulse-bench-')}/chdb"
-b.run(processes, spans_per_post, clients, dsn=dsn, processes=processes)
+b.run(processes, spans_per_post, clients, dsn=dsn, processes=processes, mix=mix)
 cpu = time.process_time()
-result = b.run(posts, spans_per_post, clients, dsn=dsn, processes=processes)
+result = b.run(posts, spans_per_post, clients, dsn=dsn, processes=processes, mix=mix)
 result["cpu_ms_per_kspan"] = (time.process_time() - cpu) * 1e6 / result["spans"]
 print("RESULT " + json.dumps(result))
 """
 
 
-def _measure_in_child(tree: Path, posts: int, spans_per_post: int, clients: int, processes: int) -> Any:
-    """:func:`run` of the ``bench_collector`` in ``tree``, with that tree's collector, in a fresh process."""
-    path = os.pathsep.join(str(part) for part in (tree / "benchmarks", tree / "collector" / "src"))
+def _measure_in_child(
+    tree: Path | None, mix: str, posts: int, spans_per_post: int, clients: int, processes: int
+) -> Any:
+    """:func:`run` with ``tree``'s collector and core (this tree's when None), in a fresh process."""
+    parts = [REPO / "benchmarks"]
+    if tree is not None:
+        parts += [tree / "collector" / "src", tree / "core" / "src"]
     done = subprocess.run(
-        [sys.executable, "-c", _CHILD, *(str(n) for n in (posts, spans_per_post, clients, processes))],
-        env={**os.environ, "PYTHONPATH": path},
-        cwd=tree,
+        [sys.executable, "-c", _CHILD, mix, *(str(n) for n in (posts, spans_per_post, clients, processes))],
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(str(part) for part in parts)},
+        cwd=REPO,
         capture_output=True,
         text=True,
         timeout=900,
-        check=True,
+        check=False,
     )
+    if done.returncode != 0:
+        raise RuntimeError(f"the {mix} run failed:\n{done.stderr[-3000:]}")
     result = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")][-1]
     return json.loads(result.removeprefix("RESULT "))
 
 
-def compare_with_baseline(
-    rev: str, rounds: int, posts: int, spans_per_post: int, clients: int, processes: int
-) -> Table | None:
-    """This tree's collector against ``rev``'s, alternating ``rounds`` times: load hits both alike."""
+def compare(
+    rev: str | None,
+    rounds: int,
+    mixes: list[str],
+    posts: int,
+    spans_per_post: int,
+    clients: int,
+    processes: int,
+) -> Table:
+    """Each mix with this tree's collector, and against ``rev``'s when given, alternating ``rounds`` times
+    in child processes, so load from elsewhere hits both alike."""
     with tempfile.TemporaryDirectory(prefix="ragpulse-baseline-") as scratch:
-        baseline = _tree_at(rev, Path(scratch))
-        if baseline is None:
-            return None
-        measured: dict[str, list[Any]] = {"this tree": [], rev: []}
+        baseline = _tree_at(rev, Path(scratch)) if rev else None
+        if rev and baseline is None:
+            Console().print(f"baseline {rev} is not in this checkout; not compared")
+        trees: dict[str, Path | None] = {"this tree": None}
+        if baseline is not None:
+            trees[str(rev)] = baseline
+        measured: dict[tuple[str, str], list[Any]] = {(mix, name): [] for mix in mixes for name in trees}
         for _ in range(rounds):
-            for name, tree in (("this tree", REPO), (rev, baseline)):
-                measured[name].append(_measure_in_child(tree, posts, spans_per_post, clients, processes))
-    table = Table(title=f"collector side by side, alternating: this tree vs {rev} (http.server)")
-    table.add_column("collector")
-    table.add_column("spans / s per round", justify="right")
-    table.add_column("median spans / s", justify="right")
+            for mix in mixes:
+                for name, tree in trees.items():
+                    result = _measure_in_child(tree, mix, posts, spans_per_post, clients, processes)
+                    measured[mix, name].append(result)
+    title = f"collector, OTLP/HTTP protobuf -> chDB, {clients} connections from {processes} processes"
+    if baseline is not None:
+        title += f": this tree vs {rev}, alternating"
+    table = Table(title=title)
+    for column in ("mix", "collector", "bytes / span", "spans / s per round", "median spans / s"):
+        table.add_column(column, justify="left" if column in ("mix", "collector") else "right")
     table.add_column("median CPU ms / 1000 spans", justify="right")
-    medians: dict[str, tuple[float, float]] = {}
-    for name, results in measured.items():
-        rates = [result["spans_per_s"] for result in results]
-        medians[name] = (
-            statistics.median(rates),
-            statistics.median(result["cpu_ms_per_kspan"] for result in results),
-        )
-        rounds_text = ", ".join(f"{rate:,.0f}" for rate in rates)
-        table.add_row(name, rounds_text, f"{medians[name][0]:,.0f}", f"{medians[name][1]:.0f}")
-    ours, theirs = medians["this tree"], medians[rev]
-    table.add_row(
-        "ratio (this tree / baseline)", "", f"{ours[0] / theirs[0]:.2f}", f"{ours[1] / theirs[1]:.2f}"
-    )
+    table.add_column("post p50 ms", justify="right")
+    for mix in mixes:
+        medians: dict[str, tuple[float, float]] = {}
+        for name in trees:
+            results = measured[mix, name]
+            rates = [result["spans_per_s"] for result in results]
+            medians[name] = (
+                statistics.median(rates),
+                statistics.median(result["cpu_ms_per_kspan"] for result in results),
+            )
+            table.add_row(
+                mix,
+                name,
+                f"{results[0]['bytes_per_span']:,.0f}",
+                ", ".join(f"{rate:,.0f}" for rate in rates),
+                f"{medians[name][0]:,.0f}",
+                f"{medians[name][1]:.0f}",
+                f"{statistics.median(result['post_p50_ms'] for result in results):.0f}",
+            )
+        if baseline is not None:
+            ours, theirs = medians["this tree"], medians[str(rev)]
+            table.add_row(
+                mix,
+                "ratio (this tree / baseline)",
+                "",
+                "",
+                f"{ours[0] / theirs[0]:.2f}",
+                f"{ours[1] / theirs[1]:.2f}",
+                "",
+            )
     return table
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--mix", choices=[*MIXES, "both"], default="both", help="what the senders post")
     parser.add_argument("--posts", type=int, default=80)
-    parser.add_argument("--spans-per-post", type=int, default=512)
+    parser.add_argument("--spans-per-post", type=int, default=512, help="whole requests up to this many")
     parser.add_argument("--clients", type=int, default=8, help="keep-alive connections in all")
     parser.add_argument("--processes", type=int, default=2, help="sender processes sharing the connections")
     parser.add_argument(
-        "--default-gc", action="store_true", help="keep CPython's GC thresholds (the collector raises them)"
+        "--baseline",
+        default="",
+        help="git revision whose collector to compare with, alternating ('' for none)",
     )
-    parser.add_argument("--baseline", default=BASELINE_REV, help="git revision to compare with ('' for none)")
-    parser.add_argument("--rounds", type=int, default=2, help="side-by-side rounds against the baseline")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of each mix (and of the baseline)")
     args = parser.parse_args(argv or [])
-    result = run(
-        args.posts, args.spans_per_post, args.clients, processes=args.processes, tune_gc=not args.default_gc
+    mixes = list(MIXES) if args.mix == "both" else [args.mix]
+    for mix in mixes:
+        Console().print(f"{mix}: {MIXES[mix].described}")
+    table = compare(
+        args.baseline or None,
+        args.rounds,
+        mixes,
+        args.posts,
+        args.spans_per_post,
+        args.clients,
+        args.processes,
     )
-    table = Table(
-        title=f"collector throughput, OTLP/HTTP protobuf -> chDB ({os.cpu_count()} CPUs, "
-        f"{args.processes} sender processes, {args.clients} connections)"
-    )
-    table.add_column("measure")
-    table.add_column("value", justify="right")
-    table.add_row("spans written", f"{result['spans']:,.0f}")
-    table.add_row("seconds until queryable", f"{result['seconds']:.2f}")
-    table.add_row("spans / s", f"{result['spans_per_s']:,.0f}")
-    table.add_row(f"ratio to goal ({GOAL_SPANS_PER_S:,} spans/s)", f"{result['goal_ratio']:.2f}")
-    table.add_row("MB / s (protobuf)", f"{result['mb_per_s']:.1f}")
-    table.add_row("post latency p50 / max (ms)", f"{result['post_p50_ms']:.0f} / {result['post_max_ms']:.0f}")
-    table.add_row("posts retried after 429/503", f"{result['retried_posts']:.0f}")
-    console = Console()
-    console.print(table)
-    if args.baseline:
-        side_by_side = compare_with_baseline(
-            args.baseline, args.rounds, args.posts, args.spans_per_post, args.clients, args.processes
-        )
-        console.print(side_by_side or f"baseline {args.baseline} is not in this checkout; not compared")
+    Console().print(table)
+    Console().print(f"goal: {GOAL_SPANS_PER_S:,} spans/s with the content mix ({os.cpu_count()} CPUs here)")
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -62,11 +62,26 @@ RUNS = 5
 TTL_DAYS = 40
 BASELINE = "265b00b"  # the last commit before time-first scores and the step-latency table
 LAST_BASELINE_MIGRATION = 9
-GENERATOR_VERSION = 1
-DASHBOARD_FILES = ("overview.json", "variant-comparison.json", "request-explorer.json")
+GENERATOR_VERSION = 2
+DASHBOARD_FILES = ("overview.json", "variant-comparison.json", "request-explorer.json", "root-cause.json")
 RULES_FILE = "dashboards/grafana/provisioning/alerting/rules.yml"
 SERVICES = ("shop-search", "support-bot")
 VARIANTS = ("A", "B")
+# Question topics of the generated traffic: each question is an opener and three of its topic's words.
+TOPIC_WORDS = (
+    ("invoice", "charge", "refund", "card", "payment", "billing"),
+    ("password", "login", "reset", "locked", "account", "sign"),
+    ("export", "csv", "download", "columns", "spreadsheet", "file"),
+    ("api", "quota", "limit", "throttled", "requests", "rate"),
+    ("sso", "saml", "okta", "identity", "provider", "federation"),
+    ("webhook", "endpoint", "retries", "signature", "delivery", "payload"),
+    ("search", "index", "ranking", "filters", "results", "query"),
+    ("pricing", "plan", "upgrade", "seats", "discount", "annual"),
+    ("shipping", "parcel", "tracking", "courier", "delivery", "address"),
+    ("feature", "settings", "configure", "toggle", "restart", "option"),
+)
+SOURCES = ("handbook", "api-reference", "faq", "release-notes", "status-page", "changelog", "forum", "kb")
+DOCUMENTS = 3000
 console = Console(width=120)
 
 
@@ -79,9 +94,15 @@ class Query:
 
 
 def generate(store: Store, requests: int, days: int) -> None:
-    """Spans (their views fill requests, trace ranges and, once migrated, step latency), scores, log rows."""
+    """Spans (their views fill requests, trace ranges and, once migrated, step latency), scores, log rows.
+
+    A request's question is one of ten topics' words, its context five of 3,000 documents from eight sources,
+    four in five come in conversations of four, and its root span carries a customer tier and a region."""
     db = f"`{store.database}`"
     seconds = days * 86400
+    topic_words, sources = [list(words) for words in TOPIC_WORDS], list(SOURCES)
+    topics = len(TOPIC_WORDS)
+    per_topic = DOCUMENTS // topics
     # Request i happened (i / requests) of the way back from now; its 8 spans are a RAG-Fusion request's.
     store.command(f"""
         INSERT INTO {db}.otel_traces
@@ -102,14 +123,34 @@ def generate(store: Store, requests: int, days: int) -> None:
                map('ragpulse.kind', 'rag', 'ragpulse.pipeline', 'fusion',
                    'ragpulse.variant', ['{VARIANTS[0]}', '{VARIANTS[1]}'][intDiv(i, 2) % 2 + 1],
                    'openinference.span.kind', 'CHAIN',
-                   'input.value', concat('How do I configure feature ', toString(i % 5000), '?'),
+                   'input.value', concat(['How do I', 'Why does my', 'Can I change the', 'Where is the',
+                                          'Help with', 'What happens to the'][cityHash64(i, 'o') % 6 + 1],
+                                          ' ',
+                                          arrayStringConcat(arraySlice(arraySort(
+                                              w -> cityHash64(i, w), {topic_words!r}[i % {topics} + 1]),
+                                              1, 3),
+                                              ' '),
+                                          '?'),
                    'output.value', concat('Open settings and enable feature ', toString(i % 5000),
                                           '. It takes effect after a restart.'),
                    'ragpulse.context',
-                   repeat('{{"id": "doc", "text": "Feature settings take effect."}} ', 6)),
-               map('openinference.span.kind', ['CHAIN', 'RETRIEVER', 'RERANKER', 'LLM'][least(j, 3) + 1],
-                   'ragpulse.query_index', toString(j),
-                   'input.value', concat('variation ', toString(j), ' of question ', toString(i % 5000))))
+                   concat('[', arrayStringConcat(arrayMap(k -> concat('{{"id": "doc-',
+                       toString((i % {topics}) * {per_topic} + cityHash64(i, k) % {per_topic}),
+                       '", "source": "',
+                       {sources!r}[cityHash64(i, k, 's') % 8 + 1],
+                       '", "text": "Feature settings take effect."}}'), range(5)), ', '), ']'),
+                   'session.id', if(i % 5 = 0, '', concat('s-', toString(intDiv(i, 4)))),
+                   'customer.tier', ['free', 'pro', 'enterprise'][cityHash64(i, 't') % 3 + 1],
+                   'cloud.region', ['eu', 'us', 'apac'][cityHash64(i, 'r') % 3 + 1]),
+               mapConcat(
+                   map('openinference.span.kind', ['CHAIN', 'RETRIEVER', 'RERANKER', 'LLM'][least(j, 3) + 1],
+                       'ragpulse.query_index', toString(j),
+                       'input.value', concat('variation ', toString(j), ' of question ', toString(i % 5000))),
+                   if(j = 7,
+                      map('gen_ai.request.model', 'gpt-4o',
+                          'gen_ai.response.model', ['gpt-4o-2024-05-13', 'gpt-4o-2024-08-06',
+                                                    'gpt-4o-2024-11-20'][cityHash64(i, 'm') % 3 + 1]),
+                      CAST(map(), 'Map(String, String)'))))
                 AS SpanAttributes,
             toUInt64((20 + cityHash64(i, j) % 400) * 1000000 * if(j = 0, 4, 1)) AS Duration,
             if(j = 0 AND cityHash64(i) % 100 < 2, 'Error', 'Unset') AS StatusCode
@@ -167,6 +208,7 @@ def prepare(cache: Path, requests: int, days: int, with_baseline: bool) -> tuple
     before = Store(f"chdb://{path}", "bench_before") if with_baseline else None
     if ready.exists():
         _migrate_to_current(after)
+        _update_facts(after)
         return after, before
     console.print(f"generating {requests:,} requests over {days} days into {path} …")
     started = time.perf_counter()
@@ -190,7 +232,23 @@ def prepare(cache: Path, requests: int, days: int, with_baseline: bool) -> tuple
             for table in ("otel_traces", "ragpulse_requests", "ragpulse_scores", "ragpulse_scoring_log"):
                 store.command(f"OPTIMIZE TABLE {store.table(table)} FINAL")
     ready.write_text(datetime.now(UTC).isoformat())
+    _update_facts(after)
     return after, before
+
+
+ATTRIBUTES = ("customer.tier", "cloud.region")
+
+
+def _update_facts(store: Store) -> None:
+    """The root-cause job's facts and topics for every judged request not counted yet (all of them, once)."""
+    from ragpulse_dashboards.rootcause.facts import update_facts
+    from ragpulse_dashboards.settings import RootCauseSettings
+
+    started = time.perf_counter()
+    update = update_facts(store, RootCauseSettings(attributes=list(ATTRIBUTES)))
+    if update.days:
+        took = time.perf_counter() - started
+        console.print(f"  root-cause facts of {update.days} day(s), {update.topics} topics, in {took:.0f} s")
 
 
 def _migrate_to_current(store: Store) -> None:
@@ -327,6 +385,58 @@ def application_queries(store: Store, ref: str | None = None) -> Iterator[Query]
     for name, call in calls.items():
         yield Query(name, f"report: {name}", lambda window, call=call: call(params(window)))
     yield Query("observe", "alert job: observe", lambda window: observe(store, AlertSettings(), window.end))
+    if ref is None:
+        yield from rootcause_queries(store)
+
+
+def rootcause_queries(store: Store) -> Iterator[Query]:
+    """Where the change sits (report and alert), topics, conversations, a slice's requests and one request's
+    page, as the report, the live page and the alert job call them."""
+    from ragpulse_dashboards.review.request import RequestId, read_request
+    from ragpulse_dashboards.review.request_details import read_request_details
+    from ragpulse_dashboards.rootcause import conversations, figures, slices
+    from ragpulse_dashboards.rootcause.ranking import SliceKey
+
+    service = SERVICES[1]
+    [(trace, span, at, session)] = store.query(
+        "SELECT TraceId, SpanId, toUnixTimestamp64Micro(Timestamp), SessionId"
+        f" FROM {store.table('ragpulse_requests')} WHERE ServiceName = {{s:String}} AND SessionId != ''"
+        " ORDER BY Timestamp DESC LIMIT 1",
+        {"s": service},
+    )
+
+    def where(window: TimeRange) -> object:
+        return figures.collect_rootcause(store, window.start, window.end, None, baseline_days=7)
+
+    def alert_cause(window: TimeRange) -> object:
+        period = slices.Period(window.end - timedelta(hours=1), window.end, 7)
+        return slices.explain_scope(store, slices.Scope(service, VARIANTS[1]), period, direction=1)
+
+    def request_page(window: TimeRange) -> object:
+        view = read_request(store, RequestId(trace, span, int(at)))
+        assert view is not None
+        return read_request_details(store, view)
+
+    yield Query("rootcause", "report: where, topics, conversations", where)
+    yield Query("alert_cause", "alert job: where an alert's change sits (1 h vs 7 d)", alert_cause)
+    yield Query(
+        "conversations",
+        "live page: conversations",
+        lambda window: conversations.conversations(store, window.start, None),
+    )
+    yield Query(
+        "conversation",
+        "live page: one conversation",
+        lambda window: conversations.conversation_turns(store, window.start, service, session),
+    )
+    yield Query(
+        "slice_requests",
+        "live page: a slice's requests",
+        lambda window: conversations.slice_requests(
+            store, window.start, service, SliceKey("cloud.region", "eu")
+        ),
+    )
+    yield Query("request_page", "live page: one request", request_page)
 
 
 # Modules that moved when the parts were split (issue 30): an older module's imports of them, as they are now.
@@ -425,6 +535,8 @@ def _goal(label: str) -> float:
 
 def show(title: str, after: Timings, before: Timings) -> None:
     """Each query's median per window, beside the previous version's and the ratio of the two."""
+    if not after:
+        return
     labels = list(next(iter(after.values()))[1])
     table = Table(title=title)
     table.add_column("query")
@@ -505,6 +617,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--compare", metavar="REF", help="this tree's SQL against REF's on the current schema, same rows"
     )
+    parser.add_argument(
+        "--match", action="append", default=[], help="only the queries whose name holds this text (again: or)"
+    )
     args = parser.parse_args(argv)
 
     panels_by_size: dict[int, tuple[Timings, Timings]] = {}
@@ -536,8 +651,8 @@ def _run_size(
         added = rescore(after)
         console.print(f"the last day re-scored: {added:,} score rows in unmerged parts" if added else "")
         panels = measure_alternating(
-            [*panel_queries(after, None), *rule_queries(after, None)],
-            [*panel_queries(after, args.compare), *rule_queries(after, args.compare)],
+            _chosen([*panel_queries(after, None), *rule_queries(after, None)], args.match),
+            _chosen([*panel_queries(after, args.compare), *rule_queries(after, args.compare)], args.match),
             spans,
             args.runs,
         )
@@ -547,7 +662,10 @@ def _run_size(
             *panels,
         )
         application = measure_alternating(
-            list(application_queries(after)), list(application_queries(after, args.compare)), spans, args.runs
+            _chosen(application_queries(after), args.match),
+            _chosen(application_queries(after, args.compare), args.match),
+            spans,
+            args.runs,
         )
         show(
             f"{requests:,} requests · report and built-in alert job: {args.compare} (before) and this tree,"
@@ -555,19 +673,30 @@ def _run_size(
             *application,
         )
         return panels, application
-    current = [*panel_queries(after, None), *rule_queries(after, None)]
+    current = _chosen([*panel_queries(after, None), *rule_queries(after, None)], args.match)
     baseline = (
         {}
         if before is None
         else measure(
-            [*panel_queries(before, args.baseline), *rule_queries(before, args.baseline)], spans, args.runs
+            _chosen(
+                [*panel_queries(before, args.baseline), *rule_queries(before, args.baseline)], args.match
+            ),
+            spans,
+            args.runs,
         )
     )
     panels = (measure(current, spans, args.runs), baseline)
     show(f"{requests:,} requests · dashboard panels, variables and alert rules", *panels)
-    application: tuple[Timings, Timings] = (measure(list(application_queries(after)), spans, args.runs), {})
+    application: tuple[Timings, Timings] = (
+        measure(_chosen(application_queries(after), args.match), spans, args.runs),
+        {},
+    )
     show(f"{requests:,} requests · report and built-in alert job", *application)
     return panels, application
+
+
+def _chosen(queries: Iterable[Query], texts: list[str]) -> list[Query]:
+    return [query for query in queries if not texts or any(text in query.name for text in texts)]
 
 
 if __name__ == "__main__":

@@ -17,10 +17,12 @@ BENCHMARKS = (
     "bench_formatted_answers",
     "bench_templates",
     "bench_directed_sampling",
+    "bench_kappa_coverage",
     "bench_evaluators",
+    "bench_guard",
 )
 # chDB holds one data path per process: benchmarks with a database of their own run in a process of their own.
-SEPARATE_PROCESS = ("bench_queries", "bench_live", "bench_backfill", "bench_labels_import")
+SEPARATE_PROCESS = ("bench_queries", "bench_live", "bench_backfill", "bench_labels_import", "bench_rootcause")
 
 
 def main() -> int:

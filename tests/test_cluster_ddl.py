@@ -75,6 +75,7 @@ def test_cluster_views_read_and_write_the_local_tables(capsys: pytest.CaptureFix
         "ragpulse_request_verdicts_mv",
         "ragpulse_scoring_outcome_hours_mv",
         "ragpulse_step_latency_digests_mv",
+        "ragpulse_judge_pairs_mv",
     }
     for view in views:
         assert re.search(r"\nTO `ragpulse`\.\w+_local\n", view), view

@@ -1,5 +1,6 @@
-"""Every shell command in README.md is run here, or in the quick-start walk, or checked another way that is
-named with its reason. A command added to the README without a check fails the first test.
+"""Every shell command in README.md and the documentation pages made from it (:data:`PAGES`) is run here, or
+in the quick-start walk, or checked another way that is named with its reason. A command added to them without
+a check fails the first test.
 
 The README's commands run in a shell with the venv's ``bin`` first on PATH (what its ``. .venv/bin/activate``
 does) and without any ``RAGPULSE_*``, ``OTEL_*`` or ``OPENAI_*`` variable of the test run. Where a command
@@ -29,6 +30,18 @@ from ragpulse_scorers.evaluation.shipped import SHIPPED
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
+DOCS = ROOT / "docs"
+PAGES = (
+    README,
+    *(
+        DOCS / f"{page}.md"
+        for page in (
+            "quick-start", "instrumenting", "collector", "scoring", "people", "dashboards", "scale",
+            "performance", "measuring-judges", "configuration",
+        )
+    ),
+)  # fmt: skip
+"""The README and the pages its sections moved to; the other pages' authors check their own commands."""
 VENV_BIN = Path(sys.executable).parent
 SHARED_DATA = ROOT.parent / "shared" / "data"
 START_TIMEOUT_S = 90
@@ -54,6 +67,7 @@ CHECKS: dict[str, Check] = {
     "ragpulse requests": Check(WALKED),
     "ragpulse report": Check(WALKED),
     "make test": Check("make -n test", "the suite itself: running it from inside itself would recurse"),
+    "make docs": Check("make -n docs", "tests/test_docs.py builds the site the same way, strictly"),
     "make test-llm": Check(
         "make -n test-llm", "tens of minutes of a model generating on the CPU; run on its own, see Judging"
     ),
@@ -123,10 +137,14 @@ SUBSTITUTIONS = {
 }
 
 
+def pages_text() -> str:
+    return "\n".join(page.read_text(encoding="utf-8") for page in PAGES)
+
+
 def readme_commands(text: str | None = None) -> list[str]:
-    """Every command of the README's ``sh`` blocks: continuation lines joined, comments dropped."""
+    """Every command of the pages' ``sh`` blocks: continuation lines joined, comments dropped."""
     commands = []
-    for block in re.findall(r"```sh\n(.*?)```", text if text is not None else README.read_text(), re.S):
+    for block in re.findall(r"```sh\n(.*?)```", text if text is not None else pages_text(), re.S):
         for line in re.sub(r"\\\n\s*", "", block).splitlines():
             command = re.sub(r"\s+#.*$", "", line).strip()
             if command and not command.startswith("#"):
@@ -136,8 +154,7 @@ def readme_commands(text: str | None = None) -> list[str]:
 
 def test_every_readme_command_has_a_check() -> None:
     commands = readme_commands()
-    assert len(commands) == len(set(commands) | {". .venv/bin/activate"}) + 1  # activation is shown twice
-    assert sorted(set(commands)) == sorted(CHECKS), "a README command without a check here, or a stale one"
+    assert sorted(set(commands)) == sorted(CHECKS), "a command without a check here, or a stale one"
     assert all(check.reason for check in CHECKS.values() if check.how not in (RUN, WALKED))
 
 
@@ -234,6 +251,12 @@ def test_make_test_runs_the_whole_suite_one_worker_per_core() -> None:
     command = line.split()
     assert ".venv/bin/python" in command[0] and command[1:4] == ["-m", "pytest", "-q"], done.stdout
     assert command[-1] == "tests" and "-n auto" in done.stdout and "-m" not in command[4:], done.stdout
+
+
+def test_make_docs_builds_the_site_strictly() -> None:
+    done = subprocess.run(["make", "-n", "docs"], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert ".venv/bin/mkdocs build --strict --site-dir site" in done.stdout, done.stdout
+    assert "/site/" in (ROOT / ".gitignore").read_text().splitlines()
 
 
 def test_make_test_llm_runs_only_the_local_model_tests() -> None:
@@ -340,7 +363,9 @@ def test_the_assembly_rerun_line_runs_as_typed(tmp_path: Path) -> None:
 
 def test_the_rules_lines_run_as_typed_with_the_readmes_rules(tmp_path: Path) -> None:
     (example,) = [
-        block for block in re.findall(r"```toml\n(.*?)```", README.read_text(), re.S) if "[[rules]]" in block
+        block
+        for block in re.findall(r"```toml\n(.*?)```", (DOCS / "scoring.md").read_text(), re.S)
+        if "[[rules]]" in block
     ]
     # The rules name LLM judges, which need an endpoint: a closed port, never called (nothing to judge).
     endpoint = '[judge]\nbase_url = "http://127.0.0.1:9/v1"\n'
@@ -441,7 +466,7 @@ PLACEHOLDERS = {"i/N": "0/2", "FILE": "report.html", "NAME": "cluster", "http://
 def test_every_ragpulse_command_the_prose_mentions_parses() -> None:
     """The README's inline commands (``ragpulse report [--since 24h] [--html FILE]`` ...) take the options
     they show; placeholders get a value and ``[...]`` is optional syntax."""
-    mentioned = sorted(set(INLINE.findall(README.read_text())))
+    mentioned = sorted(set(INLINE.findall(pages_text())))
     assert len(mentioned) >= 8
     for text in mentioned:
         for placeholder, value in PLACEHOLDERS.items():

@@ -150,8 +150,9 @@ def seed(store: Store, now: datetime) -> Demo:
                 "input.value": f"Are Python lists mutable? ({variant}{index})",
                 "output.value": answer,
                 "ragpulse.context": json.dumps(
-                    [{"id": "doc1", "text": "Lists are mutable sequences.", "rank": 1}]
+                    [{"id": "doc1", "text": "Lists are mutable sequences.", "rank": 1, "source": "tutorial"}]
                 ),
+                "session.id": f"{variant}-{index // 3}",
             }
             total_ms = 0
             for position, step in enumerate(STEPS):

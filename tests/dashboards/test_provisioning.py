@@ -43,11 +43,12 @@ def test_dashboard_provider_loads_the_json_folder() -> None:
     assert provider["options"]["path"] == "/var/lib/grafana/dashboards/ragpulse"
 
 
-def test_three_dashboards_with_unique_uids_and_titles() -> None:
+def test_four_dashboards_with_unique_uids_and_titles() -> None:
     boards = dashboards()
     assert sorted(board["uid"] for board in boards) == [
         "ragpulse-overview",
         "ragpulse-requests",
+        "ragpulse-root-cause",
         "ragpulse-variants",
     ]
     assert len({board["title"] for board in boards}) == len(boards)

@@ -14,6 +14,7 @@ from ragpulse_example.__main__ import main
 from ragpulse_example.backends import OpenAIBackend, StandinBackend, default_backend
 from ragpulse_example.bm25 import default_index, tokenize
 from ragpulse_example.labels import DEGRADED_RETRIEVAL_ATTRIBUTE, PLANTED_ATTRIBUTE
+from ragpulse_example.questions import load_questions
 from ragpulse_example.service import RagFusionService, variant_named
 from ragpulse_example.standins import STANDIN_MODEL, split_passage
 from ragpulse_example.traffic import Drift, plan_traffic, run_traffic
@@ -41,6 +42,18 @@ def test_fusion_variant_traces_every_step_and_five_chunks_of_context(exporter: I
     generate = next(s for s in exporter.get_finished_spans() if s.name == "generate")
     assert STANDIN_MODEL in (generate.attributes or {}).values()
     assert PLANTED_ATTRIBUTE not in root and DEGRADED_RETRIEVAL_ATTRIBUTE not in root
+
+
+@pytest.mark.parametrize("variant", ["A", "B"])
+def test_no_request_gives_the_generator_one_text_twice(exporter: InMemorySpanExporter, variant: str) -> None:
+    """The reference docs repeat topics word for word (``specialnames`` holds ``attribute-access``): fused
+    rankings once put both copies in B's five chunks."""
+    service = RagFusionService(variant_named(variant), StandinBackend(), default_index())
+    for question in [*(q.text for q in load_questions()), "How is __getattr__ called for attribute access?"]:
+        service.ask(question)
+    for root in _roots(exporter):
+        texts = [chunk["text"] for chunk in json.loads(str(root["ragpulse.context"]))]
+        assert len(texts) == len(set(texts)), root["input.value"]
 
 
 def test_plain_variant_retrieves_once_without_fusion(exporter: InMemorySpanExporter) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from ragpulse import Chunk, ChunkError, FusedChunk, to_chunk
-from ragpulse.chunks import text_id
+from ragpulse.chunks import ranking_entries, text_id
 
 
 @dataclass
@@ -151,3 +152,34 @@ def test_a_text_reads_the_same_in_every_shape(text: str, score: float | None) ->
     shapes = [{"text": text, "score": score}, {"content": text, "score": score}, (text, score)]
     chunks = [to_chunk(shape, 0) for shape in shapes]
     assert all(chunk == Chunk(id=text_id(text), text=text, score=score) for chunk in chunks)
+
+
+_CHUNK_VALUES = st.one_of(
+    st.none(),
+    st.text(max_size=8),
+    st.floats(),
+    st.integers(),
+    st.booleans(),
+    st.dictionaries(st.text(max_size=3), st.text(max_size=3), max_size=2),
+)
+
+
+@given(
+    st.dictionaries(
+        st.sampled_from(["id", "text", "content", "score", "metadata", "source"]), _CHUNK_VALUES, max_size=6
+    )
+)
+def test_a_rankings_id_and_score_are_the_chunks_or_both_refuse(data: dict[str, Any]) -> None:
+    refusals: list[BaseException | None] = []
+    entries = ranking_entries(["first", data], lambda: refusals.append(sys.exc_info()[1]))
+    assert entries[0] == (1, text_id("first"), None)
+    try:
+        chunk = to_chunk(data, 1)
+    except ChunkError as refused:
+        assert len(entries) == 1
+        assert [str(error) for error in refusals] == [str(refused)]
+        return
+    assert not refusals
+    ((rank, chunk_id, score),) = entries[1:]
+    assert (rank, chunk_id) == (2, chunk.id)
+    assert score == chunk.score or (score is None and chunk.score is None)

@@ -86,6 +86,33 @@ def test_a_chunk_that_cannot_be_read_is_counted_and_left_out(spans: Spans) -> No
     assert semconv.retrieval_document(2, "id") not in span
 
 
+def test_a_chunk_left_out_keeps_the_ranks_of_those_after_it(spans: Spans) -> None:
+    @ragpulse.retrieve
+    def search(query: str) -> list[object]:
+        return [{"id": "a", "text": "t", "score": 0.9}, object(), {"id": "c", "text": "t", "score": 0.5}]
+
+    @ragpulse.fuse
+    def fuse(rankings: list[list[object]]) -> list[object]:
+        return [{"id": "c", "text": "t", "score": 0.7}, None, {"id": "a", "text": "t", "score": 0.6}]
+
+    @ragpulse.rag
+    def answer(question: str) -> str:
+        fuse([search(question)])
+        return "done"
+
+    answer("q")
+    retrievals = json.loads(str(attrs(spans.one("rag answer"))[semconv.RETRIEVALS]))
+    assert [(d["id"], d["rank"]) for d in retrievals[0]["documents"]] == [("a", 1), ("c", 3)]
+    fused = attrs(spans.one("fuse"))
+    assert json.loads(str(fused[semconv.FUSION_INPUT_RANKINGS])) == [
+        [{"id": "a", "score": 0.9}, {"id": "c", "score": 0.5}]
+    ]
+    assert json.loads(str(fused[semconv.FUSION_OUTPUT_RANKING])) == [
+        {"id": "c", "score": 0.7},
+        {"id": "a", "score": 0.6},
+    ]
+
+
 def test_a_failing_redact_hook_withholds_the_text_and_the_app_goes_on(spans: Spans) -> None:
     def broken(text: str) -> str:
         raise RuntimeError("hook bug")

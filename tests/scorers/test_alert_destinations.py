@@ -104,6 +104,7 @@ def test_slack_gets_valid_block_kit_messages_on_fire_and_resolve(
         field["text"].split("\n")[0]: field["text"].split("\n")[1] for field in firing["blocks"][1]["fields"]
     }
     assert fields["*Service*"] == "svc" and fields["*Variant*"] == "B" and fields["*Threshold*"] == "20.0%"
+    assert fields["*Scorer*"] == "lexical"  # the judge whose verdicts the rate counted
     context = " ".join(element["text"] for element in firing["blocks"][2]["elements"])
     assert fired.alert_id in context and "<http://ragpulse.internal:4319/?service=svc|" in context
     assert fired.notify_error == "" and resolved.notify_error == ""
@@ -136,6 +137,7 @@ def test_pagerduty_trigger_then_resolve_share_the_dedup_key(store: Store, receiv
     assert (
         event["custom_details"]["value"] == pytest.approx(0.45) and event["custom_details"]["samples"] == 200
     )
+    assert event["custom_details"]["scorer"] == event["component"] == "lexical"
     assert trigger["links"] == [
         {"href": "https://ragpulse.example.com/live?service=svc", "text": "ragpulse: service svc"}
     ]
@@ -167,6 +169,7 @@ def test_generic_webhook_follows_its_shipped_schema(store: Store, receivers: lis
     )
     assert (firing["state"], cleared["state"]) == ("firing", "resolved")
     assert firing["rule"] == "hallucination_rate" and firing["threshold"] == pytest.approx(0.2)
+    assert firing["scorer"] == cleared["scorer"] == "lexical"  # was "": the key names no scorer
     assert firing["value"] == pytest.approx(0.45) and firing["resolved_at"] is None
     assert datetime.fromisoformat(cleared["resolved_at"]) == resolved.resolved_at
     assert all(headers["Authorization"] == "Bearer hdr-secret-token" for headers in hook.headers)
@@ -519,12 +522,12 @@ def test_no_destination_sends_nothing_and_records_nothing(
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_readme_example_configures_all_three_kinds(
+def test_the_documented_example_configures_all_three_kinds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("RAGPULSE_CONFIG", raising=False)
-    readme = (ROOT / "README.md").read_text()
-    section = readme[readme.index("### Alert destinations") :]
+    page = (ROOT / "docs" / "dashboards.md").read_text()
+    section = page[page.index("## Alert destinations") :]
     block = section[
         section.index("```toml\n") + len("```toml\n") : section.index("\n```", section.index("```toml"))
     ]

@@ -1,7 +1,8 @@
 """What the report and the live page say about alerts is what happened (issue 27, item 3): a rate above the
 threshold without an alert says whether the check has not run yet (and when it will), saw too few samples in
 its window, or an interval that reaches the threshold; headings count what happened; and nothing resolves
-against an empty baseline."""
+against an empty baseline: a support drop whose window has no history before it is judged against the
+baseline it fired on (issue 42)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,15 @@ import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
+from ragpulse_core.cli import main
 from ragpulse_core.store import Store
 from ragpulse_dashboards.alerts import AlertRecord, evaluate_alerts, load_alerts, rules
 from ragpulse_dashboards.commands.alerts import listing
 from ragpulse_dashboards.report import render_html, render_terminal
 from ragpulse_dashboards.report.collect import collect_alerting_report
 from ragpulse_dashboards.settings import AlertSettings
+from ragpulse_demo.alert_window import AlertWindow
 from report_data import SCORE_COLUMNS, SPAN_COLUMNS, request_spans, score_rows
 from rich.console import Console
 
@@ -108,24 +112,82 @@ def test_headings_count_what_happened(store: Store) -> None:
     assert "Alerts (1 resolved in this window)" in _said(store)
 
 
-def test_nothing_resolves_against_an_empty_baseline(store: Store) -> None:
-    """A demo's support-drop alert, then a restart whose baseline window holds nothing: it stays firing."""
-    now = datetime.now(UTC).replace(microsecond=0)
-    only_drop = AlertSettings(hallucination_threshold=0.9, min_samples=30)
+ONLY_DROP = AlertSettings(hallucination_threshold=0.9, min_samples=30)
+
+
+def _dropped_then_history_gone(store: Store, now: datetime) -> AlertRecord:
+    """A support drop fired against two days of history; then the history is gone (as for the demo's alert
+    under serve: its baseline was the run's first part, serve's window holds the whole run)."""
     _scores(store, hallucinated=25, total=500, at=now - timedelta(days=2))
     _scores(store, hallucinated=30, total=200, at=now - timedelta(minutes=10))
-    assert [alert.key.rule for alert in evaluate_alerts(store, only_drop, now=now).fired] == [
-        rules.SUPPORT_DROP
-    ]
-
+    (fired,) = evaluate_alerts(store, ONLY_DROP, now=now).fired
+    assert fired.key.rule == rules.SUPPORT_DROP and fired.baseline is not None
     for judged in ("ragpulse_scores", "ragpulse_request_verdicts"):  # the verdicts the rules read
         store.command(f"TRUNCATE TABLE {store.table(judged)}")
+    return fired
+
+
+def test_a_drop_without_a_baseline_of_its_own_resolves_against_the_one_it_fired_on(store: Store) -> None:
+    """It stayed firing for ever, "baseline too small (n=0)", "threshold 0.0%"."""
+    now = datetime.now(UTC).replace(microsecond=0)
+    fired = _dropped_then_history_gone(store, now)
     _scores(store, hallucinated=10, total=200, at=now + timedelta(minutes=50))
-    later = evaluate_alerts(store, only_drop, now=now + timedelta(minutes=55))
-    assert later.resolved == []
-    (kept,) = load_alerts(store)
-    assert kept.state == "firing" and "baseline too small to judge (n=0, fewer than 30)" in kept.summary
-    assert "baseline lower bound" in " ".join(_listing(kept).split())
-    assert not [
-        alert for alert in load_alerts(store) if "n=0)" in alert.summary and alert.state == "resolved"
-    ]
+    (resolved,) = evaluate_alerts(store, ONLY_DROP, now=now + timedelta(minutes=55)).resolved
+    assert resolved.alert_id == fired.alert_id and resolved.threshold == fired.threshold > 0.9
+    assert "support rate 95.0% (95% CI" in resolved.summary and "n=200) since it fired" in resolved.summary
+    assert "against the baseline it fired on, 95.0% (lower bound" in resolved.summary
+    assert resolved.scorer == "lexical"
+
+
+def test_it_stays_firing_while_the_traffic_since_it_fired_is_still_low(store: Store) -> None:
+    now = datetime.now(UTC).replace(microsecond=0)
+    fired = _dropped_then_history_gone(store, now)
+    assert evaluate_alerts(store, ONLY_DROP, now=now + timedelta(minutes=5)).resolved == []
+    _scores(store, hallucinated=40, total=200, at=now + timedelta(minutes=50))
+    assert evaluate_alerts(store, ONLY_DROP, now=now + timedelta(minutes=55)).resolved == []
+    (kept,) = [alert for alert in load_alerts(store) if alert.key.rule == rules.SUPPORT_DROP]
+    assert kept.state == "firing" and kept.threshold == fired.threshold
+    assert "support rate 80.0%" in kept.summary and "since it fired" in kept.summary
+    assert "threshold 0.0%" not in _said(store) and "lower bound 0.000" not in _listing(kept)
+
+
+def test_alerts_counts_the_resolved_ones_it_does_not_list(
+    store: Store, chdb_dsn: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`ragpulse alerts` said "0 resolved" when one had resolved: it listed only the firing ones and counted
+    what it listed."""
+    now = datetime.now(UTC).replace(microsecond=0)
+    _dropped_then_history_gone(store, now)
+    _scores(store, hallucinated=10, total=200, at=now + timedelta(minutes=50))
+    assert evaluate_alerts(store, ONLY_DROP, now=now + timedelta(minutes=55)).resolved
+    assert main(["alerts", "--dsn", chdb_dsn]) == 0
+    assert "no alerts firing; 1 resolved (--all lists them)" in capsys.readouterr().out
+
+    _scores(store, hallucinated=150, total=200, at=now + timedelta(minutes=56))
+    assert evaluate_alerts(store, ALERTS, now=now + timedelta(minutes=57)).fired
+    assert main(["alerts", "--dsn", chdb_dsn]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert "1 firing, 1 resolved; --all lists the resolved" in said and "lexical" in said
+    assert main(["alerts", "--all", "--dsn", chdb_dsn]) == 0
+    assert "1 firing, 1 resolved (times UTC)" in " ".join(capsys.readouterr().out.split())
+
+
+def test_the_demos_support_drop_resolves_under_serve_once_traffic_recovers(store: Store) -> None:
+    """The demo fires against its run's first part; serve then reads the whole run inside its hour, where no
+    history precedes it: the drop is judged against the demo's baseline on the traffic since, and the
+    quick start's clean requests resolve it."""
+    started = datetime.now(UTC).replace(microsecond=0) - timedelta(minutes=3)
+    _scores(store, hallucinated=3, total=60, at=started + timedelta(seconds=10))
+    split = started + timedelta(seconds=30)
+    _scores(store, hallucinated=30, total=60, at=split + timedelta(seconds=10))
+    evaluated = started + timedelta(minutes=1)
+    demo = AlertWindow(started, evaluated, split).settings(AlertSettings(min_samples=25))
+    fired_now = evaluate_alerts(store, demo, now=evaluated).fired
+    (fired,) = [alert for alert in fired_now if alert.key.rule == rules.SUPPORT_DROP]
+
+    serve = AlertSettings()
+    assert evaluate_alerts(store, serve, now=evaluated + timedelta(seconds=30)).resolved == []
+    _scores(store, hallucinated=0, total=10, at=evaluated + timedelta(minutes=1))
+    resolved = evaluate_alerts(store, serve, now=evaluated + timedelta(minutes=2)).resolved
+    assert [alert.alert_id for alert in resolved] == [fired.alert_id]
+    assert "n=10) since it fired" in resolved[0].summary and "threshold 0.0%" not in _said(store)

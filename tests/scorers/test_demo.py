@@ -6,9 +6,15 @@ import os
 import re
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from browser_testing import Chromium
+from PIL import Image
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ("report.png", "live.png", "review.png", "request.png")
 
 
 def _run_demo(tmp_path: Path, html: Path, *flags: str) -> str:
@@ -43,10 +49,26 @@ def _run_demo(tmp_path: Path, html: Path, *flags: str) -> str:
     return result.stdout
 
 
-@pytest.mark.slow
-def test_default_demo_tells_the_story_b_got_worse_and_the_alert_fires_for_b_only(tmp_path: Path) -> None:
+@dataclass(frozen=True)
+class DemoRun:
+    state: Path
+    html: Path
+    out: str
+
+
+@pytest.fixture(scope="module")
+def default_demo(tmp_path_factory: pytest.TempPathFactory) -> DemoRun:
+    """One default ``ragpulse demo``, shared by its story test and the screenshots made from its data."""
+    tmp_path = tmp_path_factory.mktemp("default-demo")
     html = tmp_path / "report.html"
-    out = _run_demo(tmp_path, html)
+    return DemoRun(tmp_path / "state", html, _run_demo(tmp_path, html))
+
+
+@pytest.mark.slow
+def test_default_demo_tells_the_story_b_got_worse_and_the_alert_fires_for_b_only(
+    default_demo: DemoRun,
+) -> None:
+    html, out = default_demo.html, default_demo.out
     lead, _, rest = out.partition("ragpulse report ·")
     # The lead comes first: B − A with an interval above 0, B's alerts (with value and interval), A quiet.
     verdict = re.search(
@@ -153,3 +175,26 @@ def test_the_demos_time_charts_have_a_bucket_a_second_over_the_traffic(tmp_path:
     # drift point, not two or three bars.
     for variant in ("A", "B"):
         assert len(re.findall(rf"<title>variant {variant}: ", chart)) >= 8
+
+
+@pytest.mark.slow
+def test_the_docs_screenshots_are_made_from_the_demos_data(
+    default_demo: DemoRun, chromium: Chromium, tmp_path: Path
+) -> None:
+    """scripts/screenshots.py on the default demo's data: the report, and under `ragpulse serve` the live
+    page, the review queue and a request's page. The script fails on a page that errors or lacks what it
+    shows, and on a blank screenshot; here each PNG must exist, be the viewport's width and hold a picture."""
+    out = tmp_path / "img"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "screenshots.py"), "--out", str(out), "--demo",
+         str(default_demo.state), "--report", str(default_demo.html), "--chromium", chromium.binary],
+        capture_output=True, text=True, timeout=300, cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert sorted(path.name for path in out.iterdir()) == sorted(SHOTS)
+    for name in SHOTS:
+        with Image.open(out / name) as image:
+            assert image.format == "PNG" and image.width == 1280 and image.height >= 800, name
+            colours = image.convert("RGB").getcolors(maxcolors=1 << 24) or []
+            assert len(colours) > 16, f"{name}: {len(colours)} colours, not a rendered page"
+    assert {path.name for path in (ROOT / "docs" / "img").glob("*.png")} >= set(SHOTS)

@@ -51,6 +51,19 @@ def test_a_catastrophic_pattern_answers_at_once_on_re2() -> None:
     assert verdict(evil.score(request("a" * 50_000 + "!")))[0] == 0.0
 
 
+def test_a_pattern_re2_would_run_slowly_is_refused_and_a_huge_answer_fails_its_request() -> None:
+    """RE2 falls back to a slow engine on a large count over a class: 465 µs a character, minutes a request"""
+    with pytest.raises(ValueError, match=r"a repetition counts to at most 100 \(this one: 1000\)"):
+        build("regex", {"pattern": r"(?i)(?:\w+\s*){1,1000}Z"})
+    cites = build("regex", {"pattern": r"\[\d+\]"})
+    with pytest.raises(EvaluatorFailed, match=r"the answer is 1,048,577 characters; .* at most 1,048,576"):
+        cites.score(request("x" * (1 << 20) + "y"))
+    # 150 contains tests read a 50 MB answer in 81 s, each lowering the whole answer's case again.
+    tree = build("heuristic", {"rule": {"any": [{"contains": {"text": f"z{i}"}} for i in range(150)]}})
+    with pytest.raises(EvaluatorFailed, match=r"the answer is 1,048,577 characters; a heuristic evaluator"):
+        tree.score(request("x" * (1 << 20) + "y"))
+
+
 def test_regex_reads_span_attributes_and_skips_a_request_without_them() -> None:
     route = build("regex", {"pattern": "^/v2/", "field": "span.http.route"})
     assert route.attributes == (("http.route",), ())
@@ -160,6 +173,14 @@ def team_module(tmp_path: Path) -> Path:
 
         def nothing(request):
             return None
+
+        def forks(request):
+            if os.fork() == 0:
+                time.sleep(0.3)  # the copy finishes the call after the worker has answered it
+            return len(request.answer)
+
+        def huge(request):
+            return {"length": 10 ** 400}
     """)
     )
     return tmp_path
@@ -199,6 +220,7 @@ def test_a_python_function_scores_and_what_it_prints_is_only_shown(team_module: 
         ("hogs", {"max_memory_mb": 256}, r"MemoryError"),
         ("not_a_number", {}, r"politeness = 'nan' is not a finite number"),
         ("odd", {}, r"returned object, which is not a number, a bool or a dict of them"),
+        ("huge", {}, r"length = 1000.* is not a finite number"),
         ("missing", {}, r"cannot load team_checks:missing: AttributeError"),
     ],
 )
@@ -228,3 +250,14 @@ def test_a_python_function_with_nothing_to_judge_skips_and_recovers_after_a_hang
                 flaky.score(request())
     finally:
         flaky.close()
+
+
+def test_a_function_that_forks_answers_each_call_once(team_module: Path) -> None:
+    """The forked copy used to answer too: its answer to one call was read as the next call's."""
+    forks = python_check(team_module, "forks")
+    try:
+        for answer in ("a" * 10, "b" * 20, "c" * 30):
+            assert [(s.metric, s.value) for s in forks.score(request(answer))] == [("score", len(answer))]
+            time.sleep(0.5)
+    finally:
+        forks.close()

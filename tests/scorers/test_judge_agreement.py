@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from ragpulse_core.store import Store
 from ragpulse_dashboards.report import collect_report, render_html, render_terminal
 from ragpulse_dashboards.report.agreement import JudgeAgreement
+from ragpulse_scorers.labels.agreement import figure_text
 from report_data import SCORE_COLUMNS, SPAN_COLUMNS, request_spans, score_rows
 from rich.console import Console
 
@@ -36,18 +37,20 @@ def test_balanced_accuracy_and_kappa_match_a_hand_computation() -> None:
 
 
 def test_no_figure_is_made_up_from_too_little() -> None:
-    assert agreement(0, 0, 0, 10).balanced_accuracy is None  # the reference never said hallucinated
-    assert agreement(0, 0, 0, 10).kappa is None  # one verdict throughout: chance agreement is total
-    assert agreement(0, 0, 0, 0).kappa is None
+    one_class = agreement(0, 0, 0, 10)  # the reference never said hallucinated
+    for figure in (one_class.balanced_accuracy, one_class.kappa, agreement(0, 0, 0, 0).kappa):
+        assert figure.value is None
+        assert figure_text(figure) == "undefined (needs both verdicts from the reference)"
 
 
 @given(*(st.integers(0, 500) for _ in range(4)))
 def test_figures_stay_in_their_ranges(a: int, b: int, c: int, d: int) -> None:
     row = agreement(a, b, c, d)
-    for interval, floor in ((row.balanced_accuracy, 0.0), (row.kappa, -1.0)):
-        if interval is not None:
-            assert floor <= interval.low <= interval.value + 1e-12 and interval.value <= interval.high + 1e-12
-            assert interval.high <= 1.0
+    for figure, floor in ((row.balanced_accuracy, 0.0), (row.kappa, -1.0)):
+        if figure.value is not None:
+            assert figure.low is not None and figure.high is not None
+            assert floor <= figure.low <= figure.value + 1e-12 and figure.value <= figure.high + 1e-12
+            assert figure.high <= 1.0 and figure.high > figure.low
 
 
 def fill(store: Store) -> None:

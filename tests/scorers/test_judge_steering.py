@@ -11,10 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from judge_testing import FakeOpenAI, completion, judge_settings
+from ragpulse_scorers.evaluators.config import LlmEvaluator
+from ragpulse_scorers.evaluators.scorers import LlmScorer
 from ragpulse_scorers.judges.correctness import CorrectnessScorer
 from ragpulse_scorers.judges.support import SupportJudgment, SupportScorer
 from ragpulse_scorers.llm.client import JudgeClient
-from ragpulse_scorers.llm.errors import JudgeOutputInvalid, SteeringInData
+from ragpulse_scorers.llm.errors import JudgeOutputInvalid, PromptTooLarge, SteeringInData
 from ragpulse_scorers.llm.prompting import fence, output_field_names, steering_in
 from ragpulse_scorers.models import ContextChunk, RagRequest
 from ragpulse_scorers.scorer import NotApplicable
@@ -182,3 +184,17 @@ def test_reasoning_that_quotes_a_short_span_is_accepted() -> None:
     server = FakeOpenAI(completion(quoting))
     scores = SupportScorer(client(server)).score(request())
     assert scores[0].value == 1.0 and len(server.requests) == 1
+
+
+def test_a_prompt_over_its_size_limit_is_not_sent_and_its_request_is_skipped() -> None:
+    """A sender's 8 MB answer was read for steering text for 29 s, then sent to be paid for."""
+    server = FakeOpenAI(completion(FAKE_VERDICT))
+    huge = request(answer="The X200 warranty lasts 2 years. " * 250_000)
+    with pytest.raises(PromptTooLarge, match=r"the prompt is [\d,]+ characters, over judge.max_prompt_chars"):
+        SupportScorer(client(server)).score(huge)
+    definition = LlmEvaluator.model_validate(
+        {"system": "Judge relevance.", "user": "{question}\n{answer}", "output": "score", "range": [1, 5]}
+    )
+    with pytest.raises(NotApplicable, match=r"over judge.max_prompt_chars \(400,000\)"):
+        LlmScorer("relevance", definition, client(server)).score(huge)
+    assert server.requests == []

@@ -60,6 +60,32 @@ def test_label_refuses_an_unknown_or_reused_trace_id(
     assert [label.request_time for label in read_labels(store)] == [now - timedelta(hours=2)]
 
 
+def test_the_sixteen_characters_requests_prints_name_the_request(
+    store: Store, chdb_dsn: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    request = add_request(store, uuid.uuid4().hex, datetime.now(UTC))
+    shown = request.trace_id[:16].upper()
+    assert main(["label", shown, "grounded", "--dsn", chdb_dsn, "--author", "ann"]) == 0
+    assert f"labelled {request.trace_id}" in capsys.readouterr().out
+    assert [label.trace_id for label in read_labels(store)] == [request.trace_id]
+
+
+def test_a_prefix_several_traces_share_lists_them_and_a_short_one_asks_for_more(
+    store: Store, chdb_dsn: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    now = datetime.now(UTC)
+    shared = uuid.uuid4().hex[:12]
+    first, second = (add_request(store, shared + uuid.uuid4().hex[:20], now) for _ in range(2))
+    assert main(["label", shared[:10], "grounded", "--dsn", chdb_dsn]) == 1
+    said = " ".join(capsys.readouterr().out.split())
+    assert f"trace id prefix {shared[:10]} names 2 traces" in said
+    assert first.trace_id in said and second.trace_id in said and "(shop, " in said
+    assert main(["label", shared[:7], "grounded", "--dsn", chdb_dsn]) == 1
+    assert "at least 8 characters" in capsys.readouterr().out
+    assert main(["label", first.trace_id[:20], "grounded", "--dsn", chdb_dsn]) == 0
+    assert [label.trace_id for label in read_labels(store)] == [first.trace_id]
+
+
 def test_import_keeps_good_lines_and_reports_bad_ones_by_number(
     store: Store, chdb_dsn: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -87,6 +113,29 @@ def test_import_keeps_good_lines_and_reports_bad_ones_by_number(
     stored = {label.trace_id: label for label in read_labels(store, source="import")}
     assert stored[first.trace_id].sentences == (1,) and stored[first.trace_id].author == "bo"
     assert stored[second.trace_id].author == "team" and stored[second.trace_id].score == 0.75
+
+
+def test_import_takes_a_prefix_as_label_does(
+    store: Store, chdb_dsn: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    now = datetime.now(UTC)
+    alone = add_request(store, uuid.uuid4().hex, now)
+    shared = "cafe0123" + uuid.uuid4().hex[8:]
+    add_request(store, shared, now)
+    add_request(store, shared[:12] + uuid.uuid4().hex[12:], now)
+    lines = [
+        json.dumps({"trace_id": alone.trace_id[:16].upper(), "label": "hallucinated"}),
+        json.dumps({"trace_id": shared[:10], "label": "grounded"}),
+        json.dumps({"trace_id": alone.trace_id[:5], "label": "grounded"}),
+    ]
+    path = tmp_path / "labels.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    assert main(["labels", "import", str(path), "--dsn", chdb_dsn]) == 1
+    out = " ".join(capsys.readouterr().out.split())
+    assert f"labels.jsonl:2: trace id prefix {shared[:10]} names 2 traces" in out and shared in out
+    assert "labels.jsonl:3: no stored request has trace id" in out and "at least 8 characters" in out
+    assert "imported 1 labels from 3 lines; 2 lines refused" in out
+    assert [label.trace_id for label in read_labels(store, source="import")] == [alone.trace_id]
 
 
 @given(st.text())

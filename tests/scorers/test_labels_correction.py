@@ -20,6 +20,7 @@ from ragpulse_scorers.labels.correction import (
     choose_error_rates,
     corrected_rate,
 )
+from ragpulse_scorers.stats import WeightedCount
 
 RUNS = 1000
 
@@ -47,7 +48,7 @@ def test_interval_covers_the_true_rate_in_95_percent_of_runs(
     covered = naive_covered = 0
     for _ in range(RUNS):
         flagged, rates = simulate(rng, true_rate, sens, spec, judged, labelled)
-        result = corrected_rate(flagged, judged, rates)
+        result = corrected_rate(WeightedCount.unweighted(flagged, judged), rates)
         assert isinstance(result, CorrectedRate)
         covered += result.low <= true_rate <= result.high
         # The same estimate with the raw rate's uncertainty only, as if Se and Sp were known exactly.
@@ -70,7 +71,7 @@ def test_exact_error_rates_recover_the_true_rate(true_rate: float, sens: float, 
     raw = true_rate * sens + (1 - true_rate) * (1 - spec)
     caught, cleared = round(sens * scale), round(spec * scale)
     rates = ErrorRates(Confusion(caught, scale - caught, scale - cleared, cleared), "reviewer labels")
-    result = corrected_rate(round(raw * scale), scale, rates)
+    result = corrected_rate(WeightedCount.unweighted(round(raw * scale), scale), rates)
     assert isinstance(result, CorrectedRate)
     assert result.estimate == pytest.approx(true_rate, abs=1e-4)
     assert result.low <= result.estimate <= result.high
@@ -85,7 +86,7 @@ def test_corrected_rate_is_a_rate_or_says_why_not(
     flagged: int, extra: int, counts: tuple[int, int, int, int]
 ) -> None:
     rates = ErrorRates(Confusion(*counts), "reviewer labels")
-    result = corrected_rate(flagged, flagged + extra, rates)
+    result = corrected_rate(WeightedCount.unweighted(flagged, flagged + extra), rates)
     if isinstance(result, NotCorrected):
         assert result.reason
         confusion = rates.confusion
@@ -101,7 +102,7 @@ def test_corrected_rate_is_a_rate_or_says_why_not(
 
 def test_a_judge_no_better_than_chance_gets_no_corrected_rate() -> None:
     rates = ErrorRates(Confusion(10, 10, 10, 10), "reviewer labels")
-    result = corrected_rate(30, 100, rates)
+    result = corrected_rate(WeightedCount.unweighted(30, 100), rates)
     assert isinstance(result, NotCorrected) and result.reason.startswith("undefined")
 
 

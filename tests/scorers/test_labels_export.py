@@ -113,8 +113,9 @@ def test_export_then_eval_reproduces_the_reported_balanced_accuracy(
     assert "corrected for the judge" in console.export_text()
 
     assert main(["export", "--labelled", "--dsn", chdb_dsn, "--since", "1h"]) == 0
-    exported = capsys.readouterr().out
+    exported, said = capsys.readouterr()
     assert len(exported.splitlines()) == 24
+    assert "exported 24 labelled requests; 4 more that the review queue picked" in " ".join(said.split())
     data = tmp_path / "set.jsonl"
     data.write_text(exported)
     assert main(["eval", "support", "--data", str(data), "--judge", "lexical", "--json"]) == 0

@@ -178,6 +178,10 @@ def test_the_read_api_takes_the_token_and_checks_its_parameters(store: Store) ->
             "/api/v1/requests?width=5",
             "/api/v1/report?html=yes",
             "/api/v1/report?color=neon",
+            # These answered 500 (an OverflowError, a ValueError raised while the view was read).
+            "/api/v1/requests?since=" + "9" * 400 + "d",
+            "/api/v1/evaluator-requests?reads=%7Bnot-json",
+            "/api/v1/rules-preview?rule=nope",
         ):
             refused = fetch(page.url, wrong, headers=bearer)
             assert refused.status == 400 and json.loads(refused.body)["error"], wrong

@@ -18,8 +18,9 @@ from ragpulse_dashboards.alerts.state import FIRING, RESOLVED, save
 from ragpulse_dashboards.report import collect_report, render_html, render_terminal
 from ragpulse_dashboards.report.collect import parse_since
 from ragpulse_dashboards.report.format import judgement, verdict
-from ragpulse_dashboards.report.model import Difference
+from ragpulse_dashboards.report.model import Difference, ReportData
 from ragpulse_dashboards.report.svg import nice_ticks
+from ragpulse_scorers.settings import PriceSettings
 from ragpulse_scorers.stats import wilson_interval
 from report_data import SCORE_COLUMNS, SPAN_COLUMNS, insert_request, insert_scores, request_spans, score_rows
 from rich.console import Console
@@ -355,3 +356,27 @@ def test_rate_verdicts_read_plainly(estimate: float, low: float, high: float, sa
     difference = Difference("lexical", "hallucination", "A", "B", estimate, low, high, 40, 40, is_rate=True)
     assert verdict(difference) == said
     assert judgement(difference) == ("same" if low < 0 < high else "worse" if estimate > 0 else "better")
+
+
+def test_spend_says_price_unknown_for_a_model_without_a_price_never_zero_dollars(store: Store) -> None:
+    """A local model's calls cost $0 in the accounts; the report said "$0.0000" for them."""
+    for index, scorer in enumerate(("support", "lexical")):
+        traced, spans = request_spans(index, variant="A")
+        store.insert("otel_traces", spans, SPAN_COLUMNS)
+        rows = score_rows(traced, scorer=scorer, hallucinated=False, support=1.0)
+        for row in rows:
+            row[-6:-3] = ["qwen2.5-1.5b-instruct", 900, 120] if scorer == "support" else ["", 0, 0]
+        store.insert("ragpulse_scores", rows, SCORE_COLUMNS)
+    unknown = collect_report(store, HOUR_AGO)
+    said = " ".join(_render(unknown).split())
+    assert "price unknown (qwen2.5-1.5b-instruct)" in said and "$0.0000" not in said
+    assert re.search(r"lexical │ 1 │ 0 │ 0 │ free", said)
+    priced = collect_report(store, HOUR_AGO, prices={"qwen2.5-1.5b-instruct": PriceSettings()})
+    assert "price unknown" not in _render(priced) and "$0.0000" in _render(priced)
+    assert "price unknown (qwen2.5-1.5b-instruct)" in render_html(unknown)
+
+
+def _render(data: ReportData) -> str:
+    buffer = io.StringIO()
+    render_terminal(data, Console(file=buffer, width=200, color_system=None))
+    return buffer.getvalue()

@@ -76,6 +76,26 @@ def test_each_service_is_compared_with_its_own_baseline(store: Store) -> None:
     assert "Services (each against its own baseline)" not in render_html(one)
 
 
+def test_a_service_the_leading_judge_never_saw_shows_its_own_judges_rate_not_scored_yet(store: Store) -> None:
+    """search is judged by support and lexical; no rule sends support to billing, where lexical scored both
+    requests: the services column of support's rates said "not scored yet" for it. ops has requests no judge
+    has reached yet."""
+    for index in range(4):
+        traced, spans = request_spans(index, variant="A", service="search")
+        store.insert("otel_traces", spans, SPAN_COLUMNS)
+        for scorer in ("support", "lexical"):
+            rows = score_rows(traced, scorer=scorer, hallucinated=index < 2, support=0.5, service="search")
+            store.insert("ragpulse_scores", rows, SCORE_COLUMNS)
+    fill(store, "billing", "A", 2, 1, first=100)
+    store.insert("otel_traces", request_spans(200, variant="A", service="ops")[1], SPAN_COLUMNS)
+    data = collect_report(store, HOUR_AGO)
+    assert data.primary_scorer == "support"
+    text = visible_text(render_html(data))
+    assert re.search(r"billing 2 0 2 A 50\.0% \[[\d.]+%, [\d.]+%\] judged by lexical", text), text
+    assert re.search(r"search 4 0 4 A 50\.0% \[", text) and re.search(r"ops 1 0 0 not scored yet", text), text
+    assert text.count("not scored yet") == 1
+
+
 def test_requests_without_a_variant_are_labelled_and_compared_against_a_labelled_baseline(
     store: Store,
 ) -> None:

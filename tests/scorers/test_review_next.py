@@ -37,10 +37,25 @@ def test_the_next_request_is_printed_with_how_to_label_it(store: Store) -> None:
     assert f"label it: ragpulse label {judged.id.trace_id} hallucinated|grounded" in text
 
 
-def test_an_empty_queue_says_so(store: Store) -> None:
-    judged_request(store, 1, lexical_bad=True, support=0.2, service="zoo")
-    found, text = _printed(store, service="museum")
+def test_an_empty_queue_says_so(store: Store, chdb_dsn: str) -> None:
+    judged = judged_request(store, 1, lexical_bad=True, support=0.2, service="zoo")
+    judged_request(store, 2, lexical_bad=True, support=0.2, service="museum")
+    assert main(["label", judged.id.trace_id, "grounded", "--dsn", chdb_dsn]) == 0
+    found, text = _printed(store, service="zoo")
     assert not found and text.startswith("Nothing to review")
+
+
+def test_a_service_without_requests_is_named_unknown_with_the_known_ones(
+    store: Store, chdb_dsn: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Not "every judged request is labelled": a misspelt service would read as a queue done."""
+    judged_request(store, 1, lexical_bad=True, support=0.2, service="zoo")
+    judged_request(store, 2, lexical_bad=True, support=0.2, service="museum")
+    assert main(["label", "--next", "--service", "nosuch", "--dsn", chdb_dsn]) == 1
+    said = " ".join(capsys.readouterr().out.split())
+    assert "no service 'nosuch' has requests since" in said
+    assert "(services with requests: museum, zoo)" in said
+    assert "Nothing to review" not in said
 
 
 def test_label_next_prints_the_request_and_its_label_command_labels_it(

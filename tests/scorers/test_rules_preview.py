@@ -105,3 +105,16 @@ def test_preview_shows_each_rule_with_examples(store: Store, chdb_dsn: str, tmp_
     printed = console.export_text()
     assert "variant-b" in printed and "coverage" in printed and "shop-support" not in printed
     assert "What is the capital of France?" in printed
+
+
+def test_a_judge_model_without_a_price_costs_price_unknown_not_zero(
+    store: Store, chdb_dsn: str, tmp_path: Path
+) -> None:
+    steady_traffic(store, "priced", 30, timedelta(minutes=5), 2)
+    settings = load(tmp_path, chdb_dsn)
+    for model, said in (("qwen2.5-1.5b-instruct", "price unknown (support)"), ("gpt-4o-mini", "$")):
+        chosen = settings.model_copy(update={"judge": settings.judge.model_copy(update={"model": model})})
+        console = Console(width=200, record=True)
+        print_rules_preview(preview_rules(store, chosen, timedelta(hours=24)), console, "shop")
+        row = next(line for line in console.export_text().splitlines() if line.startswith("│ shop "))
+        assert said in row and ("$0.00" not in row or model == "gpt-4o-mini"), row

@@ -9,7 +9,7 @@ from typing import Any
 
 from ragpulse_assembly.model import Document, Span
 from ragpulse_assembly.names import ContextSource
-from ragpulse_assembly.prompt_context import read_prompt
+from ragpulse_assembly.readings import PastedReading
 from ragpulse_assembly.trace import Trace
 from ragpulse_assembly.unwrap import parse_json
 
@@ -22,6 +22,10 @@ class ChosenContext:
     """Documents were recorded, by id only, and their text is nowhere: the context exists but is unknown."""
     not_separable: bool = False
     """The prompt refers to documents that could not be told apart from its instructions."""
+    disagreement: str = ""
+    """The learnt template and the structure rules read the prompt's documents differently (both readings)."""
+    pending: bool = False
+    """The context depends on the prompt, whose template is not learnt yet."""
 
 
 def resolved_documents(spans: list[Span]) -> dict[str, list[Document]]:
@@ -54,9 +58,10 @@ def choose_context(
     final: list[Document],
     union: list[Document],
     documents: dict[str, list[Document]],
-    question: str,
+    pasted: PastedReading | None,
 ) -> ChosenContext:
-    """The chunks the generator saw, and where they were found."""
+    """The chunks the generator saw, and where they were found. ``pasted``: the generator's prompt read for
+    pasted documents."""
     origins = {s.span_id: s.document_origin for s in trace.spans}
     retrieved = [d for d in final + union if d.text]
     ranked = [d for d in final or union if d.text]
@@ -84,17 +89,18 @@ def choose_context(
             return ChosenContext(chunk_rows(seen, final_scores), _origin(seen, from_retrievers), unavailable)
     # A prompt that holds none of the retrieved documents but documents of its own: those are what the
     # model saw (a retrieval for another purpose, or documents rewritten before pasting).
-    reading = read_prompt(generator.messages, known_question=question) if generator is not None else None
-    pasted = reading.chunks if reading is not None else ()
-    if ranked and not pasted:
+    chunks = pasted.chunks if pasted is not None else ()
+    disagreement = pasted.disagreement if pasted is not None else ""
+    if ranked and not chunks and not disagreement:
         return ChosenContext(chunk_rows(ranked, final_scores), _origin(ranked, from_retrievers), unavailable)
-    if pasted:
-        found = [Document(_pasted_id(n), text) for n, text in enumerate(pasted, 1)]
-        return ChosenContext(chunk_rows(found, {}), ContextSource.PROMPT, unavailable)
+    pending = pasted is not None and pasted.pending
+    if chunks:
+        found = [Document(_pasted_id(n), text) for n, text in enumerate(chunks, 1)]
+        return ChosenContext(chunk_rows(found, {}), ContextSource.PROMPT, unavailable, pending=pending)
     if listed and not prompt:
         return ChosenContext(chunk_rows(listed, {}), ContextSource.DOCUMENTS, unavailable)
-    not_separable = reading is not None and reading.not_separable
-    return ChosenContext([], ContextSource.NONE, unavailable, not_separable)
+    not_separable = pasted is not None and pasted.not_separable
+    return ChosenContext([], ContextSource.NONE, unavailable, not_separable, disagreement, pending)
 
 
 def _origin(chosen: list[Document], from_retrievers: set[str]) -> ContextSource:

@@ -15,9 +15,9 @@ changes nothing.
 from __future__ import annotations
 
 import logging
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
 from ragpulse_core.log_budget import LogBudget
@@ -25,9 +25,14 @@ from ragpulse_core.sampling import SAMPLE_BUCKETS, Shard
 from ragpulse_core.store import Store
 
 from ragpulse_assembly import dialects
-from ragpulse_assembly.mapping import apply_mapping, mapping_keys, trace_attributes
+from ragpulse_assembly.learnt.learner import TemplateLearner
+from ragpulse_assembly.learnt.storage import TemplateUse, record
+from ragpulse_assembly.learnt.template import Template
+from ragpulse_assembly.mapping import apply_mapping, apply_template, mapping_keys, trace_attributes
 from ragpulse_assembly.model import LogEvent, TraceSpan
 from ragpulse_assembly.names import RAGPULSE_CONTEXT, RAGPULSE_KIND, RAGPULSE_KIND_RAG, Source
+from ragpulse_assembly.readings import RULES_ONLY, Readers
+from ragpulse_assembly.reasons import Unscorable
 from ragpulse_assembly.rules import COLUMNS, AssembledRequest, assemble
 from ragpulse_assembly.settings import ServiceMapping
 from ragpulse_assembly.trace import apart, bounds, occurrences
@@ -53,6 +58,10 @@ class AssemblyWindow:
     max_traces: int
     mappings: tuple[ServiceMapping, ...] = ()
     """The services' ``[[assembly.mappings]]``: where their question, documents and answer are."""
+    readers: Readers = RULES_ONLY
+    """How documents pasted into prompts are read: the structure rules, learnt templates, or both."""
+    template_wait: timedelta = timedelta(0)
+    """How long past settling a request whose prompt no learnt template fits yet is held for one."""
 
 
 @dataclass
@@ -69,13 +78,17 @@ def assemble_requests(store: Store, window: AssemblyWindow) -> AssemblyReport:
     # One scan of the window finds the tick's traces; reading and writing go batch by batch, so a tick
     # holds at most one batch of spans in memory and a crash loses at most one batch's work.
     settled = _settled_traces(store, window, window.max_traces)
+    learner = window.readers.templates
     for offset in range(0, len(settled), window.batch_size):
         batch = settled[offset : offset + window.batch_size]
         traces = [trace for trace, _ in batch]
         spans = read_spans(store, window, traces, read_events(store, window, traces))
         earlier = _decided_times(store, window, traces)
+        written: list[AssembledRequest] = []
         rows: list[list[Any]] = []
         decided: list[list[Any]] = []
+        held: list[tuple[str, int, list[TraceSpan]]] = []
+        learnt_before = learner.learnt_count if learner is not None else 0
         now = datetime.now(UTC)
         for trace, sample_key in batch:
             for found in occurrences(spans.get(trace, [])):
@@ -83,7 +96,7 @@ def assemble_requests(store: Store, window: AssemblyWindow) -> AssemblyReport:
                 if any(start <= moment <= end for moment in earlier.get(trace, ())):
                     continue  # decided before: this occurrence's request row or log line is stored
                 try:
-                    requests = assemble_apart(trace, found, window.mappings)
+                    requests = assemble_apart(trace, found, window.mappings, window.readers)
                 except Exception as exc:
                     # One trace's odd data must not stop the others, nor be read again every tick.
                     note = _FAILURE_LOG.admit()
@@ -91,11 +104,24 @@ def assemble_requests(store: Store, window: AssemblyWindow) -> AssemblyReport:
                         logger.exception("cannot assemble trace %s; leaving it out%s", trace, note)
                     decided.append([trace, start, now, FAILED, f"{type(exc).__name__}: {exc}"[:2000]])
                     continue
+                if _held(requests, end, window):
+                    held.append((trace, sample_key, found))
+                    continue
                 if not requests:
                     decided.append([trace, start, now, NOT_A_REQUEST, ""])
+                written.extend(requests)
                 rows.extend(request.row(sample_key) for request in requests)
+        if held and learner is not None and learner.learnt_count > learnt_before:
+            # The batch completed a template its first prompts were held for: they are read with it now.
+            for trace, sample_key, found in held:
+                requests = assemble_apart(trace, found, window.mappings, window.readers)
+                if not _held(requests, bounds(found)[1], window):
+                    written.extend(requests)
+                    rows.extend(request.row(sample_key) for request in requests)
         store.insert("ragpulse_requests", rows, COLUMNS)
         store.insert("ragpulse_assembly_log", decided, LOG_COLUMNS)
+        if learner is not None:
+            record(store, template_uses(learner, written), now)
         report.traces += len(batch)
         report.assembled += len(rows)
     if report.traces:
@@ -104,28 +130,66 @@ def assemble_requests(store: Store, window: AssemblyWindow) -> AssemblyReport:
 
 
 def assemble_apart(
-    trace_id: str, spans: list[TraceSpan], mappings: tuple[ServiceMapping, ...] = ()
+    trace_id: str,
+    spans: list[TraceSpan],
+    mappings: tuple[ServiceMapping, ...] = (),
+    readers: Readers = RULES_ONLY,
 ) -> list[AssembledRequest]:
     """The requests one occurrence of a trace id holds: one per part (:func:`apart`) when several parts are
     each a request, else the one the occurrence as a whole holds, if any."""
     parts = apart(spans)
     if len(parts) > 1:
-        found = [request for part in parts if (request := assemble_trace(trace_id, part, mappings))]
+        found = [request for part in parts if (request := assemble_trace(trace_id, part, mappings, readers))]
         if len(found) > 1:
             return found
-    request = assemble_trace(trace_id, spans, mappings)
+    request = assemble_trace(trace_id, spans, mappings, readers)
     return [] if request is None else [request]
 
 
 def assemble_trace(
-    trace_id: str, spans: list[TraceSpan], mappings: tuple[ServiceMapping, ...] = ()
+    trace_id: str,
+    spans: list[TraceSpan],
+    mappings: tuple[ServiceMapping, ...] = (),
+    readers: Readers = RULES_ONLY,
 ) -> AssembledRequest | None:
-    """The request a trace holds, read by the rules and then by its service's mapping, if one matches."""
-    request = assemble(trace_id, spans)
+    """The request a trace holds, read by the rules (and learnt templates) and then by its service's
+    mapping, if one matches."""
+    request = assemble(trace_id, spans, readers)
     if request is None or not mappings:
         return request
     mapping = next((m for m in mappings if m.matches(request.service_name, trace_attributes(spans))), None)
-    return request if mapping is None else apply_mapping(request, spans, mapping)
+    if mapping is None:
+        return request
+    if mapping.template is not None:
+        return apply_template(request, spans, _pinned(mapping.template, readers))
+    return apply_mapping(request, spans, mapping)
+
+
+def _pinned(version: str, readers: Readers) -> Template | None:
+    return readers.templates.known(version) if readers.templates is not None else None
+
+
+def template_uses(learner: TemplateLearner, written: list[AssembledRequest]) -> list[TemplateUse]:
+    """Per template version, the requests it read among ``written`` and how many of them cannot be scored;
+    and the versions learnt since the last call, read or not."""
+    counts: Counter[str] = Counter()
+    refused: Counter[str] = Counter()
+    for request in written:
+        if request.template_version:
+            counts[request.template_version] += 1
+            refused[request.template_version] += request.unscorable is not Unscorable.SCORABLE
+    uses = {t.version: TemplateUse(t, 0, 0) for t in learner.take_new()}
+    for version, count in counts.items():
+        template = learner.known(version)
+        if template is not None:
+            uses[version] = TemplateUse(template, count, refused[version])
+    return list(uses.values())
+
+
+def _held(requests: list[AssembledRequest], end: datetime, window: AssemblyWindow) -> bool:
+    """A request whose context waits for its template, while the trace is young enough to wait."""
+    ended = end if end.tzinfo is not None else end.replace(tzinfo=UTC)  # stored span times are UTC
+    return any(request.pending for request in requests) and ended > window.settled - window.template_wait
 
 
 def _decided_times(store: Store, window: AssemblyWindow, traces: list[str]) -> dict[str, list[datetime]]:

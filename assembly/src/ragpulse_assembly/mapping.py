@@ -18,8 +18,11 @@ from ragpulse_core.patterns import LinearMatch, linear_pattern
 from ragpulse_assembly import guard
 from ragpulse_assembly.context import chunk_rows, context_texts
 from ragpulse_assembly.jsonpath import select
+from ragpulse_assembly.learnt.template import Template, read
+from ragpulse_assembly.learnt.tokens import flatten
 from ragpulse_assembly.model import Span, TraceSpan, document, normalized, role
 from ragpulse_assembly.names import ContextSource, Kind
+from ragpulse_assembly.prompt_context import current_turn
 from ragpulse_assembly.reasons import Unscorable, explain
 from ragpulse_assembly.rules import AssembledRequest
 from ragpulse_assembly.settings import FieldSource, ServiceMapping
@@ -88,6 +91,33 @@ def apply_mapping(
         context=context,
         context_source=context_source,
         unscorable=unscorable,
+        unscorable_detail=request.unscorable_detail if unscorable is request.unscorable else "",
+    )
+
+
+def apply_template(
+    request: AssembledRequest, delivered: Sequence[TraceSpan], template: Template | None
+) -> AssembledRequest:
+    """``request`` with its question and documents read by a pinned template alone: the prompt it does not
+    fit (or a version no longer known) finds nothing, as any mapping's field that finds nothing."""
+    generator = _generator(Trace(delivered), request.answer)
+    text = flatten(current_turn(generator.messages)) if generator is not None else None
+    reading = read(template, text) if template is not None and text is not None else None
+    if reading is None:
+        return replace(request, unscorable=Unscorable.MAPPING_FOUND_NOTHING, template_version="")
+    chunks = list(reading.chunks)
+    question = reading.question or request.question
+    unscorable = _reason(
+        request.unscorable, frozenset({"question", "context"}), question, request.answer, chunks
+    )
+    return replace(
+        request,
+        question=question,
+        context=_context_json(chunks),
+        context_source=ContextSource.MAPPING if chunks else ContextSource.NONE,
+        unscorable=unscorable,
+        unscorable_detail="",
+        template_version=reading.version,
     )
 
 

@@ -18,6 +18,7 @@ from ragpulse_assembly.context import context_texts
 from ragpulse_assembly.job import AssemblyWindow, assemble_trace, marker_sql, read_events, read_spans
 from ragpulse_assembly.mapping import trace_attributes
 from ragpulse_assembly.names import Source
+from ragpulse_assembly.readings import RULES_ONLY, Readers
 from ragpulse_assembly.reasons import explain
 from ragpulse_assembly.rules import AssembledRequest, assemble
 from ragpulse_assembly.settings import ServiceMapping
@@ -61,10 +62,16 @@ class Preview:
 
 
 def preview(
-    store: Store, service: str, mappings: tuple[ServiceMapping, ...], last: int, since: timedelta
+    store: Store,
+    service: str,
+    mappings: tuple[ServiceMapping, ...],
+    last: int,
+    since: timedelta,
+    readers: Readers = RULES_ONLY,
 ) -> Preview:
     """The ``last`` newest foreign traces of ``service`` within ``since``, each read by the rules and by
-    the mapping that matches it, settled or not, decided before or not."""
+    the mapping that matches it (a pinned template among ``readers``' templates), settled or not, decided
+    before or not."""
     now = datetime.now(UTC)
     window = AssemblyWindow(
         oldest=now - since, settled=now, shard=Shard(), batch_size=last, max_traces=last, mappings=mappings
@@ -75,7 +82,7 @@ def preview(
     for trace in traces:
         found = spans.get(trace, [])
         by_rules = assemble(trace, found)
-        mapped = assemble_trace(trace, found, mappings)
+        mapped = assemble_trace(trace, found, mappings, readers)
         attributes = trace_attributes(found)
         mapping = None
         if by_rules is not None:

@@ -31,7 +31,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from contextvars import ContextVar
+from dataclasses import dataclass, replace
 from typing import Final
 
 from ragpulse_assembly.containers import (
@@ -328,6 +329,13 @@ class PromptReading:
     not_separable: bool = False
     """The prompt refers to documents that could not be told apart from the rest, or a document came out
     with part of its container's markup: no chunks are given rather than wrong ones."""
+    guessed: bool = False
+    """Some documents were told apart only by a layout their own text uses too (blank lines, lines, a
+    bulleted or numbered list): a reading to check against another, not to trust alone."""
+
+
+_GUESSED: Final[ContextVar[bool]] = ContextVar("guessed", default=False)
+"""Set while a prompt is read, when a context block is split the way documents' own text is laid out."""
 
 
 @dataclass
@@ -347,7 +355,16 @@ def read_prompt(messages: Sequence[Message], known_question: str = "") -> Prompt
 
     ``known_question`` (the question a chain span recorded) is never taken for a document.
     """
-    turn = _current_turn(messages)
+    token = _GUESSED.set(False)
+    try:
+        reading = _read_prompt(messages, known_question)
+        return replace(reading, guessed=_GUESSED.get()) if reading.chunks else reading
+    finally:
+        _GUESSED.reset(token)
+
+
+def _read_prompt(messages: Sequence[Message], known_question: str) -> PromptReading:
+    turn = current_turn(messages)
     users = [index for index, message in enumerate(turn) if message.role is Role.USER]
     asking = users[-1] if users else None
     chunks: list[str] = []
@@ -483,7 +500,7 @@ def _refers_to_documents(text: str) -> bool:
     return bool(_REFERS_TO_DOCUMENTS.search(text) or _FORWARD.search(text))
 
 
-def _current_turn(messages: Sequence[Message]) -> list[Message]:
+def current_turn(messages: Sequence[Message]) -> list[Message]:
     """System messages, and what follows the last assistant message before the last user message: earlier
     turns (and few-shot demonstrations) are history, not this answer's context."""
     users = [i for i, message in enumerate(messages) if message.role is Role.USER]
@@ -970,8 +987,10 @@ def _split_items(lines: list[str], settled: bool = False) -> list[str]:
         return []
     for patterns in (_ITEM_PATTERNS, _LIST_PATTERNS):
         if _numbered(lines[0], patterns) is not None:
+            _GUESSED.set(_GUESSED.get() or patterns is _LIST_PATTERNS)
             return _numbered_items(lines, patterns, settled)
     if _BULLET.match(lines[0]):
+        _GUESSED.set(True)
         return _bulleted_items(lines, settled)
     code = _code_lines(lines)
     rules = [n for n, line in enumerate(lines) if _DELIMITER.match(line) and n not in code]
@@ -1009,6 +1028,7 @@ def _split_items(lines: list[str], settled: bool = False) -> list[str]:
     headed = _headed_sections(text)
     if headed:
         return headed
+    _GUESSED.set(True)
     while len(paragraphs) > 1 and _instructs(paragraphs[-1]):
         paragraphs.pop()
     if any(_goes_on(paragraph) for paragraph in paragraphs[:-1]) or (

@@ -24,6 +24,7 @@ class Unscorable(StrEnum):
     REQUEST_FAILED = "request_failed"
     CONTEXT_NOT_SEPARABLE = "context_not_separable"
     CONTENT_UPLOADED = "content_uploaded"
+    READINGS_DISAGREE = "readings_disagree"
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,15 @@ EXPLANATIONS: Final[dict[Unscorable, Explanation]] = {
         "its markup)",
         "add an assembly mapping for the service that says where its documents are; or paste them in a "
         "container ragpulse reads: under a 'Context:' line, numbered, delimited or in <document> tags",
+        frozenset({"context"}),
+    ),
+    Unscorable.READINGS_DISAGREE: Explanation(
+        "readings disagree",
+        "the template learnt from the service's own prompts and the structure rules read different documents"
+        " (or questions) in this prompt; the request's detail gives both readings",
+        "check the learnt template with `ragpulse assembly templates --service NAME`; if it reads the "
+        "documents right, pin it as the service's mapping (template = \"VERSION\" in [[assembly.mappings]]),"
+        " else add a mapping that says where the documents are",
         frozenset({"context"}),
     ),
     Unscorable.CONTENT_UPLOADED: Explanation(

@@ -34,6 +34,7 @@ from ragpulse_assembly.context import ChosenContext, choose_context, resolved_do
 from ragpulse_assembly.model import Document, Message, Role, Span, TraceSpan, Unread, normalized
 from ragpulse_assembly.names import REQUEST_KINDS, ContextSource, Kind, Source
 from ragpulse_assembly.prompt_context import answer_of, read_prompt
+from ragpulse_assembly.readings import RULES_ONLY, Readers, read_pasted
 from ragpulse_assembly.reasons import Unscorable
 from ragpulse_assembly.trace import Trace
 from ragpulse_assembly.unwrap import parse_json
@@ -41,7 +42,8 @@ from ragpulse_assembly.unwrap import parse_json
 COLUMNS: Final = (
     "TraceId", "SpanId", "Timestamp", "ServiceName", "Pipeline", "Variant", "Question", "Answer", "Context",
     "Variations", "Retrievals", "Reference", "SessionId", "UserId", "DurationMs", "StatusCode", "SampleKey",
-    "Source", "Model", "InputTokens", "OutputTokens", "ContextSource", "Unscorable",
+    "Source", "Model", "InputTokens", "OutputTokens", "ContextSource", "Unscorable", "TemplateVersion",
+    "UnscorableDetail",
 )  # fmt: skip
 """The ``ragpulse_requests`` columns an assembled row fills."""
 FAILED_STATUS: Final = "Error"
@@ -72,6 +74,12 @@ class AssembledRequest:
     output_tokens: int
     context_source: ContextSource
     unscorable: Unscorable
+    template_version: str = ""
+    """The learnt template that read the generating call's prompt ("" when none did)."""
+    unscorable_detail: str = ""
+    """What a reason code alone does not say: both readings of a prompt they disagree on."""
+    pending: bool = False
+    """Its context depends on a prompt whose template is not learnt yet: the caller may hold it."""
 
     def row(self, sample_key: int) -> list[Any]:
         """The row in :data:`COLUMNS` order."""
@@ -80,7 +88,7 @@ class AssembledRequest:
             self.question, self.answer, self.context, self.variations, self.retrievals, self.reference,
             self.session_id, self.user_id, self.duration_ms, self.status_code, sample_key, self.source.value,
             self.model, self.input_tokens, self.output_tokens, self.context_source.value,
-            self.unscorable.value,
+            self.unscorable.value, self.template_version, self.unscorable_detail,
         ]  # fmt: skip
 
 
@@ -91,9 +99,12 @@ class _Retrieval:
     documents: list[Document]
 
 
-def assemble(trace_id: str, delivered: Iterable[TraceSpan]) -> AssembledRequest | None:
+def assemble(
+    trace_id: str, delivered: Iterable[TraceSpan], readers: Readers = RULES_ONLY
+) -> AssembledRequest | None:
     """The request a trace holds, or None when it holds none (no retrieval and no generation, no span of
-    another instrumentation, or a ragpulse root that already recorded its context)."""
+    another instrumentation, or a ragpulse root that already recorded its context). ``readers``: how
+    documents pasted into the prompt are read (the structure rules, learnt templates, or both)."""
     trace = Trace(delivered)
     foreign = [span for span in trace.spans if span.source not in (None, Source.RAGPULSE)]
     if not foreign or not any(span.kind in REQUEST_KINDS for span in trace.spans):
@@ -121,7 +132,16 @@ def assemble(trace_id: str, delivered: Iterable[TraceSpan]) -> AssembledRequest 
     final = _final_ranking(trace, documents, fusers)
     generator = _generator(trace, answer, documents)
     outermost_llm = _outermost_llm(trace, generator)
-    question = _question(rag, chain, outermost_llm)
+    recorded_question = _recorded_question(rag, chain)
+    question = recorded_question or _prompt_question(outermost_llm, generator, readers)
+    pasted = read_pasted(generator, question, recorded_question, readers) if generator is not None else None
+    if (
+        not recorded_question
+        and pasted is not None
+        and outermost_llm is generator
+        and (pasted.version or not readers.rules)
+    ):
+        question = pasted.question
     generated = answer_of(generator.output_text) if generator is not None else ""
     if generator is not None and (
         not answer or (rag is None and not _said_by_a_model(trace, answer, generated))
@@ -130,7 +150,7 @@ def assemble(trace_id: str, delivered: Iterable[TraceSpan]) -> AssembledRequest 
         # generating call's own answer is.
         answer = generated or ""
     queries = _ordered_queries(trace, leaves, question, generator)
-    context = choose_context(trace, generator, final, _union_in_rank_order(leaves), documents, question)
+    context = choose_context(trace, generator, final, _union_in_rank_order(leaves), documents, pasted)
     model, input_tokens, output_tokens = _usage(trace, generator)
     chunks = [str(chunk["text"]) for chunk in context.chunks]
     if rag is None and guard.holds_a_chunk(question, chunks):
@@ -140,6 +160,13 @@ def assemble(trace_id: str, delivered: Iterable[TraceSpan]) -> AssembledRequest 
     if generated is None and generator is not None:
         speakers.append(replace(generator, unread=generator.unread | {Unread.OUTPUT}))
     unscorable = _unscorable(question, answer, chunks, context, trace, speakers)
+    if context.disagreement and unscorable in (
+        Unscorable.SCORABLE,
+        Unscorable.NO_CONTEXT,
+        Unscorable.NO_QUESTION,
+    ):
+        # Two readings that disagree leave the question out too (when they ask differently): that is why.
+        unscorable = Unscorable.READINGS_DISAGREE
     if root.status_code == FAILED_STATUS and unscorable in (Unscorable.NO_ANSWER, Unscorable.NO_CONTENT):
         # Nothing was answered because the request failed: saying so beats advice about content capture.
         unscorable = Unscorable.REQUEST_FAILED
@@ -170,6 +197,9 @@ def assemble(trace_id: str, delivered: Iterable[TraceSpan]) -> AssembledRequest 
         output_tokens=output_tokens,
         context_source=context.source if context.chunks else ContextSource.NONE,
         unscorable=unscorable,
+        template_version=pasted.version if pasted is not None else "",
+        unscorable_detail=context.disagreement if unscorable is Unscorable.READINGS_DISAGREE else "",
+        pending=context.pending,
     )
 
 
@@ -178,12 +208,19 @@ def _recorded(span: Span) -> bool:
     return bool(span.input_text or span.output_text or span.unread)
 
 
-def _question(rag: Any, chain: Span | None, outermost_llm: Span | None) -> str:
+def _recorded_question(rag: Any, chain: Span | None) -> str:
+    """The question a ragpulse root or a chain span recorded as such."""
     if rag is not None and rag.question:
         return str(rag.question)
     if chain is not None and chain.input_text:
         return chain.input_text
-    if outermost_llm is None:
+    return ""
+
+
+def _prompt_question(outermost_llm: Span | None, generator: Span | None, readers: Readers) -> str:
+    """The question the rules read in the outermost LLM call's prompt (the generator's is read with its
+    documents, by both readings)."""
+    if outermost_llm is None or not readers.rules:
         return ""
     return read_prompt(outermost_llm.messages).question
 

@@ -69,6 +69,11 @@ class ServiceMapping(SettingsSection):
     question: FieldSource | None = None
     documents: FieldSource | None = None
     answer: FieldSource | None = None
+    template: str | None = Field(
+        None,
+        description="A learnt template version (ragpulse assembly templates) pinned as where the question and"
+        " documents are",
+    )
 
     @field_validator("service")
     @classmethod
@@ -81,14 +86,62 @@ class ServiceMapping(SettingsSection):
 
     @model_validator(mode="after")
     def _maps_something(self) -> ServiceMapping:
-        if self.question is None and self.documents is None and self.answer is None:
-            raise ValueError(f"mapping for {self.service!r} names none of question, documents, answer")
+        named = (self.question, self.documents, self.answer)
+        if self.template is None and all(source is None for source in named):
+            raise ValueError(
+                f"mapping for {self.service!r} names none of question, documents, answer, template"
+            )
+        if self.template is not None and (self.question is not None or self.documents is not None):
+            raise ValueError(
+                f"mapping for {self.service!r} pins a template, which says where the question and documents"
+                " are: leave question and documents out"
+            )
         return self
 
     def matches(self, service_name: str, attributes: dict[str, str]) -> bool:
         return linear_glob(self.service).search(service_name) is not None and all(
             attributes.get(key) == value for key, value in self.attributes.items()
         )
+
+
+class TemplateSettings(SettingsSection):
+    """Each service's prompt templates, learnt from its own traffic (``[assembly.templates]``)."""
+
+    learn: bool = Field(True, description="Learn each service's prompt templates from its traffic")
+    rules: bool = Field(
+        True,
+        description="Also read pasted documents with the structure rules, and score only when both readings"
+        " agree (off: the learnt templates alone)",
+    )
+    min_prompts: int = Field(8, ge=2, description="Prompts of one template before it is learnt")
+    window: int = Field(32, ge=2, description="Most prompts one template is learnt from")
+    pool: int = Field(64, ge=2, description="Prompts kept per place while no learnt template reads them")
+    wait_s: float = Field(
+        120.0,
+        ge=0,
+        description="How long past settling a request whose template is not learnt yet waits for it",
+    )
+    max_places: int = Field(
+        2000, ge=1, description="Places (service, generating call) whose templates are kept"
+    )
+    templates_per_place: int = Field(
+        8, ge=1, description="Templates kept per place, least recently used dropped"
+    )
+    pool_chars: int = Field(
+        50_000_000,
+        ge=1000,
+        description="Characters of prompts no learnt template reads yet kept over all places (oldest places'"
+        " dropped first)",
+    )
+    max_prompt_chars: int = Field(200_000, ge=1000, description="Longer prompts are read, never learnt from")
+
+    @model_validator(mode="after")
+    def _window_holds_a_template(self) -> TemplateSettings:
+        if self.window < self.min_prompts or self.pool < self.min_prompts:
+            raise ValueError("templates.window and templates.pool must hold min_prompts prompts")
+        if not self.learn and not self.rules:
+            raise ValueError("templates.learn and templates.rules are both off: nothing would read a prompt")
+        return self
 
 
 class AssemblySettings(SettingsSection):
@@ -99,6 +152,7 @@ class AssemblySettings(SettingsSection):
         default_factory=list,
         description="Per service: where question, documents and answer are (first wins)",
     )
+    templates: TemplateSettings = Field(default_factory=TemplateSettings)
 
     def mapping_for(self, service_name: str, attributes: dict[str, str]) -> ServiceMapping | None:
         return next((m for m in self.mappings if m.matches(service_name, attributes)), None)

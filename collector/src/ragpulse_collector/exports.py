@@ -110,6 +110,12 @@ class ExportHandler:
         self, signal: Signal, body: bytes, kind: str, content_encoding: str | None
     ) -> ExportResult | Queued:
         """Decode, admit and queue a request body; CPU work, never waits for the writer."""
+        with self.writer.arriving():
+            return self._accept(signal, body, kind, content_encoding)
+
+    def _accept(
+        self, signal: Signal, body: bytes, kind: str, content_encoding: str | None
+    ) -> ExportResult | Queued:
         limit = self.settings.max_body_bytes
         try:
             raw = otlp.decompress(body, content_encoding, limit)

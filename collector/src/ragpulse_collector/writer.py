@@ -6,8 +6,11 @@ request's :class:`Ticket` resolves only once its rows are written or durably spo
 sender gets its success.
 
 A batch is cut at ``batch_max_spans`` rows, after ``batch_max_wait_ms``, or as soon as no request arrived for
-``batch_idle_ms``: senders block until acknowledged, so a quiet queue means every active sender is waiting
-and lingering longer would only add latency.
+``batch_idle_ms`` and none is being decoded: senders block until acknowledged, so a quiet queue with nothing
+on its way means every active sender is waiting and lingering longer would only add latency. A request being
+decoded joins the batch instead of waiting for the next one: in chDB each insert costs tens of milliseconds
+of CPU whatever its size (the materialized views on the span table are planned for every insert), so a few
+large inserts take far less CPU than many small ones.
 
 What the answers mean:
 
@@ -36,6 +39,7 @@ What the answers mean:
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import errno
 import gc
@@ -45,7 +49,7 @@ import re
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -187,6 +191,8 @@ class BatchWriter:
         self._queued_rows = 0
         self._queued_bytes = 0
         self._in_flight_rows = 0
+        # Requests being decoded and mapped, whose rows are about to be submitted.
+        self._arriving = 0
         self._active: dict[str, Ticket] = {}
         self._recent: OrderedDict[str, None] = OrderedDict()
         self._written_rows = RecentRows(RECENT_ROWS)
@@ -292,6 +298,19 @@ class BatchWriter:
             raise QueueFull(f"write queue holds {self._queued_rows} rows")
         if self._queued_bytes and self._queued_bytes + size > self._settings.queue_max_bytes:
             raise QueueFull(f"write queue holds {self._queued_bytes} bytes of rows")
+
+    @contextlib.contextmanager
+    def arriving(self) -> Iterator[None]:
+        """Around decoding and mapping a request: the batch being formed waits for its rows (within
+        ``batch_max_wait_ms``) rather than being cut because the queue went quiet."""
+        with self._condition:
+            self._arriving += 1
+        try:
+            yield
+        finally:
+            with self._condition:
+                self._arriving -= 1
+                self._condition.notify_all()
 
     def submit(self, rows: TableRows, digest: str, size: int) -> Ticket:
         """Queue a request's rows; raises :class:`QueueFull` or, when stopping, :class:`WriteFailed`.
@@ -439,14 +458,18 @@ class BatchWriter:
                 now = time.monotonic()
                 waited = now - self._queue[0].arrived
                 quiet = now - self._last_arrival
+                quiet_enough = quiet >= idle
                 if (
                     self._queued_rows >= settings.batch_max_spans
                     or self._queued_bytes >= settings.batch_max_bytes
                     or waited >= max_wait
-                    or quiet >= idle
+                    or (quiet_enough and not self._arriving)
                 ):
                     break
-                self._condition.wait(min(max_wait - waited, idle - quiet))
+                # Woken by a submit, or by a decode that ended (then quiet may be long past).
+                self._condition.wait(
+                    max_wait - waited if quiet_enough else min(max_wait - waited, idle - quiet)
+                )
             taken: list[_Pending] = []
             if not self._queue:
                 return taken

@@ -55,6 +55,8 @@ _WINDOW = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "": 3600}
 # Libraries that log every retry of a failed connection; the one-line error says what failed.
 NOISY_LOGGERS = ("clickhouse_connect", "urllib3.connectionpool", "grpc")
+# HTTP clients that log every request at INFO (a judge's every call, a webhook's every post): shown with -v.
+HTTP_CLIENT_LOGGERS = ("httpx", "httpx2", "httpcore", "httpcore2", "openai")
 
 
 def runs(module_name: str, function_name: str = "run") -> CommandFunction:
@@ -234,6 +236,8 @@ def _configure_logging(verbose: int) -> None:
     if not verbose:
         for name in NOISY_LOGGERS:
             logging.getLogger(name).setLevel(logging.ERROR)
+        for name in HTTP_CLIENT_LOGGERS:
+            logging.getLogger(name).setLevel(logging.WARNING)
     os.environ.setdefault("GRPC_VERBOSITY", "NONE" if not verbose else "ERROR")
 
 

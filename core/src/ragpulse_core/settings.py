@@ -53,7 +53,7 @@ class StoreSettings(SettingsSection):
     dsn: str = Field(
         default_factory=default_dsn, description="chdb:///abs/path or http(s)://user:pass@host:8123"
     )
-    database: str = DEFAULT_DATABASE
+    database: str = Field(DEFAULT_DATABASE, description="The ClickHouse database holding ragpulse's tables")
     ttl_days: int = Field(30, ge=1, description="How long spans, requests and scores are kept")
     user: str | None = Field(None, description="ClickHouse user, given apart from an http(s) DSN")
     password: SecretStr | None = Field(
@@ -74,8 +74,10 @@ class StoreSettings(SettingsSection):
 
 
 class CollectorSettings(SettingsSection):
-    host: str = "127.0.0.1"
-    port: int = Field(4318, ge=0, le=65535)
+    host: str = Field(
+        "127.0.0.1", description="Address the OTLP receiver listens on (0.0.0.0: every interface)"
+    )
+    port: int = Field(4318, ge=0, le=65535, description="OTLP/HTTP port; 0 picks a free one")
     max_body_bytes: int = Field(16 * 1024 * 1024, ge=1024, description="Larger requests get 413")
     batch_max_spans: int = Field(20_000, ge=1, description="A write batch is flushed at this many spans")
     batch_max_bytes: int = Field(
@@ -89,7 +91,9 @@ class CollectorSettings(SettingsSection):
     ack_timeout_s: float = Field(60.0, gt=0, description="A request not written or spooled by then gets 503")
     queue_max_spans: int = Field(200_000, ge=1, description="Spans waiting to be written before 429")
     spool_dir: Path | None = Field(None, description="Where batches wait while ClickHouse is down")
-    spool_max_bytes: int = Field(1024**3, ge=1024)
+    spool_max_bytes: int = Field(
+        1024**3, ge=1024, description="Bytes the spool may hold; when it is full and the store down, 503"
+    )
     auth_token: SecretStr | None = Field(
         None, description="When set, requests need 'Authorization: Bearer <token>'"
     )

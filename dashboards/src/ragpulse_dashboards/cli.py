@@ -1,4 +1,5 @@
-"""The dashboards' subcommands of ``ragpulse``: their flags only.
+"""The dashboards' subcommands of ``ragpulse``: their flags only. Labelling (``label``, ``labels import``,
+``export --labelled``) is here, beside the live page it goes through while ``ragpulse serve`` runs.
 
 Each command's work is the ``run(args)`` of its module in :mod:`ragpulse_dashboards.commands`, imported when
 the command runs, so ``ragpulse --help`` loads no report, page server or scheduler.
@@ -6,15 +7,31 @@ the command runs, so ``ragpulse --help`` loads no report, page server or schedul
 
 from __future__ import annotations
 
+import argparse
+from datetime import datetime
 from pathlib import Path
 
 from ragpulse_core.cli import Subparsers, add_dsn, parse_window, runs
 from ragpulse_core.commands import add_collector_flags
+from ragpulse_core.times import utc_from_iso
 from ragpulse_scorers.cli_arguments import add_scorer_flags
+
+LABEL_VERDICTS = ("hallucinated", "grounded")
 
 
 def register(subparsers: Subparsers) -> None:
-    for add_command in (_alerts, _assembly, _evaluators, _report, _requests, _rules, _serve):
+    for add_command in (
+        _alerts,
+        _assembly,
+        _evaluators,
+        _export,
+        _label,
+        _labels,
+        _report,
+        _requests,
+        _rules,
+        _serve,
+    ):
         add_command(subparsers)
 
 
@@ -47,6 +64,21 @@ def _assembly(subparsers: Subparsers) -> None:
     preview.add_argument("--last", type=int, default=20, metavar="N", help="the N newest traces (default 20)")
     preview.add_argument("--since", default="24h", help="look back to: 24h, 90m, 7d or an ISO timestamp")
     preview.set_defaults(func=runs("ragpulse_dashboards.commands.assembly"))
+    templates = actions.add_parser(
+        "templates",
+        help="the prompt templates learnt from each service's traffic, and how to pin one",
+        description="Lists the template versions learnt from each service's prompts (per place: the"
+        " generating call's span name and message roles): the skeleton with its slots marked ({{question}},"
+        " {{documents}}), when each was first and last seen, how many requests it read and how many of those"
+        " could not be scored. --pin VERSION prints the [[assembly.mappings]] entry that reads the service's"
+        " prompts with that version alone. Writes nothing; reads through `ragpulse serve` when it holds the"
+        " database.",
+    )
+    add_dsn(templates)
+    templates.add_argument("--service", help="only this service (default: every service)")
+    templates.add_argument("--since", default="7d", help="versions read since: 7d, 24h or an ISO timestamp")
+    templates.add_argument("--pin", metavar="VERSION", help="print the mapping that pins this version")
+    templates.set_defaults(func=runs("ragpulse_dashboards.commands.assembly", "run_templates"))
     rerun = actions.add_parser(
         "rerun",
         help="assemble recent traces again after a mapping changed, superseding what was judged",
@@ -162,3 +194,84 @@ def _serve(subparsers: Subparsers) -> None:
     live.add_argument("--live-port", type=int, help="live report page port (default: live.port, 4319)")
     live.add_argument("--no-live", action="store_true", help="do not serve the live report page")
     parser.set_defaults(func=runs("ragpulse_dashboards.commands.serve"))
+
+
+def _export(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "export",
+        help="write recorded requests as JSONL (--labelled: the set `ragpulse eval support --data` reads)",
+        description="Write the requests people labelled (reviewer and imported labels; the latest of each "
+        "request) to stdout, one JSON object a line, in the RAGTruth-style format `ragpulse eval support "
+        "--data` reads. By default only the review queue's random share, the requests the report's figures "
+        "count, so `eval` on the set reproduces them.",
+    )
+    add_dsn(parser)
+    parser.add_argument(
+        "--labelled", action="store_true", required=True, help="the labelled requests (the only export yet)"
+    )
+    parser.add_argument(
+        "--since", type=parse_window, metavar="7d", help="requests this recent: 30m, 24h, 7d (default: all)"
+    )
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        help="every labelled request, also those the queue picked because the judges disagreed or were "
+        "unsure (a harder set; its figures are not the report's)",
+    )
+    parser.set_defaults(func=runs("ragpulse_dashboards.commands.labels", "run_export"))
+
+
+def _label(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "label",
+        help="label a recorded request hallucinated or grounded, as a reviewer",
+        description="Label the request with TRACE_ID, or any unique prefix of it (8 characters at least: the "
+        "16 that `requests` and the report print will do). An author's later label of the same request "
+        "replaces the earlier one. A trace id several requests reused is refused with the list of them: name "
+        "one with --span and --at. While `ragpulse serve` holds the database, labels go through its live "
+        "page.",
+    )
+    add_dsn(parser)
+    parser.add_argument(
+        "trace_id", nargs="?", metavar="TRACE_ID", help="trace id of the request, or a unique prefix of it"
+    )
+    parser.add_argument(
+        "verdict", nargs="?", choices=LABEL_VERDICTS, metavar="hallucinated|grounded", help="the label"
+    )
+    parser.add_argument("--note", default="", help="why, in a few words")
+    parser.add_argument("--author", help="who labels (default: the user running the command)")
+    parser.add_argument("--span", metavar="SPAN_ID", help="span id of the request's root span")
+    parser.add_argument(
+        "--at", type=iso_time, metavar="TIME", help="the request's start time (ISO 8601, to the microsecond)"
+    )
+    parser.add_argument(
+        "--next",
+        action="store_true",
+        help="print the review queue's next request of the last 24 h (and why it was offered) instead",
+    )
+    parser.add_argument("--service", metavar="NAME", help="with --next: only this service's requests")
+    parser.set_defaults(func=runs("ragpulse_dashboards.commands.labels", "run_label"))
+
+
+def _labels(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser("labels", help="import people's labels of recorded requests")
+    actions = parser.add_subparsers(dest="labels_action", metavar="ACTION", required=True)
+    importing = actions.add_parser(
+        "import",
+        help="import labels from a JSONL file",
+        description="One JSON object a line: trace_id and label (hallucinated or grounded) required; "
+        "span_id, request_time, author, sentences, note, score optional. Bad lines are reported with their "
+        "numbers; the good ones are kept.",
+    )
+    add_dsn(importing)
+    importing.add_argument("file", type=Path, metavar="FILE.jsonl", help="the labels")
+    importing.add_argument("--author", help="author of lines that name none (default: the user running this)")
+    importing.set_defaults(func=runs("ragpulse_dashboards.commands.labels", "run_import"))
+
+
+def iso_time(text: str) -> datetime:
+    """An ISO 8601 time; a time without a zone is UTC."""
+    try:
+        return utc_from_iso(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an ISO 8601 time: {text!r}") from None

@@ -63,7 +63,7 @@ class _Destination(SettingsSection):
 class SlackDestination(_Destination):
     """A Slack incoming webhook: a message of Block Kit blocks on fire and on resolve."""
 
-    kind: Literal["slack"]
+    kind: Literal["slack"] = Field(description="Which kind of destination this table is")
     url: SecretStr = Field(description="The incoming-webhook URL (secret: it carries the token)")
 
     _url = field_validator("url")(_http_url)
@@ -72,7 +72,7 @@ class SlackDestination(_Destination):
 class PagerDutyDestination(_Destination):
     """PagerDuty Events API v2: trigger on fire, resolve on resolve, one dedup key per alert episode."""
 
-    kind: Literal["pagerduty"]
+    kind: Literal["pagerduty"] = Field(description="Which kind of destination this table is")
     routing_key: SecretStr = Field(description="The integration key of an Events API v2 integration")
     url: SecretStr = Field(
         SecretStr(PAGERDUTY_EVENTS_URL), description="Events endpoint (EU accounts differ)"
@@ -93,8 +93,8 @@ class PagerDutyDestination(_Destination):
 class WebhookDestination(_Destination):
     """Any HTTP endpoint: one JSON document per change, schema ``ragpulse.alert.v1``."""
 
-    kind: Literal["webhook"]
-    url: SecretStr
+    kind: Literal["webhook"] = Field(description="Which kind of destination this table is")
+    url: SecretStr = Field(description="Where the JSON is posted (secret: it may carry a token)")
     headers: dict[str, SecretStr] = Field(
         default_factory=dict, description="Sent with every post, e.g. Authorization (values are secret)"
     )
@@ -109,9 +109,11 @@ LEGACY_WEBHOOK = "webhook"
 
 
 class AlertSettings(SettingsSection):
-    hallucination_threshold: float = Field(0.2, ge=0, le=1)
-    window_minutes: float = Field(60.0, gt=0)
-    min_samples: int = Field(30, ge=1)
+    hallucination_threshold: float = Field(
+        0.2, ge=0, le=1, description="Fire once the hallucination rate's 95% lower bound is above this"
+    )
+    window_minutes: float = Field(60.0, gt=0, description="The window each rate alert is evaluated over")
+    min_samples: int = Field(30, ge=1, description="Judged requests a window needs before an alert may fire")
     webhook_url: SecretStr | None = Field(
         None, description="A Slack-compatible webhook: the same as a slack destination named 'webhook'"
     )
@@ -124,7 +126,7 @@ class AlertSettings(SettingsSection):
     judge_error_threshold: float = Field(0.1, ge=0, le=1, description="Share of judged requests that errored")
     stall_grace_minutes: float = Field(5.0, ge=0, description="Requests younger than this need no score yet")
     stall_min_requests: int = Field(10, ge=1, description="Requests in the window before a stall can fire")
-    webhook_timeout_s: float = Field(5.0, gt=0)
+    webhook_timeout_s: float = Field(5.0, gt=0, description="One attempt's timeout for webhook_url")
     destinations: list[Destination] = Field(
         default_factory=list, description="Where fired and resolved alerts are sent ([[alerts.destinations]])"
     )
@@ -206,7 +208,9 @@ class LiveSettings(SettingsSection):
     """
 
     enabled: bool = Field(True, description="Serve the live report while `ragpulse serve` runs")
-    host: str = "127.0.0.1"
+    host: str = Field(
+        "127.0.0.1", description="Address the page listens on (beyond loopback: set allowed_hosts)"
+    )
     port: int = Field(4319, ge=0, le=65535, description="0 picks a free port")
     window_hours: float = Field(24.0, gt=0, description="The page reports requests this recent")
     refresh_s: int = Field(15, ge=1, description="The page reloads itself this often")
@@ -241,9 +245,48 @@ class LiveSettings(SettingsSection):
         return checked_token(token, f"live.{info.field_name}")
 
 
+# Dimensions ragpulse slices every request by; a configured attribute may not take one of their names.
+BUILT_IN_DIMENSIONS = frozenset(
+    {"service", "variant", "pipeline", "model", "model version", "template version", "topic", "document",
+     "source"}
+)  # fmt: skip
+
+
+class RootCauseSettings(SettingsSection):
+    """Where a change sits (``[rootcause]``): the dimensions beyond the built-in ones, and the job that keeps
+    each judged request's slices and question topic."""
+
+    enabled: bool = Field(True, description="Run the root-cause job beside the scorer")
+    interval_s: float = Field(60.0, gt=0, description="Seconds between runs of the root-cause job")
+    attributes: list[str] = Field(
+        default_factory=list,
+        description="Span or resource attributes to slice by, e.g. customer.tier, cloud.region,"
+        " deployment.environment (the root span's value, else its resource's)",
+    )
+    max_topics: int = Field(40, ge=2, le=500, description="Most question topics one fit finds")
+    topic_sample: int = Field(
+        20_000, ge=100, description="Distinct questions a topic fit reads (the same ones each time)"
+    )
+    refit_hours: float = Field(24.0, gt=0, description="Topics are learnt again from traffic this often")
+    fit_days: float = Field(7.0, gt=0, description="Topics are learnt from the questions of this many days")
+
+    @field_validator("attributes")
+    @classmethod
+    def _attribute_names(cls, names: list[str]) -> list[str]:
+        for name in names:
+            if not name.strip() or len(name) > 200 or not name.isprintable():
+                raise ValueError(f"an attribute name must be printable, 1-200 characters: {name[:40]!r}")
+            if name in BUILT_IN_DIMENSIONS:
+                raise ValueError(f"{name!r} is a built-in dimension; name the attribute differently")
+        if len(set(names)) != len(names):
+            raise ValueError("an attribute is named twice")
+        return names
+
+
 class DashboardsSettings(ScorersSettings):
     alerts: AlertSettings = Field(default_factory=AlertSettings)
     live: LiveSettings = Field(default_factory=LiveSettings)
+    rootcause: RootCauseSettings = Field(default_factory=RootCauseSettings)
 
     @model_validator(mode="after")
     def _pass_rates_name_verdicts(self) -> DashboardsSettings:

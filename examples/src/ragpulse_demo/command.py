@@ -16,6 +16,7 @@ import shlex
 import threading
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,8 @@ from ragpulse_dashboards.commands.report import write_html
 from ragpulse_dashboards.report import ReportData, render_html, render_terminal
 from ragpulse_dashboards.report.collect import collect_alerting_report
 from ragpulse_dashboards.report.format import percent
+from ragpulse_dashboards.rootcause.facts import update_facts
+from ragpulse_dashboards.rootcause.figures import collect_rootcause
 from ragpulse_dashboards.settings import DashboardsSettings
 from ragpulse_example.rates import parse_rates
 from ragpulse_example.standins import STANDIN_MODEL
@@ -185,10 +188,17 @@ def _tell(
         else None
     )
     window = AlertWindow(started, evaluated_at, split_at)
-    evaluation = evaluate_alerts(
-        store, window.settings(settings.alerts), now=evaluated_at, sample_rate=settings.scorer.sample_rate
-    )
-    data = collect_alerting_report(store, started, SERVICE_NAME, settings.alerts)
+    # Where each change sits is read from the root-cause facts: bring them up to every verdict of the run.
+    update_facts(store, settings.rootcause, now=evaluated_at)
+    alerts = window.settings(settings.alerts)
+    evaluation = evaluate_alerts(store, alerts, now=evaluated_at, sample_rate=settings.scorer.sample_rate)
+    data = collect_alerting_report(store, started, SERVICE_NAME, settings.alerts, settings.judge.prices)
+    if split_at is not None:
+        # A run has no days of history: its part from the drift point on against its first part.
+        data = replace(data, rootcause=collect_rootcause(
+            store, split_at, evaluated_at, SERVICE_NAME, baseline_days=alerts.baseline_days,
+            min_samples=alerts.min_samples,
+        ))  # fmt: skip
     scorer = data.primary_scorer or ""
     truth = measured_vs_truth(store, started, SERVICE_NAME, scorer) if scorer else []
     labels = labels_of(store, [row.trace_id for row in data.worst])

@@ -67,5 +67,16 @@ def chunk_topic(topic: str, text: str, max_chars: int = PASSAGE_CHARS) -> list[P
 
 @lru_cache(maxsize=1)
 def load_passages() -> tuple[Passage, ...]:
-    """Every topic's passages, topics in sorted order so ids and order do not depend on dict order."""
-    return tuple(passage for topic in sorted(topics) for passage in chunk_topic(topic, topics[topic]))
+    """Every topic's passages, topics in sorted order so ids and order do not depend on dict order.
+
+    Some topics repeat another's text word for word (``specialnames`` holds all of ``attribute-access``,
+    ``compound`` all of ``if``): a text is kept once, under the narrowest topic that has it (the one of fewest
+    passages), or a fused ranking would give the generator the same chunk twice under two ids.
+    """
+    chunked = {topic: chunk_topic(topic, topics[topic]) for topic in sorted(topics)}
+    narrowest: dict[str, Passage] = {}
+    for _, passages in sorted(chunked.items(), key=lambda item: (len(item[1]), item[0])):
+        for passage in passages:
+            narrowest.setdefault(passage.text, passage)
+    kept = set(narrowest.values())
+    return tuple(passage for passages in chunked.values() for passage in passages if passage in kept)

@@ -63,11 +63,19 @@ class RagFusionService:
         self._generate = ragpulse.generate(model=backend.model)(self._answer)
 
     def _ask(
-        self, question: str, *, inject_seed: int | None = None, degraded_retrieval: bool = False
+        self,
+        question: str,
+        *,
+        inject_seed: int | None = None,
+        degraded_retrieval: bool = False,
+        session_id: str | None = None,
     ) -> str:
         """Answer ``question``; with ``inject_seed`` an unsupported sentence is planted in the answer, with
-        ``degraded_retrieval`` every retrieval returns chunks unrelated to the question."""
+        ``degraded_retrieval`` every retrieval returns chunks unrelated to the question; ``session_id`` names
+        the conversation the question belongs to."""
         self.last_trace_id = format(trace.get_current_span().get_span_context().trace_id, "032x")
+        if session_id is not None:
+            ragpulse.set_session(session_id)
         if degraded_retrieval:
             ragpulse.set_attributes(**{DEGRADED_RETRIEVAL_ATTRIBUTE: True})
         unrelated_to = question if degraded_retrieval else None

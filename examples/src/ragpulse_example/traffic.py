@@ -27,6 +27,8 @@ logger = logging.getLogger(__name__)
 SERVICE_NAME = "ragpulse-example"
 # Flushing every so often keeps the exporter's bounded queue from dropping spans during a fast burst.
 FLUSH_EVERY = 100
+# A user asks this many questions in a row of one variant: a conversation (requests sharing a session id).
+TURNS_PER_CONVERSATION = 3
 
 
 @dataclass(frozen=True)
@@ -148,7 +150,8 @@ def run_traffic(
 ) -> TrafficSummary:
     """Send ``requests`` questions, alternating ``variants``, to the OTLP/HTTP collector at ``endpoint``,
     spread evenly over at least ``spread_s`` seconds as a service's traffic arrives over time (request i
-    starts no earlier than ``i * spread_s / requests`` after the first).
+    starts no earlier than ``i * spread_s / requests`` after the first). Each variant's questions come in
+    conversations of TURNS_PER_CONVERSATION (one session id each).
 
     Returns once every span has been handed to the exporter and flushed.
     """
@@ -172,7 +175,8 @@ def run_traffic(
         if index == drift_start:
             summary.drift_started_at = time.time()
         question = rng.choice(questions)
-        record = _send(services[planned.variant], index, question.id, question.text, planned, seed)
+        session = f"{planned.variant}-{seed}-{index // (TURNS_PER_CONVERSATION * len(variants))}"
+        record = _send(services[planned.variant], index, question.id, question.text, planned, seed, session)
         tally = summary.by_variant.setdefault(planned.variant, VariantTraffic())
         tally.sent += 1
         tally.planted += record.planted
@@ -197,6 +201,7 @@ def _send(
     question: str,
     planned: PlannedRequest,
     seed: int,
+    session: str,
 ) -> RequestRecord:
     answer, error = "", None
     service.last_trace_id = ""
@@ -205,6 +210,7 @@ def _send(
             question,
             inject_seed=seed * 1_000_003 + index if planned.planted else None,
             degraded_retrieval=planned.degraded_retrieval,
+            session_id=session,
         )
     except Exception as exc:  # One failed request (a model timeout, say) must not stop the traffic.
         logger.warning("request %d failed: %s", index, exc)

@@ -51,6 +51,10 @@ class StepRecorder(ABC):
         """Attributes to record when the call raised; the root still records what its steps reported."""
         return {}
 
+    def returned(self, call: Call, result: Any) -> Any:
+        """What the traced function returns once its call has ended (not streamed): ``result`` by default."""
+        return result
+
 
 class Call:
     __slots__ = ("context", "data", "done", "recorder", "source", "span", "state", "texts")
@@ -93,7 +97,7 @@ class Call:
                 setattr(result, STREAMING_RESPONSE_FIELD, wrapped)
                 return result
         self.finish(result)
-        return result
+        return self.recorder.returned(self, result)
 
     def finish(self, result: Any, *, streamed: bool = False, abandoned: bool = False) -> None:
         if self.done:

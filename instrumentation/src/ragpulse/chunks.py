@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -12,6 +12,9 @@ from typing import Any
 _NO_METADATA: Mapping[str, Any] = MappingProxyType({})
 _TEXT_KEYS = ("text", "content", "page_content")
 _SOURCE_KEYS = ("source", "file_name", "file_path", "url")
+
+RankingEntry = tuple[int, str, float | None]
+"""A ranked chunk as a ranking records it: ``(rank, id, score)``."""
 
 
 class ChunkError(TypeError):
@@ -80,6 +83,36 @@ def _from_plain_dict(data: dict[str, Any], index: int) -> Chunk:
         source = data.get("source")
         return Chunk(raw_id, text, score, None if source is None else str(source), _NO_METADATA)
     return _from_mapping(data, index)
+
+
+def ranking_entries(items: list[Any] | tuple[Any, ...], refused: Callable[[], None]) -> list[RankingEntry]:
+    """``(rank, id, score)`` of each item, which is all a ranking records: the common plain dict is read in
+    place without building a :class:`Chunk` (the checks of its fast path, not the work; one function call per
+    ranking, not per chunk), anything else as :func:`to_chunk` reads it, so both give the same values and
+    refuse the same chunks. An item that cannot be read is left out (its rank kept) and ``refused`` is called
+    from the ``except`` block."""
+    entries: list[RankingEntry] = []
+    append = entries.append
+    for position, item in enumerate(items):
+        if type(item) is dict:
+            raw_id = item.get("id")
+            score = item.get("score")
+            if (
+                type(raw_id) is str
+                and type(item.get("text")) is str
+                # x - x is 0.0 for a finite float and NaN for NaN and the infinities (no call per chunk).
+                and (score is None or (type(score) is float and score - score == 0.0))
+                and "metadata" not in item
+            ):
+                append((position + 1, raw_id, score))
+                continue
+        try:
+            chunk = to_chunk(item, position)
+        except Exception:
+            refused()
+            continue
+        append((position + 1, chunk.id, chunk.score))
+    return entries
 
 
 def _from_mapping(data: Mapping[str, Any], index: int) -> Chunk:

@@ -9,6 +9,7 @@ from typing import Any, TypeVar, overload
 
 from ragpulse import semconv
 from ragpulse.calls import StepRecorder, start_call
+from ragpulse.guarding import Guard
 from ragpulse.runnables import is_runnable, traced_runnable
 from ragpulse.steps import (
     FuseRecorder,
@@ -79,6 +80,7 @@ def rag(
     variant: str | None = None,
     question_arg: str | None = None,
     name: str | None = None,
+    guard: bool | Guard = False,
 ) -> Callable[[F], F]: ...
 def rag(
     function: F | None = None,
@@ -88,6 +90,7 @@ def rag(
     variant: str | None = None,
     question_arg: str | None = None,
     name: str | None = None,
+    guard: bool | Guard = False,
 ) -> F | Callable[[F], F]:
     """The root span ``rag <pipeline>`` of one RAG request.
 
@@ -101,11 +104,16 @@ def rag(
 
     Decorating a runnable (a LangChain chain or retriever) returns a runnable: ``invoke``, ``ainvoke``,
     ``stream``, ``astream``, ``batch`` and ``abatch`` are traced, one span per input, and ``|`` composes.
+
+    ``guard=True`` (or a :class:`~ragpulse.Guard` naming the judge, the time bound and an
+    ``on_verdict`` handler) judges the answer against its context with the free judge when the call returns,
+    in this process, and records the verdict on the span (``ragpulse.guard.*``); see ``docs/guard.md``.
     """
+    guard_options = Guard() if guard is True else guard or None
 
     def decorate(target: F) -> F:
         options = {"pipeline": pipeline, "variant": variant, "question_arg": question_arg, "name": name}
-        return instrument(target, RagRecorder(target, **options))
+        return instrument(target, RagRecorder(target, **options, guard=guard_options))
 
     return decorate if function is None else decorate(function)
 

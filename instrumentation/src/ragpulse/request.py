@@ -11,7 +11,7 @@ import threading
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from opentelemetry.trace import Span
 from opentelemetry.util.types import AttributeValue
@@ -20,6 +20,9 @@ from ragpulse import semconv
 from ragpulse.chunks import Chunk
 from ragpulse.internal import report_internal_error
 from ragpulse.text import TextRecorder
+
+if TYPE_CHECKING:
+    from ragpulse.guarding import GuardVerdict
 
 logger = logging.getLogger("ragpulse")
 
@@ -46,6 +49,8 @@ class RequestState:
     """``(rank, chunk)`` for the chunks that reached ``generate``, rank 1 first as it saw them."""
     other_queries: dict[str, int] = field(default_factory=dict)
     """Indices given to retrieval queries that are neither the question nor a variation."""
+    guard_verdict: GuardVerdict | None = None
+    """The ``GuardVerdict`` of the answer, when the root's ``guard`` option judged it."""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def query_index(self, query: str) -> int:

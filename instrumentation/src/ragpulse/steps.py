@@ -12,7 +12,8 @@ from opentelemetry.util.types import AttributeValue
 from ragpulse import semconv
 from ragpulse.arguments import MISSING, ArgumentLocator, accepts_keyword, callable_name, first_of_type
 from ragpulse.calls import Attributes, Call, StepRecorder
-from ragpulse.chunks import Chunk, to_chunk
+from ragpulse.chunks import Chunk, RankingEntry, ranking_entries, to_chunk
+from ragpulse.guarding import Guard, judge_answer, record_verdict
 from ragpulse.inputs import context_in, first_context, first_query, query_text
 from ragpulse.internal import report_internal_error
 from ragpulse.request import RequestState, Retrieval
@@ -35,8 +36,12 @@ _RERANKED_ID = tuple(semconv.reranker_output_document(i, "id") for i in range(FL
 _RERANKED_SCORE = tuple(semconv.reranker_output_document(i, "score") for i in range(FLAT_DOCUMENT_LIMIT))
 
 
+# One encoder for every attribute: json.dumps with options builds a new JSONEncoder on each call.
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
 def to_json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return _ENCODE(value)
 
 
 def ranked_chunks(items: Any, site: str) -> list[tuple[int, Chunk]]:
@@ -53,6 +58,17 @@ def ranked_chunks(items: Any, site: str) -> list[tuple[int, Chunk]]:
         except Exception:
             report_internal_error(f"{site} chunk")
     return ranked
+
+
+def ranking(items: Any, site: str) -> list[RankingEntry]:
+    """``(rank, id, score)`` for each item of a ranking, as :func:`ranked_chunks` reads them, without building
+    the chunks when only their ids and scores are recorded."""
+    if isinstance(items, str):
+        items = [items]
+    elif not isinstance(items, list | tuple):
+        logger.debug("ragpulse: %s got %s, not a list of chunks", site, type(items).__name__)
+        return []
+    return ranking_entries(items, lambda: report_internal_error(f"{site} chunk"))
 
 
 def _put(attributes: Attributes, name: str, value: AttributeValue | None) -> None:
@@ -72,7 +88,9 @@ class RagRecorder(StepRecorder):
         variant: str | None,
         question_arg: str | None,
         name: str | None,
+        guard: Guard | None,
     ) -> None:
+        self.guard = guard
         self.pipeline = pipeline or callable_name(function)
         self.variant = variant
         self.span_name = name or f"{semconv.SPAN_RAG_PREFIX} {self.pipeline}"
@@ -110,7 +128,18 @@ class RagRecorder(StepRecorder):
         answer = answer_text(result)
         if answer is not None:
             _put(attributes, semconv.OUTPUT_VALUE, call.texts.content(semconv.OUTPUT_VALUE, answer))
+        if self.guard is not None and state is not None:
+            chunks = [chunk for _, chunk in state.context or ()]
+            verdict = judge_answer(answer, chunks, state.question, self.guard.judge, self.guard.timeout_ms)
+            state.guard_verdict = verdict
+            record_verdict(attributes.update, verdict, call.texts)
         return attributes
+
+    def returned(self, call: Call, result: Any) -> Any:
+        verdict = None if call.state is None else call.state.guard_verdict
+        if self.guard is None or self.guard.on_verdict is None or verdict is None:
+            return result
+        return self.guard.on_verdict(verdict, result)
 
     def end_failed(self, call: Call) -> Attributes:
         state = call.state
@@ -206,19 +235,22 @@ class RetrieveRecorder(StepRecorder):
         return attributes
 
     def end(self, call: Call, result: Any) -> Attributes:
-        ranked = ranked_chunks(result, self.span_name)
         attributes: Attributes = {}
-        with_text = self.capture_text and call.texts.settings.capture_content
-        for slot, (_, chunk) in enumerate(ranked[:FLAT_DOCUMENT_LIMIT]):
-            attributes[_RETRIEVAL_ID[slot]] = chunk.id
-            if chunk.score is not None:
-                attributes[_RETRIEVAL_SCORE[slot]] = chunk.score
-            if with_text:
+        if self.capture_text and call.texts.settings.capture_content:
+            chunks = ranked_chunks(result, self.span_name)
+            ranked = [(rank, chunk.id, chunk.score) for rank, chunk in chunks]
+            for slot, (_, chunk) in enumerate(chunks[:FLAT_DOCUMENT_LIMIT]):
                 name = _RETRIEVAL_CONTENT[slot]
                 _put(attributes, name, call.texts.content(name, chunk.text))
+        else:
+            ranked = ranking(result, self.span_name)
+        for slot, (_, chunk_id, score) in enumerate(ranked[:FLAT_DOCUMENT_LIMIT]):
+            attributes[_RETRIEVAL_ID[slot]] = chunk_id
+            if score is not None:
+                attributes[_RETRIEVAL_SCORE[slot]] = score
         if call.state is not None:
             query, query_index = call.data
-            documents = [{"id": c.id, "score": c.score, "rank": rank} for rank, c in ranked]
+            documents = [{"id": chunk_id, "score": score, "rank": rank} for rank, chunk_id, score in ranked]
             call.state.retrievals.append(Retrieval(query, query_index, documents))
         return attributes
 
@@ -245,21 +277,23 @@ class FuseRecorder(StepRecorder):
         if isinstance(rankings, Sequence) and not isinstance(rankings, str):
             attributes[semconv.FUSION_INPUT_RANKINGS] = to_json(
                 [
-                    [{"id": c.id, "score": c.score} for _, c in ranked_chunks(ranking, self.span_name)]
-                    for ranking in rankings
+                    [{"id": chunk_id, "score": score} for _, chunk_id, score in ranking(each, self.span_name)]
+                    for each in rankings
                 ]
             )
         return attributes
 
     def end(self, call: Call, result: Any) -> Attributes:
-        ranked = ranked_chunks(result, self.span_name)
+        ranked = ranking(result, self.span_name)
         attributes: Attributes = {
-            semconv.FUSION_OUTPUT_RANKING: to_json([{"id": c.id, "score": c.score} for _, c in ranked])
+            semconv.FUSION_OUTPUT_RANKING: to_json(
+                [{"id": chunk_id, "score": score} for _, chunk_id, score in ranked]
+            )
         }
-        for slot, (_, chunk) in enumerate(ranked[:FLAT_DOCUMENT_LIMIT]):
-            attributes[_RERANKED_ID[slot]] = chunk.id
-            if chunk.score is not None:
-                attributes[_RERANKED_SCORE[slot]] = chunk.score
+        for slot, (_, chunk_id, score) in enumerate(ranked[:FLAT_DOCUMENT_LIMIT]):
+            attributes[_RERANKED_ID[slot]] = chunk_id
+            if score is not None:
+                attributes[_RERANKED_SCORE[slot]] = score
         return attributes
 
 

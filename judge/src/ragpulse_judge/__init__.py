@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from ragpulse_judge.learnt import ClaimResult, LearntJudge, Verdict
+from ragpulse_judge.limits import TooLongToJudge
 from ragpulse_judge.model import ModelError
 
 
@@ -23,7 +24,10 @@ def default_judge() -> LearntJudge:
 
 
 def judge(answer: str, context: Sequence[str], question: str = "") -> Verdict:
-    """Judge ``answer`` against the ``context`` chunks it was written from and the ``question`` it answers."""
+    """Judge ``answer`` against the ``context`` chunks it was written from and the ``question`` it answers.
+
+    Raises :class:`TooLongToJudge` when an answer and context too large to compare (each claim against each
+    context sentence sharing a word) would take over ten seconds."""
     if not isinstance(answer, str) or not isinstance(question, str):
         raise TypeError("answer and question must be strings")
     if isinstance(context, str) or not all(isinstance(chunk, str) for chunk in context):
@@ -31,4 +35,4 @@ def judge(answer: str, context: Sequence[str], question: str = "") -> Verdict:
     return default_judge().verdict(question, list(context), answer)
 
 
-__all__ = ["ClaimResult", "LearntJudge", "ModelError", "Verdict", "default_judge", "judge"]
+__all__ = ["ClaimResult", "LearntJudge", "ModelError", "TooLongToJudge", "Verdict", "default_judge", "judge"]

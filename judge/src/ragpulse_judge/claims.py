@@ -82,7 +82,7 @@ def _claim(text: str, start: int, end: int) -> Claim:
     piece = text[start:end]
     leading = len(piece) - len(piece.lstrip(" ,;"))
     trailing = len(piece) - len(piece.rstrip(" ,;"))
-    # A piece of punctuation alone (";") strips to nothing from both ends: an empty claim where it starts.
+    # A piece of only marks (",") strips from both ends over the same characters: it is empty where it starts.
     return Claim(_SPACES.sub(" ", piece.strip(" ,;")), start + leading, max(start + leading, end - trailing))
 
 

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from ragpulse_judge.claims import Claim, split_claims
+from ragpulse_judge.limits import NO_DEADLINE, Deadline
 from ragpulse_judge.rules import ClaimEvidence, ContextIndex, LexicalParams, gather_evidence, is_hedged
 from ragpulse_judge.text import Segment, text_segments
 from ragpulse_judge.tokens import SentenceFeatures, is_framing_word, normalise_number, sentence_features, stem
@@ -44,8 +45,10 @@ FEATURE_NAMES: tuple[str, ...] = (
     "covered_negation",
 )
 _RULES = LexicalParams()
-# A number and the word after it ("40 beats", "5 km", "20%"): the unit the number is stated in.
+# A number and the word after it ("40 beats", "5 km", "20%"): the unit the number is stated in. Matched only
+# where a run of digits and commas begins (see _quantity_matches).
 _QUANTITY = re.compile(r"(\$?\d[\d,]*(?:\.\d+)?)\s*(%|[^\W\d_]{1,15})")
+_DIGITS_AND_COMMAS = re.compile(r"[\d,]+")
 
 
 @dataclass(frozen=True)
@@ -87,15 +90,18 @@ class _ContextPairs:
         return cls(frozenset(pairs), frozenset(quantities))
 
 
-def read_answer(question: str, context: list[str], answer: str) -> AnswerReading:
+def read_answer(
+    question: str, context: list[str], answer: str, deadline: Deadline = NO_DEADLINE
+) -> AnswerReading:
     """Index the context once and compute the features of every claim of ``answer``."""
-    index = ContextIndex.build(question, context)
+    index = ContextIndex.build(question, context, deadline)
     stated = _ContextPairs.of(index, question)
     question_features = sentence_features(question)
     segments = text_segments(answer)
     readings: list[ClaimReading] = []
     for position, _segment in enumerate(segments):
-        readings.extend(_read_sentence(position, segments, index, stated, question_features))
+        deadline.check(f"sentence {position + 1} of {len(segments)}")
+        readings.extend(_read_sentence(position, segments, index, stated, question_features, deadline))
     return AnswerReading(index, [segment.text for segment in segments], readings)
 
 
@@ -105,23 +111,24 @@ def _read_sentence(
     index: ContextIndex,
     stated: _ContextPairs,
     question: SentenceFeatures,
+    deadline: Deadline,
 ) -> list[ClaimReading]:
     segment = segments[position]
-    whole = gather_evidence(segment, index, question)
+    whole = gather_evidence(segment, index, question, deadline)
     if isinstance(whole, str):
         return [
             ClaimReading(position, segment.text, Claim(segment.text, 0, len(segment.text)), None, None, whole)
         ]
     claims = split_claims(segment.text)
+    hedged = is_hedged(segment.text)
     readings: list[ClaimReading] = []
-    for claim in claims:
-        evidence = whole if len(claims) == 1 else gather_evidence(claim.text, index, question)
+    for number, claim in enumerate(claims, start=1):
+        deadline.check(f"claim {number} of {len(claims)} in sentence {position + 1} of {len(segments)}")
+        evidence = whole if len(claims) == 1 else gather_evidence(claim.text, index, question, deadline)
         if isinstance(evidence, str):
             readings.append(ClaimReading(position, segment.text, claim, None, None, evidence))
             continue
-        sentence_context = _SentenceContext(
-            position, len(segments), len(claims), is_hedged(segment.text), whole
-        )
+        sentence_context = _SentenceContext(position, len(segments), len(claims), hedged, whole)
         features = _claim_features(claim.text, evidence, sentence_context, stated, question)
         readings.append(ClaimReading(position, segment.text, claim, evidence, features, evidence.describe()))
     return readings
@@ -183,9 +190,31 @@ def _claim_features(
 
 def _quantities(text: str) -> set[tuple[str, str]]:
     found: set[tuple[str, str]] = set()
-    for number, unit in _QUANTITY.findall(text):
+    for number, unit in _quantity_matches(text):
         word = unit.lower()
         if word != "%" and is_framing_word(word):
             continue
         found.add((normalise_number(number), word if word == "%" else stem(word)))
     return found
+
+
+def _quantity_matches(text: str) -> list[tuple[str, str]]:
+    """What ``_QUANTITY.findall(text)`` finds, in linear time.
+
+    ``findall`` tries the pattern at every digit, and from each the number runs to the end of its run of
+    digits and commas: a run of n ("1,1,1,...") cost n²/2 steps, minutes for a long context. A match starting
+    inside a run ends where one starting at the run's first digit would, with the same text after it, so only
+    that first digit (or a ``$`` just before it) can begin a match.
+    """
+    matches: list[tuple[str, str]] = []
+    searched_to = 0
+    for run in _DIGITS_AND_COMMAS.finditer(text):
+        first_digit = run.start() + len(run.group()) - len(run.group().lstrip(","))
+        if first_digit == run.end() or first_digit < searched_to:
+            continue
+        start = first_digit - 1 if first_digit > 0 and text[first_digit - 1] == "$" else first_digit
+        found = _QUANTITY.match(text, max(start, searched_to))
+        if found is not None:
+            matches.append((found.group(1), found.group(2)))
+            searched_to = found.end()
+    return matches

@@ -11,12 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ragpulse_judge.features import ClaimReading, read_answer
+from ragpulse_judge.limits import DEFAULT_TIME_LIMIT_S, Deadline
 from ragpulse_judge.model import LearntModel, load_model, sigmoid
 from ragpulse_judge.rules import ClaimVerdict, LexicalAnalysis, support_verdict
 from ragpulse_judge.verdicts import SupportVerdict
 
 # Beyond these sizes the judge reads a prefix: a runaway answer or context must not stall the caller.
 MAX_ANSWER_CHARS = 20_000
+MAX_QUESTION_CHARS = 20_000
 MAX_CONTEXT_CHARS = 200_000
 
 
@@ -52,8 +54,12 @@ class LearntJudge:
 
     name = "learnt"
 
-    def __init__(self, model: LearntModel | None = None) -> None:
+    def __init__(
+        self, model: LearntModel | None = None, time_limit_s: float | None = DEFAULT_TIME_LIMIT_S
+    ) -> None:
+        """``time_limit_s``: one answer's judging past it raises :class:`TooLongToJudge` (None: no limit)."""
         self.model = model or load_model()
+        self.time_limit_s = time_limit_s
 
     @property
     def version(self) -> str:
@@ -61,7 +67,7 @@ class LearntJudge:
 
     def analyse(self, question: str, context: list[str], answer: str) -> LexicalAnalysis:
         """Every claim with its verdict, in the form the lexical scorer writes."""
-        reading = read_answer(question, context, answer)
+        reading = read_answer(question, context, answer, Deadline(self.time_limit_s))
         claims = [self._claim_verdict(claim) for claim in reading.claims]
         used = frozenset(
             claim.evidence_index for claim in claims if claim.evidence_index is not None and claim.supported
@@ -70,7 +76,7 @@ class LearntJudge:
 
     def verdict(self, question: str, context: list[str], answer: str) -> Verdict:
         answer = answer[:MAX_ANSWER_CHARS]
-        analysis = self.analyse(question, _capped(context), answer)
+        analysis = self.analyse(question[:MAX_QUESTION_CHARS], _capped(context), answer)
         sentences = analysis.index.sentences
         claims = [
             ClaimResult(

@@ -44,6 +44,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from ragpulse_judge.deadline import check_deadline
+from ragpulse_judge.limits import DEFAULT_TIME_LIMIT_S, NO_DEADLINE, Deadline
 from ragpulse_judge.preamble import without_preamble
 from ragpulse_judge.text import Segment, split_sentences, text_segments
 from ragpulse_judge.tokens import SentenceFeatures, number_vocabulary, sentence_features
@@ -169,12 +171,14 @@ class ContextIndex:
     numbers: frozenset[str]
 
     @classmethod
-    def build(cls, question: str, chunks: list[str]) -> ContextIndex:
+    def build(cls, question: str, chunks: list[str], deadline: Deadline = NO_DEADLINE) -> ContextIndex:
         sentences: list[ContextSentence] = []
         postings: dict[str, list[int]] = {}
         vocabulary: set[str] = set(sentence_features(question).content)
         for chunk_index, chunk in enumerate(chunks):
+            deadline.check(f"reading context chunk {chunk_index + 1} of {len(chunks)}")
             for text in split_sentences(chunk):
+                check_deadline()
                 features = sentence_features(text, claim=False)
                 for stem in features.content:
                     postings.setdefault(stem, []).append(len(sentences))
@@ -236,26 +240,39 @@ class LexicalJudge:
 
     name = "lexical"
 
-    def __init__(self, params: LexicalParams | None = None) -> None:
+    def __init__(
+        self, params: LexicalParams | None = None, time_limit_s: float | None = DEFAULT_TIME_LIMIT_S
+    ) -> None:
+        """``time_limit_s``: one answer's judging past it raises :class:`TooLongToJudge` (None: no limit)."""
         self.params = params or LexicalParams()
+        self.time_limit_s = time_limit_s
 
     def judge_support(self, question: str, context: list[str], response: str) -> SupportVerdict:
         return support_verdict(self.analyse(question, context, response), "sentences")
 
     def analyse(self, question: str, context: list[str], response: str) -> LexicalAnalysis:
-        index = ContextIndex.build(question, context)
+        deadline = Deadline(self.time_limit_s)
+        index = ContextIndex.build(question, context, deadline)
         question_features = sentence_features(question)
-        claims = [self.judge_claim(segment, index, question_features) for segment in text_segments(response)]
+        segments = text_segments(response)
+        claims = []
+        for number, segment in enumerate(segments, start=1):
+            deadline.check(f"sentence {number} of {len(segments)}")
+            claims.append(self.judge_claim(segment, index, question_features, deadline))
         used = frozenset(
             claim.evidence_index for claim in claims if claim.evidence_index is not None and claim.supported
         )
         return LexicalAnalysis(claims, index, used)
 
     def judge_claim(
-        self, segment: Segment | str, index: ContextIndex, question: SentenceFeatures
+        self,
+        segment: Segment | str,
+        index: ContextIndex,
+        question: SentenceFeatures,
+        deadline: Deadline = NO_DEADLINE,
     ) -> ClaimVerdict:
         """Score one answer sentence against the indexed context."""
-        evidence = gather_evidence(segment, index, question)
+        evidence = gather_evidence(segment, index, question, deadline)
         sentence = segment if isinstance(segment, str) else segment.text
         if isinstance(evidence, str):
             return ClaimVerdict(sentence, False, True, 1.0, None, evidence)
@@ -292,7 +309,10 @@ def support_verdict(analysis: LexicalAnalysis, unit: str) -> SupportVerdict:
 
 
 def gather_evidence(
-    segment: Segment | str, index: ContextIndex, question: SentenceFeatures
+    segment: Segment | str,
+    index: ContextIndex,
+    question: SentenceFeatures,
+    deadline: Deadline = NO_DEADLINE,
 ) -> ClaimEvidence | str:
     """The evidence about one answer sentence, or the reason it makes no claim to check."""
     if isinstance(segment, Segment) and segment.label:
@@ -316,7 +336,7 @@ def gather_evidence(
     covered = len(features.content) - len(to_cover)
     total = len(features.content) or 1
     evidence_index, hits, negation_mismatch = _consistent_evidence(
-        sentence, features, _ranked_sentences(to_cover, index), index, covered, total
+        sentence, features, _ranked_sentences(to_cover, index), index, covered, total, deadline
     )
     return ClaimEvidence(
         local=(covered + hits) / total,
@@ -373,6 +393,7 @@ def _consistent_evidence(
     index: ContextIndex,
     covered: int,
     total: int,
+    deadline: Deadline,
 ) -> tuple[int | None, int, bool]:
     """The evidence sentence, its hits, and whether the context only ever restates the claim negated.
 
@@ -385,9 +406,11 @@ def _consistent_evidence(
     """
     if not ranked:
         return None, 0, False
-    for position, hits in ranked:
+    for tried, (position, hits) in enumerate(ranked):
         if (covered + hits) / total < NEGATION_MIN_OVERLAP:
             break
+        if tried % 64 == 63:
+            deadline.check(f"context sentence {tried + 1} of {len(ranked)} sharing words with one claim")
         evidence = index.sentences[position]
         negated = features.has_negation or evidence.features.has_negation
         if not negated or not _polarity_differs(claim, evidence.text):

@@ -53,8 +53,9 @@ _ABBREVIATIONS = frozenset(
 # A sentence ends at . ! ? (optionally followed by quotes or brackets) before whitespace and a likely start
 # (see _starts_sentence), or at the CJK full stop, exclamation and question marks, which need no space.
 _BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]”’»]*\s+(?=\S)|(?<=[。！？])[」』）”’]*\s*(?=\S)")
-# What may come before the first letter of a sentence: quotes, brackets, and symbols such as emoji or ✅.
-_LEAD = re.compile(r"[\"'(\[“‘«¿¡\W_]*?(?=\w)")
+# What may come before the first letter of a sentence is anything but a word character: quotes, brackets,
+# and symbols such as emoji or ✅.
+_WORD_CHARACTER = re.compile(r"\w")
 _LINE_BREAKS = re.compile(r"\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)")
 # "1." or "(a)" alone is the marker of a list item, not a sentence: it stays with the text after it.
 _LIST_MARKER = re.compile(r"[(\[]?(?:\d{1,3}|[a-zA-Z]|[ivx]{1,4})[.)\]]?")
@@ -88,8 +89,14 @@ def _prose_sentences(text: str) -> list[str]:
     sentences: list[str] = []
     for block in _LINE_BREAKS.split(text):
         start = 0
+        # The first word character at or after the last boundary: looked up again only once a boundary
+        # lies past it, so a block of many boundaries and no words (". . . .") is read once, not once each.
+        word_at = 0
         for match in _BOUNDARY.finditer(block):
-            if not _starts_sentence(block, match.end()):
+            if word_at < match.end():
+                found = _WORD_CHARACTER.search(block, match.end())
+                word_at = found.start() if found else len(block)
+            if not _starts_sentence(block, word_at if word_at < len(block) else match.end()):
                 continue
             candidate = block[start : match.start()].strip()
             last_word = candidate.rsplit(None, 1)[-1].rstrip(".").lower() if candidate else ""
@@ -108,11 +115,10 @@ def _prose_sentences(text: str) -> list[str]:
     return sentences
 
 
-def _starts_sentence(text: str, at: int) -> bool:
-    """After a full stop, a capital letter, a digit or a CJK character (past any quote, bracket or emoji)
-    starts a sentence; a lowercase word does not ("approx. half", "e.g. this")."""
-    lead = _LEAD.match(text, at)
-    position = lead.end() if lead else at
+def _starts_sentence(text: str, position: int) -> bool:
+    """After a full stop, a capital letter, a digit or a CJK character (past any quote, bracket or emoji:
+    ``position`` is the first word character after the stop) starts a sentence; a lowercase word does not
+    ("approx. half", "e.g. this")."""
     if position >= len(text):
         return False
     first = text[position]

@@ -1,27 +1,26 @@
 """The scorers' subcommands of ``ragpulse``: their flags only.
 
 Each command's work is the ``run(args)`` of its module in :mod:`ragpulse_scorers.commands`, imported when the
-command runs, so ``ragpulse --help`` loads no judge, HTTP client or scheduler.
+command runs, so ``ragpulse --help`` loads no judge, HTTP client or scheduler. The labelling commands
+(``label``, ``labels import``, ``export --labelled``) are the dashboards', which send them through a running
+``ragpulse serve``; their work on a store is in :mod:`ragpulse_scorers.commands.label` and ``.export``.
 """
 
 from __future__ import annotations
 
-import argparse
-from datetime import datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 from ragpulse_core.cli import Subparsers, add_dsn, parse_window, runs
-from ragpulse_core.times import utc_from_iso
 
 from ragpulse_scorers.cli_arguments import add_scorer_flags, variant_list
 from ragpulse_scorers.evaluation.datasets import Split
 
 SUPPORT_JUDGE_NAMES = ("lexical", "learnt", "openai")
-LABEL_VERDICTS = ("hallucinated", "grounded")
 
 
 def register(subparsers: Subparsers) -> None:
-    for add_command in (_eval, _export, _label, _labels, _pairwise, _score):
+    for add_command in (_eval, _pairwise, _score):
         add_command(subparsers)
 
 
@@ -86,83 +85,6 @@ def _eval(subparsers: Subparsers) -> None:
         )
         parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
         parser.set_defaults(func=runs("ragpulse_scorers.commands.eval_subq", function_name))
-
-
-def _export(subparsers: Subparsers) -> None:
-    parser = subparsers.add_parser(
-        "export",
-        help="write recorded requests as JSONL (--labelled: the set `ragpulse eval support --data` reads)",
-        description="Write the requests people labelled (reviewer and imported labels; the latest of each "
-        "request) to stdout, one JSON object a line, in the RAGTruth-style format `ragpulse eval support "
-        "--data` reads. By default only the review queue's random share, the requests the report's figures "
-        "count, so `eval` on the set reproduces them.",
-    )
-    add_dsn(parser)
-    parser.add_argument(
-        "--labelled", action="store_true", required=True, help="the labelled requests (the only export yet)"
-    )
-    parser.add_argument(
-        "--since", type=parse_window, metavar="7d", help="requests this recent: 30m, 24h, 7d (default: all)"
-    )
-    parser.add_argument(
-        "--all",
-        action="store_true",
-        help="every labelled request, also those the queue picked because the judges disagreed or were "
-        "unsure (a harder set; its figures are not the report's)",
-    )
-    parser.set_defaults(func=runs("ragpulse_scorers.commands.export"))
-
-
-def _label(subparsers: Subparsers) -> None:
-    parser = subparsers.add_parser(
-        "label",
-        help="label a recorded request hallucinated or grounded, as a reviewer",
-        description="Label the request with TRACE_ID. An author's later label of the same request replaces "
-        "the earlier one. A trace id several requests reused is refused with the list of them: name one with "
-        "--span and --at.",
-    )
-    add_dsn(parser)
-    parser.add_argument("trace_id", nargs="?", metavar="TRACE_ID", help="trace id of the request")
-    parser.add_argument(
-        "verdict", nargs="?", choices=LABEL_VERDICTS, metavar="hallucinated|grounded", help="the label"
-    )
-    parser.add_argument("--note", default="", help="why, in a few words")
-    parser.add_argument("--author", help="who labels (default: the user running the command)")
-    parser.add_argument("--span", metavar="SPAN_ID", help="span id of the request's root span")
-    parser.add_argument(
-        "--at", type=iso_time, metavar="TIME", help="the request's start time (ISO 8601, to the microsecond)"
-    )
-    parser.add_argument(
-        "--next",
-        action="store_true",
-        help="print the review queue's next request of the last 24 h (and why it was offered) instead",
-    )
-    parser.add_argument("--service", metavar="NAME", help="with --next: only this service's requests")
-    parser.set_defaults(func=runs("ragpulse_scorers.commands.label"))
-
-
-def _labels(subparsers: Subparsers) -> None:
-    parser = subparsers.add_parser("labels", help="import people's labels of recorded requests")
-    actions = parser.add_subparsers(dest="labels_action", metavar="ACTION", required=True)
-    importing = actions.add_parser(
-        "import",
-        help="import labels from a JSONL file",
-        description="One JSON object a line: trace_id and label (hallucinated or grounded) required; "
-        "span_id, request_time, author, sentences, note, score optional. Bad lines are reported with their "
-        "numbers; the good ones are kept.",
-    )
-    add_dsn(importing)
-    importing.add_argument("file", type=Path, metavar="FILE.jsonl", help="the labels")
-    importing.add_argument("--author", help="author of lines that name none (default: the user running this)")
-    importing.set_defaults(func=runs("ragpulse_scorers.commands.label", "run_import"))
-
-
-def iso_time(text: str) -> datetime:
-    """An ISO 8601 time; a time without a zone is UTC."""
-    try:
-        return utc_from_iso(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an ISO 8601 time: {text!r}") from None
 
 
 def _pairwise(subparsers: Subparsers) -> None:

@@ -16,6 +16,7 @@ from pydantic import Field, SecretStr, field_validator, model_validator
 from ragpulse_assembly.settings import AssemblyPartSettings
 from ragpulse_core.secrets import shown_endpoint
 from ragpulse_core.settings import SettingsSection
+from ragpulse_judge.limits import DEFAULT_TIME_LIMIT_S
 
 from ragpulse_scorers.evaluators.config import EvaluatorsSettings
 from ragpulse_scorers.export.otel_environment import (
@@ -43,6 +44,12 @@ class FreeJudgeLimits(SettingsSection):
     max_per_minute: float = Field(120_000, gt=0, description="Requests scored per minute, per free judge")
     concurrency: int = Field(
         1, ge=1, description="Requests judged at once; a CPU-bound judge gains nothing from threads"
+    )
+    time_limit_s: float | None = Field(
+        DEFAULT_TIME_LIMIT_S,
+        gt=0,
+        description="One request's judging past this fails that request with the reason (an answer and a "
+        "context built so that every claim is compared with every context sentence took minutes)",
     )
     judge: Literal["rules", "learnt"] = Field(
         "learnt",
@@ -86,8 +93,11 @@ class ScorerSettings(SettingsSection):
 
 
 class PriceSettings(SettingsSection):
-    input_per_million: float = Field(0.0, ge=0)
-    output_per_million: float = Field(0.0, ge=0)
+    """What a model's tokens cost, for budgets and the report's spend (a model without an entry here uses the
+    list price ragpulse knows for it, if any)."""
+
+    input_per_million: float = Field(0.0, ge=0, description="USD per million prompt tokens")
+    output_per_million: float = Field(0.0, ge=0, description="USD per million completion tokens")
 
 
 class JudgeSettings(SettingsSection):
@@ -100,11 +110,19 @@ class JudgeSettings(SettingsSection):
     """
 
     # The standard variables are defaults, so a config file or RAGPULSE_JUDGE__* still overrides them.
-    base_url: str | None = Field(default_factory=lambda: os.environ.get("OPENAI_BASE_URL") or None)
-    api_key: SecretStr | None = Field(
-        default_factory=lambda: SecretStr(key) if (key := os.environ.get("OPENAI_API_KEY")) else None
+    base_url: str | None = Field(
+        default_factory=lambda: os.environ.get("OPENAI_BASE_URL") or None,
+        description="An OpenAI-compatible endpoint (default: $OPENAI_BASE_URL); it or api_key turns on"
+        " the LLM support judge",
     )
-    model: str = Field(default_factory=lambda: os.environ.get("RAGPULSE_JUDGE_MODEL") or "gpt-4o-mini")
+    api_key: SecretStr | None = Field(
+        default_factory=lambda: SecretStr(key) if (key := os.environ.get("OPENAI_API_KEY")) else None,
+        description="The endpoint's key (default: $OPENAI_API_KEY)",
+    )
+    model: str = Field(
+        default_factory=lambda: os.environ.get("RAGPULSE_JUDGE_MODEL") or "gpt-4o-mini",
+        description="The judges' model (default: $RAGPULSE_JUDGE_MODEL, else gpt-4o-mini)",
+    )
     timeout_s: float = Field(60.0, gt=0, description="Seconds one call may take (loopback: 300)")
     connect_timeout_s: float = Field(3.0, gt=0, description="Seconds to open a connection")
     max_retries: int = Field(4, ge=0, description="Retries of a call on 429, 5xx, timeouts (loopback: 1)")
@@ -115,10 +133,20 @@ class JudgeSettings(SettingsSection):
     max_output_tokens: int | None = Field(
         None, ge=1, description="Longest answer asked for; none sent when unset (loopback: 512)"
     )
-    requests_per_minute: float = Field(120.0, gt=0)
+    requests_per_minute: float = Field(120.0, gt=0, description="Calls to the endpoint per minute, at most")
+    max_prompt_chars: int = Field(
+        400_000,
+        ge=1_000,
+        description="A longer prompt (about 100,000 tokens) is not sent: its request is skipped with the"
+        " reason. A sender's 50 MB answer would otherwise be paid for, and read for steering text for long",
+    )
     concurrency: int = Field(4, ge=1, description="Calls at once (loopback: 1)")
-    daily_budget_usd: float | None = Field(None, ge=0)
-    daily_budget_tokens: int | None = Field(None, ge=0)
+    daily_budget_usd: float | None = Field(
+        None, ge=0, description="USD all LLM judges may spend a UTC day; unset: no limit"
+    )
+    daily_budget_tokens: int | None = Field(
+        None, ge=0, description="Tokens all LLM judges may use a UTC day; unset: no limit"
+    )
     prices: dict[str, PriceSettings] = Field(default_factory=dict, description="Per model, USD per 1M tokens")
     support_mode: Literal["trace", "entailment"] = Field(
         "trace",
@@ -187,7 +215,9 @@ class ExportSettings(SettingsSection):
     timeout_s: float = Field(
         default_factory=env_timeout_s, gt=0, description="Seconds one export may take, retries included"
     )
-    compression: Literal["none", "gzip"] = Field(default_factory=env_compression)
+    compression: Literal["none", "gzip"] = Field(
+        default_factory=env_compression, description="Default: OTEL_EXPORTER_OTLP_(LOGS_)COMPRESSION"
+    )
     max_queue_size: int = Field(
         20_000, ge=1, description="Events waiting to be sent; past this the oldest are dropped and counted"
     )

@@ -15,6 +15,7 @@ newest row.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -24,7 +25,8 @@ from ragpulse_scorers.metric_names import PASS
 from ragpulse_scorers.stats import WeightedCount
 
 from ragpulse_dashboards.alerts import rules
-from ragpulse_dashboards.alerts.rules import AlertKey, Observation
+from ragpulse_dashboards.alerts.rules import AlertKey, Baseline, Observation
+from ragpulse_dashboards.alerts.state import AlertRecord
 from ragpulse_dashboards.review.figures import corrected_rates
 from ragpulse_dashboards.settings import AlertSettings
 
@@ -64,6 +66,18 @@ FROM (
 GROUP BY ServiceName, Variant
 HAVING scored + baseline_scored > 0
 ORDER BY ServiceName, Variant
+"""
+
+# A firing support drop without a baseline of its own: the same counts over the traffic since it fired.
+_SUPPORTED_SINCE = """
+SELECT sumIf(Sign, Hallucinated = 0) AS supported, sum(Sign) AS scored,
+       sumIf(Sign * Weight, Hallucinated = 0) AS w_supported, sum(Sign * Weight) AS w_scored,
+       sumIf(Sign * Weight * Weight, Hallucinated = 0) AS w2_supported,
+       sum(Sign * Weight * Weight) AS w2_scored,
+       arrayStringConcat(arraySort(groupUniqArray(Judge)), ', ') AS judges
+FROM {verdicts}
+WHERE ServiceName = {service:String} AND Variant = {variant:String}
+  AND RequestTime > {since:DateTime64(6)} AND RequestTime <= {end:DateTime64(6)}
 """
 
 _TRAFFIC_AND_SCORES = """
@@ -138,11 +152,18 @@ def _with_tables(sql: str, store: Store) -> str:
 
 
 def observe(
-    store: Store, settings: AlertSettings, now: datetime, *, sample_rate: float = 1.0
+    store: Store,
+    settings: AlertSettings,
+    now: datetime,
+    *,
+    sample_rate: float = 1.0,
+    firing: Mapping[AlertKey, AlertRecord] | None = None,
 ) -> list[Observation]:
     """Every rule's observation for every service/variant/scorer with data around ``now``.
 
     ``sample_rate`` is the scorers' (``scorer.sample_rate``): a stall is judged on the requests it selects.
+    ``firing`` are the episodes firing now: a support drop among them whose window has too little history
+    before it is judged against the baseline it fired on (:func:`rules.recovered_against`).
     """
     window = timedelta(minutes=settings.window_minutes)
     bounds: dict[str, Any] = {"start": now - window, "end": now}
@@ -169,9 +190,15 @@ def observe(
             )
         )
         supported = int(row["scored"]) - int(row["hallucinated"])
+        drop = AlertKey(rules.SUPPORT_DROP, *labels)
+        episode = (firing or {}).get(drop)
+        without_baseline = row["baseline_scored"] < settings.min_samples
+        if episode is not None and episode.baseline is not None and without_baseline:
+            observations.append(_recovery(store, episode, episode.baseline, now))
+            continue
         observations.append(
             rules.rate_dropped(
-                AlertKey(rules.SUPPORT_DROP, *labels),
+                drop,
                 "support rate",
                 (supported, int(row["scored"])),
                 (int(row["baseline_supported"]), int(row["baseline_scored"])),
@@ -215,6 +242,26 @@ def observe(
             )
         )
     return observations
+
+
+def _recovery(store: Store, episode: AlertRecord, baseline: Baseline, now: datetime) -> Observation:
+    key = episode.key
+    params: dict[str, Any] = {
+        "service": key.service,
+        "variant": key.variant,
+        "since": episode.fired_at,
+        "end": now,
+    }
+    (row,) = store.query_dicts(_with_tables(_SUPPORTED_SINCE, store), params)
+    return rules.recovered_against(
+        key,
+        "support rate",
+        _weighted(row, "w_supported", "w_scored"),
+        int(row["supported"]),
+        int(row["scored"]),
+        baseline,
+        judged_by=row["judges"] or episode.judged_by,
+    )
 
 
 def _pass_rates(store: Store, settings: AlertSettings, bounds: dict[str, Any]) -> list[Observation]:

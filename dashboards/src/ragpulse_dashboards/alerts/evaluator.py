@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import uuid
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -11,6 +12,7 @@ from typing import Any
 from ragpulse_core.store import Store
 
 from ragpulse_dashboards.alerts import state
+from ragpulse_dashboards.alerts.causes import with_causes
 from ragpulse_dashboards.alerts.checks import save_checks
 from ragpulse_dashboards.alerts.conditions import observe
 from ragpulse_dashboards.alerts.notify import failures, notify
@@ -32,7 +34,8 @@ class Evaluation:
 def evaluate_alerts(
     store: Store, settings: AlertSettings, now: datetime | None = None, *, sample_rate: float = 1.0
 ) -> Evaluation:
-    """Evaluate every rule at ``now`` (default: the clock) and record fired, ongoing and resolved alerts.
+    """Evaluate every rule at ``now`` (default: the clock) and record fired, ongoing and resolved alerts;
+    alerts on answers carry where their change sits.
 
     An alert with no data this time (no traffic, too few samples to decide) keeps its state: silence is not
     evidence that the problem went away.
@@ -40,7 +43,7 @@ def evaluate_alerts(
     now = (now or datetime.now(UTC)).astimezone(UTC)
     current = state.load_firing(store)
     result = Evaluation()
-    observations = observe(store, settings, now, sample_rate=sample_rate)
+    observations = observe(store, settings, now, sample_rate=sample_rate, firing=current)
     for observation in observations:
         previous = current.pop(observation.key, None)
         if previous is None and observation.fire:
@@ -49,6 +52,8 @@ def evaluate_alerts(
             result.resolved.append(_updated(previous, observation, now, RESOLVED))
         elif previous is not None:
             result.firing.append(_updated(previous, observation, now, FIRING))
+    result.fired = with_causes(store, settings, result.fired, now)
+    result.firing = with_causes(store, settings, result.firing, now)
     deliveries = notify(store, settings, [*result.fired, *result.resolved])
     result.fired = [replace(record, notify_error=failures(deliveries, record)) for record in result.fired]
     result.resolved = [
@@ -73,6 +78,8 @@ def _fired(observation: Observation, now: datetime) -> AlertRecord:
         fired_at=now,
         resolved_at=None,
         updated_at=now,
+        judged_by=observation.judged_by,
+        baseline=observation.baseline,
         **_observed(observation),
     )
 
@@ -86,17 +93,21 @@ def _updated(previous: AlertRecord, observation: Observation, now: datetime, new
         resolved_at=updated_at if new_state == RESOLVED else None,
         updated_at=updated_at,
         notify_error=previous.notify_error if new_state == FIRING else "",
-        **_observed(observation),
+        judged_by=observation.judged_by or previous.judged_by,
+        baseline=observation.baseline or previous.baseline,
+        **_observed(observation, previous),
     )
 
 
-def _observed(observation: Observation) -> dict[str, Any]:
-    """The fields of an alert record that each evaluation refreshes from what it observed."""
+def _observed(observation: Observation, previous: AlertRecord | None = None) -> dict[str, Any]:
+    """The fields of an alert record that each evaluation refreshes from what it observed (an observation
+    with nothing to compare with keeps the episode's threshold)."""
+    unknown = math.isnan(observation.threshold) and previous is not None
     return {
         "value": observation.value,
         "lower": observation.lower,
         "upper": observation.upper,
         "samples": observation.samples,
-        "threshold": observation.threshold,
+        "threshold": previous.threshold if unknown and previous is not None else observation.threshold,
         "summary": observation.summary,
     }

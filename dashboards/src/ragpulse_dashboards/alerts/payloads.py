@@ -7,6 +7,9 @@
 - ``pagerduty``: an Events API v2 event, ``trigger`` on fire and ``resolve`` on resolve, both carrying the
   episode's ``dedup_key`` (summary at most 1024 characters).
 - ``webhook``: ragpulse's own document, schema ``ragpulse.alert.v1`` (``alerts/webhook.schema.json``).
+
+An alert on answers carries where its change sits (:mod:`ragpulse_dashboards.rootcause.cause`): a line of
+text in each message and summary, and the slices themselves in PagerDuty's details and the webhook document.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from ragpulse_dashboards.alerts.rules import (
     SUPPORT_DROP,
 )
 from ragpulse_dashboards.alerts.state import FIRING, AlertRecord
+from ragpulse_dashboards.rootcause.cause import Cause
 from ragpulse_dashboards.settings import Severity
 
 WEBHOOK_SCHEMA: Final = "ragpulse.alert.v1"
@@ -77,7 +81,7 @@ def slack_message(record: AlertRecord, link_url: str | None = None) -> dict[str,
         for name, value in (
             ("Service", record.key.service),
             ("Variant", record.key.variant),
-            ("Scorer", record.key.scorer),
+            ("Scorer", record.scorer),
             ("Value", _value(record)),
             ("Threshold", _threshold(record)),
         )
@@ -93,20 +97,27 @@ def slack_message(record: AlertRecord, link_url: str | None = None) -> dict[str,
     target = link(record, link_url)
     if target is not None:
         context.append(_mrkdwn(f"<{_escaped(target)}|Open the page that explains it>", _TEXT_MAX))
+    cause = Cause.from_json(record.cause)
+    where = _where(record)
+    blocks: list[dict[str, Any]] = [
+        {
+            "type": "header",
+            "text": {"type": "plain_text", "text": _cut(f"{status}: {title(record)}", _HEADER_MAX)},
+        },
+        {
+            "type": "section",
+            "text": _mrkdwn(f"{icon} {_escaped(record.summary)}", _TEXT_MAX),
+            "fields": fields,
+        },
+    ]
+    if cause is not None:
+        blocks.append({"type": "section", "text": _mrkdwn(f"*{_escaped(cause.text())}*", _TEXT_MAX)})
+    blocks.append({"type": "context", "elements": context})
     return {
-        "text": _cut(f"[{status}] {_escaped(title(record))}: {_escaped(record.summary)}", _TEXT_MAX),
-        "blocks": [
-            {
-                "type": "header",
-                "text": {"type": "plain_text", "text": _cut(f"{status}: {title(record)}", _HEADER_MAX)},
-            },
-            {
-                "type": "section",
-                "text": _mrkdwn(f"{icon} {_escaped(record.summary)}", _TEXT_MAX),
-                "fields": fields,
-            },
-            {"type": "context", "elements": context},
-        ],
+        "text": _cut(
+            f"[{status}] {_escaped(title(record))}: {_escaped(record.summary)}{_escaped(where)}", _TEXT_MAX
+        ),
+        "blocks": blocks,
     }
 
 
@@ -122,7 +133,7 @@ def pagerduty_event(
         "dedup_key": dedup_key(record),
         "client": "ragpulse",
         "payload": {
-            "summary": _cut(f"{title(record)}: {record.summary}", _PAGERDUTY_SUMMARY_MAX),
+            "summary": _cut(f"{title(record)}: {record.summary}{_where(record)}", _PAGERDUTY_SUMMARY_MAX),
             # The affected system is the RAG service the alert is about.
             "source": key.service or "ragpulse",
             "severity": severity or SEVERITIES.get(key.rule, "warning"),
@@ -131,7 +142,7 @@ def pagerduty_event(
             "custom_details": _details(record),
         },
     }
-    component = key.scorer or key.variant
+    component = record.scorer or key.variant
     if component:
         event["payload"]["component"] = component
     target = link(record, link_url)
@@ -151,9 +162,10 @@ def webhook_event(record: AlertRecord, link_url: str | None = None) -> dict[str,
         "title": title(record),
         "service": record.key.service,
         "variant": record.key.variant,
-        "scorer": record.key.scorer,
+        "scorer": record.scorer,
         "summary": record.summary,
         **_details(record, labels=False),
+        "cause": _cause(record),
         "fired_at": record.fired_at.isoformat(),
         "resolved_at": record.resolved_at.isoformat() if record.resolved_at is not None else None,
         "updated_at": record.updated_at.isoformat(),
@@ -164,10 +176,11 @@ def webhook_event(record: AlertRecord, link_url: str | None = None) -> dict[str,
 def _details(record: AlertRecord, *, labels: bool = True) -> dict[str, Any]:
     details: dict[str, Any] = (
         {"alert_id": record.alert_id, "rule": record.key.rule, "service": record.key.service,
-         "variant": record.key.variant, "scorer": record.key.scorer}
+         "variant": record.key.variant, "scorer": record.scorer}
         if labels
         else {}
     )  # fmt: skip
+    found = {"cause": _cause(record)} if labels and record.cause else {}
     return {
         **details,
         "value": _number(record.value),
@@ -175,7 +188,19 @@ def _details(record: AlertRecord, *, labels: bool = True) -> dict[str, Any]:
         "upper": _number(record.upper),
         "samples": record.samples,
         "threshold": _number(record.threshold),
+        **found,
     }
+
+
+def _cause(record: AlertRecord) -> dict[str, Any] | None:
+    """Where the change sits, as the webhook schema's ``cause`` (None when not known)."""
+    cause = Cause.from_json(record.cause)
+    return cause.payload() if cause is not None else None
+
+
+def _where(record: AlertRecord) -> str:
+    cause = Cause.from_json(record.cause)
+    return f". {cause.text()}" if cause is not None else ""
 
 
 def _number(value: float) -> float | None:

@@ -9,6 +9,7 @@ high), clear once its upper bound is below it (confident it is fine again).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Final
 
@@ -49,6 +50,18 @@ class AlertKey:
 
 
 @dataclass(frozen=True)
+class Baseline:
+    """The rate a support-drop series is compared with: its 95% interval's lower bound is the threshold."""
+
+    rate: float
+    lower: float
+    samples: int
+
+    def describe(self) -> str:
+        return f"{_percent(self.rate)} (lower bound {_percent(self.lower)}, n={self.samples})"
+
+
+@dataclass(frozen=True)
 class Observation:
     key: AlertKey
     value: float
@@ -56,9 +69,13 @@ class Observation:
     upper: float
     samples: int
     threshold: float
+    """NaN when there is none to compare with (a support drop without a baseline)."""
     fire: bool
     clear: bool
     summary: str
+    judged_by: str = ""
+    """The judges whose verdicts were counted, where the key names no scorer."""
+    baseline: Baseline | None = None
 
 
 def _percent(x: float) -> str:
@@ -90,7 +107,7 @@ def rate_above(
     fire = n >= min_samples and lower > threshold
     clear = not fire and upper < threshold - resolve_margin
     summary = f"{said}{_judges(judged_by)}; threshold {_percent(threshold)}"
-    return Observation(key, rate, lower, upper, n, threshold, fire, clear, summary)
+    return Observation(key, rate, lower, upper, n, threshold, fire, clear, summary, judged_by)
 
 
 def rate_below(
@@ -138,8 +155,9 @@ def rate_dropped(
     """The current window's rate fell below its baseline's: the two 95% intervals no longer overlap.
 
     Fires when the current upper bound is below the baseline's lower bound; clears once the current upper
-    bound is back at the baseline's own rate. A baseline with fewer than ``min_samples`` decides neither: an
-    empty one (a store whose history expired, or a demo's) is no evidence that the rate recovered.
+    bound is back at the baseline's own rate. A baseline with fewer than ``min_samples`` decides neither (an
+    empty one, as in a store younger than the window, is no evidence either way) and gives no threshold; a
+    firing episode is then judged by :func:`recovered_against` the baseline it fired on.
     ``current`` and ``baseline`` are (successes, n); ``weighted`` their sums weighted by 1 / inclusion
     probability, as in :func:`rate_above`.
     """
@@ -152,19 +170,52 @@ def rate_dropped(
     base_lower, _ = weighted_wilson_interval(base_count)
     cur_rate = _rate(cur_count, cur_s, cur_n)
     base_rate = _rate(base_count, base_s, base_n)
-    enough = cur_n >= min_samples and base_n >= min_samples
-    fire = enough and cur_upper < base_lower
-    clear = not fire and cur_n > 0 and base_n >= min_samples and cur_upper >= base_rate
+    against = Baseline(base_rate, base_lower, base_n) if base_n >= min_samples else None
+    fire = against is not None and cur_n >= min_samples and cur_upper < base_lower
+    clear = not fire and cur_n > 0 and against is not None and cur_upper >= base_rate
     compared = (
-        f"baseline {_percent(base_rate)} (lower bound {_percent(base_lower)}, n={base_n})"
-        if base_n >= min_samples
+        f"baseline {against.describe()}"
+        if against is not None
         else f"baseline too small to judge (n={base_n}, fewer than {min_samples})"
     )
     summary = (
         f"{what} {_percent(cur_rate)} ({_ci(cur_count)} {_percent(cur_lower)}–{_percent(cur_upper)},"
         f" n={cur_n}) for {key.describe()}{_judges(judged_by)}; {compared}"
     )
-    return Observation(key, cur_rate, cur_lower, cur_upper, cur_n, base_lower, fire, clear, summary)
+    threshold = against.lower if against is not None else math.nan
+    return Observation(
+        key, cur_rate, cur_lower, cur_upper, cur_n, threshold, fire, clear, summary, judged_by, against
+    )
+
+
+def recovered_against(
+    key: AlertKey,
+    what: str,
+    since_fired: WeightedCount,
+    successes: int,
+    n: int,
+    baseline: Baseline,
+    *,
+    judged_by: str = "",
+) -> Observation:
+    """A firing support drop whose window has no baseline of its own (too little history before it), judged
+    on the traffic since it fired against the baseline it fired on: it clears once that traffic's upper
+    bound is back at the baseline's rate. It never fires again from here: what fired it is still firing.
+    ``since_fired`` holds the (weighted) sums of ``successes`` of ``n`` requests since it fired."""
+    lower, upper = weighted_wilson_interval(since_fired)
+    rate = _rate(since_fired, successes, n)
+    clear = n > 0 and upper >= baseline.rate
+    interval = f"{_ci(since_fired)} {_percent(lower)}–{_percent(upper)}, n={n}"
+    measured = (
+        f"{what} {_percent(rate)} ({interval}) since it fired"
+        if n
+        else f"no {what} since it fired (no judged requests yet)"
+    )
+    summary = (
+        f"{measured} for {key.describe()}{_judges(judged_by)}; against the baseline it fired on,"
+        f" {baseline.describe()} (no baseline of its own before this window)"
+    )
+    return Observation(key, rate, lower, upper, n, baseline.lower, False, clear, summary, judged_by, baseline)
 
 
 def _rate(count: WeightedCount, events: int, n: int) -> float:

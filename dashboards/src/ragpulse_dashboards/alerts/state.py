@@ -1,4 +1,4 @@
-"""Alert episodes in the ``ragpulse_alerts`` table (migration 0004).
+"""Alert episodes in the ``ragpulse_alerts`` table (migrations 0004 and 0140).
 
 One episode per alert series from firing to resolving. Each change inserts a newer version of the episode's
 row (ReplacingMergeTree on UpdatedAt), so the current state survives restarts and every scorer process sees
@@ -7,13 +7,14 @@ it.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final
 
 from ragpulse_core.store import Store
 
-from ragpulse_dashboards.alerts.rules import AlertKey
+from ragpulse_dashboards.alerts.rules import AlertKey, Baseline
 
 FIRING: Final = "firing"
 RESOLVED: Final = "resolved"
@@ -35,6 +36,10 @@ _COLUMNS: Final = (
     "Threshold",
     "Summary",
     "NotifyError",
+    "JudgedBy",
+    "BaselineRate",
+    "BaselineSamples",
+    "Cause",
 )
 
 
@@ -53,6 +58,17 @@ class AlertRecord:
     threshold: float
     summary: str
     notify_error: str = ""
+    judged_by: str = ""
+    """The judges whose verdicts the rate counted, where the key names no scorer (migration 0140)."""
+    baseline: Baseline | None = None
+    """A support drop's baseline when it fired (its lower bound is ``threshold``)."""
+    cause: str = ""
+    """Where the change sits, as :class:`~ragpulse_dashboards.rootcause.cause.Cause` JSON ("" if unknown)."""
+
+    @property
+    def scorer(self) -> str:
+        """Who judged: the key's scorer, else the judges the rate counted."""
+        return self.key.scorer or self.judged_by
 
     def row(self) -> list[Any]:
         return [
@@ -72,6 +88,10 @@ class AlertRecord:
             self.threshold,
             self.summary,
             self.notify_error,
+            self.judged_by,
+            self.baseline.rate if self.baseline is not None else math.nan,
+            self.baseline.samples if self.baseline is not None else 0,
+            self.cause,
         ]
 
     @classmethod
@@ -90,7 +110,15 @@ class AlertRecord:
             threshold=float(row["Threshold"]),
             summary=row["Summary"],
             notify_error=row["NotifyError"],
+            judged_by=row["JudgedBy"],
+            baseline=_baseline(row),
+            cause=row["Cause"],
         )
+
+
+def _baseline(row: dict[str, Any]) -> Baseline | None:
+    rate, samples = float(row["BaselineRate"]), int(row["BaselineSamples"])
+    return Baseline(rate, float(row["Threshold"]), samples) if samples and math.isfinite(rate) else None
 
 
 def _utc(value: datetime) -> datetime:
@@ -111,6 +139,15 @@ def load_alerts(store: Store, *, include_resolved: bool = True, limit: int = 100
         {"limit": limit},
     )
     return [AlertRecord.from_row(row) for row in rows]
+
+
+def count_resolved(store: Store) -> int:
+    """Episodes that resolved (all of them, however many a listing shows)."""
+    rows = store.query(
+        f"SELECT countIf(State = {{resolved:String}}) FROM {store.table('ragpulse_alerts')} FINAL",
+        {"resolved": RESOLVED},
+    )
+    return int(rows[0][0]) if rows else 0
 
 
 def load_firing(store: Store) -> dict[AlertKey, AlertRecord]:

@@ -15,9 +15,9 @@ from ragpulse_core.store import Store, StoreMissing, StoreUnavailable, embedded_
 from rich.console import Console
 from rich.markup import escape
 
-from ragpulse_dashboards.alerts import evaluate_alerts, load_alerts
+from ragpulse_dashboards.alerts import evaluate_alerts
 from ragpulse_dashboards.commands.serve_reads import read
-from ragpulse_dashboards.commands.views import ReadQuery, listing
+from ragpulse_dashboards.commands.views import ReadQuery, listing, print_alerts
 from ragpulse_dashboards.settings import DashboardsSettings
 
 __all__ = ["listing", "run"]
@@ -52,13 +52,9 @@ def _evaluate_and_list(settings: DashboardsSettings, include_resolved: bool) -> 
             f"evaluated: {len(evaluation.fired)} fired, {len(evaluation.resolved)} resolved, "
             f"{len(evaluation.firing)} firing"
         )
-        records = load_alerts(store, include_resolved=include_resolved)
+        print_alerts(store, console, include_resolved=include_resolved)
     except StoreUnavailable as exc:
         return print_error(str(exc), hint=store_hint(exc))
     finally:
         store.close()
-    if not records:
-        console.print("no alerts firing" if not include_resolved else "no alerts recorded")
-        return 0
-    console.print(listing(records))
     return 0

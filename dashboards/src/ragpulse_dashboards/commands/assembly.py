@@ -1,12 +1,14 @@
 """``ragpulse assembly preview``: what the rules and a service's mapping make of its recent traces, read from
-the store or through the ``ragpulse serve`` that holds it; ``ragpulse assembly rerun``: those traces assembled
-again, superseding what was judged on requests that changed."""
+the store or through the ``ragpulse serve`` that holds it; ``ragpulse assembly templates``: the prompt
+templates learnt from each service's traffic, and the mapping that pins one; ``ragpulse assembly rerun``:
+those traces assembled again, superseding what was judged on requests that changed."""
 
 from __future__ import annotations
 
 import argparse
 from datetime import timedelta
 
+from ragpulse_assembly.readings import template_readers
 from ragpulse_core.store_access import open_migrated_store
 from ragpulse_scorers.pipeline.reassembly import reassemble
 from rich.console import Console
@@ -19,6 +21,7 @@ from ragpulse_dashboards.settings import DashboardsSettings
 
 console = Console()
 PREVIEW = "assembly-preview"
+TEMPLATES = "assembly-templates"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -27,6 +30,13 @@ def run(args: argparse.Namespace) -> int:
     parse_since(args.since)
     settings = DashboardsSettings.load(args.config, store={"dsn": args.dsn})
     query = ReadQuery(PREVIEW, since=args.since, service=args.service, limit=args.last)
+    return read(settings, query, console).code
+
+
+def run_templates(args: argparse.Namespace) -> int:
+    parse_since(args.since)
+    settings = DashboardsSettings.load(args.config, store={"dsn": args.dsn})
+    query = ReadQuery(TEMPLATES, since=args.since, service=args.service or "", pin=args.pin or "")
     return read(settings, query, console).code
 
 
@@ -40,6 +50,7 @@ def run_rerun(args: argparse.Namespace) -> int:
             TextColumn("reassembling traces"), BarColumn(), MofNCompleteColumn(), console=console
         ) as bar:
             task = bar.add_task("reassembling", total=None)
+            readers = template_readers(settings.assembly.templates, store)
             done = reassemble(
                 store,
                 settings.assembly.mappings,
@@ -48,6 +59,7 @@ def run_rerun(args: argparse.Namespace) -> int:
                 service=args.service,
                 batch_size=settings.assembly.batch_size,
                 progress=lambda finished, total: bar.update(task, completed=finished, total=total),
+                readers=readers,
             )
     finally:
         store.close()

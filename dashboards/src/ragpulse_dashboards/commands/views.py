@@ -16,6 +16,8 @@ from datetime import UTC, datetime
 from typing import Final
 
 from ragpulse_assembly.preview import preview, print_preview
+from ragpulse_assembly.readings import template_readers
+from ragpulse_assembly.template_listing import list_templates
 from ragpulse_core.cli import invoked_as, store_hint
 from ragpulse_core.printable import excerpt, printable, shown
 from ragpulse_core.store import Store, StoreUnavailable, describe_dsn
@@ -29,14 +31,23 @@ from rich.table import Table
 
 from ragpulse_dashboards.alerts import AlertRecord, load_alerts
 from ragpulse_dashboards.alerts.rules import SCORING_STALLED, SUPPORT_DROP
-from ragpulse_dashboards.alerts.state import FIRING
+from ragpulse_dashboards.alerts.state import FIRING, count_resolved
 from ragpulse_dashboards.report import queries, render_html, render_terminal
 from ragpulse_dashboards.report.collect import collect_alerting_report, parse_since
 from ragpulse_dashboards.report.format import unscored_hint, unscored_label
 from ragpulse_dashboards.report.model import RequestLine
+from ragpulse_dashboards.rootcause.cause import Cause
 from ragpulse_dashboards.settings import DashboardsSettings
 
-VIEWS: Final = ("report", "requests", "alerts", "assembly-preview", "rules-preview", "evaluator-requests")
+VIEWS: Final = (
+    "report",
+    "requests",
+    "alerts",
+    "assembly-preview",
+    "assembly-templates",
+    "rules-preview",
+    "evaluator-requests",
+)
 MAX_LIMIT: Final = 10_000
 
 
@@ -59,11 +70,14 @@ class ReadQuery:
     """Evaluator requests: only this trace's."""
     reads: str = ""
     """Evaluator requests: what the evaluator reads (:func:`reads_document`), so rows come as a tick's."""
+    pin: str = ""
+    """Assembly templates: the version whose pinning mapping to print."""
 
     def params(self) -> dict[str, str]:
         return {
             "trace": self.trace,
             "reads": self.reads,
+            "pin": self.pin,
             "rule": self.rule,
             "rules": self.rules,
             "since": self.since,
@@ -102,6 +116,7 @@ class ReadQuery:
             params.get("rules", ""),
             params.get("trace", ""),
             params.get("reads", ""),
+            params.get("pin", ""),
         )
 
 
@@ -129,6 +144,9 @@ def show(
             return _requests(query, store, console)
         if query.view == "assembly-preview":
             return _assembly_preview(query, store, settings, console)
+        if query.view == "assembly-templates":
+            since = parse_since(query.since)
+            return Shown(list_templates(store, since, query.service or None, console, query.pin))
         if query.view == "rules-preview":
             return _rules_preview(query, store, settings, console)
         if query.view == "evaluator-requests":
@@ -154,7 +172,9 @@ def _unreadable(view: str, store: Store, exc: StoreUnavailable) -> str:
 
 
 def _report(query: ReadQuery, store: Store, settings: DashboardsSettings, console: Console) -> Shown:
-    data = collect_alerting_report(store, parse_since(query.since), query.service or None, settings.alerts)
+    data = collect_alerting_report(
+        store, parse_since(query.since), query.service or None, settings.alerts, settings.judge.prices
+    )
     render_terminal(data, console)
     return Shown(0, render_html(data) if query.html else None)
 
@@ -217,7 +237,8 @@ def _assembly_preview(
     if not query.service:
         raise ValueError("an assembly preview names its service")
     window = datetime.now(UTC) - parse_since(query.since)
-    found = preview(store, query.service, tuple(settings.assembly.mappings), query.limit, window)
+    readers = template_readers(settings.assembly.templates, store)
+    found = preview(store, query.service, tuple(settings.assembly.mappings), query.limit, window, readers)
     print_preview(found, console)
     return Shown(0)
 
@@ -269,17 +290,31 @@ def _alerts(query: ReadQuery, store: Store, console: Console) -> Shown:
     if not store.query(f"EXISTS TABLE {store.table('ragpulse_alerts')}")[0][0]:
         console.print("no alerts recorded (no alert has been evaluated on this store yet)")
         return Shown(0)
-    records = load_alerts(store, include_resolved=query.include_resolved)
-    if not records:
-        console.print("no alerts firing" if not query.include_resolved else "no alerts recorded")
-        return Shown(0)
-    console.print(listing(records))
+    print_alerts(store, console, include_resolved=query.include_resolved)
     return Shown(0)
 
 
-def listing(records: list[AlertRecord]) -> Group:
+def print_alerts(store: Store, console: Console, *, include_resolved: bool) -> None:
+    """The firing alerts (and the resolved ones with ``include_resolved``), counted right either way."""
+    records = load_alerts(store, include_resolved=include_resolved)
+    resolved = count_resolved(store)
+    if not records:
+        more = f"; {resolved} resolved (--all lists them)" if resolved else ""
+        console.print(f"no alerts firing{more}" if not include_resolved else "no alerts recorded")
+        return
+    console.print(listing(records, resolved, include_resolved))
+
+
+def listing(
+    records: list[AlertRecord], resolved: int | None = None, include_resolved: bool = True
+) -> Group:
+    """``records`` one block each, under a title counting the firing and the resolved (``resolved`` of
+    them, listed or not; by default those among ``records``)."""
     firing = sum(record.state == FIRING for record in records)
-    title = f"[bold]ragpulse alerts[/bold]: {firing} firing, {len(records) - firing} resolved (times UTC)"
+    if resolved is None:
+        resolved = len(records) - firing
+    more = "" if include_resolved or not resolved else "; --all lists the resolved"
+    title = f"[bold]ragpulse alerts[/bold]: {firing} firing, {resolved} resolved{more} (times UTC)"
     blocks = Table.grid(padding=(0, 1))
     blocks.add_column(width=8, no_wrap=True)
     blocks.add_column(overflow="fold")
@@ -292,7 +327,8 @@ def listing(records: list[AlertRecord]) -> Group:
 
 def _block(record: AlertRecord) -> tuple[str, str]:
     key = record.key
-    labels = " · ".join(printable(part) for part in (key.rule, key.service, key.variant, key.scorer) if part)
+    parts = (key.rule, key.service, key.variant, record.scorer)
+    labels = " · ".join(printable(part) for part in parts if part)
     if key.rule == SCORING_STALLED:
         value = f"{record.value:.0f} scores for {record.samples} requests"
     else:
@@ -303,6 +339,9 @@ def _block(record: AlertRecord) -> tuple[str, str]:
     if record.resolved_at is not None:
         when += f", resolved {_when(record.resolved_at)}"
     lines = [f"[bold]{escape(labels)}[/bold]", escape(value), when, shown(record.summary)]
+    cause = Cause.from_json(record.cause)
+    if cause is not None:
+        lines.append(shown(cause.text()))
     if record.notify_error:
         lines.append(f"[yellow]notify failed: {shown(record.notify_error)}[/yellow]")
     state = (

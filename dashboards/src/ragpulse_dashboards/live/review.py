@@ -8,7 +8,6 @@ and the form key (:mod:`ragpulse_dashboards.live.forms`).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -17,24 +16,24 @@ from typing import TypeVar
 from urllib.parse import parse_qsl, quote, unquote
 
 from aiohttp import web
-from ragpulse_core.errors import StoreUnavailable
 from ragpulse_core.store import Store
 from ragpulse_scorers.review import REASONS, review_queue
 
 from ragpulse_dashboards.live.forms import FIELD, NONCE_COOKIE, WRITE_COOKIE, FormGuard, same_site_post
 from ragpulse_dashboards.live.limits import SignInLimit
+from ragpulse_dashboards.live.reader import on_reader
 from ragpulse_dashboards.live.redirects import form_target
 from ragpulse_dashboards.review import html
 from ragpulse_dashboards.review.figures import figures_html
 from ragpulse_dashboards.review.label_form import LabelForm
 from ragpulse_dashboards.review.labelling import save_label
 from ragpulse_dashboards.review.request import RequestId, RequestView, read_request
+from ragpulse_dashboards.review.request_details import RequestDetails, read_request_details
 from ragpulse_dashboards.settings import DashboardsSettings
 
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
-READ_TIMEOUT_S = 30.0
 # A label's form: sentences ticked, a name and a note of at most NOTE_LIMIT characters, percent-encoded.
 FORM_BODY_BYTES = 64 * 1024
 QUEUE_SHOWN = 20
@@ -65,17 +64,9 @@ class ReviewRoutes:
         app.router.add_post(html.WRITE_SIGN_IN_PATH, self._write_sign_in)
 
     async def _on_reader(self, work: Callable[[], T]) -> T:
-        """``work`` on the reader thread; a store that fails or takes too long answers 503 saying so (a label
-        that was being written may or may not be stored: the queue shows which)."""
-        try:
-            async with asyncio.timeout(READ_TIMEOUT_S):
-                return await asyncio.wrap_future(self._reader.submit(work))
-        except TimeoutError:
-            reason = f"the store took over {READ_TIMEOUT_S:g} s; it may be busy"
-        except StoreUnavailable as exc:
-            logger.warning("live page review: %s", exc)
-            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise web.HTTPServiceUnavailable(text=html.unavailable(reason), content_type="text/html")
+        """``work`` on the reader thread (a label that was being written when the store failed may or may not
+        be stored: the queue shows which)."""
+        return await on_reader(self._reader, work, html.unavailable, "live page review")
 
     def _since(self) -> datetime:
         return datetime.now(UTC) - timedelta(hours=self._settings.live.window_hours)
@@ -116,9 +107,10 @@ class ReviewRoutes:
             return _html(html.bad_form(str(exc)), status=400)
         service = request.query.get("service")
         reason = request.query.get("why") if request.query.get("why") in REASONS else None
-        view = await self._on_reader(lambda: read_request(self._store, wanted))
-        if view is None:
+        found = await self._on_reader(lambda: _with_details(self._store, wanted))
+        if found is None:
             return _html(html.not_found(wanted, service), status=404)
+        view, details = found
         nonce = request.cookies.get(NONCE_COOKIE) or FormGuard.new_nonce()
         body = html.request_page(
             view,
@@ -127,6 +119,7 @@ class ReviewRoutes:
             form_key=self._guard.field_for(nonce),
             may_write=self._guard.may_write(request.cookies),
             author=unquote(request.cookies.get(AUTHOR_COOKIE, "")),
+            details=details,
         )
         response = _html(body)
         if NONCE_COOKIE not in request.cookies:
@@ -192,6 +185,11 @@ class ReviewRoutes:
             secure=_over_https(request), max_age=_COOKIE_MAX_AGE_S,
         )  # fmt: skip
         return response
+
+
+def _with_details(store: Store, wanted: RequestId) -> tuple[RequestView, RequestDetails] | None:
+    view = read_request(store, wanted)
+    return None if view is None else (view, read_request_details(store, view))
 
 
 def _request_id(trace: str | None, span: str | None, at: str | None) -> RequestId:

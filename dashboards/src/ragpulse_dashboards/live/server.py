@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import io
 import logging
 import threading
 from collections.abc import Awaitable, Callable
@@ -23,19 +22,21 @@ from urllib.parse import quote
 from aiohttp import web
 from ragpulse_core.log_budget import LogBudget
 from ragpulse_core.store import Store
-from rich.console import Console
+from ragpulse_scorers.services import services_since
 
 from ragpulse_dashboards.commands.views import ReadQuery, Shown, show
 from ragpulse_dashboards.live import pages
 from ragpulse_dashboards.live.access import COOKIE, COOKIE_MAX_AGE_S, Access, ReadToken, write_token
 from ragpulse_dashboards.live.forms import FormGuard
+from ragpulse_dashboards.live.label_api import LabelApi
 from ragpulse_dashboards.live.limits import ConnectionLog, SignInLimit
 from ragpulse_dashboards.live.redirects import form_target, same_site_target
 from ragpulse_dashboards.live.renders import SharedRenders
 from ragpulse_dashboards.live.review import ReviewRoutes
+from ragpulse_dashboards.live.rootcause import RootCauseRoutes
+from ragpulse_dashboards.live.terminals import printed, terminal_console, terminal_of
 from ragpulse_dashboards.report.collect import collect_alerting_report
 from ragpulse_dashboards.report.html import CONTENT_SECURITY_POLICY, ServiceSelector, render_html
-from ragpulse_dashboards.report.queries import services_since
 from ragpulse_dashboards.review.html import QUEUE_PATH, WRITE_SIGN_IN_PATH
 from ragpulse_dashboards.settings import DashboardsSettings
 
@@ -45,9 +46,6 @@ RENDER_TIMEOUT_S = 30.0
 BACKLOG = 1024
 SIGN_IN_BODY_BYTES = 4096
 READ_API_PATH = "/api/v1/{view}"
-# Terminal widths and colour systems a read may ask for (rich's names; "" for none).
-_WIDTHS = range(20, 1001)
-_COLOURS = frozenset({"", "standard", "256", "truecolor", "windows"})
 SECURITY_HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "X-Content-Type-Options": "nosniff",
@@ -78,6 +76,8 @@ class LivePage:
         self._services: SharedRenders[list[str]] = SharedRenders(self._reader, live.cache_s, RENDER_TIMEOUT_S)
         forms = FormGuard(token.value, write_token(settings))
         self._review = ReviewRoutes(settings, store, self._reader, forms, self._sign_ins)
+        self._labels = LabelApi(store, self._reader, self._access, forms, self._sign_ins)
+        self._rootcause = RootCauseRoutes(settings, store, self._reader)
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="ragpulse-live-http", daemon=True)
         self._runner: web.AppRunner | None = None
@@ -129,6 +129,8 @@ class LivePage:
         app.router.add_post(pages.SIGN_IN_PATH, self._sign_in)
         app.router.add_get(READ_API_PATH, self._read)
         self._review.add_to(app)
+        self._labels.add_to(app)
+        self._rootcause.add_to(app)
         # access_log off and aiohttp's own log rewritten: a request line can hold ?token=, and nothing here
         # may write the token down.
         self._runner = web.AppRunner(
@@ -235,10 +237,7 @@ class LivePage:
         embedded database: ``{"exit": 0, "output": "...", "html": null}``."""
         try:
             query = ReadQuery.from_params(request.match_info["view"], request.query)
-            width = int(request.query.get("width", "80"))
-            colour = request.query.get("color", "")
-            if width not in _WIDTHS or colour not in _COLOURS:
-                raise ValueError(f"width lies in [20, 1000] and color is one of {sorted(_COLOURS)}")
+            width, colour = terminal_of(request.query)
         except ValueError as exc:
             return web.json_response({"error": str(exc)}, status=400)
         render = functools.partial(self._render_view, query, width, colour)
@@ -248,19 +247,14 @@ class LivePage:
         except TimeoutError:
             error = f"reading took over {RENDER_TIMEOUT_S:g} s; the store may be busy"
             return web.json_response({"error": error}, status=503)
+        except ValueError as exc:  # a parameter only the view can check (its rule, what an evaluator reads)
+            return web.json_response({"error": str(exc)[:300]}, status=400)
         return web.json_response({"exit": shown.code, "output": output, "html": shown.html})
 
     def _render_view(self, query: ReadQuery, width: int, colour: str) -> tuple[str, Shown]:
-        console = Console(
-            file=io.StringIO(),
-            width=width,
-            color_system=colour or None,  # type: ignore[arg-type]
-            force_terminal=bool(colour),
-            force_interactive=False,
-        )
+        console = terminal_console(width, colour)
         shown = show(query, self._store, self._settings, console)
-        output = console.file.getvalue()  # type: ignore[attr-defined]
-        return str(output), shown
+        return printed(console), shown
 
     def _since(self) -> datetime:
         return datetime.now(UTC) - timedelta(hours=self._settings.live.window_hours)
@@ -270,7 +264,9 @@ class LivePage:
 
     def _render(self, service: str | None, services: list[str]) -> bytes:
         settings = self._settings
-        data = collect_alerting_report(self._store, self._since(), service, settings.alerts)
+        data = collect_alerting_report(
+            self._store, self._since(), service, settings.alerts, settings.judge.prices
+        )
         selector = ServiceSelector(services, service)
         return render_html(data, refresh_s=settings.live.refresh_s, selector=selector).encode("utf-8")
 

@@ -3,30 +3,24 @@ LLM judge's, so a user sees whether the free judge can be trusted on their own t
 
 The LLM judge is taken as the reference (it reads the documents as a person would; the free judge matches
 words). Balanced accuracy weighs a missed hallucination and a false alarm equally whatever the base rate;
-Cohen's kappa discounts the agreement two judges would reach by chance. Both carry a 95% interval from their
-normal approximations, so twelve shared requests do not read like twelve hundred.
+Cohen's kappa discounts the agreement two judges would reach by chance. Both are the figures of
+:mod:`ragpulse_scorers.labels.agreement`, with their intervals, so twelve shared requests do not read like
+twelve hundred and a perfect table does not read as certain.
 
 Under directed sampling the LLM judge saw the requests the free judge was unsure of more often than others:
 each shared request then weighs 1 / the chance the LLM judge had of judging it (Hájek), so the figures speak
-for all traffic rather than for the uncertain share, with the linearised variance of each weighted share.
+for all traffic rather than for the uncertain share, at the weighted figures' effective sizes.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
-from ragpulse_scorers.stats import Z95
+from ragpulse_scorers.labels.agreement import Cells, Figure, balanced_accuracy, kappa
 
+NEEDS_BOTH_VERDICTS = "needs both verdicts from the reference"
 # Per cell of the table: both hallucinated, only the free judge, only the reference, neither.
-Cells = tuple[float, float, float, float]
-
-
-@dataclass(frozen=True)
-class Interval:
-    value: float
-    low: float
-    high: float
+CellSums = tuple[float, float, float, float]
 
 
 @dataclass(frozen=True)
@@ -42,10 +36,10 @@ class JudgeAgreement:
     only_judge: int
     only_reference: int
     neither: int
-    weights: Cells | None = None
+    weights: CellSums | None = None
     """Σw of each cell (the order above), w = 1 / the LLM judge's inclusion probability; None when every
     weight is 1."""
-    squared_weights: Cells | None = None
+    squared_weights: CellSums | None = None
     """Σw² of each cell, beside ``weights``."""
 
     @property
@@ -56,54 +50,25 @@ class JudgeAgreement:
     def is_weighted(self) -> bool:
         return self.weights is not None
 
-    def _cells(self) -> Cells:
-        if self.weights is not None:
-            return self.weights
-        counts = (self.both_hallucinated, self.only_judge, self.only_reference, self.neither)
-        return (float(counts[0]), float(counts[1]), float(counts[2]), float(counts[3]))
+    def cells(self) -> Cells:
+        """The table in the reference's terms (the reference is the truth): TP, FN, FP, TN."""
+        both, only_judge, only_reference, neither = self.weights or (
+            float(self.both_hallucinated), float(self.only_judge), float(self.only_reference),
+            float(self.neither),
+        )  # fmt: skip
+        squared = None
+        if self.squared_weights is not None:
+            s_both, s_judge, s_reference, s_neither = self.squared_weights
+            squared = (s_both, s_reference, s_judge, s_neither)
+        return Cells(both, only_reference, only_judge, neither, squared)
 
     @property
-    def balanced_accuracy(self) -> Interval | None:
-        """Mean of the hallucinations the free judge caught and the grounded answers it passed; None until
-        the reference has called at least one answer of each kind."""
-        both, only_judge, only_reference, neither = self._cells()
-        positives = both + only_reference
-        negatives = neither + only_judge
-        if not positives or not negatives:
-            return None
-        caught = both / positives
-        passed = neither / negatives
-        value = (caught + passed) / 2
-        if self.squared_weights is None:
-            variance = caught * (1 - caught) / positives + passed * (1 - passed) / negatives
-        else:
-            s_both, s_judge, s_reference, s_neither = self.squared_weights
-            variance = ((1 - caught) ** 2 * s_both + caught**2 * s_reference) / positives**2 + (
-                (1 - passed) ** 2 * s_neither + passed**2 * s_judge
-            ) / negatives**2
-        spread = Z95 * 0.5 * math.sqrt(variance)
-        return Interval(value, max(0.0, value - spread), min(1.0, value + spread))
+    def balanced_accuracy(self) -> Figure:
+        """Mean of the hallucinations the free judge caught and the grounded answers it passed; undefined
+        until the reference has called at least one answer of each kind."""
+        return balanced_accuracy(self.cells(), self.n, one_class=NEEDS_BOTH_VERDICTS)
 
     @property
-    def kappa(self) -> Interval | None:
-        """Cohen's kappa with the large-sample standard error of Cohen (1960); None without requests or
-        when chance agreement is total (both judges gave one verdict throughout)."""
-        both, only_judge, only_reference, neither = self._cells()
-        n = both + only_judge + only_reference + neither
-        if not n:
-            return None
-        observed = (both + neither) / n
-        judge_yes = (both + only_judge) / n
-        reference_yes = (both + only_reference) / n
-        chance = judge_yes * reference_yes + (1 - judge_yes) * (1 - reference_yes)
-        if chance >= 1:
-            return None
-        value = (observed - chance) / (1 - chance)
-        if self.squared_weights is None:
-            spread = Z95 * math.sqrt(observed * (1 - observed) / (n * (1 - chance) ** 2))
-        else:
-            s_both, s_judge, s_reference, s_neither = self.squared_weights
-            agreeing, disagreeing = s_both + s_neither, s_judge + s_reference
-            variance = ((1 - observed) ** 2 * agreeing + observed**2 * disagreeing) / n**2
-            spread = Z95 * math.sqrt(variance) / (1 - chance)
-        return Interval(value, max(-1.0, value - spread), min(1.0, value + spread))
+    def kappa(self) -> Figure:
+        """Cohen's kappa; undefined until the reference has called at least one answer of each kind."""
+        return kappa(self.cells(), self.n, one_class=NEEDS_BOTH_VERDICTS)

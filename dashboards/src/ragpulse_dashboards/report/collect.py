@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
 from ragpulse_core.store import Store
 from ragpulse_core.times import utc_from_iso
 from ragpulse_scorers.metric_names import HALLUCINATION, PASS
+from ragpulse_scorers.settings import PriceSettings
 
 from ragpulse_dashboards.alerts.checks import load_checks
 from ragpulse_dashboards.alerts.notify import load_notification_log
@@ -25,12 +27,12 @@ from ragpulse_dashboards.report.model import (
     PassRow,
     Rate,
     ReportData,
+    primary_scorer,
 )
 from ragpulse_dashboards.report.people import collect_people
+from ragpulse_dashboards.rootcause.figures import collect_rootcause
 from ragpulse_dashboards.settings import AlertSettings
 
-# Scorers whose hallucination verdict leads the report when several are present: LLM judges first.
-PREFERRED_SCORERS = ("support", "lexical")
 # Unscored requests a report lists one by one (the newest); the counts per reason cover them all.
 UNSCORED_LISTED = 20
 # The judge that costs nothing and scores all traffic; its agreement with the LLM judges is shown.
@@ -62,10 +64,15 @@ _TARGET_BUCKETS = 30
 
 
 def collect_alerting_report(
-    store: Store, since: datetime, service: str | None, alerts: AlertSettings
+    store: Store,
+    since: datetime,
+    service: str | None,
+    alerts: AlertSettings,
+    prices: Mapping[str, PriceSettings] | None = None,
 ) -> ReportData:
-    """:func:`collect_report` with the hallucination alert's threshold and limits from ``alerts``, as every
-    report a person reads (terminal, HTML, live page, demo) shows them."""
+    """:func:`collect_report` with the hallucination alert's threshold and limits from ``alerts``, and where
+    the change against its ``baseline_days`` sits, as every report a person reads (terminal, HTML, live page,
+    demo) shows them; ``prices`` are ``judge.prices``."""
     return collect_report(
         store,
         since,
@@ -74,6 +81,8 @@ def collect_alerting_report(
         alert_limits=AlertLimits(
             alerts.min_samples, alerts.window_minutes, alerts.interval_s, alerts.enabled
         ),
+        prices=prices,
+        baseline_days=alerts.baseline_days,
         pass_thresholds=alerts.pass_rates,
     )
 
@@ -85,12 +94,16 @@ def collect_report(
     worst_limit: int = 10,
     hallucination_threshold: float | None = None,
     alert_limits: AlertLimits | None = None,
+    prices: Mapping[str, PriceSettings] | None = None,
+    baseline_days: float | None = None,
     pass_thresholds: dict[str, float] | None = None,
 ) -> ReportData:
     """Everything a report shows for requests at or after ``since`` (an aware datetime, or naive UTC).
 
     ``hallucination_threshold`` (the alert's) marks rates above it as bad and draws it on the charts;
-    ``alert_limits`` let the page say why such a rate has no alert.
+    ``alert_limits`` let the page say why such a rate has no alert; ``prices`` (``judge.prices``, beside the
+    list prices) say which judge models' costs are known; ``baseline_days`` adds where the change
+    against that many days before ``since`` sits, the topics and the conversations.
     """
     params: dict[str, Any] = {"since_ms": _epoch_ms(since), "service": service or ""}
     now = datetime.now(UTC)
@@ -116,7 +129,7 @@ def collect_report(
         for row in score_rows
         if row["Metric"] == PASS
     ]
-    primary = _primary_scorer({row.scorer for row in hallucination})
+    primary = primary_scorer({row.scorer for row in hallucination})
     metrics = [
         MetricRow(
             row["Scorer"], row["Metric"], row["Variant"], int(row["n"]), float(row["mean"]),
@@ -144,19 +157,30 @@ def collect_report(
         hallucination_series=queries.hallucination_series(store, series_params) if primary else [],
         traffic_series=queries.traffic_series(store, series_params),
         worst=queries.worst_requests(store, {**series_params, "limit": worst_limit}) if primary else [],
-        spend=queries.spend(store, params),
+        spend=queries.spend(store, params, prices or {}),
         scoring=queries.scoring_health(store, params, sum(variant.requests for variant in variants)),
         alerts=queries.alerts(store, since, service),
         notifications=load_notification_log(store, since, service),
-        differences=rate_differences(hallucination, primary) + mean_differences(metrics),
+        differences=rate_differences(hallucination) + mean_differences(metrics),
         hallucination_threshold=hallucination_threshold,
         alert_limits=alert_limits,
         not_scored=queries.not_scored(store, params),
+        template_versions=queries.template_versions(store, params),
         agreement=agreement,
         alert_checks=load_checks(store, service),
         unscored_requests=queries.request_lines(store, params, True, UNSCORED_LISTED),
         outcomes=queries.request_outcomes(store, params),
         people=collect_people(store, since, service, hallucination),
+        rootcause=None
+        if baseline_days is None
+        else collect_rootcause(
+            store,
+            since,
+            now,
+            service,
+            baseline_days=baseline_days,
+            min_samples=alert_limits.min_samples if alert_limits is not None else 30,
+        ),
         pass_rates=pass_rates,
         pass_thresholds=dict(pass_thresholds or {}),
     )
@@ -172,13 +196,6 @@ def _finite(value: Any) -> float:
     return number if math.isfinite(number) else math.nan
 
 
-def _primary_scorer(scorers: set[str]) -> str | None:
-    for name in PREFERRED_SCORERS:
-        if name in scorers:
-            return name
-    return min(scorers) if scorers else None
-
-
 def _bucket_seconds(start_s: float, end_s: float) -> int:
     span = max(end_s - start_s, 1.0)
     return next((size for size in _BUCKET_CHOICES_S if span / size <= _TARGET_BUCKETS), _BUCKET_CHOICES_S[-1])
@@ -191,7 +208,10 @@ def parse_since(text: str, now: float | None = None) -> datetime:
     number = stripped[:-1].replace(".", "", 1)
     if stripped[-1:] in units and number.isascii() and number.isdigit():
         seconds = float(stripped[:-1]) * units[stripped[-1]]
-        return datetime.fromtimestamp((time.time() if now is None else now) - seconds, UTC)
+        try:
+            return datetime.fromtimestamp((time.time() if now is None else now) - seconds, UTC)
+        except (OverflowError, ValueError, OSError):
+            raise ValueError(f"--since {text[:40]!r} reaches before the year 1") from None
     try:
         return utc_from_iso(text.strip())
     except ValueError:

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 
 from ragpulse_scorers.stats import weighted_difference_interval, welch_interval
 
-from ragpulse_dashboards.report.model import Difference, HallucinationRow, MetricRow
+from ragpulse_dashboards.report.model import Difference, HallucinationRow, MetricRow, primary_scorer
 
 
 def baseline_first(variants: Iterable[str]) -> list[str]:
@@ -24,14 +24,20 @@ def baseline_first(variants: Iterable[str]) -> list[str]:
     return sorted(set(variants), key=lambda variant: (variant == "", variant))
 
 
-def rate_differences(rows: Sequence[HallucinationRow], scorer: str | None) -> list[Difference]:
-    """The primary scorer's hallucination rate of every variant against its service's baseline."""
+def rate_differences(rows: Sequence[HallucinationRow]) -> list[Difference]:
+    """Every variant's hallucination rate against its service's baseline, by the service's leading judge
+    (:func:`primary_scorer` of the judges that scored it)."""
     by_service: dict[str, dict[str, HallucinationRow]] = {}
+    judges = {
+        service: primary_scorer(row.scorer for row in rows if row.service == service and row.rate.n)
+        for service in {row.service for row in rows}
+    }
     for row in rows:
-        if row.scorer == scorer and row.rate.n:
+        if row.scorer == judges[row.service] and row.rate.n:
             by_service.setdefault(row.service, {})[row.variant] = row
     differences = []
     for service, by_variant in sorted(by_service.items()):
+        scorer = judges[service]
         baseline, *others = baseline_first(by_variant)
         base = by_variant[baseline].rate
         for variant in others:

@@ -9,11 +9,12 @@ from datetime import UTC, datetime
 
 from ragpulse_assembly.reasons import explain
 from ragpulse_core.printable import printable
+from ragpulse_scorers.labels.agreement import figure_text
 from ragpulse_scorers.metric_names import COUNT_METRICS
 
 from ragpulse_dashboards.alerts.rules import SCORING_STALLED
 from ragpulse_dashboards.alerts.state import AlertRecord
-from ragpulse_dashboards.report.agreement import Interval, JudgeAgreement
+from ragpulse_dashboards.report.agreement import JudgeAgreement
 from ragpulse_dashboards.report.glossary import term
 from ragpulse_dashboards.report.model import (
     AlertCheckView,
@@ -23,6 +24,7 @@ from ragpulse_dashboards.report.model import (
     Rate,
     ReportData,
     RequestOutcomes,
+    SpendRow,
 )
 
 NO_VARIANT = "(no variant)"
@@ -45,6 +47,16 @@ MEANS_WEIGHTED = "means inverse-probability weighted (directed sampling), n the 
 def means_note(rows: Iterable[MetricRow]) -> str:
     """What the means are over directed samples (weighted, with their intervals); nothing otherwise."""
     return f" ({MEANS_WEIGHTED})" if any(row.is_weighted for row in rows) else ""
+
+
+def raw_rate(rate: Rate) -> str:
+    """A judge's hallucination rate as the rate table shows it, with its counts and, over directed samples,
+    the weighting that makes it the same figure: "35.0% (14/40)" or "35.0% (weighted; 14 of 40 judged)"."""
+    if not rate.n:
+        return "–"
+    if rate.is_weighted:
+        return f"{percent(rate.value)} (inverse-probability weighted; {rate.successes} of {rate.n} judged)"
+    return f"{percent(rate.value)} ({rate.successes}/{rate.n})"
 
 
 def rate_with_interval(rate: Rate) -> str:
@@ -72,15 +84,28 @@ def dollars(value: float) -> str:
     return f"${value:.4f}" if value < 1 else f"${value:,.2f}"
 
 
+def spend_cost(rows: Iterable[SpendRow]) -> str:
+    """What judging cost: the dollars recorded, but "price unknown" where nothing was recorded for models
+    without a known price (never $0.00 for them), and "free" for judges that call no model."""
+    listed = list(rows)
+    cost = sum(row.cost_usd for row in listed)
+    unpriced = sorted({model for row in listed for model in row.unpriced})
+    if cost == 0 and unpriced:
+        return f"price unknown ({', '.join(printable(model) for model in unpriced)})"
+    if cost == 0 and not any(row.input_tokens or row.output_tokens for row in listed):
+        return "free"
+    return dollars(cost)
+
+
 def clock(epoch_s: int, with_date: bool = False) -> str:
     moment = datetime.fromtimestamp(epoch_s, UTC)
     return moment.strftime("%m-%d %H:%M" if with_date else "%H:%M:%S")
 
 
 def alert_key(alert: AlertRecord) -> str:
-    """rule / service / variant (/ scorer), leaving out labels the rule is not evaluated per."""
+    """rule / service / variant / judges, leaving out labels the rule is not evaluated per."""
     key = alert.key
-    return " / ".join(printable(part) for part in (key.rule, key.service, key.variant, key.scorer) if part)
+    return " / ".join(printable(part) for part in (key.rule, key.service, key.variant, alert.scorer) if part)
 
 
 def alert_value(alert: AlertRecord) -> str:
@@ -309,12 +334,6 @@ def agreement_cells(row: JudgeAgreement) -> list[str]:
         variant_label(row.variant),
         f"{row.judge} vs {row.reference}",
         f"{row.n} (inverse-probability weighted)" if row.is_weighted else str(row.n),
-        _with_interval(row.balanced_accuracy, "needs both verdicts from the reference"),
-        _with_interval(row.kappa, "one verdict throughout"),
+        figure_text(row.balanced_accuracy),
+        figure_text(row.kappa),
     ]
-
-
-def _with_interval(interval: Interval | None, missing: str) -> str:
-    if interval is None:
-        return f"– ({missing})"
-    return f"{interval.value:.2f} [{interval.low:.2f}, {interval.high:.2f}]"

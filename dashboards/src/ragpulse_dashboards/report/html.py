@@ -12,7 +12,6 @@ import base64
 import hashlib
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from urllib.parse import quote
 
@@ -48,25 +47,37 @@ from ragpulse_dashboards.report.format import (
     rate_with_interval,
     seconds,
     signed_difference,
+    spend_cost,
     unscored_hint,
     unscored_label,
     variant_label,
     verdict,
 )
 from ragpulse_dashboards.report.glossary import GLOSSARY, term
+from ragpulse_dashboards.report.html_blocks import card as _card
+from ragpulse_dashboards.report.html_blocks import cards as _cards
+from ragpulse_dashboards.report.html_blocks import table as _table
 from ragpulse_dashboards.report.model import Difference, MetricRow, Rate, ReportData
 from ragpulse_dashboards.report.people import (
     CORRECTED_HEADERS,
-    CORRECTED_NOTE,
     FIGURES_HEADERS,
     FIGURES_NOTE,
     USER_NOTE,
     PeopleFigures,
     corrected_cells,
+    corrected_note,
     figures_cells,
+)
+from ragpulse_dashboards.report.rootcause_html import (
+    conversations_card,
+    request_href,
+    topics_card,
+    where_card,
 )
 from ragpulse_dashboards.report.services import ServiceRow, hallucination_alert_firing, service_rows
 from ragpulse_dashboards.report.svg import Bar, Point, Threshold, bar_chart, line_chart
+from ragpulse_dashboards.rootcause.cause import cause_line
+from ragpulse_dashboards.rootcause.figures import RequestRef
 
 _STYLE = """
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;background:#f8fafc;
@@ -101,6 +112,11 @@ main>section,main>.grid2{margin-top:16px}
 form.signin{display:flex;gap:8px;align-items:center;margin:16px 0}form.signin input{padding:6px 8px;
 border:1px solid #cbd5e1;border-radius:6px;min-width:280px}form.signin button{padding:6px 14px}
 ol.sentences li{margin:4px 0}.flag{color:#b91c1c;font-size:12px;margin-left:6px}.why{color:#1e3a8a}
+.tag{display:inline-block;padding:0 6px;border-radius:8px;background:#fef3c7;color:#92400e;font-size:11px}
+.card h3{font-size:14px;margin:14px 0 4px}
+.evidence{font-size:12px;color:#334155;margin:2px 0 2px 22px}.used{display:inline-block;padding:0 6px;
+border-radius:8px;background:#dbeafe;color:#1e3a8a;font-size:11px;margin-left:4px}
+ol.ranking{margin:0;padding-left:20px}ol.chunks li{margin:6px 0}.chart.waterfall{max-width:900px;margin:0}
 a.button,form.label button{display:inline-block;padding:6px 14px;border:1px solid #1e3a8a;border-radius:6px;
 background:#1e3a8a;color:#fff;text-decoration:none;font:inherit;cursor:pointer}
 form.label input[name=author],form.label input[name=note]{padding:5px 8px;border:1px solid #cbd5e1;
@@ -152,8 +168,16 @@ def render_html(
         sections.append(_alerts_card(data))
     if data.notifications.failed_total or data.notifications.delivered_total:
         sections.append(_notifications_card(data))
+    linked = selector is not None
+    rootcause = data.rootcause
+    if rootcause is not None and rootcause.causes:
+        sections.append(where_card(rootcause, data.spans_services, linked))
     if data.worst:
-        sections.append(_worst_card(data))
+        sections.append(_worst_card(data, linked))
+    if rootcause is not None and rootcause.topics:
+        sections.append(topics_card(rootcause, data.spans_services, linked))
+    if rootcause is not None and rootcause.conversations:
+        sections.append(conversations_card(rootcause, data.spans_services, linked))
     if data.unscored:
         sections.append(_not_scored_card(data))
     if data.outcomes:
@@ -171,6 +195,8 @@ def render_html(
             sections.append(_pass_rate_card(data))
         if data.metrics:
             sections.append(_metrics_card(data))
+        if data.template_versions:
+            sections.append(_template_versions_card(data))
         sections.append(_cards(_spend_card(data), _scoring_card(data)))
         sections.append(_glossary_card(data))
     else:
@@ -188,29 +214,6 @@ def page(title: str, body: str, head: str = "") -> str:
         f"{head}<title>{html_text(title)}</title><style>{_STYLE}</style></head>"
         f"<body><main>{body}</main></body></html>\n"
     )
-
-
-def _cards(*cards: str) -> str:
-    return f"<div class='grid2'>{''.join(card for card in cards if card)}</div>"
-
-
-def _card(title: str, *content: str) -> str:
-    return f"<section class='card'><h2>{html_text(title)}</h2>{''.join(content)}</section>"
-
-
-def _table(headers: Sequence[str], rows: Iterable[Sequence[str]], numeric: Sequence[bool] = ()) -> str:
-    """Cells are already-escaped HTML; headers are plain text."""
-    head = "".join(f"<th>{html_text(header)}</th>" for header in headers)
-    body = "".join(
-        "<tr>"
-        + "".join(
-            f"<td class='n'>{cell}</td>" if index < len(numeric) and numeric[index] else f"<td>{cell}</td>"
-            for index, cell in enumerate(row)
-        )
-        + "</tr>"
-        for row in rows
-    )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def _review_link(service: str | None) -> str:
@@ -271,7 +274,7 @@ def _tiles(data: ReportData) -> str:
         (str(not_scored), "not scored (cannot be judged)", reasons, False),
         (f"{seconds(scoring.lag_p50_s)} / {seconds(scoring.lag_p95_s)}", "scoring lag p50 / p95", "", False),
         (str(scoring.judge_errors), "judge errors", "", scoring.judge_errors > 0),
-        (dollars(sum(row.cost_usd for row in data.spend)), "judge spend", "", False),
+        (spend_cost(data.spend), "judge spend", "", False),
     ]
     return (
         "<div class='tiles'>"
@@ -328,17 +331,25 @@ def _service_cells(data: ReportData, row: ServiceRow) -> list[str]:
         if row.lead is not None
         else "<span class='muted'>nothing to compare</span>"
     )
+    if rates and row.judge != data.primary_scorer:
+        rates += f"<br><span class='muted'>judged by {html_text(row.judge or '')}</span>"
     not_scored = "<br>".join(f"{html_text(reason)} {count}" for reason, count in row.not_scored.items())
     return [
         f"<a href='{html_text(service_link(row.service))}'>{html_text(row.service)}</a>",
         str(row.requests),
         str(row.errors),
         str(row.scored),
-        rates or "<span class='muted'>not scored yet</span>",
+        rates or f"<span class='muted'>{html_text(unrated(row))}</span>",
         lead,
         f"<span class='bad'>{row.firing}</span>" if row.firing else "0",
         not_scored or "0",
     ]
+
+
+def unrated(row: ServiceRow) -> str:
+    """Why a service has no hallucination rate: its requests still wait for a judge, or every judge that saw
+    them logged why it left them unscored (the "not scored" column and the scoring outcomes say why)."""
+    return "not scored yet" if row.waiting else "no judge scored it (see not scored)"
 
 
 def _quiet_note(data: ReportData, rate: Rate, service: str, variant: str) -> str:
@@ -367,7 +378,7 @@ def _people_card(people: PeopleFigures) -> str:
             parts += [f"<p class='muted'>{html_text(note)}</p>", _table(FIGURES_HEADERS, cells, numeric)]
     if people.corrected:
         cells = ([html_text(cell) for cell in corrected_cells(row)] for row in people.corrected)
-        parts += [f"<p class='muted'>{html_text(CORRECTED_NOTE)}</p>",
+        parts += [f"<p class='muted'>{html_text(corrected_note(people.corrected))}</p>",
                   _table(CORRECTED_HEADERS, cells, [False, False, False, True, False, False])]  # fmt: skip
     return _card("Judges against people", *parts)
 
@@ -408,6 +419,31 @@ def _not_scored_card(data: ReportData) -> str:
         " (all of them: <code>ragpulse requests --unscored</code>):</p>"
     )
     return _card("Requests not scored", note, table, newest, listed)
+
+
+def _template_versions_card(data: ReportData) -> str:
+    """Figures per learnt prompt template version: a changed prompt is a new version, so "did the new prompt
+    help?" needs no variant named by the service."""
+    table = _table(
+        ["service", "version", "requests", "not scored", "judged", "hallucination rate [95% CI]"],
+        (
+            [
+                html_text(row.service),
+                f"<span class='mono'>{html_text(row.version)}</span>",
+                str(row.requests),
+                str(row.not_scored),
+                str(row.hallucination.n),
+                html_text(rate_with_interval(row.hallucination)),
+            ]
+            for row in data.template_versions
+        ),
+        [False, False, True, True, True, True],
+    )
+    note = (
+        "<p class='muted'>Each version is a prompt template learnt from the service's own traffic; a changed"
+        " prompt is a new version. Their skeletons: <code>ragpulse assembly templates</code>.</p>"
+    )
+    return _card("Per prompt template version", note, table)
 
 
 def _verdict_card(data: ReportData) -> str:
@@ -486,7 +522,7 @@ def _alerts_card(data: ReportData) -> str:
     rows = [
         [
             f"<span class='{'bad' if alert.state == FIRING else 'good'}'>{html_text(alert.state)}</span>",
-            html_text(alert.summary),
+            html_text(alert.summary) + _where(alert.cause),
             f"<span class='mono'>{html_text(alert_key(alert))}</span>",
             f"<span class='{'bad' if alert.state == FIRING else ''}'>{html_text(alert_value(alert))}</span>",
             html_text(alert_threshold(alert)),
@@ -500,6 +536,12 @@ def _alerts_card(data: ReportData) -> str:
         [False, False, False, True, False, False],
     )
     return _card(alerts_heading(len(data.firing_alerts), len(data.resolved_alerts)), table)
+
+
+def _where(stored: str) -> str:
+    """Under an alert on answers: where its change sits."""
+    where = cause_line(stored)
+    return f"<br><span class='muted'>{html_text(where)}</span>" if where else ""
 
 
 def _notifications_card(data: ReportData) -> str:
@@ -776,7 +818,7 @@ def _spend_card(data: ReportData) -> str:
                 str(row.scored),
                 f"{row.input_tokens:,}",
                 f"{row.output_tokens:,}",
-                dollars(row.cost_usd),
+                html_text(spend_cost([row])),
             ]
             for row in data.spend
         ),
@@ -814,7 +856,7 @@ def _scoring_card(data: ReportData) -> str:
     return _card("Scoring lag and share of traffic scored", summary, outcomes)
 
 
-def _worst_card(data: ReportData) -> str:
+def _worst_card(data: ReportData, linked: bool) -> str:
     rows = []
     for row in data.worst:
         verdict = (
@@ -825,10 +867,13 @@ def _worst_card(data: ReportData) -> str:
         unsupported = "".join(
             f"<div class='unsupported'>✗ {html_text(sentence)}</div>" for sentence in row.unsupported
         )
+        trace = f"<span class='mono'>{html_text(row.trace_id)}</span>"
+        if linked and row.span_id:
+            ref = RequestRef(row.trace_id, row.span_id, row.at_us, row.question, row.hallucinated)
+            trace = f"<a href='{html_text(request_href(ref))}'>{trace}</a>"
         rows.append(
             [
-                f"<span class='mono'>{html_text(row.trace_id)}</span><br>"
-                f"{html_text(_name(data, row.variant, row.service))} · {verdict}",
+                f"{trace}<br>{html_text(_name(data, row.variant, row.service))} · {verdict}",
                 number(row.support, 3),
                 f"<b>Q</b> {html_text(row.question)}<br>"
                 f"<b>A</b> {html_text(excerpt(row.answer, 600))}{unsupported}",

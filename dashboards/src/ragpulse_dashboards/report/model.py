@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -17,6 +18,20 @@ from ragpulse_dashboards.report.agreement import JudgeAgreement
 
 if TYPE_CHECKING:  # people.py builds on this module's rows
     from ragpulse_dashboards.report.people import PeopleFigures
+    from ragpulse_dashboards.rootcause.figures import RootCauseFigures
+
+
+# Scorers whose hallucination verdict leads the report when several are present: LLM judges first.
+PREFERRED_SCORERS = ("support", "lexical")
+
+
+def primary_scorer(scorers: Iterable[str]) -> str | None:
+    """The judge whose verdicts lead, of those given: the support judge, else lexical, else the first."""
+    present = set(scorers)
+    for name in PREFERRED_SCORERS:
+        if name in present:
+            return name
+    return min(present) if present else None
 
 
 @dataclass(frozen=True)
@@ -49,6 +64,18 @@ class Rate:
     @property
     def interval(self) -> tuple[float, float]:
         return weighted_wilson_interval(self.counts)
+
+
+@dataclass(frozen=True)
+class TemplateVersionRow:
+    """One learnt prompt template version's requests in the window: how many it read, how many of those
+    could not be scored, and their hallucination rate (each request's verdict from the best judge)."""
+
+    service: str
+    version: str
+    requests: int
+    not_scored: int
+    hallucination: Rate
 
 
 @dataclass(frozen=True)
@@ -167,6 +194,9 @@ class WorstRequest:
     support: float | None
     unsupported: list[str]
     service: str = ""
+    span_id: str = ""
+    at_us: int = 0
+    """The request's start in microseconds: with the ids, what the live page opens it by."""
 
 
 @dataclass(frozen=True)
@@ -177,6 +207,8 @@ class SpendRow:
     input_tokens: int
     output_tokens: int
     scored: int
+    unpriced: tuple[str, ...] = ()
+    """Judge models used without a known price: ``cost_usd`` leaves their calls out."""
 
 
 @dataclass(frozen=True)
@@ -300,6 +332,8 @@ class ReportData:
     """The hallucination alert's limits, when known: they explain a rate shown red without an alert."""
     not_scored: list[NotScored] = field(default_factory=list)
     """Requests that cannot be scored, per service and reason."""
+    template_versions: list[TemplateVersionRow] = field(default_factory=list)
+    """Per service and learnt prompt template version: "did the new prompt help?"."""
 
     agreement: list[JudgeAgreement] = field(default_factory=list)
     outcomes: list[RequestOutcomes] = field(default_factory=list)
@@ -308,6 +342,8 @@ class ReportData:
     unscored_requests: list[RequestLine] = field(default_factory=list)
     people: PeopleFigures | None = None
     """Judges against people's labels, and the corrected hallucination rates."""
+    rootcause: RootCauseFigures | None = None
+    """Where the change against the days before sits, the questions' topics, conversations."""
     pass_rates: list[PassRow] = field(default_factory=list)
     """The team's own evaluators' verdicts: their pass rates per variant."""
     pass_thresholds: dict[str, float] = field(default_factory=dict)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from ragpulse_core.store import Store
-from ragpulse_scorers.labels.agreement import Figure
+from ragpulse_scorers.labels.agreement import figure_text
 from ragpulse_scorers.labels.correction import (
     CorrectedRate,
     ErrorRates,
@@ -21,7 +21,8 @@ from ragpulse_scorers.labels.figures import JudgeFigures, Reference, judge_figur
 from ragpulse_scorers.review import FREE_JUDGE
 
 from ragpulse_dashboards.report.error_rates import REVIEWER_SOURCE, service_error_rates, summed
-from ragpulse_dashboards.report.model import HallucinationRow
+from ragpulse_dashboards.report.format import raw_rate
+from ragpulse_dashboards.report.model import HallucinationRow, Rate
 
 
 @dataclass(frozen=True)
@@ -29,8 +30,8 @@ class CorrectedRow:
     service: str
     variant: str
     judge: str
-    flagged: int
-    judged: int
+    rate: Rate
+    """The raw rate: the hallucination rate table's, weighted as it is."""
     result: CorrectedRate | NotCorrected
 
 
@@ -55,13 +56,8 @@ def collect_people(
     corrected = []
     for row in hallucination:
         chosen = free_rates[row.service] if row.scorer == FREE_JUDGE else _llm_judge_rates(reviewer, row)
-        result = (
-            chosen
-            if isinstance(chosen, NotCorrected)
-            else corrected_rate(row.rate.successes, row.rate.n, chosen)
-        )
-        corrected.append(CorrectedRow(row.service, row.variant, row.scorer, row.rate.successes, row.rate.n,
-                                      result))  # fmt: skip
+        result = chosen if isinstance(chosen, NotCorrected) else corrected_rate(row.rate.counts, chosen)
+        corrected.append(CorrectedRow(row.service, row.variant, row.scorer, row.rate, result))
     return PeopleFigures(reviewer, user, corrected)
 
 
@@ -78,19 +74,28 @@ FIGURES_HEADERS = (
 FIGURES_NOTE = (
     "Each judge's hallucination verdicts against people's labels of the same requests (the latest label of"
     " each). Sensitivity: hallucinations the judge caught; specificity: grounded answers it passed. Wilson"
-    " intervals for those two, delta-method intervals for balanced accuracy and kappa."
+    " intervals for those two, delta-method intervals for balanced accuracy and kappa (kappa's on the table"
+    " with ½ added to each cell, so a small perfect table is not read as certain)."
 )
 USER_NOTE = (
     "The same against end users' feedback (a score below 0.5 counted as hallucinated), shown apart: an"
     " unhappy user is not proof of an unsupported sentence."
 )
 CORRECTED_HEADERS = ("service", "variant", "judge", "raw rate", "corrected rate [95% CI]", "error rates from")
-CORRECTED_NOTE = (
-    "The raw rate corrected for the judge's measured sensitivity and specificity (Rogan–Gladen). It assumes"
-    " the labelled requests are like the rest (the review queue keeps a uniform share) and that the judge's"
-    " error rates do not change with the true rate. The interval carries the uncertainty of the raw rate and"
-    " of both error rates."
-)
+WEIGHTED_RAW = ", inverse-probability weighted as it is where the judge samples with directed sampling"
+
+
+def corrected_note(rows: Sequence[CorrectedRow]) -> str:
+    """What the corrected-rate table's rates are, and how its raw rates are weighted (as the rate table's)."""
+    weighted = any(row.rate.is_weighted for row in rows)
+    return (
+        "The raw rate is the hallucination rate above"
+        + (WEIGHTED_RAW if weighted else "")
+        + "; the corrected rate is the raw rate corrected for the judge's measured sensitivity and"
+        " specificity (Rogan–Gladen). It assumes the labelled requests are like the rest (the review queue"
+        " keeps a uniform share) and that the judge's error rates do not change with the true rate. The"
+        " interval carries the uncertainty of the raw rate and of both error rates."
+    )
 
 
 def figures_cells(row: JudgeFigures) -> list[str]:
@@ -100,15 +105,15 @@ def figures_cells(row: JudgeFigures) -> list[str]:
         row.variant or "–",
         row.judge,
         f"{figures.n} ({row.confusion.positives} / {row.confusion.negatives})",
-        _figure(figures.sensitivity, "no hallucinated label"),
-        _figure(figures.specificity, "no grounded label"),
-        _figure(figures.balanced_accuracy, "needs both labels"),
-        _figure(figures.kappa, "one verdict throughout"),
+        figure_text(figures.sensitivity),
+        figure_text(figures.specificity),
+        figure_text(figures.balanced_accuracy),
+        figure_text(figures.kappa),
     ]
 
 
 def corrected_cells(row: CorrectedRow) -> list[str]:
-    raw = f"{row.flagged / row.judged:.1%} ({row.flagged}/{row.judged})" if row.judged else "–"
+    raw = raw_rate(row.rate)
     result = row.result
     if isinstance(result, NotCorrected):
         return [row.service, row.variant or "–", row.judge, raw, result.reason, "–"]
@@ -120,9 +125,3 @@ def corrected_cells(row: CorrectedRow) -> list[str]:
         f"{result.estimate:.1%} [{result.low:.1%}, {result.high:.1%}]",
         result.source,
     ]
-
-
-def _figure(figure: Figure, missing: str) -> str:
-    if figure.value is None or figure.low is None or figure.high is None:
-        return f"– ({missing})"
-    return f"{figure.value:.2f} [{figure.low:.2f}, {figure.high:.2f}]"

@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ragpulse import semconv
 from ragpulse_core.store import Store
 from ragpulse_scorers import refused
+from ragpulse_scorers.llm.pricing import known_price
 from ragpulse_scorers.metric_names import HALLUCINATION, SUPPORT_METRICS
 from ragpulse_scorers.outcomes import Outcome
+from ragpulse_scorers.settings import PriceSettings
 from ragpulse_scorers.stats import WeightedCount
 
 from ragpulse_dashboards.alerts.state import FIRING, AlertRecord, load_alerts
@@ -33,6 +36,7 @@ from ragpulse_dashboards.report.model import (
     ScoringHealth,
     SeriesPoint,
     SpendRow,
+    TemplateVersionRow,
     TrafficPoint,
     VariantTraffic,
     WorstRequest,
@@ -191,6 +195,44 @@ def variant_traffic(store: Store, params: dict[str, Any]) -> list[VariantTraffic
     ]
 
 
+def template_versions(store: Store, params: dict[str, Any]) -> list[TemplateVersionRow]:
+    """Per service and learnt prompt template version (requests no learnt template read left out): the
+    requests, those that cannot be scored, and the hallucination verdicts of the rest."""
+    rows = store.query_dicts(
+        f"""
+        SELECT r.ServiceName AS ServiceName, r.TemplateVersion AS TemplateVersion, count() AS requests,
+               countIf(r.Unscorable != '') AS not_scored, countIf(v.verdicts > 0) AS judged,
+               countIf(v.verdicts > 0 AND v.hallucinated > 0) AS hallucinated
+        FROM (
+            SELECT ServiceName, TemplateVersion, TraceId, SpanId, Timestamp, Unscorable
+            FROM {store.table('ragpulse_requests')} FINAL
+            WHERE {_REQUESTS_WHERE} AND TemplateVersion != ''{_FINAL_WITHIN_PARTITIONS}
+        ) AS r
+        LEFT JOIN (
+            SELECT TraceKey, SpanId, RequestTime, sum(Sign) AS verdicts,
+                sum(Sign * Hallucinated) AS hallucinated
+            FROM {store.table('ragpulse_request_verdicts')}
+            WHERE {_SCORES_WHERE}
+            GROUP BY TraceKey, SpanId, RequestTime
+        ) AS v
+        ON cityHash64(r.TraceId) = v.TraceKey AND r.SpanId = v.SpanId AND r.Timestamp = v.RequestTime
+        GROUP BY ServiceName, TemplateVersion
+        ORDER BY ServiceName, TemplateVersion
+        """,
+        params,
+    )
+    return [
+        TemplateVersionRow(
+            row["ServiceName"],
+            row["TemplateVersion"],
+            int(row["requests"]),
+            int(row["not_scored"]),
+            Rate(int(row["hallucinated"]), int(row["judged"])),
+        )
+        for row in rows
+    ]
+
+
 def not_scored(store: Store, params: dict[str, Any]) -> list[NotScored]:
     """Requests per service that cannot be judged, by reason (content capture off, no context, ...)."""
     rows = store.query_dicts(
@@ -306,16 +348,6 @@ def _agreement(free_judge: str, row: tuple[Any, ...]) -> JudgeAgreement:
     if sum(squared) == sum(weights):
         return JudgeAgreement(str(service), str(variant), free_judge, str(judge), a, b, c, d)
     return JudgeAgreement(str(service), str(variant), free_judge, str(judge), a, b, c, d, weights, squared)
-
-
-def services_since(store: Store, since: datetime) -> list[str]:
-    """The services with requests at or after ``since``, by name (the live page's selector)."""
-    rows = store.query(
-        f"SELECT DISTINCT ServiceName FROM {store.table('ragpulse_requests')}"
-        " WHERE Timestamp >= {since:DateTime64(6)} ORDER BY ServiceName",
-        {"since": since},
-    )
-    return [str(row[0]) for row in rows]
 
 
 def first_request(store: Store, params: dict[str, Any]) -> list[dict[str, Any]]:
@@ -469,12 +501,24 @@ def worst_requests(store: Store, params: dict[str, Any]) -> list[WorstRequest]:
                 support=None if support is None or math.isnan(support) else float(support),
                 unsupported=list(dict.fromkeys(unsupported))[:5],
                 service=row["ServiceName"],
+                span_id=row["SpanId"],
+                at_us=int(row["at"]),
             )
         )
     return worst
 
 
-def spend(store: Store, params: dict[str, Any]) -> list[SpendRow]:
+def spend(store: Store, params: dict[str, Any], prices: Mapping[str, PriceSettings]) -> list[SpendRow]:
+    """Judge spend per day and scorer, naming the judge models whose price is not known (their calls count
+    $0 in the sums, which is not what they cost)."""
+    models: dict[tuple[str, str], list[str]] = {}
+    for day, scorer, used in store.query(
+        "SELECT toString(toDate(ScoredAt, 'UTC')) AS day, Scorer, groupUniqArray(JudgeModel)"
+        f" FROM {store.table('ragpulse_scores')} WHERE {_SCORES_WHERE}"
+        " AND JudgeModel != '' AND InputTokens + OutputTokens > 0 GROUP BY day, Scorer",
+        params,
+    ):
+        models[(str(day), str(scorer))] = sorted(str(model) for model in used)
     # Judgments per minute they were made (a request judged by one scorer in one write is one judgment).
     rows = store.query_dicts(
         "SELECT toString(toDate(Minute, 'UTC')) AS day, Scorer, sum(CostUSD) AS cost,"
@@ -493,6 +537,11 @@ def spend(store: Store, params: dict[str, Any]) -> list[SpendRow]:
             int(row["input"]),
             int(row["output"]),
             int(row["scored"]),
+            tuple(
+                model
+                for model in models.get((row["day"], row["Scorer"]), [])
+                if known_price(model, prices) is None
+            ),
         )
         for row in rows
     ]

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from ragpulse_dashboards.alerts.rules import HALLUCINATION_RATE
 from ragpulse_dashboards.report.compare import baseline_first
-from ragpulse_dashboards.report.model import Difference, Rate, ReportData
+from ragpulse_dashboards.report.model import Difference, Rate, ReportData, primary_scorer
 
 
 @dataclass(frozen=True)
@@ -17,24 +17,33 @@ class ServiceRow:
     errors: int
     scored: int
     rates: list[tuple[str, Rate]]
-    """The primary judge's hallucination rate of each variant, baseline first."""
+    """The service's own leading judge's hallucination rate of each variant, baseline first."""
     lead: Difference | None
     """The comparison to read first: a detectable difference (a worse one before a better one), else the
     largest; None with fewer than two scored variants."""
     firing: int
     not_scored: dict[str, int] = field(default_factory=dict)
     """Requests that cannot be judged, by reason."""
+    judge: str | None = None
+    """The judge of ``rates``: the report's leading judge where it scored the service, else the service's own
+    (the leading one may never be sent to this service)."""
+    waiting: bool = True
+    """Some judge still has requests of this service to score (or none has logged any yet)."""
 
 
 def service_rows(data: ReportData) -> list[ServiceRow]:
     rows = []
     for service in data.services:
         variants = [variant for variant in data.variants if variant.service == service]
+        judge = primary_scorer(
+            row.scorer for row in data.hallucination if row.service == service and row.rate.n
+        )
         rates = {
             row.variant: row.rate
             for row in data.hallucination
-            if row.service == service and row.scorer == data.primary_scorer and row.rate.n
+            if row.service == service and row.scorer == judge and row.rate.n
         }
+        logged = [row for row in data.outcomes if row.service == service]
         compared = [d for d in data.differences if d.service == service and d.is_rate]
         rows.append(
             ServiceRow(
@@ -46,6 +55,8 @@ def service_rows(data: ReportData) -> list[ServiceRow]:
                 lead=max(compared, key=_urgency, default=None),
                 firing=sum(alert.key.service == service for alert in data.firing_alerts),
                 not_scored={row.reason: row.requests for row in data.not_scored if row.service == service},
+                judge=judge,
+                waiting=not logged or any(row.pending for row in logged),
             )
         )
     return rows

@@ -19,7 +19,6 @@ from ragpulse_dashboards.report.format import (
     alert_key,
     alert_since,
     alerts_heading,
-    dollars,
     interval_name,
     judgement,
     means_note,
@@ -32,6 +31,7 @@ from ragpulse_dashboards.report.format import (
     quiet_alert,
     rate_with_interval,
     seconds,
+    spend_cost,
     unscored_hint,
     unscored_label,
     variant_label,
@@ -40,15 +40,17 @@ from ragpulse_dashboards.report.format import (
 from ragpulse_dashboards.report.model import ReportData
 from ragpulse_dashboards.report.people import (
     CORRECTED_HEADERS,
-    CORRECTED_NOTE,
     FIGURES_HEADERS,
     FIGURES_NOTE,
     USER_NOTE,
     PeopleFigures,
     corrected_cells,
+    corrected_note,
     figures_cells,
 )
 from ragpulse_dashboards.report.services import hallucination_alert_firing
+from ragpulse_dashboards.rootcause.cause import cause_line, days_before
+from ragpulse_dashboards.rootcause.figures import RootCauseFigures
 
 
 def render_terminal(data: ReportData, console: Console) -> None:
@@ -68,8 +70,14 @@ def render_terminal(data: ReportData, console: Console) -> None:
     if not data.requests:
         console.print("No RAG requests in this window. Is traffic reaching the collector?")
         return
+    if data.rootcause is not None and data.rootcause.causes:
+        console.print(_where(data.rootcause, data.spans_services))
     if data.worst:
         console.print(_worst_table(data))
+    if data.rootcause is not None and data.rootcause.topics:
+        console.print(_topics_table(data.rootcause, data.spans_services))
+    if data.rootcause is not None and data.rootcause.conversations:
+        console.print(_conversations(data.rootcause))
     scoring = data.scoring
     console.print(
         f"requests [bold]{data.requests}[/bold] · scored [bold]{scoring.scored}[/bold]"
@@ -87,6 +95,8 @@ def render_terminal(data: ReportData, console: Console) -> None:
         console.print(_pass_rate_table(data))
     if data.metrics:
         console.print(_metrics_table(data))
+    if data.template_versions:
+        console.print(_template_versions_table(data))
     if data.latency:
         console.print(_latency_table(data))
     if data.spend:
@@ -98,6 +108,40 @@ def render_terminal(data: ReportData, console: Console) -> None:
             console.print(table)
     if scoring.outcomes or scoring.refused:
         console.print(_outcomes_table(data))
+
+
+def _where(figures: RootCauseFigures, spans_services: bool) -> str:
+    """Each service's cause in one line, against the days before the window."""
+    lines = [f"[bold]Where the change sits[/bold] (this window against {days_before(figures.baseline_days)})"]
+    for found in figures.causes:
+        service = f"{shown(found.service)}: " if spans_services else ""
+        lines.append(f"  {service}{shown(found.cause.text().removeprefix('Where: '))}")
+    return "\n".join(lines)
+
+
+def _topics_table(figures: RootCauseFigures, spans_services: bool) -> Table:
+    table = Table(title="Topics of the questions (learnt from their words)", title_justify="left")
+    for header in ("topic", "hallucination [95% CI]", "n", "before", "example"):
+        table.add_column(header, justify="right" if header == "n" else "left")
+    for row in figures.topics:
+        name = f"{row.service} · {row.name}" if spans_services else row.name
+        example = row.examples[0].question if row.examples else ""
+        table.add_row(
+            shown(name) + (" [yellow]new[/yellow]" if row.new else ""),
+            shown(f"{percent(row.window.rate)} [{percent(row.window.low)}, {percent(row.window.high)}]"),
+            str(row.window.n),
+            "–" if row.new else shown(percent(row.baseline.rate)),
+            shown(excerpt(example, 60)),
+        )
+    return table
+
+
+def _conversations(figures: RootCauseFigures) -> str:
+    return "\n".join(
+        f"conversations with an unsupported answer · {shown(found.service)}: {found.unsupported} of"
+        f" {found.conversations} ({shown(found.rate.text())})"
+        for found in figures.conversations
+    )
 
 
 def _agreement_table(data: ReportData) -> Table:
@@ -127,7 +171,7 @@ def _people_tables(people: PeopleFigures) -> list[Table]:
         tables.append(table)
     if people.corrected:
         table = Table(title="Hallucination rate corrected for the judge's errors", title_justify="left",
-                      caption=CORRECTED_NOTE)  # fmt: skip
+                      caption=corrected_note(people.corrected))  # fmt: skip
         for header in CORRECTED_HEADERS:
             table.add_column(header)
         for corrected in people.corrected:
@@ -211,9 +255,11 @@ def _alerts_table(data: ReportData) -> Table:
         table.add_column(column, no_wrap=column != "alert")
     for alert in data.alerts:
         style = "red" if alert.state == FIRING else "green"
+        where = cause_line(alert.cause)
+        said = f"{shown(alert.summary)}\n{shown(where)}" if where else shown(alert.summary)
         table.add_row(
             f"[{style}]{shown(alert.state)}[/{style}]",
-            f"{shown(alert.summary)}\n[dim]{escape(alert_key(alert))}[/dim]",
+            f"{said}\n[dim]{escape(alert_key(alert))}[/dim]",
             alert_since(alert),
             style="red" if alert.state == FIRING else None,
         )
@@ -232,6 +278,21 @@ def _traffic_table(data: ReportData) -> Table:
             str(row.errors),
             str(row.scored),
             percent(share),
+        )
+    return table
+
+
+def _template_versions_table(data: ReportData) -> Table:
+    table = Table(
+        title="Per prompt template version, learnt from each service's traffic (ragpulse assembly templates)",
+        title_justify="left",
+    )
+    for column in ("service", "version", "requests", "not scored", "judged", "hallucination rate [95% CI]"):
+        table.add_column(column, justify="left" if column in ("service", "version") else "right")
+    for row in data.template_versions:
+        table.add_row(
+            shown(row.service), row.version, str(row.requests), str(row.not_scored), str(row.hallucination.n),
+            rate_with_interval(row.hallucination),
         )
     return table
 
@@ -365,7 +426,7 @@ def _spend_table(data: ReportData) -> Table:
             str(row.scored),
             f"{row.input_tokens:,}",
             f"{row.output_tokens:,}",
-            dollars(row.cost_usd),
+            shown(spend_cost([row])),
         )
     return table
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ragpulse_scorers.labels.agreement import Figure
+from ragpulse_scorers.labels.agreement import figure_text
 from ragpulse_scorers.labels.correction import CorrectedRate, NotCorrected
 from ragpulse_scorers.labels.figures import JudgeFigures
 from ragpulse_scorers.review import UNIFORM_SHARE
 
-from ragpulse_dashboards.report.format import html_text, variant_label
+from ragpulse_dashboards.report.format import html_text, raw_rate, variant_label
+from ragpulse_dashboards.report.model import Rate
 
 _HEADERS = (
     "judge", "service · variant", "labelled", "sensitivity [95% CI]", "specificity [95% CI]",
@@ -28,12 +29,6 @@ class Corrected:
     result: CorrectedRate | NotCorrected
 
 
-def _cell(figure: Figure, missing: str) -> str:
-    if figure.value is None or figure.low is None or figure.high is None:
-        return f"– ({missing})"
-    return f"{figure.value:.2f} [{figure.low:.2f}, {figure.high:.2f}]"
-
-
 def agreement_table(rows: list[JudgeFigures]) -> str:
     body = ""
     for row in rows:
@@ -42,10 +37,10 @@ def agreement_table(rows: list[JudgeFigures]) -> str:
             row.judge,
             variant_label(row.variant, row.service),
             str(figures.n),
-            _cell(figures.sensitivity, "no hallucination labelled"),
-            _cell(figures.specificity, "no grounded answer labelled"),
-            _cell(figures.balanced_accuracy, "needs both labels"),
-            _cell(figures.kappa, "one verdict throughout"),
+            figure_text(figures.sensitivity),
+            figure_text(figures.specificity),
+            figure_text(figures.balanced_accuracy),
+            figure_text(figures.kappa),
         )
         body += "<tr>" + "".join(f"<td>{html_text(cell)}</td>" for cell in cells) + "</tr>"
     head = "".join(f"<th>{html_text(header)}</th>" for header in _HEADERS)
@@ -106,8 +101,7 @@ def corrected_card(rows: list[Corrected]) -> str:
 
 
 def _raw(row: Corrected) -> str:
-    share = row.flagged / row.judged if row.judged else 0.0
-    return f"{share:.1%} ({row.flagged} of {row.judged})"
+    return raw_rate(Rate(row.flagged, row.judged))
 
 
 def _corrected(row: Corrected) -> str:

@@ -19,6 +19,7 @@ from ragpulse_scorers.labels.correction import (
 )
 from ragpulse_scorers.labels.figures import JudgeFigures, Reference, judge_figures
 from ragpulse_scorers.review import FREE_JUDGE, in_uniform_share_sql
+from ragpulse_scorers.stats import WeightedCount
 
 from ragpulse_dashboards.report.error_rates import service_error_rates
 from ragpulse_dashboards.review import figure_cards
@@ -85,7 +86,8 @@ def corrected_rates(
     corrected = []
     for svc, variant, flagged, judged in counts:
         found = rates[svc]
-        result = found if isinstance(found, NotCorrected) else corrected_rate(flagged, judged, found)
+        apparent = WeightedCount.unweighted(flagged, judged)  # the free judge judges every request
+        result = found if isinstance(found, NotCorrected) else corrected_rate(apparent, found)
         corrected.append(Corrected(svc, variant, flagged, judged, result))
     return corrected
 

@@ -16,6 +16,8 @@ from ragpulse_dashboards.report.format import html_text, variant_label
 from ragpulse_dashboards.report.html import page
 from ragpulse_dashboards.review.label_form import AUTHOR_LIMIT, LABELS, NOTE_LIMIT
 from ragpulse_dashboards.review.request import RequestId, RequestView
+from ragpulse_dashboards.review.request_details import RequestDetails
+from ragpulse_dashboards.review.request_html import context_card, run_card, sentence_evidence, variations_card
 
 QUEUE_PATH = "/review"
 NEXT_PATH = "/review/next"
@@ -99,8 +101,10 @@ def request_page(
     form_key: str,
     may_write: bool,
     author: str,
+    details: RequestDetails | None = None,
 ) -> str:
-    """The request, each judge's verdict and flagged sentences, the labels given, and the form."""
+    """The request, each judge's verdict and flagged sentences, the labels given, and the form; with its
+    ``details``, how it ran, its variations and rankings, and every judge's evidence per sentence."""
     request = view.id
     offered = (
         f"<p class='why'>Offered because {html_text(_REASONS[reason])}.</p>" if reason in _REASONS else ""
@@ -113,8 +117,12 @@ def request_page(
         f" <a href='{QUEUE_PATH}{html_text(scope_query(service))}'>review queue</a></p>{offered}"
     )
     question = f"<section class='card'><h2>Question</h2><p>{html_text(view.question)}</p></section>"
-    chunks = "".join(f"<li>{html_text(chunk)}</li>" for chunk in view.context) or "<li>(no context)</li>"
-    context = f"<section class='card'><h2>Context</h2><ol class='context'>{chunks}</ol></section>"
+    if details is not None:
+        context = variations_card(details) + context_card(details)
+        question = run_card(view, details) + question
+    else:
+        chunks = "".join(f"<li>{html_text(chunk)}</li>" for chunk in view.context) or "<li>(no context)</li>"
+        context = f"<section class='card'><h2>Context</h2><ol class='context'>{chunks}</ol></section>"
     judges = (
         "".join(
             f"<li><b>{html_text(verdict.judge)}</b>: {HALLUCINATED if verdict.hallucinated else GROUNDED}"
@@ -130,7 +138,8 @@ def request_page(
     )
     sentences = "".join(
         f"<li><label><input type='checkbox' name='sentence' value='{index}'{_disabled(may_write)}>"
-        f" {html_text(sentence)}</label>{_flags(view, index)}</li>"
+        f" {html_text(sentence)}</label>{_flags(view, index)}"
+        f"{sentence_evidence(details, index) if details is not None else ''}</li>"
         for index, sentence in enumerate(view.sentences)
     )
     answer = (

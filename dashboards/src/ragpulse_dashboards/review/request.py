@@ -128,18 +128,19 @@ def _verdicts(store: Store, params: dict[str, Any], sentences: list[str]) -> lis
 def _flagged(details: list[str], sentences: list[str]) -> frozenset[int]:
     """Answer sentences a judge's details mark unsupported, found by their text (a judge may split or trim
     differently; a flagged text that names no answer sentence is left out rather than guessed)."""
-    normalised = [_normal(sentence) for sentence in sentences]
+    normalised = [normal_sentence(sentence) for sentence in sentences]
     flagged: set[int] = set()
     for raw in details:
         for text in unsupported_sentences(raw, limit=_FLAGGED_LIMIT):
-            wanted = _normal(text)
+            wanted = normal_sentence(text)
             flagged.update(
                 index for index, sentence in enumerate(normalised) if sentence and sentence == wanted
             )
     return frozenset(flagged)
 
 
-def _normal(text: str) -> str:
+def normal_sentence(text: str) -> str:
+    """A sentence as sentences are matched across judges: spacing folded, case ignored."""
     return " ".join(text.split()).strip().lower()
 
 

@@ -1,31 +1,33 @@
-"""``ragpulse export --labelled``: the labelled requests, as JSONL on stdout, for ``ragpulse eval``."""
+"""The work of ``ragpulse export --labelled`` on a store: the labelled requests as JSON Lines for ``ragpulse
+eval``, run by the command on the store it opens or by ``ragpulse serve``'s live page for it."""
 
 from __future__ import annotations
 
-import argparse
-import sys
-from datetime import UTC, datetime
+from datetime import datetime
+from typing import TextIO
 
-from ragpulse_core.store_access import open_for_reading
+from ragpulse_core.store import Store
 from rich.console import Console
 
 from ragpulse_scorers.labels.export import labelled_lines
-from ragpulse_scorers.settings import ScorersSettings
-
-console = Console(stderr=True)
 
 
-def run(args: argparse.Namespace) -> int:
-    store = open_for_reading(ScorersSettings.load(args.config, store={"dsn": args.dsn}), console)
-    if store is None:
-        return 1
-    since = datetime.now(UTC) - args.since if args.since is not None else None
+def export_labelled(
+    store: Store, out: TextIO, console: Console, *, since: datetime | None, everything: bool
+) -> int:
+    """Write one line per labelled request to ``out``; how many, on ``console``, and how many more ``--all``
+    would add (so a set of 0 beside labels just given says why)."""
     written = 0
-    try:
-        for line in labelled_lines(store, since=since, everything=args.all):
-            sys.stdout.write(line + "\n")
-            written += 1
-    finally:
-        store.close()
-    console.print(f"exported {written} labelled requests")
+    for line in labelled_lines(store, since=since, everything=everything):
+        out.write(line + "\n")
+        written += 1
+    out.flush()
+    left = 0 if everything else sum(1 for _ in labelled_lines(store, since=since, everything=True)) - written
+    more = (
+        f"; {left} more that the review queue picked because judges disagreed or were unsure"
+        " (--all adds them)"
+        if left
+        else ""
+    )
+    console.print(f"exported {written} labelled requests{more}", soft_wrap=True)
     return 0

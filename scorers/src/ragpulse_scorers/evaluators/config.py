@@ -75,8 +75,8 @@ class RegexEvaluator(EvaluatorBase):
     """Pass when ``pattern`` is found in ``field`` (RE2: linear in the text); with ``reject``, when not."""
 
     kind: ClassVar[str] = "regex"
-    pattern: str = Field(min_length=1)
-    field: str = "answer"
+    pattern: str = Field(min_length=1, description="An RE2 expression, searched anywhere in the field")
+    field: str = Field("answer", description="The request's text it reads: question, answer, context...")
     reject: bool = Field(False, description="A match fails the request (e.g. 'As an AI language model')")
 
     @field_validator("pattern")
@@ -98,9 +98,11 @@ class JsonSchemaEvaluator(EvaluatorBase):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
     kind: ClassVar[str] = "json_schema"
-    json_schema: dict[str, Any] | None = Field(None, alias="schema")
+    json_schema: dict[str, Any] | None = Field(
+        None, alias="schema", description="The JSON Schema the field, read as JSON, must satisfy"
+    )
     schema_file: Path | None = Field(None, description="A JSON file holding the schema, instead of `schema`")
-    field: str = "answer"
+    field: str = Field("answer", description="The request's text it reads, as JSON")
     timeout_s: float = Field(2.0, gt=0, le=60, description="A validation taking longer fails its request")
     max_memory_mb: int = Field(512, ge=64, description="The validating process's address-space bound")
 
@@ -137,7 +139,7 @@ class HeuristicEvaluator(EvaluatorBase):
     ``not``."""
 
     kind: ClassVar[str] = "heuristic"
-    rule: dict[str, Any]
+    rule: dict[str, Any] = Field(description="The rule tree: { all = [...] }, { contains = '...' }...")
 
     @field_validator("rule")
     @classmethod
@@ -208,7 +210,9 @@ class LlmEvaluator(EvaluatorBase):
     kind: ClassVar[str] = "llm"
     system: str = Field(min_length=1, description="Instructions; request variables go in `user`")
     user: str = Field(min_length=1, description="The request's data: {question}, {answer}, {documents}...")
-    output: Literal["score", "label", "json"]
+    output: Literal["score", "label", "json"] = Field(
+        description="What the judge answers: a score in range, one of labels, or json fields"
+    )
     range: tuple[float, float] | None = Field(None, description="output score: lowest and highest score")
     integer: bool = Field(True, description="output score: whole numbers only")
     labels: list[str] | None = Field(None, description="output label: the labels the judge chooses from")

@@ -66,6 +66,7 @@ class IsolatedFunction:
         self._memory_mb = memory_mb
         self._process: subprocess.Popen[bytes] | None = None
         self._load_error: str | None = None
+        self._calls = 0
         self._lock = threading.Lock()
         _LIVE.add(self)
 
@@ -76,8 +77,10 @@ class IsolatedFunction:
             if self._load_error is not None:
                 raise IsolatedCallFailed(self._load_error)
             process = self._process or self._start()
+            self._calls += 1
+            call = self._calls
             # ASCII escapes: a lone surrogate in traced text travels as \ud800 instead of failing to encode.
-            message = json.dumps(argument, default=str).encode() + b"\n"
+            message = json.dumps({"call": call, "argument": argument}, default=str).encode() + b"\n"
             try:
                 assert process.stdin is not None
                 process.stdin.write(message)
@@ -85,6 +88,11 @@ class IsolatedFunction:
             except (BrokenPipeError, OSError):
                 raise IsolatedCallFailed(self._ended(process)) from None
             reply = self._reply(process, self._timeout_s, "answer")
+            if reply.get("call") != call:
+                # Something the function started wrote on the reply channel: no reply can be trusted to be
+                # this call's.
+                self._discard(process)
+                raise IsolatedCallFailed(f"{self._entry}'s process answered out of turn: it was stopped")
             if not reply.get("ok"):
                 raise IsolatedCallFailed(str(reply.get("error", "the call failed")))
             return reply.get("result"), str(reply.get("output", ""))

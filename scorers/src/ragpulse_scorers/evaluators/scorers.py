@@ -44,6 +44,10 @@ if TYPE_CHECKING:
 
 MAX_METRICS = 50
 MAX_EXCERPT = 80
+MAX_MATCHED_CHARS = 1 << 20
+"""The most text a regex or heuristic evaluator reads. RE2 is linear, but a pattern of classes under a
+repetition can cost a few microseconds a character; a rule tree of 150 ``contains`` tests read a 50 MB answer
+in 81 s. Either would be minutes on the tick's thread."""
 
 
 class EvaluatorFailed(Exception):
@@ -105,6 +109,7 @@ class RegexScorer(Evaluator):
 
     def trial(self, request: RagRequest) -> Trial:
         text = _field_or_skip(request, self._field)
+        _check_size(self._field, text, "regex")
         found = self._pattern.search(text)
         shown = f"/{self._pattern.pattern}/"
         if found is None:
@@ -123,6 +128,8 @@ class HeuristicScorer(Evaluator):
         self._tree = definition.tree
 
     def trial(self, request: RagRequest) -> Trial:
+        for name in self._tree.fields():
+            _check_size(name, field_text(request, name) or "", "heuristic")
         outcome = self._tree.check(request)
         return Trial(self.verdict(outcome.passed, outcome.reason))
 
@@ -257,8 +264,21 @@ def _field_or_skip(request: RagRequest, name: str) -> str:
     return text
 
 
+def _check_size(name: str, text: str, kind: str) -> None:
+    if len(text) > MAX_MATCHED_CHARS:
+        raise EvaluatorFailed(
+            f"the {name} is {len(text):,} characters; a {kind} evaluator reads at most {MAX_MATCHED_CHARS:,}"
+        )
+
+
 def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    """A finite int or float a float can hold (``10**400`` is an int no float holds)."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 def _excerpt(text: str) -> str:

@@ -1,9 +1,12 @@
 """The process an isolated evaluator function runs in (``python -m ragpulse_scorers.evaluators.worker``).
 
 It speaks one JSON object a line: the first line it reads says what to load; then each line in is one call
-and each line out its reply. Replies go out on a copy of the original stdout; the function's own prints (and
-anything written to file descriptors 1 and 2) go elsewhere, so nothing the function prints can be taken for
-a reply. The address-space bound is set before the function's module is imported.
+(``{"call": N, "argument": ...}``) and each line out its reply, naming the call it answers. A process the
+function forked never replies: a forked copy finishing the same call would otherwise answer it twice, and
+its second answer would be read as the next call's. Replies go out on a copy of the original stdout; the
+function's own prints (and anything written to file descriptors 1 and 2) go elsewhere, so nothing the
+function prints can be taken for a reply. The address-space bound is set before the function's module is
+imported.
 """
 
 from __future__ import annotations
@@ -108,13 +111,18 @@ def main() -> None:
         _reply(channel, {"ok": False, "error": f"cannot load {spec['entry']}: {_error(exc)}"})
         return
     _reply(channel, {"ok": True})
+    worker = os.getpid()
     for line in sys.stdin:
+        message = json.loads(line)
+        call, argument = message["call"], message["argument"]
         try:
-            argument = json.loads(line)
             result = _as_json(function(convert(argument) if convert else argument))
-            _reply(channel, {"ok": True, "result": _finite(result), "output": captured.take()})
+            reply = {"ok": True, "call": call, "result": _finite(result), "output": captured.take()}
         except (Exception, SystemExit) as exc:  # one call's failure, sys.exit included, is that call's reply
-            _reply(channel, {"ok": False, "error": _error(exc), "output": captured.take()})
+            reply = {"ok": False, "call": call, "error": _error(exc), "output": captured.take()}
+        if os.getpid() != worker:
+            os._exit(0)
+        _reply(channel, reply)
 
 
 def _die_with(parent: int) -> None:

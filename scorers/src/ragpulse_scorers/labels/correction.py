@@ -7,7 +7,7 @@ requests: labels drawn from the same traffic (the review queue keeps a uniform s
 that do not change with the true rate.
 
 The interval is the delta method's (Greenland 1996, Epidemiology 7:498) over three independent samples: the
-judged requests (q), the labelled positives (Se) and the labelled negatives (Sp):
+judged requests (q, at its effective size when weighted), the labelled positives (Se) and negatives (Sp):
 Var(p) ≈ [Var(q) + p²·Var(Se) + (1 − p)²·Var(Sp)] / (Se + Sp − 1)². The point estimate and the interval are
 clipped to [0, 1].
 
@@ -22,8 +22,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ragpulse_scorers.labels.agreement import Confusion, proportion_variance
-from ragpulse_scorers.stats import Z95
+from ragpulse_scorers.labels.agreement import Confusion, adjusted_variance, proportion_variance
+from ragpulse_scorers.stats import Z95, WeightedCount
 
 MIN_PER_CLASS = 10
 """Labelled positives and negatives each needed before Se and Sp are trusted. Below ten, one more label moves
@@ -52,7 +52,6 @@ class CorrectedRate:
     estimate: float
     low: float
     high: float
-    judged: int
     source: str
 
 
@@ -83,16 +82,18 @@ def enough(confusion: Confusion) -> bool:
 
 
 def corrected_rate(
-    flagged: int, judged: int, rates: ErrorRates, z: float = Z95
+    apparent: WeightedCount, rates: ErrorRates, z: float = Z95
 ) -> CorrectedRate | NotCorrected:
-    """The true rate behind ``flagged`` of ``judged`` requests, for a judge with these error ``rates``."""
-    if judged <= 0:
+    """The true rate behind the judge's ``apparent`` rate (the flagged share of judged requests, weighted by
+    1 / inclusion probability under directed sampling, as the rate it corrects is shown), for a judge with
+    these error ``rates``."""
+    if apparent.weights <= 0:
         return NotCorrected("no judged requests")
-    if not 0 <= flagged <= judged:
-        raise ValueError(f"flagged must lie in [0, judged], got {flagged} of {judged}")
+    if not 0 <= apparent.weighted_events <= apparent.weights:
+        raise ValueError(f"flagged must lie in [0, judged]: {apparent.weighted_events} of {apparent.weights}")
     if rates.confusion.positives == 0 or rates.confusion.negatives == 0:
         return NotCorrected(f"not enough labels: {rates.source} has no hallucinated or no grounded request")
-    raw = flagged / judged
+    raw = apparent.rate
     sensitivity, specificity = rates.sensitivity, rates.specificity
     youden = sensitivity + specificity - 1
     if youden <= 0:
@@ -102,7 +103,7 @@ def corrected_rate(
         )
     unclipped = (raw + specificity - 1) / youden
     variance = (
-        proportion_variance(flagged, judged)
+        adjusted_variance(apparent)
         + unclipped**2 * proportion_variance(rates.confusion.true_positives, rates.confusion.positives)
         + (1 - unclipped) ** 2
         * proportion_variance(rates.confusion.true_negatives, rates.confusion.negatives)
@@ -113,7 +114,6 @@ def corrected_rate(
         estimate=_clip(unclipped),
         low=_clip(unclipped - half),
         high=_clip(unclipped + half),
-        judged=judged,
         source=rates.source,
     )
 

@@ -13,14 +13,22 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import BinaryIO, Final
+from typing import IO, Final
 
 from ragpulse_core.store import Store
 from ragpulse_core.untrusted import Refused
 from ragpulse_judge.text import split_sentences
 
 from ragpulse_scorers.labels.lines import BadLine, LabelLine, parse_line
-from ragpulse_scorers.labels.store import AmbiguousRequest, Label, RequestRef, Source, write_labels
+from ragpulse_scorers.labels.store import (
+    AmbiguousPrefix,
+    AmbiguousRequest,
+    Label,
+    RequestRef,
+    Source,
+    whole_trace_id,
+    write_labels,
+)
 
 MAX_LINE_BYTES: Final = 1 << 20
 """A longer line is refused unread: no label needs a megabyte."""
@@ -46,7 +54,7 @@ class ImportProgress:
             self.refused.append((number, reason))
 
 
-def json_lines(stream: BinaryIO) -> Iterator[tuple[int, str | Refused]]:
+def json_lines(stream: IO[bytes]) -> Iterator[tuple[int, str | Refused]]:
     """Each non-blank line of ``stream`` with its number (from 1): its text, or why it cannot be read."""
     number = 0
     while True:
@@ -67,7 +75,7 @@ def json_lines(stream: BinaryIO) -> Iterator[tuple[int, str | Refused]]:
             yield number, Refused(f"not UTF-8 (byte {exc.start + 1} of the line)")
 
 
-def _skip_rest_of_line(stream: BinaryIO) -> int:
+def _skip_rest_of_line(stream: IO[bytes]) -> int:
     skipped = 0
     while chunk := stream.readline(_SKIP_CHUNK):
         skipped += len(chunk)
@@ -78,7 +86,7 @@ def _skip_rest_of_line(stream: BinaryIO) -> int:
 
 def import_labels(
     store: Store,
-    stream: BinaryIO,
+    stream: IO[bytes],
     author: str,
     on_batch: Callable[[ImportProgress], None] | None = None,
 ) -> ImportProgress:
@@ -116,10 +124,12 @@ class _Stored:
 def _write_batch(
     store: Store, batch: Sequence[tuple[int, LabelLine]], author: str, progress: ImportProgress
 ) -> None:
-    stored = _requests(store, sorted({line.trace_id for _, line in batch}))
+    whole = _whole_trace_ids(store, {line.trace_id for _, line in batch})
+    stored = _requests(store, sorted({trace for trace in whole.values() if isinstance(trace, str)}))
     labels = []
     for number, line in batch:
-        found = _request_of(line, stored.get(line.trace_id, []))
+        trace = whole[line.trace_id]
+        found = trace if isinstance(trace, Refused) else _request_of(line, stored.get(trace, []))
         if isinstance(found, Refused):
             progress.refuse(number, found.reason)
             continue
@@ -134,6 +144,17 @@ def _write_batch(
         labels.append(label)
     if labels:
         progress.written += write_labels(store, labels)
+
+
+def _whole_trace_ids(store: Store, trace_ids: set[str]) -> dict[str, str | Refused]:
+    """Each trace id of a batch as a whole one: a line may give a prefix, as ``ragpulse label`` may."""
+    whole: dict[str, str | Refused] = {}
+    for trace_id in trace_ids:
+        try:
+            whole[trace_id] = whole_trace_id(store, trace_id)
+        except (AmbiguousPrefix, ValueError) as exc:
+            whole[trace_id] = Refused(str(exc))
+    return whole
 
 
 def _request_of(line: LabelLine, candidates: Sequence[_Stored]) -> _Stored | Refused:

@@ -115,6 +115,29 @@ class Label:
         )
 
 
+TRACE_ID_CHARS = 32
+"""A trace id as stored: 16 bytes in lowercase hex."""
+MIN_PREFIX_CHARS = 8
+"""The shortest trace id prefix taken for the whole: ``requests`` and the report print 16 characters."""
+_CANDIDATES_SHOWN = 10
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
+class AmbiguousPrefix(LookupError):
+    """A trace id prefix that several stored traces start with: the message lists them."""
+
+    def __init__(self, prefix: str, candidates: Sequence[RequestRef], more: bool) -> None:
+        self.candidates = list(candidates)
+        listed = "; ".join(
+            f"{ref.trace_id} ({ref.service_name}, {_utc(ref.request_time):%Y-%m-%d %H:%M:%S} UTC)"
+            for ref in self.candidates
+        )
+        super().__init__(
+            f"trace id prefix {prefix} names {'more than ' if more else ''}{len(self.candidates)} traces:"
+            f" {listed}{' …' if more else ''}. Give more of the trace id."
+        )
+
+
 class RequestNotFound(LookupError):
     """No stored request has the trace id (and span id) a label names."""
 
@@ -167,11 +190,14 @@ def find_request(
     store: Store, trace_id: str, span_id: str | None = None, *, at: datetime | None = None
 ) -> RequestRef | None:
     """The stored request with ``trace_id`` (and ``span_id``, and start time ``at``), or None when none is.
+    A ``trace_id`` shorter than a whole one is a prefix of one (at least :data:`MIN_PREFIX_CHARS`
+    characters): a prefix several stored traces start with is refused (:class:`AmbiguousPrefix` lists them).
 
     A trace id several requests reuse is refused (:class:`AmbiguousRequest` lists them) rather than taken to
     mean the newest: a label on the wrong occurrence would silently measure the judges against an answer the
     person never read. ``span_id`` or ``at`` (to the microsecond) tells the occurrences apart.
     """
+    trace_id = whole_trace_id(store, trace_id)
     conditions = ["TraceId = {trace:String}"]
     parameters: dict[str, Any] = {"trace": trace_id}
     if span_id:
@@ -190,6 +216,34 @@ def find_request(
     if len(found) > 1:
         raise AmbiguousRequest(trace_id, found)
     return found[0] if found else None
+
+
+def whole_trace_id(store: Store, trace_id: str) -> str:
+    """``trace_id`` when it is a whole one, else the one stored trace id starting with it (the prefix itself
+    when none does, so the caller says nothing is stored under it); :class:`AmbiguousPrefix` when several do,
+    ValueError for a prefix under :data:`MIN_PREFIX_CHARS` that is not a stored trace id."""
+    prefix = trace_id.strip()
+    if len(prefix) >= TRACE_ID_CHARS:
+        return prefix
+    if set(prefix) <= _HEX:
+        prefix = prefix.lower()
+    short = len(prefix) < MIN_PREFIX_CHARS
+    match = "TraceId = {prefix:String}" if short else "startsWith(TraceId, {prefix:String})"
+    rows = store.query(
+        "SELECT TraceId, min(toDateTime64(Timestamp, 6)) AS First, any(ServiceName), any(Pipeline),"
+        f" any(Variant) FROM {store.table('ragpulse_requests')} WHERE {match}"
+        " GROUP BY TraceId ORDER BY First DESC, TraceId LIMIT {shown:UInt32}",
+        {"prefix": prefix, "shown": _CANDIDATES_SHOWN + 1},
+    )
+    if short and not rows:
+        raise ValueError(
+            f"no stored request has trace id {prefix}, and a prefix needs at least {MIN_PREFIX_CHARS}"
+            " characters (the 16 that `requests` and the report print will do)"
+        )
+    if len(rows) > 1:
+        found = [RequestRef(trace, "", _utc(at), *rest) for trace, at, *rest in rows[:_CANDIDATES_SHOWN]]
+        raise AmbiguousPrefix(prefix, found, more=len(rows) > _CANDIDATES_SHOWN)
+    return str(rows[0][0]) if rows else prefix
 
 
 def _row(label: Label) -> list[Any]:

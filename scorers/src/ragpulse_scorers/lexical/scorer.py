@@ -6,10 +6,12 @@ import time
 from typing import Any
 
 from ragpulse_core.store import Store
+from ragpulse_judge.free import LEARNT_VERSION, RULES_VERSION, name_of, version_of
+from ragpulse_judge.judged import NotJudgeable, prepare
 from ragpulse_judge.learnt import MAX_ANSWER_CHARS, MAX_CONTEXT_CHARS, LearntJudge
 from ragpulse_judge.rules import LexicalAnalysis, LexicalJudge
 
-from ragpulse_scorers.lexical.language import language_mismatch
+from ragpulse_scorers.lexical.guard import GUARD_ATTRIBUTES, OwnVerdict, compare_with_guard
 from ragpulse_scorers.metric_names import (
     CONTEXT_UTILIZATION,
     HALLUCINATION,
@@ -21,8 +23,7 @@ from ragpulse_scorers.models import ContextChunk, RagRequest, Score
 from ragpulse_scorers.scorer import NotApplicable
 from ragpulse_scorers.settings import ScorersSettings
 
-RULES_VERSION = "3"
-LEARNT_VERSION = "4"
+__all__ = ["LEARNT_VERSION", "MAX_ANSWER_CHARS", "RULES_VERSION", "LexicalScorer", "build"]
 
 
 class LexicalScorer:
@@ -34,61 +35,44 @@ class LexicalScorer:
     them (invisible characters, look-alike letters), hedges excuse only their own clause, CJK sentence ends,
     answers in another language than their documents skipped with a reason.
     Learnt: 4: claims (clauses) scored by a model trained on labelled answers, calibrated probabilities.
+
+    A guard's verdict on the request's span (``ragpulse.guard.*``) never replaces this judgement: the scorer
+    judges every request itself and records whether the guard agreed (:mod:`ragpulse_scorers.lexical.guard`).
     """
 
     name = "lexical"
     version = RULES_VERSION
     requires: tuple[str, ...] = ("answer", "context")
     free = True
+    attributes: tuple[tuple[str, ...], tuple[str, ...]] = (GUARD_ATTRIBUTES, ())
 
     def __init__(self, judge: LexicalJudge | LearntJudge | None = None) -> None:
         self.judge = judge or LexicalJudge()
         if isinstance(self.judge, LearntJudge):
-            self.version = f"{LEARNT_VERSION}-{self.judge.version}"
+            self.version = version_of(self.judge)
 
     def score(self, request: RagRequest) -> list[Score]:
-        answer = _clean(request.answer)
-        if not answer.strip():
-            raise NotApplicable("no answer")
-        chunks = [chunk for chunk in request.context if chunk.text.strip()]
-        if not chunks:
-            raise NotApplicable("empty context")
-        truncated: dict[str, int] = {}
-        if len(answer) > MAX_ANSWER_CHARS:
-            truncated["answer_chars"] = len(answer)
-            answer = answer[:MAX_ANSWER_CHARS]
-        texts = _capped_texts(chunks, truncated)
-        mismatch = language_mismatch(answer, texts)
-        if mismatch:
-            raise NotApplicable(mismatch)
-
+        try:
+            judged = prepare(request.question, [chunk.text for chunk in request.context], request.answer)
+        except NotJudgeable as exc:
+            raise NotApplicable(str(exc)) from exc
+        chunks = [request.context[position] for position in judged.positions]
         started = time.perf_counter()
-        analysis = self.judge.analyse(_clean(request.question), texts, answer)
+        analysis = self.judge.analyse(judged.question, judged.texts, judged.answer)
         latency_ms = (time.perf_counter() - started) * 1000
         learnt = isinstance(self.judge, LearntJudge)
-        return _scores(analysis, chunks, truncated, latency_ms, learnt)
+        guard = compare_with_guard(
+            request.span_attributes, OwnVerdict(name_of(self.judge), self.version, judged.digest, analysis)
+        )
+        return _scores(analysis, chunks, judged.truncated, latency_ms, learnt, guard)
 
 
 def build(settings: ScorersSettings, store: Store) -> LexicalScorer:
     """Registry entry point: the rules, or the learnt judge where ``[scorer.free] judge = "learnt"``."""
-    return LexicalScorer(LearntJudge() if settings.scorer.free.judge == "learnt" else LexicalJudge())
-
-
-def _clean(text: str) -> str:
-    """Text as valid UTF-8: lone surrogates (from undecodable bytes upstream) become U+FFFD."""
-    return text.encode("utf-8", "replace").decode("utf-8", "replace")
-
-
-def _capped_texts(chunks: list[ContextChunk], truncated: dict[str, int]) -> list[str]:
-    texts: list[str] = []
-    budget = MAX_CONTEXT_CHARS
-    for chunk in chunks:
-        text = _clean(chunk.text)
-        texts.append(text[: max(budget, 0)])
-        budget -= len(text)
-    if budget < 0:
-        truncated["context_chars"] = MAX_CONTEXT_CHARS - budget
-    return texts
+    free = settings.scorer.free
+    if free.judge == "learnt":
+        return LexicalScorer(LearntJudge(time_limit_s=free.time_limit_s))
+    return LexicalScorer(LexicalJudge(time_limit_s=free.time_limit_s))
 
 
 def _scores(
@@ -97,6 +81,7 @@ def _scores(
     truncated: dict[str, int],
     latency_ms: float,
     learnt: bool,
+    guard: dict[str, Any] | None,
 ) -> list[Score]:
     sentences = analysis.index.sentences
     evidence: list[dict[str, Any]] = []
@@ -123,6 +108,8 @@ def _scores(
     if learnt:
         # The learnt judge's support score is the calibrated chance the answer is supported.
         details["probability_hallucinated"] = round(1.0 - analysis.support_score, 4)
+    if guard is not None:
+        details["guard"] = guard
     if truncated:
         details["truncated"] = {
             **truncated,

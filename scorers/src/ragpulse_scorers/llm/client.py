@@ -30,6 +30,7 @@ from ragpulse_scorers.llm.errors import (
     JudgeRejected,
     JudgeTimeout,
     JudgeUnavailable,
+    PromptTooLarge,
     SteeringInData,
 )
 from ragpulse_scorers.llm.formats import (
@@ -155,6 +156,12 @@ class JudgeClient:
         """Judge once. ``validate`` raises ``JudgeRejected`` (or ``ValueError``) for a verdict that names
         things not in the input; that counts as invalid output. Raises a ``JudgeError`` subclass on failure.
         """
+        size = len(system) + len(user)
+        if size > self.settings.max_prompt_chars:
+            raise PromptTooLarge(
+                f"not sent to the judge: the prompt is {size:,} characters, over judge.max_prompt_chars"
+                f" ({self.settings.max_prompt_chars:,})"
+            )
         schema = output_model.model_json_schema()
         steering = steering_in(user, output_field_names(schema))
         if steering:

@@ -47,5 +47,10 @@ class SteeringInData(JudgeError, NotApplicable):
     this reason, not scored."""
 
 
+class PromptTooLarge(JudgeError, NotApplicable):
+    """The request's text makes a prompt over ``judge.max_prompt_chars``: not sent, the request skipped with
+    this reason."""
+
+
 class BudgetExceeded(JudgeError, OverBudget):
     """Today's judge budget is spent; no request was sent. The scheduler logs the request as over budget."""

@@ -36,16 +36,25 @@ _FREE = PriceSettings(input_per_million=0.0, output_per_million=0.0)
 _warned_unpriced: set[str] = set()
 
 
-def price_for(model: str, configured: Mapping[str, PriceSettings], *, warn: bool = True) -> PriceSettings:
+def known_price(model: str, configured: Mapping[str, PriceSettings]) -> PriceSettings | None:
     """Configured price first, then the list price of the longest known prefix (``gpt-4o-2024-08-06`` is
-    ``gpt-4o``); an unknown model is free, with one warning unless ``warn`` is off (a model on this machine
-    costs nothing per token), so a budget in dollars then never runs out."""
+    ``gpt-4o``); None for a model whose price nobody gave: what it costs is unknown, not $0."""
     if model in configured:
         return configured[model]
     for table in (configured, LIST_PRICES):
         prefixes = [name for name in table if model.startswith(name)]
         if prefixes:
             return table[max(prefixes, key=len)]
+    return None
+
+
+def price_for(model: str, configured: Mapping[str, PriceSettings], *, warn: bool = True) -> PriceSettings:
+    """:func:`known_price`, else free for the accounts, with one warning unless ``warn`` is off (a model on
+    this machine costs nothing per token), so a budget in dollars then never runs out. What people read says
+    "price unknown" for such a model, never $0.00."""
+    price = known_price(model, configured)
+    if price is not None:
+        return price
     if warn and model not in _warned_unpriced:
         _warned_unpriced.add(model)
         logger.warning("no price known for judge model %r: its calls count as free; set judge.prices", model)

@@ -19,6 +19,7 @@ from typing import Any, Final
 
 from ragpulse_assembly.job import AssemblyWindow, assemble_trace, marker_sql, read_events, read_spans
 from ragpulse_assembly.names import Source
+from ragpulse_assembly.readings import RULES_ONLY, Readers
 from ragpulse_assembly.rules import COLUMNS, AssembledRequest
 from ragpulse_assembly.settings import ServiceMapping
 from ragpulse_core.sampling import Shard
@@ -55,9 +56,11 @@ def reassemble(
     service: str | None = None,
     batch_size: int = 200,
     progress: Callable[[int, int], None] | None = None,
+    readers: Readers = RULES_ONLY,
 ) -> Reassembly:
     """Assemble the settled foreign traces started within ``since`` again (of ``service``, or all), and
-    supersede what was judged on every request that came out different. ``progress(done, total)``."""
+    supersede what was judged on every request that came out different. ``progress(done, total)``;
+    ``readers``: how pasted documents are read (learnt templates, pinned ones included, and the rules)."""
     now = datetime.now(UTC)
     window = AssemblyWindow(
         oldest=now - since,
@@ -66,6 +69,7 @@ def reassemble(
         batch_size=batch_size,
         max_traces=batch_size,
         mappings=tuple(mappings),
+        readers=readers,
     )
     traces = _foreign_traces(store, window, service)
     report = Reassembly()
@@ -76,7 +80,7 @@ def reassemble(
         assembled = {
             trace: (request, sample_key)
             for trace, sample_key in batch
-            if (request := assemble_trace(trace, spans.get(trace, []), window.mappings)) is not None
+            if (request := assemble_trace(trace, spans.get(trace, []), window.mappings, readers)) is not None
         }
         stored = _stored_rows(store, window, list(assembled))
         changed = [

@@ -22,6 +22,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TypeVar
 
 from ragpulse_assembly.job import AssemblyWindow, assemble_requests
+from ragpulse_assembly.readings import Readers, template_readers
 from ragpulse_assembly.view_repair import restore_missing_request_rows
 from ragpulse_core.log_budget import LogBudget
 from ragpulse_core.sampling import Shard
@@ -117,6 +118,7 @@ class ScoringJob:
         ``newest_age`` its ``scorer.settle_delay_s`` (a backfill of one rule over older requests)."""
         self._settings = settings
         self._store = store
+        self._readers: Readers | None = None
         self._rules: RuleBook = rules if rules is not None else rule_book(settings)
         self._lookback = lookback or timedelta(hours=settings.scorer.lookback_hours)
         self._newest_age = newest_age or timedelta(seconds=settings.scorer.settle_delay_s)
@@ -228,13 +230,20 @@ class ScoringJob:
 
     def _assemble(self, now: datetime) -> int:
         config = self._settings.scorer
+        templates = self._settings.assembly.templates
+        oldest = now - timedelta(hours=config.lookback_hours)
+        if self._readers is None:
+            # Kept from tick to tick: the templates learnt so far, and the prompts they are learnt from.
+            self._readers = template_readers(templates, self._store)
         window = AssemblyWindow(
-            oldest=now - timedelta(hours=config.lookback_hours),
+            oldest=oldest,
             settled=now - timedelta(seconds=config.settle_delay_s),
             shard=self._shard,
             batch_size=self._settings.assembly.batch_size,
             max_traces=self._settings.assembly.max_traces_per_tick,
             mappings=tuple(self._settings.assembly.mappings),
+            readers=self._readers,
+            template_wait=timedelta(seconds=templates.wait_s),
         )
         return assemble_requests(self._store, window).assembled
 

@@ -11,20 +11,38 @@ from datetime import datetime
 from typing import Any
 
 from ragpulse_assembly.context import context_texts
-from ragpulse_core.printable import excerpt, shown
+from ragpulse_core.printable import excerpt, printable, shown
 from ragpulse_core.store import Store
 from ragpulse_judge.text import split_sentences
 from rich.console import Console
 
 from ragpulse_scorers.metric_names import HALLUCINATION
 from ragpulse_scorers.review.queue import FREE_JUDGE, Offer, review_queue
+from ragpulse_scorers.services import services_since
 
 _CHUNK_CHARS = 400
 
 
+class UnknownService(LookupError):
+    """A ``--service`` with no requests in the window: a typo, or the wrong store. The message names the
+    services that have requests there."""
+
+    def __init__(self, service: str, known: list[str], since: datetime) -> None:
+        listed = ", ".join(printable(name) for name in known) if known else "none"
+        super().__init__(
+            f"no service {printable(service)!r} has requests since {since:%Y-%m-%d %H:%M} UTC"
+            f" (services with requests: {listed})"
+        )
+
+
 def print_next(store: Store, console: Console, *, since: datetime, service: str | None, command: str) -> bool:
     """Print the queue's next request and how to label it; False (and a line saying so) when none is left.
-    ``command`` is how the user invoked ragpulse (``ragpulse``, ``python -m ragpulse_core.cli``)."""
+    ``command`` is how the user invoked ragpulse (``ragpulse``, ``python -m ragpulse_core.cli``).
+    :class:`UnknownService` when ``service`` sent no request since ``since``."""
+    if service is not None:
+        known = services_since(store, since)
+        if service not in known:
+            raise UnknownService(service, known, since)
     offers = review_queue(store, since=since, service=service, limit=1)
     if not offers:
         console.print("Nothing to review: every judged request in the window has a reviewer's label.")

@@ -68,9 +68,9 @@ ConditionField = Annotated[Condition, BeforeValidator(_condition)]
 class RuleFilter(SettingsSection):
     """Which requests a rule matches: every condition given must hold (no condition: every request)."""
 
-    service: ConditionField | None = None
-    variant: ConditionField | None = None
-    pipeline: ConditionField | None = None
+    service: ConditionField | None = Field(None, description="The request's service name")
+    variant: ConditionField | None = Field(None, description="Its variant (ragpulse.variant)")
+    pipeline: ConditionField | None = Field(None, description="Its pipeline (ragpulse.pipeline)")
     span: dict[str, ConditionField] = Field(default_factory=dict, description="Root span attributes")
     resource: dict[str, ConditionField] = Field(default_factory=dict, description="Resource attributes")
 
@@ -81,7 +81,9 @@ class RuleFilter(SettingsSection):
 
 
 class Rule(SettingsSection):
-    name: str = Field(min_length=1, pattern=r"^[A-Za-z0-9_.:-]+$")
+    name: str = Field(
+        min_length=1, pattern=r"^[A-Za-z0-9_.:-]+$", description="The rule's name in logs, preview, backfill"
+    )
     match: RuleFilter = Field(default_factory=RuleFilter)
     judges: list[str] = Field(min_length=1, description="Scorer names this rule runs")
     sample_rate: float = Field(1.0, ge=0, le=1, description="Share of matching requests judged (SampleKey)")

@@ -26,7 +26,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ragpulse_scorers.llm.pricing import cost_usd, price_for
+from ragpulse_scorers.llm.pricing import cost_usd, known_price
 from ragpulse_scorers.pipeline.candidates import Candidate
 from ragpulse_scorers.registry import is_llm_judged
 from ragpulse_scorers.rules.book import RuleBook
@@ -49,6 +49,8 @@ class CallCost:
     usd: float
     measured: bool
     """From the judge's scores of the last week; else estimated from text length and price."""
+    priced: bool = True
+    """False for an LLM judge whose model has no known price: ``usd`` then counts its calls as free."""
 
 
 @dataclass
@@ -88,6 +90,16 @@ class Preview:
 
     def cost_per_day(self, preview: RulePreview) -> float:
         return sum(n * self.costs[judge].usd for judge, n in self.calls_per_day(preview).items())
+
+    def cost_text(self, preview: RulePreview) -> str:
+        """The cost a day in dollars, or "price unknown" where a judge it pays for has no known price."""
+        calls = self.calls_per_day(preview)
+        dollars = f"${self.cost_per_day(preview):,.2f}"
+        unpriced = [judge for judge, n in calls.items() if n > 0 and not self.costs[judge].priced]
+        if not unpriced:
+            return dollars
+        unknown = f"price unknown ({', '.join(unpriced)})"
+        return unknown if self.cost_per_day(preview) == 0 else f"{dollars} + {unknown}"
 
 
 def rules_document(settings: ScorersSettings) -> str:
@@ -273,14 +285,16 @@ def _call_costs(
     )
     text_chars = float(text[0][0] or 0.0) if text else 0.0
     text_chars = text_chars if math.isfinite(text_chars) else 0.0  # no request in the window
-    price = price_for(settings.judge.model, settings.judge.prices, warn=False)
-    estimate = cost_usd(price, PROMPT_TOKENS + int(text_chars / CHARS_PER_TOKEN), ANSWER_TOKENS)
+    price = known_price(settings.judge.model, settings.judge.prices)
+    tokens = PROMPT_TOKENS + int(text_chars / CHARS_PER_TOKEN)
+    estimate = cost_usd(price, tokens, ANSWER_TOKENS) if price is not None else 0.0
     costs = {}
     for judge in judges:
+        priced = price is not None or not is_llm_judged(judge, settings)
         if judge in measured:
-            costs[judge] = CallCost(measured[judge], True)
+            costs[judge] = CallCost(measured[judge], True, priced)
         else:
-            costs[judge] = CallCost(estimate if is_llm_judged(judge, settings) else 0.0, False)
+            costs[judge] = CallCost(estimate if is_llm_judged(judge, settings) else 0.0, False, priced)
     return costs
 
 
@@ -300,7 +314,7 @@ def print_rules_preview(preview: Preview, console: Console, name: str | None = N
             f"{preview.per_day(rule_preview.matched):,.0f}",
             f"{preview.per_day(rule_preview.included):,.0f}",
             escape(said),
-            f"${preview.cost_per_day(rule_preview):,.2f}",
+            escape(preview.cost_text(rule_preview)),
         )
     console.print(table)
     estimated = [judge for judge, cost in preview.costs.items() if not cost.measured and cost.usd > 0]

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from ragpulse_judge.deadline import check_deadline
+
 _SCRIPTS = {
     "Chinese or Japanese": re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]"),
     "Korean": re.compile("[\uac00-\ud7af]"),
@@ -31,7 +33,11 @@ _FUNCTION_WORDS = {
     "Italian": "il lo la gli le e è sono del della di una per con non che si nel alla anche",
     "Dutch": "de het een en is zijn van voor met niet op dat wordt worden ook bij",
 }
-_WORDS = {language: frozenset(words.split()) for language, words in _FUNCTION_WORDS.items()}
+# Each function word with the languages it belongs to: one lookup per word of the text.
+_LANGUAGES_OF: dict[str, list[str]] = {}
+for _language, _words in _FUNCTION_WORDS.items():
+    for _word in frozenset(_words.split()):
+        _LANGUAGES_OF.setdefault(_word, []).append(_language)
 _WORD = re.compile(r"[^\W\d_]+")
 _MIN_FUNCTION_WORDS = 3
 _SCRIPT_SHARE = 0.3
@@ -39,17 +45,18 @@ _SCRIPT_SHARE = 0.3
 
 def language_of(text: str) -> str | None:
     """The language ``text`` is clearly written in, or None when that is not clear."""
-    letters = [char for char in text if char.isalpha()]
+    letters = sum(map(str.isalpha, text))
     if not letters:
         return None
     for name, script in _SCRIPTS.items():
-        if len(script.findall(text)) >= _SCRIPT_SHARE * len(letters):
+        check_deadline()
+        if len(script.findall(text)) >= _SCRIPT_SHARE * letters:
             return name
+    check_deadline()
     counts: Counter[str] = Counter()
-    for word in _WORD.findall(text.lower()):
-        for language, words in _WORDS.items():
-            if word in words:
-                counts[language] += 1
+    for word, times in Counter(_WORD.findall(text.lower())).items():
+        for language in _LANGUAGES_OF.get(word, ()):
+            counts[language] += times
     ranked = counts.most_common(2)
     if not ranked or ranked[0][1] < _MIN_FUNCTION_WORDS:
         return None

@@ -1,0 +1,521 @@
+"""Many texts of one template aligned: the token runs they all share in the same order are the skeleton, the
+regions where they differ are gaps (the template's slots).
+
+The method is wrapper induction's (RoadRunner, ExAlg) over prompts instead of pages: a token that occurs
+exactly once in every text, in an order all texts agree on, and whose neighbours agree too (a label, a
+marker, a rule; not one word of a document that happens to occur once everywhere), anchors the texts to one
+another. Between two anchors the texts are either the same (skeleton) or not (a gap, aligned again inside
+with the tokens unique there). A gap's edges that every text shares are moved into the skeleton (a counter
+"[1] «", a fence), except words and a sentence's last mark: a document that starts with "The" in every
+request of the window still starts with "The".
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from ragpulse_assembly.learnt.tokens import (
+    DIGITS,
+    SENTENCE_END,
+    Tokens,
+    generalised,
+    is_blank,
+    is_marker,
+    is_word,
+)
+
+_EDGE_SOLID: Final = 4
+"""Tokens of structure around a first or last occurrence that make it an anchor."""
+_LABEL_TOKENS: Final = 40
+"""Tokens a name before an inline label's mark may have (a title, a file name, a counter)."""
+_NOT_LABEL_ENDS: Final = SENTENCE_END | frozenset(",;'’\"()[]")
+_JOINERS: Final = frozenset("-_./@+")
+"""Marks inside a name ("audit-log.md", "a_b"), unless a blank follows."""
+"""Marks that end clauses and quotes, never a title's label."""
+MAX_DEPTH: Final = 6
+"""Nested alignments inside gaps: labels inside a region are found within a few levels."""
+Range = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Constant:
+    tokens: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        return "".join(self.tokens)
+
+
+@dataclass(frozen=True)
+class Gap:
+    ranges: tuple[Range, ...]
+    """Per text, the token range the gap covers."""
+
+
+Piece = Constant | Gap
+
+
+def align(texts: Sequence[Tokens], loops: bool = True) -> list[Piece]:
+    """The skeleton and gaps of ``texts``, in order: constants and gaps alternate. ``loops``: a constant
+    that recurs inside a gap beside it is a loop's separator, and the three are one gap (not inside one
+    document, where a title's colon recurs in the text)."""
+    pieces = _align(texts, tuple((0, len(text)) for text in texts), 0, loops)
+    pieces = _absorb_edges(texts, _sentence_ends_returned(texts, _merged(pieces)))
+    pieces = _absorb_edges(texts, _field_lines_split(texts, pieces))
+    return _loops_joined(texts, pieces) if loops else pieces
+
+
+def gap_texts(texts: Sequence[Tokens], gap: Gap) -> list[str]:
+    return [text.span(start, end) for text, (start, end) in zip(texts, gap.ranges, strict=True)]
+
+
+def _align(texts: Sequence[Tokens], ranges: tuple[Range, ...], depth: int, prompts: bool) -> list[Piece]:
+    """``prompts``: the texts are whole prompts (a paragraph that ends a message may be the question)."""
+    slices = [text.tokens[start:end] for text, (start, end) in zip(texts, ranges, strict=True)]
+    if all(piece == slices[0] for piece in slices[1:]):
+        return [Constant(slices[0])] if slices[0] else []
+    if depth >= MAX_DEPTH:
+        return [Gap(ranges)]
+    anchors = (
+        _anchors(texts, ranges, slices)
+        or _edge_anchor(texts, ranges, slices)
+        or _inline_label(texts, ranges)
+        or (_last_paragraph(texts, ranges) if prompts else [])
+    )
+    if not anchors:
+        return [Gap(ranges)]
+    pieces: list[Piece] = []
+    previous = [start for start, _ in ranges]
+    for token, positions in anchors:
+        inner = tuple((before, at) for before, at in zip(previous, positions, strict=True))
+        pieces.extend(_align(texts, inner, depth + 1, prompts))
+        pieces.append(Constant((token,)))
+        previous = [at + 1 for at in positions]
+    tail = tuple((before, end) for before, (_, end) in zip(previous, ranges, strict=True))
+    pieces.extend(_align(texts, tail, depth + 1, prompts))
+    return pieces
+
+
+def _anchors(
+    texts: Sequence[Tokens], ranges: tuple[Range, ...], slices: list[tuple[str, ...]]
+) -> list[tuple[str, list[int]]]:
+    """Tokens unique in every slice, in an order every text agrees on, whose neighbours agree: each with its
+    position in every text."""
+    counts = [Counter(piece) for piece in slices]
+    unique = {token for token, count in counts[0].items() if count == 1}
+    for count in counts[1:]:
+        unique = {token for token in unique if count.get(token) == 1}
+    if not unique:
+        return []
+    positions: dict[str, list[int]] = {token: [] for token in unique}
+    for piece, (start, _) in zip(slices, ranges, strict=True):
+        for offset, token in enumerate(piece):
+            if token in positions:
+                positions[token].append(start + offset)
+    ordered = sorted(unique, key=lambda token: positions[token][0])
+    for member in range(1, len(texts)):
+        ordered = _increasing(ordered, [positions[token][member] for token in ordered])
+    return [(token, positions[token]) for token in ordered if _stable(texts, ranges, positions[token], token)]
+
+
+def _edge_anchor(
+    texts: Sequence[Tokens], ranges: tuple[Range, ...], slices: list[tuple[str, ...]]
+) -> list[tuple[str, list[int]]]:
+    """A mark every slice holds, taken at its first or last occurrence where that occurrence sits in the
+    same run of structure in every text ('\"\"\"\\n\\nQuestion: ' after the last document, though a document
+    quotes "Question:" too): the run with the most structure wins."""
+    present = set(slices[0])
+    for piece in slices[1:]:
+        present &= set(piece)
+    best: tuple[int, str, list[int]] | None = None
+    for token in sorted(present):
+        if not _a_mark(token):
+            continue  # a word may end a value that is alike in every text by chance ("….md")
+        for last in (False, True):
+            at = [
+                start + (len(piece) - 1 - piece[::-1].index(token) if last else piece.index(token))
+                for piece, (start, _) in zip(slices, ranges, strict=True)
+            ]
+            solid = _solid_run(texts, ranges, at)
+            if solid >= _EDGE_SOLID and (best is None or solid > best[0]):
+                best = (solid, token, at)
+    return [] if best is None else [(best[1], best[2])]
+
+
+def _solid_run(texts: Sequence[Tokens], ranges: tuple[Range, ...], at: list[int]) -> int:
+    """Tokens other than blanks in the run around ``at`` that is the same in every text."""
+    solid = 0
+    for step in (-1, 0, 1):
+        offset = step
+        while True:
+            here = [position + offset for position in at]
+            if any(not start <= p < end for p, (start, end) in zip(here, ranges, strict=True)):
+                break
+            first = texts[0].tokens[here[0]]
+            if any(text.tokens[p] != first for text, p in zip(texts, here, strict=True)):
+                break
+            solid += not is_blank(first) or first == "\n"
+            if step == 0:
+                break
+            offset += step
+    return solid
+
+
+def _last_paragraph(texts: Sequence[Tokens], ranges: tuple[Range, ...]) -> list[tuple[str, list[int]]]:
+    """A range that ends, in every prompt, with one line after a blank line (the question after the
+    documents, "{context}\n\n{question}"): the blank line's last break is the anchor."""
+    at = []
+    for text, (start, end) in zip(texts, ranges, strict=True):
+        breaks = [i for i in range(start, end) if text.tokens[i] == "\n"]
+        if len(breaks) < 2:
+            return []
+        last = breaks[-1]
+        blank = all(is_blank(text.tokens[i]) for i in range(breaks[-2], last))
+        if not blank or last + 1 >= end or breaks[-2] == start:
+            return []
+        at.append(last)
+    return [("\n", at)]
+
+
+def _inline_label(texts: Sequence[Tokens], ranges: tuple[Range, ...]) -> list[tuple[str, list[int]]]:
+    """A name that opens every text's range (after what they all start with), on its first line, and ends
+    at the same mark followed by a blank ("audit-log.md: ...", "2. ...", "Magna Carta | ..."): the mark is
+    the anchor, at its first such place. A name with blanks ends only at a mark no sentence ends with and
+    holds no sentence's end itself: "It stays 30 days. After..." names nothing."""
+    shared = _shared_count(texts, ranges)
+    marks: set[str] = set()
+    at: list[int] = []
+    names: set[tuple[str, ...]] = set()
+    for text, (first, end) in zip(texts, ranges, strict=True):
+        start = first + shared
+        found = _label_end(text.tokens, start, end)
+        if found is None:
+            return []
+        marks.add(text.tokens[found])
+        names.add(text.tokens[start:found])
+        at.append(found)
+    if len(marks) != 1 or len(names) == 1:
+        return []
+    return [(marks.pop(), at)]
+
+
+def _label_end(tokens: tuple[str, ...], start: int, end: int) -> int | None:
+    for index in range(start + 1, min(end - 1, start + _LABEL_TOKENS)):
+        token = tokens[index]
+        if token == "\n":
+            return None
+        if not _a_mark(token):
+            continue
+        following = tokens[index + 1]
+        name = tokens[start:index]
+        if not any(is_blank(part) for part in name):
+            if is_blank(following) or token not in _JOINERS:
+                return index  # "x.md: ", "2. ", 'secret">' (an attribute's value)
+            continue
+        if not is_blank(following) or following == "\n":
+            continue  # "Preise (brutto):" over a list is the text's own line
+        if any(part in SENTENCE_END for part in name):
+            return None
+        if token not in _NOT_LABEL_ENDS:
+            return index
+    return None
+
+
+def _a_mark(token: str) -> bool:
+    return not (is_word(token) or token.isdigit() or is_blank(token) or is_marker(token))
+
+
+def _shared_count(texts: Sequence[Tokens], ranges: tuple[Range, ...]) -> int:
+    """How many tokens every range starts with alike."""
+    shortest = min(end - start for start, end in ranges)
+    count = 0
+    while (
+        count < shortest
+        and len({text.tokens[start + count] for text, (start, _) in zip(texts, ranges, strict=True)}) == 1
+    ):
+        count += 1
+    return count
+
+
+def _increasing(items: list[str], keys: list[int]) -> list[str]:
+    """The longest subsequence of ``items`` whose ``keys`` increase (patience sorting)."""
+    tails: list[int] = []
+    tail_index: list[int] = []
+    parents = [-1] * len(items)
+    for index, key in enumerate(keys):
+        at = bisect_left(tails, key)
+        if at == len(tails):
+            tails.append(key)
+            tail_index.append(index)
+        else:
+            tails[at] = key
+            tail_index[at] = index
+        parents[index] = tail_index[at - 1] if at else -1
+    chain: list[str] = []
+    index = tail_index[-1] if tail_index else -1
+    while index >= 0:
+        chain.append(items[index])
+        index = parents[index]
+    return chain[::-1]
+
+
+def _stable(texts: Sequence[Tokens], ranges: tuple[Range, ...], at: list[int], token: str) -> bool:
+    """The anchor's neighbourhood is the same in every text and holds two tokens that are not blanks: a
+    label ("Question:"), a line of its own, a tag; a marker is an anchor by itself."""
+    if is_marker(token):
+        return True
+    solid = 0 if is_blank(token) and token != "\n" else 1
+    for step in (-1, 1):
+        offset = step
+        while solid < 2:
+            here = [position + offset for position in at]
+            if any(not start <= p < end for p, (start, end) in zip(here, ranges, strict=True)):
+                break
+            first = texts[0].tokens[here[0]]
+            if any(text.tokens[p] != first for text, p in zip(texts, here, strict=True)):
+                break
+            if not is_blank(first) or first == "\n":
+                solid += 1
+            offset += step
+    return solid >= 2
+
+
+def _merged(pieces: list[Piece]) -> list[Piece]:
+    """Adjacent constants joined, adjacent gaps joined."""
+    merged: list[Piece] = []
+    for piece in pieces:
+        last = merged[-1] if merged else None
+        if isinstance(piece, Constant) and isinstance(last, Constant):
+            merged[-1] = Constant(last.tokens + piece.tokens)
+        elif isinstance(piece, Gap) and isinstance(last, Gap):
+            merged[-1] = Gap(tuple((a[0], b[1]) for a, b in zip(last.ranges, piece.ranges, strict=True)))
+        else:
+            merged.append(piece)
+    return merged
+
+
+def _sentence_ends_returned(texts: Sequence[Tokens], pieces: list[Piece]) -> list[Piece]:
+    """A sentence's last mark right after a gap that ends with a word is the gap's (every question ends
+    with "?"), never the skeleton's, and so is a word that follows it with no blank; after a number it is a
+    counter's ("2.")."""
+    result: list[Piece] = []
+    for piece in pieces:
+        last = result[-1] if result else None
+        if isinstance(piece, Constant) and isinstance(last, Gap) and _ends_with_word(texts, last):
+            count = 0
+            while count < len(piece.tokens) and piece.tokens[count] in SENTENCE_END:
+                count += 1
+            # A word that goes on right after them is the value's own end, alike by chance ("….md").
+            while count < len(piece.tokens) and (
+                is_word(piece.tokens[count]) or piece.tokens[count].isdigit()
+            ):
+                count += 1
+            if count:
+                result[-1] = Gap(tuple((start, end + count) for start, end in last.ranges))
+                piece = Constant(piece.tokens[count:])
+            if not piece.tokens:
+                continue
+        result.append(piece)
+    return _merged(result)
+
+
+def _ends_with_word(texts: Sequence[Tokens], gap: Gap) -> bool:
+    return any(
+        end > start and is_word(text.tokens[end - 1])
+        for text, (start, end) in zip(texts, gap.ranges, strict=True)
+    )
+
+
+def _absorb_edges(texts: Sequence[Tokens], pieces: list[Piece]) -> list[Piece]:
+    """Each gap's shared first and last tokens moved into the constants beside it."""
+    result: list[Piece] = []
+    carried: tuple[str, ...] = ()
+    for piece in pieces:
+        if isinstance(piece, Constant):
+            _append_constant(result, carried + piece.tokens)
+            carried = ()
+            continue
+        head = _shared_head(texts, piece.ranges)
+        carried = _shared_tail(texts, piece.ranges, len(head))
+        if head:
+            _append_constant(result, head)
+        result.append(Gap(tuple((start + len(head), end - len(carried)) for start, end in piece.ranges)))
+    if carried:
+        _append_constant(result, carried)
+    return result
+
+
+def _append_constant(pieces: list[Piece], tokens: tuple[str, ...]) -> None:
+    last = pieces[-1] if pieces else None
+    if isinstance(last, Constant):
+        pieces[-1] = Constant(last.tokens + tokens)
+    else:
+        pieces.append(Constant(tokens))
+
+
+def _shared_head(texts: Sequence[Tokens], ranges: tuple[Range, ...]) -> tuple[str, ...]:
+    shortest = min(end - start for start, end in ranges)
+    head: list[str] = []
+    for offset in range(shortest):
+        token = texts[0].tokens[ranges[0][0] + offset]
+        if any(text.tokens[start + offset] != token for text, (start, _) in zip(texts, ranges, strict=True)):
+            break
+        head.append(token)
+    # The gap must not start inside a word group: "The " shared by every document stays theirs.
+    while head and (is_word(head[-1]) or (is_blank(head[-1]) and len(head) > 1 and is_word(head[-2]))):
+        head.pop()
+    return tuple(head)
+
+
+def _shared_tail(texts: Sequence[Tokens], ranges: tuple[Range, ...], taken: int) -> tuple[str, ...]:
+    shortest = min(end - start for start, end in ranges) - taken
+    tail: list[str] = []
+    for offset in range(1, shortest + 1):
+        token = texts[0].tokens[ranges[0][1] - offset]
+        if token in SENTENCE_END or any(
+            text.tokens[end - offset] != token for text, (_, end) in zip(texts, ranges, strict=True)
+        ):
+            break
+        tail.append(token)
+    tail.reverse()
+    while tail and (is_word(tail[0]) or (is_blank(tail[0]) and len(tail) > 1 and is_word(tail[1]))):
+        tail.pop(0)
+    return tuple(tail)
+
+
+def _field_lines_split(texts: Sequence[Tokens], pieces: list[Piece]) -> list[Piece]:
+    """A gap after a label on the same line ("file_name: ", a heading's "### ") whose first line every text
+    ends with the same line break is the label's value, then the rest: "x.md" and "\n\n" and the text after
+    it. Unless the label is a heading, the line is followed by the same mark everywhere (a fence), or it is
+    a name (no blanks: a file, a number) and a blank line follows: a value that goes on ("text: Why...?\n\n
+    Seasons are...") is one value."""
+    result: list[Piece] = []
+    for index, piece in enumerate(pieces):
+        before = pieces[index - 1] if index else None
+        heading = _opens_heading(pieces, index)
+        labelled = isinstance(before, Constant) and (heading or _ends_with_label(before))
+        if not (isinstance(piece, Gap) and isinstance(before, Constant) and labelled):
+            result.append(piece)
+            continue
+        breaks = [
+            _first_break(text, start, end) for text, (start, end) in zip(texts, piece.ranges, strict=True)
+        ]
+        runs = {
+            text.tokens[at:after] if at is not None and after is not None else None
+            for text, (at, after) in zip(texts, breaks, strict=True)
+        }
+        run = runs.pop() if len(runs) == 1 else None
+        following = {
+            text.tokens[after] for text, (_, after) in zip(texts, breaks, strict=True) if after is not None
+        }
+        structure = len(following) == 1 and not is_word(next(iter(following)))
+        names = all(
+            at is not None and not any(is_blank(token) for token in text.tokens[start:at])
+            for text, (start, _), (at, _) in zip(texts, piece.ranges, breaks, strict=True)
+        )
+        if run is None or not (heading or structure or (names and run.count("\n") > 1)):
+            result.append(piece)
+            continue
+        # One run for every text: each text's line breaks where the run starts and ends.
+        cuts = [(at, after) for at, after in breaks if at is not None and after is not None]
+        result.append(Gap(tuple((start, at) for (start, _), (at, _) in zip(piece.ranges, cuts, strict=True))))
+        result.append(Constant(run))
+        result.append(
+            Gap(tuple((after, end) for (_, end), (_, after) in zip(piece.ranges, cuts, strict=True)))
+        )
+    return result
+
+
+def _ends_with_label(constant: Constant) -> bool:
+    last = constant.tokens[-1]
+    return (
+        not is_marker(last)
+        and last != "\n"
+        and "\n" in constant.tokens
+        and any(not is_blank(token) for token in constant.tokens[constant.tokens.index("\n") :])
+        and constant.text.rstrip().endswith((":", "：", "="))
+    )
+
+
+def _opens_heading(pieces: list[Piece], index: int) -> bool:
+    """The gap at ``index`` sits on a markdown heading's line ("### ", "### [2] "), whose start is in a
+    constant before it: a title, then the text on the lines after it."""
+    for piece in reversed(pieces[:index]):
+        if isinstance(piece, Constant) and ("\n" in piece.tokens or is_marker(piece.tokens[0])):
+            line = piece.text[max(piece.text.rfind("\n"), piece.text.rfind("\ue001")) + 1 :]
+            return line.lstrip().startswith("#")
+    return False
+
+
+def _first_break(text: Tokens, start: int, end: int) -> tuple[int | None, int | None]:
+    """Where the first line of a gap ends and the text after its line break starts (blanks and newlines
+    between them), when the line is short and something follows."""
+    tokens = text.tokens
+    at = next((i for i in range(start, end) if tokens[i] == "\n"), None)
+    if at is None or at == start or text.starts[at] - text.starts[start] > 200:
+        return None, None
+    after = at
+    while after < end and is_blank(tokens[after]):
+        after += 1
+    return (at, after) if after < end else (None, None)
+
+
+def _loops_joined(texts: Sequence[Tokens], pieces: list[Piece]) -> list[Piece]:
+    """Gap, constant, gap joined into one gap where the constant recurs inside either gap's contents: a
+    loop's separator ("»\n[2] «" when every text had two documents or more), not the skeleton."""
+    joined = True
+    while joined:
+        joined = False
+        for index in range(1, len(pieces) - 1):
+            first, middle, second = pieces[index - 1], pieces[index], pieces[index + 1]
+            if not (isinstance(first, Gap) and isinstance(middle, Constant) and isinstance(second, Gap)):
+                continue
+            pattern = tuple(generalised(token) for token in middle.tokens)
+            opening = pieces[index - 2] if index >= 2 else None
+            numbered = isinstance(opening, Constant) and numbered_alike(opening, pattern)
+            if numbered or _recurs(texts, first, pattern) or _recurs(texts, second, pattern):
+                ranges = tuple((a[0], b[1]) for a, b in zip(first.ranges, second.ranges, strict=True))
+                pieces = [*pieces[: index - 1], Gap(ranges), *pieces[index + 2 :]]
+                joined = True
+                break
+    return pieces
+
+
+def numbered_alike(opening: Constant, pattern: tuple[str, ...]) -> bool:
+    """``opening`` ends as ``pattern`` (generalised) does from a line break or its start on, numbers aside,
+    with a number in it ("Document: 0\ntitle: " and "\n\nDocument: 1\ntitle: "): both open a document of one
+    loop."""
+    general = tuple(generalised(token) for token in opening.tokens)
+    starts = [0] + [index for index, token in enumerate(pattern) if token == "\n"]
+    for start in starts:
+        tail = pattern[start:]
+        if len(tail) > 2 and DIGITS in tail and general[-len(tail) :] == tail:
+            return True
+    return False
+
+
+def _recurs(texts: Sequence[Tokens], gap: Gap, pattern: tuple[str, ...]) -> bool:
+    """``pattern`` occurs in the gap as a whole, not as part of a longer run of marks ("\n\n" inside
+    "\n\n---\n\n" is not the same separator)."""
+    width = len(pattern)
+    for text, (start, end) in zip(texts, gap.ranges, strict=True):
+        general = [generalised(token) for token in text.tokens[start:end]]
+        for at in range(len(general) - width + 1):
+            if tuple(general[at : at + width]) != pattern:
+                continue
+            before = general[at - 1] if at else ""
+            after = general[at + width] if at + width < len(general) else ""
+            if not (_goes_on(before, pattern[0]) or _goes_on(after, pattern[-1])):
+                return True
+    return False
+
+
+def _goes_on(neighbour: str, edge: str) -> bool:
+    """A run of marks (or blanks) continues past the pattern's edge into ``neighbour``."""
+    if not neighbour or neighbour in SENTENCE_END or is_word(neighbour) or neighbour == DIGITS:
+        return False
+    return not (is_word(edge) or edge == DIGITS)

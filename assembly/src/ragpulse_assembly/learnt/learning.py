@@ -1,0 +1,249 @@
+"""A template learnt from a window of one place's prompts: the skeleton they share, and what each slot is.
+
+The question is the slot that carries the user's words: the one whose content is the question a chain span
+recorded, when the window has such spans; else the slot that varies in the last user message (the shortest
+there, when there are several), and documents are never it. Documents slots are the slots with a loop (a
+separator that repeats between variable runs) and the other long slots that vary; a slot that varies little
+(a date, a variant of an instruction) is neither. A constant between two slots that the slots' own contents
+repeat is the loop's separator, not the skeleton ("»\\n[2] «" when every request of the window had two
+documents or more).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from ragpulse_assembly.learnt.alignment import Constant, Gap, Piece, align, gap_texts, numbered_alike
+from ragpulse_assembly.learnt.loops import Loop, find_loop, first_counter, occurs, repeats
+from ragpulse_assembly.learnt.shapes import shape_of
+from ragpulse_assembly.learnt.template import Slot, SlotRole, Template
+from ragpulse_assembly.learnt.tokens import MARK_CLOSE, MARK_OPEN, Tokens, marker, tokenize
+from ragpulse_assembly.model import Role, normalized
+
+_FEW_VALUES: Final = 2
+"""A slot with this many distinct contents or fewer across the window is no question and no documents (a
+date, an instruction's variant), once the window holds three times as many prompts."""
+_DOCUMENT_LENGTH: Final = 40
+"""Mean characters from which a slot without a loop can hold documents."""
+
+
+@dataclass(frozen=True)
+class _SlotFacts:
+    contents: list[str]
+    regions: list[Tokens]
+    before: tuple[str, ...]
+    after: tuple[str, ...]
+    role: str
+    last_user: bool
+    whole_message: bool
+    crosses: bool
+    multi_line: bool
+    json_string: bool
+    distinct: int
+    mean_length: float
+
+
+def learn(service: str, place: str, texts: Sequence[Tokens], questions: Sequence[str]) -> Template | None:
+    """The template ``texts`` share (``questions``: the question a chain span recorded for each, or ""), or
+    None when they share no slot that reads."""
+    pieces = align(texts)
+    while True:
+        gaps = [index for index, piece in enumerate(pieces) if isinstance(piece, Gap)]
+        if not gaps:
+            return None
+        facts = [_facts(texts, pieces, index) for index in gaps]
+        loops = [find_loop(fact.regions, fact.before, fact.after) for fact in facts]
+        question = _question_slot(facts, loops, questions)
+        roles = _roles(facts, loops, question)
+        changed = (
+            _one_loop(pieces, gaps, facts, loops)
+            or _document_between(pieces, gaps, roles)
+            or _loop_started(pieces, gaps, facts, loops)
+        )
+        if changed is None:
+            break
+        pieces = changed
+    slots = []
+    for fact, loop, role in zip(facts, loops, roles, strict=True):
+        kept = loop if role is SlotRole.DOCUMENTS else None
+        undivided = (
+            role is SlotRole.DOCUMENTS and loop is None and repeats(fact.regions, fact.before, fact.after)
+        )
+        shape = shape_of(fact.contents, "".join(fact.after))
+        slots.append(Slot(role, _label(fact.before), shape, kept, fact.json_string, undivided))
+    shown = tuple(piece.text if isinstance(piece, Constant) else None for piece in pieces)
+    return Template(service, place, shown, tuple(slots), len(texts))
+
+
+def _one_loop(
+    pieces: list[Piece], gaps: list[int], facts: list[_SlotFacts], loops: list[Loop | None]
+) -> list[Piece] | None:
+    """Two slots with a constant between them joined where one slot's loop separator occurs in the other:
+    one region of documents, and the constant (a phone number every request's documents happened to hold
+    once) belongs to a document."""
+    for number in range(len(gaps) - 1):
+        first, second = gaps[number], gaps[number + 1]
+        if second != first + 2:
+            continue
+        for loop, other in ((loops[number], facts[number + 1]), (loops[number + 1], facts[number])):
+            if loop is not None and occurs(other.regions, loop.separator):
+                return _joined(pieces, first, second)
+    return None
+
+
+def _roles(facts: list[_SlotFacts], loops: list[Loop | None], question: int | None) -> list[SlotRole]:
+    roles = []
+    for number, (fact, loop) in enumerate(zip(facts, loops, strict=True)):
+        if number == question:
+            roles.append(SlotRole.QUESTION)
+        elif question is not None and _copies(fact, facts[question]):
+            roles.append(SlotRole.OTHER)  # the user's words quoted again ("<user_query>"): never documents
+        elif _holds_documents(fact, loop):
+            roles.append(SlotRole.DOCUMENTS)
+        else:
+            roles.append(SlotRole.OTHER)
+    return roles
+
+
+def _document_between(pieces: list[Piece], gaps: list[int], roles: list[SlotRole]) -> list[Piece] | None:
+    """Two documents slots joined where the constant between them is as long as a document and holds no
+    message boundary: a popular document every prompt of the window held, in the middle of the others."""
+    for number in range(len(gaps) - 1):
+        first, second = gaps[number], gaps[number + 1]
+        if second != first + 2 or roles[number] is not SlotRole.DOCUMENTS:
+            continue
+        between = pieces[first + 1]
+        assert isinstance(between, Constant)
+        long = len(between.text.strip()) >= _DOCUMENT_LENGTH and MARK_OPEN not in between.text
+        if long and roles[number + 1] is SlotRole.DOCUMENTS:
+            return _joined(pieces, first, second)
+    return None
+
+
+def _joined(pieces: list[Piece], first: int, second: int) -> list[Piece]:
+    one, two = pieces[first], pieces[second]
+    assert isinstance(one, Gap) and isinstance(two, Gap)
+    joined = Gap(tuple((a[0], b[1]) for a, b in zip(one.ranges, two.ranges, strict=True)))
+    return [*pieces[:first], joined, *pieces[second + 1 :]]
+
+
+def _loop_started(
+    pieces: list[Piece], gaps: list[int], facts: list[_SlotFacts], loops: list[Loop | None]
+) -> list[Piece] | None:
+    """The pieces with a gap cut where its numbered loop starts ("Dokument 1:"), when every text has
+    something before that (the question): that is a slot of its own, not the first document."""
+    for index, fact, loop in zip(gaps, facts, loops, strict=True):
+        opening = pieces[index - 1] if index else None
+        if loop is None or not all(region.tokens for region in fact.regions):
+            continue
+        if isinstance(opening, Constant) and numbered_alike(opening, loop.separator):
+            continue  # the skeleton opens the first document ("Document: 0"): the loop starts with the slot
+        firsts = [first_counter(region, loop) for region in fact.regions]
+        if any(first is None or first[0] == 0 for first in firsts) or len({f[1] for f in firsts if f}) != 1:
+            continue
+        gap = pieces[index]
+        assert isinstance(gap, Gap)
+        starts = [first[0] for first in firsts if first is not None]
+        shown = fact.regions[0].tokens[starts[0] : starts[0] + len(loop.separator)]
+        head = Gap(tuple((start, start + at) for (start, _), at in zip(gap.ranges, starts, strict=True)))
+        tail = Gap(
+            tuple((start + at + len(shown), end) for (start, end), at in zip(gap.ranges, starts, strict=True))
+        )
+        return [*pieces[:index], head, Constant(shown), tail, *pieces[index + 1 :]]
+    return None
+
+
+def _facts(texts: Sequence[Tokens], pieces: list[Piece], index: int) -> _SlotFacts:
+    gap = pieces[index]
+    assert isinstance(gap, Gap)
+    before = pieces[index - 1] if index > 0 else None
+    after = pieces[index + 1] if index + 1 < len(pieces) else None
+    contents = gap_texts(texts, gap)
+    first = texts[0]
+    start = first.starts[gap.ranges[0][0]]
+    opened = first.text.rfind(MARK_OPEN, 0, start + 1)
+    role = first.text[opened + 1 : first.text.find(MARK_CLOSE, opened)] if opened >= 0 else ""
+    later_user = first.text.find(marker(Role.USER.value), start) >= 0
+    before_tokens = before.tokens if isinstance(before, Constant) else ()
+    after_tokens = after.tokens if isinstance(after, Constant) else ()
+    whole = (
+        bool(before_tokens)
+        and before_tokens[-1].startswith(MARK_OPEN)
+        and (not after_tokens or after_tokens[0].startswith(MARK_OPEN))
+    )
+    stripped = [content.strip() for content in contents]
+    return _SlotFacts(
+        contents=contents,
+        regions=[tokenize(content) for content in contents],
+        before=before_tokens,
+        after=after_tokens,
+        role=role,
+        last_user=role == Role.USER.value and not later_user,
+        whole_message=whole,
+        crosses=any(MARK_OPEN in content for content in contents),
+        multi_line=any("\n" in content for content in stripped),
+        json_string=_in_json(texts, gap),
+        distinct=len(set(stripped)),
+        mean_length=sum(len(content) for content in stripped) / len(stripped),
+    )
+
+
+def _in_json(texts: Sequence[Tokens], gap: Gap) -> bool:
+    """Every text's message around the gap is one JSON value: the gap's text is a JSON string's, escaped."""
+    for text, (start, _) in zip(texts, gap.ranges, strict=True):
+        at = text.starts[start]
+        opened = text.text.rfind(MARK_CLOSE, 0, at + 1)
+        closed = text.text.find(MARK_OPEN, at)
+        message = text.text[opened + 1 : closed if closed >= 0 else len(text.text)]
+        try:
+            value = json.loads(message)
+        except ValueError:
+            return False
+        if not isinstance(value, dict | list):
+            return False
+    return True
+
+
+def _question_slot(facts: list[_SlotFacts], loops: list[Loop | None], questions: Sequence[str]) -> int | None:
+    recorded = [(n, normalized(q)) for n, q in enumerate(questions) if q.strip()]
+    if recorded and len(recorded) * 2 >= len(questions):
+        for number, fact in enumerate(facts):
+            same = sum(normalized(fact.contents[n]) == q for n, q in recorded)
+            if same * 5 >= len(recorded) * 4:
+                return number
+        return None
+    candidates = [
+        number
+        for number, (fact, loop) in enumerate(zip(facts, loops, strict=True))
+        if not fact.crosses and fact.distinct > 1 and (loop is None or loop.weak) and fact.mean_length
+    ]
+    asking = [number for number in candidates if facts[number].last_user]
+    whole = [number for number in asking if facts[number].whole_message]
+    if whole:
+        return whole[-1]
+    chosen = asking or candidates
+    return min(chosen, key=lambda number: facts[number].mean_length) if chosen else None
+
+
+def _copies(fact: _SlotFacts, question: _SlotFacts) -> bool:
+    """The slot holds the question's words in most prompts."""
+    same = sum(normalized(a) == normalized(b) for a, b in zip(fact.contents, question.contents, strict=True))
+    return same * 5 >= len(fact.contents) * 4
+
+
+def _holds_documents(fact: _SlotFacts, loop: Loop | None) -> bool:
+    if loop is not None:
+        return True
+    few = fact.distinct <= _FEW_VALUES and len(fact.contents) >= 3 * _FEW_VALUES
+    return not few and fact.mean_length >= _DOCUMENT_LENGTH
+
+
+def _label(before: tuple[str, ...]) -> str:
+    """The skeleton's last words before a slot, as a person reads them."""
+    text = "".join(before)
+    text = text[text.rfind(MARK_CLOSE) + 1 :] if MARK_CLOSE in text else text
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1][-80:] if lines else ""

@@ -1,0 +1,482 @@
+"""Inside a documents slot, the template's loop: the text that repeats between its variable runs (the
+separator, with its counter when it numbers the documents) and each document's own layout (a title before
+the text, a fence around it), learnt from all the documents of the window at once.
+
+The separator is looked for first where the template shows it: what ends the last document (the skeleton
+after the slot) followed by what starts the first one (the skeleton before it), "»\\n[2] «" from "»" and
+"[1] «". Else it is a run of marks every region repeats between its words (" | ", "\\n\\n---\\n\\n", a
+message boundary). A separator of blanks only ("\\n\\n") is weak: a document's own blank lines look the same.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from ragpulse_assembly.learnt.alignment import Constant, Gap, align, gap_texts
+from ragpulse_assembly.learnt.matching import match_pieces
+from ragpulse_assembly.learnt.shapes import Shape, shape_of
+from ragpulse_assembly.learnt.tokens import (
+    DIGITS,
+    SENTENCE_END,
+    Tokens,
+    generalised,
+    is_blank,
+    is_marker,
+    is_word,
+    tokenize,
+)
+
+_EDGE_TOKENS: Final = 24
+"""How far into the skeleton beside a slot a separator's parts are looked for."""
+_LINE_TOKENS: Final = 12
+"""Tokens either side of a number on a line that numbers a document."""
+_RIVALS: Final = 3
+"""Separators that pass weighed against one another by how their documents recur."""
+_BETTER: Final = 0.1
+"""Share of recurring documents by which a later separator must beat an earlier one."""
+_NEIGHBOURHOOD: Final = 30
+"""Characters either side of a separator's occurrence compared across occurrences."""
+_EDGE_CHARS: Final = 40
+"""Characters of a document's start or end that name it across requests."""
+_MAX_ITEMS: Final = 400
+"""Documents in one region beyond which a split is no reading (a separator that occurs in every line)."""
+Pattern = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ItemLayout:
+    """One document's layout inside the loop: its constants and gaps, and which gaps hold the text."""
+
+    pieces: tuple[str | None, ...]
+    """Constant texts and ``None`` for each gap, in order, the loop's sample separator first."""
+    shapes: tuple[Shape, ...]
+    text_from: int
+    """The first gap (by gap index) of the document's text; gaps before it are metadata (a title)."""
+    text_to: int
+    """The last gap of the text; gaps after it are metadata (a link)."""
+
+
+@dataclass(frozen=True)
+class Loop:
+    separator: Pattern
+    """The generalised tokens between two documents."""
+    counters: tuple[int, ...]
+    """Positions in the separator of the number that counts documents."""
+    weak: bool
+    """Blanks only: a document's own blank lines look the same."""
+    sample: str
+    """The separator's text as it first occurred: every document is read after it, so its layout may open
+    with the separator's label ("### ", "Source: ") and never varies with a counter."""
+    layout: ItemLayout | None
+    """Each document's layout, when its documents have framing or metadata of their own."""
+    closed: bool = False
+    """The separator follows every document, the last one's too."""
+
+
+def find_loop(regions: Sequence[Tokens], before: Pattern, after: Pattern) -> Loop | None:
+    """The loop of a slot whose contents across the window are ``regions``, between the skeleton's
+    ``before`` and ``after`` tokens; None when no separator repeats. Of the first few separators that
+    pass, the one whose documents recur whole across requests the most: a line of dashes (or any run of
+    marks) inside documents splits them in pieces, or joins several, that recur less than the documents
+    do."""
+    generals = [tuple(generalised(token) for token in region.tokens) for region in regions]
+    best: tuple[float, Loop] | None = None
+    for number, (share, loop) in enumerate(_loops(regions, generals, _candidates(generals, before, after))):
+        if best is None or share > best[0] + _BETTER:
+            best = (share, loop)
+        if number + 1 >= _RIVALS:
+            break
+    return best[1] if best is not None else None
+
+
+def occurs(regions: Sequence[Tokens], separator: Pattern) -> bool:
+    """The separator occurs in some region."""
+    return any(
+        _find(tuple(generalised(token) for token in region.tokens), separator, 0) >= 0 for region in regions
+    )
+
+
+def repeats(regions: Sequence[Tokens], before: Pattern, after: Pattern) -> bool:
+    """Some separator the skeleton shows around the slot, or a run of marks with a line break, repeats in
+    its contents: the slot holds several documents at times, split or not."""
+    generals = [tuple(generalised(token) for token in region.tokens) for region in regions]
+    return any(
+        len(_occurrences(general, candidate)) > 0
+        for candidate in _candidates(generals, before, after)
+        if any(token == "\n" or is_marker(token) for token in candidate)
+        for general in generals
+    )
+
+
+def _loops(
+    regions: Sequence[Tokens], generals: list[Pattern], candidates: list[Pattern]
+) -> Iterator[tuple[float, Loop]]:
+    """Each candidate that splits the regions as a loop does, with the share of its pieces that recur."""
+    for separator in candidates:
+        widened = _widened(generals, separator)
+        if _one_neighbour(regions, generals, widened):
+            continue
+        counters = _counters(regions, generals, widened)
+        split = _split_all(regions, generals, widened, counters)
+        if split is None or not _bounds_agree(split[0]):
+            continue
+        items, closed = split
+        recurring, glued, distinct = _recurrence(items)
+        if recurring >= 2 and glued * 2 >= recurring:
+            continue  # the split cuts documents in two
+        pieces = [piece for found in items for piece in found]
+        sample = next(before for before, _ in pieces if before)
+        prefixed = [tokenize(sample + item.text) for _, item in pieces]
+        # Blanks alone may be a document's own blank lines, unless documents that recur across requests
+        # came out whole in other company every time.
+        weak = all(is_blank(token) for token in widened) and not (recurring >= 3 and glued * 4 <= recurring)
+        yield recurring / max(distinct, 1), Loop(widened, counters, weak, sample, _layout(prefixed), closed)
+
+
+def first_counter(region: Tokens, loop: Loop) -> tuple[int, str] | None:
+    """Where the separator first occurs in ``region`` (token index) and its text, when its counters there
+    are a loop's first (0 or 1): what comes before it is no document of the loop."""
+    if not loop.counters:
+        return None
+    general = tuple(generalised(token) for token in region.tokens)
+    if any(position < _closing(general, loop.separator) for position in loop.counters):
+        return None  # the number closes a document ("<source>1</source>"): the first one ends there
+    at = _find(general, loop.separator, 0) if general else -1
+    if at < 0 or any(region.tokens[at + i] not in ("0", "1") for i in loop.counters):
+        return None
+    return at, region.span(at, at + len(loop.separator))
+
+
+def documents(region: Tokens, loop: Loop) -> list[str] | None:
+    """The documents' texts in one region, or None when the region does not split (the separator's counter
+    breaks its sequence, as a numbered list inside a document does; a piece is empty) or a piece does not
+    have the documents' layout."""
+    general = tuple(generalised(token) for token in region.tokens)
+    items = _split(region, general, loop.separator, loop.counters, loop.closed)
+    if items is None:
+        return None
+    texts = []
+    for _, item in items:
+        if loop.layout is None:
+            texts.append(item.text)
+            continue
+        prefixed = loop.sample + item.text
+        spans = match_pieces(prefixed, loop.layout.pieces, [shape.fits for shape in loop.layout.shapes])
+        if spans is None:
+            return None
+        texts.append(prefixed[spans[loop.layout.text_from][0] : spans[loop.layout.text_to][1]])
+    return texts
+
+
+def _one_neighbour(regions: Sequence[Tokens], generals: list[Pattern], separator: Pattern) -> bool:
+    """Every occurrence has the same text just before it, or just after it: the marks end (or open) one
+    document that recurs ("… * * *" closing a popular document), they separate nothing."""
+    before: set[str] = set()
+    after: set[str] = set()
+    count = 0
+    for region, general in zip(regions, generals, strict=True):
+        for at in _occurrences(general, separator):
+            count += 1
+            start = region.starts[at]
+            end = region.starts[at + len(separator)]
+            before.add(region.text[max(0, start - _NEIGHBOURHOOD) : start])
+            after.add(region.text[end : end + _NEIGHBOURHOOD])
+    return count > 1 and (len(before) == 1 or len(after) == 1)
+
+
+def _counters(regions: Sequence[Tokens], generals: list[Pattern], separator: Pattern) -> tuple[int, ...]:
+    """The separator's numbers that count its occurrences (up by one in every region): a score or a year
+    varies but counts nothing."""
+    positions = [i for i, token in enumerate(separator) if token == DIGITS]
+    counting = []
+    for position in positions:
+        seen = False
+        for region, general in zip(regions, generals, strict=True):
+            values = [region.tokens[at + position] for at in _occurrences(general, separator)]
+            if len(values) > 1:
+                seen = True
+                if not _consecutive(values):
+                    break
+        else:
+            if seen:
+                counting.append(position)
+    return tuple(counting)
+
+
+def _bounds_agree(items: list[list[tuple[str, Tokens]]]) -> bool:
+    """Every region's first piece starts a document and its last piece ends one: where such a start or end
+    recurs in another region, a piece must start or end there too, or the split misses documents' bounds
+    (a bullet inside a document taken for the separator, documents joined by a bare line break)."""
+    starts = {_edge(pieces[0][1].text, head=True) for pieces in items if len(pieces) > 1}
+    ends = {_edge(pieces[-1][1].text, head=False) for pieces in items if len(pieces) > 1}
+    starts.discard("")
+    ends.discard("")
+    for pieces in items:
+        texts = [" ".join(item.text.split()) for _, item in pieces]
+        for text in texts:
+            if any(not text.startswith(start) and start in text for start in starts):
+                return False
+            if any(not text.endswith(end) and end in text for end in ends):
+                return False
+    return True
+
+
+def _edge(text: str, head: bool) -> str:
+    """A piece's first (or last) words, long enough to name one document."""
+    flat = " ".join(text.split())
+    if len(flat) < _EDGE_CHARS:
+        return ""
+    return flat[:_EDGE_CHARS] if head else flat[-_EDGE_CHARS:]
+
+
+def _recurrence(items: list[list[tuple[str, Tokens]]]) -> tuple[int, int, int]:
+    """Pieces that recur in several requests, how many of those always come with the same piece after
+    them, that one always with them before it (a title and its text, two paragraphs of one document:
+    documents a search returns come in other company and order from one request to the next), and how many
+    distinct pieces there are."""
+    after: dict[str, set[str]] = {}
+    before: dict[str, set[str]] = {}
+    seen: dict[str, int] = {}
+    for found in {tuple(item.text.strip() for _, item in pieces) for pieces in items}:
+        for index, text in enumerate(found):
+            seen[text] = seen.get(text, 0) + 1
+            after.setdefault(text, set()).add(found[index + 1] if index + 1 < len(found) else "")
+            before.setdefault(text, set()).add(found[index - 1] if index else "")
+    recurring = [text for text, count in seen.items() if count > 1]
+    glued = [
+        text
+        for text in recurring
+        if len(after[text]) == 1 and (follower := next(iter(after[text]))) and before.get(follower) == {text}
+    ]
+    return len(recurring), len(glued), len(seen)
+
+
+def _candidates(generals: list[Pattern], before: Pattern, after: Pattern) -> list[Pattern]:
+    """Separators to try, most telling first: those the skeleton shows around the slot, longest first;
+    then numbered lines; then runs of marks the regions repeat; those of blanks only last."""
+    seen: set[Pattern] = set()
+    shown: list[Pattern] = []
+    head = [generalised(token) for token in after[:_EDGE_TOKENS]]
+    tail = [generalised(token) for token in before[-_EDGE_TOKENS:]]
+    for end_part in range(len(head) + 1):
+        for start_part in range(len(tail) + 1):
+            candidate = _trimmed(tuple(head[:end_part] + tail[len(tail) - start_part :]))
+            if candidate and candidate not in seen and any(_find(g, candidate, 0) >= 0 for g in generals):
+                seen.add(candidate)
+                shown.append(candidate)
+    shown.sort(key=len, reverse=True)
+    numbered = [line for line in _numbered_lines(generals) if line not in seen]
+    seen.update(numbered)
+    runs: dict[Pattern, int] = {}
+    for general in generals:
+        for run in _mark_runs(general):
+            runs[run] = runs.get(run, 0) + 1
+    repeated = sorted(
+        (run for run in runs if run not in seen),
+        key=lambda run: (all(is_blank(token) for token in run), -runs[run], -len(run)),
+    )
+    ordered = shown + numbered + repeated
+    # Blanks alone come last: a document's own blank lines look the same as the template's.
+    return [c for c in ordered if not _blank(c)] + [c for c in ordered if _blank(c)]
+
+
+def _blank(pattern: Pattern) -> bool:
+    return all(is_blank(token) for token in pattern)
+
+
+def _numbered_lines(generals: list[Pattern]) -> list[Pattern]:
+    """Short lines with a number that one region holds twice or more ("Dokument 1:", "Dokument 2:"): a
+    loop that numbers its documents on a line of their own."""
+    found: dict[Pattern, int] = {}
+    for general in generals:
+        counted: dict[Pattern, int] = {}
+        for index, token in enumerate(general):
+            if token != DIGITS:
+                continue
+            start = index
+            while start > 0 and general[start - 1] != "\n" and index - start < _LINE_TOKENS:
+                start -= 1
+            end = index
+            while end < len(general) - 1 and general[end] != "\n" and end - index < _LINE_TOKENS:
+                end += 1
+            if start > 0 and general[start - 1] == "\n" and general[end] == "\n":
+                line = general[start - 1 : end + 1]
+                counted[line] = counted.get(line, 0) + 1
+        for line, count in counted.items():
+            if count > 1:
+                found[line] = found.get(line, 0) + 1
+    return sorted(found, key=lambda line: (-found[line], -len(line)))
+
+
+def _mark_runs(general: Pattern) -> list[Pattern]:
+    """Maximal runs of tokens that are neither words nor digits, between two words, holding a blank or a
+    line break ("a_b", "2.4.0" join parts of one word): where a template may join documents."""
+    runs: list[Pattern] = []
+    start = None
+    for index, token in enumerate(general):
+        mark = not is_word(token) and token != DIGITS
+        if mark and start is None:
+            start = index
+        elif not mark and start is not None:
+            if start > 0 and any(is_blank(token) or is_marker(token) for token in general[start:index]):
+                runs.append(general[start:index])
+            start = None
+    return [trimmed for run in runs if (trimmed := _trimmed(run))]
+
+
+def _trimmed(run: Pattern) -> Pattern:
+    """A candidate separator without a sentence's last mark at its start (that mark is the document's), and
+    none at all when it is what stands between two words of prose (" ", ". ", ", ")."""
+    while run and run[0] in SENTENCE_END:
+        run = run[1:]
+    text = "".join(run)
+    if "\n" not in text and text.strip() in {"", ".", ",", ";", ":", "!", "?", "-", "'", "’", "(", ")"}:
+        return ()
+    return run
+
+
+def _widened(generals: list[Pattern], separator: Pattern) -> Pattern:
+    """The separator grown over the tokens every occurrence shares on its left (a closing tag, a fence: the
+    end of every document but the last) and right (the start of every document but the first)."""
+    places = [(g, at) for g in generals for at in _occurrences(g, separator)]
+    if not places:
+        return separator
+    left: list[str] = []
+    while True:
+        offset = len(left) + 1
+        tokens = {g[at - offset] if at - offset >= 0 else None for g, at in places}
+        token = tokens.pop() if len(tokens) == 1 else None
+        ends_sentence = token in SENTENCE_END and any(
+            at - offset - 1 >= 0 and is_word(g[at - offset - 1]) for g, at in places
+        )
+        if token is None or ends_sentence:
+            break
+        left.insert(0, token)
+    while left and is_word(left[0]):
+        left.pop(0)  # the end of a value alike in every occurrence by chance (".md"), not the separator's
+    right: list[str] = []
+    while True:
+        offset = len(separator) + len(right)
+        tokens = {g[at + offset] if at + offset < len(g) else None for g, at in places}
+        token = tokens.pop() if len(tokens) == 1 else None
+        if token is None:
+            break
+        right.append(token)
+    while right and (is_word(right[-1]) or (is_blank(right[-1]) and len(right) > 1 and is_word(right[-2]))):
+        right.pop()
+    return tuple(left) + separator + tuple(right)
+
+
+def _find(general: Pattern, pattern: Pattern, start: int) -> int:
+    """Where ``pattern`` first occurs in ``general`` at or after ``start``; -1 when it does not."""
+    width = len(pattern)
+    first = pattern[0]
+    for index in range(start, len(general) - width + 1):
+        if general[index] == first and general[index : index + width] == pattern:
+            return index
+    return -1
+
+
+def _occurrences(general: Pattern, pattern: Pattern) -> list[int]:
+    found: list[int] = []
+    at = _find(general, pattern, 0)
+    while at >= 0 and len(found) <= _MAX_ITEMS:
+        found.append(at)
+        at = _find(general, pattern, at + len(pattern))
+    return found
+
+
+def _split(
+    region: Tokens, general: Pattern, separator: Pattern, counters: tuple[int, ...], closed: bool = False
+) -> list[tuple[str, Tokens]] | None:
+    """The region's pieces between separators, each with the separator text before it ("" for the first);
+    the last piece without the start of a separator the skeleton did not take (a closing label whose number
+    varies: "[END CONTEXT 2")."""
+    places = _occurrences(general, separator)
+    if len(places) > _MAX_ITEMS:
+        return None
+    for position in counters:
+        if not _consecutive([region.tokens[at + position] for at in places]):
+            return None
+    end = len(general) - _closing(general, separator)
+    if closed:
+        if not places or places[-1] + len(separator) != len(general):
+            return None
+        end = places.pop()  # the template writes the separator after every document, the last one's too
+    pieces = []
+    start = 0
+    before = ""
+    for at in [*places, end]:
+        if not any(is_word(token) or token.isdigit() for token in region.tokens[start:at]):
+            return None
+        pieces.append((before, tokenize(region.span(start, at))))
+        if at < end:
+            before = region.span(at, at + len(separator))
+        start = at + len(separator)
+    return pieces
+
+
+def _closing(general: Pattern, separator: Pattern) -> int:
+    """How many tokens the region ends with that open the separator, holding a mark: the last document's
+    own closing label."""
+    for width in range(min(len(separator) - 1, len(general)), 0, -1):
+        if general[-width:] == separator[:width] and any(not is_blank(token) for token in separator[:width]):
+            return width
+    return 0
+
+
+def _consecutive(values: list[str]) -> bool:
+    """Counters that go up by one: a numbered list inside a document breaks them."""
+    numbers = [int(value) for value in values]
+    return all(b == a + 1 for a, b in itertools.pairwise(numbers))
+
+
+def _split_all(
+    regions: Sequence[Tokens], generals: list[Pattern], separator: Pattern, counters: tuple[int, ...]
+) -> tuple[list[list[tuple[str, Tokens]]], bool] | None:
+    """Every region's documents, when the separator splits every region and repeats in one at least; and
+    whether every region ends with it (the template writes it after every document)."""
+    filled = [(region, general) for region, general in zip(regions, generals, strict=True) if region.tokens]
+    closed = bool(filled) and all(general[-len(separator) :] == separator for _, general in filled)
+    items: list[list[tuple[str, Tokens]]] = []
+    repeats = False
+    for region, general in filled:
+        found = _split(region, general, separator, counters, closed)
+        if found is None:
+            return None
+        repeats = repeats or len(found) > 1
+        items.append(found)
+    return (items, closed) if repeats else None
+
+
+def _layout(items: list[Tokens]) -> ItemLayout | None:
+    """The documents' own layout (a title line and a fence, metadata fields, or only the separator before
+    them), learnt from every document of the window, each after its separator."""
+    pieces = align(items, loops=False)
+    gaps = [piece for piece in pieces if isinstance(piece, Gap)]
+    if not gaps:
+        return None
+    lengths = [sum(end - start for start, end in gap.ranges) for gap in gaps]
+    text = max(range(len(gaps)), key=lambda index: lengths[index])
+    content = [index for index, gap in enumerate(gaps) if not _metadata(items, gap) or index == text]
+    layout = tuple(piece.text if isinstance(piece, Constant) else None for piece in pieces)
+    shapes = tuple(shape_of(gap_texts(items, gap), _following(pieces, gap)) for gap in gaps)
+    return ItemLayout(layout, shapes, min(content), max(content))
+
+
+def _following(pieces: list[Constant | Gap], gap: Gap) -> str:
+    at = pieces.index(gap)
+    after = pieces[at + 1] if at + 1 < len(pieces) else None
+    return after.text if isinstance(after, Constant) else ""
+
+
+def _metadata(items: list[Tokens], gap: Gap) -> bool:
+    """A gap of short single-line values that are not questions: a title, a file name, a link, a score."""
+    values = [item.span(start, end) for item, (start, end) in zip(items, gap.ranges, strict=True)]
+    asking = sum(value.rstrip().endswith(("?", "？")) for value in values)
+    return all(len(value) <= 300 and "\n" not in value.strip() for value in values) and asking * 2 < len(
+        values
+    )

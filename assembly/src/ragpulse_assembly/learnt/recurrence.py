@@ -1,0 +1,119 @@
+"""Documents told apart by how they recur across requests, where the template joins them with nothing a
+document's own text does not hold too (a bare line break between documents with line breaks of their own).
+
+A search returns the same documents again and again, in other company and order: a document's lines always
+come in the same order, one after the other, while the line after a document's last one changes from request
+to request (or the region ends there). So, per documents slot, this memory keeps for each line the lines seen
+before and after it, and whether it opened or closed a region (a region starts with a document and ends with
+one). Between two lines of a prompt, a document ends when the later line opened a region or came after other
+lines elsewhere, or the earlier line closed a region or came before others (a line long enough to name one
+place); the two are one document's when each only ever came with the other, in three requests or more.
+Where neither is known yet the prompt is not read: its request waits for more traffic, or is refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from dataclasses import dataclass, field
+from typing import Final
+
+_START: Final = "\x00start"
+_END: Final = "\x00end"
+_NAMING: Final = 25
+"""Characters from which a line names one place in one document (not "Tips:" or a rule of dashes)."""
+_TOGETHER: Final = 3
+"""Requests in which two lines must have come only with each other to be one document's: two searches
+that returned the same two documents one after the other are no evidence."""
+_LINES: Final = 20_000
+"""Lines (and whole contents) remembered per slot: the memory stops growing there."""
+_NEIGHBOURS: Final = 2
+"""Lines kept before and after a line: only whether it had one or several is asked (besides a region's
+start and end, always kept)."""
+_REGIONS: Final = 2 * _TOGETHER
+"""Contents kept per line: enough to tell two lines came together in ``_TOGETHER`` of them."""
+
+
+@dataclass
+class _Line:
+    before: set[str] = field(default_factory=set)
+    after: set[str] = field(default_factory=set)
+    regions: set[str] = field(default_factory=set)
+
+
+@dataclass
+class DocumentMemory:
+    """What one documents slot's contents showed about where documents begin and end."""
+
+    lines: dict[str, _Line] = field(default_factory=dict)
+    seen: set[str] = field(default_factory=set)
+
+    def observe(self, content: str) -> None:
+        region = _key(content)
+        if region in self.seen or len(self.seen) >= _LINES:
+            return
+        self.seen.add(region)
+        keys = [_key(line) for _, _, line in _lines(content)]
+        for index, key in enumerate(keys):
+            line = self.lines.get(key)
+            if line is None:
+                if len(self.lines) >= _LINES:
+                    continue
+                line = self.lines[key] = _Line()
+            _bounded_add(line.before, keys[index - 1] if index else _START, _NEIGHBOURS)
+            _bounded_add(line.after, keys[index + 1] if index + 1 < len(keys) else _END, _NEIGHBOURS)
+            _bounded_add(line.regions, region, _REGIONS)
+
+    def documents(self, content: str) -> list[str] | None:
+        """The documents of ``content`` (as written, each from its first line to its last), or None when a
+        break between two lines is not known to be inside a document or between two."""
+        found = _lines(content)
+        if not found:
+            return []
+        texts = [line for _, _, line in found]
+        cuts = [0]
+        for index in range(1, len(found)):
+            verdict = self._between(texts[index - 1], texts[index])
+            if verdict is None:
+                return None
+            if verdict:
+                cuts.append(index)
+        cuts.append(len(found))
+        return [content[found[a][0] : found[b - 1][1]] for a, b in itertools.pairwise(cuts)]
+
+    def _between(self, earlier: str, later: str) -> bool | None:
+        """True: a document ends between the two lines; False: one document goes on; None: not known."""
+        first = self.lines.get(_key(earlier))
+        second = self.lines.get(_key(later))
+        if first is None or second is None:
+            return None
+        starts = _START in second.before or (len(later) >= _NAMING and len(second.before) > 1)
+        ends = _END in first.after or (len(earlier) >= _NAMING and len(first.after) > 1)
+        if starts or ends:
+            return True
+        together = second.before == {_key(earlier)} and first.after == {_key(later)}
+        if together and len(first.regions & second.regions) >= _TOGETHER:
+            return False
+        return None
+
+
+def _bounded_add(found: set[str], key: str, most: int) -> None:
+    if key in (_START, _END) or len(found - {_START, _END}) < most:
+        found.add(key)
+
+
+def _lines(content: str) -> list[tuple[int, int, str]]:
+    """The non-blank lines of ``content``: start, end and stripped text."""
+    found = []
+    at = 0
+    for raw in content.split("\n"):
+        stripped = raw.strip()
+        if stripped:
+            start = at + len(raw) - len(raw.lstrip())
+            found.append((start, start + len(stripped), stripped))
+        at += len(raw) + 1
+    return found
+
+
+def _key(text: str) -> str:
+    return hashlib.blake2b(" ".join(text.split()).encode(), digest_size=12).hexdigest()

@@ -1,0 +1,231 @@
+"""A learnt template: its skeleton (constants and slots in order), each slot's role, the documents slots'
+loops, and its version; and one prompt read with it.
+
+The version is a hash of everything that decides a reading, so the same template learnt twice (another
+worker, a restart) has the same version, and a changed prompt in a deploy has another.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from ragpulse_assembly.learnt.loops import ItemLayout, Loop, documents
+from ragpulse_assembly.learnt.matching import Fits, match_pieces
+from ragpulse_assembly.learnt.shapes import Shape
+from ragpulse_assembly.learnt.tokens import MARK_OPEN, tokenize
+from ragpulse_assembly.model import normalized
+
+
+class SlotRole(StrEnum):
+    QUESTION = "question"
+    DOCUMENTS = "documents"
+    OTHER = "other"
+    """Varies but is neither (a date, a user's name, a variant of an instruction)."""
+
+
+@dataclass(frozen=True)
+class Slot:
+    role: SlotRole
+    label: str
+    """The skeleton's words just before the slot ("Question:", "<已知信息>"), as people read it."""
+    shape: Shape
+    loop: Loop | None = None
+    json_string: bool = False
+    """The slot lies inside a JSON string of a message that is JSON: its text is escaped."""
+    undivided: bool = False
+    """A documents slot that held several documents at times but no separator splits them exactly."""
+
+
+@dataclass(frozen=True)
+class Template:
+    service: str
+    place: str
+    pieces: tuple[str | None, ...]
+    """Constant texts and ``None`` for each slot, in order."""
+    slots: tuple[Slot, ...]
+    learnt_from: int
+    """How many prompts the skeleton was learnt from."""
+
+    @property
+    def version(self) -> str:
+        digest = hashlib.sha256(json.dumps(self.definition(), sort_keys=True).encode()).hexdigest()
+        return digest[:12]
+
+    @property
+    def reads_documents(self) -> bool:
+        return any(slot.role is SlotRole.DOCUMENTS for slot in self.slots)
+
+    def skeleton(self) -> str:
+        """The skeleton as people read it: constants as they are, each slot as ``{{role}}``, messages on
+        lines of their own."""
+        shown = []
+        slots = iter(self.slots)
+        for piece in self.pieces:
+            shown.append(piece if piece is not None else "{{" + next(slots).role.value + "}}")
+        text = "".join(shown)
+        return text.replace(MARK_OPEN, "\n[").replace("\ue001", "]\n").strip("\n")
+
+    def definition(self) -> dict[str, Any]:
+        """Everything that decides a reading, as JSON-able values (stored; the version hashes it)."""
+        return {
+            "pieces": list(self.pieces),
+            "slots": [
+                {
+                    "role": slot.role.value,
+                    "label": slot.label,
+                    "shape": slot.shape.as_json(),
+                    "json_string": slot.json_string,
+                    "undivided": slot.undivided,
+                    "loop": None
+                    if slot.loop is None
+                    else {
+                        "separator": list(slot.loop.separator),
+                        "counters": list(slot.loop.counters),
+                        "weak": slot.loop.weak,
+                        "sample": slot.loop.sample,
+                        "closed": slot.loop.closed,
+                        "layout": None
+                        if slot.loop.layout is None
+                        else {
+                            "pieces": list(slot.loop.layout.pieces),
+                            "shapes": [shape.as_json() for shape in slot.loop.layout.shapes],
+                            "text_from": slot.loop.layout.text_from,
+                            "text_to": slot.loop.layout.text_to,
+                        },
+                    },
+                }
+                for slot in self.slots
+            ],
+        }
+
+    @classmethod
+    def from_definition(cls, service: str, place: str, learnt_from: int, value: Any) -> Template:
+        """A stored template; raises ValueError on a definition this version cannot read."""
+        try:
+            slots = tuple(_slot(item) for item in value["slots"])
+            pieces = tuple(piece if piece is None else str(piece) for piece in value["pieces"])
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"not a template definition: {exc}") from None
+        if sum(piece is None for piece in pieces) != len(slots):
+            raise ValueError("a template definition whose slots and pieces disagree")
+        return cls(service, place, pieces, slots, learnt_from)
+
+
+def _slot(value: Any) -> Slot:
+    loop = value["loop"]
+    layout = None if loop is None else loop["layout"]
+    return Slot(
+        SlotRole(value["role"]),
+        str(value["label"]),
+        Shape.from_json(value["shape"]),
+        None
+        if loop is None
+        else Loop(
+            tuple(str(token) for token in loop["separator"]),
+            tuple(int(position) for position in loop["counters"]),
+            bool(loop["weak"]),
+            str(loop["sample"]),
+            None
+            if layout is None
+            else ItemLayout(
+                tuple(piece if piece is None else str(piece) for piece in layout["pieces"]),
+                tuple(Shape.from_json(shape) for shape in layout["shapes"]),
+                int(layout["text_from"]),
+                int(layout["text_to"]),
+            ),
+            bool(loop["closed"]),
+        ),
+        bool(value["json_string"]),
+        bool(value["undivided"]),
+    )
+
+
+@dataclass(frozen=True)
+class TemplateReading:
+    """What a learnt template reads in one prompt."""
+
+    version: str
+    chunks: tuple[str, ...]
+    question: str
+    weak: bool
+    """A documents slot was split at blanks only (or not split at all): the structure rules must agree."""
+    undivided: bool = False
+    """A documents slot holds several documents at times and none of its readings split them."""
+    regions: tuple[str, ...] = ()
+    """The documents slots' whole contents (whitespace collapsed): where any reading's documents must lie;
+    text outside them is the template's own."""
+
+
+Segmenter = Callable[[int, str], list[str] | None]
+"""Documents of an undivided slot (by slot number) told apart by how they recur; None while not known."""
+
+
+def read(template: Template, text: str, segment: Segmenter | None = None) -> TemplateReading | None:
+    """``text`` (a flattened prompt) read with ``template``; None when it does not fit the template (another
+    template, or two ways to place its skeleton). ``segment`` splits the documents of a slot no separator
+    splits."""
+    fits: list[Fits] = [slot.shape.fits for slot in template.slots]
+    spans = match_pieces(text, template.pieces, fits)
+    if spans is None:
+        return None
+    question = ""
+    chunks: list[str] = []
+    regions: list[str] = []
+    weak = undivided = False
+    for number, (slot, (start, end)) in enumerate(zip(template.slots, spans, strict=True)):
+        content = text[start:end]
+        if slot.role is SlotRole.QUESTION:
+            found = _unescaped(content, slot)
+            if found is None:
+                return None
+            question = found.strip()
+        elif slot.role is SlotRole.DOCUMENTS:
+            regions.append(normalized(_unescaped(content, slot) or content))
+            told = segment(number, content) if slot.undivided and segment is not None else None
+            if told is not None:
+                chunks.extend(document.strip() for document in told if document.strip())
+                continue
+            slot_documents = _slot_documents(content, slot)
+            if slot_documents is None:
+                return None
+            chunks.extend(slot_documents)
+            weak = weak or slot.loop is None or slot.loop.weak
+            undivided = undivided or slot.undivided
+    return TemplateReading(template.version, tuple(chunks), question, weak, undivided, tuple(regions))
+
+
+def _slot_documents(content: str, slot: Slot) -> list[str] | None:
+    if not content.strip():
+        return []
+    if slot.loop is None:
+        if not slot.undivided and not slot.shape.fits(content):
+            # One document in every prompt of the window; a content of another shape (a line break, a
+            # blank line, a message boundary it never had) may hold several: learnt again, not guessed.
+            return None
+        whole = _unescaped(content, slot)
+        return None if whole is None else [whole.strip()]
+    found = documents(tokenize(content), slot.loop)
+    if found is None:
+        return None
+    texts = []
+    for text in found:
+        unescaped = _unescaped(text, slot)
+        if unescaped is None or not unescaped.strip():
+            return None
+        texts.append(unescaped.strip())
+    return texts
+
+
+def _unescaped(text: str, slot: Slot) -> str | None:
+    if not slot.json_string:
+        return text
+    try:
+        value = json.loads(f'"{text}"')
+    except ValueError:
+        return None
+    return value if isinstance(value, str) else None

@@ -1,0 +1,92 @@
+"""A prompt as one text and its tokens: the messages of the current turn joined with a marker per message
+(its role), cut into words, digit runs, single CJK characters, newlines, blanks and single other characters.
+
+Every token is a substring of the text and the tokens cover it exactly, so a token range maps back to the
+text's characters. Digit runs are compared as one class (:data:`DIGITS`) where a template's counter may stand
+("[1]", "[2]").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from ragpulse_assembly.model import Message
+
+MARK_OPEN: Final = "\ue000"
+MARK_CLOSE: Final = "\ue001"
+"""Private-use characters around a message's role: no prompt text can forge a message boundary, since a
+prompt holding either is not read (:func:`flatten`)."""
+DIGITS: Final = "\ue002#"
+"""The class every digit run falls in when counters are compared."""
+_CJK: Final = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_TOKEN: Final = re.compile(
+    rf"{MARK_OPEN}[^{MARK_CLOSE}]*{MARK_CLOSE}|\n|[^\S\n]+|\d+|[{_CJK}]+|(?:(?![{_CJK}])[^\W\d_])+|"
+    r"(?P<mark>[^\w\s])(?P=mark)+|.",
+    re.DOTALL,
+)
+"""A marker, a newline, blanks, digits, a run of CJK characters (a word or more: those scripts write no
+blanks), a word, a run of one mark ("=====", "```"), any other character."""
+SENTENCE_END: Final = frozenset(".!?。！？…")
+"""A document's or question's own last character, never a template's framing around it."""
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """A text cut into tokens; ``starts[i]`` is where token ``i`` begins, ``starts[-1]`` the text's end."""
+
+    text: str
+    tokens: tuple[str, ...]
+    starts: tuple[int, ...]
+
+    def span(self, start: int, end: int) -> str:
+        """The text of tokens ``start`` to ``end`` (exclusive)."""
+        return self.text[self.starts[start] : self.starts[end]]
+
+    def __len__(self) -> int:
+        return len(self.tokens)
+
+
+def tokenize(text: str) -> Tokens:
+    tokens = [match.group(0) for match in _TOKEN.finditer(text)]
+    starts = [0]
+    for token in tokens:
+        starts.append(starts[-1] + len(token))
+    return Tokens(text, tuple(tokens), tuple(starts))
+
+
+def marker(role: str) -> str:
+    return f"{MARK_OPEN}{role}{MARK_CLOSE}"
+
+
+def flatten(messages: Sequence[Message]) -> str | None:
+    """The messages as one text, each after its role's marker; None when a message holds a marker character
+    (the text could forge a boundary) or no message has text."""
+    if not any(message.text.strip() for message in messages):
+        return None
+    parts = []
+    for message in messages:
+        if MARK_OPEN in message.text or MARK_CLOSE in message.text or DIGITS[0] in message.text:
+            return None
+        parts.append(marker(message.role.value) + message.text)
+    return "".join(parts)
+
+
+def is_marker(token: str) -> bool:
+    return token.startswith(MARK_OPEN)
+
+
+def generalised(token: str) -> str:
+    """The token as counters compare: digit runs are one class."""
+    return DIGITS if token.isdigit() else token
+
+
+def is_word(token: str) -> bool:
+    """Letters (a word of a language written with spaces): never a template's framing by itself."""
+    return token[:1].isalpha() and not is_marker(token)
+
+
+def is_blank(token: str) -> bool:
+    return token.isspace()

@@ -1,0 +1,179 @@
+"""Two readings of the documents pasted into a prompt, one verdict.
+
+The learnt template of the prompt's place and the structure rules each read it. When they agree, or only the
+template reads and it is sure (its documents slot splits at a separator with marks, not blanks only), its
+reading is the context; when both read and differ, neither is, and the request says so with both readings. A
+prompt no learnt template fits yet is pending: the caller holds it while its template may still be learnt
+(the first prompts of a template, a new version after a deploy), and past that scores it only on a reading
+of the rules that found documents.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Final
+
+from ragpulse_core.store import Store
+
+from ragpulse_assembly.learnt.learner import TemplateLearner
+from ragpulse_assembly.learnt.storage import stored_templates
+from ragpulse_assembly.learnt.template import TemplateReading
+from ragpulse_assembly.model import Message, Span, normalized
+from ragpulse_assembly.prompt_context import PromptReading, current_turn, read_prompt
+from ragpulse_assembly.settings import TemplateSettings
+
+_UNDIVIDED: Final = (
+    "learnt template: the documents slot holds several documents at times and no separator splits them"
+    " exactly (documents joined by a bare line break, with line breaks of their own)"
+)
+_LEFT_OUT: Final = 80
+"""Characters of a documents slot that a reading may leave out in one stretch (a title, a label)."""
+_SHOWN: Final = 60
+"""Characters of each document a disagreement quotes."""
+
+
+@dataclass(frozen=True)
+class Readers:
+    """How pasted documents are read: the learnt templates (None: not learnt), the structure rules (off:
+    the learnt templates alone)."""
+
+    templates: TemplateLearner | None = None
+    rules: bool = True
+
+
+RULES_ONLY: Final = Readers()
+
+
+@dataclass(frozen=True)
+class PastedReading:
+    chunks: tuple[str, ...]
+    question: str
+    not_separable: bool = False
+    disagreement: str = ""
+    """Both readings, when they disagree: the request is not scored."""
+    pending: bool = False
+    """No learnt template fits the prompt yet."""
+    version: str = ""
+    """The learnt template that read the prompt."""
+
+
+def template_readers(settings: TemplateSettings, store: Store) -> Readers:
+    """The readers a worker assembles with: its learnt templates (starting from every version stored, so a
+    pinned one is known however old) and the structure rules, as ``[assembly.templates]`` says."""
+    if not settings.learn:
+        return RULES_ONLY
+    stored = stored_templates(store, datetime.fromtimestamp(0, UTC))
+    # Oldest first: the places keep the versions read last when they hold more than they may.
+    known = [found.template for found in sorted(stored, key=lambda found: found.last_seen)]
+    return Readers(TemplateLearner(settings, known), settings.rules)
+
+
+def read_pasted(
+    generator: Span, known_question: str, recorded_question: str, readers: Readers = RULES_ONLY
+) -> PastedReading:
+    """The documents pasted into ``generator``'s prompt and the question in it. ``known_question`` is never
+    a document (the rules' reading); ``recorded_question`` is what a chain span recorded, which names the
+    template's question slot."""
+    rules = read_prompt(generator.messages, known_question=known_question) if readers.rules else None
+    if readers.templates is None:
+        return _from_rules(rules)
+    turn = current_turn(generator.messages)
+    lookup = readers.templates.lookup(
+        generator.service_name, place(generator.name, turn), turn, recorded_question
+    )
+    learnt = lookup.reading
+    if learnt is None:
+        found = _from_rules(rules)
+        return PastedReading(found.chunks, found.question, found.not_separable, pending=lookup.unlearnt)
+    if rules is None:
+        if learnt.undivided:
+            return PastedReading(
+                (), learnt.question, disagreement=_UNDIVIDED, pending=True, version=learnt.version
+            )
+        return PastedReading(learnt.chunks, learnt.question, version=learnt.version)
+    question = learnt.question or rules.question
+    agree = [normalized(c) for c in learnt.chunks] == [normalized(c) for c in rules.chunks]
+    asked_alike = not (learnt.question and rules.question) or normalized(learnt.question) == normalized(
+        rules.question
+    )
+    if agree and (asked_alike or rules.guessed):
+        return PastedReading(learnt.chunks, question, version=learnt.version)
+    sure = not learnt.weak and not learnt.undivided
+    # The rules read surely unless they split as documents' own text is laid out, took the template's own
+    # text for a document (a few-shot example, the answer cue after the last document), joined two of the
+    # template's documents in one, or left a document out.
+    outside = any(not any(normalized(c) in region for region in learnt.regions) for c in rules.chunks)
+    merged = sure and _merges(rules.chunks, learnt.chunks)
+    rules_read = (
+        bool(rules.chunks)
+        and not rules.guessed
+        and not outside
+        and not merged
+        and _covers(rules.chunks, learnt)
+    )
+    if learnt.chunks and not learnt.undivided and (sure or not rules.chunks) and not rules_read:
+        # Only the learnt template reads the prompt surely: the rules found nothing, or split it only as
+        # documents' own text is laid out (paragraphs, lines, a list).
+        return PastedReading(learnt.chunks, question, version=learnt.version)
+    return PastedReading(
+        (),
+        question if asked_alike else "",
+        disagreement=_UNDIVIDED
+        if learnt.undivided
+        else _both(learnt.version, learnt.chunks, learnt.question, rules),
+        pending=learnt.undivided,
+        version=learnt.version,
+    )
+
+
+def _merges(chunks: tuple[str, ...], documents: tuple[str, ...]) -> bool:
+    """One of the rules' documents holds the ends of two of the template's: the rules missed a boundary the
+    template's separator (or the documents' recurrence) shows."""
+    endings = [normalized(document)[-_SHOWN:] for document in documents]
+    return any(sum(ending in chunk for ending in endings) > 1 for chunk in (normalized(c) for c in chunks))
+
+
+def _covers(chunks: tuple[str, ...], learnt: TemplateReading) -> bool:
+    """The rules' documents leave no long stretch of the documents slots out (a whole document missed): what
+    they leave is at most a title or a label line."""
+    left = " ".join(learnt.regions)
+    for chunk in sorted((normalized(c) for c in chunks), key=len, reverse=True):
+        left = left.replace(chunk, "\n")
+    return all(len(piece.strip()) <= _LEFT_OUT for piece in left.split("\n"))
+
+
+def place(span_name: str, turn: list[Message]) -> str:
+    """Where a prompt is built: the generating call's span name and the roles of its messages in order, a
+    run of one role counted once (one message per document is the same place for any number of them)."""
+    roles: list[str] = []
+    for message in turn:
+        if not roles or roles[-1] != message.role.value:
+            roles.append(message.role.value)
+    return f"{span_name} [{','.join(roles)}]"
+
+
+def _from_rules(rules: PromptReading | None) -> PastedReading:
+    if rules is None:
+        return PastedReading((), "")
+    return PastedReading(rules.chunks, rules.question, rules.not_separable)
+
+
+def _both(version: str, chunks: tuple[str, ...], question: str, rules: PromptReading) -> str:
+    return (
+        f"learnt template {version}: {_documents(chunks)}, question {_quoted(question)}; structure rules: "
+        f"{_documents(rules.chunks)}{' (not separable)' if rules.not_separable else ''}, question "
+        f"{_quoted(rules.question)}"
+    )
+
+
+def _documents(chunks: tuple[str, ...]) -> str:
+    if not chunks:
+        return "no documents"
+    shown = "; ".join(_quoted(chunk) for chunk in chunks)
+    return f"{len(chunks)} document{'s' if len(chunks) > 1 else ''} ({shown})"
+
+
+def _quoted(text: str) -> str:
+    flat = normalized(text)
+    return "«" + (flat if len(flat) <= _SHOWN else flat[: _SHOWN - 1] + "…") + "»" if flat else "none"

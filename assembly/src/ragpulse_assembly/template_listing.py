@@ -1,0 +1,70 @@
+"""``ragpulse assembly templates``: the template versions learnt from each service's prompts, as people read
+them (skeleton with its slots marked, when each was first and last seen, how many requests it read and how
+many of those could not be scored), and the mapping that pins one."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from ragpulse_core.printable import shown
+from ragpulse_core.store import Store
+from rich.console import Console
+from rich.markup import escape
+
+from ragpulse_assembly.learnt.storage import StoredTemplate, stored_templates
+
+
+def list_templates(store: Store, since: datetime, service: str | None, out: Console, pin: str = "") -> int:
+    """Print the versions read since ``since``; with ``pin``, the mapping that pins that version. Returns an
+    exit status (1: the version to pin is not stored)."""
+    found = stored_templates(store, since, service)
+    if pin:
+        chosen = [stored for stored in found if stored.template.version == pin]
+        if not chosen:
+            out.print(
+                f"No template version {shown(pin)!r} among those read since {since:%Y-%m-%d %H:%M} UTC."
+            )
+            return 1
+        _print_pin(chosen[0], out)
+        return 0
+    if not found:
+        whose = f" of service {shown(service)!r}" if service else ""
+        out.print(f"No templates learnt{whose} since {since:%Y-%m-%d %H:%M} UTC.")
+        return 0
+    for stored in found:
+        _print_version(stored, out)
+    return 0
+
+
+def _print_version(stored: StoredTemplate, out: Console) -> None:
+    template = stored.template
+    refused = f", {stored.refused} not scored" if stored.refused else ""
+    out.print(
+        f"[bold]{escape(shown(template.service))}[/bold] · {escape(shown(template.place))} · version"
+        f" [bold]{template.version}[/bold]"
+    )
+    out.print(
+        f"  learnt from {template.learnt_from} prompts; first seen {stored.first_seen:%Y-%m-%d %H:%M},"
+        f" last seen {stored.last_seen:%Y-%m-%d %H:%M} UTC; read {stored.requests} requests{refused}"
+    )
+    slots = ", ".join(
+        f"{slot.role.value}{' after ' + repr(shown(slot.label)) if slot.label else ''}"
+        + (" (several documents, split by recurrence)" if slot.undivided else "")
+        for slot in template.slots
+    )
+    out.print(f"  slots: {escape(slots)}")
+    for line in template.skeleton().splitlines():
+        out.print("  │ " + escape(shown(line)), soft_wrap=True, highlight=False)
+    out.print()
+
+
+def _print_pin(stored: StoredTemplate, out: Console) -> None:
+    template = stored.template
+    out.print(
+        f"To read {shown(template.service)!r}'s prompts with version {template.version} alone (no structure"
+        " rules, no learning), add to the config file, then `ragpulse assembly rerun --since 24h`:\n"
+    )
+    out.print(
+        f'[[assembly.mappings]]\nservice = "{escape(template.service)}"\ntemplate = "{template.version}"',
+        highlight=False,
+    )

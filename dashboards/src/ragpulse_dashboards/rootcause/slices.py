@@ -1,0 +1,302 @@
+"""Reading a scope's slices, window against baseline, and explaining its change.
+
+The baseline is the ``baseline_days`` before the window. Each is read from the per-request facts when it is
+at most :data:`EXACT_WINDOW` long (an alert's hour is an hour to the second), else in whole hours (a baseline
+then ending at the hour the window starts in): whole days from the daily sums (``ragpulse_slice_days``), the
+hours at either end from the hourly ones (``ragpulse_slice_hours``). A request's verdict is its best judge's,
+the one the hallucination alert counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any, Final
+
+from ragpulse_core.store import Store
+from ragpulse_scorers.stats import WeightedCount
+
+from ragpulse_dashboards.rootcause.ranking import Explanation, SliceCounts, SliceKey, explain
+
+EXACT_WINDOW: Final = timedelta(days=2)
+VARIANT: Final = "variant"
+# Each dimension's column in ragpulse_request_facts, as a condition on one bound value; configured
+# attributes are read from the Attributes map.
+_CONDITIONS: Final = {
+    VARIANT: "Variant = {value}",
+    "pipeline": "Pipeline = {value}",
+    "model": "Model = {value}",
+    "model version": "ModelVersion = {value}",
+    "template version": "TemplateVersion = {value}",
+    "topic": "toString(Topic) = {value}",
+    "document": "has(Documents, {value})",
+    "source": "has(Sources, toLowCardinality({value}))",
+}
+# The same slices the hourly view writes, for the exact window read from the facts.
+_SLICES_OF_A_FACT: Final = """
+arrayFilter(pair -> pair.1 = '' OR pair.2 != '', arrayConcat(
+    [('', ''), ('pipeline', toString(Pipeline)), ('model', toString(Model)),
+     ('model version', toString(ModelVersion)), ('template version', toString(TemplateVersion)),
+     ('topic', toString(Topic))],
+    arrayMap(document -> ('document', document), arrayDistinct(Documents)),
+    arrayMap(source -> ('source', toString(source)), arrayDistinct(Sources)),
+    arrayMap((name, value) -> (toString(name), value), mapKeys(Attributes), mapValues(Attributes))))
+"""
+_SUMS: Final = (
+    "sum(Judged) AS n, sum(Hallucinated) AS h, sum(Weights) AS w, sum(WeightedHallucinated) AS wh,"
+    " sum(SquaredWeights) AS w2, sum(SquaredWeightedHallucinated) AS w2h"
+)
+_FACT_SUMS: Final = (
+    "sum(Sign) AS n, sum(Sign * Hallucinated) AS h, sum(Sign * Weight) AS w,"
+    " sum(Sign * Weight * Hallucinated) AS wh, sum(Sign * Weight * Weight) AS w2,"
+    " sum(Sign * Weight * Weight * Hallucinated) AS w2h"
+)
+_SCOPE: Final = (
+    "({service:String} = '' OR ServiceName = {service:String})"
+    " AND ({variant_all:UInt8} = 1 OR Variant = {variant:String})"
+)
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What is explained: one service's variant, or one service with its variants among the dimensions."""
+
+    service: str
+    variant: str | None = None
+
+    def parameters(self) -> dict[str, Any]:
+        return {
+            "service": self.service,
+            "variant": self.variant or "",
+            "variant_all": int(self.variant is None),
+        }
+
+
+@dataclass(frozen=True)
+class Period:
+    """A window and the baseline of ``baseline_days`` before it. A span of at most EXACT_WINDOW is read to
+    the microsecond from the facts; a longer one in whole hours (a longer window from the hour it starts in),
+    and a baseline ends where its window starts, so the two never overlap."""
+
+    start: datetime
+    end: datetime
+    baseline_days: float
+
+    @property
+    def exact_window(self) -> bool:
+        return self.end - self.start <= EXACT_WINDOW
+
+    @property
+    def exact_baseline(self) -> bool:
+        return timedelta(days=self.baseline_days) <= EXACT_WINDOW
+
+    @property
+    def window_start(self) -> datetime:
+        """Where the window is read from: its start, or the hour it starts in when read in hours."""
+        return self.start if self.exact_window else _hour(self.start)
+
+    @property
+    def baseline_start(self) -> datetime:
+        start = self.window_start - timedelta(days=self.baseline_days)
+        return start if self.exact_baseline else _hour(start)
+
+    @property
+    def baseline_end(self) -> datetime:
+        return self.window_start if self.exact_baseline else _hour(self.window_start)
+
+
+@dataclass(frozen=True)
+class ScopeCounts:
+    window: WeightedCount
+    baseline: WeightedCount
+    slices: list[SliceCounts]
+
+
+_EMPTY: Final = WeightedCount(0.0, 0.0, 0.0, 0.0)
+
+
+def scope_counts(store: Store, scope: Scope, period: Period) -> ScopeCounts:
+    """The scope's totals and every slice's counts, in the window and in the baseline."""
+    found = service_counts(store, scope.service, period, variant=scope.variant)
+    return found.get(scope.service, ScopeCounts(_EMPTY, _EMPTY, []))
+
+
+def service_counts(
+    store: Store, service: str | None, period: Period, *, variant: str | None = None
+) -> dict[str, ScopeCounts]:
+    """Per service (every one, or ``service``): its totals and slices, its variants among them unless
+    ``variant`` narrows it to one. Two reads whatever the number of services."""
+    parameters = {"service": service or "", "variant": variant or "", "variant_all": int(variant is None)}
+    if period.exact_baseline:
+        baseline = _fact_sums(store, parameters, period.baseline_start, period.baseline_end)
+    else:
+        baseline = _summed_sums(store, parameters, period.baseline_start, period.baseline_end)
+    if period.exact_window:
+        window = _fact_sums(store, parameters, period.start, period.end)
+    else:
+        window = _summed_sums(store, parameters, period.window_start, period.end)
+    total = SliceKey("", "")
+    counts = {}
+    for name in sorted(set(window) | set(baseline)):
+        now, before = window.get(name, {}), baseline.get(name, {})
+        keys = sorted((set(now) | set(before)) - {total})
+        slices = [SliceCounts(key, now.get(key, _EMPTY), before.get(key, _EMPTY)) for key in keys]
+        counts[name] = ScopeCounts(now.get(total, _EMPTY), before.get(total, _EMPTY), slices)
+    return counts
+
+
+def explain_scope(
+    store: Store, scope: Scope, period: Period, *, min_samples: int = 30, direction: int | None = None
+) -> Explanation:
+    """Where the change of ``scope`` between the baseline and the window sits (see ``ranking``)."""
+    counts = scope_counts(store, scope, period)
+
+    def residuals(keys: Sequence[SliceKey]) -> dict[tuple[SliceKey, SliceKey], SliceCounts]:
+        return slice_residuals(store, scope, period, keys)
+
+    return explain(
+        counts.window,
+        counts.baseline,
+        counts.slices,
+        residuals=residuals,
+        min_samples=min_samples,
+        direction=direction,
+    )
+
+
+def slice_residuals(
+    store: Store, scope: Scope, period: Period, keys: Sequence[SliceKey]
+) -> dict[tuple[SliceKey, SliceKey], SliceCounts]:
+    """For every ordered pair of ``keys``, the first slice's requests outside the second, window and
+    baseline: one read of the facts, grouping requests by which of the slices they belong to."""
+    parameters: dict[str, Any] = {
+        **scope.parameters(),
+        "baseline_start": period.baseline_start,
+        "baseline_end": period.baseline_end,
+        "window_start": period.window_start,
+        "window_end": period.end,
+    }
+    bits = []
+    for position, key in enumerate(keys):
+        parameters[f"value_{position}"] = key.value
+        bits.append(f"if({condition(key, position, parameters)}, {1 << position}, 0)")
+    rows = store.query_dicts(
+        f"SELECT ({' + '.join(bits)}) AS members, RequestTime >= {{window_start:DateTime64(9)}} AS now,"
+        f" {_FACT_SUMS} FROM {store.table('ragpulse_request_facts')}"
+        " WHERE RequestTime >= {baseline_start:DateTime64(9)} AND RequestTime < {window_end:DateTime64(9)}"
+        " AND (RequestTime >= {window_start:DateTime64(9)} OR RequestTime < {baseline_end:DateTime64(9)})"
+        f" AND {_SCOPE} GROUP BY members, now",
+        parameters,
+    )
+    groups = [(int(row["members"]), bool(row["now"]), _count(row)) for row in rows]
+    found = {}
+    for first, inside in enumerate(keys):
+        for second, outside in enumerate(keys):
+            if first == second:
+                continue
+            chosen = [
+                (now, count)
+                for members, now, count in groups
+                if members >> first & 1 and not members >> second & 1
+            ]
+            found[(inside, outside)] = SliceCounts(
+                inside,
+                _added(count for now, count in chosen if now),
+                _added(count for now, count in chosen if not now),
+            )
+    return found
+
+
+def condition(key: SliceKey, position: int, parameters: dict[str, Any]) -> str:
+    """The facts' condition for ``key``, its value bound as ``value_{position}`` (which the caller sets)."""
+    value = f"{{value_{position}:String}}"
+    template = _CONDITIONS.get(key.dimension)
+    if template is not None:
+        return template.format(value=value)
+    parameters[f"name_{position}"] = key.dimension
+    return f"Attributes[{{name_{position}:String}}] = {value}"
+
+
+_COLUMNS: Final = (
+    "Judged, Hallucinated, Weights, WeightedHallucinated, SquaredWeights, SquaredWeightedHallucinated"
+)
+
+
+def _summed_sums(
+    store: Store, parameters: dict[str, Any], start: datetime, end: datetime
+) -> dict[str, dict[SliceKey, WeightedCount]]:
+    """Hourly from ``start`` (an hour) to ``end``: whole days from the daily sums, the hours before the first
+    whole day and after the last from the hourly sums."""
+    days, hours = store.table("ragpulse_slice_days"), store.table("ragpulse_slice_hours")
+    first_day, last_day = _day(start + timedelta(days=1) - timedelta(microseconds=1)), _day(end)
+    in_days = "Day >= toDate({first_day:DateTime64(9)}) AND Day < toDate({last_day:DateTime64(9)})"
+    in_hours = (
+        "Hour >= {start:DateTime64(9)} AND Hour < {end:DateTime64(9)}"
+        " AND NOT (Hour >= {first_day:DateTime64(9)} AND Hour < {last_day:DateTime64(9)})"
+    )
+    columns = f"ServiceName, Variant, Dimension AS dim, Value AS val, {_COLUMNS}"
+    rows = (
+        f"SELECT {columns} FROM {days} WHERE {in_days} AND {_SCOPE}"
+        f" UNION ALL SELECT {columns} FROM {hours} WHERE {in_hours} AND {_SCOPE}"
+    )
+    # One read: a variant is a slice too, from the rows of its whole scope (Dimension '').
+    sql = (
+        f"SELECT ServiceName, pair.1 AS Dimension, pair.2 AS Value, {_SUMS} FROM ({rows})"
+        f" ARRAY JOIN if(dim = '' AND {{variant_all:UInt8}} = 1,"
+        f" [('', ''), ('{VARIANT}', toString(Variant))], [(toString(dim), val)]) AS pair"
+        " GROUP BY ServiceName, Dimension, Value"
+    )
+    bounds = {"start": start, "end": end, "first_day": first_day, "last_day": last_day}
+    return _by_service(store.query_dicts(sql, {**parameters, **bounds}))
+
+
+def _fact_sums(
+    store: Store, parameters: dict[str, Any], start: datetime, end: datetime
+) -> dict[str, dict[SliceKey, WeightedCount]]:
+    """To the microsecond from the facts, in one read: a variant is a slice too unless the scope is one."""
+    slices = (
+        f"arrayConcat({_SLICES_OF_A_FACT},"
+        f" if({{variant_all:UInt8}} = 1, [('{VARIANT}', toString(Variant))], []))"
+    )
+    sql = (
+        f"SELECT ServiceName, slice.1 AS Dimension, slice.2 AS Value, {_FACT_SUMS}"
+        f" FROM {store.table('ragpulse_request_facts')} ARRAY JOIN {slices} AS slice"
+        f" WHERE RequestTime >= {{start:DateTime64(9)}} AND RequestTime < {{end:DateTime64(9)}} AND {_SCOPE}"
+        " GROUP BY ServiceName, Dimension, Value"
+    )
+    return _by_service(store.query_dicts(sql, {**parameters, "start": start, "end": end}))
+
+
+def _by_service(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[SliceKey, WeightedCount]]:
+    found: dict[str, dict[SliceKey, WeightedCount]] = {}
+    for row in rows:
+        if int(row["n"]) > 0:
+            key = SliceKey(str(row["Dimension"]), str(row["Value"]))
+            found.setdefault(str(row["ServiceName"]), {})[key] = _count(row)
+    return found
+
+
+def _count(row: Mapping[str, Any]) -> WeightedCount:
+    return WeightedCount(float(row["w"]), float(row["wh"]), float(row["w2"]), float(row["w2h"]))
+
+
+def _added(counts: Any) -> WeightedCount:
+    total = WeightedCount(0.0, 0.0, 0.0, 0.0)
+    for count in counts:
+        total = WeightedCount(
+            total.weights + count.weights,
+            total.weighted_events + count.weighted_events,
+            total.squared_weights + count.squared_weights,
+            total.squared_weighted_events + count.squared_weighted_events,
+        )
+    return total
+
+
+def _hour(moment: datetime) -> datetime:
+    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return aware.replace(minute=0, second=0, microsecond=0)
+
+
+def _day(moment: datetime) -> datetime:
+    return _hour(moment).replace(hour=0)
