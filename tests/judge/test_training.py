@@ -6,14 +6,15 @@ import json
 from pathlib import Path
 
 import pytest
-from ragpulse_judge.features import read_answer
-from ragpulse_judge.model import MODEL_FILE
+from ragpulse_judge.features import FEATURE_NAMES, read_answer
+from ragpulse_judge.model import MODEL_FILE, sigmoid
 from ragpulse_judge.training.__main__ import main
 from ragpulse_judge.training.data import LabelledAnswer, load_ragtruth_release
-from ragpulse_judge.training.fit import claim_labels, fold_of
+from ragpulse_judge.training.fit import ReadAnswer, claim_labels, fold_of, train, worst_logit
 
 SHARED_DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 SHIPPED = Path(__file__).resolve().parents[2] / "judge" / "src" / "ragpulse_judge" / MODEL_FILE
+RAGTRUTH_TRAIN = Path(__file__).resolve().parents[2] / "judge" / "training-data" / "ragtruth_qa_train.jsonl"
 
 
 def answer(text: str, spans: tuple[tuple[int, int], ...]) -> LabelledAnswer:
@@ -80,10 +81,43 @@ def test_the_release_reader_keeps_the_train_split_and_drops_sources_the_evaluati
     assert loaded[1].context == ["name: Cafe\nhours Mon: 9-5"]
 
 
+def _read(task: str, group: str, worst: float, hallucinated: bool) -> ReadAnswer:
+    labelled = LabelledAnswer(group, task, "q", ["c"], "a", hallucinated, ((0, 1),) if hallucinated else ())
+    return ReadAnswer(labelled, [[worst] + [0.0] * (len(FEATURE_NAMES) - 1)], [hallucinated])
+
+
+def test_the_answer_threshold_is_chosen_on_the_tasks_named_and_claims_are_learnt_from_all() -> None:
+    # Task B's answers score higher than task A's: one cut cannot serve both, so the task named decides it.
+    read = [
+        _read(task, f"{task}{i}", base + (1.0 if bad else 0.0) + i / 100, bad)
+        for task, base in (("A", 0.0), ("B", 2.0))
+        for i in range(6)
+        for bad in (False, True)
+    ]
+    for task in ("A", "B"):
+        trained = train(read, calibrate_on=frozenset({task}))
+        for answer in read:
+            logit = worst_logit(trained.claims, answer.claims)
+            probability = sigmoid(trained.intercept + trained.slope * logit)
+            if answer.answer.task == task:
+                assert (probability >= trained.threshold) == answer.answer.hallucinated
+
+
+def test_calibrating_on_a_task_the_data_lacks_is_refused(tmp_path: Path) -> None:
+    if not RAGTRUTH_TRAIN.is_file():
+        pytest.skip(f"{RAGTRUTH_TRAIN} not present")
+    small = tmp_path / "small.jsonl"
+    small.write_text("".join(RAGTRUTH_TRAIN.read_text().splitlines(keepends=True)[:40]))
+    out = tmp_path / "m.json"
+    assert main(["--data", str(small), "--folds", "2", "--calibrate-on", "Summary", "--out", str(out)]) == 2
+    assert not out.exists()
+
+
 @pytest.mark.slow
 def test_the_training_script_reproduces_the_shipped_model_byte_for_byte(tmp_path: Path) -> None:
     if not (SHARED_DATA / "lfqa_sentences.jsonl").is_file():
         pytest.skip(f"{SHARED_DATA} not present: the model's training data")
     out = tmp_path / MODEL_FILE
-    assert main(["--data", str(SHARED_DATA / "lfqa_sentences.jsonl"), "--folds", "5", "--out", str(out)]) == 0
+    args = ["--data", str(SHARED_DATA / "lfqa_sentences.jsonl"), "--data", str(RAGTRUTH_TRAIN)]
+    assert main([*args, "--folds", "5", "--calibrate-on", "QA", "--out", str(out)]) == 0
     assert out.read_bytes() == SHIPPED.read_bytes()

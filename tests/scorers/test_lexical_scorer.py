@@ -79,16 +79,16 @@ def test_surrogates_and_odd_characters_do_not_crash() -> None:
     assert scores[0].label == "grounded"
 
 
-def test_build_gives_the_rules_unless_the_config_asks_for_the_learnt_judge() -> None:
-    rules = lexical_scorer.build(ScorersSettings(), None)  # type: ignore[arg-type]
-    assert isinstance(rules, Scorer)
-    assert (rules.name, rules.version) == ("lexical", "3")
-    learnt = lexical_scorer.build(
-        ScorersSettings.model_validate({"scorer": {"free": {"judge": "learnt"}}}),
-        None,  # type: ignore[arg-type]
-    )
+def test_build_gives_the_learnt_judge_unless_the_config_asks_for_the_rules() -> None:
+    learnt = lexical_scorer.build(ScorersSettings(), None)  # type: ignore[arg-type]
+    assert isinstance(learnt, Scorer)
     # The version names the model file, so a retrained model re-judges recent requests.
     assert learnt.name == "lexical" and re.fullmatch(r"4-[0-9a-f]{8}", learnt.version)
+    rules = lexical_scorer.build(
+        ScorersSettings.model_validate({"scorer": {"free": {"judge": "rules"}}}),
+        None,  # type: ignore[arg-type]
+    )
+    assert (rules.name, rules.version) == ("lexical", "3")
 
 
 def test_the_learnt_judge_writes_claims_with_their_probabilities() -> None:

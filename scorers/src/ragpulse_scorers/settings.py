@@ -52,10 +52,10 @@ class FreeJudgeLimits(SettingsSection):
         "context built so that every claim is compared with every context sentence took minutes)",
     )
     judge: Literal["rules", "learnt"] = Field(
-        "rules",
-        description="How the lexical scorer decides: the hand-written rules (sentences, a fixed threshold), "
-        "or the learnt model over the same evidence (claims, calibrated probabilities; docs/judge-quality.md "
-        "says why it is not the default yet)",
+        "learnt",
+        description="How the lexical scorer decides: the learnt model over the lexical evidence (claims, "
+        "calibrated probabilities; its figures are in docs/judge-quality.md), or the hand-written rules "
+        "(sentences, a fixed threshold)",
     )
 
 

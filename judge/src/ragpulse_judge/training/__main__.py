@@ -38,10 +38,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not answers:
         print("no labelled answers: give --ragtruth and/or --data", file=sys.stderr)
         return 2
+    if args.calibrate_on and not any(answer.task in args.calibrate_on for answer in answers):
+        tasks = ", ".join(sorted(args.calibrate_on))
+        print(f"no answers of the tasks {tasks} to calibrate on", file=sys.stderr)
+        return 2
     print(f"{len(answers)} answers, {len({a.group for a in answers})} questions", file=sys.stderr)
     read = read_labelled(answers, _progress(len(answers)))
     made = read_corrupted(read) if args.corrupt else []
-    out_of_fold = cross_validate(read, args.folds, made)
+    out_of_fold = cross_validate(read, args.folds, made, args.calibrate_on)
     rules = _rules_verdicts(answers)
     print(f"out-of-fold ({args.folds} folds grouped by question) vs the rules, on the same answers:")
     for task, positions in _by_task(read).items():
@@ -57,8 +61,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         print(f"  {task:<10} learnt {learnt.describe()}\n  {'':<10} rules  {baseline.describe()}")
     if args.out:
-        calibration = [(logit, answer.answer.hallucinated)
-                       for logit, answer in zip(out_of_fold.worst_logits, read, strict=True)]  # fmt: skip
+        calibration = [
+            (logit, answer.answer.hallucinated)
+            for logit, answer in zip(out_of_fold.worst_logits, read, strict=True)
+            if args.calibrate_on is None or answer.answer.task in args.calibrate_on
+        ]
         _write(args.out, read, made, calibration, args)
     return 0
 
@@ -92,6 +99,7 @@ def _write(
             ),
             "folds": args.folds,
             "corrupted_copies": args.corrupt,
+            **({"calibrated_on": sorted(args.calibrate_on)} if args.calibrate_on else {}),
         },
     ).as_dict()
     text = serialise(data)
@@ -140,6 +148,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--tasks", type=lambda v: set(v.split(",")), help="only these tasks (QA,Summary,...)")
     parser.add_argument("--folds", type=int, default=5, help="grouped cross-validation folds (default 5)")
+    parser.add_argument(
+        "--calibrate-on", type=lambda v: frozenset(v.split(",")), metavar="TASKS",
+        help="choose the answer calibration and threshold on these tasks' answers only (e.g. QA); "
+        "claims are still learnt from all the data",
+    )  # fmt: skip
     parser.add_argument("--out", type=Path, help="where to write the model file")
     parser.add_argument(
         "--no-corruptions", dest="corrupt", action="store_false",

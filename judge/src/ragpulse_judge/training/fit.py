@@ -259,10 +259,12 @@ def train(
     read: Sequence[ReadAnswer],
     calibration: Sequence[tuple[float, bool]] | None = None,
     made: Sequence[ReadAnswer] = (),
+    calibrate_on: frozenset[str] | None = None,
 ) -> TrainedJudge:
     """Fit the claim model on every labelled claim of ``read`` and of ``made`` (corrupted copies, see
     :func:`read_corrupted`), then the answer calibration and threshold on ``calibration`` (out-of-fold worst
-    logits with labels) or, without it, on ``read``'s answers."""
+    logits with labels) or, without it, on ``read``'s answers of the tasks in ``calibrate_on`` (all tasks
+    when None): claims are learnt from every data set, the answer threshold from those like the traffic."""
     rows, labels = _labelled_claims(read)
     weights = [1.0] * len(rows)
     if made:
@@ -276,7 +278,11 @@ def train(
     pairs = (
         list(calibration)
         if calibration is not None
-        else [(worst_logit(claims, answer.claims), answer.answer.hallucinated) for answer in read]
+        else [
+            (worst_logit(claims, answer.claims), answer.answer.hallucinated)
+            for answer in read
+            if calibrate_on is None or answer.answer.task in calibrate_on
+        ]
     )
     slope, intercept = fit_platt([score for score, _ in pairs], [label for _, label in pairs])
     probabilities = [sigmoid(intercept + slope * score) for score, _ in pairs]
@@ -304,9 +310,14 @@ class OutOfFold:
     worst_logits: list[float]
 
 
-def cross_validate(read: Sequence[ReadAnswer], folds: int, made: Sequence[ReadAnswer] = ()) -> OutOfFold:
+def cross_validate(
+    read: Sequence[ReadAnswer],
+    folds: int,
+    made: Sequence[ReadAnswer] = (),
+    calibrate_on: frozenset[str] | None = None,
+) -> OutOfFold:
     """Grouped k-fold: each fold's answers are judged by a model trained on the other folds' questions, its
-    calibration and threshold chosen on those folds too."""
+    calibration and threshold chosen on those folds too (on their answers of ``calibrate_on``'s tasks)."""
     if folds < 2:
         raise ValueError("cross-validation needs at least 2 folds")
     assignment = [fold_of(answer.answer.group, folds) for answer in read]
@@ -316,7 +327,11 @@ def cross_validate(read: Sequence[ReadAnswer], folds: int, made: Sequence[ReadAn
     for fold in range(folds):
         training = [answer for answer, f in zip(read, assignment, strict=True) if f != fold]
         groups = {answer.answer.group for answer in training}
-        trained = train(training, made=[answer for answer in made if answer.answer.group in groups])
+        trained = train(
+            training,
+            made=[answer for answer in made if answer.answer.group in groups],
+            calibrate_on=calibrate_on,
+        )
         for position, (answer, f) in enumerate(zip(read, assignment, strict=True)):
             if f == fold:
                 logits[position] = worst_logit(trained.claims, answer.claims)
