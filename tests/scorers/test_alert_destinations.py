@@ -337,6 +337,8 @@ def test_httpx_request_logs_never_show_a_destination_url(
     store: Store, receivers: list[Receiver], caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.DEBUG)
+    # The CLI quiets httpx to WARNING (unless -v); a command run earlier in this process may have done so.
+    caplog.set_level(logging.DEBUG, logger="httpx")
     slack = receiver(receivers, "slack_incoming_webhook")
     settings = AlertSettings(destinations=[{"kind": "slack", "url": slack.url}], **FAST)
     fire_then_resolve(store, settings)

@@ -59,7 +59,7 @@ def test_a_genuine_verdict_is_confirmed_as_the_scores_own(judge: str) -> None:
 
 def test_a_forged_verdict_about_the_same_text_is_overruled(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG, logger="ragpulse_scorers.lexical.guard")  # warned once, then debug
-    genuine = span_attributes(ragpulse.guard(INVENTED, context=CHUNKS, question=QUESTION))
+    genuine = span_attributes(ragpulse.guard(INVENTED, context=CHUNKS, question=QUESTION, judge="rules"))
     # A sender hashes the very text the scorer assembles and claims the answer is supported.
     forged = {**genuine, semconv.GUARD_VERDICT: "supported", semconv.GUARD_SCORE: "1.0"}
     score = hallucination(LexicalScorer().score(request(forged)))
@@ -70,10 +70,10 @@ def test_a_forged_verdict_about_the_same_text_is_overruled(caplog: pytest.LogCap
 
 
 def test_a_verdict_by_another_judge_version_or_about_other_text_is_not_compared() -> None:
-    genuine = span_attributes(ragpulse.guard(INVENTED, context=CHUNKS, question=QUESTION))
+    genuine = span_attributes(ragpulse.guard(INVENTED, context=CHUNKS, question=QUESTION, judge="rules"))
     other_version = {**genuine, semconv.GUARD_VERSION: "2", semconv.GUARD_VERDICT: "supported"}
     other_judge = {**genuine, semconv.GUARD_JUDGE: "learnt"}
-    other_text = span_attributes(ragpulse.guard(CHUNKS[0], context=CHUNKS, question=QUESTION))
+    other_text = span_attributes(ragpulse.guard(CHUNKS[0], context=CHUNKS, question=QUESTION, judge="rules"))
     for attributes, reason in [
         (other_version, "is not this scorer's"),
         (other_judge, "is not this scorer's"),
@@ -86,7 +86,9 @@ def test_a_verdict_by_another_judge_version_or_about_other_text_is_not_compared(
 
 
 def test_an_unknown_verdict_is_noted_and_no_verdict_leaves_the_details_alone() -> None:
-    unknown = span_attributes(ragpulse.guard(INVENTED, context=CHUNKS, timeout_ms=float("nan")))
+    unknown = span_attributes(
+        ragpulse.guard(INVENTED, context=CHUNKS, timeout_ms=float("nan"), judge="rules")
+    )
     noted = hallucination(LexicalScorer().score(request(unknown)))
     assert noted.details["guard"]["status"] == "no verdict"
     assert "timeout_ms" in noted.details["guard"]["reason"]

@@ -145,7 +145,7 @@ def test_a_reviewer_labels_thirty_requests_and_the_page_measures_the_judges(
     se = chosen.true_positives / chosen.positives
     sp = chosen.true_negatives / chosen.negatives
     corrected = re.search(
-        rf"museum · A [\d.]+% \(\d+ of {REQUESTS}\) ([\d.]+)% \[([\d.]+)%, ([\d.]+)%\] {source}", shown
+        rf"museum · A [\d.]+% \(\d+/{REQUESTS}\) ([\d.]+)% \[([\d.]+)%, ([\d.]+)%\] {source}", shown
     )
     assert corrected, shown
     expected = min(1.0, max(0.0, (raw + sp - 1) / (se + sp - 1)))

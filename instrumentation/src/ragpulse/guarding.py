@@ -82,7 +82,7 @@ class Guard:
     caller. A streamed answer has left by the time it is judged: its verdict is recorded on the span only.
     """
 
-    judge: Literal["rules", "learnt"] = "rules"
+    judge: Literal["rules", "learnt"] = "learnt"
     timeout_ms: float = DEFAULT_TIMEOUT_MS
     on_verdict: Callable[[GuardVerdict, Any], Any] | None = None
 
@@ -92,7 +92,7 @@ def guard(
     context: object = (),
     question: object = "",
     *,
-    judge: str = "rules",
+    judge: str = "learnt",
     timeout_ms: float = DEFAULT_TIMEOUT_MS,
 ) -> GuardVerdict:
     """Judge ``answer`` against the ``context`` chunks it was written from, within ``timeout_ms``.
