@@ -168,8 +168,18 @@ def cause_line(stored: str) -> str:
 
 
 def days_before(days: float) -> str:
-    """``the day before``, ``the 7 days before``."""
-    return "the day before" if days == 1 else f"the {days:g} days before"
+    """``the day before``, ``the 7 days before``; a baseline under a day in hours, minutes or seconds (a
+    demo's or a test's short windows), never ``the 0.00013929 days before``."""
+    if days == 1:
+        return "the day before"
+    if days >= 1:
+        return f"the {days:g} days before"
+    seconds = days * 86_400
+    for unit, size in (("hour", 3600), ("minute", 60)):
+        if seconds >= size:
+            count = f"{seconds / size:.3g}"
+            return f"the {unit} before" if count == "1" else f"the {count} {unit}s before"
+    return f"the {max(seconds, 1):.0f} s before"
 
 
 def label(key: SliceKey, topic_names: dict[int, str]) -> str:
