@@ -285,7 +285,7 @@ def traffic_with_a_second_varying_field(draw: st.DrawFn) -> tuple[Stream, bool]:
         words = chosen[0].rstrip(".。").split() if script != "cjk" else [chosen[0][:6], chosen[0][8:12]]
         asked = rng.sample(words, min(3, len(words))) if retrieved else [_word(rng, script) for _ in range(4)]
         question = " ".join(asked) + "?"
-        value = _word(rng, script)[:4]
+        value = f"{rng.randint(1, 28)}.{rng.randint(1, 12)}."  # a date: nothing was retrieved for it
         body = separator.join(chosen)
         text = f"{instruction}\n{field}: {value}\n\n{header}:\n{body}\n\n{asking}: {question}"
         requests.append(StreamRequest([("user", text)], tuple(chosen), question, "An answer."))

@@ -39,7 +39,12 @@ def by_name(cases: list[Case]) -> Any:
 
 
 def tick(store: Store, chdb_dsn: str) -> TickReport:
-    settings = ScorersSettings.load(store={"dsn": chdb_dsn}, scorer={"settle_delay_s": 0})
+    settings = ScorersSettings.load(
+        store={"dsn": chdb_dsn},
+        scorer={"settle_delay_s": 0},
+        # One request per family: nothing to learn a template from, so read it now with the rules.
+        assembly={"templates": {"wait_s": 0}},
+    )
     return run_tick(settings, store, [LexicalScorer()], now=datetime.now(UTC))
 
 

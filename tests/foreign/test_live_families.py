@@ -105,7 +105,12 @@ def assembled_and_scored(signals: Signals, collector: CollectorServer, store: St
     """Flush every signal, let the scheduler tick; return the one request and its row."""
     signals.flush()
     assert collector.flush()
-    settings = ScorersSettings.load(store={"dsn": chdb_dsn}, scorer={"settle_delay_s": 0})
+    settings = ScorersSettings.load(
+        store={"dsn": chdb_dsn},
+        scorer={"settle_delay_s": 0},
+        # One request per family: nothing to learn a template from, so read it now with the rules.
+        assembly={"templates": {"wait_s": 0}},
+    )
     report = run_tick(settings, store, [LexicalScorer()], now=datetime.now(UTC))
     rows = store.query_dicts(f"SELECT * FROM {store.table('ragpulse_requests')} FINAL")
     assert len(rows) == 1

@@ -211,11 +211,12 @@ def report_counts(store: Store, service: str, since: datetime) -> tuple[int, int
 
 
 def not_scored_counts(store: Store, service: str, since: datetime) -> dict[str, int]:
-    """The report's "not scored, and why" for the service: requests per reason."""
-    from ragpulse_dashboards.report.collect import collect_report
+    """The report's "not scored, and why" for the service: requests per reason, by the query the report runs
+    for it (alone, so that it reads a store of an earlier schema, whose other tables the report reads too)."""
+    from ragpulse_dashboards.report import queries
 
-    report = collect_report(store, since)
-    return {row.reason: row.requests for row in report.not_scored if row.service == service}
+    rows = queries.not_scored(store, {"since_ms": int(since.timestamp() * 1000), "service": ""})
+    return {row.reason: row.requests for row in rows if row.service == service}
 
 
 def since() -> datetime:

@@ -1,12 +1,12 @@
 """A template learnt from a window of one place's prompts: the skeleton they share, and what each slot is.
 
 The question is the slot that carries the user's words: the one whose content is the question a chain span
-recorded, when the window has such spans; else the slot that varies in the last user message (of several,
-the one whose words the documents share clearly most, else none), and documents are never it. Documents slots
-are the slots with a loop (a separator that repeats between variable runs) and the other long slots that
-vary; a slot that varies little (a date, a variant of an instruction) is neither. A constant between two
-slots that the slots' own contents repeat is the loop's separator, not the skeleton ("»\\n[2] «" when every
-request of the window had two documents or more).
+recorded, when the window has such spans; else the slot that varies in the last user message (the shortest
+there; of several short ones, the one whose words the documents share clearly most, else none), and documents
+are never it. Documents slots are the slots with a loop (a separator that repeats between variable runs) and
+the other long slots that vary; a slot that varies little (a date, a variant of an instruction) is neither. A
+constant between two slots that the slots' own contents repeat is the loop's separator, not the skeleton
+("»\\n[2] «" when every request of the window had two documents or more).
 """
 
 from __future__ import annotations
@@ -234,13 +234,14 @@ def _question_slot(facts: list[_SlotFacts], loops: list[Loop | None], questions:
     if whole:
         return whole[-1]
     chosen = asking or candidates
-    if len(chosen) > 1:
-        return _retrieved_by(chosen, facts)
-    return chosen[0] if chosen else None
+    short = [number for number in chosen if facts[number].mean_length < _DOCUMENT_LENGTH]
+    if len(short) > 1:
+        return _retrieved_by(short, facts)
+    return min(chosen, key=lambda number: facts[number].mean_length) if chosen else None
 
 
 def _retrieved_by(chosen: list[int], facts: list[_SlotFacts]) -> int | None:
-    """Of several slots where the user's words could be (a date and the question, a user name and the
+    """Of several short slots where the user's words could be (a date and the question, a user name and the
     question), the one whose words the prompt's other varying text shares most: documents are retrieved for
     the question, not for the date. None when no slot clearly leads: the template then names no question."""
     shares = sorted(((_shared_words(number, facts), number) for number in chosen), reverse=True)

@@ -63,7 +63,8 @@ AS WITH
             WHERE (toStartOfHour(RequestTime), TraceKey) IN (SELECT Hour, TraceKey FROM touched)
         )
         GROUP BY Scorer, TraceKey, SpanId, RequestTime
-        HAVING Judged = 1
+        -- A stored verdict's Hallucination is Nullable: a verdict without its value pairs with nothing.
+        HAVING Judged = 1 AND Verdict IS NOT NULL
     ),
     pairs AS (
         SELECT free.Requested AS RequestTime, free.Trace AS TraceKey, free.Span AS SpanId,
@@ -104,10 +105,11 @@ SELECT free.RequestTime, free.TraceKey, free.SpanId, free.ServiceName, free.Pipe
        1 / llm.InclusionProbability, toInt8(1)
 FROM (
     SELECT * FROM ${db}.ragpulse_trace_verdicts FINAL
-    WHERE Scorer = 'lexical' AND HasHallucination = 1
+    WHERE Scorer = 'lexical' AND HasHallucination = 1 AND Hallucination IS NOT NULL
       AND TraceKey NOT IN (SELECT TraceKey FROM ${db}.ragpulse_judge_pairs)
 ) AS free
 INNER JOIN (
-    SELECT * FROM ${db}.ragpulse_trace_verdicts FINAL WHERE Scorer != 'lexical' AND HasHallucination = 1
+    SELECT * FROM ${db}.ragpulse_trace_verdicts FINAL
+    WHERE Scorer != 'lexical' AND HasHallucination = 1 AND Hallucination IS NOT NULL
 ) AS llm
 ON free.TraceKey = llm.TraceKey AND free.SpanId = llm.SpanId AND free.RequestTime = llm.RequestTime;
