@@ -139,9 +139,14 @@ def collect_report(
         for row in score_rows
         if row["Metric"] not in (HALLUCINATION, PASS)
     ]  # fmt: skip
-    first_rows = queries.first_request(store, params)
-    first_request_ms = min((_epoch_ms(row["first"]) for row in first_rows), default=None)
-    bucket_s = _bucket_seconds((first_request_ms or params["since_ms"]) / 1000, now.timestamp())
+    # Buckets fit the traffic, not the time since it: a report made a minute after a ten-second run still
+    # shows that run over a dozen buckets or more.
+    span = queries.traffic_span(store, params)
+    bucket_s = (
+        _bucket_seconds(_epoch_ms(span[0]["first"]) / 1000, _epoch_ms(span[0]["last"]) / 1000)
+        if span
+        else _bucket_seconds(params["since_ms"] / 1000, now.timestamp())
+    )
     series_params = {**params, "bucket": bucket_s, "scorer": primary or ""}
     agreement = queries.judge_agreement(store, params, FREE_JUDGE)
     return ReportData(

@@ -350,9 +350,10 @@ def _agreement(free_judge: str, row: tuple[Any, ...]) -> JudgeAgreement:
     return JudgeAgreement(str(service), str(variant), free_judge, str(judge), a, b, c, d, weights, squared)
 
 
-def first_request(store: Store, params: dict[str, Any]) -> list[dict[str, Any]]:
+def traffic_span(store: Store, params: dict[str, Any]) -> list[dict[str, Any]]:
+    """The window's first and last request (no row when it has none)."""
     return store.query_dicts(
-        f"SELECT min(Timestamp) AS first FROM {store.table('ragpulse_requests')}"
+        f"SELECT min(Timestamp) AS first, max(Timestamp) AS last FROM {store.table('ragpulse_requests')}"
         f" WHERE {_REQUESTS_WHERE} HAVING count() > 0",
         params,
     )
