@@ -139,6 +139,93 @@ def test_a_schema_is_checked_and_read_from_its_file(tmp_path: Path) -> None:
     )
 
 
+LOOPS = {
+    "the root naming itself": {"$ref": "#"},
+    "anyOf reaching the root": {"anyOf": [{"type": "string"}, {"$ref": "#"}]},
+    "not of the root": {"not": {"$ref": "#"}},
+    "two definitions naming each other": {
+        "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"allOf": [{"$ref": "#/$defs/a"}]}},
+        "$ref": "#/$defs/a",
+    },
+    "a draft-07 definition naming itself, under a property": {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "definitions": {"a": {"$ref": "#/definitions/a"}},
+        "properties": {"x": {"$ref": "#/definitions/a"}},
+    },
+}
+RECURSIVE_BUT_FINITE = {
+    "a tree": {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#"}}}},
+    "a linked list": {
+        "$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}}},
+        "$ref": "#/$defs/node",
+    },
+    "an anchor": {"$defs": {"x": {"$anchor": "word", "type": "string"}}, "$ref": "#word"},
+    "escaped pointers": {
+        "$defs": {"a/b": {"type": "string"}, "c~d": {"type": "integer"}},
+        "properties": {"p": {"$ref": "#/$defs/a~1b"}, "q": {"$ref": "#/$defs/c~0d"}},
+    },
+    "a $ref that is data, inside const": {"const": {"$ref": "#/nowhere"}},
+}
+
+
+@pytest.mark.parametrize("name", LOOPS)
+def test_a_schema_whose_references_loop_in_place_is_refused_at_load(name: str) -> None:
+    """Such a schema used to load and then fail every request with a RecursionError in the worker."""
+    refused(r"loop without reading deeper", json_schema={"s": {"schema": LOOPS[name]}})
+
+
+@pytest.mark.parametrize("name", RECURSIVE_BUT_FINITE)
+def test_a_recursive_schema_that_reads_deeper_each_time_loads(name: str) -> None:
+    assert evaluators(json_schema={"s": {"schema": RECURSIVE_BUT_FINITE[name]}}).json_schema["s"]
+
+
+def test_a_reference_that_points_nowhere_is_refused_at_load() -> None:
+    refused(r"'#/\$defs/missing' points nowhere", json_schema={"s": {"schema": {"$ref": "#/$defs/missing"}}})
+
+
+_DEF_NAMES = ("a", "b", "c")
+_schemas: st.SearchStrategy[Any] = st.deferred(
+    lambda: st.one_of(
+        st.sampled_from([{"type": "string"}, {"type": "object"}, {"minimum": 3}, True]),
+        st.sampled_from(_DEF_NAMES).map(lambda name: {"$ref": f"#/$defs/{name}"}),
+        st.builds(
+            lambda key, items: {key: items},
+            st.sampled_from(["allOf", "anyOf", "oneOf"]),
+            st.lists(_schemas, min_size=1, max_size=3),
+        ),
+        _schemas.map(lambda inner: {"not": inner}),
+        _schemas.map(lambda inner: {"properties": {"x": inner}}),
+        _schemas.map(lambda inner: {"items": inner}),
+    )
+)
+_documents = st.recursive(
+    st.none() | st.integers() | st.text(max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["x", "y"]), inner, max_size=2)
+    ),
+    max_leaves=8,
+)
+
+
+@given(
+    st.fixed_dictionaries({"$defs": st.fixed_dictionaries({name: _schemas for name in _DEF_NAMES}),
+                           "$ref": st.sampled_from(_DEF_NAMES).map(lambda name: f"#/$defs/{name}")}),
+    st.lists(_documents, min_size=1, max_size=4),
+)  # fmt: skip
+def test_a_schema_that_loads_never_recurses_without_end(schema: dict[str, Any], documents: list[Any]) -> None:
+    """Any schema the load accepts validates any document without a RecursionError: the loop check finds
+    every loop that validation could follow in place."""
+    from jsonschema.validators import validator_for
+
+    try:
+        evaluators(json_schema={"s": {"schema": schema}})
+    except ValidationError:
+        return
+    checker = validator_for(schema)(schema)
+    for document in documents:
+        list(checker.iter_errors(document))
+
+
 def test_a_rule_tree_is_bounded_and_says_where_it_is_wrong() -> None:
     refused(r"rule.all\[1\]: unknown test 'longer_than'",
             heuristic={"h": {"rule": {"all": [{"not_empty": "answer"}, {"longer_than": 3}]}}})  # fmt: skip

@@ -27,10 +27,12 @@ def check_schema(schema: dict[str, Any]) -> None:
         raise ValueError(
             f"schema: $ref {remote!r} points outside the schema; only #... references are followed"
         )
+    checker = validator_for(schema)
     try:
-        validator_for(schema).check_schema(schema)
+        checker.check_schema(schema)
     except SchemaError as exc:
         raise ValueError(f"not a valid JSON Schema: {_clip(exc.message)} at {_where(exc.path)}") from None
+    _check_references(schema, str(checker.META_SCHEMA.get("$schema", "")))
 
 
 def validator(schema: dict[str, Any]) -> Callable[[str], dict[str, Any]]:
@@ -83,6 +85,100 @@ def _remote_reference(schema: Any) -> str | None:
         elif isinstance(node, list):
             stack.extend(node)
     return None
+
+
+# Keywords whose value is one schema, a mapping of names to schemas, or a list of schemas. A keyword outside
+# these (``const``, ``enum``, ``default``, ``examples``) holds data, and a ``$ref`` inside it is not followed.
+_ONE_SCHEMA = (
+    "additionalItems", "additionalProperties", "contains", "contentSchema", "else", "if", "items", "not",
+    "propertyNames", "then", "unevaluatedItems", "unevaluatedProperties",
+)  # fmt: skip
+_NAMED_SCHEMAS = (
+    "$defs", "definitions", "dependentSchemas", "dependencies", "patternProperties", "properties",
+)  # fmt: skip
+_SCHEMA_LISTS = ("allOf", "anyOf", "items", "oneOf", "prefixItems")
+# Keywords that apply their schemas to the same instance: a cycle through only these (and references) never
+# reads deeper into the document, so validation recurses until the worker's stack gives out.
+_SAME_INSTANCE = ("allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "dependencies")
+
+
+def _check_references(schema: dict[str, Any], dialect: str) -> None:
+    """ValueError for a reference that points nowhere, or a loop of references that reads no deeper into the
+    document (``{"$ref": "#"}``, ``anyOf`` of the root, two ``$defs`` naming each other): either would fail
+    every request it meets, so it is refused at load instead."""
+    import referencing
+    import referencing.jsonschema
+    from referencing.exceptions import Unresolvable
+
+    specification = referencing.jsonschema.specification_with(
+        dialect, default=referencing.jsonschema.DRAFT202012
+    )
+    root = referencing.Registry().resolver_with_root(specification.create_resource(schema))
+    # Each schema object once, with the resolver of its scope and the schemas it applies to the same instance.
+    same_instance: dict[int, list[Any]] = {}
+    pending: list[tuple[Any, Any]] = [(schema, root)]
+    while pending:
+        node, resolver = pending.pop()
+        if not isinstance(node, dict) or id(node) in same_instance:
+            continue
+        if node is not schema:
+            resolver = resolver.in_subresource(specification.create_resource(node))
+        targets: list[Any] = []
+        for key in ("$ref", "$dynamicRef", "$recursiveRef"):
+            reference = node.get(key)
+            if not isinstance(reference, str):
+                continue
+            try:
+                resolved = resolver.lookup(reference)
+            except Unresolvable:
+                raise ValueError(f"schema: {key} {reference!r} points nowhere in the schema") from None
+            targets.append(resolved.contents)
+            pending.append((resolved.contents, resolved.resolver))
+        for key, value in node.items():
+            children = _subschemas(key, value)
+            pending.extend((child, resolver) for child in children)
+            if key in _SAME_INSTANCE:
+                targets.extend(children)
+        same_instance[id(node)] = [target for target in targets if isinstance(target, dict)]
+    if _has_cycle(same_instance):
+        raise ValueError(
+            "schema: its references loop without reading deeper into the document (e.g. $ref to an enclosing"
+            " schema through allOf/anyOf/oneOf), so validation would recurse without end"
+        )
+
+
+def _subschemas(key: str, value: Any) -> list[Any]:
+    if key in _SCHEMA_LISTS and isinstance(value, list):
+        return list(value)
+    if key in _NAMED_SCHEMAS and isinstance(value, dict):
+        return [child for child in value.values() if isinstance(child, dict)]
+    return [value] if key in _ONE_SCHEMA and isinstance(value, dict) else []
+
+
+def _has_cycle(edges: dict[int, list[Any]]) -> bool:
+    """Whether the graph of schema objects (by identity) has a cycle; iterative, for schemas of any depth."""
+    done: set[int] = set()
+    for start in edges:
+        if start in done:
+            continue
+        on_path: set[int] = {start}
+        stack: list[tuple[int, int]] = [(start, 0)]
+        while stack:
+            node, position = stack[-1]
+            targets = edges.get(node, [])
+            if position == len(targets):
+                stack.pop()
+                on_path.discard(node)
+                done.add(node)
+                continue
+            stack[-1] = (node, position + 1)
+            target = id(targets[position])
+            if target in on_path:
+                return True
+            if target not in done:
+                on_path.add(target)
+                stack.append((target, 0))
+    return False
 
 
 def _where(path: Any) -> str:
