@@ -3,7 +3,8 @@
 A 1.5B model asked to fill RAGBench's long TRACe form judges at chance; asked "do these documents state this
 sentence? yes / no / unsure" about a few sentences at a time, it does much better. Each claim sentence of the
 answer (questions, hedges and preambles claim nothing: :mod:`ragpulse_judge.rules` decides which) is asked
-about with the context sentences that share most words with it, fenced as data like every judge input.
+about after the documents and the question, all fenced as data like every judge input. The calls about one
+answer begin with the same bytes, so a server that keeps its prompt cache reads the documents once.
 An answer is hallucinated when some sentence gets "no"; "unsure" flags nothing but lowers the support score.
 Chosen with ``[judge] support_mode = "entailment"``; it measures adherence and hallucination, not TRACe's
 relevance, utilization and completeness.
@@ -11,11 +12,11 @@ relevance, utilization and completeness.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel
 from ragpulse_judge.rules import ContextIndex, gather_evidence
 from ragpulse_judge.text import text_segments
 from ragpulse_judge.tokens import sentence_features
@@ -23,17 +24,24 @@ from ragpulse_judge.verdicts import SentenceVerdict, SupportVerdict
 
 from ragpulse_scorers.judges.usage import Usage
 from ragpulse_scorers.llm.client import JudgeClient
-from ragpulse_scorers.llm.items import collect_by_id, valid_items_only
+from ragpulse_scorers.llm.errors import JudgeOutputInvalid, JudgeRejected
 from ragpulse_scorers.llm.output import JudgeOutput
 from ragpulse_scorers.llm.prompting import DATA_RULE, fence
 from ragpulse_scorers.metric_names import ADHERENCE, HALLUCINATION
 from ragpulse_scorers.models import RagRequest, Score
 from ragpulse_scorers.scorer import NotApplicable
 
-PROMPT_VERSION = "entail-p1"
+logger = logging.getLogger(__name__)
+
+PROMPT_VERSION = "entail-p2"
 SENTENCES_PER_CALL = 5
 EVIDENCE_PER_SENTENCE = 3
-ASKS = 2
+WHOLE_CONTEXT_CHARS = 12_000
+"""A longer context is shown as the sentences sharing most words with some claim (``EVIDENCE_PER_SENTENCE``
+each), so that a retrieval of many long chunks still fits a small model's window."""
+TOKENS_PER_VERDICT = 8
+"""An answer ``{"verdicts": ["yes", "unsure", "no"]}`` takes about 3 tokens a verdict; the cap stops a model
+padding it (a grammar still allows endless whitespace) without cutting a complete one."""
 VERDICT_SCORE = {"yes": 1.0, "unsure": 0.5, "no": 0.0}
 
 SYSTEM_PROMPT = f"""You check whether statements are backed by documents.
@@ -44,30 +52,37 @@ For each numbered statement, answer:
 - no: the documents do not say it, or they say something different;
 - unsure: you cannot tell."""
 
-_QUESTION = """{documents}
+# The documents and question come first and are the same bytes in every call about one answer, the statements
+# last: a server that keeps the longest common prefix of consecutive prompts (llama.cpp, vLLM, OpenAI's prompt
+# caching) then reads the documents once per answer, not once per call.
+_DOCUMENTS = """{documents}
 
-{statements}
+{question}
 
-Give {count} entries, one for each statement above ({ids})."""
+Statements from an answer to this question follow. Say for each whether the documents above back it."""
 
+_STATEMENTS = """{statements}
 
-class StatementVerdict(BaseModel):
-    id: int
-    verdict: Literal["yes", "no", "unsure"]
+Give {count}, in the order of the statements ({ids})."""
+
+Verdict = Literal["yes", "no", "unsure"]
 
 
 class EntailmentVerdicts(JudgeOutput):
-    verdicts: Annotated[list[StatementVerdict], valid_items_only(StatementVerdict)]
+    """One word a statement, in their order: a 1.5B model on a loaded CPU writes about one token a second,
+    and an entry ``{"id": 3, "verdict": "no"}`` takes about 12 tokens where the bare word takes 3."""
 
-    example: ClassVar[dict[str, Any]] = {"verdicts": [{"id": 1, "verdict": "no"}]}
+    verdicts: list[Verdict]
+
+    example: ClassVar[dict[str, Any]] = {"verdicts": ["no", "yes"]}
 
 
 @dataclass(frozen=True)
 class EntailmentAssessment:
-    """The claim sentences of an answer and the judge's verdict on each (None: it gave none)."""
+    """The claim sentences of an answer and the judge's verdict on each."""
 
     sentences: list[str]
-    verdicts: list[str | None]
+    verdicts: list[Verdict]
     usage: Usage
 
     @property
@@ -76,7 +91,7 @@ class EntailmentAssessment:
 
     @property
     def support_score(self) -> float:
-        scored = [VERDICT_SCORE[v] for v in self.verdicts if v is not None]
+        scored = [VERDICT_SCORE[v] for v in self.verdicts]
         return sum(scored) / len(scored) if scored else 1.0
 
 
@@ -96,33 +111,62 @@ def assess_entailment(
         for segment in text_segments(answer)
         if not isinstance(gather_evidence(segment, index, question_features), str)
     ]
+    shared = _DOCUMENTS.format(
+        documents=_fenced_documents(index, claims), question=fence("question", question)
+    )
     usage = Usage()
-    verdicts: list[str | None] = []
+    verdicts: list[Verdict] = []
     for start in range(0, len(claims), SENTENCES_PER_CALL):
         batch = claims[start : start + SENTENCES_PER_CALL]
-        found = collect_by_id(list(range(1, len(batch) + 1)), _asker(client, index, batch, usage), ASKS)
-        verdicts.extend(found.get(i) for i in range(1, len(batch) + 1))
+        try:
+            verdicts.extend(_ask(client, shared, batch, usage))
+        except JudgeOutputInvalid as exc:
+            if len(batch) == 1:
+                raise
+            # A list of the wrong length cannot say which statement it skipped: ask one at a time.
+            logger.info(
+                "no usable verdicts for %d statements at once (%s); asking one by one", len(batch), exc
+            )
+            for claim in batch:
+                verdicts.extend(_ask(client, shared, [claim], usage))
     return EntailmentAssessment(claims, verdicts, usage)
 
 
-def _asker(client: JudgeClient, index: ContextIndex, batch: list[str], usage: Usage) -> Any:
-    def ask(ids: list[int]) -> list[tuple[int, str]]:
-        call = client.judge(SYSTEM_PROMPT, _prompt(index, batch, ids), EntailmentVerdicts, PROMPT_VERSION)
-        usage.add(call)
-        return [(v.id, v.verdict) for v in call.output.verdicts]
+def _ask(client: JudgeClient, shared: str, batch: list[str], usage: Usage) -> list[Verdict]:
+    statements = "\n".join(fence("statement", claim, id=number) for number, claim in enumerate(batch, 1))
+    count = "1 verdict" if len(batch) == 1 else f"{len(batch)} verdicts"
+    ids = ", ".join(map(str, range(1, len(batch) + 1)))
+    prompt = f"{shared}\n\n" + _STATEMENTS.format(statements=statements, count=count, ids=f"ids {ids}")
 
-    return ask
+    def one_per_statement(output: EntailmentVerdicts) -> None:
+        if len(output.verdicts) != len(batch):
+            raise JudgeRejected(f"{len(output.verdicts)} verdicts for {len(batch)} statements; give {count}")
 
-
-def _prompt(index: ContextIndex, batch: list[str], ids: list[int]) -> str:
-    evidence = sorted({position for i in ids for position in _evidence(index, batch[i - 1])})
-    documents = "\n".join(
-        fence("document", index.sentences[position].text, chunk=index.sentences[position].chunk_index + 1)
-        for position in evidence
+    call = client.judge(
+        SYSTEM_PROMPT,
+        prompt,
+        EntailmentVerdicts,
+        PROMPT_VERSION,
+        validate=one_per_statement,
+        max_output_tokens=TOKENS_PER_VERDICT * (len(batch) + 2),
     )
-    statements = "\n".join(fence("statement", batch[i - 1], id=i) for i in ids)
-    shown = ", ".join(map(str, ids))
-    return _QUESTION.format(documents=documents, statements=statements, count=len(ids), ids=f"ids {shown}")
+    usage.add(call)
+    return list(call.output.verdicts)
+
+
+def _fenced_documents(index: ContextIndex, claims: list[str]) -> str:
+    """Every chunk, fenced; or, for a context over ``WHOLE_CONTEXT_CHARS``, the sentences sharing most words
+    with some claim, in document order, grouped by chunk."""
+    if sum(len(chunk) for chunk in index.chunks) <= WHOLE_CONTEXT_CHARS:
+        shown = {number: chunk for number, chunk in enumerate(index.chunks) if chunk.strip()}
+    else:
+        positions = sorted({position for claim in claims for position in _evidence(index, claim)})
+        grouped: dict[int, list[str]] = {}
+        for position in positions:
+            sentence = index.sentences[position]
+            grouped.setdefault(sentence.chunk_index, []).append(sentence.text)
+        shown = {number: " ... ".join(texts) for number, texts in grouped.items()}
+    return "\n".join(fence("document", text, chunk=number + 1) for number, text in shown.items())
 
 
 def _evidence(index: ContextIndex, sentence: str) -> list[int]:
@@ -138,7 +182,7 @@ def _evidence(index: ContextIndex, sentence: str) -> list[int]:
 
 def entailment_scores(found: EntailmentAssessment) -> list[Score]:
     asked = [
-        {"sentence": sentence, "verdict": verdict or "no verdict"}
+        {"sentence": sentence, "verdict": verdict}
         for sentence, verdict in zip(found.sentences, found.verdicts, strict=True)
     ]
     unsupported = [sentence for sentence, verdict in zip(found.sentences, found.verdicts, strict=True)
@@ -185,7 +229,7 @@ class EntailmentSupportJudge:
             hallucinated=found.hallucinated,
             support_score=found.support_score,
             sentences=[
-                SentenceVerdict(sentence, verdict != "no", VERDICT_SCORE.get(verdict or "", 0.5))
+                SentenceVerdict(sentence, verdict != "no", VERDICT_SCORE[verdict])
                 for sentence, verdict in zip(found.sentences, found.verdicts, strict=True)
             ],
             explanation=entailment_scores(found)[1].explanation,

@@ -152,9 +152,12 @@ class JudgeClient:
         output_model: type[T],
         prompt_version: str,
         validate: Callable[[T], None] | None = None,
+        max_output_tokens: int | None = None,
     ) -> JudgeCall[T]:
         """Judge once. ``validate`` raises ``JudgeRejected`` (or ``ValueError``) for a verdict that names
-        things not in the input; that counts as invalid output. Raises a ``JudgeError`` subclass on failure.
+        things not in the input; that counts as invalid output. ``max_output_tokens`` caps this call's answer
+        below ``judge.max_output_tokens`` (a judge that knows how short its answer is stops a model that pads
+        it). Raises a ``JudgeError`` subclass on failure.
         """
         size = len(system) + len(user)
         if size > self.settings.max_prompt_chars:
@@ -181,8 +184,11 @@ class JudgeClient:
         with self._slots:
             self._budget.check()  # after waiting for a slot, so calls that were queued see the latest spend
             started = time.monotonic()
+            call = _Call(
+                system, output_model.__name__, schema, prompt_version, self._output_cap(max_output_tokens)
+            )
             output, input_tokens, output_tokens, reply = self._judge_uncached(
-                system, user, output_model, schema, prompt_version, validate
+                call, user, output_model, validate
             )
             latency_ms = (time.monotonic() - started) * 1000
         self._cache.put(
@@ -202,19 +208,16 @@ class JudgeClient:
             reply=reply,
         )
 
+    def _output_cap(self, wanted: int | None) -> int | None:
+        caps = [cap for cap in (wanted, self.settings.max_output_tokens) if cap is not None]
+        return min(caps) if caps else None
+
     def _judge_uncached(
-        self,
-        system: str,
-        user: str,
-        output_model: type[T],
-        schema: dict[str, Any],
-        prompt_version: str,
-        validate: Callable[[T], None] | None,
+        self, call: _Call, user: str, output_model: type[T], validate: Callable[[T], None] | None
     ) -> tuple[T, int, int, str]:
         """The first answer at temperature 0, then up to ``repairs`` rounds that show the judge its last
         answer and what was wrong with it, at ``repair_temperature`` (at 0 it would say the same again)."""
         question = {"role": "user", "content": user}
-        call = _Call(system, output_model.__name__, schema, prompt_version)
         reply = self._complete(call, [question], 0.0, SEED)
         input_tokens, output_tokens = reply.input_tokens, reply.output_tokens
         repairs = 0
@@ -322,8 +325,8 @@ class JudgeClient:
         wanted = response_format(output_format, call.schema_name, call.schema)
         if wanted is not None:
             options["response_format"] = wanted
-        if self.settings.max_output_tokens is not None:
-            options["max_tokens"] = self.settings.max_output_tokens
+        if call.max_output_tokens is not None:
+            options["max_tokens"] = call.max_output_tokens
         return self._openai.chat.completions.create(
             model=self.model,
             messages=cast(Any, request),
@@ -341,6 +344,7 @@ class _Call:
     schema_name: str
     schema: dict[str, Any]
     prompt_version: str
+    max_output_tokens: int | None
 
 
 def _judged_not_copied(user: str, validate: Callable[[T], None] | None) -> Callable[[T], None]:
