@@ -55,6 +55,7 @@ def _rows(
     answer: str = ANSWER,
     question: str | None = None,
     age: timedelta = timedelta(minutes=30),
+    free_version: str = "1",
 ) -> tuple[Judged, list[Any], list[list[Any]]]:
     trace = hashlib.md5(f"review-{service}-{index}".encode()).hexdigest()
     span = trace[:16]
@@ -77,8 +78,9 @@ def _rows(
     }
     rows = [
         _score(trace, span, start, service, variant, "lexical", "hallucination", float(lexical_bad),
-               lexical_details, "1 of 3 claim sentences lack support" if lexical_bad else "all supported"),
-        _score(trace, span, start, service, variant, "lexical", "support", support, {}, ""),
+               lexical_details, "1 of 3 claim sentences lack support" if lexical_bad else "all supported",
+               free_version),
+        _score(trace, span, start, service, variant, "lexical", "support", support, {}, "", free_version),
     ]  # fmt: skip
     if llm_bad is not None:
         rows += [
@@ -92,10 +94,10 @@ def _rows(
 
 def _score(
     trace: str, span: str, start: datetime, service: str, variant: str, scorer: str, metric: str,
-    value: float, details: dict[str, Any], explanation: str,
+    value: float, details: dict[str, Any], explanation: str, version: str = "1",
 ) -> list[Any]:  # fmt: skip
-    return [trace, span, start, start + timedelta(seconds=2), service, "plain", variant, scorer, "1", metric,
-            value, "", explanation, json.dumps(details), "m", 0, 0, 0.0, 1.0, ""]  # fmt: skip
+    return [trace, span, start, start + timedelta(seconds=2), service, "plain", variant, scorer, version,
+            metric, value, "", explanation, json.dumps(details), "m", 0, 0, 0.0, 1.0, ""]  # fmt: skip
 
 
 def _micros(moment: datetime) -> int:

@@ -7,6 +7,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from ragpulse_core.store import Store
+from ragpulse_judge import default_judge
+from ragpulse_judge.free import LEARNT_VERSION
 from ragpulse_judge.rules import LexicalParams
 from ragpulse_scorers.labels.store import Label, RequestRef, write_labels
 from ragpulse_scorers.review import (
@@ -108,3 +110,22 @@ def test_the_queue_keeps_to_its_service_and_window(store: Store) -> None:
     assert len(zoo) == 9 and {offer.service for offer in zoo} == {"zoo"}
     assert len(review_queue(store, since=_since(), limit=50)) == 18
     assert all(isinstance(offer, Offer) and offer.request_time > _since() for offer in zoo)
+
+
+def test_the_least_certain_are_those_nearest_the_threshold_of_the_judge_that_gave_the_verdict(
+    store: Store,
+) -> None:
+    learnt = f"{LEARNT_VERSION}-{default_judge().version}"
+    boundary = 1.0 - default_judge().model.threshold  # the learnt judge's support where its verdict turns
+    rules_threshold = LexicalParams().threshold
+    supports = [0.02, 0.08, boundary + 0.02, rules_threshold, 0.5, 0.7, 0.95, 0.99] * 2
+    for index, support in enumerate(supports):  # no LLM judge: every request is uncertain or drawn
+        judged_request(store, index, lexical_bad=support <= boundary, support=support, free_version=learnt)
+    reserved = _reserved(store)
+    uncertain = [o for o in review_queue(store, since=_since(), limit=20) if o.reason == UNCERTAIN]
+    assert len(uncertain) == len(supports) - len(reserved) >= 4
+    shown = [offer.free_support or 0.0 for offer in uncertain]
+    assert shown == sorted(shown, key=lambda support: abs(support - boundary))
+    assert shown != sorted(shown, key=lambda support: abs(support - rules_threshold))
+    assert all(offer.free_version == learnt for offer in uncertain)
+    assert f"its threshold {boundary:.2f})" in uncertain[0].why

@@ -62,8 +62,23 @@ def free_verdict_uncertainty(support_score: float, version: str) -> float:
     from ragpulse_judge import default_judge
     from ragpulse_judge.rules import LexicalParams
 
-    from ragpulse_scorers.lexical.scorer import LEARNT_VERSION
-
-    if version.startswith(f"{LEARNT_VERSION}-"):
+    if _is_learnt(version):
         return learnt_verdict_uncertainty(support_score, default_judge().model.threshold)
     return verdict_uncertainty(support_score, LexicalParams().threshold)
+
+
+def decision_support(version: str) -> float:
+    """The support score where the verdict of the free judge ``version`` turns: the rules' threshold, or for
+    the learnt judge (whose support is 1 - its calibrated chance of a hallucination) 1 - its model's."""
+    from ragpulse_judge import default_judge
+    from ragpulse_judge.rules import LexicalParams
+
+    if _is_learnt(version):
+        return 1.0 - default_judge().model.threshold
+    return LexicalParams().threshold
+
+
+def _is_learnt(version: str) -> bool:
+    from ragpulse_judge.free import LEARNT_VERSION
+
+    return version.startswith(f"{LEARNT_VERSION}-")

@@ -3,7 +3,8 @@
 Three kinds of request are offered in turn (:data:`TURNS`: half of them the random draw):
 
 - **disagreement**: an LLM judge and the free judge gave different verdicts; a label settles which was right.
-- **uncertain**: the free judge's support score lies nearest its own decision threshold.
+- **uncertain**: the free judge's support score lies nearest the decision threshold of the judge that gave it
+  (the rules' or the learnt model's, read from the verdict's stored scorer version).
 - **uniform**: a random draw. Every request the free judge scored falls in a reserved share
   (:data:`UNIFORM_SHARE`) or not by a keyed hash of its ids, independent of any verdict; reserved
   requests are offered only as the random draw, in hash order, and never as disagreements or uncertain ones.
@@ -23,9 +24,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
 from ragpulse_core.store import Store
-from ragpulse_judge.rules import LexicalParams
+from ragpulse_judge.free import LEARNT_VERSION
 
 from ragpulse_scorers.lexical.scorer import LexicalScorer
+from ragpulse_scorers.lexical.uncertainty import decision_support
 
 DISAGREEMENT: Final = "disagreement"
 UNCERTAIN: Final = "uncertain"
@@ -66,6 +68,8 @@ class Offer:
     reason: str
     free_hallucinated: bool
     free_support: float | None
+    free_version: str
+    """The free judge's version that gave the verdict ("" when its scores are no longer stored)."""
     others: tuple[tuple[str, bool], ...]
     """(judge, hallucinated) for every other judge that gave a verdict."""
 
@@ -84,7 +88,7 @@ class Offer:
             support = "no support score" if self.free_support is None else f"support {self.free_support:.2f}"
             return (
                 f"the free judge is least certain here ({support}, its threshold"
-                f" {LexicalParams().threshold:.2f})"
+                f" {decision_support(self.free_version):.2f})"
             )
         return "drawn at random, so agreement figures stay unbiased"
 
@@ -94,7 +98,7 @@ def _verdict(hallucinated: bool) -> str:
 
 
 _CANDIDATES = """
-SELECT TraceId, SpanId, at, service, variant, reason, free_bad, free_support, others FROM (
+SELECT TraceId, SpanId, at, service, variant, reason, free_bad, free_support, free_version, others FROM (
     SELECT *, row_number() OVER (PARTITION BY reason ORDER BY draw_key, distance, at DESC) AS place
     FROM (
         SELECT *,
@@ -102,8 +106,10 @@ SELECT TraceId, SpanId, at, service, variant, reason, free_bad, free_support, ot
                        arrayExists(x -> x.2 != free_bad, others), {disagreement:String},
                        {uncertain:String}) AS reason,
                if(reason = {uniform:String}, draw, 0) AS draw_key,
-               if(reason = {uncertain:String}, abs(ifNull(free_support, 1.0) - {threshold:Float64}), 0)
-                   AS distance
+               if(reason = {uncertain:String},
+                  abs(ifNull(free_support, 1.0) - if(startsWith(free_version, {learnt_prefix:String}),
+                                                     {learnt_threshold:Float64}, {rules_threshold:Float64})),
+                  0) AS distance
         FROM (
             SELECT TraceId, SpanId, toUnixTimestamp64Micro(RequestTime) AS at,
                    any(ServiceName) AS service, any(Variant) AS variant,
@@ -123,7 +129,16 @@ SELECT TraceId, SpanId, at, service, variant, reason, free_bad, free_support, ot
                   WHERE Source = {reviewer:String} AND RequestTime >= {since:DateTime64(6)})
             GROUP BY TraceId, SpanId, RequestTime
             HAVING free_verdicts > 0
-        )
+        ) AS judged
+        LEFT JOIN (
+            SELECT TraceId, SpanId, toUnixTimestamp64Micro(RequestTime) AS at,
+                   argMax(ScorerVersion, ScoredAt) AS free_version
+            FROM {scores}
+            WHERE Scorer = {free:String} AND Metric = 'hallucination' AND Error = ''
+              AND RequestTime >= {since:DateTime64(6)}
+              AND ({service:String} = '' OR ServiceName = {service:String})
+            GROUP BY TraceId, SpanId, RequestTime
+        ) AS versions USING (TraceId, SpanId, at)
     )
 )
 WHERE place <= {limit:UInt32}
@@ -147,7 +162,9 @@ def review_queue(
         "since": since,
         "service": service or "",
         "free": FREE_JUDGE,
-        "threshold": LexicalParams().threshold,
+        "learnt_prefix": f"{LEARNT_VERSION}-",
+        "learnt_threshold": decision_support(f"{LEARNT_VERSION}-"),
+        "rules_threshold": decision_support(""),
         "basis": _BASIS,
         "reserved": round(UNIFORM_SHARE * _BASIS),
         "uniform": UNIFORM,
@@ -160,14 +177,15 @@ def review_queue(
     sql = (
         _CANDIDATES.replace("{verdicts}", store.table("ragpulse_trace_verdicts"))
         .replace("{labels}", labels)
+        .replace("{scores}", store.table("ragpulse_scores"))
         .replace("{draw}", _draw_sql("TraceId", "SpanId"))
     )
     by_reason: dict[str, list[Offer]] = {reason: [] for reason in REASONS}
-    for trace, span, at, svc, variant, reason, bad, support, others in store.query(sql, params):
+    for trace, span, at, svc, variant, reason, bad, support, version, others in store.query(sql, params):
         by_reason[str(reason)].append(
             Offer(
                 str(trace), str(span), int(at), str(svc), str(variant), str(reason), bool(bad),
-                None if support is None else float(support),
+                None if support is None else float(support), str(version or ""),
                 tuple((str(judge), bool(verdict)) for judge, verdict in others),
             )
         )  # fmt: skip
