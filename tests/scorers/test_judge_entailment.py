@@ -45,6 +45,13 @@ def statements_in(body: dict[str, Any]) -> int:
     return len(re.findall(r"<statement id=", body["messages"][1]["content"]))
 
 
+def verdicts_schema(body: dict[str, Any]) -> dict[str, Any]:
+    wanted = body["response_format"]
+    schema = wanted["json_schema"]["schema"] if wanted["type"] == "json_schema" else wanted["schema"]
+    verdicts: dict[str, Any] = schema["properties"]["verdicts"]
+    return verdicts
+
+
 def test_the_calls_about_one_answer_share_their_beginning_and_end_with_the_statements() -> None:
     server = FakeOpenAI(answering(lambda body: {"verdicts": ["yes"] * statements_in(body)}))
     scores = {s.metric: s for s in scorer(server).score(request(SEVEN_CLAIMS))}
@@ -55,8 +62,11 @@ def test_the_calls_about_one_answer_share_their_beginning_and_end_with_the_state
     shared = first[1]["content"].split('<statement id="1">')[0]
     assert second[1]["content"].startswith(shared)
     assert all(document in shared for document in DOCUMENTS) and "<question>" in shared
-    # A short answer is asked for: a few tokens a verdict, not the endpoint's default.
+    # A short answer is asked for: a few tokens a verdict, not the endpoint's default; a server that decodes
+    # by the schema gives exactly one verdict a statement.
     assert [body["max_tokens"] for body in server.requests] == [56, 32]
+    lengths = [verdicts_schema(body) for body in server.requests]
+    assert [(schema["minItems"], schema["maxItems"]) for schema in lengths] == [(5, 5), (2, 2)]
 
 
 def test_a_list_of_the_wrong_length_is_asked_again_then_one_statement_at_a_time() -> None:

@@ -149,9 +149,18 @@ def _ask(client: JudgeClient, shared: str, batch: list[str], usage: Usage) -> li
         PROMPT_VERSION,
         validate=one_per_statement,
         max_output_tokens=TOKENS_PER_VERDICT * (len(batch) + 2),
+        schema=_of_length(len(batch)),
     )
     usage.add(call)
     return list(call.output.verdicts)
+
+
+def _of_length(count: int) -> dict[str, Any]:
+    """The answer's schema with exactly ``count`` verdicts: the prompt's example shows two, and a 1.5B model
+    asked about one statement copied its length; a server that decodes by the schema cannot."""
+    schema = EntailmentVerdicts.model_json_schema()
+    schema["properties"]["verdicts"] |= {"minItems": count, "maxItems": count}
+    return schema
 
 
 def _fenced_documents(index: ContextIndex, claims: list[str]) -> str:

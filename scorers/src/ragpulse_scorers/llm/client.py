@@ -153,11 +153,14 @@ class JudgeClient:
         prompt_version: str,
         validate: Callable[[T], None] | None = None,
         max_output_tokens: int | None = None,
+        schema: dict[str, Any] | None = None,
     ) -> JudgeCall[T]:
         """Judge once. ``validate`` raises ``JudgeRejected`` (or ``ValueError``) for a verdict that names
         things not in the input; that counts as invalid output. ``max_output_tokens`` caps this call's answer
         below ``judge.max_output_tokens`` (a judge that knows how short its answer is stops a model that pads
-        it). Raises a ``JudgeError`` subclass on failure.
+        it). ``schema``, narrower than ``output_model``'s own (a list of a known length), is what a server
+        that constrains decoding holds the answer to; the prompt is the same either way. Raises a
+        ``JudgeError`` subclass on failure.
         """
         size = len(system) + len(user)
         if size > self.settings.max_prompt_chars:
@@ -165,7 +168,7 @@ class JudgeClient:
                 f"not sent to the judge: the prompt is {size:,} characters, over judge.max_prompt_chars"
                 f" ({self.settings.max_prompt_chars:,})"
             )
-        schema = output_model.model_json_schema()
+        schema = schema or output_model.model_json_schema()
         steering = steering_in(user, output_field_names(schema))
         if steering:
             raise SteeringInData(f"not sent to the judge: the request holds {steering}")
