@@ -136,6 +136,13 @@ def _loops(
         yield recurring / max(distinct, 1), Loop(widened, counters, weak, sample, _layout(prefixed), closed)
 
 
+def first_separator(region: Tokens, loop: Loop) -> tuple[int, str] | None:
+    """Where the separator first occurs in ``region`` (token index) and its text; None when it does not."""
+    general = tuple(generalised(token) for token in region.tokens)
+    at = _find(general, loop.separator, 0) if general else -1
+    return None if at < 0 else (at, region.span(at, at + len(loop.separator)))
+
+
 def first_counter(region: Tokens, loop: Loop) -> tuple[int, str] | None:
     """Where the separator first occurs in ``region`` (token index) and its text, when its counters there
     are a loop's first (0 or 1): what comes before it is no document of the loop."""
