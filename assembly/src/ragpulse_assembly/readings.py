@@ -92,6 +92,10 @@ def read_pasted(
                 (), learnt.question, disagreement=_UNDIVIDED, pending=True, version=learnt.version
             )
         return PastedReading(learnt.chunks, learnt.question, version=learnt.version)
+    if not learnt.question and _not_asked(rules.question, learnt):
+        # The template found no slot for the user's words and the rules took its own text (an answer cue) or
+        # the whole prompt for the question: no question, whatever the documents.
+        return PastedReading(learnt.chunks, "", version=learnt.version)
     question = learnt.question or rules.question
     agree = [normalized(c) for c in learnt.chunks] == [normalized(c) for c in rules.chunks]
     asked_alike = not (learnt.question and rules.question) or normalized(learnt.question) == normalized(
@@ -126,6 +130,14 @@ def read_pasted(
         else _both(learnt.version, learnt.chunks, learnt.question, rules),
         pending=learnt.undivided,
         version=learnt.version,
+    )
+
+
+def _not_asked(question: str, learnt: TemplateReading) -> bool:
+    """The rules' question is the template's own text or holds its documents: no words of the user's."""
+    asked = normalized(question)
+    return bool(asked) and (
+        asked in learnt.skeleton or any(region and region in asked for region in learnt.regions)
     )
 
 

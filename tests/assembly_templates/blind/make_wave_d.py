@@ -181,35 +181,57 @@ def quoted(text: str) -> str:
 def ledger_kv(docs: list[Doc], question: str, rng: random.Random) -> list[dict[str, str]]:
     lines = "\n".join(f"PASSAGE: {quoted(d.text)}" for d in docs)
     return [
-        {"role": "system", "content": "You answer questions about company policy. Use only the passages given. If they do not answer the question, say you do not know."},
+        {
+            "role": "system",
+            "content": "You answer questions about company policy. Use only the passages given. If they do not answer the question, say you do not know.",
+        },
         {"role": "user", "content": f"QUESTION: {quoted(question)}\n{lines}\n\nANSWER:"},
     ]
 
 
 def campos_es(docs: list[Doc], question: str, rng: random.Random) -> list[dict[str, str]]:
     lines = "\n".join(f'fragmento: "{d.text.replace(chr(10), " ")}"' for d in docs)
-    return [{"role": "user", "content": "Responde en español a la consulta del cliente usando únicamente los fragmentos.\n"
-             f'consulta: "{question}"\n{lines}\nrespuesta:'}]
+    return [
+        {
+            "role": "user",
+            "content": "Responde en español a la consulta del cliente usando únicamente los fragmentos.\n"
+            f'consulta: "{question}"\n{lines}\nrespuesta:',
+        }
+    ]
 
 
 def nachgestellt_de(docs: list[Doc], question: str, rng: random.Random) -> list[dict[str, str]]:
     body = "\n\n---\n\n".join(d.text for d in docs)
     return [
-        {"role": "system", "content": "Du bist der Kundenservice von Velohaus. Antworte kurz und freundlich auf Deutsch."},
-        {"role": "user", "content": f"Hier sind Auszüge aus unserer Wissensdatenbank:\n\n{body}\n\nBeantworte anhand dieser Auszüge die folgende Kundenfrage:\n{question}"},
+        {
+            "role": "system",
+            "content": "Du bist der Kundenservice von Velohaus. Antworte kurz und freundlich auf Deutsch.",
+        },
+        {
+            "role": "user",
+            "content": f"Hier sind Auszüge aus unserer Wissensdatenbank:\n\n{body}\n\nBeantworte anhand dieser Auszüge die folgende Kundenfrage:\n{question}",
+        },
     ]
 
 
 def trailing_fr(docs: list[Doc], question: str, rng: random.Random) -> list[dict[str, str]]:
     body = "\n".join(f"- {d.text.replace(chr(10), ' ')}" for d in docs)
-    return [{"role": "user", "content": "Tu es l'assistant du réseau de salles FitCité. Sers-toi uniquement des informations ci-dessous.\n\n"
-             f"Informations :\n{body}\n\nQuestion posée par le membre : {question}"}]
+    return [
+        {
+            "role": "user",
+            "content": "Tu es l'assistant du réseau de salles FitCité. Sers-toi uniquement des informations ci-dessous.\n\n"
+            f"Informations :\n{body}\n\nQuestion posée par le membre : {question}",
+        }
+    ]
 
 
 def inline_system_en(docs: list[Doc], question: str, rng: random.Random) -> list[dict[str, str]]:
     body = " || ".join(d.text.replace("\n", " ") for d in docs)
     return [
-        {"role": "system", "content": f"You are the Harbor office assistant. Answer from this context only: {body}"},
+        {
+            "role": "system",
+            "content": f"You are the Harbor office assistant. Answer from this context only: {body}",
+        },
         {"role": "user", "content": question},
     ]
 
@@ -217,7 +239,10 @@ def inline_system_en(docs: list[Doc], question: str, rng: random.Random) -> list
 def inline_system_ja(docs: list[Doc], question: str, rng: random.Random) -> list[dict[str, str]]:
     body = " ／ ".join(d.text.replace("\n", "") for d in docs)
     return [
-        {"role": "system", "content": f"あなたはオンラインショップのサポート担当です。次の情報だけを使って答えてください。情報：{body}"},
+        {
+            "role": "system",
+            "content": f"あなたはオンラインショップのサポート担当です。次の情報だけを使って答えてください。情報：{body}",
+        },
         {"role": "user", "content": question},
     ]
 
@@ -228,22 +253,36 @@ def records_md(docs: list[Doc], question: str, rng: random.Random) -> list[dict[
         for d in docs
     )
     return [
-        {"role": "system", "content": "You are an internal knowledge assistant. Cite the path of every source you use."},
+        {
+            "role": "system",
+            "content": "You are an internal knowledge assistant. Cite the path of every source you use.",
+        },
         {"role": "user", "content": f"## Retrieved sources\n\n{body}\n\n## Question\n\n{question}"},
     ]
 
 
 def registros_pt(docs: list[Doc], question: str, rng: random.Random) -> list[dict[str, str]]:
-    body = "\n\n".join(
-        f"Base: manual-do-beneficiario\nArquivo: {d.name}.pdf\nTrecho: {d.text}" for d in docs
-    )
-    return [{"role": "user", "content": "Você é a assistente virtual do plano de saúde Vivamed. Responda em português.\n\n"
-             f"### Documentos encontrados\n\n{body}\n\n### Pergunta do beneficiário\n\n{question}"}]
+    body = "\n\n".join(f"Base: manual-do-beneficiario\nArquivo: {d.name}.pdf\nTrecho: {d.text}" for d in docs)
+    return [
+        {
+            "role": "user",
+            "content": "Você é a assistente virtual do plano de saúde Vivamed. Responda em português.\n\n"
+            f"### Documentos encontrados\n\n{body}\n\n### Pergunta do beneficiário\n\n{question}",
+        }
+    ]
 
 
 FEW_EN = (
-    ("Our cafeteria opens at 7:30 and closes at 15:00 on weekdays.", "when does the cafeteria open", "It opens at 7:30 on weekdays."),
-    ("Printers on every floor accept badge release; colour printing needs manager approval.", "do I need approval for colour printing", "Yes, colour printing needs manager approval."),
+    (
+        "Our cafeteria opens at 7:30 and closes at 15:00 on weekdays.",
+        "when does the cafeteria open",
+        "It opens at 7:30 on weekdays.",
+    ),
+    (
+        "Printers on every floor accept badge release; colour printing needs manager approval.",
+        "do I need approval for colour printing",
+        "Yes, colour printing needs manager approval.",
+    ),
 )
 
 
@@ -251,8 +290,14 @@ def fewshot_en(docs: list[Doc], question: str, rng: random.Random) -> list[dict[
     examples = "\n\n".join(f"Context:\n{c}\n\nQuestion: {q}\nAnswer: {a}" for c, q, a in FEW_EN)
     body = "\n\n".join(d.text for d in docs)
     return [
-        {"role": "system", "content": "Answer questions using only the context. Follow the format of the examples."},
-        {"role": "user", "content": f"{examples}\n\n---\n\nContext:\n{body}\n\nQuestion: {question}\nAnswer:"},
+        {
+            "role": "system",
+            "content": "Answer questions using only the context. Follow the format of the examples.",
+        },
+        {
+            "role": "user",
+            "content": f"{examples}\n\n---\n\nContext:\n{body}\n\nQuestion: {question}\nAnswer:",
+        },
     ]
 
 
@@ -263,7 +308,9 @@ FEW_ZH = (
 
 
 def fewshot_zh(docs: list[Doc], question: str, rng: random.Random) -> list[dict[str, str]]:
-    messages: list[dict[str, str]] = [{"role": "system", "content": "你是电商平台的客服助手，只根据【资料】回答问题。"}]
+    messages: list[dict[str, str]] = [
+        {"role": "system", "content": "你是电商平台的客服助手，只根据【资料】回答问题。"}
+    ]
     for context, q, a in FEW_ZH:
         messages.append({"role": "user", "content": f"【资料】\n{context}\n【问题】\n{q}"})
         messages.append({"role": "assistant", "content": a})
@@ -273,15 +320,24 @@ def fewshot_zh(docs: list[Doc], question: str, rng: random.Random) -> list[dict[
 
 
 FEW_DE = (
-    ("Die Filiale in Kiel hat samstags bis 14 Uhr geöffnet.", "wie lange hat die filiale in kiel samstags offen", "Bis 14 Uhr."),
+    (
+        "Die Filiale in Kiel hat samstags bis 14 Uhr geöffnet.",
+        "wie lange hat die filiale in kiel samstags offen",
+        "Bis 14 Uhr.",
+    ),
 )
 
 
 def fewshot_quoted_de(docs: list[Doc], question: str, rng: random.Random) -> list[dict[str, str]]:
     example = "\n".join(f"FRAGE: {quoted(q)}\nTEXT: {quoted(c)}\nANTWORT: {a}" for c, q, a in FEW_DE)
     lines = "\n".join(f"TEXT: {quoted(d.text)}" for d in docs)
-    return [{"role": "user", "content": "Beantworte die Frage nur mit den Texten. Beispiel:\n\n"
-             f"{example}\n\nJetzt du:\n\nFRAGE: {quoted(question)}\n{lines}\nANTWORT:"}]
+    return [
+        {
+            "role": "user",
+            "content": "Beantworte die Frage nur mit den Texten. Beispiel:\n\n"
+            f"{example}\n\nJetzt du:\n\nFRAGE: {quoted(question)}\n{lines}\nANTWORT:",
+        }
+    ]
 
 
 SERVICES: list[tuple[str, str, str, list[Doc], Render]] = [

@@ -159,6 +159,9 @@ class TemplateReading:
     regions: tuple[str, ...] = ()
     """The documents slots' whole contents (whitespace collapsed): where any reading's documents must lie;
     text outside them is the template's own."""
+    skeleton: str = ""
+    """The template's constant text (whitespace collapsed): a question another reading finds there is the
+    template's own words (an answer cue), not the user's."""
 
 
 Segmenter = Callable[[int, str], list[str] | None]
@@ -196,7 +199,10 @@ def read(template: Template, text: str, segment: Segmenter | None = None) -> Tem
             chunks.extend(slot_documents)
             weak = weak or slot.loop is None or slot.loop.weak
             undivided = undivided or slot.undivided
-    return TemplateReading(template.version, tuple(chunks), question, weak, undivided, tuple(regions))
+    skeleton = normalized(" ".join(piece for piece in template.pieces if piece is not None))
+    return TemplateReading(
+        template.version, tuple(chunks), question, weak, undivided, tuple(regions), skeleton
+    )
 
 
 def _slot_documents(content: str, slot: Slot) -> list[str] | None:
