@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ragpulse_assembly.learnt.alignment import Constant, Gap, align, gap_texts
+from ragpulse_assembly.learnt.headers import header_tails_split
 from ragpulse_assembly.learnt.matching import match_pieces
 from ragpulse_assembly.learnt.shapes import Shape, shape_of
 from ragpulse_assembly.learnt.tokens import (
@@ -150,10 +151,10 @@ def first_counter(region: Tokens, loop: Loop) -> tuple[int, str] | None:
     return at, region.span(at, at + len(loop.separator))
 
 
-def documents(region: Tokens, loop: Loop) -> list[str] | None:
-    """The documents' texts in one region, or None when the region does not split (the separator's counter
-    breaks its sequence, as a numbered list inside a document does; a piece is empty) or a piece does not
-    have the documents' layout."""
+def documents(region: Tokens, loop: Loop) -> list[tuple[str, str]] | None:
+    """The documents' texts in one region, each with its whole item (its header and footer lines too), or
+    None when the region does not split (the separator's counter breaks its sequence, as a numbered list
+    inside a document does; a piece is empty) or a piece does not have the documents' layout."""
     general = tuple(generalised(token) for token in region.tokens)
     items = _split(region, general, loop.separator, loop.counters, loop.closed)
     if items is None:
@@ -161,13 +162,13 @@ def documents(region: Tokens, loop: Loop) -> list[str] | None:
     texts = []
     for _, item in items:
         if loop.layout is None:
-            texts.append(item.text)
+            texts.append((item.text, item.text))
             continue
         prefixed = loop.sample + item.text
         spans = match_pieces(prefixed, loop.layout.pieces, [shape.fits for shape in loop.layout.shapes])
         if spans is None:
             return None
-        texts.append(prefixed[spans[loop.layout.text_from][0] : spans[loop.layout.text_to][1]])
+        texts.append((prefixed[spans[loop.layout.text_from][0] : spans[loop.layout.text_to][1]], item.text))
     return texts
 
 
@@ -455,7 +456,7 @@ def _split_all(
 def _layout(items: list[Tokens]) -> ItemLayout | None:
     """The documents' own layout (a title line and a fence, metadata fields, or only the separator before
     them), learnt from every document of the window, each after its separator."""
-    pieces = align(items, loops=False)
+    pieces = header_tails_split(items, align(items, loops=False))
     gaps = [piece for piece in pieces if isinstance(piece, Gap)]
     if not gaps:
         return None
