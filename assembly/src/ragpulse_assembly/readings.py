@@ -138,14 +138,20 @@ def _refines(learnt: TemplateReading, rules: PromptReading) -> bool:
     documents, each of the rules' holding the template's one whole and nothing beyond the loop's item it was
     read from (its header line: "Umzug, Stand 15.11.2024:"), and the same question, or the rules' with a
     short cue after it ("Antwort:")."""
-    if not learnt.chunks or len(learnt.chunks) != len(rules.chunks) or len(learnt.items) != len(learnt.chunks):
+    if (
+        not learnt.chunks
+        or len(learnt.chunks) != len(rules.chunks)
+        or len(learnt.items) != len(learnt.chunks)
+    ):
         return False
     for mine, theirs, item in zip(learnt.chunks, rules.chunks, learnt.items, strict=True):
         theirs = normalized(theirs)
         if normalized(mine) not in theirs or theirs not in item:
             return False
     question, asked = normalized(learnt.question), normalized(rules.question)
-    return not asked or asked == question or (asked.startswith(question) and len(asked) - len(question) <= _CUE)
+    return (
+        not asked or asked == question or (asked.startswith(question) and len(asked) - len(question) <= _CUE)
+    )
 
 
 def _merges(chunks: tuple[str, ...], documents: tuple[str, ...]) -> bool:

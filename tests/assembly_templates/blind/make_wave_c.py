@@ -1,3 +1,4 @@
+# ruff: noqa: E501
 """Blind wave C: twelve services whose templates put a header line with varying metadata (ids, scores, dates,
 URLs, titles, pages, file paths) before each document, on its own line or on the body's first line, in six
 languages; written before the reader learnt document headers and measured before any change.

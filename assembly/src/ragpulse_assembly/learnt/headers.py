@@ -49,11 +49,16 @@ def _on_header_line(items: Sequence[Tokens], pieces: list[Piece], index: int) ->
     written = False
     for earlier in reversed(pieces[:index]):
         if isinstance(earlier, Gap):
-            if any("\n" in item.span(start, end) for item, (start, end) in zip(items, earlier.ranges, strict=True)):
+            if any(
+                "\n" in item.span(start, end)
+                for item, (start, end) in zip(items, earlier.ranges, strict=True)
+            ):
                 return False
             continue
         tokens = earlier.tokens
-        line_start = max((at for at, token in enumerate(tokens) if token == "\n" or is_marker(token)), default=-1)
+        line_start = max(
+            (at for at, token in enumerate(tokens) if token == "\n" or is_marker(token)), default=-1
+        )
         written = written or any(not is_blank(token) for token in tokens[line_start + 1 :])
         if line_start >= 0:
             return written

@@ -159,6 +159,7 @@ def documents(region: Tokens, loop: Loop) -> list[tuple[str, str]] | None:
     items = _split(region, general, loop.separator, loop.counters, loop.closed)
     if items is None:
         return None
+    items[0] = ("", _header_rest_cut(items[0][1], loop.separator))
     texts = []
     for _, item in items:
         if loop.layout is None:
@@ -170,6 +171,18 @@ def documents(region: Tokens, loop: Loop) -> list[tuple[str, str]] | None:
             return None
         texts.append((prefixed[spans[loop.layout.text_from][0] : spans[loop.layout.text_to][1]], item.text))
     return texts
+
+
+def _header_rest_cut(first: Tokens, separator: Pattern) -> Tokens:
+    """The first document without the rest of its header line: the skeleton before the slot holds the
+    separator's start ("Quelle 1 — p. "), the separator's own end (a number, then the line break: "#\n")
+    opens the first item as it opens every other one."""
+    general = tuple(generalised(token) for token in first.tokens)
+    for start in range(1, len(separator)):
+        rest = separator[start:]
+        if rest[-1] == "\n" and DIGITS in rest and general[: len(rest)] == rest:
+            return tokenize(first.span(len(rest), len(first)))
+    return first
 
 
 def _one_neighbour(regions: Sequence[Tokens], generals: list[Pattern], separator: Pattern) -> bool:
