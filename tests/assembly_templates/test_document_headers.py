@@ -6,6 +6,7 @@ documents open with a line that looks like a header value ("word:") and keep it.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -39,7 +40,7 @@ def headed_traffic(draw: st.DrawFn) -> Stream:
     rng = random.Random(draw(st.integers(0, 2**32 - 1)))
     script = draw(st.sampled_from(sorted(SCRIPTS)))
     kind = draw(st.sampled_from(VALUES))
-    own_line = True
+    own_line = draw(st.booleans())
     blank = draw(st.sampled_from(("\n", "\n\n")))
     separator = draw(st.sampled_from(("\n\n", "\n\n---\n\n")))
     label, key, header, asking = (_word(rng, script) for _ in range(4))
@@ -87,3 +88,47 @@ def test_a_documents_header_line_is_never_part_of_the_document(stream: Stream) -
     assert [detail for verdict, detail in alone if verdict is Verdict.WRONG] == []
     # Refusing everything would pass the line above: a learnt template reads most of its traffic.
     assert sum(verdict is Verdict.RIGHT for verdict, _ in alone) >= len(alone) * 3 // 4, alone
+
+
+def _extracts(texts: dict[str, str], header: Callable[[int, str], str], seed: int) -> Stream:
+    """Sixteen requests pasting one to three of ``texts`` (by name) as "<header>\\n<text>" items."""
+    rng = random.Random(seed)
+    requests = []
+    for _ in range(16):
+        names = rng.sample(sorted(texts), rng.randint(1, 3))
+        body = "\n\n".join(f"{header(n, name)}{texts[name]}" for n, name in enumerate(names, 1))
+        question = _sentence(rng, "latin")[:-1] + " ?"
+        messages = [
+            ("system", "Réponds uniquement à partir des extraits fournis."),
+            ("user", f"Extraits :\n\n{body}\n\nQuestion : {question}"),
+        ]
+        requests.append(StreamRequest(messages, tuple(texts[name] for name in names), question, "Réponse."))
+    return Stream("extracts", requests)
+
+
+def _texts(rng: random.Random, first_lines: Callable[[int], str]) -> dict[str, str]:
+    return {
+        f"guide_{n}.pdf": first_lines(n) + "\n".join(_sentence(rng, "latin") for _ in range(rng.randint(1, 3)))
+        for n in range(10)
+    }
+
+
+def test_a_page_number_at_the_end_of_a_header_line_is_not_glued_to_the_document() -> None:
+    texts = _texts(random.Random(4), lambda n: "")
+    stream = _extracts(texts, lambda n, name: f"Extrait n°{n} — {name}, p. {3 + 17 * int(name[6])}\n", 4)
+
+    for rules in (True, False):
+        # With the rules too (ragpulse's default), their reading that keeps the header line holds the same
+        # documents with the template's header left in: the template's reading is scored, not refused.
+        assert [verdict for verdict, _ in _verdicts(stream, rules)] == [Verdict.RIGHT] * 16
+
+
+def test_a_document_whose_first_line_is_a_short_name_keeps_it() -> None:
+    # Half of the documents open with a one-word line of their own, as a header's last value would.
+    texts = _texts(random.Random(6), lambda n: f"Résumé{n}:\n" if n % 2 else "")
+    stream = _extracts(texts, lambda n, name: f"Extrait n°{n} — ", 6)
+
+    for rules in (True, False):
+        verdicts = [verdict for verdict, _ in _verdicts(stream, rules)]
+        assert Verdict.WRONG not in verdicts
+        assert verdicts.count(Verdict.RIGHT) >= 12, verdicts

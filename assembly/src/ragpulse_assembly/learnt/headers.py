@@ -4,8 +4,9 @@
 line's varying tail ("80", "flytting", "09-09") falls into the gap that holds the document's text.
 
 That tail is the header's own last slot, not the document's first words, when in every item of the window it
-is one name (no blanks: a number, a date, a slug, an id) that ends its line, with the document's text on the
-lines after it. A document's own first line is prose with blanks (a title, a sentence), so it stays the
+is one name (no blanks, no sentence's end, no Chinese or Japanese: a number, a date, a slug, an id) that ends
+its line, with the document's text on the lines after it, or that a mark between blanks (" » ") follows on
+the line. A document's own first line is prose with blanks (a title, a sentence), so it stays the
 document's; a header whose last value has blanks (a title) is not cut, as before.
 """
 
@@ -15,32 +16,39 @@ from collections.abc import Sequence
 from typing import Final
 
 from ragpulse_assembly.learnt.alignment import Constant, Gap, Piece
-from ragpulse_assembly.learnt.tokens import Tokens, is_blank, is_marker
+from ragpulse_assembly.learnt.tokens import SENTENCE_END, Tokens, is_blank, is_marker, is_unspaced, is_word
 
 _TAIL_CHARS: Final = 120
 """Characters a header's last value has at most (a URL's path, an id, a date)."""
 
 
-def header_tails_split(items: Sequence[Tokens], pieces: list[Piece]) -> list[Piece]:
+def header_tails_split(items: Sequence[Tokens], pieces: list[Piece]) -> tuple[list[Piece], list[Gap]]:
     """``pieces`` (the layout of ``items``) with each gap that starts on a header line and goes on past its
-    end split in three: the line's tail (a metadata gap), the line break, and the rest."""
+    end split in three: the line's tail, the line break, and the rest; and the tails (metadata, never the
+    document's text)."""
     result: list[Piece] = []
+    tails: list[Gap] = []
     for index, piece in enumerate(pieces):
         if not isinstance(piece, Gap) or not _on_header_line(items, pieces, index):
             result.append(piece)
             continue
         cuts = [_tail_end(item, start, end) for item, (start, end) in zip(items, piece.ranges, strict=True)]
-        if any(cut is None for cut in cuts):
-            result.append(piece)
-            continue
         breaks = [cut for cut in cuts if cut is not None]
-        shared = _shared_blanks(items, breaks, piece)
-        result.append(Gap(tuple((start, at) for (start, _), at in zip(piece.ranges, breaks, strict=True))))
+        if len(breaks) == len(cuts):
+            shared = _shared_blanks(items, breaks, piece)
+        else:
+            inline = _inline_ends(items, piece)
+            if inline is None:
+                result.append(piece)
+                continue
+            breaks, shared = inline
+        tails.append(Gap(tuple((start, at) for (start, _), at in zip(piece.ranges, breaks, strict=True))))
+        result.append(tails[-1])
         result.append(Constant(items[0].tokens[breaks[0] : breaks[0] + shared]))
         result.append(
             Gap(tuple((at + shared, end) for (_, end), at in zip(piece.ranges, breaks, strict=True)))
         )
-    return result
+    return result, tails
 
 
 def _on_header_line(items: Sequence[Tokens], pieces: list[Piece], index: int) -> bool:
@@ -72,11 +80,45 @@ def _tail_end(item: Tokens, start: int, end: int) -> int | None:
     at = next((i for i in range(start, end) if tokens[i] == "\n"), None)
     if at is None or at == start or item.starts[at] - item.starts[start] > _TAIL_CHARS:
         return None
-    if any(is_blank(token) for token in tokens[start:at]):
+    if not _a_name(tokens[start:at]):
         return None
     if not any(not is_blank(token) for token in tokens[at:end]):
         return None
     return at
+
+
+def _inline_ends(items: Sequence[Tokens], gap: Gap) -> tuple[list[int], int] | None:
+    """Where the gap's first line opens, in every item, with one name and then the same run of marks
+    between blanks (" » ", " | ", " — "): the header's last value and the mark that ends the header, with
+    the document's text after it on the same line. The run's start in each item and its length."""
+    ends: list[int] = []
+    runs: set[tuple[str, ...]] = set()
+    for item, (start, end) in zip(items, gap.ranges, strict=True):
+        tokens = item.tokens
+        at = next((i for i in range(start, end) if is_blank(tokens[i])), None)
+        if at is None or at == start or item.starts[at] - item.starts[start] > _TAIL_CHARS:
+            return None
+        after = at + 1
+        while after < end and not is_blank(tokens[after]) and not is_word(tokens[after]) and tokens[after] != "\n":
+            after += 1
+        if after + 1 >= end or tokens[after] != tokens[at] or tokens[at] == "\n" or after == at + 1:
+            return None
+        if not _a_name(tokens[start:at]):
+            return None
+        ends.append(at)
+        runs.add(tokens[at : after + 1])
+    values = {item.span(start, at) for item, (start, _), at in zip(items, gap.ranges, ends, strict=True)}
+    if len(runs) != 1 or len(values) < 2:
+        return None
+    return ends, len(runs.pop())
+
+
+def _a_name(tokens: tuple[str, ...]) -> bool:
+    """One value of a header: no blanks, no sentence's end, no script written without blanks (where a
+    line without blanks may be a sentence or a document's own title)."""
+    return bool(tokens) and tokens[-1][-1:] not in SENTENCE_END and not any(
+        is_blank(token) or is_unspaced(token) for token in tokens
+    )
 
 
 def _shared_blanks(items: Sequence[Tokens], breaks: list[int], gap: Gap) -> int:

@@ -175,12 +175,13 @@ def documents(region: Tokens, loop: Loop) -> list[tuple[str, str]] | None:
 
 def _header_rest_cut(first: Tokens, separator: Pattern) -> Tokens:
     """The first document without the rest of its header line: the skeleton before the slot holds the
-    separator's start ("Quelle 1 — p. "), the separator's own end (a number, then the line break: "#\n")
-    opens the first item as it opens every other one."""
+    separator's start ("Quelle 1 — p. "), the separator's own end (a number, then the line break or a mark
+    between blanks: "#\n", "# » ") opens the first item as it opens every other one."""
     general = tuple(generalised(token) for token in first.tokens)
     for start in range(1, len(separator)):
         rest = separator[start:]
-        if rest[-1] == "\n" and DIGITS in rest and general[: len(rest)] == rest:
+        marked = rest[-1] == "\n" or any(not is_blank(token) and token != DIGITS for token in rest)
+        if is_blank(rest[-1]) and marked and DIGITS in rest and general[: len(rest)] == rest:
             return tokenize(first.span(len(rest), len(first)))
     return first
 
@@ -469,13 +470,19 @@ def _split_all(
 def _layout(items: list[Tokens]) -> ItemLayout | None:
     """The documents' own layout (a title line and a fence, metadata fields, or only the separator before
     them), learnt from every document of the window, each after its separator."""
-    pieces = header_tails_split(items, align(items, loops=False))
+    pieces, tails = header_tails_split(items, align(items, loops=False))
     gaps = [piece for piece in pieces if isinstance(piece, Gap)]
     if not gaps:
         return None
-    lengths = [sum(end - start for start, end in gap.ranges) for gap in gaps]
-    text = max(range(len(gaps)), key=lambda index: lengths[index])
-    content = [index for index, gap in enumerate(gaps) if not _metadata(items, gap) or index == text]
+    # Characters, not tokens: a header's id ("6d0c62c3") has more tokens than a line of Chinese.
+    lengths = [sum(len(text) for text in gap_texts(items, gap)) for gap in gaps]
+    bodies = [index for index, gap in enumerate(gaps) if gap not in tails] or list(range(len(gaps)))
+    text = max(bodies, key=lambda index: lengths[index])
+    content = [
+        index
+        for index, gap in enumerate(gaps)
+        if index == text or (index in bodies and not _metadata(items, gap))
+    ]
     layout = tuple(piece.text if isinstance(piece, Constant) else None for piece in pieces)
     shapes = tuple(shape_of(gap_texts(items, gap), _following(pieces, gap)) for gap in gaps)
     return ItemLayout(layout, shapes, min(content), max(content))
