@@ -107,10 +107,8 @@ def _extracts(texts: dict[str, str], header: Callable[[int, str], str], seed: in
 
 
 def _texts(rng: random.Random, first_lines: Callable[[int], str]) -> dict[str, str]:
-    return {
-        f"guide_{n}.pdf": first_lines(n) + "\n".join(_sentence(rng, "latin") for _ in range(rng.randint(1, 3)))
-        for n in range(10)
-    }
+    sentences = ["\n".join(_sentence(rng, "latin") for _ in range(rng.randint(1, 3))) for _ in range(10)]
+    return {f"guide_{n}.pdf": first_lines(n) + text for n, text in enumerate(sentences)}
 
 
 def test_a_page_number_at_the_end_of_a_header_line_is_not_glued_to_the_document() -> None:

@@ -99,7 +99,7 @@ def _inline_ends(items: Sequence[Tokens], gap: Gap) -> tuple[list[int], int] | N
         if at is None or at == start or item.starts[at] - item.starts[start] > _TAIL_CHARS:
             return None
         after = at + 1
-        while after < end and not is_blank(tokens[after]) and not is_word(tokens[after]) and tokens[after] != "\n":
+        while after < end and not is_blank(tokens[after]) and not is_word(tokens[after]):
             after += 1
         if after + 1 >= end or tokens[after] != tokens[at] or tokens[at] == "\n" or after == at + 1:
             return None
@@ -116,8 +116,10 @@ def _inline_ends(items: Sequence[Tokens], gap: Gap) -> tuple[list[int], int] | N
 def _a_name(tokens: tuple[str, ...]) -> bool:
     """One value of a header: no blanks, no sentence's end, no script written without blanks (where a
     line without blanks may be a sentence or a document's own title)."""
-    return bool(tokens) and tokens[-1][-1:] not in SENTENCE_END and not any(
-        is_blank(token) or is_unspaced(token) for token in tokens
+    return (
+        bool(tokens)
+        and tokens[-1][-1:] not in SENTENCE_END
+        and not any(is_blank(token) or is_unspaced(token) for token in tokens)
     )
 
 
