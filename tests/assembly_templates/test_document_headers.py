@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from ragpulse_assembly.learnt.learner import TemplateLearner
 from ragpulse_assembly.readings import Readers
 from ragpulse_assembly.settings import TemplateSettings
-from streams import Stream, StreamRequest, Verdict, judge, read
+from streams import BLIND, Stream, StreamRequest, Verdict, blind_streams, judge, read, run
 from test_learnt_templates import SCRIPTS, _sentence, _word
 from traffic import genai_span
 
@@ -130,3 +130,12 @@ def test_a_document_whose_first_line_is_a_short_name_keeps_it() -> None:
         verdicts = [verdict for verdict, _ in _verdicts(stream, rules)]
         assert Verdict.WRONG not in verdicts
         assert verdicts.count(Verdict.RIGHT) >= 12, verdicts
+
+
+def test_blind_wave_c_is_read_on_the_right_context_or_not_scored() -> None:
+    """Twelve services' header lines (ids, scores, dates, URLs, pages, paths, ticket numbers; six languages)
+    under both instrumentations, read by ragpulse's default readers: no request on a wrong context."""
+    outcomes = run(blind_streams(BLIND / "wave_c"), "learnt+rules")
+
+    assert [o for o in outcomes if o.verdict is Verdict.WRONG] == []
+    assert sum(o.verdict is Verdict.RIGHT for o in outcomes) >= len(outcomes) * 95 // 100
