@@ -4,10 +4,11 @@
 line's varying tail ("80", "flytting", "09-09") falls into the gap that holds the document's text.
 
 That tail is the header's own last slot, not the document's first words, when in every item of the window it
-is one name (no blanks, no sentence's end, no Chinese or Japanese: a number, a date, a slug, an id) that ends
-its line, with the document's text on the lines after it, or that a mark between blanks (" » ") follows on
-the line. A document's own first line is prose with blanks (a title, a sentence), so it stays the
-document's; a header whose last value has blanks (a title) is not cut, as before.
+is one name that ends its line, with the document's text on the lines after it, or one name that the same mark
+between blanks (" » ") follows on the line. A name has no blanks and no sentence's end; in Chinese or
+Japanese, where a line without blanks may be a document's own title, it also has a digit or a Latin part
+("规定.pdf", "第3条"). A header whose last value has blanks (a title) is not cut, as before: from one template
+alone a title the header repeats cannot be told from a document's own first line.
 """
 
 from __future__ import annotations
@@ -114,12 +115,13 @@ def _inline_ends(items: Sequence[Tokens], gap: Gap) -> tuple[list[int], int] | N
 
 
 def _a_name(tokens: tuple[str, ...]) -> bool:
-    """One value of a header: no blanks, no sentence's end, no script written without blanks (where a
-    line without blanks may be a sentence or a document's own title)."""
-    return (
-        bool(tokens)
-        and tokens[-1][-1:] not in SENTENCE_END
-        and not any(is_blank(token) or is_unspaced(token) for token in tokens)
+    """One value of a header: no blanks and no sentence's end; in a script written without blanks (where a
+    line without blanks may be a sentence or a document's own title) only with a part that makes it a name
+    ("考勤管理规定.pdf", "第3条")."""
+    if not tokens or tokens[-1][-1:] in SENTENCE_END or any(is_blank(token) for token in tokens):
+        return False
+    return not any(is_unspaced(token) for token in tokens) or any(
+        token.isdigit() or (is_word(token) and not is_unspaced(token)) for token in tokens
     )
 
 
