@@ -151,15 +151,16 @@ def first_counter(region: Tokens, loop: Loop) -> tuple[int, str] | None:
     return at, region.span(at, at + len(loop.separator))
 
 
-def documents(region: Tokens, loop: Loop) -> list[tuple[str, str]] | None:
+def documents(region: Tokens, loop: Loop, opening: str = "") -> list[tuple[str, str]] | None:
     """The documents' texts in one region, each with its whole item (its header and footer lines too), or
     None when the region does not split (the separator's counter breaks its sequence, as a numbered list
-    inside a document does; a piece is empty) or a piece does not have the documents' layout."""
+    inside a document does; a piece is empty) or a piece does not have the documents' layout. ``opening``:
+    the skeleton's text before the region (it may hold the first document's header)."""
     general = tuple(generalised(token) for token in region.tokens)
     items = _split(region, general, loop.separator, loop.counters, loop.closed)
     if items is None:
         return None
-    items[0] = ("", _header_rest_cut(items[0][1], loop.separator))
+    items[0] = ("", _header_rest_cut(items[0][1], loop.separator, opening))
     texts = []
     for _, item in items:
         if loop.layout is None:
@@ -173,15 +174,19 @@ def documents(region: Tokens, loop: Loop) -> list[tuple[str, str]] | None:
     return texts
 
 
-def _header_rest_cut(first: Tokens, separator: Pattern) -> Tokens:
-    """The first document without the rest of its header line: the skeleton before the slot holds the
-    separator's start ("Quelle 1 — p. "), the separator's own end (a number, then the line break or a mark
-    between blanks: "#\n", "# » ") opens the first item as it opens every other one."""
+def _header_rest_cut(first: Tokens, separator: Pattern, opening: str) -> Tokens:
+    """The first document without the rest of its header line: where the skeleton before the slot
+    (``opening``) ends with the separator's header line up to a point ("Quelle 1 — p. "), and the first
+    document opens with the separator's rest (a number, then the line break or a mark between blanks:
+    "#\n", "# » "), as every other item does."""
     general = tuple(generalised(token) for token in first.tokens)
+    before = tuple(generalised(token) for token in tokenize(opening).tokens)
     for start in range(1, len(separator)):
-        rest = separator[start:]
+        head, rest = separator[:start], separator[start:]
+        line = head[max((at + 1 for at, token in enumerate(head) if token == "\n"), default=0) :]
+        written = any(not is_blank(token) for token in line) and before[-len(line) :] == line
         marked = rest[-1] == "\n" or any(not is_blank(token) and token != DIGITS for token in rest)
-        if is_blank(rest[-1]) and marked and DIGITS in rest and general[: len(rest)] == rest:
+        if written and is_blank(rest[-1]) and marked and DIGITS in rest and general[: len(rest)] == rest:
             return tokenize(first.span(len(rest), len(first)))
     return first
 

@@ -195,7 +195,7 @@ def read(template: Template, text: str, segment: Segmenter | None = None) -> Tem
                 chunks.extend(document.strip() for document in told if document.strip())
                 items.extend(normalized(document) for document in told if document.strip())
                 continue
-            slot_documents = _slot_documents(content, slot)
+            slot_documents = _slot_documents(content, slot, _opening(template, number))
             if slot_documents is None:
                 return None
             chunks.extend(document for document, _ in slot_documents)
@@ -207,8 +207,15 @@ def read(template: Template, text: str, segment: Segmenter | None = None) -> Tem
     )
 
 
-def _slot_documents(content: str, slot: Slot) -> list[tuple[str, str]] | None:
-    """The slot's documents, each with the loop's item it was read from."""
+def _opening(template: Template, slot: int) -> str:
+    """The skeleton's constant just before slot number ``slot``."""
+    at = [index for index, piece in enumerate(template.pieces) if piece is None][slot]
+    return template.pieces[at - 1] or "" if at else ""
+
+
+def _slot_documents(content: str, slot: Slot, opening: str) -> list[tuple[str, str]] | None:
+    """The slot's documents, each with the loop's item it was read from; ``opening``: the skeleton's text
+    before the slot."""
     if not content.strip():
         return []
     if slot.loop is None:
@@ -218,7 +225,7 @@ def _slot_documents(content: str, slot: Slot) -> list[tuple[str, str]] | None:
             return None
         whole = _unescaped(content, slot)
         return None if whole is None else [(whole.strip(), whole)]
-    found = documents(tokenize(content), slot.loop)
+    found = documents(tokenize(content), slot.loop, opening)
     if found is None:
         return None
     texts = []
