@@ -139,3 +139,21 @@ def test_blind_wave_c_is_read_on_the_right_context_or_not_scored() -> None:
 
     assert [o for o in outcomes if o.verdict is Verdict.WRONG] == []
     assert sum(o.verdict is Verdict.RIGHT for o in outcomes) >= len(outcomes) * 95 // 100
+
+
+def test_documents_opening_with_a_number_line_of_their_own_keep_it() -> None:
+    # Items are "#n" lines: the loop's separator ends with a number and a line break, as a header's does.
+    rng = random.Random(8)
+    texts = {
+        f"report-{n}": (f"{2015 + n}\n" if n % 2 else "")
+        + _sentence(rng, "latin")
+        + "\n"
+        + _sentence(rng, "latin")
+        for n in range(10)
+    }
+    stream = _extracts(texts, lambda n, name: f"#{n}\n", 8)
+
+    for rules in (True, False):
+        verdicts = [verdict for verdict, _ in _verdicts(stream, rules)]
+        assert Verdict.WRONG not in verdicts
+        assert verdicts.count(Verdict.RIGHT) >= 12, verdicts
