@@ -6,10 +6,11 @@ there; of several short ones, the one whose words the documents share clearly mo
 are never it. When no slot is the question, a loop's first item may be: a question line laid out as the
 documents' lines are ("QUESTION: '…'" then "PASSAGE: '…'") reaches the loop as its first item; it is cut off
 as the question when it varies, never comes back as a later item while those recur, is shorter, and the
-documents share its words clearly more than one another's. Documents slots are the slots with a loop (a separator that repeats between variable runs) and
-the other long slots that vary; a slot that varies little (a date, a variant of an instruction) is neither. A
-constant between two slots that the slots' own contents repeat is the loop's separator, not the skeleton
-("»\\n[2] «" when every request of the window had two documents or more).
+documents share its words clearly more than one another's. Documents slots are the slots with a loop (a
+separator that repeats between variable runs) and the other long slots that vary; a slot that varies little (a
+date, a variant of an instruction) is neither. A constant between two slots that the slots' own contents
+repeat is the loop's separator, not the skeleton ("»\\n[2] «" when every request of the window had two
+documents or more).
 """
 
 from __future__ import annotations
@@ -193,7 +194,7 @@ def _question_cut(
         if loop is None or loop.counters or not fact.last_user:
             continue
         items = [documents(region, loop) for region in fact.regions]
-        split = [found for found in items if found is not None and len(found) > 1]
+        split = [[text for text, _ in found] for found in items if found is not None and len(found) > 1]
         firsts = [first_separator(region, loop) for region in fact.regions]
         if len(split) < len(items) or None in firsts or len({first[1] for first in firsts if first}) != 1:
             continue
