@@ -135,7 +135,8 @@ def worst_verdicts_match_verdicts(store: Store) -> bool:
     """The worst-first table (0131) counts each request's verdict once, as the verdict table holds it."""
     columns = "TraceKey, SpanId, RequestTime, ScoredAt, Scorer, Variant, Hallucination, Support, Unsupported"
     worst = store.query(
-        f"SELECT {columns} FROM {store.table('ragpulse_worst_verdicts')} GROUP BY {columns} HAVING sum(Sign) = 1"
+        f"SELECT {columns} FROM {store.table('ragpulse_worst_verdicts')}"
+        f" GROUP BY {columns} HAVING sum(Sign) = 1"
     )
     verdicts = store.query(f"SELECT {columns} FROM {store.table('ragpulse_trace_verdicts')} FINAL")
     return bool(worst) and sorted(worst) == sorted(verdicts)

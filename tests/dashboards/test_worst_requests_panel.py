@@ -31,10 +31,9 @@ def _scores(
     ]  # fmt: skip
 
 
-def test_a_request_scored_twice_is_listed_once(store: Store) -> None:
-    now = datetime.now(UTC).replace(microsecond=0)
-    traces = [f"{index:032x}" for index in range(1, 6)]
-    # The request's SampleKey, as its view would compute it, is what the panel joins scores on.
+def _requests(store: Store, traces: list[str], now: datetime) -> dict[str, datetime]:
+    """One request per trace, a minute apart back from ``now``, with the SampleKey its view would compute
+    (what the panel joins scores on); their start times by trace."""
     keys = dict(store.query("SELECT id, cityHash64(id) FROM system.one ARRAY JOIN {ids:Array(String)} AS id",
                             {"ids": traces}))  # fmt: skip
     at = {trace: now - timedelta(minutes=index + 1) for index, trace in enumerate(traces)}
@@ -43,6 +42,13 @@ def test_a_request_scored_twice_is_listed_once(store: Store) -> None:
         [[trace, at[trace], SERVICE, "fusion", "A", f"q{trace[-1]}", "a", keys[trace]] for trace in traces],
         REQUEST_COLUMNS,
     )
+    return at
+
+
+def test_a_request_scored_twice_is_listed_once(store: Store) -> None:
+    now = datetime.now(UTC).replace(microsecond=0)
+    traces = [f"{index:032x}" for index in range(1, 6)]
+    at = _requests(store, traces, now)
     store.insert(
         "ragpulse_scores",
         [row for index, trace in enumerate(traces)
@@ -68,14 +74,7 @@ def test_a_request_scored_twice_is_listed_once(store: Store) -> None:
 def test_a_request_judged_again_as_grounded_leaves_the_worst_list(store: Store) -> None:
     now = datetime.now(UTC).replace(microsecond=0)
     traces = [f"{index:032x}" for index in range(11, 15)]
-    keys = dict(store.query("SELECT id, cityHash64(id) FROM system.one ARRAY JOIN {ids:Array(String)} AS id",
-                            {"ids": traces}))  # fmt: skip
-    at = {trace: now - timedelta(minutes=index + 1) for index, trace in enumerate(traces)}
-    store.insert(
-        "ragpulse_requests",
-        [[trace, at[trace], SERVICE, "fusion", "A", "q", "a", keys[trace]] for trace in traces],
-        REQUEST_COLUMNS,
-    )
+    at = _requests(store, traces, now)
     store.insert(
         "ragpulse_scores",
         [row for trace in traces for row in _scores(trace, at[trace], now, 1.0, 0.1)],

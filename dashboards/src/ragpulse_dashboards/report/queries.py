@@ -73,14 +73,14 @@ _SCORES_WHERE = (
     " AND ({service:String} = '' OR ServiceName = {service:String})"
 )
 
-# A request's duplicates share its sorting key, which holds its day, the partition: FINAL need not merge
-# across days, and a day stored in one part is read without merging at all. The same holds for a score's
-# duplicates (the hour of its request is in its key) and a verdict's.
 WORST_CANDIDATES = 1000
 """How many of the worst verdict rows a worst-requests read sums: a replaced verdict and the row cancelling it
 sort side by side, so the first 1,000 rows hold the worst requests unless hundreds of replaced verdicts among
 them wait for their parts to merge (the request explorer's panel reads as many)."""
 
+# A request's duplicates share its sorting key, which holds its day, the partition: FINAL need not merge
+# across days, and a day stored in one part is read without merging at all. The same holds for a score's
+# duplicates (the hour of its request is in its key) and a verdict's.
 _FINAL_WITHIN_PARTITIONS = " SETTINGS do_not_merge_across_partitions_select_final = 1"
 
 
