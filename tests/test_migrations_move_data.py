@@ -128,6 +128,18 @@ def test_scores_and_spans_survive_the_new_layout(old_store: Store) -> None:
     assert {step: p95 for step, _, p95 in hourly}["total"] == pytest.approx(900, rel=0.01)
     assert stored_trace_keys_match(old_store)
     assert verdicts_match_scores(old_store)
+    assert worst_verdicts_match_verdicts(old_store)
+
+
+def worst_verdicts_match_verdicts(store: Store) -> bool:
+    """The worst-first table (0131) counts each request's verdict once, as the verdict table holds it."""
+    columns = "TraceKey, SpanId, RequestTime, ScoredAt, Scorer, Variant, Hallucination, Support, Unsupported"
+    worst = store.query(
+        f"SELECT {columns} FROM {store.table('ragpulse_worst_verdicts')}"
+        f" GROUP BY {columns} HAVING sum(Sign) = 1"
+    )
+    verdicts = store.query(f"SELECT {columns} FROM {store.table('ragpulse_trace_verdicts')} FINAL")
+    return bool(worst) and sorted(worst) == sorted(verdicts)
 
 
 def stored_trace_keys_match(store: Store) -> bool:
@@ -189,6 +201,10 @@ def test_rerunning_a_layout_migration_after_a_crash_keeps_every_row_once(old_sto
     assert calls == total
     assert stored_trace_keys_match(old_store)
     assert verdicts_match_scores(old_store)
+    worst = next(m for m in available_migrations() if m.name == "worst_verdicts")
+    for statement in worst.statements(old_store.database, 30):
+        old_store.command(statement)
+    assert worst_verdicts_match_verdicts(old_store)
 
 
 def test_new_spans_reach_the_step_table_through_its_view(store: Store) -> None:
