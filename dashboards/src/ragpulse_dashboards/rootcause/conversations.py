@@ -125,7 +125,7 @@ def conversation_turns(store: Store, since: datetime, service: str, session: str
         " GROUP BY TraceId, SpanId, at ORDER BY at, TraceId LIMIT {limit:UInt32}",
         {"since": since, "service": service, "session": session, "limit": TURNS_SHOWN},
     )
-    verdicts = _verdicts(store, [str(row["TraceId"]) for row in rows])
+    verdicts = _verdicts(store, [(str(row["TraceId"]), int(row["at"])) for row in rows])
     return [
         Turn(
             RequestRef(str(row["TraceId"]), str(row["SpanId"]), int(row["at"]), str(row["question"]), False),
@@ -167,16 +167,23 @@ def slice_requests(store: Store, since: datetime, service: str, key: SliceKey) -
     ]
 
 
-def _verdicts(store: Store, traces: list[str]) -> dict[tuple[str, str, int], dict[str, bool]]:
-    if not traces:
+def _verdicts(store: Store, turns: list[tuple[str, int]]) -> dict[tuple[str, str, int], dict[str, bool]]:
+    """Each turn's (trace, start in µs) verdicts, read from the hours between the first turn and the last."""
+    if not turns:
         return {}
     found: dict[tuple[str, str, int], dict[str, bool]] = {}
     for trace, span, at, scorer, value in store.query(
         "SELECT TraceId, SpanId, toUnixTimestamp64Micro(RequestTime), Scorer, Hallucination"
         f" FROM {store.table('ragpulse_trace_verdicts')} FINAL"
-        " WHERE TraceId IN {traces:Array(String)} AND HasHallucination = 1 AND Hallucination IS NOT NULL"
+        " WHERE RequestTime >= fromUnixTimestamp64Micro({first:Int64})"
+        " AND RequestTime <= fromUnixTimestamp64Micro({last:Int64})"
+        " AND TraceId IN {traces:Array(String)} AND HasHallucination = 1 AND Hallucination IS NOT NULL"
         " SETTINGS do_not_merge_across_partitions_select_final = 1",
-        {"traces": traces},
+        {
+            "traces": sorted({trace for trace, _ in turns}),
+            "first": min(at for _, at in turns),
+            "last": max(at for _, at in turns),
+        },
     ):
         found.setdefault((str(trace), str(span), int(at)), {})[str(scorer)] = float(value) >= 0.5
     return found
