@@ -4,7 +4,7 @@ came, each turn with every judge's verdict; and the requests of one slice."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
 from ragpulse_core.store import Store
@@ -16,6 +16,8 @@ from ragpulse_dashboards.rootcause.slices import condition
 CONVERSATIONS_LISTED: Final = 100
 TURNS_SHOWN: Final = 200
 SLICE_REQUESTS: Final = 50
+# How far back the lists of the newest look first, before the whole window (see _newest_first).
+NEWEST_FIRST: Final = (timedelta(hours=6), timedelta(days=2))
 
 
 @dataclass(frozen=True)
@@ -41,25 +43,43 @@ class Turn:
 
 def conversations(store: Store, since: datetime, service: str | None) -> list[ConversationLine]:
     """The newest conversations with a turn since ``since``, with how many turns were judged unsupported."""
+    scope = {"service": service or "", "limit": CONVERSATIONS_LISTED}
+    newest: list[tuple[str, str]] = []
+    for cutoff in _newest_first(since):
+        # The newest conversations all had a turn after any cutoff that holds as many as are listed.
+        newest = [
+            (str(name), str(session))
+            for name, session, _ in store.query(
+                "SELECT ServiceName, SessionId, max(Timestamp) AS last"
+                f" FROM {store.table('ragpulse_requests')}"
+                " WHERE Timestamp >= {cutoff:DateTime64(9)} AND SessionId != ''"
+                " AND ({service:String} = '' OR ServiceName = {service:String})"
+                " GROUP BY ServiceName, SessionId ORDER BY last DESC, SessionId LIMIT {limit:UInt32}",
+                {**scope, "cutoff": cutoff},
+            )
+        ]
+        if len(newest) >= CONVERSATIONS_LISTED:
+            break
+    if not newest:
+        return []
+    chosen = {"since": since, "sessions": newest, "names": sorted({session for _, session in newest})}
     rows = store.query_dicts(
         "SELECT ServiceName, SessionId, uniqExact(TraceId, SpanId, Timestamp) AS turns,"
         " min(Timestamp) AS first, max(Timestamp) AS last"
         f" FROM {store.table('ragpulse_requests')}"
-        " WHERE Timestamp >= {since:DateTime64(9)} AND SessionId != ''"
-        " AND ({service:String} = '' OR ServiceName = {service:String})"
-        " GROUP BY ServiceName, SessionId ORDER BY last DESC, SessionId LIMIT {limit:UInt32}",
-        {"since": since, "service": service or "", "limit": CONVERSATIONS_LISTED},
+        " WHERE Timestamp >= {since:DateTime64(9)} AND SessionId IN {names:Array(String)}"
+        " AND (ServiceName, SessionId) IN {sessions:Array(Tuple(String, String))}"
+        " GROUP BY ServiceName, SessionId ORDER BY last DESC, SessionId",
+        chosen,
     )
-    if not rows:
-        return []
     judged = {
         (str(name), str(session)): (int(n), int(bad))
         for name, session, n, bad in store.query(
             "SELECT ServiceName, SessionId, sum(Sign), sum(Sign * Hallucinated)"
             f" FROM {store.table('ragpulse_request_facts')}"
-            " WHERE RequestTime >= {since:DateTime64(9)} AND SessionId IN {sessions:Array(String)}"
+            " WHERE RequestTime >= {since:DateTime64(9)} AND SessionId IN {names:Array(String)}"
             " GROUP BY ServiceName, SessionId",
-            {"since": since, "sessions": sorted({str(row["SessionId"]) for row in rows})},
+            chosen,
         )
     }
     return [
@@ -86,7 +106,7 @@ def conversation_turns(store: Store, since: datetime, service: str, session: str
         " GROUP BY TraceId, SpanId, at ORDER BY at, TraceId LIMIT {limit:UInt32}",
         {"since": since, "service": service, "session": session, "limit": TURNS_SHOWN},
     )
-    verdicts = _verdicts(store, [str(row["TraceId"]) for row in rows])
+    verdicts = _verdicts(store, [(str(row["TraceId"]), int(row["at"])) for row in rows])
     return [
         Turn(
             RequestRef(str(row["TraceId"]), str(row["SpanId"]), int(row["at"]), str(row["question"]), False),
@@ -102,22 +122,26 @@ def conversation_turns(store: Store, since: datetime, service: str, session: str
 def slice_requests(store: Store, since: datetime, service: str, key: SliceKey) -> list[RequestRef]:
     """The slice's judged requests since ``since``, unsupported ones first, newest first."""
     parameters: dict[str, Any] = {
-        "since": since,
         "service": service,
         "value_0": key.value,
         "limit": SLICE_REQUESTS,
     }
-    rows = store.query(
-        "SELECT TraceId, SpanId, at, bad FROM ("
-        "  SELECT TraceId, SpanId, toUnixTimestamp64Micro(RequestTime) AS at,"
-        "  argMax(Hallucinated, JudgeRank) AS bad"
-        f"  FROM {store.table('ragpulse_request_facts')}"
-        "  WHERE RequestTime >= {since:DateTime64(9)} AND ServiceName = {service:String}"
-        f"  AND {condition(key, 0, parameters)}"
-        "  GROUP BY TraceId, SpanId, at HAVING sum(Sign) > 0"
-        ") ORDER BY bad DESC, at DESC LIMIT {limit:UInt32}",
-        parameters,
-    )
+    rows: list[Any] = []
+    for cutoff in _newest_first(since):
+        # Unsupported requests come first: once a cutoff holds as many as are listed, the rest are older.
+        rows = store.query(
+            "SELECT TraceId, SpanId, at, bad FROM ("
+            "  SELECT TraceId, SpanId, toUnixTimestamp64Micro(RequestTime) AS at,"
+            "  argMax(Hallucinated, JudgeRank) AS bad"
+            f"  FROM {store.table('ragpulse_request_facts')}"
+            "  WHERE RequestTime >= {cutoff:DateTime64(9)} AND ServiceName = {service:String}"
+            f"  AND {condition(key, 0, parameters)}"
+            "  GROUP BY TraceId, SpanId, at HAVING sum(Sign) > 0"
+            ") ORDER BY bad DESC, at DESC LIMIT {limit:UInt32}",
+            {**parameters, "cutoff": cutoff},
+        )
+        if sum(bool(row[3]) for row in rows) >= SLICE_REQUESTS:
+            break
     questions = {
         (str(trace), str(span), int(at)): str(question)
         for trace, span, at, question in store.query(
@@ -135,16 +159,32 @@ def slice_requests(store: Store, since: datetime, service: str, key: SliceKey) -
     ]
 
 
-def _verdicts(store: Store, traces: list[str]) -> dict[tuple[str, str, int], dict[str, bool]]:
-    if not traces:
+def _newest_first(since: datetime) -> list[datetime]:
+    """Cutoffs from the last hours back to ``since``: a list of the newest reads the recent parts only,
+    and the whole window only when the recent ones hold too few."""
+    now = datetime.now(UTC)
+    recent = [now - span for span in NEWEST_FIRST if now - span > since]
+    return [*recent, since]
+
+
+def _verdicts(store: Store, requests: list[tuple[str, int]]) -> dict[tuple[str, str, int], dict[str, bool]]:
+    """Each judge's newest verdict on the requests (trace, microsecond), read from the span of time they
+    cover: the verdicts are ordered by time first, a month of them is not read for a few turns."""
+    if not requests:
         return {}
     found: dict[tuple[str, str, int], dict[str, bool]] = {}
     for trace, span, at, scorer, value in store.query(
         "SELECT TraceId, SpanId, toUnixTimestamp64Micro(RequestTime), Scorer, Hallucination"
         f" FROM {store.table('ragpulse_trace_verdicts')} FINAL"
-        " WHERE TraceId IN {traces:Array(String)} AND HasHallucination = 1 AND Hallucination IS NOT NULL"
+        " WHERE RequestTime >= fromUnixTimestamp64Micro({first:Int64})"
+        " AND RequestTime < fromUnixTimestamp64Micro({after_last:Int64})"
+        " AND TraceId IN {traces:Array(String)} AND HasHallucination = 1 AND Hallucination IS NOT NULL"
         " SETTINGS do_not_merge_across_partitions_select_final = 1",
-        {"traces": traces},
+        {
+            "traces": sorted({trace for trace, _ in requests}),
+            "first": min(at for _, at in requests),
+            "after_last": max(at for _, at in requests) + 1,
+        },
     ):
         found.setdefault((str(trace), str(span), int(at)), {})[str(scorer)] = float(value) >= 0.5
     return found
