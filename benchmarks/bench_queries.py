@@ -385,17 +385,52 @@ def application_queries(store: Store, ref: str | None = None) -> Iterator[Query]
     for name, call in calls.items():
         yield Query(name, f"report: {name}", lambda window, call=call: call(params(window)))
     yield Query("observe", "alert job: observe", lambda window: observe(store, AlertSettings(), window.end))
-    if ref is None:
-        yield from rootcause_queries(store)
+    if ref is None or _has_rootcause(ref):
+        yield from rootcause_queries(store, ref)
 
 
-def rootcause_queries(store: Store) -> Iterator[Query]:
+ROOTCAUSE = "dashboards/src/ragpulse_dashboards/rootcause"
+
+
+def _has_rootcause(ref: str) -> bool:
+    listed = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-tree", "--name-only", ref, f"{ROOTCAUSE}/"],
+        capture_output=True,
+        text=True,
+    )
+    return bool(listed.stdout.strip())
+
+
+def _rootcause_at(ref: str) -> str:
+    """The root-cause package as it was at ``ref``, importable under a name of its own (its imports of itself
+    rewritten to that name)."""
+    name = f"rootcause_at_{hashlib.sha256(ref.encode()).hexdigest()[:8]}"
+    base = Path(tempfile.mkdtemp(prefix="ragpulse-bench-"))
+    (base / name).mkdir()
+    listed = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-tree", "--name-only", ref, f"{ROOTCAUSE}/"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    for path in listed.stdout.split():
+        text = _git_text(ref, path).replace("ragpulse_dashboards.rootcause", name)
+        (base / name / Path(path).name).write_text(text)
+    sys.path.insert(0, str(base))
+    return name
+
+
+def rootcause_queries(store: Store, ref: str | None = None) -> Iterator[Query]:
     """Where the change sits (report and alert), topics, conversations, a slice's requests and one request's
-    page, as the report, the live page and the alert job call them."""
+    page, as the report, the live page and the alert job call them (as they were at ``ref``)."""
     from ragpulse_dashboards.review.request import RequestId, read_request
     from ragpulse_dashboards.review.request_details import read_request_details
-    from ragpulse_dashboards.rootcause import conversations, figures, slices
-    from ragpulse_dashboards.rootcause.ranking import SliceKey
+
+    package = "ragpulse_dashboards.rootcause" if ref is None else _rootcause_at(ref)
+    conversations = importlib.import_module(f"{package}.conversations")
+    figures = importlib.import_module(f"{package}.figures")
+    slices = importlib.import_module(f"{package}.slices")
+    SliceKey = importlib.import_module(f"{package}.ranking").SliceKey
 
     service = SERVICES[1]
     [(trace, span, at, session)] = store.query(

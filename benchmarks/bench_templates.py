@@ -54,6 +54,8 @@ def parts() -> dict[str, list[Stream]]:
         "the lead's held-out layouts": [template_stream(t) for t in HELD_OUT_LEAD],
         "issue 36's layouts": [template_stream(t) for t in ISSUE_36],
         "blind wave A": blind_streams(BLIND / "wave_a"),
+        "blind wave C (header lines)": blind_streams(BLIND / "wave_c"),
+        "blind wave D (question slots)": blind_streams(BLIND / "wave_d"),
     }
 
 

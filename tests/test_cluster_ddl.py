@@ -76,6 +76,8 @@ def test_cluster_views_read_and_write_the_local_tables(capsys: pytest.CaptureFix
         "ragpulse_scoring_outcome_hours_mv",
         "ragpulse_step_latency_digests_mv",
         "ragpulse_judge_pairs_mv",
+        "ragpulse_worst_verdicts_mv",
+        "ragpulse_counted_verdicts_mv",
         "ragpulse_slice_hours_mv",
         "ragpulse_slice_days_mv",
         "ragpulse_session_days_mv",

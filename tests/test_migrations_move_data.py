@@ -128,6 +128,18 @@ def test_scores_and_spans_survive_the_new_layout(old_store: Store) -> None:
     assert {step: p95 for step, _, p95 in hourly}["total"] == pytest.approx(900, rel=0.01)
     assert stored_trace_keys_match(old_store)
     assert verdicts_match_scores(old_store)
+    assert worst_verdicts_match_verdicts(old_store)
+
+
+def worst_verdicts_match_verdicts(store: Store) -> bool:
+    """The worst-first table (0131) counts each request's verdict once, as the verdict table holds it."""
+    columns = "TraceKey, SpanId, RequestTime, ScoredAt, Scorer, Variant, Hallucination, Support, Unsupported"
+    worst = store.query(
+        f"SELECT {columns} FROM {store.table('ragpulse_worst_verdicts')}"
+        f" GROUP BY {columns} HAVING sum(Sign) = 1"
+    )
+    verdicts = store.query(f"SELECT {columns} FROM {store.table('ragpulse_trace_verdicts')} FINAL")
+    return bool(worst) and sorted(worst) == sorted(verdicts)
 
 
 def stored_trace_keys_match(store: Store) -> bool:
@@ -189,6 +201,10 @@ def test_rerunning_a_layout_migration_after_a_crash_keeps_every_row_once(old_sto
     assert calls == total
     assert stored_trace_keys_match(old_store)
     assert verdicts_match_scores(old_store)
+    worst = next(m for m in available_migrations() if m.name == "worst_verdicts")
+    for statement in worst.statements(old_store.database, 30):
+        old_store.command(statement)
+    assert worst_verdicts_match_verdicts(old_store)
 
 
 def test_new_spans_reach_the_step_table_through_its_view(store: Store) -> None:
@@ -227,3 +243,38 @@ def test_step_table_names_the_steps_semconv_names() -> None:
     assert migration.sql.count(listed) == 4
     assert f"SpanAttributes['{semconv.KIND}'] = '{semconv.KIND_RAG}'" in migration.sql
     assert f"startsWith(SpanName, '{semconv.SPAN_RAG_PREFIX} ')" in migration.sql
+
+
+SESSION_INDEX_SCHEMA = 113
+
+
+def test_conversations_stored_before_the_session_index_are_skipped_by_it(old_store: Store) -> None:
+    """A session's turns are read through the bloom filter for rows stored before it existed too: a session
+    a part does not hold skips the part, one it holds still finds its turns."""
+    migrate(old_store, ttl_days=30, through=SESSION_INDEX_SCHEMA - 1)
+    now = datetime.now(UTC).replace(microsecond=0)
+    spans = [
+        [now - timedelta(minutes=turn), uuid.uuid4().hex, uuid.uuid4().hex[:16], "", "rag fusion", "Server",
+         "svc", {"ragpulse.kind": "rag", "session.id": f"s-{turn % 3}"}, 10**8, "Ok"]
+        for turn in range(9)
+    ]  # fmt: skip
+    old_store.insert("otel_traces", spans, SPAN_COLUMNS)
+
+    migrate(old_store, ttl_days=30)
+
+    requests = old_store.table("ragpulse_requests")
+
+    def granules(session: str) -> tuple[int, int]:
+        plan = "\n".join(
+            str(row[0])
+            for row in old_store.query(
+                f"EXPLAIN indexes = 1 SELECT count() FROM {requests} WHERE SessionId = {{s:String}}",
+                {"s": session},
+            )
+        )
+        after_index = plan[plan.index("idx_session_id") :]
+        read, total = after_index.split("Granules: ", 1)[1].split()[0].split("/")
+        return int(read), int(total)
+
+    assert granules("nobody's") == (0, granules("s-1")[1])
+    assert old_store.query(f"SELECT count() FROM {requests} WHERE SessionId = 's-1'")[0][0] == 3

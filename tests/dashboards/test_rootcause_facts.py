@@ -194,6 +194,51 @@ def test_a_window_of_days_counts_every_request_in_its_hours_once(store: Store) -
     assert (rates.conversations, rates.unsupported) == (conversations, unsupported) and conversations > 20
 
 
+def test_a_window_cut_to_the_second_counts_what_the_facts_hold_to_the_second(store: Store) -> None:
+    """A window and baseline of under two days, cut mid-hour: whole days and hours from the sums, the
+    part-hours from the facts, every slice as the facts count it between the same instants."""
+    write_requests(
+        store,
+        [
+            StoredRequest(minutes_ago(13 * i + 3), i % 4 == 0, documents=[(f"d{i % 2}", "s")])
+            for i in range(300)
+        ],
+    )
+    update_facts(store, ATTRIBUTES)
+    now = minutes_ago(0)
+    period = Period(now - timedelta(hours=20, minutes=13, seconds=7), now, 1.3)
+    assert period.exact_window and period.exact_baseline
+
+    [(name, counts)] = service_counts(store, None, period).items()
+
+    def weighted(start: datetime, end: datetime, document: str) -> tuple[float, float]:
+        [(weights, events)] = store.query(
+            f"SELECT sum(Sign * Weight), sum(Sign * Weight * Hallucinated)"
+            f" FROM {store.table('ragpulse_request_facts')}"
+            " WHERE RequestTime >= {start:DateTime64(9)} AND RequestTime < {end:DateTime64(9)}"
+            " AND ({document:String} = '' OR has(Documents, {document:String}))",
+            {"start": start, "end": end, "document": document},
+        )
+        return float(weights), float(events)
+
+    window, baseline = (period.start, now), (period.baseline_start, period.baseline_end)
+    assert name == SERVICE
+    assert (counts.window.weights, counts.window.weighted_events) == pytest.approx(weighted(*window, ""))
+    assert (counts.baseline.weights, counts.baseline.weighted_events) == pytest.approx(
+        weighted(*baseline, "")
+    )
+    documents = {c.key.value: c for c in counts.slices if c.key.dimension == "document"}
+    assert set(documents) == {"d0", "d1"}
+    for document, found in documents.items():
+        assert (found.window.weights, found.window.weighted_events) == pytest.approx(
+            weighted(*window, document)
+        )
+        assert (found.baseline.weights, found.baseline.weighted_events) == pytest.approx(
+            weighted(*baseline, document)
+        )
+        assert found.window.weights > 10 and found.baseline.weights > 10
+
+
 HOSTILE_NAMES = [
     "tier') OR 1=1 --",
     "region`]; DROP TABLE ragpulse_requests; --",

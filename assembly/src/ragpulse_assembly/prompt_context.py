@@ -709,6 +709,8 @@ def _parse_lines(lines: list[str], asking: bool, announced: bool = True) -> _Par
     # Only the last question label of the user's message is the prompt's: others belong to pasted FAQ entries.
     labels = [i for i, line in enumerate(lines) if _asked(line) is not None]
     asked_at = labels[-1] if asking and labels else -1
+    # Computed once: asking at every line whether a line before holds text is quadratic on blank lines.
+    first_text = next((at for at, line in enumerate(lines) if line.strip()), len(lines))
     index = 0
     before = 0
     while index < len(lines):
@@ -737,7 +739,7 @@ def _parse_lines(lines: list[str], asking: bool, announced: bool = True) -> _Par
             index = run
             continue
         number = _item_start(line)
-        opens_message = not any(earlier.strip() for earlier in lines[:index])
+        opens_message = index <= first_text
         if number is not None and _restarts_later(lines, index, number):
             # The same numbering starts again further down: this run is the instructions' example.
             remainder.append(line)

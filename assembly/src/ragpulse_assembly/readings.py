@@ -29,6 +29,8 @@ _UNDIVIDED: Final = (
 )
 _LEFT_OUT: Final = 80
 """Characters of a documents slot that a reading may leave out in one stretch (a title, a label)."""
+_CUE: Final = 24
+"""Characters of the template's own cue the rules' question may hold after the template's ("Antwort:")."""
 _SHOWN: Final = 60
 """Characters of each document a disagreement quotes."""
 
@@ -92,6 +94,10 @@ def read_pasted(
                 (), learnt.question, disagreement=_UNDIVIDED, pending=True, version=learnt.version
             )
         return PastedReading(learnt.chunks, learnt.question, version=learnt.version)
+    if not learnt.question and _not_asked(rules.question, learnt):
+        # The template found no slot for the user's words and the rules took its own text (an answer cue) or
+        # the whole prompt for the question: no question, whatever the documents.
+        return PastedReading(learnt.chunks, "", version=learnt.version)
     question = learnt.question or rules.question
     agree = [normalized(c) for c in learnt.chunks] == [normalized(c) for c in rules.chunks]
     asked_alike = not (learnt.question and rules.question) or normalized(learnt.question) == normalized(
@@ -102,6 +108,8 @@ def read_pasted(
     # A template that found no slot for the user's words has not told its own text from the documents (a
     # prompt after a deploy read by the version before, instructions in the documents slot): never sure.
     sure = not learnt.weak and not learnt.undivided and bool(learnt.question)
+    if sure and _refines(learnt, rules):
+        return PastedReading(learnt.chunks, learnt.question, version=learnt.version)
     # The rules read surely unless they split as documents' own text is laid out, took the template's own
     # text for a document (a few-shot example, the answer cue after the last document), joined two of the
     # template's documents in one, or left a document out.
@@ -126,6 +134,35 @@ def read_pasted(
         else _both(learnt.version, learnt.chunks, learnt.question, rules),
         pending=learnt.undivided,
         version=learnt.version,
+    )
+
+
+def _not_asked(question: str, learnt: TemplateReading) -> bool:
+    """The rules' question is the template's own text or holds its documents: no words of the user's."""
+    asked = normalized(question)
+    return bool(asked) and (
+        asked in learnt.skeleton or any(region and region in asked for region in learnt.regions)
+    )
+
+
+def _refines(learnt: TemplateReading, rules: PromptReading) -> bool:
+    """The template's reading is the rules' with the template's own header text left out: the same
+    documents, each of the rules' holding the template's one whole and nothing beyond the loop's item it was
+    read from (its header line: "Umzug, Stand 15.11.2024:"), and the same question, or the rules' with a
+    short cue after it ("Antwort:")."""
+    if (
+        not learnt.chunks
+        or len(learnt.chunks) != len(rules.chunks)
+        or len(learnt.items) != len(learnt.chunks)
+    ):
+        return False
+    for mine, theirs, item in zip(learnt.chunks, rules.chunks, learnt.items, strict=True):
+        theirs = normalized(theirs)
+        if normalized(mine) not in theirs or theirs not in item:
+            return False
+    question, asked = normalized(learnt.question), normalized(rules.question)
+    return (
+        not asked or asked == question or (asked.startswith(question) and len(asked) - len(question) <= _CUE)
     )
 
 

@@ -30,6 +30,7 @@ logger = logging.getLogger(__name__)
 _FILE_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 _STATEMENT_END = re.compile(r";\s*$", re.MULTILINE)
 MIGRATIONS_GROUP = "ragpulse.migrations"
+MIGRATION_ROW_TYPES = {"Version": "UInt32", "Name": "String"}
 
 
 @dataclass(frozen=True)
@@ -125,7 +126,10 @@ def migrate(
         logger.debug("applying migration %04d_%s", migration.version, migration.name)
         for statement in migration.statements(store.database, ttl_days, cluster):
             store.command(statement)
-        store.insert("ragpulse_schema_migrations", [[migration.version, migration.name]], ["Version", "Name"])
+        # Typed columns: no DESCRIBE round trip per migration (a fresh database applies them all).
+        store.insert_columns(
+            "ragpulse_schema_migrations", [[migration.version], [migration.name]], MIGRATION_ROW_TYPES
+        )
         applied.append(migration)
     if applied:
         # One line, not one per migration: a first run applies them all.

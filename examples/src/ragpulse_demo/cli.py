@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 from ragpulse_core.cli import Subparsers, runs
+
+from ragpulse_demo.flags import check_flags
 
 # The demo's default story: B plants more statements than A, then its retrieval degrades half-way through.
 DEMO_INJECT = "A=0.05,B=0.1"
@@ -53,4 +56,9 @@ def register(subparsers: Subparsers) -> None:
     parser.add_argument("--variants", default="A,B", help="example variants: A plain RAG, B RAG-Fusion")
     parser.add_argument("--seed", type=int, default=1, help="same seed, same traffic")
     parser.add_argument("--timeout", type=float, default=240.0, help="seconds to wait for scoring")
-    parser.set_defaults(func=runs("ragpulse_demo.command"))
+    parser.set_defaults(func=_checked_then_run)
+
+
+def _checked_then_run(args: argparse.Namespace) -> int:
+    check_flags(args)
+    return runs("ragpulse_demo.command")(args)

@@ -43,6 +43,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ragpulse_demo.alert_window import AlertWindow
+from ragpulse_demo.flags import check_flags, demo_variants
 
 console = Console()
 logger = logging.getLogger(__name__)
@@ -62,14 +63,9 @@ _CHATTY_LOGGERS = (
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.requests < 1:
-        raise ValueError("--requests must be at least 1")
-    if not 0.0 <= args.duration <= 3600.0:
-        raise ValueError(f"--duration must lie in [0, 3600] seconds, got {args.duration}")
-    variants = [name.strip() for name in args.variants.split(",") if name.strip()]
+    check_flags(args)
+    variants = demo_variants(args)
     inject = parse_rates(args.inject, variants, "--inject")
-    if not 0.0 <= args.drift_at <= 1.0:
-        raise ValueError(f"--drift-at must lie in [0, 1], got {args.drift_at}")
     drift = Drift(args.drift_at, parse_rates(args.drift, variants, "--drift"))
     drifting = any(drift.degraded.values()) and drift.start_index(args.requests) < args.requests
     html_path: Path = args.html or args.dir / "report.html"

@@ -3,10 +3,14 @@
 The question is the slot that carries the user's words: the one whose content is the question a chain span
 recorded, when the window has such spans; else the slot that varies in the last user message (the shortest
 there; of several short ones, the one whose words the documents share clearly most, else none), and documents
-are never it. Documents slots are the slots with a loop (a separator that repeats between variable runs) and
-the other long slots that vary; a slot that varies little (a date, a variant of an instruction) is neither. A
-constant between two slots that the slots' own contents repeat is the loop's separator, not the skeleton
-("»\\n[2] «" when every request of the window had two documents or more).
+are never it. When no slot is the question, a loop's first item may be: a question line laid out as the
+documents' lines are ("QUESTION: '…'" then "PASSAGE: '…'") reaches the loop as its first item; it is cut off
+as the question when it varies, never comes back as a later item while those recur, is shorter, and the
+documents share its words clearly more than one another's. Documents slots are the slots with a loop (a
+separator that repeats between variable runs) and the other long slots that vary; a slot that varies little (a
+date, a variant of an instruction) is neither. A constant between two slots that the slots' own contents
+repeat is the loop's separator, not the skeleton ("»\\n[2] «" when every request of the window had two
+documents or more).
 """
 
 from __future__ import annotations
@@ -18,7 +22,15 @@ from dataclasses import dataclass
 from typing import Final
 
 from ragpulse_assembly.learnt.alignment import Constant, Gap, Piece, align, gap_texts, numbered_alike
-from ragpulse_assembly.learnt.loops import Loop, find_loop, first_counter, occurs, repeats
+from ragpulse_assembly.learnt.loops import (
+    Loop,
+    documents,
+    find_loop,
+    first_counter,
+    first_separator,
+    occurs,
+    repeats,
+)
 from ragpulse_assembly.learnt.shapes import shape_of
 from ragpulse_assembly.learnt.template import Slot, SlotRole, Template
 from ragpulse_assembly.learnt.tokens import MARK_CLOSE, MARK_OPEN, Tokens, marker, tokenize
@@ -71,6 +83,7 @@ def learn(service: str, place: str, texts: Sequence[Tokens], questions: Sequence
             _one_loop(pieces, gaps, facts, loops)
             or _document_between(pieces, gaps, roles)
             or _loop_started(pieces, gaps, facts, loops)
+            or (_question_cut(pieces, gaps, facts, loops) if question is None else None)
         )
         if changed is None:
             break
@@ -153,16 +166,68 @@ def _loop_started(
         firsts = [first_counter(region, loop) for region in fact.regions]
         if any(first is None or first[0] == 0 for first in firsts) or len({f[1] for f in firsts if f}) != 1:
             continue
-        gap = pieces[index]
-        assert isinstance(gap, Gap)
-        starts = [first[0] for first in firsts if first is not None]
-        shown = fact.regions[0].tokens[starts[0] : starts[0] + len(loop.separator)]
-        head = Gap(tuple((start, start + at) for (start, _), at in zip(gap.ranges, starts, strict=True)))
-        tail = Gap(
-            tuple((start + at + len(shown), end) for (start, end), at in zip(gap.ranges, starts, strict=True))
-        )
-        return [*pieces[:index], head, Constant(shown), tail, *pieces[index + 1 :]]
+        return _cut(pieces, index, [first[0] for first in firsts if first is not None], fact, loop)
     return None
+
+
+def _cut(pieces: list[Piece], index: int, starts: list[int], fact: _SlotFacts, loop: Loop) -> list[Piece]:
+    """The pieces with gap ``index`` cut in two around the loop's separator where it starts in each text's
+    gap (``starts``, token indices): the head a slot of its own, the separator a constant, the tail the
+    loop."""
+    gap = pieces[index]
+    assert isinstance(gap, Gap)
+    shown = fact.regions[0].tokens[starts[0] : starts[0] + len(loop.separator)]
+    head = Gap(tuple((start, start + at) for (start, _), at in zip(gap.ranges, starts, strict=True)))
+    tail = Gap(
+        tuple((start + at + len(shown), end) for (start, end), at in zip(gap.ranges, starts, strict=True))
+    )
+    return [*pieces[:index], head, Constant(shown), tail, *pieces[index + 1 :]]
+
+
+def _question_cut(
+    pieces: list[Piece], gaps: list[int], facts: list[_SlotFacts], loops: list[Loop | None]
+) -> list[Piece] | None:
+    """The pieces with a documents slot's first item cut off as a slot of its own, when the template found
+    no question and that item is the user's words: a question line laid out as the documents' lines are
+    ("QUESTION: '…'" then "PASSAGE: '…'" lines) is the loop's first item to the alignment."""
+    for index, fact, loop in zip(gaps, facts, loops, strict=True):
+        if loop is None or loop.counters or not fact.last_user:
+            continue
+        items = [documents(region, loop) for region in fact.regions]
+        split = [[text for text, _ in found] for found in items if found is not None and len(found) > 1]
+        firsts = [first_separator(region, loop) for region in fact.regions]
+        if len(split) < len(items) or None in firsts or len({first[1] for first in firsts if first}) != 1:
+            continue
+        if not _first_asks(split):
+            continue
+        return _cut(pieces, index, [first[0] for first in firsts if first is not None], fact, loop)
+    return None
+
+
+def _first_asks(items: list[list[str]]) -> bool:
+    """The loop's first item in every prompt is the question, not a document: it varies, it is never one of
+    the other items of any prompt while those recur across prompts (documents come back in other company
+    and order, the question stays first), it is shorter than they are, and the documents retrieved for it
+    share its words clearly more than they share one another's."""
+    firsts = [normalized(found[0]) for found in items]
+    others = [[normalized(text) for text in found[1:]] for found in items]
+    elsewhere = [text for found in others for text in found]
+    recurring = any(elsewhere.count(text) > 1 for text in set(elsewhere))
+    if len(set(firsts)) <= _FEW_VALUES or not recurring or set(firsts) & set(elsewhere):
+        return False
+    if sum(map(len, firsts)) / len(firsts) * 2 > sum(map(len, elsewhere)) / len(elsewhere):
+        return False
+    asked = sum(_share(first, " ".join(rest)) for first, rest in zip(firsts, others, strict=True)) / len(
+        items
+    )
+    among = [
+        _share(text, " ".join(rest[:n] + rest[n + 1 :]))
+        for rest in others
+        if len(rest) > 1
+        for n, text in enumerate(rest)
+    ]
+    mutual = sum(among) / len(among) if among else 0.0
+    return asked >= _QUESTION_SHARE and asked - mutual >= _QUESTION_LEAD
 
 
 def _facts(texts: Sequence[Tokens], pieces: list[Piece], index: int) -> _SlotFacts:
@@ -253,13 +318,15 @@ def _shared_words(number: int, facts: list[_SlotFacts]) -> float:
     """The mean share of a slot's words, prompt by prompt, that the other slots' contents hold."""
     shares: list[float] = []
     for prompt, content in enumerate(facts[number].contents):
-        words = set(_WORD.findall(content.lower()))
-        if not words:
-            shares.append(0.0)
-            continue
         elsewhere = " ".join(fact.contents[prompt] for other, fact in enumerate(facts) if other != number)
-        shares.append(len(words & set(_WORD.findall(elsewhere.lower()))) / len(words))
+        shares.append(_share(content, elsewhere))
     return sum(shares) / len(shares) if shares else 0.0
+
+
+def _share(text: str, other: str) -> float:
+    """The share of ``text``'s words that ``other`` holds."""
+    words = set(_WORD.findall(text.lower()))
+    return len(words & set(_WORD.findall(other.lower()))) / len(words) if words else 0.0
 
 
 def _copies(fact: _SlotFacts, question: _SlotFacts) -> bool:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ragpulse_assembly.learnt.alignment import Constant, Gap, align, gap_texts
+from ragpulse_assembly.learnt.headers import header_tails_split
 from ragpulse_assembly.learnt.matching import match_pieces
 from ragpulse_assembly.learnt.shapes import Shape, shape_of
 from ragpulse_assembly.learnt.tokens import (
@@ -136,6 +137,13 @@ def _loops(
         yield recurring / max(distinct, 1), Loop(widened, counters, weak, sample, _layout(prefixed), closed)
 
 
+def first_separator(region: Tokens, loop: Loop) -> tuple[int, str] | None:
+    """Where the separator first occurs in ``region`` (token index) and its text; None when it does not."""
+    general = tuple(generalised(token) for token in region.tokens)
+    at = _find(general, loop.separator, 0) if general else -1
+    return None if at < 0 else (at, region.span(at, at + len(loop.separator)))
+
+
 def first_counter(region: Tokens, loop: Loop) -> tuple[int, str] | None:
     """Where the separator first occurs in ``region`` (token index) and its text, when its counters there
     are a loop's first (0 or 1): what comes before it is no document of the loop."""
@@ -150,25 +158,44 @@ def first_counter(region: Tokens, loop: Loop) -> tuple[int, str] | None:
     return at, region.span(at, at + len(loop.separator))
 
 
-def documents(region: Tokens, loop: Loop) -> list[str] | None:
-    """The documents' texts in one region, or None when the region does not split (the separator's counter
-    breaks its sequence, as a numbered list inside a document does; a piece is empty) or a piece does not
-    have the documents' layout."""
+def documents(region: Tokens, loop: Loop, opening: str = "") -> list[tuple[str, str]] | None:
+    """The documents' texts in one region, each with its whole item (its header and footer lines too), or
+    None when the region does not split (the separator's counter breaks its sequence, as a numbered list
+    inside a document does; a piece is empty) or a piece does not have the documents' layout. ``opening``:
+    the skeleton's text before the region (it may hold the first document's header)."""
     general = tuple(generalised(token) for token in region.tokens)
     items = _split(region, general, loop.separator, loop.counters, loop.closed)
     if items is None:
         return None
+    items[0] = ("", _header_rest_cut(items[0][1], loop.separator, opening))
     texts = []
     for _, item in items:
         if loop.layout is None:
-            texts.append(item.text)
+            texts.append((item.text, item.text))
             continue
         prefixed = loop.sample + item.text
         spans = match_pieces(prefixed, loop.layout.pieces, [shape.fits for shape in loop.layout.shapes])
         if spans is None:
             return None
-        texts.append(prefixed[spans[loop.layout.text_from][0] : spans[loop.layout.text_to][1]])
+        texts.append((prefixed[spans[loop.layout.text_from][0] : spans[loop.layout.text_to][1]], item.text))
     return texts
+
+
+def _header_rest_cut(first: Tokens, separator: Pattern, opening: str) -> Tokens:
+    """The first document without the rest of its header line: where the skeleton before the slot
+    (``opening``) ends with the separator's header line up to a point ("Quelle 1 — p. "), and the first
+    document opens with the separator's rest (a number, then the line break or a mark between blanks:
+    "#\n", "# » "), as every other item does."""
+    general = tuple(generalised(token) for token in first.tokens)
+    before = tuple(generalised(token) for token in tokenize(opening).tokens)
+    for start in range(1, len(separator)):
+        head, rest = separator[:start], separator[start:]
+        line = head[max((at + 1 for at, token in enumerate(head) if token == "\n"), default=0) :]
+        written = any(not is_blank(token) for token in line) and before[-len(line) :] == line
+        marked = rest[-1] == "\n" or any(not is_blank(token) and token != DIGITS for token in rest)
+        if written and is_blank(rest[-1]) and marked and DIGITS in rest and general[: len(rest)] == rest:
+            return tokenize(first.span(len(rest), len(first)))
+    return first
 
 
 def _one_neighbour(regions: Sequence[Tokens], generals: list[Pattern], separator: Pattern) -> bool:
@@ -455,13 +482,19 @@ def _split_all(
 def _layout(items: list[Tokens]) -> ItemLayout | None:
     """The documents' own layout (a title line and a fence, metadata fields, or only the separator before
     them), learnt from every document of the window, each after its separator."""
-    pieces = align(items, loops=False)
+    pieces, tails = header_tails_split(items, align(items, loops=False))
     gaps = [piece for piece in pieces if isinstance(piece, Gap)]
     if not gaps:
         return None
-    lengths = [sum(end - start for start, end in gap.ranges) for gap in gaps]
-    text = max(range(len(gaps)), key=lambda index: lengths[index])
-    content = [index for index, gap in enumerate(gaps) if not _metadata(items, gap) or index == text]
+    # Characters, not tokens: a header's id ("6d0c62c3") has more tokens than a line of Chinese.
+    lengths = [sum(len(text) for text in gap_texts(items, gap)) for gap in gaps]
+    bodies = [index for index, gap in enumerate(gaps) if gap not in tails] or list(range(len(gaps)))
+    text = max(bodies, key=lambda index: lengths[index])
+    content = [
+        index
+        for index, gap in enumerate(gaps)
+        if index == text or (index in bodies and not _metadata(items, gap))
+    ]
     layout = tuple(piece.text if isinstance(piece, Constant) else None for piece in pieces)
     shapes = tuple(shape_of(gap_texts(items, gap), _following(pieces, gap)) for gap in gaps)
     return ItemLayout(layout, shapes, min(content), max(content))

@@ -159,6 +159,12 @@ class TemplateReading:
     regions: tuple[str, ...] = ()
     """The documents slots' whole contents (whitespace collapsed): where any reading's documents must lie;
     text outside them is the template's own."""
+    items: tuple[str, ...] = ()
+    """Per document, the loop's item it was read from (whitespace collapsed): the document with the header
+    and footer lines the template writes around it."""
+    skeleton: str = ""
+    """The template's constant text (whitespace collapsed): a question another reading finds there is the
+    template's own words (an answer cue), not the user's."""
 
 
 Segmenter = Callable[[int, str], list[str] | None]
@@ -175,6 +181,7 @@ def read(template: Template, text: str, segment: Segmenter | None = None) -> Tem
         return None
     question = ""
     chunks: list[str] = []
+    items: list[str] = []
     regions: list[str] = []
     weak = undivided = False
     for number, (slot, (start, end)) in enumerate(zip(template.slots, spans, strict=True)):
@@ -189,17 +196,30 @@ def read(template: Template, text: str, segment: Segmenter | None = None) -> Tem
             told = segment(number, content) if slot.undivided and segment is not None else None
             if told is not None:
                 chunks.extend(document.strip() for document in told if document.strip())
+                items.extend(normalized(document) for document in told if document.strip())
                 continue
-            slot_documents = _slot_documents(content, slot)
+            slot_documents = _slot_documents(content, slot, _opening(template, number))
             if slot_documents is None:
                 return None
-            chunks.extend(slot_documents)
+            chunks.extend(document for document, _ in slot_documents)
+            items.extend(normalized(item) for _, item in slot_documents)
             weak = weak or slot.loop is None or slot.loop.weak
             undivided = undivided or slot.undivided
-    return TemplateReading(template.version, tuple(chunks), question, weak, undivided, tuple(regions))
+    skeleton = normalized(" ".join(piece for piece in template.pieces if piece is not None))
+    return TemplateReading(
+        template.version, tuple(chunks), question, weak, undivided, tuple(regions), tuple(items), skeleton
+    )
 
 
-def _slot_documents(content: str, slot: Slot) -> list[str] | None:
+def _opening(template: Template, slot: int) -> str:
+    """The skeleton's constant just before slot number ``slot``."""
+    at = [index for index, piece in enumerate(template.pieces) if piece is None][slot]
+    return template.pieces[at - 1] or "" if at else ""
+
+
+def _slot_documents(content: str, slot: Slot, opening: str) -> list[tuple[str, str]] | None:
+    """The slot's documents, each with the loop's item it was read from; ``opening``: the skeleton's text
+    before the slot."""
     if not content.strip():
         return []
     if slot.loop is None:
@@ -208,16 +228,16 @@ def _slot_documents(content: str, slot: Slot) -> list[str] | None:
             # blank line, a message boundary it never had) may hold several: learnt again, not guessed.
             return None
         whole = _unescaped(content, slot)
-        return None if whole is None else [whole.strip()]
-    found = documents(tokenize(content), slot.loop)
+        return None if whole is None else [(whole.strip(), whole)]
+    found = documents(tokenize(content), slot.loop, opening)
     if found is None:
         return None
     texts = []
-    for text in found:
+    for text, item in found:
         unescaped = _unescaped(text, slot)
         if unescaped is None or not unescaped.strip():
             return None
-        texts.append(unescaped.strip())
+        texts.append((unescaped.strip(), _unescaped(item, slot) or item))
     return texts
 
 

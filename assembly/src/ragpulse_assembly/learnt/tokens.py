@@ -88,5 +88,13 @@ def is_word(token: str) -> bool:
     return token[:1].isalpha() and not is_marker(token)
 
 
+_UNSPACED: Final = re.compile(f"[{_CJK}]")
+
+
+def is_unspaced(token: str) -> bool:
+    """Characters of a script written without blanks (Chinese, Japanese, Korean): a run is a phrase."""
+    return _UNSPACED.search(token) is not None
+
+
 def is_blank(token: str) -> bool:
     return token.isspace()

@@ -73,6 +73,11 @@ _SCORES_WHERE = (
     " AND ({service:String} = '' OR ServiceName = {service:String})"
 )
 
+WORST_CANDIDATES = 1000
+"""How many of the worst verdict rows a worst-requests read sums: a replaced verdict and the row cancelling it
+sort side by side, so the first 1,000 rows hold the worst requests unless hundreds of replaced verdicts among
+them wait for their parts to merge (the request explorer's panel reads as many)."""
+
 # A request's duplicates share its sorting key, which holds its day, the partition: FINAL need not merge
 # across days, and a day stored in one part is read without merging at all. The same holds for a score's
 # duplicates (the hour of its request is in its key) and a verdict's.
@@ -445,15 +450,19 @@ def traffic_series(store: Store, params: dict[str, Any]) -> list[TrafficPoint]:
 
 
 def worst_requests(store: Store, params: dict[str, Any]) -> list[WorstRequest]:
-    # The worst are chosen from one verdict row per request (the newest scoring's, hence FINAL; a request's
-    # rows share its hour, so its day); only their sentence details and texts are read from the wide tables.
+    # The worst are the first rows of ragpulse_worst_verdicts, which holds each request's counted verdict
+    # sorted worst first (a replaced one cancelled by a row of Sign -1 beside it), as the request explorer's
+    # panel reads them; only their sentence details and texts are read from the wide tables.
     scored = store.query_dicts(
-        "SELECT TraceId, SpanId, toUnixTimestamp64Micro(RequestTime) AS at, ServiceName, Variant AS variant,"
-        " Hallucination AS hallucination, Support AS support"
-        f" FROM {store.table('ragpulse_trace_verdicts')} FINAL WHERE {_SCORES_WHERE}"
-        " AND Scorer = {scorer:String} AND HasHallucination = 1"
-        " ORDER BY hallucination DESC, support ASC NULLS LAST, TraceId, SpanId LIMIT {limit:UInt32}"
-        f"{_FINAL_WITHIN_PARTITIONS}",
+        "SELECT TraceId, SpanId, toUnixTimestamp64Micro(RequestTime) AS at, any(ServiceName) AS ServiceName,"
+        " any(Variant) AS variant, any(Hallucination) AS hallucination, any(Support) AS support FROM ("
+        f"  SELECT * FROM {store.table('ragpulse_worst_verdicts')}"
+        f"  WHERE {_SCORES_WHERE} AND Scorer = {{scorer:String}} AND HasHallucination = 1"
+        "  ORDER BY Scorer, HallucinationOrder, SupportOrder, RecencyOrder, TraceKey, SpanId, ScoredAt"
+        f"  LIMIT {WORST_CANDIDATES})"
+        " GROUP BY TraceKey, TraceId, SpanId, RequestTime, ScoredAt HAVING sum(Sign) > 0"
+        " ORDER BY any(HallucinationOrder), any(SupportOrder), any(RecencyOrder), TraceKey, SpanId"
+        " LIMIT {limit:UInt32}",
         params,
     )
     if not scored:

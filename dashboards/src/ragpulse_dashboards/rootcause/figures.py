@@ -150,16 +150,9 @@ def _with_examples(store: Store, period: Period, rows: list[TopicRow]) -> list[T
         },
     )
     chosen = {(str(svc), int(topic)): list(found) for svc, topic, found in picked}
-    traces = sorted({str(item[0]) for found in chosen.values() for item in found})
-    questions = {
-        (str(trace), str(span), int(at)): str(question)
-        for trace, span, at, question in store.query(
-            "SELECT TraceId, SpanId, toUnixTimestamp64Micro(Timestamp) AS at, any(Question)"
-            f" FROM {store.table('ragpulse_requests')} WHERE TraceId IN {{traces:Array(String)}}"
-            " GROUP BY TraceId, SpanId, at",
-            {"traces": traces},
-        )
-    }
+    questions = request_questions(
+        store, [(str(trace), str(span), int(at)) for found in chosen.values() for trace, span, at, _ in found]
+    )
     examples = {
         key: [
             RequestRef(
@@ -170,6 +163,25 @@ def _with_examples(store: Store, period: Period, rows: list[TopicRow]) -> list[T
         for key, found in chosen.items()
     }
     return [replace(row, examples=examples.get((row.service, row.topic), [])) for row in rows]
+
+
+def request_questions(store: Store, requests: list[tuple[str, str, int]]) -> dict[tuple[str, str, int], str]:
+    """The question of each request (trace, span, start in µs), read between the first and the last start."""
+    if not requests:
+        return {}
+    rows = store.query(
+        "SELECT TraceId, SpanId, toUnixTimestamp64Micro(Timestamp) AS at, any(Question)"
+        f" FROM {store.table('ragpulse_requests')}"
+        " WHERE Timestamp >= fromUnixTimestamp64Micro({first:Int64})"
+        " AND Timestamp <= fromUnixTimestamp64Micro({last:Int64})"
+        " AND TraceId IN {traces:Array(String)} GROUP BY TraceId, SpanId, at",
+        {
+            "traces": sorted({trace for trace, _, _ in requests}),
+            "first": min(at for _, _, at in requests),
+            "last": max(at for _, _, at in requests),
+        },
+    )
+    return {(str(trace), str(span), int(at)): str(question) for trace, span, at, question in rows}
 
 
 def conversation_rates(

@@ -1,15 +1,15 @@
 """Reading a scope's slices, window against baseline, and explaining its change.
 
-The baseline is the ``baseline_days`` before the window. Each is read from the per-request facts when it is
-at most :data:`EXACT_WINDOW` long (an alert's hour is an hour to the second), else in whole hours (a baseline
-then ending at the hour the window starts in): whole days from the daily sums (``ragpulse_slice_days``), the
-hours at either end from the hourly ones (``ragpulse_slice_hours``). A request's verdict is its best judge's,
-the one the hallucination alert counts.
-"""
+The baseline is the ``baseline_days`` before the window. Each is cut to the microsecond when it is at most
+:data:`EXACT_WINDOW` long (an alert's hour is an hour to the second), else to the hour (a baseline then ending
+at the hour the window starts in). Both are read in one statement: whole days from the daily sums
+(``ragpulse_slice_days``), the other whole hours from the hourly ones (``ragpulse_slice_hours``), and only the
+part-hours at either end from the per-request facts. A request's verdict is its best judge's, the one the
+hallucination alert counts."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
@@ -126,16 +126,9 @@ def service_counts(
     store: Store, service: str | None, period: Period, *, variant: str | None = None
 ) -> dict[str, ScopeCounts]:
     """Per service (every one, or ``service``): its totals and slices, its variants among them unless
-    ``variant`` narrows it to one. Two reads whatever the number of services."""
+    ``variant`` narrows it to one. One read whatever the number of services, window and baseline together."""
     parameters = {"service": service or "", "variant": variant or "", "variant_all": int(variant is None)}
-    if period.exact_baseline:
-        baseline = _fact_sums(store, parameters, period.baseline_start, period.baseline_end)
-    else:
-        baseline = _summed_sums(store, parameters, period.baseline_start, period.baseline_end)
-    if period.exact_window:
-        window = _fact_sums(store, parameters, period.start, period.end)
-    else:
-        window = _summed_sums(store, parameters, period.window_start, period.end)
+    window, baseline = _period_sums(store, parameters, period)
     total = SliceKey("", "")
     counts = {}
     for name in sorted(set(window) | set(baseline)):
@@ -223,49 +216,95 @@ _COLUMNS: Final = (
 )
 
 
-def _summed_sums(
-    store: Store, parameters: dict[str, Any], start: datetime, end: datetime
-) -> dict[str, dict[SliceKey, WeightedCount]]:
-    """Hourly from ``start`` (an hour) to ``end``: whole days from the daily sums, the hours before the first
-    whole day and after the last from the hourly sums."""
-    days, hours = store.table("ragpulse_slice_days"), store.table("ragpulse_slice_hours")
-    first_day, last_day = _day(start + timedelta(days=1) - timedelta(microseconds=1)), _day(end)
-    in_days = "Day >= toDate({first_day:DateTime64(9)}) AND Day < toDate({last_day:DateTime64(9)})"
-    in_hours = (
-        "Hour >= {start:DateTime64(9)} AND Hour < {end:DateTime64(9)}"
-        " AND NOT (Hour >= {first_day:DateTime64(9)} AND Hour < {last_day:DateTime64(9)})"
-    )
-    columns = f"ServiceName, Variant, Dimension AS dim, Value AS val, {_COLUMNS}"
-    rows = (
-        f"SELECT {columns} FROM {days} WHERE {in_days} AND {_SCOPE}"
-        f" UNION ALL SELECT {columns} FROM {hours} WHERE {in_hours} AND {_SCOPE}"
-    )
-    # One read: a variant is a slice too, from the rows of its whole scope (Dimension '').
+def _period_sums(
+    store: Store, parameters: dict[str, Any], period: Period
+) -> tuple[dict[str, dict[SliceKey, WeightedCount]], dict[str, dict[SliceKey, WeightedCount]]]:
+    """The window's sums and the baseline's, in one read: each span's whole days from the daily sums, its
+    whole hours outside them from the hourly sums, and only the part-hours at its ends from the facts."""
+    bounds: dict[str, Any] = {}
+    parts = [
+        *_span_parts(store, "b", period.baseline_start, period.baseline_end, 0, bounds),
+        *_span_parts(store, "w", period.window_start, period.end, 1, bounds),
+    ]
+    if not parts:
+        return {}, {}
+    # A variant is a slice too, from the rows of its whole scope (Dimension ''), unless the scope is one.
     sql = (
-        f"SELECT ServiceName, pair.1 AS Dimension, pair.2 AS Value, {_SUMS} FROM ({rows})"
+        f"SELECT now, ServiceName, pair.1 AS Dimension, pair.2 AS Value, {_SUMS}"
+        f" FROM ({' UNION ALL '.join(parts)})"
         f" ARRAY JOIN if(dim = '' AND {{variant_all:UInt8}} = 1,"
         f" [('', ''), ('{VARIANT}', toString(Variant))], [(toString(dim), val)]) AS pair"
-        " GROUP BY ServiceName, Dimension, Value"
+        " GROUP BY now, ServiceName, Dimension, Value"
     )
-    bounds = {"start": start, "end": end, "first_day": first_day, "last_day": last_day}
-    return _by_service(store.query_dicts(sql, {**parameters, **bounds}))
+    rows = store.query_dicts(sql, {**parameters, **bounds})
+    return (
+        _by_service([row for row in rows if row["now"]]),
+        _by_service([row for row in rows if not row["now"]]),
+    )
 
 
-def _fact_sums(
-    store: Store, parameters: dict[str, Any], start: datetime, end: datetime
-) -> dict[str, dict[SliceKey, WeightedCount]]:
-    """To the microsecond from the facts, in one read: a variant is a slice too unless the scope is one."""
-    slices = (
-        f"arrayConcat({_SLICES_OF_A_FACT},"
-        f" if({{variant_all:UInt8}} = 1, [('{VARIANT}', toString(Variant))], []))"
+def _span_parts(
+    store: Store, name: str, start: datetime, end: datetime, now: int, bounds: dict[str, Any]
+) -> list[str]:
+    """SELECTs of [start, end)'s sums per slice (each flagged ``now``), their bounds added to ``bounds``."""
+    if end <= start:
+        return []
+    first_hour, last_hour = _ceil(start, _hour, timedelta(hours=1)), _hour(end)
+    if first_hour >= last_hour:
+        return [_fact_part(store, [(f"{name}_0", start, end)], now, bounds)]
+    first_day, last_day = _ceil(first_hour, _day, timedelta(days=1)), _day(last_hour)
+    if first_day >= last_day:
+        first_day = last_day = last_hour
+    edges = [(f"{name}_0", start, first_hour), (f"{name}_1", last_hour, end)]
+    hours = [(f"{name}_2", first_hour, first_day), (f"{name}_3", last_day, last_hour)]
+    parts = []
+    if any(low < high for _, low, high in edges):
+        parts.append(_fact_part(store, edges, now, bounds))
+    if any(low < high for _, low, high in hours):
+        parts.append(_summed_part(store, "ragpulse_slice_hours", "Hour", hours, now, bounds))
+    if first_day < last_day:
+        days = [(f"{name}_4", first_day, last_day)]
+        parts.append(_summed_part(store, "ragpulse_slice_days", "Day", days, now, bounds))
+    return parts
+
+
+def _ranges(column: str, spans: list[tuple[str, datetime, datetime]], bounds: dict[str, Any]) -> str:
+    chosen = []
+    for key, low, high in spans:
+        if low < high:
+            bounds[f"{key}_from"], bounds[f"{key}_to"] = low, high
+            chosen.append(
+                f"({column} >= {{{key}_from:DateTime64(9)}} AND {column} < {{{key}_to:DateTime64(9)}})"
+            )
+    return "(" + " OR ".join(chosen) + ")"
+
+
+def _summed_part(
+    store: Store,
+    table: str,
+    column: str,
+    spans: list[tuple[str, datetime, datetime]],
+    now: int,
+    bounds: dict[str, Any],
+) -> str:
+    return (
+        f"SELECT {now} AS now, ServiceName, Variant, Dimension AS dim, Value AS val, {_COLUMNS}"
+        f" FROM {store.table(table)} WHERE {_ranges(column, spans, bounds)} AND {_SCOPE}"
     )
-    sql = (
-        f"SELECT ServiceName, slice.1 AS Dimension, slice.2 AS Value, {_FACT_SUMS}"
-        f" FROM {store.table('ragpulse_request_facts')} ARRAY JOIN {slices} AS slice"
-        f" WHERE RequestTime >= {{start:DateTime64(9)}} AND RequestTime < {{end:DateTime64(9)}} AND {_SCOPE}"
-        " GROUP BY ServiceName, Dimension, Value"
+
+
+def _fact_part(
+    store: Store, spans: list[tuple[str, datetime, datetime]], now: int, bounds: dict[str, Any]
+) -> str:
+    """Per slice of each fact, its signed counts, as the hourly view writes them."""
+    return (
+        f"SELECT {now} AS now, ServiceName, Variant, slice.1 AS dim, slice.2 AS val, Sign AS Judged,"
+        " Sign * Hallucinated AS Hallucinated, Sign * Weight AS Weights,"
+        " Sign * Weight * Hallucinated AS WeightedHallucinated, Sign * Weight * Weight AS SquaredWeights,"
+        " Sign * Weight * Weight * Hallucinated AS SquaredWeightedHallucinated"
+        f" FROM {store.table('ragpulse_request_facts')} ARRAY JOIN {_SLICES_OF_A_FACT} AS slice"
+        f" WHERE {_ranges('RequestTime', spans, bounds)} AND {_SCOPE}"
     )
-    return _by_service(store.query_dicts(sql, {**parameters, "start": start, "end": end}))
 
 
 def _by_service(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[SliceKey, WeightedCount]]:
@@ -300,3 +339,13 @@ def _hour(moment: datetime) -> datetime:
 
 def _day(moment: datetime) -> datetime:
     return _hour(moment).replace(hour=0)
+
+
+def _ceil(moment: datetime, floor: Callable[[datetime], datetime], step: timedelta) -> datetime:
+    """The first hour or day (``floor`` _hour and ``step`` an hour, or _day and a day) at or after it."""
+    down = floor(moment)
+    return down if down == _aware(moment) else floor(down + step)
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ragpulse_scorers.llm.client import JudgeCall
 from ragpulse_scorers.models import Score
+
+if TYPE_CHECKING:  # the client imports openai, which commands that only read the store do not need
+    from ragpulse_scorers.llm.client import JudgeCall
 
 
 @dataclass

@@ -1,0 +1,139 @@
+"""A document's header line told from its text: where a loop's item opens with a line the template writes
+(constant literals with varying values: "Extrait n°2 — guide.pdf, p. 80", "Lenke: https://…/artikler/flytting",
+"Updated: 2024-09-09"), the alignment of the window's items anchors on the line's constant start, and the
+line's varying tail ("80", "flytting", "09-09") falls into the gap that holds the document's text.
+
+That tail is the header's own last slot, not the document's first words, when in every item of the window it
+is one name that ends its line, with the document's text on the lines after it, or one name that the same mark
+between blanks (" » ") follows on the line. A name has no blanks and no sentence's end; in Chinese or
+Japanese, where a line without blanks may be a document's own title, it also has a digit or a Latin part
+("规定.pdf", "第3条"). A header whose last value has blanks (a title) is not cut, as before: from one template
+alone a title the header repeats cannot be told from a document's own first line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from ragpulse_assembly.learnt.alignment import Constant, Gap, Piece
+from ragpulse_assembly.learnt.tokens import SENTENCE_END, Tokens, is_blank, is_marker, is_unspaced, is_word
+
+_TAIL_CHARS: Final = 120
+"""Characters a header's last value has at most (a URL's path, an id, a date)."""
+
+
+def header_tails_split(items: Sequence[Tokens], pieces: list[Piece]) -> tuple[list[Piece], list[Gap]]:
+    """``pieces`` (the layout of ``items``) with each gap that starts on a header line and goes on past its
+    end split in three: the line's tail, the line break, and the rest; and the tails (metadata, never the
+    document's text)."""
+    result: list[Piece] = []
+    tails: list[Gap] = []
+    for index, piece in enumerate(pieces):
+        if not isinstance(piece, Gap) or not _on_header_line(items, pieces, index):
+            result.append(piece)
+            continue
+        cuts = [_tail_end(item, start, end) for item, (start, end) in zip(items, piece.ranges, strict=True)]
+        breaks = [cut for cut in cuts if cut is not None]
+        if len(breaks) == len(cuts):
+            shared = _shared_blanks(items, breaks, piece)
+        else:
+            inline = _inline_ends(items, piece)
+            if inline is None:
+                result.append(piece)
+                continue
+            breaks, shared = inline
+        tails.append(Gap(tuple((start, at) for (start, _), at in zip(piece.ranges, breaks, strict=True))))
+        result.append(tails[-1])
+        result.append(Constant(items[0].tokens[breaks[0] : breaks[0] + shared]))
+        result.append(
+            Gap(tuple((at + shared, end) for (_, end), at in zip(piece.ranges, breaks, strict=True)))
+        )
+    return result, tails
+
+
+def _on_header_line(items: Sequence[Tokens], pieces: list[Piece], index: int) -> bool:
+    """The gap at ``index`` starts on a line the template opened with text of its own: from the line's start
+    to the gap, constants with words or marks, and only one-line values between them."""
+    written = False
+    for earlier in reversed(pieces[:index]):
+        if isinstance(earlier, Gap):
+            if any(
+                "\n" in item.span(start, end)
+                for item, (start, end) in zip(items, earlier.ranges, strict=True)
+            ):
+                return False
+            continue
+        tokens = earlier.tokens
+        line_start = max(
+            (at for at, token in enumerate(tokens) if token == "\n" or is_marker(token)), default=-1
+        )
+        written = written or any(not is_blank(token) for token in tokens[line_start + 1 :])
+        if line_start >= 0:
+            return written
+    return written
+
+
+def _tail_end(item: Tokens, start: int, end: int) -> int | None:
+    """Where the gap's first line ends (its line break), when that line is one name with text on the lines
+    after it; else None."""
+    tokens = item.tokens
+    at = next((i for i in range(start, end) if tokens[i] == "\n"), None)
+    if at is None or at == start or item.starts[at] - item.starts[start] > _TAIL_CHARS:
+        return None
+    if not _a_name(tokens[start:at]):
+        return None
+    if not any(not is_blank(token) for token in tokens[at:end]):
+        return None
+    return at
+
+
+def _inline_ends(items: Sequence[Tokens], gap: Gap) -> tuple[list[int], int] | None:
+    """Where the gap's first line opens, in every item, with one name and then the same run of marks
+    between blanks (" » ", " | ", " — "): the header's last value and the mark that ends the header, with
+    the document's text after it on the same line. The run's start in each item and its length."""
+    ends: list[int] = []
+    runs: set[tuple[str, ...]] = set()
+    for item, (start, end) in zip(items, gap.ranges, strict=True):
+        tokens = item.tokens
+        at = next((i for i in range(start, end) if is_blank(tokens[i])), None)
+        if at is None or at == start or item.starts[at] - item.starts[start] > _TAIL_CHARS:
+            return None
+        after = at + 1
+        while after < end and not is_blank(tokens[after]) and not is_word(tokens[after]):
+            after += 1
+        if after + 1 >= end or tokens[after] != tokens[at] or tokens[at] == "\n" or after == at + 1:
+            return None
+        if not _a_name(tokens[start:at]):
+            return None
+        ends.append(at)
+        runs.add(tokens[at : after + 1])
+    values = {item.span(start, at) for item, (start, _), at in zip(items, gap.ranges, ends, strict=True)}
+    if len(runs) != 1 or len(values) < 2:
+        return None
+    return ends, len(runs.pop())
+
+
+def _a_name(tokens: tuple[str, ...]) -> bool:
+    """One value of a header: no blanks and no sentence's end; in a script written without blanks (where a
+    line without blanks may be a sentence or a document's own title) only with a part that makes it a name
+    ("考勤管理规定.pdf", "第3条")."""
+    if not tokens or tokens[-1][-1:] in SENTENCE_END or any(is_blank(token) for token in tokens):
+        return False
+    return not any(is_unspaced(token) for token in tokens) or any(
+        token.isdigit() or (is_word(token) and not is_unspaced(token)) for token in tokens
+    )
+
+
+def _shared_blanks(items: Sequence[Tokens], breaks: list[int], gap: Gap) -> int:
+    """How many blank tokens (the line break and blank lines) every item has after its tail."""
+    count = 0
+    while True:
+        ahead = [
+            item.tokens[at + count] if at + count < end else None
+            for item, at, (_, end) in zip(items, breaks, gap.ranges, strict=True)
+        ]
+        first = ahead[0]
+        if first is None or not is_blank(first) or any(token != first for token in ahead):
+            return count
+        count += 1
