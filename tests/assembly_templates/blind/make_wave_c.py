@@ -13,11 +13,12 @@ Some bodies start like a header themselves ("Updated 2024-03-02: ...", "Note: ..
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from wave_writer import write_wave
 
 HERE = Path(__file__).resolve().parent / "wave_c"
 REQUESTS = 16
@@ -477,29 +478,7 @@ def _answer(target: Doc, rng: random.Random) -> tuple[str, bool]:
 
 
 def build() -> None:
-    HERE.mkdir(exist_ok=True)
-    index = []
-    for number, (service, source, notes, pool, render) in enumerate(SERVICES):
-        rng = random.Random(1000 + number)
-        requests = []
-        for _ in range(REQUESTS):
-            target = rng.choice(pool)
-            others = rng.sample([d for d in pool if d is not target], rng.randint(0, 3))
-            docs = [target, *others]
-            rng.shuffle(docs)
-            answer, fabricated = _answer(target, rng)
-            requests.append({
-                "messages": render(docs, target.question, rng),
-                "documents": [d.text for d in docs],
-                "question": target.question,
-                "answer": answer,
-                "hallucinated": fabricated,
-            })  # fmt: skip
-        data = {"service": service, "template": render.__name__, "source": source, "layout_notes": notes,
-                "requests": requests}  # fmt: skip
-        (HERE / f"{service}.json").write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n")
-        index.append({"service": service, "file": f"{service}.json", "requests": REQUESTS})
-    (HERE / "index.json").write_text(json.dumps({"set": "wave_c", "services": index}, indent=1) + "\n")
+    write_wave("wave_c", HERE, SERVICES, seed=1000, requests=REQUESTS, answer=_answer)
 
 
 if __name__ == "__main__":

@@ -16,11 +16,12 @@ order; the question shares words with the documents retrieved for it, as retriev
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from wave_writer import write_wave
 
 HERE = Path(__file__).resolve().parent / "wave_d"
 REQUESTS = 16
@@ -374,30 +375,7 @@ def _answer(target: Doc, rng: random.Random) -> tuple[str, bool]:
 
 
 def build() -> None:
-    HERE.mkdir(exist_ok=True)
-    index = []
-    for number, (service, source, notes, pool, render) in enumerate(SERVICES):
-        rng = random.Random(4000 + number)
-        requests = []
-        for _ in range(REQUESTS):
-            target = rng.choice(pool)
-            others = rng.sample([d for d in pool if d is not target], rng.randint(0, 3))
-            docs = [target, *others]
-            rng.shuffle(docs)
-            answer, fabricated = _answer(target, rng)
-            messages = render(docs, target.question, rng)
-            requests.append({
-                "messages": messages,
-                "documents": [_as_sent(d.text, messages) for d in docs],
-                "question": target.question,
-                "answer": answer,
-                "hallucinated": fabricated,
-            })  # fmt: skip
-        data = {"service": service, "template": render.__name__, "source": source, "layout_notes": notes,
-                "requests": requests}  # fmt: skip
-        (HERE / f"{service}.json").write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n")
-        index.append({"service": service, "file": f"{service}.json", "requests": REQUESTS})
-    (HERE / "index.json").write_text(json.dumps({"set": "wave_d", "services": index}, indent=1) + "\n")
+    write_wave("wave_d", HERE, SERVICES, seed=4000, requests=REQUESTS, answer=_answer, as_sent=_as_sent)
 
 
 def _as_sent(text: str, messages: list[dict[str, str]]) -> str:

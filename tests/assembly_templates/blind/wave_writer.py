@@ -1,0 +1,54 @@
+"""Writes a generated blind wave: each service's requests drawn from its document pool and rendered by its
+template, deterministic per service, as ``<dir>/<service>.json`` plus ``index.json`` (what
+``bench_templates.py --blind`` reads)."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+Messages = list[dict[str, str]]
+# (service, source, layout notes, documents (.text, .question), render(documents, question, rng))
+Service = tuple[str, str, str, Sequence[Any], Callable[..., Messages]]
+
+
+def write_wave(
+    name: str,
+    directory: Path,
+    services: Sequence[Service],
+    *,
+    seed: int,
+    requests: int,
+    answer: Callable[[Any, random.Random], tuple[str, bool]],
+    as_sent: Callable[[str, Messages], str] = lambda text, messages: text,
+) -> None:
+    """Each request: one target document the question was written for, 0-3 others from the pool, shuffled;
+    the answer from ``answer`` (with whether it holds a planted claim); the documents as the prompt holds
+    them (``as_sent``)."""
+    directory.mkdir(exist_ok=True)
+    index = []
+    for number, (service, source, notes, pool, render) in enumerate(services):
+        rng = random.Random(seed + number)
+        rows = []
+        for _ in range(requests):
+            target = rng.choice(pool)
+            others = rng.sample([d for d in pool if d is not target], rng.randint(0, 3))
+            docs = [target, *others]
+            rng.shuffle(docs)
+            text, fabricated = answer(target, rng)
+            messages = render(docs, target.question, rng)
+            rows.append({
+                "messages": messages,
+                "documents": [as_sent(d.text, messages) for d in docs],
+                "question": target.question,
+                "answer": text,
+                "hallucinated": fabricated,
+            })  # fmt: skip
+        data = {"service": service, "template": render.__name__, "source": source, "layout_notes": notes,
+                "requests": rows}  # fmt: skip
+        (directory / f"{service}.json").write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+        index.append({"service": service, "file": f"{service}.json", "requests": requests})
+    (directory / "index.json").write_text(json.dumps({"set": name, "services": index}, indent=1) + "\n")
