@@ -30,10 +30,13 @@ def header_tails_split(items: Sequence[Tokens], pieces: list[Piece]) -> tuple[li
     result: list[Piece] = []
     tails: list[Gap] = []
     for index, piece in enumerate(pieces):
-        if not isinstance(piece, Gap) or not _on_header_line(items, pieces, index):
+        fields = _header_fields(items, pieces, index) if isinstance(piece, Gap) else None
+        if not isinstance(piece, Gap) or fields is None:
             result.append(piece)
             continue
-        cuts = [_tail_end(item, start, end) for item, (start, end) in zip(items, piece.ranges, strict=True)]
+        cuts = [
+            _tail_end(item, start, end, fields > 0) for item, (start, end) in zip(items, piece.ranges, strict=True)
+        ]
         breaks = [cut for cut in cuts if cut is not None]
         if len(breaks) == len(cuts):
             shared = _shared_blanks(items, breaks, piece)
@@ -52,17 +55,20 @@ def header_tails_split(items: Sequence[Tokens], pieces: list[Piece]) -> tuple[li
     return result, tails
 
 
-def _on_header_line(items: Sequence[Tokens], pieces: list[Piece], index: int) -> bool:
-    """The gap at ``index`` starts on a line the template opened with text of its own: from the line's start
-    to the gap, constants with words or marks, and only one-line values between them."""
+def _header_fields(items: Sequence[Tokens], pieces: list[Piece], index: int) -> int | None:
+    """How many varying values the line holds before the gap at ``index``, when the gap starts on a line the
+    template opened with text of its own (from the line's start to the gap, constants with words or marks,
+    and only one-line values between them); else None."""
     written = False
+    fields = 0
     for earlier in reversed(pieces[:index]):
         if isinstance(earlier, Gap):
             if any(
                 "\n" in item.span(start, end)
                 for item, (start, end) in zip(items, earlier.ranges, strict=True)
             ):
-                return False
+                return None
+            fields += 1
             continue
         tokens = earlier.tokens
         line_start = max(
@@ -70,18 +76,18 @@ def _on_header_line(items: Sequence[Tokens], pieces: list[Piece], index: int) ->
         )
         written = written or any(not is_blank(token) for token in tokens[line_start + 1 :])
         if line_start >= 0:
-            return written
-    return written
+            break
+    return fields if written else None
 
 
-def _tail_end(item: Tokens, start: int, end: int) -> int | None:
+def _tail_end(item: Tokens, start: int, end: int, among_fields: bool) -> int | None:
     """Where the gap's first line ends (its line break), when that line is one name with text on the lines
-    after it; else None."""
+    after it; else None. ``among_fields``: the template wrote other varying values on the line before it."""
     tokens = item.tokens
     at = next((i for i in range(start, end) if tokens[i] == "\n"), None)
     if at is None or at == start or item.starts[at] - item.starts[start] > _TAIL_CHARS:
         return None
-    if not _a_name(tokens[start:at]):
+    if not _a_name(tokens[start:at], among_fields):
         return None
     if not any(not is_blank(token) for token in tokens[at:end]):
         return None
@@ -114,13 +120,15 @@ def _inline_ends(items: Sequence[Tokens], gap: Gap) -> tuple[list[int], int] | N
     return ends, len(runs.pop())
 
 
-def _a_name(tokens: tuple[str, ...]) -> bool:
+def _a_name(tokens: tuple[str, ...], among_fields: bool = False) -> bool:
     """One value of a header: no blanks and no sentence's end; in a script written without blanks (where a
     line without blanks may be a sentence or a document's own title) only with a part that makes it a name
-    ("考勤管理规定.pdf", "第3条")."""
+    ("考勤管理规定.pdf", "第3条"), or when the template wrote other varying values on the line before it
+    (``among_fields``: "【文書2】規程.pdf／有給休暇": a document's own first line does not follow a value
+    and a mark the template writes in every item)."""
     if not tokens or tokens[-1][-1:] in SENTENCE_END or any(is_blank(token) for token in tokens):
         return False
-    return not any(is_unspaced(token) for token in tokens) or any(
+    return among_fields or not any(is_unspaced(token) for token in tokens) or any(
         token.isdigit() or (is_word(token) and not is_unspaced(token)) for token in tokens
     )
 
