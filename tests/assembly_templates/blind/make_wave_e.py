@@ -212,6 +212,17 @@ JA = _docs([
      "USBメモリは使えますか"),
 ])  # fmt: skip
 
+ZH_SHORT = ZH + _docs([
+    ("行政通知.md", "门禁", "", "员工卡丢失后请在24小时内到前台挂失，补办费用为20元。", "员工卡丢了怎么办"),
+    ("行政通知.md", "停车", "", "公司地下停车场每月停车费为300元，需提前在行政系统登记车牌。", "停车费多少钱"),
+    ("行政通知.md", "食堂", "", "员工食堂午餐时间为11点半到13点半，每餐公司补贴15元。", "午餐补贴多少"),
+    ("培训制度.pdf", "新人培训", "", "新员工入职第一周须参加为期三天的集中培训。", "新人培训几天"),
+    ("培训制度.pdf", "外部培训", "", "参加外部培训需提前两周提交申请，费用超过5000元需签订服务协议。", "外部培训怎么申请"),
+    ("离职须知.pdf", "离职", "", "员工主动离职需提前30天提交书面申请，试用期内提前3天即可。", "离职要提前多久"),
+    ("离职须知.pdf", "交接", "", "离职前须完成工作交接并归还电脑和员工卡。", "离职要归还什么"),
+    ("IT规范.md", "VPN", "", "在家办公需通过公司VPN访问内网，VPN账号与邮箱账号相同。", "在家怎么访问内网"),
+])  # fmt: skip
+
 Messages = list[dict[str, str]]
 Render = Callable[[list[Doc], str, random.Random], Messages]
 
@@ -410,6 +421,30 @@ def fewshot_records_ja(docs: list[Doc], question: str, rng: random.Random) -> Me
     ]
 
 
+def chatchat_mixed_zh(docs: list[Doc], question: str, rng: random.Random) -> Messages:
+    """Langchain-Chatchat's default prompt over a knowledge base of mostly one-line chunks with some of
+    several lines, joined by a line break."""
+    return chatchat_zh(docs, question, rng)
+
+
+def sources_title_line(docs: list[Doc], question: str, rng: random.Random) -> Messages:
+    """A Chainlit/LlamaIndex-style source list: rank, file and section title on one line, the chunk after."""
+    body = "\n\n".join(f"[{n}] {d.source} — {d.title}\n{d.text}" for n, d in enumerate(docs, 1))
+    return [{"role": "user", "content": f"Sources:\n{body}\n\nQuestion: {question}"}]
+
+
+def pipes_one_line(docs: list[Doc], question: str, rng: random.Random) -> Messages:
+    """Results as one line each: rank, source, title and text between pipes (a CSV-like context dump)."""
+    body = "\n".join(f"{n}. {d.source} | {d.title} | {_flat(d.text)}" for n, d in enumerate(docs, 1))
+    return [{"role": "user", "content": f"Context:\n{body}\n\nQuestion: {question}"}]
+
+
+def slash_title_cjk(docs: list[Doc], question: str, rng: random.Random) -> Messages:
+    """A Chinese or Japanese knowledge-base prompt: rank, file / section on one line, the chunk after."""
+    body = "\n\n".join(f"[{n}] {d.source} / {d.title}\n{d.text}" for n, d in enumerate(docs, 1))
+    return [{"role": "user", "content": f"参考资料：\n{body}\n\n问题：{question}"}]
+
+
 SERVICES: list[tuple[str, str, str, list[Doc], Render]] = [
     ("ferry-dspy-demos", "DSPy ChatAdapter with two labelled demos (dspy.Predict with demos), context as [n] «…»",
      "few-shot demos as earlier user/assistant turns in the live shape", EN, dspy_chat_adapter),
@@ -439,6 +474,20 @@ SERVICES: list[tuple[str, str, str, list[Doc], Render]] = [
      "file_path header then the text, Japanese, history before the question", JA, llamaindex_condense_plus_ja),
     ("kitei-fewshot-ja", "Japanese few-shot QA with 【文書n】 file／section header lines",
      "a worked example in the live layout before the live documents", JA, fewshot_records_ja),
+    # Written after the first measurement, as probes of the classes the lead named (header lines with
+    # several values, Chinese documents read as their lines); measured before the changes for them.
+    ("chatchat-mixed-zh", "Langchain-Chatchat default prompt over mostly one-line chunks",
+     "Chinese documents of one to three lines joined by a single line break", ZH_SHORT, chatchat_mixed_zh),
+    ("sources-title-en", "Chainlit/LlamaIndex-style source list: [n] file — section title, chunk on the next lines",
+     "rank, file (repeats across chunks of one file) and a title with blanks on one header line", EN, sources_title_line),
+    ("quellen-titel-de", "The same source list in German",
+     "rank, domain and a title with blanks on one header line", DE, sources_title_line),
+    ("pipes-context", "One result per line: rank. source | title | text",
+     "rank, source and title on the text's own line between pipes", EN, pipes_one_line),
+    ("slash-title-zh", "Chinese knowledge base: [n] file / section, chunk on the next lines",
+     "rank, file and a Chinese title on one header line", ZH, slash_title_cjk),
+    ("slash-title-ja", "Japanese knowledge base: [n] file / section, chunk on the next lines",
+     "rank, file and a Japanese title on one header line", JA, slash_title_cjk),
 ]  # fmt: skip
 
 

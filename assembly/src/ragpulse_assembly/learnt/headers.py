@@ -19,6 +19,8 @@ from typing import Final
 from ragpulse_assembly.learnt.alignment import Constant, Gap, Piece
 from ragpulse_assembly.learnt.tokens import SENTENCE_END, Tokens, is_blank, is_marker, is_unspaced, is_word
 
+_CLOSERS: Final = frozenset(">)]}）】」』\"'»”’")
+"""Marks that close a tag, a bracket or a quote."""
 _TAIL_CHARS: Final = 120
 """Characters a header's last value has at most (a URL's path, an id, a date)."""
 
@@ -34,8 +36,9 @@ def header_tails_split(items: Sequence[Tokens], pieces: list[Piece]) -> tuple[li
         if not isinstance(piece, Gap) or fields is None:
             result.append(piece)
             continue
+        among = fields > 0 and _joins_fields(pieces[index - 1])
         cuts = [
-            _tail_end(item, start, end, fields > 0) for item, (start, end) in zip(items, piece.ranges, strict=True)
+            _tail_end(item, start, end, among) for item, (start, end) in zip(items, piece.ranges, strict=True)
         ]
         breaks = [cut for cut in cuts if cut is not None]
         if len(breaks) == len(cuts):
@@ -80,6 +83,14 @@ def _header_fields(items: Sequence[Tokens], pieces: list[Piece], index: int) -> 
     return fields if written else None
 
 
+def _joins_fields(before: Piece) -> bool:
+    """The template's text just before a gap joins two values of one header (" — ", "／", " | ", ", "), not
+    one that closes the header ('">', "]", "）"): after a closed tag or bracket comes the document itself,
+    whose own first line may be its title ('<source name="secret">Secrets')."""
+    marks = "".join(before.tokens).rstrip() if isinstance(before, Constant) else ""
+    return bool(marks) and marks[-1] not in _CLOSERS
+
+
 def _tail_end(item: Tokens, start: int, end: int, among_fields: bool) -> int | None:
     """Where the gap's first line ends (its line break), when that line is one name with text on the lines
     after it; else None. ``among_fields``: the template wrote other varying values on the line before it."""
@@ -121,14 +132,18 @@ def _inline_ends(items: Sequence[Tokens], gap: Gap) -> tuple[list[int], int] | N
 
 
 def _a_name(tokens: tuple[str, ...], among_fields: bool = False) -> bool:
-    """One value of a header: no blanks and no sentence's end; in a script written without blanks (where a
+    """One value of a header: no sentence's end; no blanks, and in a script written without blanks (where a
     line without blanks may be a sentence or a document's own title) only with a part that makes it a name
-    ("考勤管理规定.pdf", "第3条"), or when the template wrote other varying values on the line before it
-    (``among_fields``: "【文書2】規程.pdf／有給休暇": a document's own first line does not follow a value
-    and a mark the template writes in every item)."""
-    if not tokens or tokens[-1][-1:] in SENTENCE_END or any(is_blank(token) for token in tokens):
+    ("考勤管理规定.pdf", "第3条"). Blanks and any script are allowed when the template wrote other varying
+    values on the line before it (``among_fields``: "[2] guide.pdf — Dental", "【文書2】規程.pdf／休暇"):
+    a document's own first line does not follow a value and a mark the template writes in every item."""
+    if not tokens or tokens[-1][-1:] in SENTENCE_END:
         return False
-    return among_fields or not any(is_unspaced(token) for token in tokens) or any(
+    if among_fields:
+        return True
+    if any(is_blank(token) for token in tokens):
+        return False
+    return not any(is_unspaced(token) for token in tokens) or any(
         token.isdigit() or (is_word(token) and not is_unspaced(token)) for token in tokens
     )
 
