@@ -7,8 +7,11 @@ That tail is the header's own last slot, not the document's first words, when in
 is one name that ends its line, with the document's text on the lines after it, or one name that the same mark
 between blanks (" » ") follows on the line. A name has no blanks and no sentence's end; in Chinese or
 Japanese, where a line without blanks may be a document's own title, it also has a digit or a Latin part
-("规定.pdf", "第3条"). A header whose last value has blanks (a title) is not cut, as before: from one template
-alone a title the header repeats cannot be told from a document's own first line.
+("规定.pdf", "第3条"). Where the template wrote other values on the line before it, joined by a mark of its
+own ("[2] guide.pdf — Dental", "【文書2】規程.pdf／休暇"), the last value may have blanks or be Chinese or
+Japanese: a document's own first line does not follow a value and a joining mark in every item. Else a
+header whose last value has blanks (a title) is not cut: from one template alone a title the header repeats
+cannot be told from a document's own first line.
 """
 
 from __future__ import annotations
