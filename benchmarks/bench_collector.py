@@ -15,6 +15,10 @@ Two clients (``--client``): ``raw``, the pre-encoded bodies posted over ``http.c
 alone); ``stock``, the same spans handed as SDK ``ReadableSpan`` batches to the stock OTLP/HTTP protobuf
 exporter (``OTLPSpanExporter.export``), which encodes each batch while the clock runs, as an outside benchmark
 with a stock client does: on a 2-core machine the senders' encoding competes with the collector for the cores.
+
+``--stages`` instead profiles where the collector's CPU goes, one stage at a time on one thread (no HTTP):
+decoding the protobuf, mapping spans to columns, measuring them (stored size, identity digest, row hashes),
+and inserting them into chDB 8 posts to an insert (the views on the span table and chDB's merges included).
 """
 
 from __future__ import annotations
@@ -47,7 +51,11 @@ from opentelemetry.sdk.trace.export import SpanExportResult
 from opentelemetry.sdk.util.instrumentation import InstrumentationScope
 from opentelemetry.trace import SpanContext, TraceFlags
 from ragpulse import semconv
+from ragpulse_collector.mapping import map_spans
+from ragpulse_collector.otlp import PROTOBUF, decode_request
 from ragpulse_collector.server import TRACES_PATH, CollectorServer, tune_gc_for_collector
+from ragpulse_collector.signals import TRACES
+from ragpulse_collector.tables import SPANS, TableRows
 from ragpulse_core.schema import migrate
 from ragpulse_core.settings import RagpulseSettings
 from ragpulse_core.store import Store
@@ -673,6 +681,48 @@ def run(
     }
 
 
+POSTS_PER_INSERT = 8
+STAGES = ("decode", "map", "measure", "insert")
+
+
+def stages(mixes: list[str], posts: int, spans_per_post: int, rounds: int) -> Table:
+    """CPU milliseconds per 1,000 spans of each stage of the collector's work, per mix (median of
+    ``rounds``), measured one stage at a time on this thread into a fresh chDB."""
+    workdir = Path(tempfile.mkdtemp(prefix="ragpulse-bench-"))
+    store = Store(f"chdb://{workdir / 'chdb'}")
+    migrate(store, RagpulseSettings.load(None).store.ttl_days)
+    tune_gc_for_collector()
+    table = Table(title="collector CPU by stage, one thread, ms per 1,000 spans (median of rounds)")
+    for column in ("mix", *STAGES, "total"):
+        table.add_column(column, justify="left" if column == "mix" else "right")
+    for mix in mixes:
+        bodies = build_bodies(posts, spans_per_post, 11, mix)
+        measured: dict[str, list[float]] = {stage: [] for stage in STAGES}
+        for round_index in range(rounds + 1):
+            times = [time.process_time()]
+            requests = [decode_request(body, PROTOBUF, TRACES) for body in bodies]
+            times.append(time.process_time())
+            mapped = [map_spans(request).rows for request in requests]
+            times.append(time.process_time())
+            for rows in mapped:
+                rows.stored_bytes()
+                rows.identity()
+                rows.row_hashes()
+            times.append(time.process_time())
+            for start in range(0, len(mapped), POSTS_PER_INSERT):
+                batch = TableRows.joined(mapped[start : start + POSTS_PER_INSERT])
+                token = f"{mix}-{round_index}-{start}"
+                store.insert_columns(SPANS.table, batch.columns, SPANS.insert_types, dedup_token=token)
+            times.append(time.process_time())
+            spans = sum(len(rows) for rows in mapped)
+            if round_index:  # the first round warms the engine up
+                for stage, begun, ended in zip(STAGES, times, times[1:], strict=False):
+                    measured[stage].append((ended - begun) * 1e6 / spans)
+        medians = [statistics.median(measured[stage]) for stage in STAGES]
+        table.add_row(mix, *(f"{value:.0f}" for value in medians), f"{sum(medians):.0f}")
+    return table
+
+
 def _tree_at(rev: str, into: Path) -> Path | None:
     """The collector and core as they were at ``rev``, or None when this checkout lacks it."""
     archive = subprocess.run(
@@ -809,8 +859,14 @@ def main(argv: list[str] | None = None) -> None:
         help="git revision whose collector to compare with, alternating ('' for none)",
     )
     parser.add_argument("--rounds", type=int, default=3, help="rounds of each mix (and of the baseline)")
+    parser.add_argument(
+        "--stages", action="store_true", help="profile the collector's CPU stage by stage instead"
+    )
     args = parser.parse_args(argv or [])
     mixes = list(MIXES) if args.mix == "both" else [args.mix]
+    if args.stages:
+        Console().print(stages(mixes, min(args.posts, 40), args.spans_per_post, args.rounds))
+        return
     clients = list(CLIENTS) if args.client == "both" else [args.client]
     for mix in mixes:
         Console().print(f"{mix}: {MIXES[mix].described}")
