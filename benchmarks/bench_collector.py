@@ -51,11 +51,7 @@ from opentelemetry.sdk.trace.export import SpanExportResult
 from opentelemetry.sdk.util.instrumentation import InstrumentationScope
 from opentelemetry.trace import SpanContext, TraceFlags
 from ragpulse import semconv
-from ragpulse_collector.mapping import map_spans
-from ragpulse_collector.otlp import PROTOBUF, decode_request
 from ragpulse_collector.server import TRACES_PATH, CollectorServer, tune_gc_for_collector
-from ragpulse_collector.signals import TRACES
-from ragpulse_collector.tables import SPANS, TableRows
 from ragpulse_core.schema import migrate
 from ragpulse_core.settings import RagpulseSettings
 from ragpulse_core.store import Store
@@ -688,6 +684,12 @@ STAGES = ("decode", "map", "measure", "insert")
 def stages(mixes: list[str], posts: int, spans_per_post: int, rounds: int) -> Table:
     """CPU milliseconds per 1,000 spans of each stage of the collector's work, per mix (median of
     ``rounds``), measured one stage at a time on this thread into a fresh chDB."""
+    # Imported here: a --baseline child runs an older collector, which :func:`run` alone must fit.
+    from ragpulse_collector.mapping import map_spans
+    from ragpulse_collector.otlp import PROTOBUF, decode_request
+    from ragpulse_collector.signals import TRACES
+    from ragpulse_collector.tables import SPANS, TableRows
+
     workdir = Path(tempfile.mkdtemp(prefix="ragpulse-bench-"))
     store = Store(f"chdb://{workdir / 'chdb'}")
     migrate(store, RagpulseSettings.load(None).store.ttl_days)

@@ -10,8 +10,8 @@ time also counts the time this process waits for a core, which swings the wall-c
 clock speed), but slowly. So the two sides are interleaved request by request (their order alternating),
 each request timed on its own; a round sums a few dozen of each, and the figure is the median of the rounds'
 ratios, in which the drift hits both sides alike. The quartiles of the rounds' ratios say how much to trust
-it (timing whole rounds of one side after the other instead gave medians 1.08 to 1.19 in three runs at load
-14, with quartiles 0.95 to 1.38). Wall-clock is printed beside it.
+it (timing rounds of ~25 requests of one side, then of the other, instead gave medians of the pair ratios of
+1.08 to 1.19 in three runs at load 14, with quartiles 0.95 to 1.38). Wall-clock is printed beside it.
 """
 
 from __future__ import annotations
