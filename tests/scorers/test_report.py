@@ -16,10 +16,10 @@ from ragpulse_core.store import Store
 from ragpulse_dashboards.alerts import AlertKey, AlertRecord
 from ragpulse_dashboards.alerts.state import FIRING, RESOLVED, save
 from ragpulse_dashboards.report import collect_report, render_html, render_terminal
-from ragpulse_dashboards.report.collect import parse_since
 from ragpulse_dashboards.report.format import judgement, verdict
 from ragpulse_dashboards.report.model import Difference, ReportData
 from ragpulse_dashboards.report.svg import nice_ticks
+from ragpulse_dashboards.since import parse_since
 from ragpulse_scorers.settings import PriceSettings
 from ragpulse_scorers.stats import wilson_interval
 from report_data import SCORE_COLUMNS, SPAN_COLUMNS, insert_request, insert_scores, request_spans, score_rows
