@@ -81,6 +81,7 @@ def learn(service: str, place: str, texts: Sequence[Tokens], questions: Sequence
         roles = _roles(facts, loops, question)
         changed = (
             _one_loop(pieces, gaps, facts, loops)
+            or _same_loop_apart(texts, pieces, gaps, loops, question)
             or _document_between(pieces, gaps, roles)
             or _loop_started(pieces, gaps, facts, loops)
             or (_question_cut(pieces, gaps, facts, loops) if question is None else None)
@@ -105,7 +106,8 @@ def _one_loop(
 ) -> list[Piece] | None:
     """Two slots with a constant between them joined where one slot's loop separator occurs in the other:
     one region of documents, and the constant (a phone number every request's documents happened to hold
-    once) belongs to a document."""
+    once) belongs to a document. Joined too where the constant is what the second slot's loop writes after
+    every document ("</doc>"): the first slot is the loop's first document, which every request held."""
     for number in range(len(gaps) - 1):
         first, second = gaps[number], gaps[number + 1]
         if second != first + 2:
@@ -113,6 +115,43 @@ def _one_loop(
         for loop, other in ((loops[number], facts[number + 1]), (loops[number + 1], facts[number])):
             if loop is not None and occurs(other.regions, loop.separator):
                 return _joined(pieces, first, second)
+        later, between = loops[number + 1], pieces[first + 1]
+        closes_first = isinstance(between, Constant) and later is not None and between.text == later.sample
+        if closes_first and later is not None and later.closed:
+            return _joined(pieces, first, second)
+    return None
+
+
+def _same_loop_apart(
+    texts: Sequence[Tokens],
+    pieces: list[Piece],
+    gaps: list[int],
+    loops: list[Loop | None],
+    question: int | None,
+) -> list[Piece] | None:
+    """A slot with a loop joined with a later slot of the same message, and all that lies between them, when
+    no question lies between and the loop's separator starts between them in every prompt where the later
+    slot holds text: the template writes one run of documents, and what the alignment kept between them (a
+    rule line and a line of text of a document that every prompt of the window held) belongs to it."""
+    for number, loop in enumerate(loops):
+        if loop is None:
+            continue
+        for later in range(number + 2, len(gaps)):
+            if question is not None and number < question <= later:
+                break
+            between = pieces[gaps[number] + 1 : gaps[later]]
+            if any(isinstance(piece, Constant) and MARK_OPEN in piece.text for piece in between):
+                break
+            first, last = pieces[gaps[number]], pieces[gaps[later]]
+            assert isinstance(first, Gap) and isinstance(last, Gap)
+            reach = len(loop.separator)  # the separator may run on into the later slot
+            spans = [
+                tokenize(text.span(start, min(len(text.tokens), end + reach)))
+                for text, (_, start), (end, last_end) in zip(texts, first.ranges, last.ranges, strict=True)
+                if text.span(end, last_end).strip()
+            ]
+            if spans and all(occurs([span], loop.separator) for span in spans):
+                return _joined(pieces, gaps[number], gaps[later])
     return None
 
 
@@ -299,10 +338,21 @@ def _question_slot(facts: list[_SlotFacts], loops: list[Loop | None], questions:
     if whole:
         return whole[-1]
     chosen = asking or candidates
+    asks = [number for number in chosen if _asks(facts[number])]
+    if len(asks) == 1:
+        return asks[0]
     short = [number for number in chosen if facts[number].mean_length < _DOCUMENT_LENGTH]
     if len(short) > 1:
         return _retrieved_by(short, facts)
     return min(chosen, key=lambda number: facts[number].mean_length) if chosen else None
+
+
+def _asks(fact: _SlotFacts) -> bool:
+    """The slot's contents end with a question mark in most prompts: where several slots could hold the
+    user's words, a shorter one that never asks (a line of a document the alignment took apart) is not
+    the question."""
+    asking = sum(content.rstrip().endswith(("?", "？", "؟")) for content in fact.contents)
+    return asking * 5 >= len(fact.contents) * 4
 
 
 def _retrieved_by(chosen: list[int], facts: list[_SlotFacts]) -> int | None:
