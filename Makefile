@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test test-llm bench demo docs lint typecheck compose-config clean
+.PHONY: install test explore test-llm bench demo docs lint typecheck compose-config clean
 
 PARTS := instrumentation judge core collector assembly scorers dashboards examples
 
@@ -32,6 +32,12 @@ install: $(STAMP)
 # and steals from the others when done, so a minute-long test never starts last and modules stay together.
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto --maxprocesses 4 --dist worksteal tests
+
+# Property tests with fresh random examples, ROUNDS times (make test draws the same ones every run).
+ROUNDS ?= 5
+explore: $(STAMP)
+	for round in $$(seq $(ROUNDS)); do RAGPULSE_HYPOTHESIS_PROFILE=explore $(BIN)/python -m pytest -q -n auto \
+		--maxprocesses 4 $$(grep -rl "@given" tests) || exit 1; done
 
 test-llm: $(STAMP)
 	$(BIN)/python -m pytest -q -m llm tests
