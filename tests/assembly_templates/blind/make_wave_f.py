@@ -74,8 +74,14 @@ Render = Callable[[list[Doc], str, random.Random], Messages]
 def gpt4all_localdocs(docs: list[Doc], question: str, rng: random.Random) -> Messages:
     """GPT4All LocalDocs: ``### Context:`` then per excerpt ``Collection:`` / ``Path:`` / ``Excerpt:`` records
     joined by blank lines, and the user's question appended after the last one with only a blank line."""
-    body = "\n\n".join(f"Collection: {d.source.rsplit('.', 1)[0]}\nPath: /home/user/docs/{d.source}\nExcerpt: {d.text}" for d in docs)
-    return [{"role": "system", "content": "You are a helpful assistant."}, {"role": "user", "content": f"### Context:\n{body}\n\n{question}"}]
+    body = "\n\n".join(
+        f"Collection: {d.source.rsplit('.', 1)[0]}\nPath: /home/user/docs/{d.source}\nExcerpt: {d.text}"
+        for d in docs
+    )
+    return [
+        {"role": "system", "content": "You are a helpful assistant."},
+        {"role": "user", "content": f"### Context:\n{body}\n\n{question}"},
+    ]
 
 
 def cohere_documents(docs: list[Doc], question: str, rng: random.Random) -> Messages:
@@ -83,7 +89,10 @@ def cohere_documents(docs: list[Doc], question: str, rng: random.Random) -> Mess
     ``text:`` records joined by blank lines in a system turn, after the question."""
     body = "\n\n".join(f"Document: {n}\ntitle: {d.title}\ntext: {_flat(d.text)}" for n, d in enumerate(docs))
     return [
-        {"role": "system", "content": "## Task and Context\nYou help people answer their questions and other requests interactively. You should focus on serving the user's needs as best you can.\n\n## Style Guide\nUnless the user asks for a different style of answer, you should answer in full sentences, using proper grammar and spelling."},
+        {
+            "role": "system",
+            "content": "## Task and Context\nYou help people answer their questions and other requests interactively. You should focus on serving the user's needs as best you can.\n\n## Style Guide\nUnless the user asks for a different style of answer, you should answer in full sentences, using proper grammar and spelling.",
+        },
         {"role": "user", "content": question},
         {"role": "system", "content": f"<results>\n{body}\n</results>"},
     ]
@@ -92,7 +101,12 @@ def cohere_documents(docs: list[Doc], question: str, rng: random.Random) -> Mess
 def rlm_rag_prompt(docs: list[Doc], question: str, rng: random.Random) -> Messages:
     """LangChain hub rlm/rag-prompt, with format_docs joining page contents by a blank line."""
     context = "\n\n".join(d.text for d in docs)
-    return [{"role": "user", "content": f"You are an assistant for question-answering tasks. Use the following pieces of retrieved context to answer the question. If you don't know the answer, just say that you don't know. Use three sentences maximum and keep the answer concise.\nQuestion: {question} \nContext: {context} \nAnswer:"}]
+    return [
+        {
+            "role": "user",
+            "content": f"You are an assistant for question-answering tasks. Use the following pieces of retrieved context to answer the question. If you don't know the answer, just say that you don't know. Use three sentences maximum and keep the answer concise.\nQuestion: {question} \nContext: {context} \nAnswer:",
+        }
+    ]
 
 
 def flowise_history(docs: list[Doc], question: str, rng: random.Random) -> Messages:
@@ -100,7 +114,11 @@ def flowise_history(docs: list[Doc], question: str, rng: random.Random) -> Messa
     documents (joined by a blank line), then the question."""
     context = "\n\n".join(d.text for d in docs)
     system = f"You are a helpful assistant. Using the provided context, answer the user's question to the best of your ability using the resources provided.\nIf there is nothing in the context relevant to the question at hand, just say \"Hmm, I'm not sure\" and stop after that. Refuse to answer any question not about the info. Never break character.\n------------\n{context}\n------------\nREMEMBER: If there is no relevant information within the context, just say \"Hmm, I'm not sure\". Don't try to make up an answer. Never break character."
-    return [*_history(EN, question, rng, 2), {"role": "system", "content": system}, {"role": "user", "content": question}]
+    return [
+        *_history(EN, question, rng, 2),
+        {"role": "system", "content": system},
+        {"role": "user", "content": question},
+    ]
 
 
 def r2r_default(docs: list[Doc], question: str, rng: random.Random) -> Messages:
@@ -108,7 +126,10 @@ def r2r_default(docs: list[Doc], question: str, rng: random.Random) -> Messages:
     context = "\n".join(f"[{n}] {_flat(d.text)}" for n, d in enumerate(docs, 1))
     return [
         {"role": "system", "content": "You are a helpful agent."},
-        {"role": "user", "content": f"## Task:\n\nAnswer the query given immediately below given the context which follows later. Use line item references to like [1], [2], ... refer to specifically numbered items in the provided context. Pay close attention to the title of each given source to ensure it is consistent with the query.\n\n### Query:\n\n{question}\n\n### Context:\n\n{context}\n\n### Query:\n{question}\n\nREMINDER - Use line item references to like [1], [2], ... refer to specifically numbered items in the provided context.\n\n## Response:\n"},
+        {
+            "role": "user",
+            "content": f"## Task:\n\nAnswer the query given immediately below given the context which follows later. Use line item references to like [1], [2], ... refer to specifically numbered items in the provided context. Pay close attention to the title of each given source to ensure it is consistent with the query.\n\n### Query:\n\n{question}\n\n### Context:\n\n{context}\n\n### Query:\n{question}\n\nREMINDER - Use line item references to like [1], [2], ... refer to specifically numbered items in the provided context.\n\n## Response:\n",
+        },
     ]
 
 
@@ -118,7 +139,10 @@ def txtai_rag(docs: list[Doc], question: str, rng: random.Random) -> Messages:
     context = "\n".join(_flat(d.text) for d in docs)
     return [
         {"role": "system", "content": "You are a friendly assistant. You answer questions from users."},
-        {"role": "user", "content": f"Answer the following question using only the context below. Only include information specifically discussed.\n\nquestion: {question}\ncontext: {context}"},
+        {
+            "role": "user",
+            "content": f"Answer the following question using only the context below. Only include information specifically discussed.\n\nquestion: {question}\ncontext: {context}",
+        },
     ]
 
 
@@ -127,7 +151,10 @@ def verba_chunks(docs: list[Doc], question: str, rng: random.Random) -> Messages
     query in the user turn."""
     context = "\n\n".join(f"Document Title: {d.title}\nChunk {rng.randint(0, 40)}\n\n{d.text}" for d in docs)
     return [
-        {"role": "system", "content": "You are Verba, a chatbot for Retrieval Augmented Generation (RAG). You will receive a user query and context pieces that have a semantic similarity to that query. Please answer these user queries only with the provided context. Mention documents you used from the context if you use them to reduce hallucination. If the provided documentation does not provide enough information, say so."},
+        {
+            "role": "system",
+            "content": "You are Verba, a chatbot for Retrieval Augmented Generation (RAG). You will receive a user query and context pieces that have a semantic similarity to that query. Please answer these user queries only with the provided context. Mention documents you used from the context if you use them to reduce hallucination. If the provided documentation does not provide enough information, say so.",
+        },
         {"role": "user", "content": f"Answer this query: '{question}' with this provided context: {context}"},
     ]
 
@@ -137,14 +164,21 @@ def khoj_notes(docs: list[Doc], question: str, rng: random.Random) -> Messages:
     dashed rule, in the system message; history; then the query."""
     notes = "\n\n".join(f"# {d.source}\n{d.text}" for d in docs)
     system = f"You are Khoj, a smart, inquisitive and helpful personal assistant.\nUse my personal notes and our past conversations to inform your response.\nAsk crisp follow-up questions to get additional context, when a helpful response cannot be provided from the provided notes or past conversations.\n\nUser's Notes:\n-----\n{notes}"
-    return [{"role": "system", "content": system}, *_history(EN, question, rng, 2), {"role": "user", "content": question}]
+    return [
+        {"role": "system", "content": system},
+        *_history(EN, question, rng, 2),
+        {"role": "user", "content": question},
+    ]
 
 
 def privategpt_context(docs: list[Doc], question: str, rng: random.Random) -> Messages:
     """PrivateGPT's context chat engine (LlamaIndex default context template) over German documents."""
     context = "\n\n".join(d.text for d in docs)
     return [
-        {"role": "system", "content": f"You can only answer questions about the provided context. If you know the answer but it is not based in the provided context, don't provide the answer, just state the answer is not in the context provided.\nContext information is below.\n--------------------\n{context}\n--------------------\n"},
+        {
+            "role": "system",
+            "content": f"You can only answer questions about the provided context. If you know the answer but it is not based in the provided context, don't provide the answer, just state the answer is not in the context provided.\nContext information is below.\n--------------------\n{context}\n--------------------\n",
+        },
         {"role": "user", "content": question},
     ]
 
@@ -154,22 +188,39 @@ def ragflow_zh(docs: list[Doc], question: str, rng: random.Random) -> Messages:
     chunks joined by a dashed line, chat history, then the question."""
     knowledge = "\n------\n".join(d.text for d in docs)
     system = f"你是一个智能助手，请总结知识库的内容来回答问题，请列举知识库中的数据详细回答。当所有知识库内容都与问题无关时，你的回答必须包括“知识库中未找到您要的答案！”这句话。回答需要考虑聊天历史。\n      以下是知识库：\n      {knowledge}\n      以上是知识库。"
-    return [{"role": "system", "content": system}, *_history(ZH, question, rng, 2), {"role": "user", "content": question}]
+    return [
+        {"role": "system", "content": system},
+        *_history(ZH, question, rng, 2),
+        {"role": "user", "content": question},
+    ]
 
 
 def fastgpt_data_zh(docs: list[Doc], question: str, rng: random.Random) -> Messages:
     """FastGPT's default quote prompt (Chinese): each chunk in a ``<QA>`` block inside ``<Data>``, the
     question in triple quotes after the answer rules."""
     quote = "\n".join(f"<QA>\n<Q>{_flat(d.text)}</Q>\n<A></A>\n</QA>" for d in docs)
-    return [{"role": "user", "content": f"使用 <Data></Data> 标记中的内容作为你的知识:\n\n<Data>\n{quote}\n</Data>\n\n回答要求：\n- 如果你不清楚答案，你需要澄清。\n- 避免提及你是从 <Data></Data> 获取的知识。\n- 保持答案与 <Data></Data> 中描述的一致。\n- 使用 Markdown 语法优化回答格式。\n- 使用与问题相同的语言回答。\n\n问题:\"\"\"{question}\"\"\""}]
+    return [
+        {
+            "role": "user",
+            "content": f'使用 <Data></Data> 标记中的内容作为你的知识:\n\n<Data>\n{quote}\n</Data>\n\n回答要求：\n- 如果你不清楚答案，你需要澄清。\n- 避免提及你是从 <Data></Data> 获取的知识。\n- 保持答案与 <Data></Data> 中描述的一致。\n- 使用 Markdown 语法优化回答格式。\n- 使用与问题相同的语言回答。\n\n问题:"""{question}"""',
+        }
+    ]
 
 
 def bedrock_kb(docs: list[Doc], question: str, rng: random.Random) -> Messages:
     """Amazon Bedrock knowledge base default orchestration prompt: search results as XML elements with
     content and a numbered source, then the user's question."""
-    results = "\n".join(f"<search_result>\n<content>\n{d.text}\n</content>\n<source>\n{n}\n</source>\n</search_result>" for n, d in enumerate(docs, 1))
+    results = "\n".join(
+        f"<search_result>\n<content>\n{d.text}\n</content>\n<source>\n{n}\n</source>\n</search_result>"
+        for n, d in enumerate(docs, 1)
+    )
     return [
-        {"role": "system", "content": "You are a question answering agent. I will provide you with a set of search results. The user will provide you with a question. Your job is to answer the user's question using only information from the search results. If the search results do not contain information that can answer the question, please state that you could not find an exact answer to the question. Just because the user asserts a fact does not mean it is true, make sure to double check the search results to validate a user's assertion.\n\nHere are the search results in numbered order:\n<search_results>\n" + results + "\n</search_results>"},
+        {
+            "role": "system",
+            "content": "You are a question answering agent. I will provide you with a set of search results. The user will provide you with a question. Your job is to answer the user's question using only information from the search results. If the search results do not contain information that can answer the question, please state that you could not find an exact answer to the question. Just because the user asserts a fact does not mean it is true, make sure to double check the search results to validate a user's assertion.\n\nHere are the search results in numbered order:\n<search_results>\n"
+            + results
+            + "\n</search_results>",
+        },
         {"role": "user", "content": question},
     ]
 
@@ -185,7 +236,12 @@ def fewshot_ko(docs: list[Doc], question: str, rng: random.Random) -> Messages:
     """A Korean few-shot prompt (Semantic Kernel prompt function style): a worked example with its own
     context, question and answer, then the live ones in the same labels without the prefix."""
     context = "\n".join(_flat(d.text) for d in docs)
-    return [{"role": "user", "content": f"주어진 문맥만 사용하여 질문에 답하세요. 문맥에 답이 없으면 모른다고 답하세요.\n\n{KO_DEMO}\n\n문맥: {context}\n질문: {question}\n답변:"}]
+    return [
+        {
+            "role": "user",
+            "content": f"주어진 문맥만 사용하여 질문에 답하세요. 문맥에 답이 없으면 모른다고 답하세요.\n\n{KO_DEMO}\n\n문맥: {context}\n질문: {question}\n답변:",
+        }
+    ]
 
 
 def title_inline_ko(docs: list[Doc], question: str, rng: random.Random) -> Messages:
@@ -200,9 +256,14 @@ def title_inline_ko(docs: list[Doc], question: str, rng: random.Random) -> Messa
 def arabic_context(docs: list[Doc], question: str, rng: random.Random) -> Messages:
     """An Arabic banking assistant: numbered passages with the file name and a relevance score on the
     header line, then the question."""
-    body = "\n\n".join(f"المصدر {n} ({d.source}، الصلة {_score(rng)}):\n{d.text}" for n, d in enumerate(docs, 1))
+    body = "\n\n".join(
+        f"المصدر {n} ({d.source}، الصلة {_score(rng)}):\n{d.text}" for n, d in enumerate(docs, 1)
+    )
     return [
-        {"role": "system", "content": "أنت مساعد خدمة عملاء لبنك النور. أجب باللغة العربية فقط واعتمد على المصادر المعطاة."},
+        {
+            "role": "system",
+            "content": "أنت مساعد خدمة عملاء لبنك النور. أجب باللغة العربية فقط واعتمد على المصادر المعطاة.",
+        },
         {"role": "user", "content": f"السياق:\n{body}\n\nالسؤال: {question}\nالإجابة:"},
     ]
 
@@ -212,7 +273,10 @@ def title_sameline_ja(docs: list[Doc], question: str, rng: random.Random) -> Mes
     line, and the question appended after the last one with only a blank line."""
     body = "\n\n".join(f"【{d.title}】{_flat(d.text)}" for d in docs)
     return [
-        {"role": "system", "content": "以下の検索結果を使って、ユーザーの質問に日本語で簡潔に答えてください。"},
+        {
+            "role": "system",
+            "content": "以下の検索結果を使って、ユーザーの質問に日本語で簡潔に答えてください。",
+        },
         {"role": "user", "content": f"{body}\n\n{question}"},
     ]
 

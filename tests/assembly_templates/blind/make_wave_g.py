@@ -27,14 +27,21 @@ Render = Callable[[list[Doc], str, random.Random], Messages]
 def langchain4j_injector(docs: list[Doc], question: str, rng: random.Random) -> Messages:
     """LangChain4j DefaultContentInjector: the question first, then the contents joined by a blank line."""
     information = "\n\n".join(d.text for d in docs)
-    return [{"role": "user", "content": f"{question}\n\nAnswer using the following information:\n{information}"}]
+    return [
+        {"role": "user", "content": f"{question}\n\nAnswer using the following information:\n{information}"}
+    ]
 
 
 def spring_ai_advisor(docs: list[Doc], question: str, rng: random.Random) -> Messages:
     """Spring AI QuestionAnswerAdvisor: the user text, then the documents between dashed rules joined by a
     line break, then the closing instruction; Spanish documents."""
     context = "\n".join(d.text for d in docs)
-    return [{"role": "user", "content": f"{question}\n\nContext information is below, surrounded by ---------------------\n\n---------------------\n{context}\n---------------------\n\nGiven the context and provided history information and not prior knowledge,\nreply to the user comment. If the answer is not in the context, inform\nthe user that you can't answer the question.\n"}]
+    return [
+        {
+            "role": "user",
+            "content": f"{question}\n\nContext information is below, surrounded by ---------------------\n\n---------------------\n{context}\n---------------------\n\nGiven the context and provided history information and not prior knowledge,\nreply to the user comment. If the answer is not in the context, inform\nthe user that you can't answer the question.\n",
+        }
+    ]
 
 
 def openai_cookbook_crawl(docs: list[Doc], question: str, rng: random.Random) -> Messages:
@@ -42,7 +49,10 @@ def openai_cookbook_crawl(docs: list[Doc], question: str, rng: random.Random) ->
     a ``###`` line between blank lines, then ``---`` and the question."""
     context = "\n\n###\n\n".join(_flat(d.text) for d in docs)
     return [
-        {"role": "system", "content": "Answer the question based on the context below, and if the question can't be answered based on the context, say \"I don't know\"\n\n"},
+        {
+            "role": "system",
+            "content": "Answer the question based on the context below, and if the question can't be answered based on the context, say \"I don't know\"\n\n",
+        },
         {"role": "user", "content": f"Context: {context}\n\n---\n\nQuestion: {question}\nAnswer:"},
     ]
 
@@ -50,14 +60,25 @@ def openai_cookbook_crawl(docs: list[Doc], question: str, rng: random.Random) ->
 def mistral_cookbook(docs: list[Doc], question: str, rng: random.Random) -> Messages:
     """Mistral's basic RAG guide: chunks between dashed rules, then the query; German documents."""
     chunks = "\n".join(d.text for d in docs)
-    return [{"role": "user", "content": f"Context information is below.\n---------------------\n{chunks}\n---------------------\nGiven the context information and not prior knowledge, answer the query.\nQuery: {question}\nAnswer:"}]
+    return [
+        {
+            "role": "user",
+            "content": f"Context information is below.\n---------------------\n{chunks}\n---------------------\nGiven the context information and not prior knowledge, answer the query.\nQuery: {question}\nAnswer:",
+        }
+    ]
 
 
 def canopy_json(docs: list[Doc], question: str, rng: random.Random) -> Messages:
     """Pinecone Canopy's stuffing context builder: the context as JSON (query and snippets with source and
     text) after the system prompt, the question as the user message."""
-    context = json.dumps([{"query": question, "snippets": [{"source": d.url, "text": d.text} for d in docs]}], ensure_ascii=False)
-    system = "Use the following pieces of context to answer the user question at the next messages. This context retrieved from a knowledge database and you should use only the facts from the context to answer. Always remember to include the source to the documents you used from their 'source' field in the format 'Source: $SOURCE_HERE'.\nIf you don't know the answer, just say that you don't know, don't try to make up an answer, use the context.\nDon't address the context directly, but use it to answer the user question like it's your own knowledge.\nContext:\n" + context
+    context = json.dumps(
+        [{"query": question, "snippets": [{"source": d.url, "text": d.text} for d in docs]}],
+        ensure_ascii=False,
+    )
+    system = (
+        "Use the following pieces of context to answer the user question at the next messages. This context retrieved from a knowledge database and you should use only the facts from the context to answer. Always remember to include the source to the documents you used from their 'source' field in the format 'Source: $SOURCE_HERE'.\nIf you don't know the answer, just say that you don't know, don't try to make up an answer, use the context.\nDon't address the context directly, but use it to answer the user question like it's your own knowledge.\nContext:\n"
+        + context
+    )
     return [{"role": "system", "content": system}, {"role": "user", "content": question}]
 
 
@@ -66,7 +87,10 @@ def kotaemon_qa(docs: list[Doc], question: str, rng: random.Random) -> Messages:
     evidence = "\n\n".join(f"{d.source}\n{d.title}: {d.text}" for d in docs)
     return [
         *_history(EN, question, rng, 2),
-        {"role": "user", "content": f"Use the following pieces of context to answer the question at the end in detail with clear explanation. If you don't know the answer, just say that you don't know, don't try to make up an answer. Give answer in English.\n\n{evidence}\nQuestion: {question}\nHelpful Answer:"},
+        {
+            "role": "user",
+            "content": f"Use the following pieces of context to answer the question at the end in detail with clear explanation. If you don't know the answer, just say that you don't know, don't try to make up an answer. Give answer in English.\n\n{evidence}\nQuestion: {question}\nHelpful Answer:",
+        },
     ]
 
 
@@ -75,7 +99,10 @@ def quivr_ja(docs: list[Doc], question: str, rng: random.Random) -> Messages:
     line, then the user's question."""
     context = "\n\n".join(f"Filename: {d.source}\nContent: {d.text}" for d in docs)
     return [
-        {"role": "system", "content": "When answering use markdown. Use markdown code blocks for code snippets.\nAnswer in a concise and clear manner.\nYou must use ONLY the provided context to answer the question.\nIf you cannot provide an answer using ONLY the context provided, do not attempt to answer from your own knowledge."},
+        {
+            "role": "system",
+            "content": "When answering use markdown. Use markdown code blocks for code snippets.\nAnswer in a concise and clear manner.\nYou must use ONLY the provided context to answer the question.\nIf you cannot provide an answer using ONLY the context provided, do not attempt to answer from your own knowledge.",
+        },
         {"role": "user", "content": f"Context:\n{context}\n\nUser Question: {question}\nAnswer:"},
     ]
 
@@ -84,7 +111,12 @@ def maxkb_zh(docs: list[Doc], question: str, rng: random.Random) -> Messages:
     """MaxKB's default application prompt (Chinese): paragraphs in <data> tags under 已知信息, then the
     answer rules and the question."""
     data = "\n".join(f"<data>{d.text}</data>" for d in docs)
-    return [{"role": "user", "content": f"已知信息：\n{data}\n回答要求：\n- 请使用简洁且专业的语言来回答用户的问题。\n- 如果你不知道答案，请回答“没有在知识库中查找到相关信息，建议咨询相关技术支持或参考官方文档进行操作”。\n- 避免提及你是从已知信息中获得的知识。\n- 请保证答案与已知信息中描述的一致。\n- 请使用 Markdown 语法优化答案的格式。\n- 已知信息中的图片、链接地址和脚本语言请直接返回。\n- 请使用与问题相同的语言来回答。\n问题：\n{question}"}]
+    return [
+        {
+            "role": "user",
+            "content": f"已知信息：\n{data}\n回答要求：\n- 请使用简洁且专业的语言来回答用户的问题。\n- 如果你不知道答案，请回答“没有在知识库中查找到相关信息，建议咨询相关技术支持或参考官方文档进行操作”。\n- 避免提及你是从已知信息中获得的知识。\n- 请保证答案与已知信息中描述的一致。\n- 请使用 Markdown 语法优化答案的格式。\n- 已知信息中的图片、链接地址和脚本语言请直接返回。\n- 请使用与问题相同的语言来回答。\n问题：\n{question}",
+        }
+    ]
 
 
 SERVICES: list[tuple[str, str, str, list[Doc], Render]] = [
@@ -107,7 +139,9 @@ def _as_sent_or_json(text: str, messages: Messages) -> str:
 
 
 def build() -> None:
-    write_wave("wave_g", HERE, SERVICES, seed=7000, requests=REQUESTS, answer=_answer, as_sent=_as_sent_or_json)
+    write_wave(
+        "wave_g", HERE, SERVICES, seed=7000, requests=REQUESTS, answer=_answer, as_sent=_as_sent_or_json
+    )
 
 
 if __name__ == "__main__":
