@@ -412,7 +412,7 @@ def _widened(generals: list[Pattern], separator: Pattern, opening: Pattern) -> P
 
 
 def _opens_as_skeleton(separator: Pattern, opening: Pattern) -> bool:
-    """The separator ends with text the skeleton writes just before the slot ("[1] " for "\n\n[2] "):
+    """The separator ends with text the skeleton writes just before the slot ("[1] " for "\\n\\n[2] "):
     the first document's opening is the skeleton's, so what every other document opens with beyond it must
     open the first one too."""
     width = min(len(separator), len(opening))
