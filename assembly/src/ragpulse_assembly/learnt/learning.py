@@ -85,6 +85,7 @@ def learn(service: str, place: str, texts: Sequence[Tokens], questions: Sequence
             or _document_between(pieces, gaps, roles)
             or _loop_started(pieces, gaps, facts, loops)
             or (_question_cut(pieces, gaps, facts, loops) if question is None else None)
+            or (_question_after(pieces, gaps, facts, loops) if question is None else None)
         )
         if changed is None:
             break
@@ -267,6 +268,68 @@ def _first_asks(items: list[list[str]]) -> bool:
     ]
     mutual = sum(among) / len(among) if among else 0.0
     return asked >= _QUESTION_SHARE and asked - mutual >= _QUESTION_LEAD
+
+
+def _question_after(
+    pieces: list[Piece], gaps: list[int], facts: list[_SlotFacts], loops: list[Loop | None]
+) -> list[Piece] | None:
+    """The pieces with a documents slot's last paragraph cut off as a slot of its own, when the template
+    found no question, the slot ends the last user message, and that paragraph is the user's words: a
+    question appended after the last document with only a blank line ("…Excerpt: …\\n\\nhow do I …") is,
+    to the alignment, the last document's last paragraph. It is the question when, in every prompt, it is
+    one line after the same blank lines, it varies, no prompt's documents ever hold it, and the documents
+    before it end where documents end: the last one comes back whole, in other company, elsewhere."""
+    for index, fact, loop in zip(gaps, facts, loops, strict=True):
+        ends_message = not fact.after or fact.after[0].startswith(MARK_OPEN)
+        if loop is None or loop.closed or not fact.last_user or not ends_message:
+            continue
+        breaks = [cut for region in fact.regions if (cut := _last_blank_lines(region)) is not None]
+        if len(breaks) != len(fact.regions) or len({width for _, width in breaks}) != 1:
+            continue
+        regions = list(zip(fact.regions, breaks, strict=True))
+        tails = [normalized(region.span(at + width, len(region.tokens))) for region, (at, width) in regions]
+        split = [documents(tokenize(region.span(0, at)), loop) for region, (at, _) in regions]
+        read = [texts for texts in split if texts]
+        if len(read) != len(split) or not _tail_asks(tails, read):
+            continue
+        gap = pieces[index]
+        assert isinstance(gap, Gap)
+        first_at, width = breaks[0]
+        shown = fact.regions[0].tokens[first_at : first_at + width]
+        head = Gap(tuple((start, start + at) for (start, _), (at, _) in zip(gap.ranges, breaks, strict=True)))
+        tail = Gap(
+            tuple((start + at + width, end) for (start, end), (at, _) in zip(gap.ranges, breaks, strict=True))
+        )
+        return [*pieces[:index], head, Constant(shown), tail, *pieces[index + 1 :]]
+    return None
+
+
+def _last_blank_lines(region: Tokens) -> tuple[int, int] | None:
+    """Where the region's last run of two line breaks or more starts (token index) and how many tokens it
+    has, when one line with words follows it; else None."""
+    tokens = region.tokens
+    end = len(tokens)
+    at = end
+    while at > 0 and tokens[at - 1] != "\n":
+        at -= 1
+    if at == end or not region.span(at, end).strip():
+        return None
+    start = at
+    while start > 0 and tokens[start - 1] == "\n":
+        start -= 1
+    width = at - start
+    return (start, width) if width >= 2 and start > 0 else None
+
+
+def _tail_asks(tails: list[str], split: list[list[tuple[str, str]]]) -> bool:
+    """The last paragraphs are the user's words, not the end of the last document: they vary, no prompt's
+    documents hold one, and some prompt's last document comes back whole in another prompt, not last."""
+    texts = [[normalized(text) for text, _ in found] for found in split]
+    everything = " ".join(text for found in texts for text in found)
+    if len(set(tails)) <= _FEW_VALUES or any(not tail or tail in everything for tail in tails):
+        return False
+    earlier = {text for found in texts for text in found[:-1]}
+    return any(found[-1] in earlier for found in texts)
 
 
 def _facts(texts: Sequence[Tokens], pieces: list[Piece], index: int) -> _SlotFacts:
