@@ -27,8 +27,8 @@ SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 
 # Speed lives in benchmarks/: a per-example deadline would be a timed assertion on a shared, noisy machine.
 # Property tests draw the same examples on every run, so a commit passes or fails by what it changed, not by
-# the seed it drew. `make explore` draws fresh random examples, many more; a failure found there is kept as
-# a fixture or an @example (tests/assembly_templates/found/) before it is fixed.
+# the seed it drew. `make explore` draws fresh random examples, run after run; a failure found there is kept
+# as a fixture or an @example (tests/assembly_templates/found/) before it is fixed.
 settings.register_profile("ragpulse", deadline=None, derandomize=True)
 settings.register_profile("explore", deadline=None, derandomize=False)
 settings.load_profile(os.environ.get("RAGPULSE_HYPOTHESIS_PROFILE", "ragpulse"))
