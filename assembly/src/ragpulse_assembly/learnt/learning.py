@@ -206,21 +206,20 @@ def _loop_started(
         firsts = [first_counter(region, loop) for region in fact.regions]
         if any(first is None or first[0] == 0 for first in firsts) or len({f[1] for f in firsts if f}) != 1:
             continue
-        return _cut(pieces, index, [first[0] for first in firsts if first is not None], fact, loop)
+        starts = [first[0] for first in firsts if first is not None]
+        return _cut(pieces, index, starts, len(loop.separator), fact)
     return None
 
 
-def _cut(pieces: list[Piece], index: int, starts: list[int], fact: _SlotFacts, loop: Loop) -> list[Piece]:
-    """The pieces with gap ``index`` cut in two around the loop's separator where it starts in each text's
-    gap (``starts``, token indices): the head a slot of its own, the separator a constant, the tail the
-    loop."""
+def _cut(pieces: list[Piece], index: int, starts: list[int], width: int, fact: _SlotFacts) -> list[Piece]:
+    """The pieces with gap ``index`` cut in three where a run of ``width`` tokens that every text's gap holds
+    starts (``starts``, token indices): the head a slot of its own, the run a constant (a loop's separator,
+    blank lines), the tail a slot of its own."""
     gap = pieces[index]
     assert isinstance(gap, Gap)
-    shown = fact.regions[0].tokens[starts[0] : starts[0] + len(loop.separator)]
+    shown = fact.regions[0].tokens[starts[0] : starts[0] + width]
     head = Gap(tuple((start, start + at) for (start, _), at in zip(gap.ranges, starts, strict=True)))
-    tail = Gap(
-        tuple((start + at + len(shown), end) for (start, end), at in zip(gap.ranges, starts, strict=True))
-    )
+    tail = Gap(tuple((start + at + width, end) for (start, end), at in zip(gap.ranges, starts, strict=True)))
     return [*pieces[:index], head, Constant(shown), tail, *pieces[index + 1 :]]
 
 
@@ -240,7 +239,8 @@ def _question_cut(
             continue
         if not _first_asks(split):
             continue
-        return _cut(pieces, index, [first[0] for first in firsts if first is not None], fact, loop)
+        starts = [first[0] for first in firsts if first is not None]
+        return _cut(pieces, index, starts, len(loop.separator), fact)
     return None
 
 
@@ -292,15 +292,7 @@ def _question_after(
         read = [texts for texts in split if texts]
         if len(read) != len(split) or not _tail_asks(tails, read):
             continue
-        gap = pieces[index]
-        assert isinstance(gap, Gap)
-        first_at, width = breaks[0]
-        shown = fact.regions[0].tokens[first_at : first_at + width]
-        head = Gap(tuple((start, start + at) for (start, _), (at, _) in zip(gap.ranges, breaks, strict=True)))
-        tail = Gap(
-            tuple((start + at + width, end) for (start, end), (at, _) in zip(gap.ranges, breaks, strict=True))
-        )
-        return [*pieces[:index], head, Constant(shown), tail, *pieces[index + 1 :]]
+        return _cut(pieces, index, [at for at, _ in breaks], breaks[0][1], fact)
     return None
 
 
