@@ -44,11 +44,12 @@ def request_spans(
     status: str = "Ok",
     labels: Mapping[str, str] | None = None,
     step_ms: float = 5.0,
+    at: datetime | None = None,
 ) -> tuple[Traced, list[list[Any]]]:
     """A root span (becoming a ragpulse_requests row) and one span per RAG-Fusion step; ``labels`` are extra
-    root attributes."""
+    root attributes. The request starts ``at``, else ``age`` before now."""
     trace = trace_id(index)
-    start = datetime.now(UTC) - age
+    start = at if at is not None else datetime.now(UTC) - age
     root: dict[str, str] = {
         "ragpulse.kind": "rag",
         "ragpulse.pipeline": "fusion",
