@@ -65,7 +65,7 @@ def serve(tmp_path: Path, migrated_copy: Callable[[Path], Path]) -> Iterator[typ
     started: list[Served] = []
 
     def start(scorer: str = "lexical", verbose: bool = False, migrated: bool = True) -> Served:
-        if migrated:
+        if migrated and not (tmp_path / "db").exists():
             migrated_copy(tmp_path / "db")
         served = Served(tmp_path, scorer, verbose)
         started.append(served)
