@@ -42,6 +42,7 @@ date, an instruction's variant), once the window holds three times as many promp
 _DOCUMENT_LENGTH: Final = 40
 """Mean characters from which a slot without a loop can hold documents."""
 _QUESTION_SHARE: Final = 0.3
+_PARAGRAPH: Final = re.compile(r"\n[^\S\n]*\n")
 """Share of a slot's words the documents must hold, at least, to take it for the question among several."""
 _QUESTION_LEAD: Final = 0.2
 """By how much that share must lead the next slot's."""
@@ -290,7 +291,7 @@ def _question_after(
         tails = [normalized(region.span(at + width, len(region.tokens))) for region, (at, width) in regions]
         split = [documents(tokenize(region.span(0, at)), loop) for region, (at, _) in regions]
         read = [texts for texts in split if texts]
-        if len(read) != len(split) or not _tail_asks(tails, read):
+        if len(read) != len(split) or not _tail_asks(tails, read, loop.weak):
             continue
         return _cut(pieces, index, [at for at, _ in breaks], breaks[0][1], fact)
     return None
@@ -313,15 +314,24 @@ def _last_blank_lines(region: Tokens) -> tuple[int, int] | None:
     return (start, width) if width >= 2 and start > 0 else None
 
 
-def _tail_asks(tails: list[str], split: list[list[tuple[str, str]]]) -> bool:
+def _tail_asks(tails: list[str], split: list[list[tuple[str, str]]], weak: bool) -> bool:
     """The last paragraphs are the user's words, not the end of the last document: they vary, no prompt's
-    documents hold one, and some prompt's last document comes back whole in another prompt, not last."""
+    documents hold one, and the documents before them end where documents end. Either some prompt's last
+    document comes back whole in another prompt, not last; or the loop's separator is more than blank lines
+    and no document of the window ever breaks into paragraphs, so the one blank-line break every prompt has
+    after its last document is the template's, not the document's (``weak``: documents joined by blank lines
+    alone, where a paragraph break and a document boundary look the same)."""
     texts = [[normalized(text) for text, _ in found] for found in split]
     everything = " ".join(text for found in texts for text in found)
     if len(set(tails)) <= _FEW_VALUES or any(not tail or tail in everything for tail in tails):
         return False
     earlier = {text for found in texts for text in found[:-1]}
-    return any(found[-1] in earlier for found in texts)
+    if any(found[-1] in earlier for found in texts):
+        return True
+    raw = [text for found in split for text, _ in found]
+    return (
+        not weak and len(raw) - len(split) >= _FEW_VALUES and not any(_PARAGRAPH.search(text) for text in raw)
+    )
 
 
 def _facts(texts: Sequence[Tokens], pieces: list[Piece], index: int) -> _SlotFacts:
@@ -386,7 +396,11 @@ def _question_slot(facts: list[_SlotFacts], loops: list[Loop | None], questions:
     candidates = [
         number
         for number, (fact, loop) in enumerate(zip(facts, loops, strict=True))
-        if not fact.crosses and fact.distinct > 1 and (loop is None or loop.weak) and fact.mean_length
+        if not fact.crosses
+        and fact.distinct > 1
+        and (loop is None or loop.weak)
+        and fact.mean_length
+        and not _record_key(number, facts)
     ]
     asking = [number for number in candidates if facts[number].last_user]
     whole = [number for number in asking if facts[number].whole_message]
@@ -400,6 +414,21 @@ def _question_slot(facts: list[_SlotFacts], loops: list[Loop | None], questions:
     if len(short) > 1:
         return _retrieved_by(short, facts)
     return min(chosen, key=lambda number: facts[number].mean_length) if chosen else None
+
+
+def _record_key(number: int, facts: list[_SlotFacts]) -> bool:
+    """The slot never asks and, in most prompts, the next slot opens with its value (a record's name that
+    its path repeats: "Source: faq" then "/docs/faq.md"): that is a field of the first document, which the
+    alignment split off because the records before it differ, not the user's words."""
+    fact = facts[number]
+    if number + 1 >= len(facts) or _asks(fact):
+        return False
+    following = facts[number + 1].contents
+    echoed = sum(
+        bool(value := content.strip()) and nxt.lstrip().startswith(value)
+        for content, nxt in zip(fact.contents, following, strict=True)
+    )
+    return echoed * 5 >= len(fact.contents) * 4
 
 
 def _asks(fact: _SlotFacts) -> bool:
