@@ -42,10 +42,11 @@ date, an instruction's variant), once the window holds three times as many promp
 _DOCUMENT_LENGTH: Final = 40
 """Mean characters from which a slot without a loop can hold documents."""
 _QUESTION_SHARE: Final = 0.3
-_PARAGRAPH: Final = re.compile(r"\n[^\S\n]*\n")
 """Share of a slot's words the documents must hold, at least, to take it for the question among several."""
 _QUESTION_LEAD: Final = 0.2
 """By how much that share must lead the next slot's."""
+_PARAGRAPH: Final = re.compile(r"\n[^\S\n]*\n")
+"""A blank line inside a text: a paragraph break."""
 _UNSPACED: Final = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
 _WORD: Final = re.compile(f"[{_UNSPACED}]|[^\\W_{_UNSPACED}]{{2,}}")
 """A word of two letters or digits or more, or one character of a script written without spaces (Chinese,
