@@ -131,7 +131,10 @@ def test_days_and_conversations_are_summed_as_the_hours_are(store: Store) -> Non
         store,
         [
             StoredRequest(
-                noon - timedelta(days=i % 3, minutes=i), i % 4 == 0, session=f"s{i // 2}", documents=[("d", "s")]
+                noon - timedelta(days=i % 3, minutes=i),
+                i % 4 == 0,
+                session=f"s{i // 2}",
+                documents=[("d", "s")],
             )
             for i in range(12)
         ],
