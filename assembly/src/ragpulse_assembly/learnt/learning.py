@@ -16,6 +16,7 @@ documents or more).
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -35,6 +36,8 @@ from ragpulse_assembly.learnt.shapes import shape_of
 from ragpulse_assembly.learnt.template import Slot, SlotRole, Template
 from ragpulse_assembly.learnt.tokens import MARK_CLOSE, MARK_OPEN, Tokens, marker, tokenize
 from ragpulse_assembly.model import Role, normalized
+
+logger = logging.getLogger(__name__)
 
 _FEW_VALUES: Final = 2
 """A slot with this many distinct contents or fewer across the window is no question and no documents (a
@@ -73,7 +76,15 @@ def learn(service: str, place: str, texts: Sequence[Tokens], questions: Sequence
     """The template ``texts`` share (``questions``: the question a chain span recorded for each, or ""), or
     None when they share no slot that reads."""
     pieces = align(texts)
+    # Each rule below joins slots or cuts one; should some window make one rule undo another's change, the
+    # learner would go round for ever on one place's traffic. A layout met twice ends learning: no template.
+    seen: set[tuple[Piece, ...]] = set()
     while True:
+        if tuple(pieces) in seen:
+            logger.warning("template of %s/%s: its slots would be joined and cut again for ever; none learnt",
+                           service, place)  # fmt: skip
+            return None
+        seen.add(tuple(pieces))
         gaps = [index for index, piece in enumerate(pieces) if isinstance(piece, Gap)]
         if not gaps:
             return None
