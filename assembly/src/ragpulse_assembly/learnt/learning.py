@@ -36,6 +36,7 @@ from ragpulse_assembly.learnt.shapes import shape_of
 from ragpulse_assembly.learnt.template import Slot, SlotRole, Template
 from ragpulse_assembly.learnt.tokens import MARK_CLOSE, MARK_OPEN, Tokens, marker, tokenize
 from ragpulse_assembly.model import Role, normalized
+from ragpulse_assembly.unwrap import parse_json
 
 logger = logging.getLogger(__name__)
 
@@ -50,6 +51,9 @@ _QUESTION_LEAD: Final = 0.2
 """By how much that share must lead the next slot's."""
 _PARAGRAPH: Final = re.compile(r"\n[^\S\n]*\n")
 """A blank line inside a text: a paragraph break."""
+_JSON_OPENINGS: Final = 4
+"""Lines opening with a bracket tried as the start of a JSON value around a slot: a bound on the parsing a
+message full of brackets can cost."""
 _UNSPACED: Final = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
 _WORD: Final = re.compile(f"[{_UNSPACED}]|[^\\W_{_UNSPACED}]{{2,}}")
 """A word of two letters or digits or more, or one character of a script written without spaces (Chinese,
@@ -382,19 +386,40 @@ def _facts(texts: Sequence[Tokens], pieces: list[Piece], index: int) -> _SlotFac
 
 
 def _in_json(texts: Sequence[Tokens], gap: Gap) -> bool:
-    """Every text's message around the gap is one JSON value: the gap's text is a JSON string's, escaped."""
-    for text, (start, _) in zip(texts, gap.ranges, strict=True):
-        at = text.starts[start]
+    """Every text's message around the gap holds a JSON value that spans the gap: the whole message, or a
+    value pasted on lines of its own after some prose ("Context:\\n[{…}]"). The gap's text is then a JSON
+    string's, escaped: its documents are read decoded, as the retriever gave them."""
+    for text, (start, end) in zip(texts, gap.ranges, strict=True):
+        at, until = text.starts[start], text.starts[end]
         opened = text.text.rfind(MARK_CLOSE, 0, at + 1)
         closed = text.text.find(MARK_OPEN, at)
-        message = text.text[opened + 1 : closed if closed >= 0 else len(text.text)]
-        try:
-            value = json.loads(message)
-        except ValueError:
-            return False
-        if not isinstance(value, dict | list):
+        if not _json_around(text.text, opened + 1, closed if closed >= 0 else len(text.text), at, until):
             return False
     return True
+
+
+def _json_around(text: str, start: int, end: int, at: int, until: int) -> bool:
+    """Whether ``text[start:end]`` (a message) is one JSON array or object, or holds one that opens a line
+    before ``at`` and closes after ``until``: the first few lines that open with a bracket are tried."""
+    value = parse_json(text[start:end])
+    if value is not None:
+        return isinstance(value, dict | list)
+    decoder = json.JSONDecoder()
+    line, tried = start, 0
+    while line < at and tried < _JSON_OPENINGS:
+        if text[line] in "[{":
+            tried += 1
+            try:
+                value, stop = decoder.raw_decode(text[:end], line)
+            except (ValueError, RecursionError):  # not JSON, or nested deeper than Python's stack
+                value, stop = None, 0
+            if isinstance(value, dict | list) and stop >= until:
+                return True
+        following = text.find("\n", line, at)
+        if following < 0:
+            return False
+        line = following + 1
+    return False
 
 
 def _question_slot(facts: list[_SlotFacts], loops: list[Loop | None], questions: Sequence[str]) -> int | None:
