@@ -71,9 +71,7 @@ def request_spans(
 
 
 def insert_request(store: Store, index: int, **options: Any) -> Traced:
-    traced, spans = request_spans(index, **options)
-    store.insert("otel_traces", spans, SPAN_COLUMNS)
-    return traced
+    return insert_requests(store, [{"index": index, **options}])[0]
 
 
 def insert_requests(store: Store, requests: list[dict[str, Any]]) -> list[Traced]:

@@ -84,11 +84,12 @@ def learn(service: str, place: str, texts: Sequence[Tokens], questions: Sequence
     # learner would go round for ever on one place's traffic. A layout met twice ends learning: no template.
     seen: set[tuple[Piece, ...]] = set()
     while True:
-        if tuple(pieces) in seen:
+        layout = tuple(pieces)
+        if layout in seen:
             logger.warning("template of %s/%s: its slots would be joined and cut again for ever; none learnt",
                            service, place)  # fmt: skip
             return None
-        seen.add(tuple(pieces))
+        seen.add(layout)
         gaps = [index for index, piece in enumerate(pieces) if isinstance(piece, Gap)]
         if not gaps:
             return None
