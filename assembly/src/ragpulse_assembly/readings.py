@@ -27,6 +27,10 @@ _UNDIVIDED: Final = (
     "learnt template: the documents slot holds several documents at times and no separator splits them"
     " exactly (documents joined by a bare line break, with line breaks of their own)"
 )
+_UNCLEAR_TITLES: Final = (
+    "learnt template: each document opens with a line that may be a title the template writes or the"
+    " document's own first line (a line that asks), and one template cannot tell which"
+)
 _LEFT_OUT: Final = 80
 """Characters of a documents slot that a reading may leave out in one stretch (a title, a label)."""
 _CUE: Final = 24
@@ -88,6 +92,8 @@ def read_pasted(
     if learnt is None:
         found = _from_rules(rules)
         return PastedReading(found.chunks, found.question, found.not_separable, pending=lookup.unlearnt)
+    if learnt.unclear:
+        return PastedReading((), learnt.question, disagreement=_UNCLEAR_TITLES, version=learnt.version)
     if rules is None:
         if learnt.undivided:
             return PastedReading(

@@ -32,6 +32,8 @@ _EDGE_SOLID: Final = 4
 """Tokens of structure around a first or last occurrence that make it an anchor."""
 _LABEL_TOKENS: Final = 40
 """Tokens a name before an inline label's mark may have (a title, a file name, a counter)."""
+_ASKING: Final = frozenset("?？؟")
+_COLONS: Final = frozenset(":：")
 _NOT_LABEL_ENDS: Final = SENTENCE_END | frozenset(",;'’\"()[]")
 _JOINERS: Final = frozenset("-_./@+")
 """Marks inside a name ("audit-log.md", "a_b"), unless a blank follows."""
@@ -84,7 +86,7 @@ def _align(texts: Sequence[Tokens], ranges: tuple[Range, ...], depth: int, promp
         _anchors(texts, ranges, slices)
         or _edge_anchor(texts, ranges, slices)
         or _inline_label(texts, ranges)
-        or (_last_paragraph(texts, ranges) if prompts else [])
+        or (_last_paragraph(texts, ranges) if prompts else _name_line(texts, ranges))
     )
     if not anchors:
         return [Gap(ranges)]
@@ -181,6 +183,31 @@ def _last_paragraph(texts: Sequence[Tokens], ranges: tuple[Range, ...]) -> list[
     return [("\n", at)]
 
 
+def _name_line(texts: Sequence[Tokens], ranges: tuple[Range, ...]) -> list[tuple[str, list[int]]]:
+    """Inside one document's item: a range that opens, in every text, with a line that is one name of a
+    file, a path or an id ("benefits-guide.pdf", "docs/faq.md", "KB-1042"), with the text on the lines
+    after it, and the names are not all one: the line's break is the anchor, so the name is a field of the
+    item's header, not the document's first words. A single word ("FAQ") or a line with blanks may be a
+    document's own heading and anchors nothing."""
+    shared = _shared_count(texts, ranges)
+    at: list[int] = []
+    names: set[tuple[str, ...]] = set()
+    for text, (first, end) in zip(texts, ranges, strict=True):
+        start = first + shared
+        tokens = text.tokens
+        found = next((i for i in range(start, min(end, start + _LABEL_TOKENS)) if tokens[i] == "\n"), None)
+        if found is None or found == start or not any(not is_blank(t) for t in tokens[found:end]):
+            return []
+        name = tokens[start:found]
+        if any(is_blank(part) for part in name) or name[-1][-1:] in SENTENCE_END:
+            return []
+        if not any(part in _JOINERS or part.isdigit() for part in name):
+            return []
+        names.add(name)
+        at.append(found)
+    return [("\n", at)] if len(names) > 1 else []
+
+
 def _inline_label(texts: Sequence[Tokens], ranges: tuple[Range, ...]) -> list[tuple[str, list[int]]]:
     """A name that opens every text's range (after what they all start with), on its first line, and ends
     at the same mark followed by a blank ("audit-log.md: ...", "2. ...", "Magna Carta | ..."): the mark is
@@ -211,7 +238,10 @@ def _label_end(tokens: tuple[str, ...], start: int, end: int) -> int | None:
         if not _a_mark(token):
             continue
         following = tokens[index + 1]
+        if token in _ASKING and following in _COLONS:
+            continue  # a title that asks before its colon ("Why?: …"); the colon ends it
         name = tokens[start:index]
+        asks = token in _COLONS and name[-1] in _ASKING
         if not any(is_blank(part) for part in name):
             if is_blank(following) or token not in _JOINERS:
                 return index  # "x.md: ", "2. ", 'secret">' (an attribute's value)
@@ -220,7 +250,7 @@ def _label_end(tokens: tuple[str, ...], start: int, end: int) -> int | None:
             continue  # "Preise (brutto):" over a list is the text's own line
         if any(
             part in SENTENCE_END and (at + 1 == len(name) or is_blank(name[at + 1]))
-            for at, part in enumerate(name)
+            for at, part in enumerate(name[:-1] if asks else name)
         ):
             return None  # a sentence's end, not a name's joiner ("guide.pdf", "3.13")
         if token not in _NOT_LABEL_ENDS:
@@ -399,7 +429,7 @@ def _field_lines_split(texts: Sequence[Tokens], pieces: list[Piece]) -> list[Pie
     result: list[Piece] = []
     for index, piece in enumerate(pieces):
         before = pieces[index - 1] if index else None
-        heading = _opens_heading(pieces, index)
+        heading = opens_heading(pieces, index)
         labelled = isinstance(before, Constant) and (heading or _ends_with_label(before))
         if not (isinstance(piece, Gap) and isinstance(before, Constant) and labelled):
             result.append(piece)
@@ -444,7 +474,7 @@ def _ends_with_label(constant: Constant) -> bool:
     )
 
 
-def _opens_heading(pieces: list[Piece], index: int) -> bool:
+def opens_heading(pieces: list[Piece], index: int) -> bool:
     """The gap at ``index`` sits on a markdown heading's line ("### ", "### [2] "), whose start is in a
     constant before it: a title, then the text on the lines after it."""
     for piece in reversed(pieces[:index]):

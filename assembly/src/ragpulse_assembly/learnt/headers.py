@@ -24,24 +24,32 @@ from ragpulse_assembly.learnt.tokens import SENTENCE_END, Tokens, is_blank, is_m
 
 _CLOSERS: Final = frozenset(">)]}）】」』\"'»”’")
 """Marks that close a tag, a bracket or a quote."""
+_ASKING: Final = frozenset("?？؟")
+"""Marks that end a question, a title's as well as a sentence's."""
 _TAIL_CHARS: Final = 120
 """Characters a header's last value has at most (a URL's path, an id, a date)."""
 
 
-def header_tails_split(items: Sequence[Tokens], pieces: list[Piece]) -> tuple[list[Piece], list[Gap]]:
+def header_tails_split(items: Sequence[Tokens], pieces: list[Piece]) -> tuple[list[Piece], list[Gap], bool]:
     """``pieces`` (the layout of ``items``) with each gap that starts on a header line and goes on past its
-    end split in three: the line's tail, the line break, and the rest; and the tails (metadata, never the
-    document's text)."""
+    end split in three: the line's tail, the line break, and the rest; the tails (metadata, never the
+    document's text); and whether some header line's value cannot be told from the document's first line
+    (a title that asks, "DOCUMENT 2: How do I reset it?", beside titles that do not, or a document's own
+    first line that asks): the documents are then not read."""
     result: list[Piece] = []
     tails: list[Gap] = []
+    unclear = False
     for index, piece in enumerate(pieces):
         fields = _header_fields(items, pieces, index) if isinstance(piece, Gap) else None
-        if not isinstance(piece, Gap) or fields is None:
+        above = fields is None and isinstance(piece, Gap) and index > 0 and _label_above(pieces[index - 1])
+        if not isinstance(piece, Gap) or (fields is None and not above):
             result.append(piece)
             continue
-        among = fields > 0 and _joins_fields(pieces[index - 1])
+        before = pieces[index - 1]
+        among = above or (bool(fields) and _joins_fields(before)) or _after_label(before)
         cuts = [
-            _tail_end(item, start, end, among) for item, (start, end) in zip(items, piece.ranges, strict=True)
+            _tail_end(item, start, end, among, above)
+            for item, (start, end) in zip(items, piece.ranges, strict=True)
         ]
         breaks = [cut for cut in cuts if cut is not None]
         if len(breaks) == len(cuts):
@@ -49,6 +57,7 @@ def header_tails_split(items: Sequence[Tokens], pieces: list[Piece]) -> tuple[li
         else:
             inline = _inline_ends(items, piece)
             if inline is None:
+                unclear = unclear or (among and _first_lines_ask(items, piece, cuts))
                 result.append(piece)
                 continue
             breaks, shared = inline
@@ -58,7 +67,26 @@ def header_tails_split(items: Sequence[Tokens], pieces: list[Piece]) -> tuple[li
         result.append(
             Gap(tuple((at + shared, end) for (_, end), at in zip(piece.ranges, breaks, strict=True)))
         )
-    return result, tails
+    return result, tails, unclear
+
+
+def _first_lines_ask(items: Sequence[Tokens], gap: Gap, cuts: list[int | None]) -> bool:
+    """In every item the gap's first line (a header's value) has the text on the next line, and each line
+    not cut as a value asks ("How do I reset it?"): a title the template writes or the document's own first
+    question, which one template cannot tell apart."""
+    for item, (start, end), cut in zip(items, gap.ranges, cuts, strict=True):
+        if cut is not None:
+            continue
+        tokens = item.tokens
+        at = next((i for i in range(start, end) if tokens[i] == "\n"), None)
+        if at is None or at == start or item.starts[at] - item.starts[start] > _TAIL_CHARS:
+            return False
+        text = next((i for i in range(at, end) if not is_blank(tokens[i])), None)
+        if text is None or tokens[at:text].count("\n") > 1:
+            return False  # after a blank line: the document's own paragraph ("text: Why…?\n\nSeasons…")
+        if item.span(start, at).rstrip()[-1:] not in _ASKING:
+            return False
+    return True
 
 
 def _header_fields(items: Sequence[Tokens], pieces: list[Piece], index: int) -> int | None:
@@ -94,16 +122,37 @@ def _joins_fields(before: Piece) -> bool:
     return bool(marks) and marks[-1] not in _CLOSERS
 
 
-def _tail_end(item: Tokens, start: int, end: int, among_fields: bool) -> int | None:
+def _after_label(before: Piece) -> bool:
+    """The template's text just before a gap ends its line's label with a colon ("DOCUMENT 2: ",
+    "Titel：", "Source: "): what follows on that line is the label's value, a field of the document's
+    header, whatever its words; a document's own text does not open on a line the template labelled and
+    go on below it in every item."""
+    if not isinstance(before, Constant):
+        return False
+    line = "".join(before.tokens).rsplit("\n", 1)[-1].rstrip()
+    return line.endswith((":", "：")) and any(character.isalnum() for character in line)
+
+
+def _label_above(before: Piece) -> bool:
+    """The template's text just before a gap is a line of its own that ends with a label's colon
+    ("Document 2:\n"): the gap's first line is the label's value, as on the label's own line."""
+    if not isinstance(before, Constant) or not before.tokens or before.tokens[-1] != "\n":
+        return False
+    return _after_label(Constant(before.tokens[:-1]))
+
+
+def _tail_end(item: Tokens, start: int, end: int, among_fields: bool, next_line: bool = False) -> int | None:
     """Where the gap's first line ends (its line break), when that line is one name with text on the lines
-    after it; else None. ``among_fields``: the template wrote other varying values on the line before it."""
+    after it; else None. ``among_fields``: the template wrote other varying values on the line before it.
+    ``next_line``: the text must follow on the very next line (no blank line between)."""
     tokens = item.tokens
     at = next((i for i in range(start, end) if tokens[i] == "\n"), None)
     if at is None or at == start or item.starts[at] - item.starts[start] > _TAIL_CHARS:
         return None
     if not _a_name(tokens[start:at], among_fields):
         return None
-    if not any(not is_blank(token) for token in tokens[at:end]):
+    text = next((i for i in range(at, end) if not is_blank(tokens[i])), None)
+    if text is None or (next_line and tokens[at:text].count("\n") > 1):
         return None
     return at
 

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from ragpulse_assembly.learnt.alignment import Constant, Gap, align, gap_texts
+from ragpulse_assembly.learnt.alignment import Constant, Gap, Piece, align, gap_texts, opens_heading
 from ragpulse_assembly.learnt.headers import header_tails_split
 from ragpulse_assembly.learnt.matching import match_pieces
 from ragpulse_assembly.learnt.shapes import Shape, shape_of
@@ -44,6 +44,8 @@ _EDGE_CHARS: Final = 40
 """Characters of a document's start or end that name it across requests."""
 _MAX_ITEMS: Final = 400
 """Documents in one region beyond which a split is no reading (a separator that occurs in every line)."""
+_NUMBER_JOINERS: Final = frozenset(".,")
+"""Marks between the digits of one number ("24.1", "1,5")."""
 Pattern = tuple[str, ...]
 
 
@@ -58,6 +60,9 @@ class ItemLayout:
     """The first gap (by gap index) of the document's text; gaps before it are metadata (a title)."""
     text_to: int
     """The last gap of the text; gaps after it are metadata (a link)."""
+    unclear: bool = False
+    """A header line's value cannot be told from the document's first line (a title that asks): no
+    reading of the documents is sure."""
 
 
 @dataclass(frozen=True)
@@ -121,9 +126,12 @@ def _loops(
     ``opening``: the skeleton's generalised tokens before the slot."""
     for separator in candidates:
         widened = _widened(generals, separator, opening)
+        counters = _counters(regions, generals, widened)
+        valued = _value_trimmed(widened, counters)
+        if valued != widened:
+            widened, counters = valued, _counters(regions, generals, valued)
         if _one_neighbour(regions, generals, widened):
             continue
-        counters = _counters(regions, generals, widened)
         split = _split_all(regions, generals, widened, counters)
         if split is None or not _bounds_agree(split[0]):
             continue
@@ -411,6 +419,23 @@ def _widened(generals: list[Pattern], separator: Pattern, opening: Pattern) -> P
     return tuple(left) + separator + tuple(right)
 
 
+def _value_trimmed(separator: Pattern, counters: tuple[int, ...]) -> Pattern:
+    """The separator without a number it ends with, then a blank, that counts nothing ("24.1 " of
+    "DOCUMENT 2: 24.1 Billing"): every document's header opened with a number by chance (a section, a
+    version, a score), the first value of its title, not the template's text."""
+    end = len(separator)
+    if end < 2 or not is_blank(separator[-1]) or separator[-1] == "\n" or separator[-2] != DIGITS:
+        return separator
+    at = end - 1
+    while at > 0 and separator[at - 1] == DIGITS and at - 1 not in counters:
+        at -= 1
+        if at > 1 and separator[at - 1] in _NUMBER_JOINERS and separator[at - 2] == DIGITS:
+            at -= 1
+        else:
+            break
+    return separator if at == end - 1 else separator[:at]
+
+
 def _opens_as_skeleton(separator: Pattern, opening: Pattern) -> bool:
     """The separator ends with text the skeleton writes just before the slot ("[1] " for "\\n\\n[2] "):
     the first document's opening is the skeleton's, so what every other document opens with beyond it must
@@ -519,7 +544,7 @@ def _split_all(
 def _layout(items: list[Tokens]) -> ItemLayout | None:
     """The documents' own layout (a title line and a fence, metadata fields, or only the separator before
     them), learnt from every document of the window, each after its separator."""
-    pieces, tails = header_tails_split(items, align(items, loops=False))
+    pieces, tails, unclear = header_tails_split(items, align(items, loops=False))
     gaps = [piece for piece in pieces if isinstance(piece, Gap)]
     if not gaps:
         return None
@@ -527,14 +552,28 @@ def _layout(items: list[Tokens]) -> ItemLayout | None:
     lengths = [sum(len(text) for text in gap_texts(items, gap)) for gap in gaps]
     bodies = [index for index, gap in enumerate(gaps) if gap not in tails] or list(range(len(gaps)))
     text = max(bodies, key=lambda index: lengths[index])
+    # A line that asks before the text is a title when the template writes something between it and the
+    # text ("Title: How…?\nURL: …\n", "[2] How…? (link)\n"). With only a line break between them it is a
+    # title the template writes ("## How do I…?", "DOCUMENT 2: How…?") or the document's own first question,
+    # which one template cannot tell; after a blank line it is the document's own paragraph ("text: Why…?\n
+    # \nSeasons are…"), as a template's title line is not.
+    apart = [index < text and _written_between(pieces, gap, gaps[text]) for index, gap in enumerate(gaps)]
     content = [
         index
         for index, gap in enumerate(gaps)
-        if index == text or (index in bodies and not _metadata(items, gap))
+        if index == text or (index in bodies and not _metadata(items, gap, apart[index]))
     ]
+    unclear = unclear or any(
+        index < text
+        and not apart[index]
+        and _one_line(items, gap)
+        and _asking(items, gap)
+        and (opens_heading(pieces, pieces.index(gap)) or _between(pieces, gap, gaps[text]).count("\n") == 1)
+        for index, gap in enumerate(gaps)
+    )
     layout = tuple(piece.text if isinstance(piece, Constant) else None for piece in pieces)
     shapes = tuple(shape_of(gap_texts(items, gap), _following(pieces, gap)) for gap in gaps)
-    return ItemLayout(layout, shapes, min(content), max(content))
+    return ItemLayout(layout, shapes, min(content), max(content), unclear)
 
 
 def _following(pieces: list[Constant | Gap], gap: Gap) -> str:
@@ -543,10 +582,35 @@ def _following(pieces: list[Constant | Gap], gap: Gap) -> str:
     return after.text if isinstance(after, Constant) else ""
 
 
-def _metadata(items: list[Tokens], gap: Gap) -> bool:
-    """A gap of short single-line values that are not questions: a title, a file name, a link, a score."""
-    values = [item.span(start, end) for item, (start, end) in zip(items, gap.ranges, strict=True)]
-    asking = sum(value.rstrip().endswith(("?", "？")) for value in values)
-    return all(len(value) <= 300 and "\n" not in value.strip() for value in values) and asking * 2 < len(
-        values
+def _metadata(items: list[Tokens], gap: Gap, apart: bool) -> bool:
+    """A gap of short single-line values that are not questions (a title, a file name, a link, a score), or
+    that the template's own text keeps ``apart`` from the document's text."""
+    return _one_line(items, gap) and (apart or not _asking(items, gap))
+
+
+def _between(pieces: list[Piece], first: Gap, second: Gap) -> str:
+    """The template's text between two gaps of an item's layout (other gaps count as nothing)."""
+    start, end = pieces.index(first), pieces.index(second)
+    return "".join(piece.text for piece in pieces[start + 1 : end] if isinstance(piece, Constant))
+
+
+def _written_between(pieces: list[Piece], first: Gap, second: Gap) -> bool:
+    """The template writes more than blanks between two gaps, or another value."""
+    start, end = pieces.index(first), pieces.index(second)
+    return any(
+        isinstance(piece, Gap) or any(not is_blank(token) for token in piece.tokens)
+        for piece in pieces[start + 1 : end]
     )
+
+
+def _one_line(items: list[Tokens], gap: Gap) -> bool:
+    """Every value of the gap is short and on one line."""
+    values = [item.span(start, end) for item, (start, end) in zip(items, gap.ranges, strict=True)]
+    return all(len(value) <= 300 and "\n" not in value.strip() for value in values)
+
+
+def _asking(items: list[Tokens], gap: Gap) -> bool:
+    """Half of the gap's values or more end with a question mark."""
+    values = [item.span(start, end) for item, (start, end) in zip(items, gap.ranges, strict=True)]
+    asking = sum(value.rstrip().endswith(("?", "？", "؟")) for value in values)
+    return asking * 2 >= len(values)

@@ -96,6 +96,8 @@ class Template:
                             "shapes": [shape.as_json() for shape in slot.loop.layout.shapes],
                             "text_from": slot.loop.layout.text_from,
                             "text_to": slot.loop.layout.text_to,
+                            # Only when set: the versions of templates learnt before it stay the same.
+                            **({"unclear": True} if slot.loop.layout.unclear else {}),
                         },
                     },
                 }
@@ -137,6 +139,7 @@ def _slot(value: Any) -> Slot:
                 tuple(Shape.from_json(shape) for shape in layout["shapes"]),
                 int(layout["text_from"]),
                 int(layout["text_to"]),
+                bool(layout.get("unclear", False)),
             ),
             bool(loop["closed"]),
         ),
@@ -165,6 +168,9 @@ class TemplateReading:
     skeleton: str = ""
     """The template's constant text (whitespace collapsed): a question another reading finds there is the
     template's own words (an answer cue), not the user's."""
+    unclear: bool = False
+    """A documents slot's items open with a header line whose value cannot be told from the document's own
+    first line (a title that asks): no reading of its documents is sure."""
 
 
 Segmenter = Callable[[int, str], list[str] | None]
@@ -183,7 +189,7 @@ def read(template: Template, text: str, segment: Segmenter | None = None) -> Tem
     chunks: list[str] = []
     items: list[str] = []
     regions: list[str] = []
-    weak = undivided = False
+    weak = undivided = unclear = False
     for number, (slot, (start, end)) in enumerate(zip(template.slots, spans, strict=True)):
         content = text[start:end]
         if slot.role is SlotRole.QUESTION:
@@ -204,10 +210,21 @@ def read(template: Template, text: str, segment: Segmenter | None = None) -> Tem
             chunks.extend(document for document, _ in slot_documents)
             items.extend(normalized(item) for _, item in slot_documents)
             weak = weak or slot.loop is None or slot.loop.weak
+            unclear = unclear or (
+                slot.loop is not None and slot.loop.layout is not None and slot.loop.layout.unclear
+            )
             undivided = undivided or slot.undivided
     skeleton = normalized(" ".join(piece for piece in template.pieces if piece is not None))
     return TemplateReading(
-        template.version, tuple(chunks), question, weak, undivided, tuple(regions), tuple(items), skeleton
+        template.version,
+        tuple(chunks),
+        question,
+        weak,
+        undivided,
+        tuple(regions),
+        tuple(items),
+        skeleton,
+        unclear,
     )
 
 
