@@ -91,7 +91,7 @@ titled_traffic = st.builds(
 )
 
 
-def _verdicts(stream: Stream, rules: bool) -> list[tuple[Verdict, str]]:
+def verdicts(stream: Stream, rules: bool) -> list[tuple[Verdict, str]]:
     chosen = Readers(TemplateLearner(TemplateSettings(rules=rules)), rules=rules)
     spans = [genai_span(request.messages, request.answer) for request in stream.requests]
     return [
@@ -104,6 +104,19 @@ def _verdicts(stream: Stream, rules: bool) -> list[tuple[Verdict, str]]:
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(titled_traffic, st.booleans())
 def test_a_documents_title_is_never_read_as_its_text(stream: Stream, rules: bool) -> None:
-    verdicts = _verdicts(stream, rules)
+    found = verdicts(stream, rules)
 
-    assert [detail for verdict, detail in verdicts if verdict is Verdict.WRONG] == [], stream.service
+    assert [detail for verdict, detail in found if verdict is Verdict.WRONG] == [], stream.service
+    if "/question/" not in stream.service:
+        # Refusing everything would pass the line above: a title that does not ask is read.
+        assert sum(verdict is Verdict.RIGHT for verdict, _ in found) >= len(found) * 3 // 4, stream.service
+
+
+def test_titles_under_a_label_no_loop_was_learnt_for_are_refused() -> None:
+    # A draw whose window of eight prompts held too few documents for the label to be learnt as the loop's:
+    # the lines told apart by how they recur cut each title that asks off as a document of its own.
+    stream = titled_stream(237345962, "latin", "label", "question", False, "\n\n")
+
+    for rules in (True, False):
+        found = [verdict for verdict, _ in verdicts(stream, rules)]
+        assert found == [Verdict.UNSCORED] * len(found)

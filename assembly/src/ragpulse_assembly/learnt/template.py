@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 from ragpulse_assembly.learnt.loops import ItemLayout, Loop, documents
 from ragpulse_assembly.learnt.matching import Fits, match_pieces
@@ -173,6 +174,9 @@ class TemplateReading:
     first line (a title that asks): no reading of its documents is sure."""
 
 
+_LABEL_CHARS: Final = 80
+"""Characters a label line before a documents slot has at most ("DOCUMENT 1: ", "Quelle [1] — ")."""
+
 Segmenter = Callable[[int, str], list[str] | None]
 """Documents of an undivided slot (by slot number) told apart by how they recur; None while not known."""
 
@@ -199,12 +203,17 @@ def read(template: Template, text: str, segment: Segmenter | None = None) -> Tem
             question = found.strip()
         elif slot.role is SlotRole.DOCUMENTS:
             regions.append(normalized(_unescaped(content, slot) or content))
-            told = segment(number, content) if slot.undivided and segment is not None else None
+            opening = _opening(template, number)
+            told = (
+                segment(number, content)
+                if slot.undivided and segment is not None and not _label_repeats(opening, content)
+                else None
+            )
             if told is not None:
                 chunks.extend(document.strip() for document in told if document.strip())
                 items.extend(normalized(document) for document in told if document.strip())
                 continue
-            slot_documents = _slot_documents(content, slot, _opening(template, number))
+            slot_documents = _slot_documents(content, slot, opening)
             if slot_documents is None:
                 return None
             chunks.extend(document for document, _ in slot_documents)
@@ -226,6 +235,19 @@ def read(template: Template, text: str, segment: Segmenter | None = None) -> Tem
         skeleton,
         unclear,
     )
+
+
+def _label_repeats(opening: str, content: str) -> bool:
+    """The line the skeleton opens the slot with ("DOCUMENT: ") opens later lines of its content too: the
+    template's loop labels every document, though none was learnt. Lines told apart by how they recur are
+    then no reading (the first document's first line lacks the label the others' have, and a title after
+    the label would stay in the text): the slot is read undivided, and refused."""
+    line = opening[opening.rfind("\n") + 1 :]
+    if len(line) > _LABEL_CHARS or not any(character.isalnum() for character in line):
+        return False
+    # The label's counter ("DOCUMENT 1: ", "DOCUMENT 2: ") is any number; the rest is matched as written.
+    label = r"\d+".join(re.escape(part) for part in re.split(r"\d+", line))
+    return re.search("\n" + label, content) is not None
 
 
 def _opening(template: Template, slot: int) -> str:
