@@ -19,15 +19,19 @@ from grafana_macros import ALL, TimeRange, Variable, expand_dashboard_query
 from ragpulse_core.schema import available_migrations, migrate
 from ragpulse_core.store import Store
 from ragpulse_dashboards.report.queries import template_versions
+from ragpulse_scorers.pipeline.reassembly import _supersede
 
 BOARD = json.loads(
     (Path(__file__).resolve().parents[2] / "dashboards" / "grafana" / "json" / "overview.json").read_text()
 )
 PANEL = next(
-    panel["targets"][0]["rawSql"] for panel in BOARD["panels"] if panel["title"] == "Per prompt template version"
+    panel["targets"][0]["rawSql"]
+    for panel in BOARD["panels"]
+    if panel["title"] == "Per prompt template version"
 )
 VERSIONED = 132
-REQUESTS = ["TraceId", "SpanId", "Timestamp", "ServiceName", "Pipeline", "Variant", "Unscorable", "TemplateVersion"]
+REQUESTS = ["TraceId", "SpanId", "Timestamp", "ServiceName", "Pipeline", "Variant", "Unscorable",
+            "TemplateVersion"]  # fmt: skip
 SCORES = ["TraceId", "SpanId", "RequestTime", "ScoredAt", "ServiceName", "Pipeline", "Variant", "Scorer",
           "ScorerVersion", "Metric", "Value", "Error"]  # fmt: skip
 Figures = dict[tuple[str, str], tuple[int, int, int, int]]
@@ -89,14 +93,24 @@ def panel_figures(store: Store, now: datetime) -> Figures:
         judged, rate = int(row["judged"]), row["hallucination_rate"]
         assert (rate is None) == (judged == 0)
         hallucinated = round(rate * judged) if judged else 0
-        figures[(row["service"], version)] = (int(row["requests"]), int(row["not_scored"]), judged, hallucinated)
+        figures[(row["service"], version)] = (
+            int(row["requests"]),
+            int(row["not_scored"]),
+            judged,
+            hallucinated,
+        )
     return figures
 
 
 def report_figures(store: Store, now: datetime) -> Figures:
     since_ms = int((now - timedelta(days=1)).timestamp() * 1000)
     return {
-        (row.service, row.version): (row.requests, row.not_scored, row.hallucination.n, row.hallucination.successes)
+        (row.service, row.version): (
+            row.requests,
+            row.not_scored,
+            row.hallucination.n,
+            row.hallucination.successes,
+        )
         for row in template_versions(store, {"since_ms": since_ms, "service": ""})
     }
 
@@ -129,7 +143,11 @@ def test_each_version_has_its_requests_and_its_best_judges_rate(fresh_store: Sto
 
 
 def test_verdicts_counted_before_they_carried_a_version_are_moved_to_it_once(fresh_store: Store) -> None:
-    migrate(fresh_store, ttl_days=30, through=max(m.version for m in available_migrations() if m.version < VERSIONED))
+    migrate(
+        fresh_store,
+        ttl_days=30,
+        through=max(m.version for m in available_migrations() if m.version < VERSIONED),
+    )
     now = datetime.now(UTC)
     rows = requests(now)
     fresh_store.insert("ragpulse_requests", rows, REQUESTS)
@@ -138,10 +156,29 @@ def test_verdicts_counted_before_they_carried_a_version_are_moved_to_it_once(fre
 
     migrate(fresh_store, ttl_days=30)
     assert_agree(fresh_store, now, rows, lexical)
-    fresh_store.command(f"DELETE FROM {fresh_store.table('ragpulse_schema_migrations')} WHERE Version = {VERSIONED}")
+    fresh_store.command(
+        f"DELETE FROM {fresh_store.table('ragpulse_schema_migrations')} WHERE Version = {VERSIONED}"
+    )
     migrate(fresh_store, ttl_days=30)  # the migration again, as after a crash before it was recorded
     assert_agree(fresh_store, now, rows, lexical)
 
     support = verdicts(rows, "support", every=3, flip=5)
     fresh_store.insert("ragpulse_scores", support, SCORES)
     assert_agree(fresh_store, now, rows, lexical + support)
+
+
+def test_requests_assembled_again_take_their_verdicts_back_from_their_version(fresh_store: Store) -> None:
+    """``ragpulse assembly rerun`` takes back what was judged on a request whose row changed: its version's
+    judged count loses it, and no other version's goes below zero."""
+    migrate(fresh_store, ttl_days=30)
+    now = datetime.now(UTC)
+    rows = requests(now)
+    fresh_store.insert("ragpulse_requests", rows, REQUESTS)
+    lexical = verdicts(rows, "lexical", every=1, flip=4)
+    fresh_store.insert("ragpulse_scores", lexical, SCORES)
+    taken = {row[0] for row in rows if row[7] == "v1"}
+
+    _supersede(fresh_store, [(row[0], row[1], row[2]) for row in rows if row[0] in taken])
+
+    kept = [row for row in rows if row[0] not in taken]
+    assert_agree(fresh_store, now, kept, [score for score in lexical if score[0] not in taken])

@@ -202,12 +202,13 @@ def variant_traffic(store: Store, params: dict[str, Any]) -> list[VariantTraffic
 
 def template_versions(store: Store, params: dict[str, Any]) -> list[TemplateVersionRow]:
     """Per service and learnt prompt template version (requests no learnt template read left out): the
-    requests, those that cannot be scored, and the hallucination verdicts of the rest. Each counted verdict
-    carries its request's version (0132), so the two are summed side by side, not joined request by request."""
+    requests, those that cannot be scored, and the hallucination verdicts of the rest. Each counted
+    verdict carries its request's version (0132): the two are summed side by side, not joined by request."""
     rows = store.query_dicts(
         f"""
-        SELECT ServiceName, TemplateVersion, sum(request_rows) AS requests, sum(unscorable_rows) AS not_scored,
-               sum(counted) AS judged, sum(counted_hallucinated) AS hallucinated
+        SELECT ServiceName, TemplateVersion, sum(request_rows) AS requests,
+               sum(unscorable_rows) AS not_scored, sum(counted) AS judged,
+               sum(counted_hallucinated) AS hallucinated
         FROM (
             SELECT ServiceName, TemplateVersion, count() AS request_rows,
                    countIf(Unscorable != '') AS unscorable_rows, toInt64(0) AS counted,
@@ -222,6 +223,7 @@ def template_versions(store: Store, params: dict[str, Any]) -> list[TemplateVers
             GROUP BY ServiceName, TemplateVersion
         )
         GROUP BY ServiceName, TemplateVersion
+        HAVING requests > 0
         ORDER BY ServiceName, TemplateVersion{_FINAL_WITHIN_PARTITIONS}
         """,
         params,
