@@ -121,6 +121,16 @@ def assert_agree(store: Store, now: datetime, rows: list[list[Any]], scores: lis
     assert report_figures(store, now) == {key: value for key, value in truth.items() if key[1]}
 
 
+def judged_by_lexical(store: Store, flip: int) -> tuple[datetime, list[list[Any]], list[list[Any]]]:
+    """The requests stored, each scorable one judged by the lexical judge: the time, requests and scores."""
+    now = datetime.now(UTC)
+    rows = requests(now)
+    store.insert("ragpulse_requests", rows, REQUESTS)
+    lexical = verdicts(rows, "lexical", every=1, flip=flip)
+    store.insert("ragpulse_scores", lexical, SCORES)
+    return now, rows, lexical
+
+
 @pytest.fixture
 def fresh_store(chdb_dsn: str) -> Iterator[Store]:
     store = Store(chdb_dsn, f"tv_{uuid.uuid4().hex[:8]}")
@@ -130,11 +140,7 @@ def fresh_store(chdb_dsn: str) -> Iterator[Store]:
 
 def test_each_version_has_its_requests_and_its_best_judges_rate(fresh_store: Store) -> None:
     migrate(fresh_store, ttl_days=30)
-    now = datetime.now(UTC)
-    rows = requests(now)
-    fresh_store.insert("ragpulse_requests", rows, REQUESTS)
-    lexical = verdicts(rows, "lexical", every=1, flip=4)
-    fresh_store.insert("ragpulse_scores", lexical, SCORES)
+    now, rows, lexical = judged_by_lexical(fresh_store, flip=4)
     assert_agree(fresh_store, now, rows, lexical)
 
     support = verdicts(rows, "support", every=2, flip=4)  # outranks lexical, and says otherwise on some
@@ -148,11 +154,7 @@ def test_verdicts_counted_before_they_carried_a_version_are_moved_to_it_once(fre
         ttl_days=30,
         through=max(m.version for m in available_migrations() if m.version < VERSIONED),
     )
-    now = datetime.now(UTC)
-    rows = requests(now)
-    fresh_store.insert("ragpulse_requests", rows, REQUESTS)
-    lexical = verdicts(rows, "lexical", every=1, flip=5)
-    fresh_store.insert("ragpulse_scores", lexical, SCORES)
+    now, rows, lexical = judged_by_lexical(fresh_store, flip=5)
 
     migrate(fresh_store, ttl_days=30)
     assert_agree(fresh_store, now, rows, lexical)
@@ -171,11 +173,7 @@ def test_requests_assembled_again_take_their_verdicts_back_from_their_version(fr
     """``ragpulse assembly rerun`` takes back what was judged on a request whose row changed: its version's
     judged count loses it, and no other version's goes below zero."""
     migrate(fresh_store, ttl_days=30)
-    now = datetime.now(UTC)
-    rows = requests(now)
-    fresh_store.insert("ragpulse_requests", rows, REQUESTS)
-    lexical = verdicts(rows, "lexical", every=1, flip=4)
-    fresh_store.insert("ragpulse_scores", lexical, SCORES)
+    now, rows, lexical = judged_by_lexical(fresh_store, flip=4)
     taken = {row[0] for row in rows if row[7] == "v1"}
 
     _supersede(fresh_store, [(row[0], row[1], row[2]) for row in rows if row[0] in taken])
