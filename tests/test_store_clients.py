@@ -1,14 +1,17 @@
 """The Store releases its clients on every failure path: a long outage retried every second, or a query that
 keeps failing, holds no more clients or sockets after a thousand tries than after one; close() closes the
-clients every thread opened."""
+clients every thread opened; threads that first use an embedded store at the same moment all get it."""
 
 from __future__ import annotations
 
 import gc
 import os
 import socket
+import subprocess
+import sys
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import clickhouse_connect
@@ -119,3 +122,40 @@ def test_close_closes_the_clients_of_every_thread_and_the_store_opens_new_ones_a
     assert store.query("SELECT 2") == [(2,)]
     store.close()
     assert (len(opened.clients), opened.open) == (5, 0)
+
+
+_FIRST_USE_TOGETHER = """
+import sys, threading
+from ragpulse_core.store import Store
+
+store = Store(sys.argv[1])
+together = threading.Barrier(4)
+failures = []
+
+def first_query():
+    together.wait()
+    try:
+        store.query("SELECT 1")
+    except Exception as exc:
+        failures.append(str(exc))
+
+threads = [threading.Thread(target=first_query) for _ in range(4)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+print(failures)
+"""
+
+
+def test_threads_first_using_an_embedded_store_together_all_get_it(tmp_path: Path) -> None:
+    """A service's workers start at once on a fresh chDB path: none is told another process holds it (a fresh
+    process, since chDB opens one path per process)."""
+    done = subprocess.run(
+        [sys.executable, "-c", _FIRST_USE_TOGETHER, f"chdb://{tmp_path / 'db'}"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr

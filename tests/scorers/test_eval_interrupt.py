@@ -19,6 +19,7 @@ from ragpulse_judge.rules import LexicalJudge
 from ragpulse_judge.verdicts import SupportVerdict
 from ragpulse_scorers.commands import eval_support
 from ragpulse_scorers.commands.eval_subq import run_types
+from ragpulse_scorers.evaluation.items import IsolatedJudging
 
 CONTEXT = "passage 1:The museum is open on Mondays. Admission is $5.\n\npassage 2:Parking is free.\n\n"
 RESPONSES = ["It is open on Mondays.", "Admission is $9.", "Admission is $5.", "Tours run hourly.",
@@ -38,14 +39,15 @@ def labelled_file(tmp_path: Path) -> Path:
 
 class CtrlCOnCall:
     """The lexical judge, with Ctrl-C pressed during call ``on_call`` (SIGINT to the main thread, as a
-    terminal sends it); ``twice`` presses it again while that call runs."""
+    terminal sends it); given ``first_taken``, it presses again while that call runs, once the run has taken
+    the first press (two presses before the main thread runs its handler would arrive as one)."""
 
     name = "lexical"
 
-    def __init__(self, on_call: int, twice: bool = False) -> None:
+    def __init__(self, on_call: int, first_taken: threading.Event | None = None) -> None:
         self._judge = LexicalJudge()
         self._on_call = on_call
-        self._twice = twice
+        self._first_taken = first_taken
         self._calls = 0
         self._lock = threading.Lock()
 
@@ -56,7 +58,8 @@ class CtrlCOnCall:
         if now == self._on_call:
             press_ctrl_c()
             time.sleep(0.2)  # the main thread handles it while this item is still being judged
-            if self._twice:
+            if self._first_taken is not None:
+                assert self._first_taken.wait(timeout=60), "the first Ctrl-C was never taken"
                 press_ctrl_c()
                 time.sleep(0.2)
         return self._judge.judge_support(question, context, response)
@@ -101,7 +104,15 @@ def test_ctrl_c_in_the_table_view_says_how_many_were_judged(
 def test_a_second_ctrl_c_drops_the_item_being_judged(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(eval_support, "build_judge", lambda args: CtrlCOnCall(on_call=3, twice=True))
+    first_taken = threading.Event()
+    interrupt = IsolatedJudging.interrupt
+
+    def taken(judging: IsolatedJudging) -> None:
+        interrupt(judging)
+        first_taken.set()
+
+    monkeypatch.setattr(IsolatedJudging, "interrupt", taken)
+    monkeypatch.setattr(eval_support, "build_judge", lambda args: CtrlCOnCall(3, first_taken))
 
     assert main(["eval", "support", "--data", str(labelled_file(tmp_path)), "--json"]) == 130
 

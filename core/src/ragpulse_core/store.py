@@ -133,7 +133,9 @@ class Store:
                 with _opening(self._path):
                     # Checked before chDB tries, which would print its lock error to stderr and fail vaguely;
                     # two processes opening at once check one after the other, so one of them sees the lock.
-                    if _locked_elsewhere(self._path):
+                    # A thread of this process that waited here while another opened the path sees that
+                    # process's own lock: it is not held elsewhere.
+                    if self._path not in _OPENED_HERE and _locked_elsewhere(self._path):
                         raise StoreUnavailable(self._held_message())
                     client = self._connect()
                     _OPENED_HERE.add(self._path)
