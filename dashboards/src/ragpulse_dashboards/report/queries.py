@@ -202,27 +202,29 @@ def variant_traffic(store: Store, params: dict[str, Any]) -> list[VariantTraffic
 
 def template_versions(store: Store, params: dict[str, Any]) -> list[TemplateVersionRow]:
     """Per service and learnt prompt template version (requests no learnt template read left out): the
-    requests, those that cannot be scored, and the hallucination verdicts of the rest."""
+    requests, those that cannot be scored, and the hallucination verdicts of the rest. Each counted
+    verdict carries its request's version (0132): the two are summed side by side, not joined by request."""
     rows = store.query_dicts(
         f"""
-        SELECT r.ServiceName AS ServiceName, r.TemplateVersion AS TemplateVersion, count() AS requests,
-               countIf(r.Unscorable != '') AS not_scored, countIf(v.verdicts > 0) AS judged,
-               countIf(v.verdicts > 0 AND v.hallucinated > 0) AS hallucinated
+        SELECT ServiceName, TemplateVersion, sum(request_rows) AS requests,
+               sum(unscorable_rows) AS not_scored, sum(counted) AS judged,
+               sum(counted_hallucinated) AS hallucinated
         FROM (
-            SELECT ServiceName, TemplateVersion, TraceId, SpanId, Timestamp, Unscorable
+            SELECT ServiceName, TemplateVersion, count() AS request_rows,
+                   countIf(Unscorable != '') AS unscorable_rows, toInt64(0) AS counted,
+                   toInt64(0) AS counted_hallucinated
             FROM {store.table('ragpulse_requests')} FINAL
-            WHERE {_REQUESTS_WHERE} AND TemplateVersion != ''{_FINAL_WITHIN_PARTITIONS}
-        ) AS r
-        LEFT JOIN (
-            SELECT TraceKey, SpanId, RequestTime, sum(Sign) AS verdicts,
-                sum(Sign * Hallucinated) AS hallucinated
+            WHERE {_REQUESTS_WHERE} AND TemplateVersion != ''
+            GROUP BY ServiceName, TemplateVersion
+            UNION ALL
+            SELECT ServiceName, TemplateVersion, toUInt64(0), toUInt64(0), sum(Sign), sum(Sign * Hallucinated)
             FROM {store.table('ragpulse_request_verdicts')}
-            WHERE {_SCORES_WHERE}
-            GROUP BY TraceKey, SpanId, RequestTime
-        ) AS v
-        ON cityHash64(r.TraceId) = v.TraceKey AND r.SpanId = v.SpanId AND r.Timestamp = v.RequestTime
+            WHERE {_SCORES_WHERE} AND TemplateVersion != ''
+            GROUP BY ServiceName, TemplateVersion
+        )
         GROUP BY ServiceName, TemplateVersion
-        ORDER BY ServiceName, TemplateVersion
+        HAVING requests > 0
+        ORDER BY ServiceName, TemplateVersion{_FINAL_WITHIN_PARTITIONS}
         """,
         params,
     )

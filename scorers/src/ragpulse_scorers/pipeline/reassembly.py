@@ -185,15 +185,15 @@ def _supersede(store: Store, keys: list[RequestKey]) -> None:
     store.command(
         f"""
         INSERT INTO {verdicts} (RequestTime, TraceKey, SpanId, ServiceName, Pipeline, Variant, Judge,
-                                JudgeRank, Hallucinated, Weight, Sign)
+                                JudgeRank, Hallucinated, Weight, TemplateVersion, Sign)
         SELECT RequestTime, TraceKey, SpanId, ServiceName, Pipeline, Variant, Judge, JudgeRank, Hallucinated,
-               Weight, toInt8(-1)
+               Weight, TemplateVersion, toInt8(-1)
         FROM {verdicts}
         WHERE (TraceKey, SpanId, RequestTime) IN arrayZip(
                   arrayMap(t -> cityHash64(t), {{traces:Array(String)}}), {{spans:Array(String)}},
                   {{times:Array(DateTime64(9))}})
         GROUP BY RequestTime, TraceKey, SpanId, ServiceName, Pipeline, Variant, Judge, JudgeRank,
-                 Hallucinated, Weight
+                 Hallucinated, Weight, TemplateVersion
         HAVING sum(Sign) > 0
         """,
         parameters,
