@@ -79,19 +79,31 @@ def migrated_copy(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path], 
     return copy_to
 
 
+@pytest.fixture(scope="session")
+def empty_store(migrated_store: Store) -> Callable[[], Store]:
+    """Empties the session's store and gives it back: for a module's fixture that writes its data once and
+    serves it to every test of the module, where the function-scoped ``store`` would empty it per test."""
+
+    def emptied() -> Store:
+        # Only tables holding rows are truncated: most tests write to a few of the 36 tables, and a TRUNCATE
+        # of an empty one costs a chDB round trip all the same.
+        tables = migrated_store.query(
+            "SELECT name FROM system.tables WHERE database = {db:String}"
+            " AND engine NOT IN ('MaterializedView', 'View') AND name != 'ragpulse_schema_migrations'"
+            " AND (total_rows IS NULL OR total_rows > 0)",
+            {"db": migrated_store.database},
+        )
+        for (name,) in tables:
+            migrated_store.command(f"TRUNCATE TABLE {migrated_store.table(name)}")
+        return migrated_store
+
+    return emptied
+
+
 @pytest.fixture
-def store(migrated_store: Store) -> Store:
-    """A migrated Store whose tables are all empty (only those holding rows are truncated: most tests write to
-    a few of the 36 tables, and a TRUNCATE of an empty one costs a chDB round trip all the same)."""
-    tables = migrated_store.query(
-        "SELECT name FROM system.tables WHERE database = {db:String}"
-        " AND engine NOT IN ('MaterializedView', 'View') AND name != 'ragpulse_schema_migrations'"
-        " AND (total_rows IS NULL OR total_rows > 0)",
-        {"db": migrated_store.database},
-    )
-    for (name,) in tables:
-        migrated_store.command(f"TRUNCATE TABLE {migrated_store.table(name)}")
-    return migrated_store
+def store(empty_store: Callable[[], Store]) -> Store:
+    """A migrated Store whose tables are all empty."""
+    return empty_store()
 
 
 @pytest.fixture

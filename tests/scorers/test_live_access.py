@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from urllib.parse import urlsplit
 
 import pytest
@@ -21,11 +21,21 @@ from report_data import insert_request, insert_scores
 SECRET_QUESTION = "What is the launch code for project Bluebird?"
 
 
-@pytest.fixture
-def page(store: Store) -> Iterator[LivePage]:
+@pytest.fixture(scope="module")
+def served_store(empty_store: Callable[[], Store]) -> Store:
+    """The module's data, written once: the tests only read it (``store`` would empty it per test)."""
+    store = empty_store()
     traced = insert_request(store, 1, variant="A", question=SECRET_QUESTION)
     insert_scores(store, traced, hallucinated=True, support=0.0)
-    with running_page(store) as running:
+    return store
+
+
+@pytest.fixture(scope="module")
+def page(served_store: Store) -> Iterator[LivePage]:
+    """One page for the tests that only read it (a page per test costs its data and first render, ~2 s).
+    The wrong tokens of all of them reach this one page: past the sign-in limit (its own tests are in
+    test_live_safety) it would answer 429 instead of what each test checks."""
+    with running_page(served_store, sign_in_attempts=1000) as running:
         yield running
 
 
@@ -59,8 +69,8 @@ def test_a_request_without_a_host_header_is_refused(page: LivePage) -> None:
     assert reply.startswith(b"HTTP/1.0 421") or reply.startswith(b"HTTP/1.1 421")
 
 
-def test_an_allowed_name_can_be_added(store: Store) -> None:
-    with running_page(store, allowed_hosts=["rag.internal"]) as page:
+def test_an_allowed_name_can_be_added(served_store: Store) -> None:
+    with running_page(served_store, allowed_hosts=["rag.internal"]) as page:
         bearer = {"Authorization": f"Bearer {TOKEN}"}
         assert fetch(page.url, host=f"rag.internal:{_port(page)}", headers=bearer).status == 200
         assert fetch(page.url, host=f"localhost:{_port(page)}", headers=bearer).status == 421
@@ -139,9 +149,9 @@ def test_every_answer_carries_the_security_headers(page: LivePage) -> None:
         assert answer.headers["Cache-Control"] == "no-store"
 
 
-def test_the_token_is_written_down_nowhere(store: Store, caplog: pytest.LogCaptureFixture) -> None:
+def test_the_token_is_written_down_nowhere(served_store: Store, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)
-    with running_page(store) as page:
+    with running_page(served_store) as page:
         fetch(page.url, f"/?token={TOKEN}")
         fetch(page.url, f"/?token={TOKEN}x")
         fetch(page.url, headers={"Authorization": f"Bearer {TOKEN}"})

@@ -8,7 +8,7 @@ import asyncio
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 
 import aiohttp
@@ -42,8 +42,10 @@ class CountedPage(LivePage):
         return super()._render(service, services)
 
 
-@pytest.fixture
-def two_services(store: Store) -> Store:
+@pytest.fixture(scope="module")
+def two_services(empty_store: Callable[[], Store]) -> Store:
+    """The module's data, written once: its pages only read it (``store`` would empty it per test)."""
+    store = empty_store()
     services = ["search", "billing"] * 5
     requests = insert_requests(
         store, [{"index": index, "variant": "A", "service": name} for index, name in enumerate(services)]
@@ -147,8 +149,8 @@ def test_a_reader_gets_the_page_while_300_slow_clients_hang_and_they_are_cut_off
         assert all(_closed_by_server(client) for client in clients)
 
 
-def test_a_client_trickling_its_head_is_cut_off_at_the_deadline(store: Store) -> None:
-    with running_page(store, header_timeout_s=2.0) as page:
+def test_a_client_trickling_its_head_is_cut_off_at_the_deadline(two_services: Store) -> None:
+    with running_page(two_services, header_timeout_s=2.0) as page:
         port = int(page.url.rsplit(":", 1)[1].strip("/"))
         cut_off = threading.Event()
 
@@ -171,8 +173,8 @@ def test_a_client_trickling_its_head_is_cut_off_at_the_deadline(store: Store) ->
         assert cut_off.is_set() and time.monotonic() - started < 20  # 200+ bytes at 10/s would take 24 s
 
 
-def test_an_idle_keep_alive_connection_is_closed_after_the_deadline(store: Store) -> None:
-    with running_page(store, header_timeout_s=1.0) as page:
+def test_an_idle_keep_alive_connection_is_closed_after_the_deadline(two_services: Store) -> None:
+    with running_page(two_services, header_timeout_s=1.0) as page:
         port = int(page.url.rsplit(":", 1)[1].strip("/"))
         with socket.create_connection(("127.0.0.1", port), timeout=30) as connection:
             connection.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")

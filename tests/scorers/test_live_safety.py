@@ -11,7 +11,7 @@ import os
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
@@ -40,10 +40,26 @@ def browser_urls() -> Iterator[Resolver]:
     resolver.close()
 
 
-@pytest.fixture
-def page(store: Store) -> Iterator[LivePage]:
+@pytest.fixture(scope="module")
+def served_store(empty_store: Callable[[], Store]) -> Store:
+    """The module's data, written once: the tests only read it (``store`` would empty it per test)."""
+    store = empty_store()
     insert_request(store, 1, variant="A", question="What is the launch code?")
-    with running_page(store) as running:
+    return store
+
+
+@pytest.fixture(scope="module")
+def page(served_store: Store) -> Iterator[LivePage]:
+    """One page for the tests that only follow its redirects and answers, all with the right token (a page
+    per test costs ~1 s)."""
+    with running_page(served_store) as running:
+        yield running
+
+
+@pytest.fixture
+def fresh_page(served_store: Store) -> Iterator[LivePage]:
+    """A page of its own, for a test that counts the lines one page logs a minute."""
+    with running_page(served_store) as running:
         yield running
 
 
@@ -125,10 +141,10 @@ MALFORMED = [
 
 @pytest.mark.parametrize("request_bytes", MALFORMED)
 def test_a_malformed_request_gets_400_and_one_line_that_quotes_nothing(
-    page: LivePage, caplog: pytest.LogCaptureFixture, request_bytes: bytes
+    fresh_page: LivePage, caplog: pytest.LogCaptureFixture, request_bytes: bytes
 ) -> None:
     caplog.set_level(logging.DEBUG)
-    reply = _raw(page, request_bytes)
+    reply = _raw(fresh_page, request_bytes)
     assert reply.startswith((b"HTTP/1.0 400", b"HTTP/1.1 400")), reply[:80]
     lines = [record for record in caplog.records if record.name.startswith(("ragpulse", "aiohttp"))]
     assert len(lines) == 1, [record.getMessage() for record in lines]
@@ -138,18 +154,18 @@ def test_a_malformed_request_gets_400_and_one_line_that_quotes_nothing(
 
 
 def test_anyone_without_a_token_cannot_flood_the_log(
-    page: LivePage, caplog: pytest.LogCaptureFixture
+    fresh_page: LivePage, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.DEBUG)
     oversized = b"GET /" + b"x" * 10_000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
     for _ in range(300):
-        assert _raw(page, oversized).startswith((b"HTTP/1.0 400", b"HTTP/1.1 400"))
+        assert _raw(fresh_page, oversized).startswith((b"HTTP/1.0 400", b"HTTP/1.1 400"))
     written = [line for line in caplog.text.splitlines() if line.strip()]
     assert 1 <= len(written) <= FLOOD_LINES_PER_MINUTE, written[:10]
 
 
-def test_wrong_tokens_are_rate_limited_per_client(store: Store) -> None:
-    with running_page(store, sign_in_attempts=3, sign_in_window_s=60) as page:
+def test_wrong_tokens_are_rate_limited_per_client(served_store: Store) -> None:
+    with running_page(served_store, sign_in_attempts=3, sign_in_window_s=60) as page:
         guesses = [fetch(page.url, f"/?token=guess{n}") for n in range(3)]
         assert [answer.status for answer in guesses] == [401, 401, 401]
         for attempt in (
@@ -184,11 +200,11 @@ def test_otlp_sent_to_the_page_is_told_the_collectors_port(page: LivePage, path:
 
 
 def test_the_token_is_never_logged_under_any_of_these_attacks(
-    store: Store, caplog: pytest.LogCaptureFixture
+    served_store: Store, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The README's promise: whatever is sent, no log line of the live server holds the token."""
     caplog.set_level(logging.DEBUG)
-    with running_page(store, sign_in_attempts=3) as page:
+    with running_page(served_store, sign_in_attempts=3) as page:
         answers: list[Answer | bytes] = [_raw(page, request) for request in MALFORMED * 3]
         answers += [
             fetch(page.url, f"/?token={TOKEN}"),
