@@ -16,6 +16,7 @@ BENCHMARKS = (
     "bench_scorer",
     "bench_formatted_answers",
     "bench_templates",
+    "bench_titled_documents",
     "bench_directed_sampling",
     "bench_kappa_coverage",
     "bench_evaluators",

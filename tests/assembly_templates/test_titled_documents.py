@@ -120,3 +120,41 @@ def test_titles_under_a_label_no_loop_was_learnt_for_are_refused() -> None:
     for rules in (True, False):
         found = [verdict for verdict, _ in verdicts(stream, rules)]
         assert found == [Verdict.UNSCORED] * len(found)
+
+
+def headed_stream(seed: int, script: str, shape: str, fields: bool, separator: str) -> Stream:
+    """Twenty requests pasting one to four of ten texts that open with their own heading and a blank line,
+    each after a label ("Excerpt: Business travel\\n\\nBook all flights…"), after field lines or not."""
+    rng = random.Random(seed)
+    key, label, header, asking = (_word(rng, script) for _ in range(4))
+    instruction = _sentence(rng, script)
+    pool = [
+        (
+            f"/{_word(rng, 'latin')}/{_word(rng, 'latin')}{n}.pdf",
+            _title(rng, script, shape)
+            + "\n\n"
+            + "\n".join(_sentence(rng, script) for _ in range(rng.randint(1, 3))),
+        )
+        for n in range(10)
+    ]
+    requests = []
+    for _ in range(20):
+        chosen = rng.sample(range(len(pool)), rng.randint(1, 4))
+        items = [(f"{key}: {pool[d][0]}\n" if fields else "") + f"{label}: {pool[d][1]}" for d in chosen]
+        question = _sentence(rng, script)[:-1] + "?"
+        text = f"{instruction}\n\n{header}:\n{separator.join(items)}\n\n{asking}: {question}"
+        requests.append(
+            StreamRequest([("user", text)], tuple(pool[d][1] for d in chosen), question, "An answer.")
+        )
+    return Stream(f"{seed}/{script}/{shape}/fields={fields}/{separator!r}", requests)
+
+
+def test_a_documents_own_heading_after_a_label_stays_in_the_document() -> None:
+    # GPT4All's LocalDocs ("Collection: …\nPath: …\nExcerpt: {text}") pastes chunks that open with their
+    # heading and a blank line: the heading is the chunk's first line, not a title the template wrote.
+    for seed, script, shape in ((0, "latin", "words"), (1, "cyrillic", "numbered"), (2, "greek", "words")):
+        for fields in (True, False):
+            stream = headed_stream(seed, script, shape, fields, "\n\n---\n\n" if fields else "\n\n")
+            for rules in (True, False):
+                found = [verdict for verdict, _ in verdicts(stream, rules)]
+                assert found == [Verdict.RIGHT] * len(found), (stream.service, rules)

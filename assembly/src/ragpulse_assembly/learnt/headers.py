@@ -46,9 +46,13 @@ def header_tails_split(items: Sequence[Tokens], pieces: list[Piece]) -> tuple[li
             result.append(piece)
             continue
         before = pieces[index - 1]
-        among = above or (bool(fields) and _joins_fields(before)) or _after_label(before)
+        labelled = _after_label(before)
+        among = above or (bool(fields) and _joins_fields(before)) or labelled
+        # A labelled line's value with a blank line under it is the document's own heading ("Excerpt:
+        # Business travel\n\nBook all flights…"), as under a label's line: only a value with the text on
+        # the very next line is the label's field.
         cuts = [
-            _tail_end(item, start, end, among, above)
+            _tail_end(item, start, end, among, above or labelled)
             for item, (start, end) in zip(items, piece.ranges, strict=True)
         ]
         breaks = [cut for cut in cuts if cut is not None]
