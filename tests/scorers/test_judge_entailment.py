@@ -13,7 +13,15 @@ from typing import Any
 
 import httpx
 import pytest
-from judge_testing import FakeOpenAI, answering, completion, judge_settings, timeout, word_completion
+from judge_testing import (
+    FakeOpenAI,
+    answering,
+    completion,
+    error,
+    judge_settings,
+    timeout,
+    word_completion,
+)
 from ragpulse_scorers.judges.entailment import UNSUPPORTED_ABOVE, EntailmentScorer
 from ragpulse_scorers.llm.client import JudgeClient
 from ragpulse_scorers.llm.errors import JudgeOutputInvalid, JudgeTimeout, SteeringInData
@@ -103,6 +111,18 @@ def test_a_server_without_log_probabilities_is_taken_at_its_word() -> None:
     assert [item["unsupported_chance"] for item in scores["adherence"].details["sentences"]] == [1.0] * 3
     scores = {s.metric: s for s in scorer(FakeOpenAI(completion("Yes"))).score(request(THREE_CLAIMS))}
     assert scores["hallucination"].value == 0.0
+
+
+def test_a_server_that_refuses_log_probabilities_is_asked_without_them_from_then_on() -> None:
+    def reply(body: dict[str, Any]) -> httpx.Response:
+        if body.get("logprobs"):
+            return error(400, "logprobs is not supported")
+        return completion("no" if "pink" in statement(body) else "yes")
+
+    server = FakeOpenAI(answering(reply))
+    scores = {s.metric: s for s in scorer(server).score(request(THREE_CLAIMS))}
+    assert scores["hallucination"].details["unsupported_sentences"] == ["It is painted pink every year."]
+    assert [bool(body.get("logprobs")) for body in server.requests] == [True, False, False, False]
 
 
 @pytest.mark.parametrize(

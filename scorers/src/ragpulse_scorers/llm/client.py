@@ -124,6 +124,9 @@ class JudgeClient:
         self._cache = JudgeCache(store)
         self._price = price_for(settings.model, settings.prices, warn=not settings.local)
         self.formats = negotiation_for(settings.base_url, settings.model)
+        self.logprobs_refused = False
+        """The endpoint answered a request for log-probabilities with HTTP 400/422: later word answers ask
+        for none (and are taken at their word)."""
 
     @property
     def endpoint(self) -> str:
@@ -342,7 +345,20 @@ class JudgeClient:
             # A one-word answer read from its log-probabilities: plain text, outside the JSON negotiation.
             request = [{"role": "system", "content": call.system}, *messages]
             self._rate.acquire()
-            reply = _reply(self._create(call, request, OutputFormat.PLAIN, temperature, seed), request)
+            try:
+                response = self._create(call, request, OutputFormat.PLAIN, temperature, seed)
+            except openai.APIStatusError as exc:
+                if self.logprobs_refused or exc.status_code not in (400, 422):
+                    raise
+                self.logprobs_refused = True
+                logger.warning(
+                    "judge %s refused log-probabilities (HTTP %d: %s); one-word answers are taken as said",
+                    self.endpoint,
+                    exc.status_code,
+                    _first_line(exc.message),
+                )
+                response = self._create(call, request, OutputFormat.PLAIN, temperature, seed)
+            reply = _reply(response, request)
             self._record(call, reply)
             return reply
         first = self.formats.current
@@ -395,7 +411,7 @@ class JudgeClient:
             options["response_format"] = wanted
         if call.max_output_tokens is not None:
             options["max_tokens"] = call.max_output_tokens
-        if call.top_logprobs is not None:
+        if call.top_logprobs is not None and not self.logprobs_refused:
             options |= {"logprobs": True, "top_logprobs": call.top_logprobs}
         return self._openai.chat.completions.create(
             model=self.model,
