@@ -10,6 +10,15 @@ Two mixes (``--mix``): ``synthetic``, 8-span requests whose root carries a ~10 K
 phrase; ``content``, 9-span requests shaped as real services send them (chunks of 300-1,500 characters of
 varied prose, 5-20 ids a retrieval, an answer of 3-10 sentences, ~2 KB a span). Each round runs in a fresh
 child process; ``--baseline REV`` alternates this tree's collector with REV's on the same senders.
+
+Two clients (``--client``): ``raw``, the pre-encoded bodies posted over ``http.client`` (the collector's cost
+alone); ``stock``, the same spans handed as SDK ``ReadableSpan`` batches to the stock OTLP/HTTP protobuf
+exporter (``OTLPSpanExporter.export``), which encodes each batch while the clock runs, as an outside benchmark
+with a stock client does: on a 2-core machine the senders' encoding competes with the collector for the cores.
+
+``--stages`` instead profiles where the collector's CPU goes, one stage at a time on one thread (no HTTP):
+decoding the protobuf, mapping spans to columns, measuring them (stored size, identity digest, row hashes),
+and inserting them into chDB 8 posts to an insert (the views on the span table and chDB's merges included).
 """
 
 from __future__ import annotations
@@ -32,9 +41,15 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue, ArrayValue, KeyValue
 from opentelemetry.proto.trace.v1.trace_pb2 import ScopeSpans, Span
+from opentelemetry.sdk.resources import Resource
+from opentelemetry.sdk.trace import ReadableSpan
+from opentelemetry.sdk.trace.export import SpanExportResult
+from opentelemetry.sdk.util.instrumentation import InstrumentationScope
+from opentelemetry.trace import SpanContext, TraceFlags
 from ragpulse import semconv
 from ragpulse_collector.server import TRACES_PATH, CollectorServer, tune_gc_for_collector
 from ragpulse_core.schema import migrate
@@ -395,6 +410,12 @@ MIXES: dict[str, Mix] = {
 }
 
 
+CLIENTS: dict[str, str] = {
+    "raw": "pre-encoded protobuf bodies posted over http.client (the collector's cost alone)",
+    "stock": "the stock OTLPSpanExporter (OTLP/HTTP protobuf) exporting SDK spans, encoding while timed",
+}
+
+
 def requests_per_post(mix: Mix, spans_per_post: int) -> int:
     return max(1, spans_per_post // mix.spans_per_request)
 
@@ -416,6 +437,72 @@ def build_bodies(posts: int, spans_per_post: int, seed: int = 7, mix: str = "syn
             shape.add_request(scope, rng, start_ns)
         bodies.append(request.SerializeToString())
     return bodies
+
+
+def _plain(value: AnyValue) -> Any:
+    """An OTLP attribute value as the SDK takes it (the generated requests use strings, ints, floats, bools
+    and arrays of them)."""
+    kind = value.WhichOneof("value")
+    if kind == "array_value":
+        return [_plain(item) for item in value.array_value.values]
+    return getattr(value, str(kind))
+
+
+def _context(trace_id: bytes, span_id: bytes) -> SpanContext:
+    return SpanContext(
+        int.from_bytes(trace_id, "big"), int.from_bytes(span_id, "big"), False, TraceFlags(TraceFlags.SAMPLED)
+    )
+
+
+def readable_spans(body: bytes) -> list[ReadableSpan]:
+    """A built body's spans as the SDK hands them to an exporter: what the stock client encodes."""
+    request = ExportTraceServiceRequest.FromString(body)
+    spans = []
+    for resource_spans in request.resource_spans:
+        resource = Resource(
+            {kv.key: _plain(kv.value) for kv in resource_spans.resource.attributes}, schema_url=""
+        )
+        for scope_spans in resource_spans.scope_spans:
+            scope = InstrumentationScope(scope_spans.scope.name, scope_spans.scope.version)
+            for span in scope_spans.spans:
+                parent = span.parent_span_id
+                spans.append(
+                    ReadableSpan(
+                        span.name,
+                        _context(span.trace_id, span.span_id),
+                        _context(span.trace_id, parent) if parent else None,
+                        resource,
+                        {kv.key: _plain(kv.value) for kv in span.attributes},
+                        start_time=span.start_time_unix_nano,
+                        end_time=span.end_time_unix_nano,
+                        instrumentation_scope=scope,
+                    )
+                )
+    return spans
+
+
+def _export_share(
+    url: str,
+    batches: list[list[ReadableSpan]],
+    latencies: list[float],
+    acked_at: list[float],
+    retries: list[int],
+    errors: list[str],
+) -> None:
+    """Export ``batches`` one after another through one stock OTLP/HTTP exporter (one keep-alive session,
+    its own retries of 429/503); a batch counts once ``export`` reports success (a 2xx)."""
+    exporter = OTLPSpanExporter(endpoint=f"{url}{TRACES_PATH}", timeout=120)
+    try:
+        for batch in batches:
+            started = time.perf_counter()
+            if exporter.export(batch) is not SpanExportResult.SUCCESS:
+                raise RuntimeError("the stock exporter reported a failed export")
+            latencies.append(time.perf_counter() - started)
+            acked_at.append(time.time())
+    except Exception as exc:  # reported to the parent, which fails the run
+        errors.append(f"{type(exc).__name__}: {exc}")
+    finally:
+        exporter.shutdown()
 
 
 def _post_share(
@@ -459,19 +546,23 @@ def _sender_process(
     seed: int,
     connections: int,
     mix: str,
+    client: str,
     ready: Any,
     go: Any,
     results: Any,
 ) -> None:
-    """One load-generating process: encode its bodies, report ready, then post them when told to."""
+    """One load-generating process: build its bodies (or span batches), report ready, then send them when
+    told to."""
     bodies = build_bodies(posts, spans_per_post, seed, mix)
     latencies: list[float] = []
     acked_at: list[float] = []
     retries: list[int] = []
     errors: list[str] = []
-    shares = [bodies[index::connections] for index in range(connections)]
+    payloads: list[Any] = bodies if client == "raw" else [readable_spans(body) for body in bodies]
+    send = _post_share if client == "raw" else _export_share
+    shares = [payloads[index::connections] for index in range(connections)]
     threads = [
-        threading.Thread(target=_post_share, args=(url, share, latencies, acked_at, retries, errors))
+        threading.Thread(target=send, args=(url, share, latencies, acked_at, retries, errors))
         for share in shares
         if share
     ]
@@ -500,6 +591,7 @@ def run(
     processes: int = 2,
     tune_gc: bool = True,
     mix: str = "synthetic",
+    client: str = "raw",
 ) -> dict[str, float]:
     """Measure collector throughput; returns spans/s and the numbers behind it.
 
@@ -538,6 +630,7 @@ def run(
                 7 + index,
                 len(range(index, clients, processes)),
                 mix,
+                client,
                 ready,
                 go,
                 results,
@@ -584,6 +677,54 @@ def run(
     }
 
 
+POSTS_PER_INSERT = 8
+STAGES = ("decode", "map", "measure", "insert")
+
+
+def stages(mixes: list[str], posts: int, spans_per_post: int, rounds: int) -> Table:
+    """CPU milliseconds per 1,000 spans of each stage of the collector's work, per mix (median of
+    ``rounds``), measured one stage at a time on this thread into a fresh chDB."""
+    # Imported here: a --baseline child runs an older collector, which :func:`run` alone must fit.
+    from ragpulse_collector.mapping import map_spans
+    from ragpulse_collector.otlp import PROTOBUF, decode_request
+    from ragpulse_collector.signals import TRACES
+    from ragpulse_collector.tables import SPANS, TableRows
+
+    workdir = Path(tempfile.mkdtemp(prefix="ragpulse-bench-"))
+    store = Store(f"chdb://{workdir / 'chdb'}")
+    migrate(store, RagpulseSettings.load(None).store.ttl_days)
+    tune_gc_for_collector()
+    table = Table(title="collector CPU by stage, one thread, ms per 1,000 spans (median of rounds)")
+    for column in ("mix", *STAGES, "total"):
+        table.add_column(column, justify="left" if column == "mix" else "right")
+    for mix in mixes:
+        bodies = build_bodies(posts, spans_per_post, 11, mix)
+        measured: dict[str, list[float]] = {stage: [] for stage in STAGES}
+        for round_index in range(rounds + 1):
+            times = [time.process_time()]
+            requests = [decode_request(body, PROTOBUF, TRACES) for body in bodies]
+            times.append(time.process_time())
+            mapped = [map_spans(request).rows for request in requests]
+            times.append(time.process_time())
+            for rows in mapped:
+                rows.stored_bytes()
+                rows.identity()
+                rows.row_hashes()
+            times.append(time.process_time())
+            for start in range(0, len(mapped), POSTS_PER_INSERT):
+                batch = TableRows.joined(mapped[start : start + POSTS_PER_INSERT])
+                token = f"{mix}-{round_index}-{start}"
+                store.insert_columns(SPANS.table, batch.columns, SPANS.insert_types, dedup_token=token)
+            times.append(time.process_time())
+            spans = sum(len(rows) for rows in mapped)
+            if round_index:  # the first round warms the engine up
+                for stage, begun, ended in zip(STAGES, times, times[1:], strict=False):
+                    measured[stage].append((ended - begun) * 1e6 / spans)
+        medians = [statistics.median(measured[stage]) for stage in STAGES]
+        table.add_row(mix, *(f"{value:.0f}" for value in medians), f"{sum(medians):.0f}")
+    return table
+
+
 def _tree_at(rev: str, into: Path) -> Path | None:
     """The collector and core as they were at ``rev``, or None when this checkout lacks it."""
     archive = subprocess.run(
@@ -603,26 +744,30 @@ def _tree_at(rev: str, into: Path) -> Path | None:
 _CHILD = """
 import json, sys, tempfile, time
 import bench_collector as b
-mix = sys.argv[1]
-posts, spans_per_post, clients, processes = map(int, sys.argv[2:])
+mix, client = sys.argv[1:3]
+posts, spans_per_post, clients, processes = map(int, sys.argv[3:])
 dsn = f"chdb://{tempfile.mkdtemp(prefix='ragpulse-bench-')}/chdb"
-b.run(processes, spans_per_post, clients, dsn=dsn, processes=processes, mix=mix)
+b.run(processes, spans_per_post, clients, dsn=dsn, processes=processes, mix=mix, client=client)
 cpu = time.process_time()
-result = b.run(posts, spans_per_post, clients, dsn=dsn, processes=processes, mix=mix)
+result = b.run(posts, spans_per_post, clients, dsn=dsn, processes=processes, mix=mix, client=client)
 result["cpu_ms_per_kspan"] = (time.process_time() - cpu) * 1e6 / result["spans"]
 print("RESULT " + json.dumps(result))
 """
 
 
+Load = tuple[str, str]
+"""What the senders send and how: a mix and a client."""
+
+
 def _measure_in_child(
-    tree: Path | None, mix: str, posts: int, spans_per_post: int, clients: int, processes: int
+    tree: Path | None, load: Load, posts: int, spans_per_post: int, clients: int, processes: int
 ) -> Any:
     """:func:`run` with ``tree``'s collector and core (this tree's when None), in a fresh process."""
     parts = [REPO / "benchmarks"]
     if tree is not None:
         parts += [tree / "collector" / "src", tree / "core" / "src"]
     done = subprocess.run(
-        [sys.executable, "-c", _CHILD, mix, *(str(n) for n in (posts, spans_per_post, clients, processes))],
+        [sys.executable, "-c", _CHILD, *load, *(str(n) for n in (posts, spans_per_post, clients, processes))],
         env={**os.environ, "PYTHONPATH": os.pathsep.join(str(part) for part in parts)},
         cwd=REPO,
         capture_output=True,
@@ -631,7 +776,7 @@ def _measure_in_child(
         check=False,
     )
     if done.returncode != 0:
-        raise RuntimeError(f"the {mix} run failed:\n{done.stderr[-3000:]}")
+        raise RuntimeError(f"the {load} run failed:\n{done.stderr[-3000:]}")
     result = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")][-1]
     return json.loads(result.removeprefix("RESULT "))
 
@@ -639,14 +784,14 @@ def _measure_in_child(
 def compare(
     rev: str | None,
     rounds: int,
-    mixes: list[str],
+    loads: list[Load],
     posts: int,
     spans_per_post: int,
     clients: int,
     processes: int,
 ) -> Table:
-    """Each mix with this tree's collector, and against ``rev``'s when given, alternating ``rounds`` times
-    in child processes, so load from elsewhere hits both alike."""
+    """Each load (mix and client) with this tree's collector, and against ``rev``'s when given, alternating
+    ``rounds`` times in child processes, so load from elsewhere on the machine hits each alike."""
     with tempfile.TemporaryDirectory(prefix="ragpulse-baseline-") as scratch:
         baseline = _tree_at(rev, Path(scratch)) if rev else None
         if rev and baseline is None:
@@ -654,31 +799,31 @@ def compare(
         trees: dict[str, Path | None] = {"this tree": None}
         if baseline is not None:
             trees[str(rev)] = baseline
-        measured: dict[tuple[str, str], list[Any]] = {(mix, name): [] for mix in mixes for name in trees}
+        measured: dict[tuple[Load, str], list[Any]] = {(load, name): [] for load in loads for name in trees}
         for _ in range(rounds):
-            for mix in mixes:
+            for load in loads:
                 for name, tree in trees.items():
-                    result = _measure_in_child(tree, mix, posts, spans_per_post, clients, processes)
-                    measured[mix, name].append(result)
+                    result = _measure_in_child(tree, load, posts, spans_per_post, clients, processes)
+                    measured[load, name].append(result)
     title = f"collector, OTLP/HTTP protobuf -> chDB, {clients} connections from {processes} processes"
     if baseline is not None:
         title += f": this tree vs {rev}, alternating"
     table = Table(title=title)
-    for column in ("mix", "collector", "bytes / span", "spans / s per round", "median spans / s"):
-        table.add_column(column, justify="left" if column in ("mix", "collector") else "right")
+    for column in ("mix", "client", "collector", "bytes / span", "spans / s per round", "median spans / s"):
+        table.add_column(column, justify="left" if column in ("mix", "client", "collector") else "right")
     table.add_column("median CPU ms / 1000 spans", justify="right")
     table.add_column("post p50 ms", justify="right")
-    for mix in mixes:
+    for load in loads:
         medians: dict[str, tuple[float, float]] = {}
         for name in trees:
-            results = measured[mix, name]
+            results = measured[load, name]
             rates = [result["spans_per_s"] for result in results]
             medians[name] = (
                 statistics.median(rates),
                 statistics.median(result["cpu_ms_per_kspan"] for result in results),
             )
             table.add_row(
-                mix,
+                *load,
                 name,
                 f"{results[0]['bytes_per_span']:,.0f}",
                 ", ".join(f"{rate:,.0f}" for rate in rates),
@@ -689,7 +834,7 @@ def compare(
         if baseline is not None:
             ours, theirs = medians["this tree"], medians[str(rev)]
             table.add_row(
-                mix,
+                *load,
                 "ratio (this tree / baseline)",
                 "",
                 "",
@@ -703,6 +848,9 @@ def compare(
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--mix", choices=[*MIXES, "both"], default="both", help="what the senders post")
+    parser.add_argument(
+        "--client", choices=[*CLIENTS, "both"], default="raw", help="how the senders send (see above)"
+    )
     parser.add_argument("--posts", type=int, default=80)
     parser.add_argument("--spans-per-post", type=int, default=512, help="whole requests up to this many")
     parser.add_argument("--clients", type=int, default=8, help="keep-alive connections in all")
@@ -713,14 +861,23 @@ def main(argv: list[str] | None = None) -> None:
         help="git revision whose collector to compare with, alternating ('' for none)",
     )
     parser.add_argument("--rounds", type=int, default=3, help="rounds of each mix (and of the baseline)")
+    parser.add_argument(
+        "--stages", action="store_true", help="profile the collector's CPU stage by stage instead"
+    )
     args = parser.parse_args(argv or [])
     mixes = list(MIXES) if args.mix == "both" else [args.mix]
+    if args.stages:
+        Console().print(stages(mixes, min(args.posts, 40), args.spans_per_post, args.rounds))
+        return
+    clients = list(CLIENTS) if args.client == "both" else [args.client]
     for mix in mixes:
         Console().print(f"{mix}: {MIXES[mix].described}")
+    for client in clients:
+        Console().print(f"{client} client: {CLIENTS[client]}")
     table = compare(
         args.baseline or None,
         args.rounds,
-        mixes,
+        [(mix, client) for mix in mixes for client in clients],
         args.posts,
         args.spans_per_post,
         args.clients,

@@ -45,7 +45,10 @@ def test_resident_memory_stays_under_1_5_gib_for_a_burst_of_requests_that_each_p
     try:
         wait_listening(url, process)
         # Each one just under the limit once rendered, sixteen at once, twice.
-        result = burst(url, process.pid, LIMIT // 6 - MiB, concurrent=16, rounds=2, idle_s=5)
+        # The memory must come back within a minute; on a quiet machine that takes a few seconds.
+        result = burst(
+            url, process.pid, LIMIT // 6 - MiB, concurrent=16, rounds=2, idle_s=60, settled_margin=150 * MiB
+        )
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(60)

@@ -218,8 +218,11 @@ def _label_end(tokens: tuple[str, ...], start: int, end: int) -> int | None:
             continue
         if not is_blank(following) or following == "\n":
             continue  # "Preise (brutto):" over a list is the text's own line
-        if any(part in SENTENCE_END for part in name):
-            return None
+        if any(
+            part in SENTENCE_END and (at + 1 == len(name) or is_blank(name[at + 1]))
+            for at, part in enumerate(name)
+        ):
+            return None  # a sentence's end, not a name's joiner ("guide.pdf", "3.13")
         if token not in _NOT_LABEL_ENDS:
             return index
     return None

@@ -7,8 +7,11 @@ That tail is the header's own last slot, not the document's first words, when in
 is one name that ends its line, with the document's text on the lines after it, or one name that the same mark
 between blanks (" » ") follows on the line. A name has no blanks and no sentence's end; in Chinese or
 Japanese, where a line without blanks may be a document's own title, it also has a digit or a Latin part
-("规定.pdf", "第3条"). A header whose last value has blanks (a title) is not cut, as before: from one template
-alone a title the header repeats cannot be told from a document's own first line.
+("规定.pdf", "第3条"). Where the template wrote other values on the line before it, joined by a mark of its
+own ("[2] guide.pdf — Dental", "【文書2】規程.pdf／休暇"), the last value may have blanks or be Chinese or
+Japanese: a document's own first line does not follow a value and a joining mark in every item. Else a
+header whose last value has blanks (a title) is not cut: from one template alone a title the header repeats
+cannot be told from a document's own first line.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from typing import Final
 from ragpulse_assembly.learnt.alignment import Constant, Gap, Piece
 from ragpulse_assembly.learnt.tokens import SENTENCE_END, Tokens, is_blank, is_marker, is_unspaced, is_word
 
+_CLOSERS: Final = frozenset(">)]}）】」』\"'»”’")
+"""Marks that close a tag, a bracket or a quote."""
 _TAIL_CHARS: Final = 120
 """Characters a header's last value has at most (a URL's path, an id, a date)."""
 
@@ -30,10 +35,14 @@ def header_tails_split(items: Sequence[Tokens], pieces: list[Piece]) -> tuple[li
     result: list[Piece] = []
     tails: list[Gap] = []
     for index, piece in enumerate(pieces):
-        if not isinstance(piece, Gap) or not _on_header_line(items, pieces, index):
+        fields = _header_fields(items, pieces, index) if isinstance(piece, Gap) else None
+        if not isinstance(piece, Gap) or fields is None:
             result.append(piece)
             continue
-        cuts = [_tail_end(item, start, end) for item, (start, end) in zip(items, piece.ranges, strict=True)]
+        among = fields > 0 and _joins_fields(pieces[index - 1])
+        cuts = [
+            _tail_end(item, start, end, among) for item, (start, end) in zip(items, piece.ranges, strict=True)
+        ]
         breaks = [cut for cut in cuts if cut is not None]
         if len(breaks) == len(cuts):
             shared = _shared_blanks(items, breaks, piece)
@@ -52,17 +61,20 @@ def header_tails_split(items: Sequence[Tokens], pieces: list[Piece]) -> tuple[li
     return result, tails
 
 
-def _on_header_line(items: Sequence[Tokens], pieces: list[Piece], index: int) -> bool:
-    """The gap at ``index`` starts on a line the template opened with text of its own: from the line's start
-    to the gap, constants with words or marks, and only one-line values between them."""
+def _header_fields(items: Sequence[Tokens], pieces: list[Piece], index: int) -> int | None:
+    """How many varying values the line holds before the gap at ``index``, when the gap starts on a line the
+    template opened with text of its own (from the line's start to the gap, constants with words or marks,
+    and only one-line values between them); else None."""
     written = False
+    fields = 0
     for earlier in reversed(pieces[:index]):
         if isinstance(earlier, Gap):
             if any(
                 "\n" in item.span(start, end)
                 for item, (start, end) in zip(items, earlier.ranges, strict=True)
             ):
-                return False
+                return None
+            fields += 1
             continue
         tokens = earlier.tokens
         line_start = max(
@@ -70,18 +82,26 @@ def _on_header_line(items: Sequence[Tokens], pieces: list[Piece], index: int) ->
         )
         written = written or any(not is_blank(token) for token in tokens[line_start + 1 :])
         if line_start >= 0:
-            return written
-    return written
+            break
+    return fields if written else None
 
 
-def _tail_end(item: Tokens, start: int, end: int) -> int | None:
+def _joins_fields(before: Piece) -> bool:
+    """The template's text just before a gap joins two values of one header (" — ", "／", " | ", ", "), not
+    one that closes the header ('">', "]", "）"): after a closed tag or bracket comes the document itself,
+    whose own first line may be its title ('<source name="secret">Secrets')."""
+    marks = "".join(before.tokens).rstrip() if isinstance(before, Constant) else ""
+    return bool(marks) and marks[-1] not in _CLOSERS
+
+
+def _tail_end(item: Tokens, start: int, end: int, among_fields: bool) -> int | None:
     """Where the gap's first line ends (its line break), when that line is one name with text on the lines
-    after it; else None."""
+    after it; else None. ``among_fields``: the template wrote other varying values on the line before it."""
     tokens = item.tokens
     at = next((i for i in range(start, end) if tokens[i] == "\n"), None)
     if at is None or at == start or item.starts[at] - item.starts[start] > _TAIL_CHARS:
         return None
-    if not _a_name(tokens[start:at]):
+    if not _a_name(tokens[start:at], among_fields):
         return None
     if not any(not is_blank(token) for token in tokens[at:end]):
         return None
@@ -114,11 +134,17 @@ def _inline_ends(items: Sequence[Tokens], gap: Gap) -> tuple[list[int], int] | N
     return ends, len(runs.pop())
 
 
-def _a_name(tokens: tuple[str, ...]) -> bool:
-    """One value of a header: no blanks and no sentence's end; in a script written without blanks (where a
+def _a_name(tokens: tuple[str, ...], among_fields: bool = False) -> bool:
+    """One value of a header: no sentence's end; no blanks, and in a script written without blanks (where a
     line without blanks may be a sentence or a document's own title) only with a part that makes it a name
-    ("考勤管理规定.pdf", "第3条")."""
-    if not tokens or tokens[-1][-1:] in SENTENCE_END or any(is_blank(token) for token in tokens):
+    ("考勤管理规定.pdf", "第3条"). Blanks and any script are allowed when the template wrote other varying
+    values on the line before it (``among_fields``: "[2] guide.pdf — Dental", "【文書2】規程.pdf／休暇"):
+    a document's own first line does not follow a value and a mark the template writes in every item."""
+    if not tokens or tokens[-1][-1:] in SENTENCE_END:
+        return False
+    if among_fields:
+        return True
+    if any(is_blank(token) for token in tokens):
         return False
     return not any(is_unspaced(token) for token in tokens) or any(
         token.isdigit() or (is_word(token) and not is_unspaced(token)) for token in tokens

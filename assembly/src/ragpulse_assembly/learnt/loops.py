@@ -128,12 +128,18 @@ def _loops(
         recurring, glued, distinct = _recurrence(items)
         if recurring >= 2 and glued * 2 >= recurring:
             continue  # the split cuts documents in two
+        blanks = all(is_blank(token) for token in widened)
+        if blanks and glued:
+            # Blanks between pieces of which some always came with the same next one: documents with line
+            # breaks of their own, joined by the same blanks. No loop: the documents are told apart by how
+            # their lines recur, never at every blank (a document read as several).
+            continue
         pieces = [piece for found in items for piece in found]
         sample = next(before for before, _ in pieces if before)
         prefixed = [tokenize(sample + item.text) for _, item in pieces]
         # Blanks alone may be a document's own blank lines, unless documents that recur across requests
-        # came out whole in other company every time.
-        weak = all(is_blank(token) for token in widened) and not (recurring >= 3 and glued * 4 <= recurring)
+        # came out whole in other company every time (none came glued to another: see above).
+        weak = blanks and recurring < 3
         yield recurring / max(distinct, 1), Loop(widened, counters, weak, sample, _layout(prefixed), closed)
 
 
