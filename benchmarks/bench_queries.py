@@ -301,6 +301,9 @@ def _variables(store: Store, board: dict[str, Any]) -> dict[str, Variable]:
         "trace_id": Variable(trace_id),
         "source": Variable(ALL, ("ragpulse",), multi=True),
         "context_source": Variable(ALL, ("none", "ragpulse"), multi=True),
+        # The generated traffic has no team evaluators: their panels read an evaluator with no rows.
+        "evaluator": Variable(ALL, ("tone",), multi=True),
+        "evaluator_metric": Variable("pass"),
     }
     for variable in board["templating"]["list"]:
         if variable["type"] in ("constant", "custom", "textbox") and variable["name"] not in chosen:
@@ -382,6 +385,8 @@ def application_queries(store: Store, ref: str | None = None) -> Iterator[Query]
         name: lambda p, function=function: function(store, p) for name, function in functions.items()
     }
     calls["scoring_health"] = lambda p: queries.scoring_health(store, p, 0)
+    if "spend" in functions:
+        calls["spend"] = lambda p: queries.spend(store, p, {})  # the list prices only
     for name, call in calls.items():
         yield Query(name, f"report: {name}", lambda window, call=call: call(params(window)))
     yield Query("observe", "alert job: observe", lambda window: observe(store, AlertSettings(), window.end))

@@ -124,6 +124,7 @@ def _prepare(dsn: str, count: int, pydoc: int = 0) -> dict[str, Any]:
 def _judge_alone(dsn: str, rules: int = 0) -> dict[str, Any]:
     """The default (learnt) judge alone, or with ``rules`` the hand-written rules it replaced."""
     from ragpulse_core.store import Store
+    from ragpulse_judge.learnt import LearntJudge
     from ragpulse_judge.rules import LexicalJudge
     from ragpulse_scorers.lexical.scorer import LexicalScorer
     from ragpulse_scorers.models import RagRequest
@@ -131,7 +132,7 @@ def _judge_alone(dsn: str, rules: int = 0) -> dict[str, Any]:
     store = Store(dsn)
     rows = store.query_dicts(f"SELECT * FROM {store.table('ragpulse_requests')} ORDER BY Timestamp")
     requests = [RagRequest.from_row(row) for row in rows]
-    scorer = LexicalScorer(LexicalJudge()) if rules else LexicalScorer()
+    scorer = LexicalScorer(LexicalJudge()) if rules else LexicalScorer(LearntJudge())
     started, cpu_started = time.perf_counter(), time.process_time()
     for request in requests:
         scorer.score(request)

@@ -13,6 +13,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import signal
 import socket
 import subprocess
@@ -93,19 +94,19 @@ CHECKS: dict[str, Check] = {
     "export OPENAI_BASE_URL=http://localhost:11434/v1 OPENAI_API_KEY=ollama RAGPULSE_JUDGE_MODEL=qwen2.5:14b":
         Check(RUN, "with the next line, in one shell"),
     "ragpulse requests --unscored --since 24h": Check(
-        RUN, "on a database that `ragpulse migrate` just made in an empty directory (the default DSN)"
+        RUN, "on a database that `ragpulse migrate` made in an empty directory (the default DSN)"
     ),
     "ragpulse assembly preview --service support-bot --last 20": Check(
-        RUN, "on a database that `ragpulse migrate` just made: it says there are no traces of the service"
+        RUN, "on a database that `ragpulse migrate` made: it says there are no traces of the service"
     ),
     "ragpulse assembly rerun --since 24h": Check(
-        RUN, "on a database that `ragpulse migrate` just made: it reads no trace again and changes nothing"
+        RUN, "on a database that `ragpulse migrate` made: it reads no trace again and changes nothing"
     ),
     "ragpulse score --scorer lexical support coverage retrieval": Check(
         RUN, "on an empty database: it starts, names its scorers and stops on SIGTERM; no judge is called"
     ),
     "ragpulse rules preview --since 24h": Check(
-        RUN, "with the README's [[rules]] as ragpulse.toml, on a database `ragpulse migrate` just made"
+        RUN, "with the README's [[rules]] as ragpulse.toml, on a database `ragpulse migrate` made"
     ),
     "ragpulse score --rule checkout-support --since 7d": Check(
         RUN, "likewise: the backfill finds nothing to judge, so no judge endpoint is called"
@@ -244,6 +245,23 @@ def substituted(command: str, tmp_path: Path) -> str:
     return replaced
 
 
+@pytest.fixture(scope="module")
+def migrated_directory(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An empty directory after `ragpulse migrate` (the default DSN, ./.ragpulse/chdb), made once: the lines
+    that start from such a database get a copy (:func:`copy_of_migrated`), not a migration of their own."""
+    directory = tmp_path_factory.mktemp("migrated")
+    done = run_shell("ragpulse migrate", directory, readme_shell_env())
+    assert done.returncode == 0 and "migrations applied" in done.stdout, done.stdout + done.stderr
+    return directory
+
+
+def copy_of_migrated(migrated_directory: Path, destination: Path) -> None:
+    """The migrated database into ``destination``: chDB keeps a closed database as plain files (its tables
+    linked by relative symlinks, kept as links), so the copy is that database, costing milliseconds where a
+    fresh migration of every table costs seconds."""
+    shutil.copytree(migrated_directory / ".ragpulse", destination / ".ragpulse", symlinks=True)
+
+
 def test_make_test_runs_the_whole_suite_one_worker_per_core() -> None:
     done = subprocess.run(["make", "-n", "test"], cwd=ROOT, capture_output=True, text=True, check=True)
     # Among the install lines (a stale venv) and make's own "Entering directory" (when make test runs this).
@@ -340,28 +358,33 @@ def test_make_compose_config_and_the_compose_up_line(tmp_path: Path) -> None:
     assert checked.returncode == 0, checked.stderr
 
 
-def test_the_unscored_listing_line_runs_as_typed(tmp_path: Path) -> None:
+def test_the_unscored_listing_line_runs_as_typed(tmp_path: Path, migrated_directory: Path) -> None:
     (listing,) = [command for command in CHECKS if command.startswith("ragpulse requests --unscored")]
-    done = run_shell(f"ragpulse migrate\n{listing}", tmp_path, readme_shell_env())
+    copy_of_migrated(migrated_directory, tmp_path)
+    done = run_shell(listing, tmp_path, readme_shell_env())
     assert done.returncode == 0, done.stderr
     assert "no unscorable requests" in " ".join(done.stdout.split()).lower(), done.stdout
 
 
-def test_the_assembly_preview_line_runs_as_typed(tmp_path: Path) -> None:
+def test_the_assembly_preview_line_runs_as_typed(tmp_path: Path, migrated_directory: Path) -> None:
     (line,) = [command for command in CHECKS if command.startswith("ragpulse assembly preview")]
-    done = run_shell(f"ragpulse migrate\n{line}", tmp_path, readme_shell_env())
+    copy_of_migrated(migrated_directory, tmp_path)
+    done = run_shell(line, tmp_path, readme_shell_env())
     assert done.returncode == 0, done.stderr
     assert "no traces of service 'support-bot'" in " ".join(done.stdout.split()).lower(), done.stdout
 
 
-def test_the_assembly_rerun_line_runs_as_typed(tmp_path: Path) -> None:
+def test_the_assembly_rerun_line_runs_as_typed(tmp_path: Path, migrated_directory: Path) -> None:
     (line,) = [command for command in CHECKS if command.startswith("ragpulse assembly rerun")]
-    done = run_shell(f"ragpulse migrate\n{line}", tmp_path, readme_shell_env())
+    copy_of_migrated(migrated_directory, tmp_path)
+    done = run_shell(line, tmp_path, readme_shell_env())
     assert done.returncode == 0, done.stderr
     assert "0 traces read again: 0 requests changed" in " ".join(done.stdout.split()), done.stdout
 
 
-def test_the_rules_lines_run_as_typed_with_the_readmes_rules(tmp_path: Path) -> None:
+def test_the_rules_lines_run_as_typed_with_the_readmes_rules(
+    tmp_path: Path, migrated_directory: Path
+) -> None:
     (example,) = [
         block
         for block in re.findall(r"```toml\n(.*?)```", (DOCS / "scoring.md").read_text(), re.S)
@@ -373,7 +396,8 @@ def test_the_rules_lines_run_as_typed_with_the_readmes_rules(tmp_path: Path) -> 
     preview, backfill = [
         command for command in CHECKS if command.startswith(("ragpulse rules", "ragpulse score --rule"))
     ]
-    done = run_shell(f"ragpulse migrate\n{preview}\n{backfill}", tmp_path, readme_shell_env())
+    copy_of_migrated(migrated_directory, tmp_path)
+    done = run_shell(f"{preview}\n{backfill}", tmp_path, readme_shell_env())
     assert done.returncode == 0, done.stderr
     printed = " ".join(done.stdout.split())
     assert "checkout-support" in printed and "fusion-coverage" in printed and "no stored request" in printed
@@ -409,7 +433,7 @@ store.insert(
 """
 
 
-def test_the_labelling_lines_label_export_and_evaluate(tmp_path: Path) -> None:
+def test_the_labelling_lines_label_export_and_evaluate(tmp_path: Path, migrated_directory: Path) -> None:
     lines = [
         c
         for c in CHECKS
@@ -418,7 +442,8 @@ def test_the_labelling_lines_label_export_and_evaluate(tmp_path: Path) -> None:
     assert len(lines) == 4
     (tmp_path / "seed.py").write_text(SEED_TWO_REQUESTS)
     (tmp_path / "labels.jsonl").write_text(json.dumps({"trace_id": "a" * 32, "label": "grounded"}) + "\n")
-    done = run_shell("\n".join(["ragpulse migrate", "python seed.py", *lines]), tmp_path, readme_shell_env())
+    copy_of_migrated(migrated_directory, tmp_path)
+    done = run_shell("\n".join(["python seed.py", *lines]), tmp_path, readme_shell_env())
     assert done.returncode == 0, done.stdout + done.stderr
     exported = [json.loads(line) for line in (tmp_path / "set.jsonl").read_text().splitlines()]
     assert sorted((row["trace_id"][:4], row["hallucinated"]) for row in exported) == [

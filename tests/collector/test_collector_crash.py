@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import signal
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,9 @@ from otlp_testing import make_request, make_span, post, wait_until
 
 
 @pytest.mark.slow
-def test_spool_of_a_killed_collector_is_replayed_exactly_once(tmp_path: Path) -> None:
+def test_spool_of_a_killed_collector_is_replayed_exactly_once(
+    tmp_path: Path, migrated_copy: Callable[[Path], Path]
+) -> None:
     spool = tmp_path / "spool"
     unreachable = f"http://127.0.0.1:{unused_port()}"
     port = unused_port()
@@ -40,7 +43,7 @@ def test_spool_of_a_killed_collector_is_replayed_exactly_once(tmp_path: Path) ->
         down.wait(30)
     assert list(spool.glob("*.batch"))
 
-    dsn = f"chdb://{tmp_path / 'chdb'}"
+    dsn = f"chdb://{migrated_copy(tmp_path / 'chdb')}"
     port = unused_port()
     up = start_collector_process(dsn, port, tmp_path, "--spool-dir", str(spool))
     try:
@@ -55,8 +58,10 @@ def test_spool_of_a_killed_collector_is_replayed_exactly_once(tmp_path: Path) ->
 
 
 @pytest.mark.slow
-def test_a_retry_after_a_kill_without_spool_is_not_written_twice(tmp_path: Path) -> None:
-    dsn = f"chdb://{tmp_path / 'chdb'}"
+def test_a_retry_after_a_kill_without_spool_is_not_written_twice(
+    tmp_path: Path, migrated_copy: Callable[[Path], Path]
+) -> None:
+    dsn = f"chdb://{migrated_copy(tmp_path / 'chdb')}"
     body = make_request([make_span() for _ in range(100)]).SerializeToString()
     for attempt in range(2):
         # The client cannot tell a lost answer from a lost request, so it sends the same body again.

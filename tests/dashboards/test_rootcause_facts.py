@@ -124,11 +124,17 @@ def test_requests_of_several_days_are_all_counted(store: Store) -> None:
 
 
 def test_days_and_conversations_are_summed_as_the_hours_are(store: Store) -> None:
+    # Yesterday's noon, so that the requests fall on three calendar days whatever the hour the test runs at.
+    now = minutes_ago(0)
+    noon = now.replace(hour=12, minute=0, second=0) - timedelta(days=1)
     write_requests(
         store,
         [
             StoredRequest(
-                minutes_ago(60 * 24 * (i % 3) + i), i % 4 == 0, session=f"s{i // 2}", documents=[("d", "s")]
+                noon - timedelta(days=i % 3, minutes=i),
+                i % 4 == 0,
+                session=f"s{i // 2}",
+                documents=[("d", "s")],
             )
             for i in range(12)
         ],

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -82,9 +83,9 @@ def state_of(done: subprocess.CompletedProcess[str]) -> dict[str, object]:
 
 
 def test_worker_killed_while_retrying_a_rate_limited_judge_call_scores_each_request_once(
-    tmp_path: Path,
+    tmp_path: Path, migrated_copy: Callable[[Path], Path]
 ) -> None:
-    dsn = f"chdb://{tmp_path / 'db'}"
+    dsn = f"chdb://{migrated_copy(tmp_path / 'db')}"
     killed = run_worker(dsn, "killed")
     assert killed.returncode == KILLED, killed.stderr
 
@@ -99,8 +100,10 @@ def test_worker_killed_while_retrying_a_rate_limited_judge_call_scores_each_requ
     assert state["outcomes"] == {trace: ["scored"] for trace in every}
 
 
-def test_a_judge_that_times_out_once_and_answers_the_retry_scores_the_request_once(tmp_path: Path) -> None:
-    state = state_of(run_worker(f"chdb://{tmp_path / 'db'}", "timeout-once"))
+def test_a_judge_that_times_out_once_and_answers_the_retry_scores_the_request_once(
+    tmp_path: Path, migrated_copy: Callable[[Path], Path]
+) -> None:
+    state = state_of(run_worker(f"chdb://{migrated_copy(tmp_path / 'db')}", "timeout-once"))
     every = state["requests"]
     assert isinstance(every, list) and len(every) == REQUESTS
     assert state["calls"] == REQUESTS + 1

@@ -13,7 +13,7 @@ import random
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -111,7 +111,8 @@ class Collector:
 
 
 @pytest.fixture
-def collector(tmp_path: Path) -> Iterator[Collector]:
+def collector(tmp_path: Path, migrated_copy: Callable[[Path], Path]) -> Iterator[Collector]:
+    migrated_copy(tmp_path / "chdb")
     started = Collector(tmp_path)
     yield started
     started.stop()

@@ -44,11 +44,12 @@ def request_spans(
     status: str = "Ok",
     labels: Mapping[str, str] | None = None,
     step_ms: float = 5.0,
+    at: datetime | None = None,
 ) -> tuple[Traced, list[list[Any]]]:
     """A root span (becoming a ragpulse_requests row) and one span per RAG-Fusion step; ``labels`` are extra
-    root attributes."""
+    root attributes. The request starts ``at``, else ``age`` before now."""
     trace = trace_id(index)
-    start = datetime.now(UTC) - age
+    start = at if at is not None else datetime.now(UTC) - age
     root: dict[str, str] = {
         "ragpulse.kind": "rag",
         "ragpulse.pipeline": "fusion",
@@ -70,9 +71,15 @@ def request_spans(
 
 
 def insert_request(store: Store, index: int, **options: Any) -> Traced:
-    traced, spans = request_spans(index, **options)
-    store.insert("otel_traces", spans, SPAN_COLUMNS)
-    return traced
+    return insert_requests(store, [{"index": index, **options}])[0]
+
+
+def insert_requests(store: Store, requests: list[dict[str, Any]]) -> list[Traced]:
+    """Many requests in one insert (each insert runs every materialized view: about 0.25 s on the shared
+    machine, whatever its size); each dict holds :func:`request_spans`' arguments."""
+    made = [request_spans(**options) for options in requests]
+    store.insert("otel_traces", [span for _, spans in made for span in spans], SPAN_COLUMNS)
+    return [traced for traced, _ in made]
 
 
 def score_rows(

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import threading
 from collections import Counter
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -97,11 +98,13 @@ def test_an_unknown_rule_is_named_with_the_known_ones(tmp_path: Path) -> None:
         find_rule(settings, "nope")
 
 
-def test_ctrl_c_stops_the_command_and_running_it_again_resumes(tmp_path: Path) -> None:
+def test_ctrl_c_stops_the_command_and_running_it_again_resumes(
+    tmp_path: Path, migrated_copy: Callable[[Path], Path]
+) -> None:
     """The command itself: SIGINT during a judgment ends the run cleanly (exit 0, saying how to resume),
     and the same command judges the rest; no request is judged twice."""
     here = Path(__file__).resolve().parent
-    dsn = f"chdb://{tmp_path / 'db'}"
+    dsn = f"chdb://{migrated_copy(tmp_path / 'db')}"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(here), os.environ.get("PYTHONPATH", "")])}
     prepare = (
         "from datetime import timedelta\n"

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -56,9 +56,10 @@ class Serve:
 
 
 @pytest.fixture(scope="module")
-def serve(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Serve]:
+def serve(tmp_path_factory: pytest.TempPathFactory, migrated_copy: Callable[[Path], Path]) -> Iterator[Serve]:
     directory = tmp_path_factory.mktemp("serving")
     running = Serve(directory)
+    migrated_copy(running.database)
     port = _free_port()
     process = subprocess.Popen(
         [RAGPULSE, "serve", "--dsn", f"chdb://{running.database}", "--port", str(port), "--live-port", "0"],

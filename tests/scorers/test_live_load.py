@@ -17,7 +17,7 @@ from live_testing import TOKEN, fetch, running_page
 from ragpulse_core.store import Store
 from ragpulse_dashboards.live import LivePage, ReadToken, TokenSource
 from ragpulse_dashboards.settings import DashboardsSettings
-from report_data import insert_request, insert_scores
+from report_data import SCORE_COLUMNS, insert_requests, score_rows
 
 CONCURRENT = 500
 SLOW_CLIENTS = 300
@@ -44,9 +44,16 @@ class CountedPage(LivePage):
 
 @pytest.fixture
 def two_services(store: Store) -> Store:
-    for index, service in enumerate(["search", "billing"] * 5):
-        traced = insert_request(store, index, variant="A", service=service)
-        insert_scores(store, traced, hallucinated=index < 2, support=1.0, service=service)
+    services = ["search", "billing"] * 5
+    requests = insert_requests(
+        store, [{"index": index, "variant": "A", "service": name} for index, name in enumerate(services)]
+    )
+    scores = [
+        row
+        for index, (traced, service) in enumerate(zip(requests, services, strict=True))
+        for row in score_rows(traced, hallucinated=index < 2, support=1.0, service=service)
+    ]
+    store.insert("ragpulse_scores", scores, SCORE_COLUMNS)
     return store
 
 

@@ -66,9 +66,9 @@ def _get(url: str, token: str | None = TOKEN) -> str:
 
 
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[Served]:
+def served(tmp_path: Path, migrated_copy: Callable[[Path], Path]) -> Iterator[Served]:
     """A running ``ragpulse serve`` whose page takes the read token from the environment."""
-    database = tmp_path / "db"
+    database = migrated_copy(tmp_path / "db")
     collector = f"http://127.0.0.1:{_free_port()}"
     command = [RAGPULSE, "serve", "--dsn", f"chdb://{database}", "--port", collector.rsplit(":", 1)[1],
                "--live-port", "0"]  # fmt: skip
@@ -174,9 +174,12 @@ def test_the_on_call_engineer_sees_each_service_against_its_own_baseline(
         assert "`ragpulse serve` (pid" in lines[0] and f"its live report is at {served.page}" in lines[0]
 
 
-def test_serve_without_a_token_makes_one_and_shows_it_once_in_its_start_line(tmp_path: Path) -> None:
+def test_serve_without_a_token_makes_one_and_shows_it_once_in_its_start_line(
+    tmp_path: Path, migrated_copy: Callable[[Path], Path]
+) -> None:
     log_path = tmp_path / "serve.log"
-    command = [RAGPULSE, "serve", "--dsn", f"chdb://{tmp_path / 'db'}", "--port", str(_free_port()),
+    database = migrated_copy(tmp_path / "db")
+    command = [RAGPULSE, "serve", "--dsn", f"chdb://{database}", "--port", str(_free_port()),
                "--live-port", "0"]  # fmt: skip
     with log_path.open("w") as log:
         process = subprocess.Popen(

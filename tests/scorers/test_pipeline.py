@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from pipeline_testing import (
@@ -16,6 +18,7 @@ from pipeline_testing import (
     settings_for,
     trace_id,
 )
+from ragpulse_core.errors import StoreUnavailable
 from ragpulse_core.sampling import SAMPLE_BUCKETS
 from ragpulse_core.store import Store
 from ragpulse_scorers.models import RagRequest, Score
@@ -351,3 +354,49 @@ def test_tick_time_can_be_given(store: Store, chdb_dsn: str) -> None:
     later = run_tick(settings_for(chdb_dsn), store, [scorer], now=datetime.now(UTC) + timedelta(minutes=2))
 
     assert (early.total(Outcome.SCORED), later.total(Outcome.SCORED)) == (0, 2)
+
+
+@dataclass
+class FreeRecordingScorer(RecordingScorer):
+    free: bool = True
+
+
+class _RefusingScores(Store):
+    """A store that takes ``accepted`` batches of score rows, then is down for every later one."""
+
+    def __init__(self, dsn: str, accepted: int) -> None:
+        super().__init__(dsn)
+        self.accepted = accepted
+
+    def insert(self, table: str, rows: Any, column_names: Any, **options: Any) -> None:
+        if table == "ragpulse_scores":
+            if self.accepted == 0:
+                raise StoreUnavailable("insert failed: the server went away")
+            self.accepted -= 1
+        super().insert(table, rows, column_names, **options)
+
+
+def test_a_free_judges_write_that_fails_mid_turn_stops_it_and_the_next_tick_scores_the_rest_once(
+    store: Store, chdb_dsn: str
+) -> None:
+    """A free judge's batches are written while the next is judged: a write the store refuses still stops the
+    turn and is reported, the batch before it stays written, and what was judged but not written is judged
+    again next tick, never scored twice."""
+    traces = insert_requests(store, 8)
+    settings = settings_for(chdb_dsn, batch_size=2)
+    free = FreeRecordingScorer()
+
+    first = run_tick(settings, _RefusingScores(chdb_dsn, accepted=1), [free])
+    written = scored_traces(store)
+    second = run_tick(settings, store, [free])
+
+    assert "recording" in first.errors and "went away" in first.errors["recording"]
+    assert len(written) == 2
+    assert {r["TraceId"] for r in log_rows(store) if r["Outcome"] == "scored"} == set(traces)
+    assert second.count("recording", Outcome.SCORED) == 6
+    assert scored_traces(store) == sorted(traces)
+    rows = store.query(
+        f"SELECT TraceId, count() FROM {store.table('ragpulse_scores')} FINAL"
+        " WHERE Metric = 'constant' GROUP BY TraceId HAVING count() > 1"
+    )
+    assert rows == []

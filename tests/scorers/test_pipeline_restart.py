@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -97,8 +98,10 @@ def run_worker(dsn: str, mode: str, k: int = 0) -> subprocess.CompletedProcess[s
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("mode", "k"), [("kill-in-judge", 6), ("kill-between-writes", 2)])
-def test_killed_worker_restarts_without_duplicates_or_lost_scores(tmp_path: Path, mode: str, k: int) -> None:
-    dsn = f"chdb://{tmp_path / 'db'}"
+def test_killed_worker_restarts_without_duplicates_or_lost_scores(
+    tmp_path: Path, migrated_copy: Callable[[Path], Path], mode: str, k: int
+) -> None:
+    dsn = f"chdb://{migrated_copy(tmp_path / 'db')}"
 
     killed = run_worker(dsn, mode, k)
     assert killed.returncode == KILLED, killed.stderr

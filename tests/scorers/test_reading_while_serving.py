@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,8 +71,8 @@ def _traffic(collector: str) -> None:
 
 
 @contextmanager
-def _serve(tmp_path: Path, env: dict[str, str]) -> Iterator[Serving]:
-    database = tmp_path / "db"
+def _serve(tmp_path: Path, env: dict[str, str], migrated_copy: Callable[[Path], Path]) -> Iterator[Serving]:
+    database = migrated_copy(tmp_path / "db")
     port = _free_port()
     log = (tmp_path / "serve.log").open("w")
     process = subprocess.Popen(
@@ -95,8 +95,8 @@ def _serve(tmp_path: Path, env: dict[str, str]) -> Iterator[Serving]:
 
 
 @pytest.fixture
-def serving(tmp_path: Path) -> Iterator[Serving]:
-    with _serve(tmp_path, _environment(RAGPULSE_LIVE__READ_TOKEN=TOKEN)) as running:
+def serving(tmp_path: Path, migrated_copy: Callable[[Path], Path]) -> Iterator[Serving]:
+    with _serve(tmp_path, _environment(RAGPULSE_LIVE__READ_TOKEN=TOKEN), migrated_copy) as running:
         yield running
 
 
@@ -187,8 +187,10 @@ def test_the_read_api_takes_the_token_and_checks_its_parameters(store: Store) ->
             assert refused.status == 400 and json.loads(refused.body)["error"], wrong
 
 
-def test_a_token_serve_made_for_its_run_is_shared_with_the_same_user_only(tmp_path: Path) -> None:
-    with _serve(tmp_path, _environment()) as running:
+def test_a_token_serve_made_for_its_run_is_shared_with_the_same_user_only(
+    tmp_path: Path, migrated_copy: Callable[[Path], Path]
+) -> None:
+    with _serve(tmp_path, _environment(), migrated_copy) as running:
         note = tmp_path / "db.holder.json"
         assert note.stat().st_mode & 0o777 == 0o600
         code, said = _run(running, "alerts")

@@ -16,13 +16,21 @@ from ragpulse_core.store import Store
 from ragpulse_dashboards.alerts import AlertKey, AlertRecord
 from ragpulse_dashboards.alerts.state import FIRING, RESOLVED, save
 from ragpulse_dashboards.report import collect_report, render_html, render_terminal
-from ragpulse_dashboards.report.collect import parse_since
 from ragpulse_dashboards.report.format import judgement, verdict
 from ragpulse_dashboards.report.model import Difference, ReportData
 from ragpulse_dashboards.report.svg import nice_ticks
+from ragpulse_dashboards.since import parse_since
 from ragpulse_scorers.settings import PriceSettings
 from ragpulse_scorers.stats import wilson_interval
-from report_data import SCORE_COLUMNS, SPAN_COLUMNS, insert_request, insert_scores, request_spans, score_rows
+from report_data import (
+    SCORE_COLUMNS,
+    SPAN_COLUMNS,
+    insert_request,
+    insert_requests,
+    insert_scores,
+    request_spans,
+    score_rows,
+)
 from rich.console import Console
 
 HOUR_AGO = datetime.now(UTC) - timedelta(hours=1)
@@ -93,7 +101,7 @@ def _fill_ranked(store: Store, hallucinated: int, *, rescored: bool) -> list[str
     """40 requests, the first ``hallucinated`` of them hallucinated and less supported the earlier they come;
     the rest more supported the earlier they come. ``rescored``: request 0 was scored again, hallucinated with
     support 0.25, and the two scorings' rows are not merged yet."""
-    traced = [insert_request(store, index, variant="A") for index in range(40)]
+    traced = insert_requests(store, [{"index": index, "variant": "A"} for index in range(40)])
     scores: list[list[object]] = []
     for index, request in enumerate(traced):
         bad = index < hallucinated

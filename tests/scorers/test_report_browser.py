@@ -16,13 +16,15 @@ HOUR_AGO = datetime.now(UTC) - timedelta(hours=1)
 
 
 def fill_a_b(store: Store, *, hallucinated_a: int = 4, hallucinated_b: int = 20, n: int = 40) -> None:
-    """Variants A and B with ``n`` scored requests each, all within one minute (one time bucket)."""
+    """Variants A and B with ``n`` scored requests each, all at one moment (one time bucket, whatever the
+    clock: requests stamped as they are built could straddle a bucket's edge)."""
+    moment = datetime.now(UTC) - timedelta(seconds=60)
     spans: list[list[object]] = []
     scores: list[list[object]] = []
     for variant, bad in (("A", hallucinated_a), ("B", hallucinated_b)):
         for index in range(n):
             number = index + (0 if variant == "A" else n)
-            traced, request = request_spans(number, variant=variant, age=timedelta(seconds=60))
+            traced, request = request_spans(number, variant=variant, at=moment)
             spans += request
             hallucinated = index < bad
             scores += score_rows(

@@ -13,7 +13,7 @@ from live_testing import Answer, fetch, running_page, signed_in_cookie
 from ragpulse_core.store import Store
 from ragpulse_dashboards.live import LivePage
 from ragpulse_dashboards.review.html import request_link
-from review_data import CONTEXT, Judged, judged_request
+from review_data import CONTEXT, Judged, judged_requests
 
 WRITE_TOKEN = "label-w-5e1"
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
@@ -21,10 +21,13 @@ FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 
 @pytest.fixture
 def judged(store: Store) -> list[Judged]:
-    return [
-        judged_request(store, index, lexical_bad=index % 2 == 0, support=index / 10, llm_bad=index % 3 == 0)
-        for index in range(6)
-    ]
+    return judged_requests(
+        store,
+        [
+            {"index": index, "lexical_bad": index % 2 == 0, "support": index / 10, "llm_bad": index % 3 == 0}
+            for index in range(6)
+        ],
+    )
 
 
 @pytest.fixture

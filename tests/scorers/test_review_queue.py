@@ -96,8 +96,10 @@ def test_a_labelled_request_is_not_offered_again_and_the_turn_moves_on(store: St
 
 
 def test_a_kind_with_nothing_left_gives_its_turn_away(store: Store) -> None:
-    for index in range(12):  # no LLM judge anywhere: nothing to disagree about
-        judged_request(store, index, lexical_bad=index % 2 == 0, support=index / 12)
+    # No LLM judge anywhere: nothing to disagree about.
+    judged_requests(
+        store, [{"index": index, "lexical_bad": index % 2 == 0, "support": index / 12} for index in range(12)]
+    )
     offers = review_queue(store, since=_since(), limit=12)
     assert len(offers) == 12 and DISAGREEMENT not in {offer.reason for offer in offers}
 
@@ -119,8 +121,14 @@ def test_the_least_certain_are_those_nearest_the_threshold_of_the_judge_that_gav
     boundary = 1.0 - default_judge().model.threshold  # the learnt judge's support where its verdict turns
     rules_threshold = LexicalParams().threshold
     supports = [0.02, 0.08, boundary + 0.02, rules_threshold, 0.5, 0.7, 0.95, 0.99] * 2
-    for index, support in enumerate(supports):  # no LLM judge: every request is uncertain or drawn
-        judged_request(store, index, lexical_bad=support <= boundary, support=support, free_version=learnt)
+    # No LLM judge: every request is uncertain or drawn.
+    judged_requests(
+        store,
+        [
+            {"index": index, "lexical_bad": support <= boundary, "support": support, "free_version": learnt}
+            for index, support in enumerate(supports)
+        ],
+    )
     reserved = _reserved(store)
     uncertain = [o for o in review_queue(store, since=_since(), limit=20) if o.reason == UNCERTAIN]
     assert len(uncertain) == len(supports) - len(reserved) >= 4

@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -73,7 +74,9 @@ def test_unreachable_store_exits_nonzero(capsys: pytest.CaptureFixture[str]) -> 
 
 
 @pytest.mark.slow
-def test_serve_collects_and_scores_in_one_process_and_stops_on_sigterm(tmp_path: Path) -> None:
+def test_serve_collects_and_scores_in_one_process_and_stops_on_sigterm(
+    tmp_path: Path, migrated_copy: Callable[[Path], Path]
+) -> None:
     config = tmp_path / "ragpulse.toml"
     config.write_text(
         f'[scorer]\nscorers = ["{RECORDING}"]\ninterval_s = 0.5\nsettle_delay_s = 0\n', encoding="utf-8"
@@ -81,7 +84,7 @@ def test_serve_collects_and_scores_in_one_process_and_stops_on_sigterm(tmp_path:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])}
     env["COLUMNS"] = "500"
     command = [sys.executable, "-m", "ragpulse_core.cli", "--config", str(config), "serve"]
-    command += ["--dsn", f"chdb://{tmp_path / 'db'}", "--port", "0", "--live-port", "0"]
+    command += ["--dsn", f"chdb://{migrated_copy(tmp_path / 'db')}", "--port", "0", "--live-port", "0"]
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=tmp_path
     )

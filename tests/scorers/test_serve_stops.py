@@ -15,7 +15,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -59,10 +59,14 @@ class Served:
 
 
 @pytest.fixture
-def serve(tmp_path: Path) -> Iterator[type[Served]]:
+def serve(tmp_path: Path, migrated_copy: Callable[[Path], Path]) -> Iterator[type[Served]]:
+    """Starts ``ragpulse serve`` on a migrated copy, or on an empty path (``migrated=False``) to stop it while
+    it migrates."""
     started: list[Served] = []
 
-    def start(scorer: str = "lexical", verbose: bool = False) -> Served:
+    def start(scorer: str = "lexical", verbose: bool = False, migrated: bool = True) -> Served:
+        if migrated and not (tmp_path / "db").exists():
+            migrated_copy(tmp_path / "db")
         served = Served(tmp_path, scorer, verbose)
         started.append(served)
         return served
@@ -98,7 +102,7 @@ def _read_response(connection: socket.socket) -> tuple[int, bytes]:
 
 @pytest.mark.slow
 def test_sigterm_during_start_up_lets_start_up_finish_then_stops_cleanly(serve, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    served = serve(verbose=True)
+    served = serve(verbose=True, migrated=False)
     served.output.wait_for("applying migration", START_TIMEOUT_S)  # the store is being migrated (-v says)
 
     assert served.terminate_and_wait() == 0

@@ -16,6 +16,7 @@ documents or more).
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -35,6 +36,9 @@ from ragpulse_assembly.learnt.shapes import shape_of
 from ragpulse_assembly.learnt.template import Slot, SlotRole, Template
 from ragpulse_assembly.learnt.tokens import MARK_CLOSE, MARK_OPEN, Tokens, marker, tokenize
 from ragpulse_assembly.model import Role, normalized
+from ragpulse_assembly.unwrap import parse_json
+
+logger = logging.getLogger(__name__)
 
 _FEW_VALUES: Final = 2
 """A slot with this many distinct contents or fewer across the window is no question and no documents (a
@@ -45,6 +49,11 @@ _QUESTION_SHARE: Final = 0.3
 """Share of a slot's words the documents must hold, at least, to take it for the question among several."""
 _QUESTION_LEAD: Final = 0.2
 """By how much that share must lead the next slot's."""
+_PARAGRAPH: Final = re.compile(r"\n[^\S\n]*\n")
+"""A blank line inside a text: a paragraph break."""
+_JSON_OPENINGS: Final = 4
+"""Lines opening with a bracket tried as the start of a JSON value around a slot: a bound on the parsing a
+message full of brackets can cost."""
 _UNSPACED: Final = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
 _WORD: Final = re.compile(f"[{_UNSPACED}]|[^\\W_{_UNSPACED}]{{2,}}")
 """A word of two letters or digits or more, or one character of a script written without spaces (Chinese,
@@ -71,7 +80,16 @@ def learn(service: str, place: str, texts: Sequence[Tokens], questions: Sequence
     """The template ``texts`` share (``questions``: the question a chain span recorded for each, or ""), or
     None when they share no slot that reads."""
     pieces = align(texts)
+    # Each rule below joins slots or cuts one; should some window make one rule undo another's change, the
+    # learner would go round for ever on one place's traffic. A layout met twice ends learning: no template.
+    seen: set[tuple[Piece, ...]] = set()
     while True:
+        layout = tuple(pieces)
+        if layout in seen:
+            logger.warning("template of %s/%s: its slots would be joined and cut again for ever; none learnt",
+                           service, place)  # fmt: skip
+            return None
+        seen.add(layout)
         gaps = [index for index, piece in enumerate(pieces) if isinstance(piece, Gap)]
         if not gaps:
             return None
@@ -81,9 +99,11 @@ def learn(service: str, place: str, texts: Sequence[Tokens], questions: Sequence
         roles = _roles(facts, loops, question)
         changed = (
             _one_loop(pieces, gaps, facts, loops)
+            or _same_loop_apart(texts, pieces, gaps, loops, question)
             or _document_between(pieces, gaps, roles)
             or _loop_started(pieces, gaps, facts, loops)
             or (_question_cut(pieces, gaps, facts, loops) if question is None else None)
+            or (_question_after(pieces, gaps, facts, loops) if question is None else None)
         )
         if changed is None:
             break
@@ -105,7 +125,8 @@ def _one_loop(
 ) -> list[Piece] | None:
     """Two slots with a constant between them joined where one slot's loop separator occurs in the other:
     one region of documents, and the constant (a phone number every request's documents happened to hold
-    once) belongs to a document."""
+    once) belongs to a document. Joined too where the constant is what the second slot's loop writes after
+    every document ("</doc>"): the first slot is the loop's first document, which every request held."""
     for number in range(len(gaps) - 1):
         first, second = gaps[number], gaps[number + 1]
         if second != first + 2:
@@ -113,6 +134,43 @@ def _one_loop(
         for loop, other in ((loops[number], facts[number + 1]), (loops[number + 1], facts[number])):
             if loop is not None and occurs(other.regions, loop.separator):
                 return _joined(pieces, first, second)
+        later, between = loops[number + 1], pieces[first + 1]
+        closes_first = isinstance(between, Constant) and later is not None and between.text == later.sample
+        if closes_first and later is not None and later.closed:
+            return _joined(pieces, first, second)
+    return None
+
+
+def _same_loop_apart(
+    texts: Sequence[Tokens],
+    pieces: list[Piece],
+    gaps: list[int],
+    loops: list[Loop | None],
+    question: int | None,
+) -> list[Piece] | None:
+    """A slot with a loop joined with a later slot of the same message, and all that lies between them, when
+    no question lies between and the loop's separator starts between them in every prompt where the later
+    slot holds text: the template writes one run of documents, and what the alignment kept between them (a
+    rule line and a line of text of a document that every prompt of the window held) belongs to it."""
+    for number, loop in enumerate(loops):
+        if loop is None:
+            continue
+        for later in range(number + 2, len(gaps)):
+            if question is not None and number < question <= later:
+                break
+            between = pieces[gaps[number] + 1 : gaps[later]]
+            if any(isinstance(piece, Constant) and MARK_OPEN in piece.text for piece in between):
+                break
+            first, last = pieces[gaps[number]], pieces[gaps[later]]
+            assert isinstance(first, Gap) and isinstance(last, Gap)
+            reach = len(loop.separator)  # the separator may run on into the later slot
+            spans = [
+                tokenize(text.span(start, min(len(text.tokens), end + reach)))
+                for text, (_, start), (end, last_end) in zip(texts, first.ranges, last.ranges, strict=True)
+                if text.span(end, last_end).strip()
+            ]
+            if spans and all(occurs([span], loop.separator) for span in spans):
+                return _joined(pieces, gaps[number], gaps[later])
     return None
 
 
@@ -166,21 +224,20 @@ def _loop_started(
         firsts = [first_counter(region, loop) for region in fact.regions]
         if any(first is None or first[0] == 0 for first in firsts) or len({f[1] for f in firsts if f}) != 1:
             continue
-        return _cut(pieces, index, [first[0] for first in firsts if first is not None], fact, loop)
+        starts = [first[0] for first in firsts if first is not None]
+        return _cut(pieces, index, starts, len(loop.separator), fact)
     return None
 
 
-def _cut(pieces: list[Piece], index: int, starts: list[int], fact: _SlotFacts, loop: Loop) -> list[Piece]:
-    """The pieces with gap ``index`` cut in two around the loop's separator where it starts in each text's
-    gap (``starts``, token indices): the head a slot of its own, the separator a constant, the tail the
-    loop."""
+def _cut(pieces: list[Piece], index: int, starts: list[int], width: int, fact: _SlotFacts) -> list[Piece]:
+    """The pieces with gap ``index`` cut in three where a run of ``width`` tokens that every text's gap holds
+    starts (``starts``, token indices): the head a slot of its own, the run a constant (a loop's separator,
+    blank lines), the tail a slot of its own."""
     gap = pieces[index]
     assert isinstance(gap, Gap)
-    shown = fact.regions[0].tokens[starts[0] : starts[0] + len(loop.separator)]
+    shown = fact.regions[0].tokens[starts[0] : starts[0] + width]
     head = Gap(tuple((start, start + at) for (start, _), at in zip(gap.ranges, starts, strict=True)))
-    tail = Gap(
-        tuple((start + at + len(shown), end) for (start, end), at in zip(gap.ranges, starts, strict=True))
-    )
+    tail = Gap(tuple((start + at + width, end) for (start, end), at in zip(gap.ranges, starts, strict=True)))
     return [*pieces[:index], head, Constant(shown), tail, *pieces[index + 1 :]]
 
 
@@ -200,7 +257,8 @@ def _question_cut(
             continue
         if not _first_asks(split):
             continue
-        return _cut(pieces, index, [first[0] for first in firsts if first is not None], fact, loop)
+        starts = [first[0] for first in firsts if first is not None]
+        return _cut(pieces, index, starts, len(loop.separator), fact)
     return None
 
 
@@ -228,6 +286,69 @@ def _first_asks(items: list[list[str]]) -> bool:
     ]
     mutual = sum(among) / len(among) if among else 0.0
     return asked >= _QUESTION_SHARE and asked - mutual >= _QUESTION_LEAD
+
+
+def _question_after(
+    pieces: list[Piece], gaps: list[int], facts: list[_SlotFacts], loops: list[Loop | None]
+) -> list[Piece] | None:
+    """The pieces with a documents slot's last paragraph cut off as a slot of its own, when the template
+    found no question, the slot ends the last user message, and that paragraph is the user's words: a
+    question appended after the last document with only a blank line ("…Excerpt: …\\n\\nhow do I …") is,
+    to the alignment, the last document's last paragraph. It is the question when, in every prompt, it is
+    one line after the same blank lines, it varies, no prompt's documents ever hold it, and the documents
+    before it end where documents end: the last one comes back whole, in other company, elsewhere."""
+    for index, fact, loop in zip(gaps, facts, loops, strict=True):
+        ends_message = not fact.after or fact.after[0].startswith(MARK_OPEN)
+        if loop is None or loop.closed or not fact.last_user or not ends_message:
+            continue
+        breaks = [cut for region in fact.regions if (cut := _last_blank_lines(region)) is not None]
+        if len(breaks) != len(fact.regions) or len({width for _, width in breaks}) != 1:
+            continue
+        regions = list(zip(fact.regions, breaks, strict=True))
+        tails = [normalized(region.span(at + width, len(region.tokens))) for region, (at, width) in regions]
+        split = [documents(tokenize(region.span(0, at)), loop) for region, (at, _) in regions]
+        read = [texts for texts in split if texts]
+        if len(read) != len(split) or not _tail_asks(tails, read, loop.weak):
+            continue
+        return _cut(pieces, index, [at for at, _ in breaks], breaks[0][1], fact)
+    return None
+
+
+def _last_blank_lines(region: Tokens) -> tuple[int, int] | None:
+    """Where the region's last run of two line breaks or more starts (token index) and how many tokens it
+    has, when one line with words follows it; else None."""
+    tokens = region.tokens
+    end = len(tokens)
+    at = end
+    while at > 0 and tokens[at - 1] != "\n":
+        at -= 1
+    if at == end or not region.span(at, end).strip():
+        return None
+    start = at
+    while start > 0 and tokens[start - 1] == "\n":
+        start -= 1
+    width = at - start
+    return (start, width) if width >= 2 and start > 0 else None
+
+
+def _tail_asks(tails: list[str], split: list[list[tuple[str, str]]], weak: bool) -> bool:
+    """The last paragraphs are the user's words, not the end of the last document: they vary, no prompt's
+    documents hold one, and the documents before them end where documents end. Either some prompt's last
+    document comes back whole in another prompt, not last; or the loop's separator is more than blank lines
+    and no document of the window ever breaks into paragraphs, so the one blank-line break every prompt has
+    after its last document is the template's, not the document's (``weak``: documents joined by blank lines
+    alone, where a paragraph break and a document boundary look the same)."""
+    texts = [[normalized(text) for text, _ in found] for found in split]
+    everything = " ".join(text for found in texts for text in found)
+    if len(set(tails)) <= _FEW_VALUES or any(not tail or tail in everything for tail in tails):
+        return False
+    earlier = {text for found in texts for text in found[:-1]}
+    if any(found[-1] in earlier for found in texts):
+        return True
+    raw = [text for found in split for text, _ in found]
+    return (
+        not weak and len(raw) - len(split) >= _FEW_VALUES and not any(_PARAGRAPH.search(text) for text in raw)
+    )
 
 
 def _facts(texts: Sequence[Tokens], pieces: list[Piece], index: int) -> _SlotFacts:
@@ -266,19 +387,40 @@ def _facts(texts: Sequence[Tokens], pieces: list[Piece], index: int) -> _SlotFac
 
 
 def _in_json(texts: Sequence[Tokens], gap: Gap) -> bool:
-    """Every text's message around the gap is one JSON value: the gap's text is a JSON string's, escaped."""
-    for text, (start, _) in zip(texts, gap.ranges, strict=True):
-        at = text.starts[start]
+    """Every text's message around the gap holds a JSON value that spans the gap: the whole message, or a
+    value pasted on lines of its own after some prose ("Context:\\n[{…}]"). The gap's text is then a JSON
+    string's, escaped: its documents are read decoded, as the retriever gave them."""
+    for text, (start, end) in zip(texts, gap.ranges, strict=True):
+        at, until = text.starts[start], text.starts[end]
         opened = text.text.rfind(MARK_CLOSE, 0, at + 1)
         closed = text.text.find(MARK_OPEN, at)
-        message = text.text[opened + 1 : closed if closed >= 0 else len(text.text)]
-        try:
-            value = json.loads(message)
-        except ValueError:
-            return False
-        if not isinstance(value, dict | list):
+        if not _json_around(text.text, opened + 1, closed if closed >= 0 else len(text.text), at, until):
             return False
     return True
+
+
+def _json_around(text: str, start: int, end: int, at: int, until: int) -> bool:
+    """Whether ``text[start:end]`` (a message) is one JSON array or object, or holds one that opens a line
+    before ``at`` and closes after ``until``: the first few lines that open with a bracket are tried."""
+    value = parse_json(text[start:end])
+    if value is not None:
+        return isinstance(value, dict | list)
+    decoder = json.JSONDecoder()
+    line, tried = start, 0
+    while line < at and tried < _JSON_OPENINGS:
+        if text[line] in "[{":
+            tried += 1
+            try:
+                value, stop = decoder.raw_decode(text[:end], line)
+            except (ValueError, RecursionError):  # not JSON, or nested deeper than Python's stack
+                value, stop = None, 0
+            if isinstance(value, dict | list) and stop >= until:
+                return True
+        following = text.find("\n", line, at)
+        if following < 0:
+            return False
+        line = following + 1
+    return False
 
 
 def _question_slot(facts: list[_SlotFacts], loops: list[Loop | None], questions: Sequence[str]) -> int | None:
@@ -292,17 +434,47 @@ def _question_slot(facts: list[_SlotFacts], loops: list[Loop | None], questions:
     candidates = [
         number
         for number, (fact, loop) in enumerate(zip(facts, loops, strict=True))
-        if not fact.crosses and fact.distinct > 1 and (loop is None or loop.weak) and fact.mean_length
+        if not fact.crosses
+        and fact.distinct > 1
+        and (loop is None or loop.weak)
+        and fact.mean_length
+        and not _record_key(number, facts)
     ]
     asking = [number for number in candidates if facts[number].last_user]
     whole = [number for number in asking if facts[number].whole_message]
     if whole:
         return whole[-1]
     chosen = asking or candidates
+    asks = [number for number in chosen if _asks(facts[number])]
+    if len(asks) == 1:
+        return asks[0]
     short = [number for number in chosen if facts[number].mean_length < _DOCUMENT_LENGTH]
     if len(short) > 1:
         return _retrieved_by(short, facts)
     return min(chosen, key=lambda number: facts[number].mean_length) if chosen else None
+
+
+def _record_key(number: int, facts: list[_SlotFacts]) -> bool:
+    """The slot never asks and, in most prompts, the next slot opens with its value (a record's name that
+    its path repeats: "Source: faq" then "/docs/faq.md"): that is a field of the first document, which the
+    alignment split off because the records before it differ, not the user's words."""
+    fact = facts[number]
+    if number + 1 >= len(facts) or _asks(fact):
+        return False
+    following = facts[number + 1].contents
+    echoed = sum(
+        bool(value := content.strip()) and nxt.lstrip().startswith(value)
+        for content, nxt in zip(fact.contents, following, strict=True)
+    )
+    return echoed * 5 >= len(fact.contents) * 4
+
+
+def _asks(fact: _SlotFacts) -> bool:
+    """The slot's contents end with a question mark in most prompts: where several slots could hold the
+    user's words, a shorter one that never asks (a line of a document the alignment took apart) is not
+    the question."""
+    asking = sum(content.rstrip().endswith(("?", "？", "؟")) for content in fact.contents)
+    return asking * 5 >= len(fact.contents) * 4
 
 
 def _retrieved_by(chosen: list[int], facts: list[_SlotFacts]) -> int | None:

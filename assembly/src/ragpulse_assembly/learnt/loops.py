@@ -85,7 +85,9 @@ def find_loop(regions: Sequence[Tokens], before: Pattern, after: Pattern) -> Loo
     do."""
     generals = [tuple(generalised(token) for token in region.tokens) for region in regions]
     best: tuple[float, Loop] | None = None
-    for number, (share, loop) in enumerate(_loops(regions, generals, _candidates(generals, before, after))):
+    opening = tuple(generalised(token) for token in before)
+    candidates = _candidates(generals, before, after)
+    for number, (share, loop) in enumerate(_loops(regions, generals, candidates, opening)):
         if best is None or share > best[0] + _BETTER:
             best = (share, loop)
         if number + 1 >= _RIVALS:
@@ -113,11 +115,12 @@ def repeats(regions: Sequence[Tokens], before: Pattern, after: Pattern) -> bool:
 
 
 def _loops(
-    regions: Sequence[Tokens], generals: list[Pattern], candidates: list[Pattern]
+    regions: Sequence[Tokens], generals: list[Pattern], candidates: list[Pattern], opening: Pattern
 ) -> Iterator[tuple[float, Loop]]:
-    """Each candidate that splits the regions as a loop does, with the share of its pieces that recur."""
+    """Each candidate that splits the regions as a loop does, with the share of its pieces that recur.
+    ``opening``: the skeleton's generalised tokens before the slot."""
     for separator in candidates:
-        widened = _widened(generals, separator)
+        widened = _widened(generals, separator, opening)
         if _one_neighbour(regions, generals, widened):
             continue
         counters = _counters(regions, generals, widened)
@@ -371,9 +374,12 @@ def _trimmed(run: Pattern) -> Pattern:
     return run
 
 
-def _widened(generals: list[Pattern], separator: Pattern) -> Pattern:
+def _widened(generals: list[Pattern], separator: Pattern, opening: Pattern) -> Pattern:
     """The separator grown over the tokens every occurrence shares on its left (a closing tag, a fence: the
-    end of every document but the last) and right (the start of every document but the first)."""
+    end of every document but the last) and right (the start of every document but the first). Where the
+    separator ends as the skeleton before the slot (``opening``) does, the growth on the right is the
+    template's only as far as the first document opens with it too: a value alike after every separator of
+    the window by chance (the second document's source, a file four chunks share) is no part of it."""
     places = [(g, at) for g in generals for at in _occurrences(g, separator)]
     if not places:
         return separator
@@ -400,7 +406,32 @@ def _widened(generals: list[Pattern], separator: Pattern) -> Pattern:
         right.append(token)
     while right and (is_word(right[-1]) or (is_blank(right[-1]) and len(right) > 1 and is_word(right[-2]))):
         right.pop()
+    if _opens_as_skeleton(separator, opening):
+        return tuple(left) + separator + _first_opens_with(generals, tuple(right), opening)
     return tuple(left) + separator + tuple(right)
+
+
+def _opens_as_skeleton(separator: Pattern, opening: Pattern) -> bool:
+    """The separator ends with text the skeleton writes just before the slot ("[1] " for "\\n\\n[2] "):
+    the first document's opening is the skeleton's, so what every other document opens with beyond it must
+    open the first one too."""
+    width = min(len(separator), len(opening))
+    while width and separator[-width:] != opening[-width:]:
+        width -= 1
+    return any(not is_blank(token) for token in separator[len(separator) - width :])
+
+
+def _first_opens_with(generals: list[Pattern], right: Pattern, opening: Pattern) -> Pattern:
+    """The longest start of ``right`` that every region's first document opens with, or that the skeleton
+    before the slot ends with."""
+    firsts = [general for general in generals if general]
+    width = len(right)
+    while width and not (
+        opening[len(opening) - width :] == right[:width]
+        or all(general[:width] == right[:width] for general in firsts)
+    ):
+        width -= 1
+    return right[:width]
 
 
 def _find(general: Pattern, pattern: Pattern, start: int) -> int:

@@ -16,8 +16,9 @@ from rich.console import Console
 from rich.markup import escape
 
 from ragpulse_dashboards.alerts import evaluate_alerts
+from ragpulse_dashboards.commands.read_query import ReadQuery
 from ragpulse_dashboards.commands.serve_reads import read
-from ragpulse_dashboards.commands.views import ReadQuery, listing, print_alerts
+from ragpulse_dashboards.commands.views import listing, print_alerts
 from ragpulse_dashboards.settings import DashboardsSettings
 
 __all__ = ["listing", "run"]

@@ -14,10 +14,10 @@ from ragpulse_scorers.pipeline.reassembly import reassemble
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
+from ragpulse_dashboards.commands.read_query import MAX_LIMIT, ReadQuery
 from ragpulse_dashboards.commands.serve_reads import read
-from ragpulse_dashboards.commands.views import MAX_LIMIT, ReadQuery
-from ragpulse_dashboards.report.collect import parse_since
 from ragpulse_dashboards.settings import DashboardsSettings
+from ragpulse_dashboards.since import parse_since
 
 console = Console()
 PREVIEW = "assembly-preview"

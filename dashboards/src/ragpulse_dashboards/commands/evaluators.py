@@ -15,10 +15,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from ragpulse_dashboards.commands.read_query import ReadQuery
 from ragpulse_dashboards.commands.serve_reads import read
-from ragpulse_dashboards.commands.views import ReadQuery, reads_document
-from ragpulse_dashboards.report.collect import parse_since
+from ragpulse_dashboards.commands.views import reads_document
 from ragpulse_dashboards.settings import DashboardsSettings
+from ragpulse_dashboards.since import parse_since
 
 console = Console()
 VIEW = "evaluator-requests"

@@ -11,10 +11,10 @@ from pathlib import Path
 
 from rich.console import Console
 
+from ragpulse_dashboards.commands.read_query import ReadQuery
 from ragpulse_dashboards.commands.serve_reads import read
-from ragpulse_dashboards.commands.views import ReadQuery
-from ragpulse_dashboards.report.collect import parse_since
 from ragpulse_dashboards.settings import DashboardsSettings
+from ragpulse_dashboards.since import parse_since
 
 console = Console()
 

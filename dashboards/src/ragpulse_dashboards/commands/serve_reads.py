@@ -7,8 +7,8 @@ from ragpulse_core.store_access import open_for_reading
 from rich.console import Console
 from rich.markup import escape
 
+from ragpulse_dashboards.commands.read_query import ReadQuery, Shown
 from ragpulse_dashboards.commands.serve_calls import Held, ServeCallFailed, call_serve, held_by_another
-from ragpulse_dashboards.commands.views import ReadQuery, Shown, show
 from ragpulse_dashboards.settings import DashboardsSettings
 
 API_PREFIX = "/api/v1/"
@@ -26,6 +26,9 @@ def read(
     store = open_for_reading(settings, console)
     if store is None:
         return Shown(1)
+    # Here only: a read through serve, or a store that cannot be opened, never loads the views' renderers.
+    from ragpulse_dashboards.commands.views import show
+
     try:
         return show(query, store, settings, console, errors)
     finally:

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Final
 
 from ragpulse_assembly.preview import preview, print_preview
 from ragpulse_assembly.readings import template_readers
@@ -32,100 +30,14 @@ from rich.table import Table
 from ragpulse_dashboards.alerts import AlertRecord, load_alerts
 from ragpulse_dashboards.alerts.rules import SCORING_STALLED, SUPPORT_DROP
 from ragpulse_dashboards.alerts.state import FIRING, count_resolved
+from ragpulse_dashboards.commands.read_query import ReadQuery, Shown
 from ragpulse_dashboards.report import queries, render_html, render_terminal
-from ragpulse_dashboards.report.collect import collect_alerting_report, parse_since
+from ragpulse_dashboards.report.collect import collect_alerting_report
 from ragpulse_dashboards.report.format import unscored_hint, unscored_label
 from ragpulse_dashboards.report.model import RequestLine
 from ragpulse_dashboards.rootcause.cause import Cause
 from ragpulse_dashboards.settings import DashboardsSettings
-
-VIEWS: Final = (
-    "report",
-    "requests",
-    "alerts",
-    "assembly-preview",
-    "assembly-templates",
-    "rules-preview",
-    "evaluator-requests",
-)
-MAX_LIMIT: Final = 10_000
-
-
-@dataclass(frozen=True)
-class ReadQuery:
-    """One view's arguments, as flags give them and as the read API carries them."""
-
-    view: str
-    since: str = "24h"
-    service: str = ""
-    unscored: bool = False
-    limit: int = 50
-    include_resolved: bool = False
-    html: bool = False
-    rule: str = ""
-    """A rules preview: the one rule to show (empty: every rule)."""
-    rules: str = ""
-    """A rules preview: the caller's rules (``rules_document``), so a rule is previewed before it runs."""
-    trace: str = ""
-    """Evaluator requests: only this trace's."""
-    reads: str = ""
-    """Evaluator requests: what the evaluator reads (:func:`reads_document`), so rows come as a tick's."""
-    pin: str = ""
-    """Assembly templates: the version whose pinning mapping to print."""
-
-    def params(self) -> dict[str, str]:
-        return {
-            "trace": self.trace,
-            "reads": self.reads,
-            "pin": self.pin,
-            "rule": self.rule,
-            "rules": self.rules,
-            "since": self.since,
-            "service": self.service,
-            "unscored": str(int(self.unscored)),
-            "limit": str(self.limit),
-            "all": str(int(self.include_resolved)),
-            "html": str(int(self.html)),
-        }
-
-    @classmethod
-    def from_params(cls, view: str, params: Mapping[str, str]) -> ReadQuery:
-        """The query a request names; ValueError (saying which parameter) for anything else."""
-        if view not in VIEWS:
-            raise ValueError(f"no view {view!r}: the read API serves {', '.join(VIEWS)}")
-        since = params.get("since", "24h")
-        parse_since(since)
-        try:
-            limit = int(params.get("limit", "50"))
-        except ValueError:
-            raise ValueError("limit must be a whole number") from None
-        if not 1 <= limit <= MAX_LIMIT:
-            raise ValueError(f"limit must lie in [1, {MAX_LIMIT}]")
-        flags = {name: params.get(name, "0") for name in ("unscored", "all", "html")}
-        if any(value not in ("0", "1") for value in flags.values()):
-            raise ValueError("unscored, all and html are 0 or 1")
-        return cls(
-            view,
-            since,
-            params.get("service", ""),
-            flags["unscored"] == "1",
-            limit,
-            flags["all"] == "1",
-            flags["html"] == "1",
-            params.get("rule", ""),
-            params.get("rules", ""),
-            params.get("trace", ""),
-            params.get("reads", ""),
-            params.get("pin", ""),
-        )
-
-
-@dataclass(frozen=True)
-class Shown:
-    """A view's exit status, and the HTML page when the report was asked for one."""
-
-    code: int
-    html: str | None = None
+from ragpulse_dashboards.since import parse_since
 
 
 def show(
@@ -305,9 +217,7 @@ def print_alerts(store: Store, console: Console, *, include_resolved: bool) -> N
     console.print(listing(records, resolved, include_resolved))
 
 
-def listing(
-    records: list[AlertRecord], resolved: int | None = None, include_resolved: bool = True
-) -> Group:
+def listing(records: list[AlertRecord], resolved: int | None = None, include_resolved: bool = True) -> Group:
     """``records`` one block each, under a title counting the firing and the resolved (``resolved`` of
     them, listed or not; by default those among ``records``)."""
     firing = sum(record.state == FIRING for record in records)

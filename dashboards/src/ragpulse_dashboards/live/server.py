@@ -24,7 +24,8 @@ from ragpulse_core.log_budget import LogBudget
 from ragpulse_core.store import Store
 from ragpulse_scorers.services import services_since
 
-from ragpulse_dashboards.commands.views import ReadQuery, Shown, show
+from ragpulse_dashboards.commands.read_query import ReadQuery, Shown
+from ragpulse_dashboards.commands.views import show
 from ragpulse_dashboards.live import pages
 from ragpulse_dashboards.live.access import COOKIE, COOKIE_MAX_AGE_S, Access, ReadToken, write_token
 from ragpulse_dashboards.live.forms import FormGuard

@@ -6,13 +6,11 @@ Rates use Wilson intervals so a rate over 12 requests is not read like one over 
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
 from ragpulse_core.store import Store
-from ragpulse_core.times import utc_from_iso
 from ragpulse_scorers.metric_names import HALLUCINATION, PASS
 from ragpulse_scorers.settings import PriceSettings
 
@@ -204,20 +202,3 @@ def _finite(value: Any) -> float:
 def _bucket_seconds(start_s: float, end_s: float) -> int:
     span = max(end_s - start_s, 1.0)
     return next((size for size in _BUCKET_CHOICES_S if span / size <= _TARGET_BUCKETS), _BUCKET_CHOICES_S[-1])
-
-
-def parse_since(text: str, now: float | None = None) -> datetime:
-    """``24h``, ``90m``, ``7d``, ``30s`` (before now) or an ISO timestamp, as an aware UTC datetime."""
-    units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-    stripped = text.strip().lower()
-    number = stripped[:-1].replace(".", "", 1)
-    if stripped[-1:] in units and number.isascii() and number.isdigit():
-        seconds = float(stripped[:-1]) * units[stripped[-1]]
-        try:
-            return datetime.fromtimestamp((time.time() if now is None else now) - seconds, UTC)
-        except (OverflowError, ValueError, OSError):
-            raise ValueError(f"--since {text[:40]!r} reaches before the year 1") from None
-    try:
-        return utc_from_iso(text.strip())
-    except ValueError:
-        raise ValueError(f"--since must look like 24h, 90m, 7d or an ISO timestamp, not {text!r}") from None

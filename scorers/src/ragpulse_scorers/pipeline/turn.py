@@ -13,7 +13,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -44,7 +44,7 @@ from ragpulse_scorers.rules.book import RuleBook
 from ragpulse_scorers.rules.inclusion import FREE_JUDGE, directed_plans
 from ragpulse_scorers.rules.model import Rule
 from ragpulse_scorers.rules.spend import RuleLedger
-from ragpulse_scorers.scorer import NotApplicable, Scorer, attributes_read
+from ragpulse_scorers.scorer import NotApplicable, Scorer, attributes_read, is_free
 
 logger = logging.getLogger(__name__)
 # A judge failing on request after request (a reply it cannot parse) logs a few lines a minute; each failure
@@ -122,6 +122,8 @@ class ScorerTurn:
             budget=budget,
         )
         self._pending: list[Judgment] = []
+        self._writes: ThreadPoolExecutor | None = None
+        self._in_flight: Future[None] | None = None
         self._budget_spent = threading.Event()
         self._judge_down = threading.Event()
         self._deferred = 0
@@ -130,7 +132,7 @@ class ScorerTurn:
     def run(self) -> None:
         window = CANDIDATE_WINDOW * self._plan.limits.per_tick_limit
         selection = self._plan.selection
-        with self._judging_pool() as pool:
+        with self._writing(), self._judging_pool() as pool:
             # A spent budget ends the turn: the requests behind it wait for the next tick unread.
             while window > 0 and not self._stopped and not self._budget_spent.is_set():
                 reason = self._plan.stop_reason()
@@ -146,8 +148,26 @@ class ScorerTurn:
                 self._take(candidates, pool)
                 if len(candidates) < limit:
                     break
-        self._flush()
+            self._flush()
         self._log_stop()
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """A free judge's batches are written on a thread of their own while the next batch is judged (the
+        database works without Python's lock: chDB in-process, or the server over HTTP), one write at a time
+        and in order. The turn ends once the last is written, and a failed write fails the turn as an
+        inline one does, one batch later. A paid judge's writes stay inline: a store that refuses them stops
+        the turn before it pays for another batch of judgments that could not be written."""
+        if not is_free(self._scorer):
+            yield
+            return
+        self._writes = ThreadPoolExecutor(1, thread_name_prefix=f"write-{self._scorer.name}")
+        try:
+            yield
+            self._written()
+        finally:
+            self._writes.shutdown(wait=True)
+            self._writes = None
 
     @contextmanager
     def _judging_pool(self) -> Iterator[ThreadPoolExecutor | None]:
@@ -324,9 +344,20 @@ class ScorerTurn:
             self._flush()
 
     def _flush(self) -> None:
-        if self._pending:
-            self._writer.write(self._pending, datetime.now(UTC))
-            self._pending = []
+        if not self._pending:
+            return
+        batch, self._pending = self._pending, []
+        if self._writes is None:
+            self._writer.write(batch, datetime.now(UTC))
+            return
+        self._written()  # the batch before must be in before this one starts: scores, then their log rows
+        self._in_flight = self._writes.submit(self._writer.write, batch, datetime.now(UTC))
+
+    def _written(self) -> None:
+        """Wait for the write in flight; its error, if any, is raised here."""
+        in_flight, self._in_flight = self._in_flight, None
+        if in_flight is not None:
+            in_flight.result()
 
     def _log_stop(self) -> None:
         name = self._scorer.name
