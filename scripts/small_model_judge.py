@@ -117,7 +117,7 @@ def report(chosen: list[SupportExample], modes: list[str], out: Path) -> None:
         rows = [row for row in _rows(out) if row["mode"] == mode and row["id"] in wanted]
         judged = [row for row in rows if "verdict" in row]
         truth = [bool(row["hallucinated"]) for row in judged]
-        confusion = Confusion.of(truth, [bool(row["verdict"]) for row in judged])
+        confusion = Confusion.of(truth, [_flagged(row) for row in judged])
         accuracy = confusion.balanced_accuracy
         interval = balanced_accuracy_interval(confusion)
         area = auroc(truth, [1.0 - row["support_score"] for row in judged])
@@ -157,6 +157,14 @@ def threshold_table(chosen: list[SupportExample], out: Path) -> None:
             *(str(count) for count in (confusion.tp, confusion.fp, confusion.tn, confusion.fn)),
         )
     Console().print(table)
+
+
+def _flagged(row: dict[str, Any]) -> bool:
+    """The verdict at today's ``UNSUPPORTED_ABOVE`` where the sentences' chances were recorded (a run made
+    before the threshold was chosen is read as the judge would now read it), else the recorded verdict."""
+    if "chances" in row:
+        return max(row["chances"], default=0.0) > UNSUPPORTED_ABOVE
+    return bool(row["verdict"])
 
 
 def _rows(out: Path) -> list[dict[str, Any]]:

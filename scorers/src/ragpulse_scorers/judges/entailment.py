@@ -34,8 +34,10 @@ logger = logging.getLogger(__name__)
 
 PROMPT_VERSION = "entail-p3"
 WORDS = ("yes", "no", "unsure")
-UNSUPPORTED_ABOVE = 0.5
-"""A sentence is unsupported when the judge's probability of "no" is over this."""
+UNSUPPORTED_ABOVE = 0.2
+"""A sentence is unsupported when the judge's probability of "no" is over this: the best of 0.05-0.95 on 24
+RAGTruth-QA train responses with the local 1.5B model (``scripts/small_model_judge.py --choose-threshold``,
+docs/judge-quality.md). A small model rarely gives "no" more than a third of its probability."""
 EVIDENCE_PER_SENTENCE = 3
 WHOLE_CONTEXT_CHARS = 12_000
 """A longer context is shown as the sentences sharing most words with some claim (``EVIDENCE_PER_SENTENCE``
