@@ -20,7 +20,7 @@ import pytest
 from ragpulse_core.cli import main
 from ragpulse_scorers.judges.correctness import CorrectnessScorer
 from ragpulse_scorers.judges.coverage import MAX_SUB_QUESTIONS, CoverageJudge
-from ragpulse_scorers.judges.entailment import EntailmentScorer
+from ragpulse_scorers.judges.entailment import UNSUPPORTED_ABOVE, EntailmentScorer
 from ragpulse_scorers.judges.pairwise import PairwiseJudge
 from ragpulse_scorers.judges.retrieval import RetrievalScorer
 from ragpulse_scorers.judges.support import SupportScorer
@@ -80,14 +80,17 @@ def test_the_small_model_mode_asks_about_every_claim_sentence(local_model: Judge
     answer = ANSWER + " Entry is free for children under 12. Do you want to know more?"
     scores = by_metric(EntailmentScorer(JudgeClient(local_model)).score(request(answer=answer)))
     asked = scores["adherence"].details["sentences"]
-    # Three claim sentences asked about in one call; the closing question claims nothing and is not asked.
+    # Three claim sentences, one call each; the closing question claims nothing and is not asked.
     assert [item["sentence"] for item in asked] == [
         "The Eiffel Tower opened on 31 March 1889.",
         "It is 330 metres tall.",
         "Entry is free for children under 12.",
     ]
-    assert {item["verdict"] for item in asked} <= {"yes", "no", "unsure"}
-    assert scores["hallucination"].value == (1.0 if any(i["verdict"] == "no" for i in asked) else 0.0)
+    # The server's log-probabilities are read: chances strictly between 0 and 1, not a word taken as certain.
+    chances = [item["unsupported_chance"] for item in asked]
+    assert all(0.0 < chance < 1.0 for chance in chances)
+    flagged = any(chance > UNSUPPORTED_ABOVE for chance in chances)
+    assert scores["hallucination"].value == (1.0 if flagged else 0.0)
     assert scores["adherence"].input_tokens > 0
 
 

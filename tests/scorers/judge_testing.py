@@ -57,6 +57,17 @@ def completion(
     )
 
 
+def word_completion(answer: str, alternatives: dict[str, float]) -> httpx.Response:
+    """A one-token answer with its first token's top alternatives (token: log-probability), as OpenAI and
+    llama.cpp give them when asked for ``logprobs``."""
+    response = completion(answer, completion_tokens=1)
+    body = json.loads(response.content)
+    top = [{"token": token, "logprob": logprob, "bytes": None} for token, logprob in alternatives.items()]
+    first = {"token": answer, "logprob": max(alternatives.values(), default=0.0), "top_logprobs": top}
+    body["choices"][0]["logprobs"] = {"content": [first]}
+    return httpx.Response(200, json=body)
+
+
 def error(status: int, message: str = "failure", headers: dict[str, str] | None = None) -> httpx.Response:
     return httpx.Response(
         status, json={"error": {"message": message, "type": "test", "code": None}}, headers=headers

@@ -150,8 +150,8 @@ class JudgeSettings(SettingsSection):
     prices: dict[str, PriceSettings] = Field(default_factory=dict, description="Per model, USD per 1M tokens")
     support_mode: Literal["trace", "entailment"] = Field(
         "trace",
-        description="How the support judge asks: RAGBench's TRACe form in one call, or short yes/no/unsure "
-        "entailment questions about a few sentences per call (suits small local models)",
+        description="How the support judge asks: RAGBench's TRACe form in one call, or a short yes/no/unsure "
+        "entailment question per claim sentence, read as the probability of no (suits small local models)",
     )
 
     @property

@@ -1,11 +1,13 @@
 """Support judged by short entailment questions: the small-model mode of the ``support`` scorer.
 
-A 1.5B model asked to fill RAGBench's long TRACe form judges at chance; asked "do these documents state this
-sentence? yes / no / unsure" about a few sentences at a time, it does much better. Each claim sentence of the
-answer (questions, hedges and preambles claim nothing: :mod:`ragpulse_judge.rules` decides which) is asked
-about after the documents and the question, all fenced as data like every judge input. The calls about one
-answer begin with the same bytes, so a server that keeps its prompt cache reads the documents once.
-An answer is hallucinated when some sentence gets "no"; "unsure" flags nothing but lowers the support score.
+A 1.5B model asked to fill RAGBench's long TRACe form judges at chance. Here it is asked about one claim
+sentence at a time (questions, hedges and preambles claim nothing: :mod:`ragpulse_judge.rules` decides which)
+"do these documents back this statement? yes / no / unsure", after the documents and the question, all fenced
+as data like every judge input. Its answer is read as probabilities (:mod:`ragpulse_scorers.llm.words`), not
+as the word it writes: an answer is hallucinated when some sentence's probability of "no" is over
+``UNSUPPORTED_ABOVE``, a threshold chosen on RAGTruth's train split (docs/judge-quality.md); "unsure" counts
+as backed. The calls about one answer begin with the same bytes, so a server that keeps its prompt cache
+reads the documents once and each further sentence costs its own tokens and one answer token.
 Chosen with ``[judge] support_mode = "entailment"``; it measures adherence and hallucination, not TRACe's
 relevance, utilization and completeness.
 """
@@ -15,7 +17,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
 
 from ragpulse_judge.rules import ContextIndex, gather_evidence
 from ragpulse_judge.text import text_segments
@@ -24,8 +25,6 @@ from ragpulse_judge.verdicts import SentenceVerdict, SupportVerdict
 
 from ragpulse_scorers.judges.usage import Usage
 from ragpulse_scorers.llm.client import JudgeClient
-from ragpulse_scorers.llm.errors import JudgeOutputInvalid, JudgeRejected
-from ragpulse_scorers.llm.output import JudgeOutput
 from ragpulse_scorers.llm.prompting import DATA_RULE, fence
 from ragpulse_scorers.metric_names import ADHERENCE, HALLUCINATION
 from ragpulse_scorers.models import RagRequest, Score
@@ -33,73 +32,70 @@ from ragpulse_scorers.scorer import NotApplicable
 
 logger = logging.getLogger(__name__)
 
-PROMPT_VERSION = "entail-p2"
-SENTENCES_PER_CALL = 5
+PROMPT_VERSION = "entail-p3"
+WORDS = ("yes", "no", "unsure")
+UNSUPPORTED_ABOVE = 0.2
+"""A sentence is unsupported when the judge's probability of "no" is over this: the best of 0.05-0.95 on 24
+RAGTruth-QA train responses with the local 1.5B model (``scripts/small_model_judge.py --choose-threshold``,
+docs/judge-quality.md). A small model rarely gives "no" more than a third of its probability."""
 EVIDENCE_PER_SENTENCE = 3
 WHOLE_CONTEXT_CHARS = 12_000
 """A longer context is shown as the sentences sharing most words with some claim (``EVIDENCE_PER_SENTENCE``
 each), so that a retrieval of many long chunks still fits a small model's window."""
-TOKENS_PER_VERDICT = 8
-"""An answer ``{"verdicts": ["yes", "unsure", "no"]}`` takes about 3 tokens a verdict; the cap stops a model
-padding it (a grammar still allows endless whitespace) without cutting a complete one."""
-VERDICT_SCORE = {"yes": 1.0, "unsure": 0.5, "no": 0.0}
 
-SYSTEM_PROMPT = f"""You check whether statements are backed by documents.
+SYSTEM_PROMPT = f"""You check whether a statement is backed by documents.
 {DATA_RULE}
 
-For each numbered statement, answer:
+Answer with one word:
 - yes: the documents say it, or it follows directly from what they say;
 - no: the documents do not say it, or they say something different;
 - unsure: you cannot tell."""
 
-# The documents and question come first and are the same bytes in every call about one answer, the statements
+# The documents and question come first and are the same bytes in every call about one answer, the statement
 # last: a server that keeps the longest common prefix of consecutive prompts (llama.cpp, vLLM, OpenAI's prompt
 # caching) then reads the documents once per answer, not once per call.
 _DOCUMENTS = """{documents}
 
 {question}
 
-Statements from an answer to this question follow. Say for each whether the documents above back it."""
+A statement from an answer to this question follows. Do the documents above back it?"""
 
-_STATEMENTS = """{statements}
+_STATEMENT = """{statement}
 
-Give {count}, in the order of the statements ({ids})."""
-
-Verdict = Literal["yes", "no", "unsure"]
-
-
-class EntailmentVerdicts(JudgeOutput):
-    """One word a statement, in their order: a 1.5B model on a loaded CPU writes about one token a second,
-    and an entry ``{"id": 3, "verdict": "no"}`` takes about 12 tokens where the bare word takes 3."""
-
-    verdicts: list[Verdict]
-
-    example: ClassVar[dict[str, Any]] = {"verdicts": ["no", "yes"]}
+Answer yes, no or unsure."""
 
 
 @dataclass(frozen=True)
 class EntailmentAssessment:
-    """The claim sentences of an answer and the judge's verdict on each."""
+    """The claim sentences of an answer and the judge's probability that the documents do not back each."""
 
     sentences: list[str]
-    verdicts: list[Verdict]
+    unsupported_chances: list[float]
     usage: Usage
 
     @property
+    def unsupported(self) -> list[str]:
+        return [
+            sentence
+            for sentence, chance in zip(self.sentences, self.unsupported_chances, strict=True)
+            if chance > UNSUPPORTED_ABOVE
+        ]
+
+    @property
     def hallucinated(self) -> bool:
-        return "no" in self.verdicts
+        return bool(self.unsupported)
 
     @property
     def support_score(self) -> float:
-        scored = [VERDICT_SCORE[v] for v in self.verdicts]
-        return sum(scored) / len(scored) if scored else 1.0
+        """1 less the least backed sentence's chance of "no": it ranks answers as the verdict reads them."""
+        return 1.0 - max(self.unsupported_chances, default=0.0)
 
 
 def assess_entailment(
     client: JudgeClient, question: str, documents: Sequence[str], answer: str
 ) -> EntailmentAssessment:
-    """Ask about every claim sentence of ``answer``, a few per call; raises ``NotApplicable`` when there is
-    no answer or no document text."""
+    """Ask about every claim sentence of ``answer``, one per call; raises ``NotApplicable`` when there is no
+    answer or no document text."""
     if not answer.strip():
         raise NotApplicable("the request has no answer")
     index = ContextIndex.build(question, list(documents))
@@ -115,52 +111,13 @@ def assess_entailment(
         documents=_fenced_documents(index, claims), question=fence("question", question)
     )
     usage = Usage()
-    verdicts: list[Verdict] = []
-    for start in range(0, len(claims), SENTENCES_PER_CALL):
-        batch = claims[start : start + SENTENCES_PER_CALL]
-        try:
-            verdicts.extend(_ask(client, shared, batch, usage))
-        except JudgeOutputInvalid as exc:
-            if len(batch) == 1:
-                raise
-            # A list of the wrong length cannot say which statement it skipped: ask one at a time.
-            logger.info(
-                "no usable verdicts for %d statements at once (%s); asking one by one", len(batch), exc
-            )
-            for claim in batch:
-                verdicts.extend(_ask(client, shared, [claim], usage))
-    return EntailmentAssessment(claims, verdicts, usage)
-
-
-def _ask(client: JudgeClient, shared: str, batch: list[str], usage: Usage) -> list[Verdict]:
-    statements = "\n".join(fence("statement", claim, id=number) for number, claim in enumerate(batch, 1))
-    count = "1 verdict" if len(batch) == 1 else f"{len(batch)} verdicts"
-    ids = ", ".join(map(str, range(1, len(batch) + 1)))
-    prompt = f"{shared}\n\n" + _STATEMENTS.format(statements=statements, count=count, ids=f"ids {ids}")
-
-    def one_per_statement(output: EntailmentVerdicts) -> None:
-        if len(output.verdicts) != len(batch):
-            raise JudgeRejected(f"{len(output.verdicts)} verdicts for {len(batch)} statements; give {count}")
-
-    call = client.judge(
-        SYSTEM_PROMPT,
-        prompt,
-        EntailmentVerdicts,
-        PROMPT_VERSION,
-        validate=one_per_statement,
-        max_output_tokens=TOKENS_PER_VERDICT * (len(batch) + 2),
-        schema=_of_length(len(batch)),
-    )
-    usage.add(call)
-    return list(call.output.verdicts)
-
-
-def _of_length(count: int) -> dict[str, Any]:
-    """The answer's schema with exactly ``count`` verdicts: the prompt's example shows two, and a 1.5B model
-    asked about one statement copied its length; a server that decodes by the schema cannot."""
-    schema = EntailmentVerdicts.model_json_schema()
-    schema["properties"]["verdicts"] |= {"minItems": count, "maxItems": count}
-    return schema
+    chances = []
+    for claim in claims:
+        prompt = f"{shared}\n\n" + _STATEMENT.format(statement=fence("statement", claim))
+        call = client.choose(SYSTEM_PROMPT, prompt, WORDS, PROMPT_VERSION)
+        usage.add(call)
+        chances.append(call.output.probabilities["no"])
+    return EntailmentAssessment(claims, chances, usage)
 
 
 def _fenced_documents(index: ContextIndex, claims: list[str]) -> str:
@@ -191,15 +148,14 @@ def _evidence(index: ContextIndex, sentence: str) -> list[int]:
 
 def entailment_scores(found: EntailmentAssessment) -> list[Score]:
     asked = [
-        {"sentence": sentence, "verdict": verdict}
-        for sentence, verdict in zip(found.sentences, found.verdicts, strict=True)
+        {"sentence": sentence, "unsupported_chance": round(chance, 4)}
+        for sentence, chance in zip(found.sentences, found.unsupported_chances, strict=True)
     ]
-    unsupported = [sentence for sentence, verdict in zip(found.sentences, found.verdicts, strict=True)
-                   if verdict == "no"]  # fmt: skip
+    unsupported = found.unsupported
     explanation = (
-        f"{len(unsupported)} of {len(found.sentences)} claim sentences not stated by the documents"
+        f"{len(unsupported)} of {len(found.sentences)} claim sentences not backed by the documents"
         if unsupported
-        else f"the documents state all {len(found.sentences)} claim sentences"
+        else f"the documents back all {len(found.sentences)} claim sentences"
     )
     return found.usage.stamp(
         [
@@ -208,7 +164,7 @@ def entailment_scores(found: EntailmentAssessment) -> list[Score]:
                 value=0.0 if found.hallucinated else 1.0,
                 label="unsupported" if found.hallucinated else "supported",
                 explanation=explanation,
-                details={"sentences": asked},
+                details={"sentences": asked, "unsupported_above": UNSUPPORTED_ABOVE},
             ),
             Score(
                 metric=HALLUCINATION,
@@ -238,8 +194,8 @@ class EntailmentSupportJudge:
             hallucinated=found.hallucinated,
             support_score=found.support_score,
             sentences=[
-                SentenceVerdict(sentence, verdict != "no", VERDICT_SCORE[verdict])
-                for sentence, verdict in zip(found.sentences, found.verdicts, strict=True)
+                SentenceVerdict(sentence, chance <= UNSUPPORTED_ABOVE, 1.0 - chance)
+                for sentence, chance in zip(found.sentences, found.unsupported_chances, strict=True)
             ],
             explanation=entailment_scores(found)[1].explanation,
         )

@@ -13,7 +13,7 @@ import logging
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
@@ -44,6 +44,7 @@ from ragpulse_scorers.llm.parsing import closed_prefix, describe, is_bare_json_o
 from ragpulse_scorers.llm.pricing import cost_usd, price_for
 from ragpulse_scorers.llm.prompting import copied_reasoning, output_field_names, steering_in
 from ragpulse_scorers.llm.ratelimit import TokenBucket
+from ragpulse_scorers.llm.words import WordChoice, word_probabilities
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -61,6 +62,7 @@ MAX_RETRY_AFTER_S = 60.0  # a longer Retry-After is capped: the scheduler retrie
 BACKOFF_BASE_S = 1.0
 BACKOFF_CAP_S = 30.0
 PROBE_READ_TIMEOUT_S = 30.0
+TOP_LOGPROBS = 10  # alternatives of the first token read for a word answer (OpenAI allows up to 20)
 
 _REPAIR = (
     "Your reply could not be used: {problem}\n"
@@ -89,6 +91,8 @@ class _Reply:
     input_tokens: int
     output_tokens: int
     truncated: bool
+    first_token_logprobs: tuple[tuple[str, float], ...] = ()
+    """The first answer token's most likely alternatives, when log-probabilities were asked for and given."""
 
 
 class JudgeClient:
@@ -120,6 +124,9 @@ class JudgeClient:
         self._cache = JudgeCache(store)
         self._price = price_for(settings.model, settings.prices, warn=not settings.local)
         self.formats = negotiation_for(settings.base_url, settings.model)
+        self.logprobs_refused = False
+        """The endpoint answered a request for log-probabilities with HTTP 400/422: later word answers ask
+        for none (and are taken at their word)."""
 
     @property
     def endpoint(self) -> str:
@@ -162,16 +169,8 @@ class JudgeClient:
         that constrains decoding holds the answer to; the prompt is the same either way. Raises a
         ``JudgeError`` subclass on failure.
         """
-        size = len(system) + len(user)
-        if size > self.settings.max_prompt_chars:
-            raise PromptTooLarge(
-                f"not sent to the judge: the prompt is {size:,} characters, over judge.max_prompt_chars"
-                f" ({self.settings.max_prompt_chars:,})"
-            )
         schema = schema or output_model.model_json_schema()
-        steering = steering_in(user, output_field_names(schema))
-        if steering:
-            raise SteeringInData(f"not sent to the judge: the request holds {steering}")
+        self._refuse_unsendable(system, user, output_field_names(schema))
         validate = _judged_not_copied(user, validate)
         system = f"{system}\n\n{example_instruction(output_model)}"
         key = cache_key(self.model, prompt_version, system, user, schema)
@@ -210,6 +209,65 @@ class JudgeClient:
             cached=False,
             reply=reply,
         )
+
+    def choose(
+        self, system: str, user: str, words: tuple[str, ...], prompt_version: str
+    ) -> JudgeCall[WordChoice]:
+        """How likely the judge is to answer each of ``words`` (one-token answers such as yes/no): a small
+        model's probability ranks answers better than the word it happens to write. Read from the first
+        token's log-probabilities; a server that gives none yields the word it answered, with certainty. An
+        answer that starts with none of the words raises ``JudgeOutputInvalid``.
+        """
+        self._refuse_unsendable(system, user, ())
+        key = cache_key(self.model, prompt_version, system, user, {"words": list(words)})
+        hit = self._cache.get(key)
+        if hit is not None:
+            try:
+                output = WordChoice.model_validate_json(hit.response)
+            except ValueError as exc:
+                logger.info("cached judgment %s no longer validates (%s); judging again", key[:12], exc)
+            else:
+                return JudgeCall(output, self.model, 0, 0, 0.0, 0.0, cached=True, reply=hit.response)
+        with self._slots:
+            self._budget.check()
+            started = time.monotonic()
+            call = _Call(system, WordChoice.__name__, {}, prompt_version, 1, top_logprobs=TOP_LOGPROBS)
+            reply = self._complete(call, [{"role": "user", "content": user}], 0.0, SEED)
+            latency_ms = (time.monotonic() - started) * 1000
+        probabilities = word_probabilities(reply.content, reply.first_token_logprobs, words)
+        if probabilities is None:
+            raise JudgeOutputInvalid(
+                f"the judge answered {_first_line(reply.content, 60)!r}, none of {', '.join(words)}",
+                reply.content,
+            )
+        output = WordChoice(probabilities=probabilities)
+        self._cache.put(
+            key,
+            self.model,
+            prompt_version,
+            CachedJudgment(output.model_dump_json(), reply.input_tokens, reply.output_tokens),
+        )
+        return JudgeCall(
+            output=output,
+            model=self.model,
+            input_tokens=reply.input_tokens,
+            output_tokens=reply.output_tokens,
+            cost_usd=cost_usd(self._price, reply.input_tokens, reply.output_tokens),
+            latency_ms=latency_ms,
+            cached=False,
+            reply=reply.content,
+        )
+
+    def _refuse_unsendable(self, system: str, user: str, field_names: Collection[str]) -> None:
+        size = len(system) + len(user)
+        if size > self.settings.max_prompt_chars:
+            raise PromptTooLarge(
+                f"not sent to the judge: the prompt is {size:,} characters, over judge.max_prompt_chars"
+                f" ({self.settings.max_prompt_chars:,})"
+            )
+        steering = steering_in(user, field_names)
+        if steering:
+            raise SteeringInData(f"not sent to the judge: the request holds {steering}")
 
     def _output_cap(self, wanted: int | None) -> int | None:
         caps = [cap for cap in (wanted, self.settings.max_output_tokens) if cap is not None]
@@ -283,6 +341,26 @@ class JudgeClient:
     ) -> _Reply:
         """One answer in the best format the endpoint has not ruled out, moving down the formats when the
         server refuses one; raises the openai error when every format failed alike (the server is failing)."""
+        if call.top_logprobs is not None:
+            # A one-word answer read from its log-probabilities: plain text, outside the JSON negotiation.
+            request = [{"role": "system", "content": call.system}, *messages]
+            self._rate.acquire()
+            try:
+                response = self._create(call, request, OutputFormat.PLAIN, temperature, seed)
+            except openai.APIStatusError as exc:
+                if self.logprobs_refused or exc.status_code not in (400, 422):
+                    raise
+                self.logprobs_refused = True
+                logger.warning(
+                    "judge %s refused log-probabilities (HTTP %d: %s); one-word answers are taken as said",
+                    self.endpoint,
+                    exc.status_code,
+                    _first_line(exc.message),
+                )
+                response = self._create(call, request, OutputFormat.PLAIN, temperature, seed)
+            reply = _reply(response, request)
+            self._record(call, reply)
+            return reply
         first = self.formats.current
         while True:
             output_format = self.formats.current
@@ -303,18 +381,21 @@ class JudgeClient:
                     self.formats.restore(first)
                 raise
             reply = _reply(response, request)
-            self._budget.record(
-                self.model,
-                call.prompt_version,
-                reply.input_tokens,
-                reply.output_tokens,
-                cost_usd(self._price, reply.input_tokens, reply.output_tokens),
-            )
+            self._record(call, reply)
             if output_format is OutputFormat.PLAIN or reply.truncated or is_bare_json_object(reply.content):
                 self.formats.worked(output_format)
             else:
                 self.formats.move_past(output_format, "ignored (the reply was not a bare JSON object)")
             return reply
+
+    def _record(self, call: _Call, reply: _Reply) -> None:
+        self._budget.record(
+            self.model,
+            call.prompt_version,
+            reply.input_tokens,
+            reply.output_tokens,
+            cost_usd(self._price, reply.input_tokens, reply.output_tokens),
+        )
 
     def _create(
         self,
@@ -330,6 +411,8 @@ class JudgeClient:
             options["response_format"] = wanted
         if call.max_output_tokens is not None:
             options["max_tokens"] = call.max_output_tokens
+        if call.top_logprobs is not None and not self.logprobs_refused:
+            options |= {"logprobs": True, "top_logprobs": call.top_logprobs}
         return self._openai.chat.completions.create(
             model=self.model,
             messages=cast(Any, request),
@@ -348,6 +431,7 @@ class _Call:
     schema: dict[str, Any]
     prompt_version: str
     max_output_tokens: int | None
+    top_logprobs: int | None = None
 
 
 def _judged_not_copied(user: str, validate: Callable[[T], None] | None) -> Callable[[T], None]:
@@ -442,12 +526,31 @@ def _reply(response: Any, request: list[dict[str, str]]) -> _Reply:
     choice = response.choices[0] if response.choices else None
     content = (choice.message.content if choice is not None else None) or ""
     truncated = choice is not None and choice.finish_reason == "length"
+    alternatives = _first_token_alternatives(choice)
     usage = response.usage
     if usage is not None:
-        return _Reply(content, int(usage.prompt_tokens or 0), int(usage.completion_tokens or 0), truncated)
+        return _Reply(
+            content, int(usage.prompt_tokens or 0), int(usage.completion_tokens or 0), truncated, alternatives
+        )
     # Some self-hosted servers omit usage; ~4 characters a token keeps a token budget meaningful.
     prompt_chars = sum(len(message["content"]) for message in request)
-    return _Reply(content, max(1, prompt_chars // 4), max(1, len(content) // 4), truncated)
+    return _Reply(content, max(1, prompt_chars // 4), max(1, len(content) // 4), truncated, alternatives)
+
+
+def _first_token_alternatives(choice: Any) -> tuple[tuple[str, float], ...]:
+    """``(token, logprob)`` of the first answer token's top alternatives; empty when the server gave none or
+    gave something else (a server's extension fields are not trusted to be well formed)."""
+    logprobs = getattr(choice, "logprobs", None)
+    content = getattr(logprobs, "content", None)
+    if not content:
+        return ()
+    alternatives = getattr(content[0], "top_logprobs", None) or []
+    found = []
+    for alternative in list(alternatives)[:TOP_LOGPROBS]:
+        token, logprob = getattr(alternative, "token", None), getattr(alternative, "logprob", None)
+        if isinstance(token, str) and isinstance(logprob, int | float):
+            found.append((token, float(logprob)))
+    return tuple(found)
 
 
 _shared: dict[tuple[str, str, str], JudgeClient] = {}
