@@ -22,9 +22,9 @@ TOPICS_SHOWN: Final = 12
 EXAMPLES: Final = 3
 # Examples are the topic's recent requests: reading a month of them would cost the month's facts.
 EXAMPLES_FROM: Final = timedelta(days=1)
-# One thread for the reads that run beside the slices'; it lives as long as the process, so its store client
-# is opened once rather than on every report.
-_BESIDE: Final = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ragpulse-rootcause")
+# Threads for the reads that run beside the slices'; they live as long as the process, so their store clients
+# are opened once rather than on every report.
+_BESIDE: Final = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ragpulse-rootcause")
 
 
 @dataclass(frozen=True)
@@ -90,10 +90,11 @@ def collect_rootcause(
     """The figures for requests in [since, now], against the ``baseline_days`` before ``since`` (naive times
     are UTC)."""
     since, now = _aware(since), _aware(now)
-    # The conversations' read shares nothing with the slices' and chDB (or the HTTP client) runs it without
-    # Python's lock, so it runs beside them: the report waits for the longer of the two, not their sum.
-    conversations = _BESIDE.submit(conversation_rates, store, since, now, service)
     period = Period(since, now, baseline_days)
+    # The conversations' and the examples' reads share nothing with the slices', and chDB (or the HTTP client)
+    # runs them without Python's lock, so they run beside them: the report waits for the longest, not the sum.
+    conversations = _BESIDE.submit(conversation_rates, store, since, now, service)
+    examples = _BESIDE.submit(_topic_examples, store, period, service)
     names = topic_names(store)
     counts = service_counts(store, service, period)
     causes = []
@@ -113,7 +114,7 @@ def collect_rootcause(
     return RootCauseFigures(
         baseline_days,
         causes,
-        _with_examples(store, period, topics),
+        _with_examples(store, topics, examples.result()),
         conversations.result(),
     )
 
@@ -135,17 +136,22 @@ def _topic_rows(service: str, slices: Any, names: dict[int, str]) -> list[TopicR
     return rows[:TOPICS_SHOWN]
 
 
-def _with_examples(store: Store, period: Period, rows: list[TopicRow]) -> list[TopicRow]:
-    """Each topic with a few of its requests in the window's last EXAMPLES_FROM, unsupported ones first."""
-    if not rows:
-        return rows
+_Example = tuple[str, str, int, int]
+"""A request as (trace id, span id, start in µs, hallucinated)."""
+
+
+def _topic_examples(
+    store: Store, period: Period, service: str | None
+) -> dict[tuple[str, int], list[_Example]]:
+    """Per (service, topic): a few of its requests in the window's last EXAMPLES_FROM, unsupported ones
+    first. Every topic's, so that the read need not wait for the slices to name the topics shown."""
     picked = store.query(
         "SELECT ServiceName, Topic, groupArray({examples:UInt32})((TraceId, SpanId, at, bad)) FROM ("
         "  SELECT ServiceName, Topic, TraceId, SpanId, toUnixTimestamp64Micro(RequestTime) AS at,"
         "  argMax(Hallucinated, JudgeRank) AS bad"
         f"  FROM {store.table('ragpulse_request_facts')}"
         "  WHERE RequestTime >= {start:DateTime64(9)} AND RequestTime < {end:DateTime64(9)}"
-        "  AND (ServiceName, Topic) IN {topics:Array(Tuple(String, UInt32))}"
+        "  AND ({service:String} = '' OR ServiceName = {service:String})"
         "  GROUP BY ServiceName, Topic, TraceId, SpanId, at HAVING sum(Sign) > 0"
         "  ORDER BY bad DESC, at DESC"
         ") GROUP BY ServiceName, Topic",
@@ -153,23 +159,33 @@ def _with_examples(store: Store, period: Period, rows: list[TopicRow]) -> list[T
             "start": max(period.start, period.end - EXAMPLES_FROM),
             "end": period.end,
             "examples": EXAMPLES,
-            "topics": [(row.service, row.topic) for row in rows],
+            "service": service or "",
         },
     )
-    chosen = {(str(svc), int(topic)): list(found) for svc, topic, found in picked}
-    questions = request_questions(
-        store, [(str(trace), str(span), int(at)) for found in chosen.values() for trace, span, at, _ in found]
-    )
-    examples = {
-        key: [
-            RequestRef(
-                str(trace), str(span), int(at), questions.get((str(trace), str(span), int(at)), ""), bool(bad)
-            )
-            for trace, span, at, bad in found
-        ]
-        for key, found in chosen.items()
+    return {
+        (str(svc), int(topic)): [(str(trace), str(span), int(at), int(bad)) for trace, span, at, bad in found]
+        for svc, topic, found in picked
     }
-    return [replace(row, examples=examples.get((row.service, row.topic), [])) for row in rows]
+
+
+def _with_examples(
+    store: Store, rows: list[TopicRow], picked: dict[tuple[str, int], list[_Example]]
+) -> list[TopicRow]:
+    """Each topic shown with its examples and their questions."""
+    chosen = {(row.service, row.topic): picked.get((row.service, row.topic), []) for row in rows}
+    questions = request_questions(
+        store, [(trace, span, at) for found in chosen.values() for trace, span, at, _ in found]
+    )
+    return [
+        replace(
+            row,
+            examples=[
+                RequestRef(trace, span, at, questions.get((trace, span, at), ""), bool(bad))
+                for trace, span, at, bad in chosen[(row.service, row.topic)]
+            ],
+        )
+        for row in rows
+    ]
 
 
 def request_questions(store: Store, requests: list[tuple[str, str, int]]) -> dict[tuple[str, str, int], str]:
