@@ -34,7 +34,14 @@ from ragpulse_assembly.learnt.loops import (
 )
 from ragpulse_assembly.learnt.shapes import shape_of
 from ragpulse_assembly.learnt.template import Slot, SlotRole, Template
-from ragpulse_assembly.learnt.tokens import MARK_CLOSE, MARK_OPEN, Tokens, marker, tokenize
+from ragpulse_assembly.learnt.tokens import (
+    MARK_CLOSE,
+    MARK_OPEN,
+    QUESTION_MARKS,
+    Tokens,
+    marker,
+    tokenize,
+)
 from ragpulse_assembly.model import Role, normalized
 from ragpulse_assembly.unwrap import parse_json
 
@@ -473,7 +480,7 @@ def _asks(fact: _SlotFacts) -> bool:
     """The slot's contents end with a question mark in most prompts: where several slots could hold the
     user's words, a shorter one that never asks (a line of a document the alignment took apart) is not
     the question."""
-    asking = sum(content.rstrip().endswith(("?", "？", "؟")) for content in fact.contents)
+    asking = sum(content.rstrip()[-1:] in QUESTION_MARKS for content in fact.contents)
     return asking * 5 >= len(fact.contents) * 4
 
 

@@ -31,6 +31,8 @@ _TOKEN: Final = re.compile(
 blanks), a word, a run of one mark ("=====", "```"), any other character."""
 SENTENCE_END: Final = frozenset(".!?。！？…")
 """A document's or question's own last character, never a template's framing around it."""
+QUESTION_MARKS: Final = frozenset("?？؟")
+"""Marks that end a question (Latin, full-width, Arabic), a title's as well as a sentence's."""
 
 
 @dataclass(frozen=True)
