@@ -11,12 +11,12 @@ message boundary). A separator of blanks only ("\\n\\n") is weak: a document's o
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from ragpulse_assembly.learnt.alignment import Constant, Gap, Piece, align, gap_texts, opens_heading
+from ragpulse_assembly.learnt.groups import group_closes, group_of, headed, header_again, reopened, ungrouped
 from ragpulse_assembly.learnt.headers import header_tails_split
 from ragpulse_assembly.learnt.matching import match_pieces
 from ragpulse_assembly.learnt.shapes import Shape, shape_of
@@ -25,6 +25,7 @@ from ragpulse_assembly.learnt.tokens import (
     QUESTION_MARKS,
     SENTENCE_END,
     Tokens,
+    find_run,
     generalised,
     is_blank,
     is_marker,
@@ -46,9 +47,6 @@ _EDGE_CHARS: Final = 40
 """Characters of a document's start or end that name it across requests."""
 _MAX_ITEMS: Final = 400
 """Documents in one region beyond which a split is no reading (a separator that occurs in every line)."""
-_DIGIT_RUN: Final = re.compile(r"\d+")
-_GROUP_VALUE_CHARS: Final = 200
-"""Characters a group's header value has at most (a file's path)."""
 _NUMBER_JOINERS: Final = frozenset(".,")
 """Marks between the digits of one number ("24.1", "1,5")."""
 Pattern = tuple[str, ...]
@@ -87,7 +85,7 @@ class Loop:
     """The separator follows every document, the last one's too."""
     group: Pattern = ()
     """A loop of groups, each under a header line of its own ("## docs/cli.md"), the documents looped in
-    each: the header line's generalised start with the blanks before it ("\n\n## docs/"), as the skeleton
+    each: the header line's generalised start with the blanks before it ("\\n\\n## docs/"), as the skeleton
     writes it before the first group. The header lines are no document's text."""
 
 
@@ -112,7 +110,8 @@ def find_loop(regions: Sequence[Tokens], before: Pattern, after: Pattern) -> Loo
 def occurs(regions: Sequence[Tokens], separator: Pattern) -> bool:
     """The separator occurs in some region."""
     return any(
-        _find(tuple(generalised(token) for token in region.tokens), separator, 0) >= 0 for region in regions
+        find_run(tuple(generalised(token) for token in region.tokens), separator, 0) >= 0
+        for region in regions
     )
 
 
@@ -146,18 +145,18 @@ def _loops(
         if (
             split is None
             or not _bounds_agree(split[0])
-            or _headed(split[0], opening)
-            or _group_closes(split[0], opening)
+            or headed(split[0], opening)
+            or group_closes(split[0], opening)
         ):
             # Documents looped inside groups (fragments under their file's heading): the split at the
             # documents' separator leaves each group's header at the end of the document before it, and
             # the first group's value as a document of its own.
-            group = _group_of(regions, generals, widened, opening)
+            group = group_of(regions, generals, widened, opening)
             split = _grouped_split(regions, generals, widened, counters, group) if group else None
             if split is None:
                 continue
         items, closed = split
-        if _reopened(items, opening):
+        if reopened(items, opening):
             continue
         recurring, glued, distinct = _recurrence(items)
         if recurring >= 2 and glued * 2 >= recurring:
@@ -184,7 +183,7 @@ def _loops(
 def first_separator(region: Tokens, loop: Loop) -> tuple[int, str] | None:
     """Where the separator first occurs in ``region`` (token index) and its text; None when it does not."""
     general = tuple(generalised(token) for token in region.tokens)
-    at = _find(general, loop.separator, 0) if general else -1
+    at = find_run(general, loop.separator, 0) if general else -1
     return None if at < 0 else (at, region.span(at, at + len(loop.separator)))
 
 
@@ -196,7 +195,7 @@ def first_counter(region: Tokens, loop: Loop) -> tuple[int, str] | None:
     general = tuple(generalised(token) for token in region.tokens)
     if any(position < _closing(general, loop.separator) for position in loop.counters):
         return None  # the number closes a document ("<source>1</source>"): the first one ends there
-    at = _find(general, loop.separator, 0) if general else -1
+    at = find_run(general, loop.separator, 0) if general else -1
     if at < 0 or any(region.tokens[at + i] not in ("0", "1") for i in loop.counters):
         return None
     return at, region.span(at, at + len(loop.separator))
@@ -209,12 +208,12 @@ def documents(region: Tokens, loop: Loop, opening: str = "") -> list[tuple[str, 
     the skeleton's text before the region (it may hold the first document's header)."""
     general = tuple(generalised(token) for token in region.tokens)
     if loop.group:
-        ungrouped = _ungrouped(region, general, loop.separator, loop.group)
-        if ungrouped is None:
+        inner = ungrouped(region, general, loop.separator, loop.group)
+        if inner is None:
             return None
-        region, general = ungrouped, tuple(generalised(token) for token in ungrouped.tokens)
+        region, general = inner, tuple(generalised(token) for token in inner.tokens)
     items = _split(region, general, loop.separator, loop.counters, loop.closed)
-    if items is None or _reopened([items], tuple(generalised(token) for token in tokenize(opening).tokens)):
+    if items is None or reopened([items], tuple(generalised(token) for token in tokenize(opening).tokens)):
         return None
     items[0] = ("", _header_rest_cut(items[0][1], loop.separator, opening))
     texts = []
@@ -227,7 +226,7 @@ def documents(region: Tokens, loop: Loop, opening: str = "") -> list[tuple[str, 
         if spans is None:
             return None
         start, end = spans[loop.layout.text_from][0], spans[loop.layout.text_to][1]
-        if _header_again(prefixed, start, end):
+        if header_again(prefixed, start, end):
             return None
         texts.append((prefixed[start:end], item.text))
     return texts
@@ -236,8 +235,8 @@ def documents(region: Tokens, loop: Loop, opening: str = "") -> list[tuple[str, 
 def _header_rest_cut(first: Tokens, separator: Pattern, opening: str) -> Tokens:
     """The first document without the rest of its header: where the skeleton before the slot (``opening``)
     ends with the separator's header line up to a point ("Quelle 1 — p. ") or with all of it ("Result
-    1:\n"), and the first document opens with the separator's rest (a number, then the line break or a mark
-    between blanks: "#\n", "# » "; after a whole line, a label the template opens every document with:
+    1:\\n"), and the first document opens with the separator's rest (a number, then the line break or a mark
+    between blanks: "#\\n", "# » "; after a whole line, a label the template opens every document with:
     "Content: "), as every other item does."""
     general = tuple(generalised(token) for token in first.tokens)
     before = tuple(generalised(token) for token in tokenize(opening).tokens)
@@ -262,32 +261,7 @@ def _header_rest_cut(first: Tokens, separator: Pattern, opening: str) -> Tokens:
 def _holds_header(layout: ItemLayout, prefixed: str) -> bool:
     """The item's document text holds a line of its own header again."""
     spans = match_pieces(prefixed, layout.pieces, [shape.fits for shape in layout.shapes])
-    return spans is not None and _header_again(prefixed, spans[layout.text_from][0], spans[layout.text_to][1])
-
-
-def _header_again(item: str, start: int, end: int) -> bool:
-    """The document's text (``start`` to ``end`` of its item) holds a line of the item's header before it
-    again, digits aside ("[chunk 113]" of "[chunk 26]"): the item holds several documents, each under a
-    header of the same layout, items of a loop inside this loop's."""
-    header = {_line_shape(line) for line in item[:start].split("\n") if line.strip()}
-    return any(_line_shape(line) in header for line in item[start:end].split("\n") if line.strip())
-
-
-def _line_shape(line: str) -> str:
-    return _DIGIT_RUN.sub("#", line.strip())
-
-
-def _reopened(items: list[list[tuple[str, Tokens]]], opening: Pattern) -> bool:
-    """Some documents after the first, not all, open with the line the skeleton writes just before the
-    slot ("File: " of "File: deploy.md"): that line heads a group of documents, and the loop reads a
-    group's header as a document of its own. (Every one opening so is a label each item repeats.)"""
-    begin = max((at + 1 for at, token in enumerate(opening) if token == "\n"), default=0)
-    line = opening[begin:]
-    if all(is_blank(token) for token in line):
-        return False
-    later = [item for pieces in items for _, item in pieces[1:]]
-    opened = sum(tuple(generalised(token) for token in item.tokens[: len(line)]) == line for item in later)
-    return 0 < opened < len(later)
+    return spans is not None and header_again(prefixed, spans[layout.text_from][0], spans[layout.text_to][1])
 
 
 def _grouped_split(
@@ -299,124 +273,16 @@ def _grouped_split(
 ) -> tuple[list[list[tuple[str, Tokens]]], bool] | None:
     """:func:`_split_all` of the regions without their groups' headers, when its bounds agree."""
     inner = [
-        _ungrouped(region, general, separator, group)
+        ungrouped(region, general, separator, group)
         for region, general in zip(regions, generals, strict=True)
     ]
-    ungrouped = [region for region in inner if region is not None]
-    if len(ungrouped) < len(inner):
+    bare = [region for region in inner if region is not None]
+    if len(bare) < len(inner):
         return None
     split = _split_all(
-        ungrouped, [tuple(generalised(t) for t in region.tokens) for region in ungrouped], separator, counters
+        bare, [tuple(generalised(t) for t in region.tokens) for region in bare], separator, counters
     )
     return split if split is not None and _bounds_agree(split[0]) else None
-
-
-def _a_name(piece: Tokens) -> bool:
-    """One value without blanks nor a sentence's end: a file's name or path, an id."""
-    text = piece.text.strip()
-    return (
-        bool(text)
-        and len(text) <= _GROUP_VALUE_CHARS
-        and not any(c.isspace() for c in text)
-        and text[-1] not in SENTENCE_END
-    )
-
-
-def _group_closes(items: list[list[tuple[str, Tokens]]], opening: Pattern) -> bool:
-    """Some document ends, after a blank line, with a line that opens as the skeleton's line before the
-    slot does ("…\n\nFile: cli.md"): the next group's header."""
-    begin = max((at + 1 for at, token in enumerate(opening) if token == "\n"), default=0)
-    line = "".join(opening[begin:])
-    if not line.strip():
-        return False
-    for pieces in items:
-        for _, item in pieces:
-            text = item.text.rstrip()
-            last = text.rsplit("\n", 1)
-            if len(last) == 2 and last[0].endswith("\n") and _DIGIT_RUN.sub(DIGITS, last[1]).startswith(line):
-                return True
-    return False
-
-
-def _headed(items: list[list[tuple[str, Tokens]]], opening: Pattern) -> bool:
-    """Every region's first piece is one line's value after a line the skeleton opens before the slot
-    ("File: " then "deploy.md"), some such value came first twice and none ever came after a separator:
-    the header of the slot's only group, which a window without a second group does not show as one."""
-    starts = [at + 1 for at, token in enumerate(opening) if token == "\n"]
-    if not starts or all(is_blank(token) for token in opening[starts[-1] :]):
-        return False
-    firsts = [pieces[0][1] for pieces in items if pieces]
-    if not all(_a_name(first) for first in firsts):
-        return False
-    later = {item.text.strip() for pieces in items for _, item in pieces[1:]}
-    values = [first.text.strip() for first in firsts]
-    return not later & set(values) and len(set(values)) < len(values)
-
-
-def _group_of(
-    regions: Sequence[Tokens], generals: list[Pattern], separator: Pattern, opening: Pattern
-) -> Pattern:
-    """The line the skeleton ends with before the slot, with the blanks before it ("\n\n## docs/"), when
-    the slot loops over groups of documents: every region opens with that line's value (the first group's
-    header: "deploy.md") and the separator, and in some region the line comes again, after blanks, with a
-    value and then the separator (the next group's header). Else ()."""
-    starts = [at + 1 for at, token in enumerate(opening) if token == "\n"]
-    if not starts or all(is_blank(token) for token in opening[starts[-1] :]):
-        return ()
-    begin = starts[-1]
-    while begin > 0 and is_blank(opening[begin - 1]):
-        begin -= 1
-    group = opening[begin:]
-    if not is_blank(group[0]) or not is_blank(separator[0]) or _find(separator, group[1:], 0) >= 0:
-        return ()  # a header line of its own after blanks, documents after blanks too, under another line
-    again = False
-    for region, general in zip(regions, generals, strict=True):
-        if not general:
-            continue
-        cuts = _group_cuts(region, general, separator, group)
-        if cuts is None:
-            return ()
-        again = again or len(cuts) > 1
-    return group if again else ()
-
-
-def _group_cuts(
-    region: Tokens, general: Pattern, separator: Pattern, group: Pattern
-) -> list[tuple[int, int]] | None:
-    """The token spans of a region's group headers: its first group's value with the separator after it,
-    then each later group's line and value up to the separator that follows; None when the region does not
-    open with one line's value and the separator, or a group's line is not followed by them."""
-    first = _find(general, separator, 0)
-    if first <= 0 or not _one_value(region, 0, first):
-        return None
-    cuts = [(0, first + len(separator))]
-    at = _find(general, group, cuts[0][1])
-    while at >= 0:
-        value = at + len(group)
-        after = _find(general, separator, value)
-        if after <= value or not _one_value(region, value, after):
-            return None
-        cuts.append((at, after))
-        at = _find(general, group, after + len(separator))
-    return cuts
-
-
-def _one_value(region: Tokens, start: int, end: int) -> bool:
-    """Tokens ``start`` to ``end`` are one short value on one line (a file name, a path, a title)."""
-    tokens = region.tokens[start:end]
-    short = region.starts[end] - region.starts[start] <= _GROUP_VALUE_CHARS
-    return short and "\n" not in tokens and any(is_word(token) or token.isdigit() for token in tokens)
-
-
-def _ungrouped(region: Tokens, general: Pattern, separator: Pattern, group: Pattern) -> Tokens | None:
-    """The region's documents and their separators without the groups' headers; None when it is not
-    grouped so."""
-    cuts = _group_cuts(region, general, separator, group)
-    if cuts is None:
-        return None
-    ends = [end for _, end in cuts]
-    starts = [start for start, _ in cuts[1:]] + [len(region.tokens)]
-    return tokenize("".join(region.span(end, start) for end, start in zip(ends, starts, strict=True)))
 
 
 def _one_neighbour(regions: Sequence[Tokens], generals: list[Pattern], separator: Pattern) -> bool:
@@ -512,7 +378,7 @@ def _candidates(generals: list[Pattern], before: Pattern, after: Pattern) -> lis
     for end_part in range(len(head) + 1):
         for start_part in range(len(tail) + 1):
             candidate = _trimmed(tuple(head[:end_part] + tail[len(tail) - start_part :]))
-            if candidate and candidate not in seen and any(_find(g, candidate, 0) >= 0 for g in generals):
+            if candidate and candidate not in seen and any(find_run(g, candidate, 0) >= 0 for g in generals):
                 seen.add(candidate)
                 shown.append(candidate)
     shown.sort(key=len, reverse=True)
@@ -663,22 +529,12 @@ def _first_opens_with(generals: list[Pattern], right: Pattern, opening: Pattern)
     return right[:width]
 
 
-def _find(general: Pattern, pattern: Pattern, start: int) -> int:
-    """Where ``pattern`` first occurs in ``general`` at or after ``start``; -1 when it does not."""
-    width = len(pattern)
-    first = pattern[0]
-    for index in range(start, len(general) - width + 1):
-        if general[index] == first and general[index : index + width] == pattern:
-            return index
-    return -1
-
-
 def _occurrences(general: Pattern, pattern: Pattern) -> list[int]:
     found: list[int] = []
-    at = _find(general, pattern, 0)
+    at = find_run(general, pattern, 0)
     while at >= 0 and len(found) <= _MAX_ITEMS:
         found.append(at)
-        at = _find(general, pattern, at + len(pattern))
+        at = find_run(general, pattern, at + len(pattern))
     return found
 
 

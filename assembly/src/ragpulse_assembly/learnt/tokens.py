@@ -100,3 +100,14 @@ def is_unspaced(token: str) -> bool:
 
 def is_blank(token: str) -> bool:
     return token.isspace()
+
+
+def find_run(general: tuple[str, ...], pattern: tuple[str, ...], start: int) -> int:
+    """Where the run of tokens ``pattern`` first occurs in ``general`` at or after ``start``; -1 when it
+    does not."""
+    width = len(pattern)
+    first = pattern[0]
+    for index in range(start, len(general) - width + 1):
+        if general[index] == first and general[index : index + width] == pattern:
+            return index
+    return -1
