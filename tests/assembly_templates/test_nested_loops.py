@@ -2,7 +2,9 @@
 under a header line per file, several fragments in each group (a loop inside a loop), and documents each
 opening with a label ("Content: ") after a numbered header line the skeleton ends with ("Result 1:\\n")
 before the first one. The learnt template reads every document exactly, with no group header and no label,
-or refuses; never a wrong context. (On main before the change, the grouped draws read wrong.)"""
+or refuses; never a wrong context. The question quoted again after the results, in the documents' message
+beside a labelled question, is one question, not the documents' tail. (On main before these changes, the
+grouped draws and the echoed question beside a labelled one read wrong.)"""
 
 from __future__ import annotations
 
@@ -97,6 +99,7 @@ def labelled_results(draw: st.DrawFn) -> Stream:
     counter, content, meta = (_word(rng, "latin").capitalize() for _ in range(3))
     headed = draw(st.booleans())
     in_tool = draw(st.booleans())
+    echoed = in_tool or draw(st.booleans())
     pool = []
     for n, text in enumerate(_documents(rng, script, 10)):
         heading = rng.choice(HEADINGS).format(w=_word(rng, script), v=_word(rng, script))
@@ -110,7 +113,7 @@ def labelled_results(draw: st.DrawFn) -> Stream:
         )
         question = _sentence(rng, script)[:-1] + "?"
         tool = f"Found {len(chosen)} chunks:\nBEGIN of results.\n{results}END of results.\n"
-        if in_tool:  # as Llama Stack's knowledge_search does
+        if echoed:  # as Llama Stack's knowledge_search does after its results
             tool += f'The results answer the query: "{question}". Use them only for it.\n'
         messages = (
             [("system", "Use the search tool."), ("user", question), ("tool_call", "search"), ("tool", tool)]
@@ -118,7 +121,7 @@ def labelled_results(draw: st.DrawFn) -> Stream:
             else [("system", "Use the results."), ("user", f"{tool}\nQuestion: {question}")]
         )
         requests.append(StreamRequest(messages, tuple(text for _, text in chosen), question, "An answer."))
-    return Stream(f"{script}/{counter}/{content}/headed={headed}/tool={in_tool}", requests)
+    return Stream(f"{script}/{counter}/{content}/headed={headed}/tool={in_tool}/echoed={echoed}", requests)
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -453,6 +453,8 @@ def _question_slot(facts: list[_SlotFacts], loops: list[Loop | None], questions:
         return whole[-1]
     chosen = asking or candidates
     asks = [number for number in chosen if _asks(facts[number])]
+    if len(asks) > 1 and all(_copies(facts[number], facts[asks[-1]]) for number in asks[:-1]):
+        return asks[-1]  # the question quoted again ('the query: "…"'): one question, written twice
     if len(asks) == 1:
         return asks[0]
     short = [number for number in chosen if facts[number].mean_length < _DOCUMENT_LENGTH]
