@@ -452,9 +452,17 @@ def _question_slot(facts: list[_SlotFacts], loops: list[Loop | None], questions:
     if whole:
         return whole[-1]
     chosen = asking or candidates
+    # The question quoted again ('the query: "…"' after the documents) is one question written twice: the
+    # last of the slots holding the same words stands for them all.
+    chosen = [
+        number
+        for at, number in enumerate(chosen)
+        if not any(_copies(facts[number], facts[later]) for later in chosen[at + 1 :])
+    ]
+    worded = [number for number in chosen if _worded(facts[number])]
+    if len(worded) == 1:
+        return worded[0]  # beside counts and dates ("Found 3 chunks"), which never are a question
     asks = [number for number in chosen if _asks(facts[number])]
-    if len(asks) > 1 and all(_copies(facts[number], facts[asks[-1]]) for number in asks[:-1]):
-        return asks[-1]  # the question quoted again ('the query: "…"'): one question, written twice
     if len(asks) == 1:
         return asks[0]
     short = [number for number in chosen if facts[number].mean_length < _DOCUMENT_LENGTH]
@@ -476,6 +484,12 @@ def _record_key(number: int, facts: list[_SlotFacts]) -> bool:
         for content, nxt in zip(fact.contents, following, strict=True)
     )
     return echoed * 5 >= len(fact.contents) * 4
+
+
+def _worded(fact: _SlotFacts) -> bool:
+    """The slot holds a word in most prompts, not only numbers and marks."""
+    worded = sum(any(character.isalpha() for character in content) for content in fact.contents)
+    return worded * 5 >= len(fact.contents) * 4
 
 
 def _asks(fact: _SlotFacts) -> bool:
