@@ -20,6 +20,7 @@ from typing import Final
 
 from ragpulse_assembly.learnt.tokens import (
     DIGITS,
+    QUESTION_MARKS,
     SENTENCE_END,
     Tokens,
     generalised,
@@ -32,7 +33,6 @@ _EDGE_SOLID: Final = 4
 """Tokens of structure around a first or last occurrence that make it an anchor."""
 _LABEL_TOKENS: Final = 40
 """Tokens a name before an inline label's mark may have (a title, a file name, a counter)."""
-_ASKING: Final = frozenset("?？؟")
 _COLONS: Final = frozenset(":：")
 _NOT_LABEL_ENDS: Final = SENTENCE_END | frozenset(",;'’\"()[]")
 _JOINERS: Final = frozenset("-_./@+")
@@ -238,10 +238,10 @@ def _label_end(tokens: tuple[str, ...], start: int, end: int) -> int | None:
         if not _a_mark(token):
             continue
         following = tokens[index + 1]
-        if token in _ASKING and following in _COLONS:
+        if token in QUESTION_MARKS and following in _COLONS:
             continue  # a title that asks before its colon ("Why?: …"); the colon ends it
         name = tokens[start:index]
-        asks = token in _COLONS and name[-1] in _ASKING
+        asks = token in _COLONS and name[-1] in QUESTION_MARKS
         if not any(is_blank(part) for part in name):
             if is_blank(following) or token not in _JOINERS:
                 return index  # "x.md: ", "2. ", 'secret">' (an attribute's value)

@@ -20,12 +20,18 @@ from collections.abc import Sequence
 from typing import Final
 
 from ragpulse_assembly.learnt.alignment import Constant, Gap, Piece
-from ragpulse_assembly.learnt.tokens import SENTENCE_END, Tokens, is_blank, is_marker, is_unspaced, is_word
+from ragpulse_assembly.learnt.tokens import (
+    QUESTION_MARKS,
+    SENTENCE_END,
+    Tokens,
+    is_blank,
+    is_marker,
+    is_unspaced,
+    is_word,
+)
 
 _CLOSERS: Final = frozenset(">)]}）】」』\"'»”’")
 """Marks that close a tag, a bracket or a quote."""
-_ASKING: Final = frozenset("?？؟")
-"""Marks that end a question, a title's as well as a sentence's."""
 _TAIL_CHARS: Final = 120
 """Characters a header's last value has at most (a URL's path, an id, a date)."""
 
@@ -88,7 +94,7 @@ def _first_lines_ask(items: Sequence[Tokens], gap: Gap, cuts: list[int | None]) 
         text = next((i for i in range(at, end) if not is_blank(tokens[i])), None)
         if text is None or tokens[at:text].count("\n") > 1:
             return False  # after a blank line: the document's own paragraph ("text: Why…?\n\nSeasons…")
-        if item.span(start, at).rstrip()[-1:] not in _ASKING:
+        if item.span(start, at).rstrip()[-1:] not in QUESTION_MARKS:
             return False
     return True
 

@@ -34,7 +34,14 @@ from ragpulse_assembly.learnt.loops import (
 )
 from ragpulse_assembly.learnt.shapes import shape_of
 from ragpulse_assembly.learnt.template import Slot, SlotRole, Template
-from ragpulse_assembly.learnt.tokens import MARK_CLOSE, MARK_OPEN, Tokens, marker, tokenize
+from ragpulse_assembly.learnt.tokens import (
+    MARK_CLOSE,
+    MARK_OPEN,
+    QUESTION_MARKS,
+    Tokens,
+    marker,
+    tokenize,
+)
 from ragpulse_assembly.model import Role, normalized
 from ragpulse_assembly.unwrap import parse_json
 
@@ -445,6 +452,16 @@ def _question_slot(facts: list[_SlotFacts], loops: list[Loop | None], questions:
     if whole:
         return whole[-1]
     chosen = asking or candidates
+    # The question quoted again ('the query: "…"' after the documents) is one question written twice: the
+    # last of the slots holding the same words stands for them all.
+    chosen = [
+        number
+        for at, number in enumerate(chosen)
+        if not any(_copies(facts[number], facts[later]) for later in chosen[at + 1 :])
+    ]
+    worded = [number for number in chosen if _worded(facts[number])]
+    if len(worded) == 1:
+        return worded[0]  # beside counts and dates ("Found 3 chunks"), which never are a question
     asks = [number for number in chosen if _asks(facts[number])]
     if len(asks) == 1:
         return asks[0]
@@ -469,11 +486,17 @@ def _record_key(number: int, facts: list[_SlotFacts]) -> bool:
     return echoed * 5 >= len(fact.contents) * 4
 
 
+def _worded(fact: _SlotFacts) -> bool:
+    """The slot holds a word in most prompts, not only numbers and marks."""
+    worded = sum(any(character.isalpha() for character in content) for content in fact.contents)
+    return worded * 5 >= len(fact.contents) * 4
+
+
 def _asks(fact: _SlotFacts) -> bool:
     """The slot's contents end with a question mark in most prompts: where several slots could hold the
     user's words, a shorter one that never asks (a line of a document the alignment took apart) is not
     the question."""
-    asking = sum(content.rstrip().endswith(("?", "？", "؟")) for content in fact.contents)
+    asking = sum(content.rstrip()[-1:] in QUESTION_MARKS for content in fact.contents)
     return asking * 5 >= len(fact.contents) * 4
 
 

@@ -16,13 +16,16 @@ from dataclasses import dataclass
 from typing import Final
 
 from ragpulse_assembly.learnt.alignment import Constant, Gap, Piece, align, gap_texts, opens_heading
+from ragpulse_assembly.learnt.groups import group_closes, group_of, headed, header_again, reopened, ungrouped
 from ragpulse_assembly.learnt.headers import header_tails_split
 from ragpulse_assembly.learnt.matching import match_pieces
 from ragpulse_assembly.learnt.shapes import Shape, shape_of
 from ragpulse_assembly.learnt.tokens import (
     DIGITS,
+    QUESTION_MARKS,
     SENTENCE_END,
     Tokens,
+    find_run,
     generalised,
     is_blank,
     is_marker,
@@ -80,6 +83,10 @@ class Loop:
     """Each document's layout, when its documents have framing or metadata of their own."""
     closed: bool = False
     """The separator follows every document, the last one's too."""
+    group: Pattern = ()
+    """A loop of groups, each under a header line of its own ("## docs/cli.md"), the documents looped in
+    each: the header line's generalised start with the blanks before it ("\\n\\n## docs/"), as the skeleton
+    writes it before the first group. The header lines are no document's text."""
 
 
 def find_loop(regions: Sequence[Tokens], before: Pattern, after: Pattern) -> Loop | None:
@@ -103,7 +110,8 @@ def find_loop(regions: Sequence[Tokens], before: Pattern, after: Pattern) -> Loo
 def occurs(regions: Sequence[Tokens], separator: Pattern) -> bool:
     """The separator occurs in some region."""
     return any(
-        _find(tuple(generalised(token) for token in region.tokens), separator, 0) >= 0 for region in regions
+        find_run(tuple(generalised(token) for token in region.tokens), separator, 0) >= 0
+        for region in regions
     )
 
 
@@ -133,9 +141,23 @@ def _loops(
         if _one_neighbour(regions, generals, widened):
             continue
         split = _split_all(regions, generals, widened, counters)
-        if split is None or not _bounds_agree(split[0]):
-            continue
+        group: Pattern = ()
+        if (
+            split is None
+            or not _bounds_agree(split[0])
+            or headed(split[0], opening)
+            or group_closes(split[0], opening)
+        ):
+            # Documents looped inside groups (fragments under their file's heading): the split at the
+            # documents' separator leaves each group's header at the end of the document before it, and
+            # the first group's value as a document of its own.
+            group = group_of(regions, generals, widened, opening)
+            split = _grouped_split(regions, generals, widened, counters, group) if group else None
+            if split is None:
+                continue
         items, closed = split
+        if reopened(items, opening):
+            continue
         recurring, glued, distinct = _recurrence(items)
         if recurring >= 2 and glued * 2 >= recurring:
             continue  # the split cuts documents in two
@@ -151,13 +173,17 @@ def _loops(
         # Blanks alone may be a document's own blank lines, unless documents that recur across requests
         # came out whole in other company every time (none came glued to another: see above).
         weak = blanks and recurring < 3
-        yield recurring / max(distinct, 1), Loop(widened, counters, weak, sample, _layout(prefixed), closed)
+        layout = _layout(prefixed)
+        if layout is not None and any(_holds_header(layout, item.text) for item in prefixed):
+            continue  # several documents in each item, each under a header of its own: a loop inside
+        loop = Loop(widened, counters, weak, sample, layout, closed, group)
+        yield recurring / max(distinct, 1), loop
 
 
 def first_separator(region: Tokens, loop: Loop) -> tuple[int, str] | None:
     """Where the separator first occurs in ``region`` (token index) and its text; None when it does not."""
     general = tuple(generalised(token) for token in region.tokens)
-    at = _find(general, loop.separator, 0) if general else -1
+    at = find_run(general, loop.separator, 0) if general else -1
     return None if at < 0 else (at, region.span(at, at + len(loop.separator)))
 
 
@@ -169,7 +195,7 @@ def first_counter(region: Tokens, loop: Loop) -> tuple[int, str] | None:
     general = tuple(generalised(token) for token in region.tokens)
     if any(position < _closing(general, loop.separator) for position in loop.counters):
         return None  # the number closes a document ("<source>1</source>"): the first one ends there
-    at = _find(general, loop.separator, 0) if general else -1
+    at = find_run(general, loop.separator, 0) if general else -1
     if at < 0 or any(region.tokens[at + i] not in ("0", "1") for i in loop.counters):
         return None
     return at, region.span(at, at + len(loop.separator))
@@ -181,8 +207,13 @@ def documents(region: Tokens, loop: Loop, opening: str = "") -> list[tuple[str, 
     inside a document does; a piece is empty) or a piece does not have the documents' layout. ``opening``:
     the skeleton's text before the region (it may hold the first document's header)."""
     general = tuple(generalised(token) for token in region.tokens)
+    if loop.group:
+        inner = ungrouped(region, general, loop.separator, loop.group)
+        if inner is None:
+            return None
+        region, general = inner, tuple(generalised(token) for token in inner.tokens)
     items = _split(region, general, loop.separator, loop.counters, loop.closed)
-    if items is None:
+    if items is None or reopened([items], tuple(generalised(token) for token in tokenize(opening).tokens)):
         return None
     items[0] = ("", _header_rest_cut(items[0][1], loop.separator, opening))
     texts = []
@@ -194,25 +225,64 @@ def documents(region: Tokens, loop: Loop, opening: str = "") -> list[tuple[str, 
         spans = match_pieces(prefixed, loop.layout.pieces, [shape.fits for shape in loop.layout.shapes])
         if spans is None:
             return None
-        texts.append((prefixed[spans[loop.layout.text_from][0] : spans[loop.layout.text_to][1]], item.text))
+        start, end = spans[loop.layout.text_from][0], spans[loop.layout.text_to][1]
+        if header_again(prefixed, start, end):
+            return None
+        texts.append((prefixed[start:end], item.text))
     return texts
 
 
 def _header_rest_cut(first: Tokens, separator: Pattern, opening: str) -> Tokens:
-    """The first document without the rest of its header line: where the skeleton before the slot
-    (``opening``) ends with the separator's header line up to a point ("Quelle 1 — p. "), and the first
-    document opens with the separator's rest (a number, then the line break or a mark between blanks:
-    "#\n", "# » "), as every other item does."""
+    """The first document without the rest of its header: where the skeleton before the slot (``opening``)
+    ends with the separator's header line up to a point ("Quelle 1 — p. ") or with all of it ("Result
+    1:\\n"), and the first document opens with the separator's rest (a number, then the line break or a mark
+    between blanks: "#\\n", "# » "; after a whole line, a label the template opens every document with:
+    "Content: "), as every other item does."""
     general = tuple(generalised(token) for token in first.tokens)
     before = tuple(generalised(token) for token in tokenize(opening).tokens)
     for start in range(1, len(separator)):
         head, rest = separator[:start], separator[start:]
-        line = head[max((at + 1 for at, token in enumerate(head) if token == "\n"), default=0) :]
+        whole = head[-1] == "\n"
+        opened = head[:-1] if whole else head
+        line = head[max((at + 1 for at, token in enumerate(opened) if token == "\n"), default=0) :]
         written = any(not is_blank(token) for token in line) and before[-len(line) :] == line
         marked = rest[-1] == "\n" or any(not is_blank(token) and token != DIGITS for token in rest)
-        if written and is_blank(rest[-1]) and marked and DIGITS in rest and general[: len(rest)] == rest:
+        if (
+            written
+            and is_blank(rest[-1])
+            and marked
+            and (whole or DIGITS in rest)
+            and general[: len(rest)] == rest
+        ):
             return tokenize(first.span(len(rest), len(first)))
     return first
+
+
+def _holds_header(layout: ItemLayout, prefixed: str) -> bool:
+    """The item's document text holds a line of its own header again."""
+    spans = match_pieces(prefixed, layout.pieces, [shape.fits for shape in layout.shapes])
+    return spans is not None and header_again(prefixed, spans[layout.text_from][0], spans[layout.text_to][1])
+
+
+def _grouped_split(
+    regions: Sequence[Tokens],
+    generals: list[Pattern],
+    separator: Pattern,
+    counters: tuple[int, ...],
+    group: Pattern,
+) -> tuple[list[list[tuple[str, Tokens]]], bool] | None:
+    """:func:`_split_all` of the regions without their groups' headers, when its bounds agree."""
+    inner = [
+        ungrouped(region, general, separator, group)
+        for region, general in zip(regions, generals, strict=True)
+    ]
+    bare = [region for region in inner if region is not None]
+    if len(bare) < len(inner):
+        return None
+    split = _split_all(
+        bare, [tuple(generalised(t) for t in region.tokens) for region in bare], separator, counters
+    )
+    return split if split is not None and _bounds_agree(split[0]) else None
 
 
 def _one_neighbour(regions: Sequence[Tokens], generals: list[Pattern], separator: Pattern) -> bool:
@@ -308,7 +378,7 @@ def _candidates(generals: list[Pattern], before: Pattern, after: Pattern) -> lis
     for end_part in range(len(head) + 1):
         for start_part in range(len(tail) + 1):
             candidate = _trimmed(tuple(head[:end_part] + tail[len(tail) - start_part :]))
-            if candidate and candidate not in seen and any(_find(g, candidate, 0) >= 0 for g in generals):
+            if candidate and candidate not in seen and any(find_run(g, candidate, 0) >= 0 for g in generals):
                 seen.add(candidate)
                 shown.append(candidate)
     shown.sort(key=len, reverse=True)
@@ -459,22 +529,12 @@ def _first_opens_with(generals: list[Pattern], right: Pattern, opening: Pattern)
     return right[:width]
 
 
-def _find(general: Pattern, pattern: Pattern, start: int) -> int:
-    """Where ``pattern`` first occurs in ``general`` at or after ``start``; -1 when it does not."""
-    width = len(pattern)
-    first = pattern[0]
-    for index in range(start, len(general) - width + 1):
-        if general[index] == first and general[index : index + width] == pattern:
-            return index
-    return -1
-
-
 def _occurrences(general: Pattern, pattern: Pattern) -> list[int]:
     found: list[int] = []
-    at = _find(general, pattern, 0)
+    at = find_run(general, pattern, 0)
     while at >= 0 and len(found) <= _MAX_ITEMS:
         found.append(at)
-        at = _find(general, pattern, at + len(pattern))
+        at = find_run(general, pattern, at + len(pattern))
     return found
 
 
@@ -612,5 +672,5 @@ def _one_line(items: list[Tokens], gap: Gap) -> bool:
 def _asking(items: list[Tokens], gap: Gap) -> bool:
     """Half of the gap's values or more end with a question mark."""
     values = [item.span(start, end) for item, (start, end) in zip(items, gap.ranges, strict=True)]
-    asking = sum(value.rstrip().endswith(("?", "？", "؟")) for value in values)
+    asking = sum(value.rstrip()[-1:] in QUESTION_MARKS for value in values)
     return asking * 2 >= len(values)

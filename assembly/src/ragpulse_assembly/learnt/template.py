@@ -90,6 +90,7 @@ class Template:
                         "weak": slot.loop.weak,
                         "sample": slot.loop.sample,
                         "closed": slot.loop.closed,
+                        **({"group": list(slot.loop.group)} if slot.loop.group else {}),
                         "layout": None
                         if slot.loop.layout is None
                         else {
@@ -143,6 +144,7 @@ def _slot(value: Any) -> Slot:
                 bool(layout.get("unclear", False)),
             ),
             bool(loop["closed"]),
+            tuple(str(token) for token in loop.get("group", ())),
         ),
         bool(value["json_string"]),
         bool(value["undivided"]),

@@ -31,6 +31,8 @@ _TOKEN: Final = re.compile(
 blanks), a word, a run of one mark ("=====", "```"), any other character."""
 SENTENCE_END: Final = frozenset(".!?。！？…")
 """A document's or question's own last character, never a template's framing around it."""
+QUESTION_MARKS: Final = frozenset("?？؟")
+"""Marks that end a question (Latin, full-width, Arabic), a title's as well as a sentence's."""
 
 
 @dataclass(frozen=True)
@@ -98,3 +100,14 @@ def is_unspaced(token: str) -> bool:
 
 def is_blank(token: str) -> bool:
     return token.isspace()
+
+
+def find_run(general: tuple[str, ...], pattern: tuple[str, ...], start: int) -> int:
+    """Where the run of tokens ``pattern`` first occurs in ``general`` at or after ``start``; -1 when it
+    does not."""
+    width = len(pattern)
+    first = pattern[0]
+    for index in range(start, len(general) - width + 1):
+        if general[index] == first and general[index : index + width] == pattern:
+            return index
+    return -1
