@@ -107,8 +107,11 @@ class Store:
 
     clickhouse-connect clients must not run concurrent queries in one session, so each thread gets its own
     client; chDB (4.x) allows many handles to one path inside a process. Every client this Store opened is
-    known here, so a failed one is closed before the next is opened (an outage retried every second must not
-    pile up connections) and :meth:`close` closes those of every thread.
+    known here with the thread it serves, so a failed one is closed before the next is opened (an outage
+    retried every second must not pile up connections), the clients of threads that have ended are closed when
+    another thread opens one (each scoring turn and each report reads on short-lived threads; an embedded
+    client holds about half a MiB, which a long-running ``serve`` would otherwise keep for every tick), and
+    :meth:`close` closes those of every thread.
     """
 
     def __init__(self, dsn: str, database: str = DEFAULT_DATABASE, *, read_only: bool = False) -> None:
@@ -117,7 +120,7 @@ class Store:
         self.database = database
         self.is_embedded = dsn.startswith("chdb:")
         self._local = threading.local()
-        self._clients: set[Client] = set()
+        self._clients: dict[Client, threading.Thread] = {}
         self._clients_lock = threading.Lock()
         self._path = embedded_path(dsn)
         if self._path is not None:
@@ -129,6 +132,7 @@ class Store:
     def _client(self) -> Client:
         client: Client | None = getattr(self._local, "client", None)
         if client is None or client not in self._clients:  # none yet, or closed by close()
+            self._release_ended_threads()
             if self._path is not None and self._path not in _OPENED_HERE:
                 with _opening(self._path):
                     # Checked before chDB tries, which would print its lock error to stderr and fail vaguely;
@@ -142,9 +146,15 @@ class Store:
             else:
                 client = self._connect()
             with self._clients_lock:
-                self._clients.add(client)
+                self._clients[client] = threading.current_thread()
             self._local.client = client
         return client
+
+    def _release_ended_threads(self) -> None:
+        with self._clients_lock:
+            ended = [client for client, thread in self._clients.items() if not thread.is_alive()]
+        for client in ended:
+            self._discard(client)
 
     def _connect(self) -> Client:
         try:
@@ -161,7 +171,7 @@ class Store:
     def _discard(self, client: Client) -> None:
         """Close ``client`` and forget it; a client that fails to close is gone all the same."""
         with self._clients_lock:
-            self._clients.discard(client)
+            self._clients.pop(client, None)
         try:
             client.close()
         except Exception as exc:  # closing a broken connection may fail again; nothing is left to release
