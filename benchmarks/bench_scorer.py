@@ -12,16 +12,19 @@ the slice's requests (built in memory before its clock starts) and a ``score --o
 that slice pending, the order of the four alternating from round to round. The figure is the median of the
 rounds' ratios, with their quartiles.
 
-Wall-clock time is the goal figure: the user of ``score --once`` waits for it, and the tick writes each batch
-on a thread of its own so that chDB's work runs on the second core beside the judge. CPU time (this process,
-every thread) is printed beside it: what the tick costs the machine. On a busy machine the writes wait for a
-core the judge alone never needs, so the wall ratio then rises towards the CPU ratio; the load average is
-printed before and after.
+CPU time (this process, every thread) is the goal figure. The goal is the time a user waits on a quiet
+machine, but on a shared one the wall ratio swings with what else runs even when interleaved (quartiles 1.0
+to 1.9 at a load average of 6), while the CPU ratio holds (1.24 to 1.37). On a quiet 2-core machine the wall
+ratio is at most the CPU ratio: the tick's reads and writes run on threads of their own, on the second core,
+so its wall time is the judge's thread alone, and the judge alone uses one core. A tick within the goal in
+CPU time is within it in wall time there. Wall time is printed beside it, with the load average before and
+after.
 
 A round's tick over one slice pays what a tick over all ``--requests`` pays once: waiting for its last write
 (nothing is left to judge beside it) and the command's start-up (imports, the judge's model; measured in a
-process of its own). The estimate for one tick over all the requests counts each once: the rounds' ticks
-without their last write, plus one last write (the median) and the start-up. The tick's other fixed costs
+process of its own). The estimate for one tick over all the requests counts each once: in wall time, the
+rounds' ticks without their last write, plus one last write (the median) and the start-up; in CPU time, the
+rounds' median ratio plus the start-up's share. The tick's other fixed costs
 (the store's migration check, restoring view rows, feedback, the final empty read) stay in every round.
 
 The requests are RAGTruth-QA's development responses (``shared/data``), their MS MARCO passages as context
@@ -295,7 +298,7 @@ def _step(name: str, *args: str) -> tuple[dict[str, Any], float, float]:
     return result, seconds, cpu
 
 
-def _summary(rounds: list[dict[str, Any]], startup_s: float, count: int) -> dict[str, Any]:
+def _summary(rounds: list[dict[str, Any]], startup: tuple[float, float], count: int) -> dict[str, Any]:
     def ratios(key: str) -> tuple[float, float, float]:
         return _quartiles([r["tick"][key] / r["alone"][key] for r in rounds])
 
@@ -310,7 +313,9 @@ def _summary(rounds: list[dict[str, Any]], startup_s: float, count: int) -> dict
         "wall": ratios("seconds"),
         "cpu": ratios("cpu_seconds"),
         "in_tick": _quartiles([r["tick"]["seconds"] / r["tick"]["judge_seconds"] for r in rounds]),
-        "whole": statistics.median(whole) + startup_s / alone_s,
+        "whole": statistics.median(whole) + startup[0] / alone_s,
+        # CPU time does not care whether the last write overlapped anything: only the start-up is added.
+        "whole_cpu": ratios("cpu_seconds")[1] + startup[1] / sum(r["alone"]["cpu_seconds"] for r in rounds),
         "last_write": last_write,
         "alone_s": alone_s,
         "alone_cpu_s": sum(r["alone"]["cpu_seconds"] for r in rounds),
@@ -352,7 +357,7 @@ def main(argv: list[str] | None = None) -> None:
     load_after = os.getloadavg()
     count = len(measured["rounds"]["rules"])
     per_round = measured["per_round"]
-    summaries = {judge: _summary(measured["rounds"][judge], startups[judge][0], count) for judge in JUDGES}
+    summaries = {judge: _summary(measured["rounds"][judge], startups[judge], count) for judge in JUDGES}
     contexts = "pydoc passages" if args.pydoc else "RAGTruth-QA contexts"
     table = Table(
         title=f"`score --once` against the judge alone: {count} interleaved rounds of {per_round:,} pending"
@@ -379,13 +384,12 @@ def main(argv: list[str] | None = None) -> None:
     )
     for judge in JUDGES:
         summary, goal = summaries[judge], GOAL_RATIOS[judge]
-        met = summary["whole"] <= goal and summary["pending"] == 0
+        met = summary["whole_cpu"] <= goal and summary["pending"] == 0
         verdict = "[green]ok[/green]" if met else "[red]over goal[/red]"
         console.print(
-            f"{judge}: one tick over {count * per_round:,} requests / the judge alone, wall, estimated"
-            f" {summary['whole']:.2f} (goal ≤ {goal}) {verdict};"
-            f" a tick over {per_round:,}: {_band(summary['wall'])}"
-            f" (last write {summary['last_write']:.2f} s, start-up {startups[judge][0]:.1f} s);"
+            f"{judge}: one tick over {count * per_round:,} requests / the judge alone, estimated: CPU"
+            f" {summary['whole_cpu']:.2f} (goal ≤ {goal}) {verdict}, wall {summary['whole']:.2f};"
+            f" last write {summary['last_write']:.2f} s, start-up {startups[judge][0]:.1f} s;"
             f" {summary['pending']:,} left pending after a tick"
         )
     console.print(
