@@ -390,12 +390,13 @@ def main(argv: list[str] | None = None) -> None:
         )
         table.add_row("  start-up, nothing pending", f"{startups[judge][0]:.1f}", f"{startups[judge][1]:.1f}")
     console.print(table)
-    rules_alone = [r["alone"]["seconds"] for r in measured["rounds"]["rules"]]
-    learnt_alone = [r["alone"]["seconds"] for r in measured["rounds"]["learnt"]]
+    rules_alone = [r["alone"]["cpu_seconds"] for r in measured["rounds"]["rules"]]
+    learnt_alone = [r["alone"]["cpu_seconds"] for r in measured["rounds"]["learnt"]]
     learnt_ratio = _quartiles([mine / theirs for mine, theirs in zip(learnt_alone, rules_alone, strict=True)])
     learnt_met = "[green]ok[/green]" if learnt_ratio[1] <= LEARNT_GOAL_RATIO else "[red]over goal[/red]"
     console.print(
-        f"learnt judge / rules, per request: {_band(learnt_ratio)} (goal ≤ {LEARNT_GOAL_RATIO}) {learnt_met}"
+        f"learnt judge / rules, per request, CPU: {_band(learnt_ratio)}"
+        f" (goal ≤ {LEARNT_GOAL_RATIO}) {learnt_met}"
     )
     for judge in JUDGES:
         summary, goal = summaries[judge], GOAL_RATIOS[judge]
