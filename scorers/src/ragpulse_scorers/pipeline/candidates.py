@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
+from functools import cached_property
 from typing import Any
 
 from ragpulse_core.sampling import SAMPLE_BUCKETS, Shard
@@ -70,8 +71,9 @@ class Candidate:
     free_version: str = ""
     """The version of the free judge that gave ``free_support``: what its support score means."""
 
-    @property
+    @cached_property
     def request_id(self) -> RequestId:
+        # Cached: a turn looks a candidate up by it a dozen times.
         return (self.trace_id, self.span_id, epoch_micros(self.timestamp))
 
 
@@ -322,17 +324,11 @@ def load_requests(store: Store, candidates: Sequence[Candidate]) -> dict[Request
     valid_utf8 = " AND ".join(f"isValidUTF8({column})" for column in _TEXT_COLUMNS)
     text_bytes = " + ".join(f"length({column})" for column in _TEXT_COLUMNS)
     texts = ", ".join(f"if(readable, {column}, '') AS {column}" for column in _TEXT_COLUMNS)
-    requests = f"""
-            SELECT *, toUnixTimestamp64Micro(Timestamp) AS RequestMicros
-            FROM {store.table("ragpulse_requests")}
-            WHERE Timestamp >= {{oldest:DateTime64(9)}} AND Timestamp <= {{newest:DateTime64(9)}}
-              AND TraceId IN {{ids:Array(String)}}
-              AND (TraceId, SpanId, RequestMicros) IN {{requests:Array(Tuple(String, String, Int64))}}
-    """
     # Rows of one request: the view's and the assembled one that completes it (same service; the assembled
     # one's time went through Python). More services, or root spans of more nanoseconds, are other requests:
     # counted among the root spans, since requests of one service in one microsecond share a sorting key
-    # and merge into one row.
+    # and merge into one row. A request's rows are told apart here, in Python: window functions over the
+    # batch cost the query more than the few rows a request has cost this loop.
     roots = f"""
             SELECT TraceId, SpanId, toUnixTimestamp64Micro(Timestamp) AS RequestMicros,
                    uniqExact(ServiceName, Timestamp) AS roots
@@ -344,18 +340,17 @@ def load_requests(store: Store, candidates: Sequence[Candidate]) -> dict[Request
     """
     rows = store.query_dicts(
         f"""
-        SELECT TraceId, SpanId, RequestMicros, Timestamp, ServiceName, Pipeline, Variant, valid_utf8,
-               text_bytes, {texts}, SessionId, UserId, DurationMs, StatusCode, SampleKey, Unscorable, Failure,
-               services, greatest(first.roots, spans.roots) AS roots
+        SELECT TraceId, SpanId, RequestMicros, Timestamp, toUnixTimestamp64Nano(Timestamp) AS started,
+               Source = 'ragpulse' AS from_view, ServiceName, Pipeline, Variant, valid_utf8, text_bytes,
+               {texts}, SessionId, UserId, DurationMs, StatusCode, SampleKey, Unscorable, Failure,
+               spans.roots AS span_roots
         FROM (
-            SELECT *, {valid_utf8} AS valid_utf8, {text_bytes} AS text_bytes,
-                   valid_utf8 AND text_bytes <= {{max_bytes:UInt64}} AS readable,
-                   groupUniqArray(ServiceName) OVER request AS services,
-                   uniqExactIf(toUnixTimestamp64Nano(Timestamp), Source = 'ragpulse') OVER request AS roots
-            FROM ({requests})
-            WINDOW request AS (PARTITION BY TraceId, SpanId, RequestMicros)
-            ORDER BY Timestamp, Source = 'ragpulse'
-            LIMIT 1 BY TraceId, SpanId, RequestMicros
+            SELECT *, toUnixTimestamp64Micro(Timestamp) AS RequestMicros, {valid_utf8} AS valid_utf8,
+                   {text_bytes} AS text_bytes, valid_utf8 AND text_bytes <= {{max_bytes:UInt64}} AS readable
+            FROM {store.table("ragpulse_requests")}
+            WHERE Timestamp >= {{oldest:DateTime64(9)}} AND Timestamp <= {{newest:DateTime64(9)}}
+              AND TraceId IN {{ids:Array(String)}}
+              AND (TraceId, SpanId, RequestMicros) IN {{requests:Array(Tuple(String, String, Int64))}}
         ) AS first
         LEFT JOIN ({roots}) AS spans USING (TraceId, SpanId, RequestMicros)
         """,
@@ -367,15 +362,22 @@ def load_requests(store: Store, candidates: Sequence[Candidate]) -> dict[Request
             "max_bytes": MAX_REQUEST_BYTES,
         },
     )
-    return {
-        (row["TraceId"], row["SpanId"], int(row.pop("RequestMicros"))): RequestRow(
-            row,
-            _problem(
-                bool(row.pop("valid_utf8")), int(row.pop("text_bytes")), row.pop("services"), row.pop("roots")
-            ),
-        )
-        for row in rows
-    }
+    by_request: dict[RequestId, list[dict[str, Any]]] = {}
+    for row in rows:
+        by_request.setdefault((row["TraceId"], row["SpanId"], int(row.pop("RequestMicros"))), []).append(row)
+    return {request: _request_row(stored) for request, stored in by_request.items()}
+
+
+def _request_row(stored: list[dict[str, Any]]) -> RequestRow:
+    """A request's row from its stored rows: the earliest, the assembled one first at the same time."""
+    first = min(stored, key=lambda row: (row["started"], row["from_view"]))
+    services = sorted({str(row["ServiceName"]) for row in stored})
+    view_roots = len({row["started"] for row in stored if row["from_view"]})
+    span_roots = int(first["span_roots"] or 0)
+    for helper in ("started", "from_view", "span_roots"):
+        del first[helper]
+    valid_utf8, text_bytes = bool(first.pop("valid_utf8")), int(first.pop("text_bytes"))
+    return RequestRow(first, _problem(valid_utf8, text_bytes, services, max(view_roots, span_roots)))
 
 
 def _problem(valid_utf8: bool, text_bytes: int, services: list[str], roots: int) -> str:

@@ -2,9 +2,11 @@
 
 The turn reads ``batch_size`` candidates at a time, oldest first, each batch after the last, until none
 remain, its window of candidates is read, or its deadline passes; scores and log rows go out in batches of
-the same size. Memory is bounded by a batch, not by the backlog, and a free judge clears a backlog in one
-tick. A judge that cannot be reached opens the scorer's circuit (:mod:`ragpulse_scorers.pipeline.circuit`):
-the turn stops calling it, defers the rest of its batch and logs one summary line.
+the same size. The next batch is read on a thread of its own while this one is judged (the database works
+without Python's lock), so the judge's thread does not wait for reads; memory is bounded by two batches, not
+by the backlog, and a free judge clears a backlog in one tick. A judge that cannot be reached opens the
+scorer's circuit (:mod:`ragpulse_scorers.pipeline.circuit`): the turn stops calling it, defers the rest of its
+batch and logs one summary line.
 """
 
 from __future__ import annotations
@@ -55,6 +57,13 @@ _FAILURE_LOG = LogBudget(lines=20)
 # to log out-of-sample requests in bulk, without reading a whole backlog.
 CANDIDATE_WINDOW = 4
 MAX_REASON_CHARS = 2000
+
+
+@dataclass(frozen=True)
+class _Batch:
+    candidates: list[Candidate]
+    rows: dict[RequestId, RequestRow]
+    """The request rows of the candidates a rule may include, by request."""
 
 
 class OutcomeCounter(Protocol):
@@ -132,24 +141,47 @@ class ScorerTurn:
     def run(self) -> None:
         window = CANDIDATE_WINDOW * self._plan.limits.per_tick_limit
         selection = self._plan.selection
-        with self._writing(), self._judging_pool() as pool:
-            # A spent budget ends the turn: the requests behind it wait for the next tick unread.
+        with self._writing(), self._judging_pool() as pool, self._reading() as reader:
+            limit = min(self._plan.batch_size, window)
+            ahead = reader.submit(self._read, replace(selection, limit=limit))
+            # A spent budget ends the turn: the requests behind it wait for the next tick unjudged.
             while window > 0 and not self._stopped and not self._budget_spent.is_set():
                 reason = self._plan.stop_reason()
                 if reason is not None:
                     self._stopped = reason
                     break
-                limit = min(self._plan.batch_size, window)
-                candidates = select_candidates(self._store, replace(selection, limit=limit))
-                if not candidates:
+                batch = ahead.result()
+                if not batch.candidates:
                     break
-                window -= len(candidates)
-                selection = replace(selection, after=candidates[-1].position)
-                self._take(candidates, pool)
-                if len(candidates) < limit:
+                window -= len(batch.candidates)
+                selection = replace(selection, after=batch.candidates[-1].position)
+                more = len(batch.candidates) == limit and window > 0
+                if more:
+                    limit = min(self._plan.batch_size, window)
+                    ahead = reader.submit(self._read, replace(selection, limit=limit))
+                self._take(batch, pool)
+                if not more:
                     break
             self._flush()
         self._log_stop()
+
+    @contextmanager
+    def _reading(self) -> Iterator[ThreadPoolExecutor]:
+        reader = ThreadPoolExecutor(1, thread_name_prefix=f"read-{self._scorer.name}")
+        try:
+            yield reader
+        finally:
+            reader.shutdown(wait=True, cancel_futures=True)
+
+    def _read(self, selection: Selection) -> _Batch:
+        """The next batch: its candidates with the attributes the rules and the scorer read, and the request
+        rows of those the rules may include (none is judged outside the highest sample rate)."""
+        candidates = select_candidates(self._store, selection)
+        candidates = with_attributes(self._store, candidates, *self._attribute_keys)
+        if self._plan.rules.directed(self._scorer.name):
+            candidates = with_free_support(self._store, candidates, FREE_JUDGE)
+        rows = load_requests(self._store, [candidate for candidate in candidates if candidate.in_sample])
+        return _Batch(candidates, rows)
 
     @contextmanager
     def _writing(self) -> Iterator[None]:
@@ -183,11 +215,9 @@ class ScorerTurn:
             # On a store error, judging what can no longer be written would only spend judge budget.
             pool.shutdown(wait=True, cancel_futures=True)
 
-    def _take(self, candidates: list[Candidate], pool: ThreadPoolExecutor | None) -> None:
-        candidates = with_attributes(self._store, candidates, *self._attribute_keys)
+    def _take(self, batch: _Batch, pool: ThreadPoolExecutor | None) -> None:
+        candidates = batch.candidates
         directed = self._plan.rules.directed(self._scorer.name)
-        if directed:
-            candidates = with_free_support(self._store, candidates, FREE_JUDGE)
         plans = directed_plans(directed, candidates)
         eligible: list[Candidate] = []
         for candidate in candidates:
@@ -218,10 +248,11 @@ class ScorerTurn:
             self._wanting.pop(candidate.request_id, None)
             self._probabilities.pop(candidate.request_id, None)
             self._record(candidate, Judgment(_key(candidate), Outcome.THROTTLED, reason))
-        self._judge_batch(allotment.chosen, pool)
+        self._judge_batch(allotment.chosen, pool, batch.rows)
 
-    def _judge_batch(self, chosen: list[Candidate], pool: ThreadPoolExecutor | None) -> None:
-        rows = load_requests(self._store, chosen)
+    def _judge_batch(
+        self, chosen: list[Candidate], pool: ThreadPoolExecutor | None, rows: dict[RequestId, RequestRow]
+    ) -> None:
         # The probe: until the judge has answered (or the circuit opened), one judgment at a time.
         while chosen and not self._circuit.closed and not self._judge_down.is_set():
             probe, chosen = chosen[0], chosen[1:]
