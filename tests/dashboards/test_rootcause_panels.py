@@ -13,10 +13,11 @@ import pytest
 from grafana_macros import ALL, TimeRange, Variable, expand_dashboard_query
 from ragpulse_core.store import Store
 from ragpulse_dashboards.rootcause.facts import update_facts
+from ragpulse_dashboards.rootcause.figures import conversation_rates
 from ragpulse_dashboards.rootcause.slices import Period, Scope, explain_scope
 from ragpulse_dashboards.settings import RootCauseSettings
 from ragpulse_scorers.stats import wilson_interval
-from rootcause_data import write_requests
+from rootcause_data import StoredRequest, write_requests
 from rootcause_scenarios import DEPLOYMENT, MODEL, REGION, TIER, TOPIC, TOPIC_WORDS, planted, stored_requests
 
 BOARD = json.loads(
@@ -24,6 +25,7 @@ BOARD = json.loads(
 )
 PANELS = {panel["title"]: panel["targets"][0]["rawSql"] for panel in BOARD["panels"]}
 SERVICE = "support-bot"
+CONVERSATIONS = "Conversations with at least one unsupported answer"
 
 
 def run(store: Store, title: str, window: TimeRange) -> list[dict[str, Any]]:
@@ -86,3 +88,35 @@ def test_topics_and_conversations_have_their_rates_and_intervals(store: Store) -
     low, high = wilson_interval(conversations["unsupported"], conversations["conversations"])
     assert conversations["share_low"] == pytest.approx(low, abs=1e-3)
     assert conversations["share_high"] == pytest.approx(high, abs=1e-3)
+
+
+def test_services_sharing_session_ids_count_their_conversations_apart(store: Store) -> None:
+    """Two services whose clients number sessions alike: each conversation is its own service's, in the
+    panel and in the report, over whole days and the hours at either end alike."""
+    now = datetime.now(UTC).replace(microsecond=0)
+    unsupported = {("other-bot", 0), (SERVICE, 1), (SERVICE, 2)}
+    requests = [
+        StoredRequest(
+            now - timedelta(days=turn % 3, minutes=5 + turn),
+            hallucinated=turn == 0 and (service, session) in unsupported,
+            service=service,
+            session=f"s{session}",
+        )
+        for service in (SERVICE, "other-bot")
+        for session in range(4)
+        for turn in range(3)
+    ]
+    write_requests(store, requests)
+    update_facts(store, RootCauseSettings(), now=now + timedelta(minutes=1))
+    window = TimeRange(now - timedelta(days=3), now)
+
+    panel = {
+        row["ServiceName"]: (row["conversations"], row["unsupported"])
+        for row in run(store, CONVERSATIONS, window)
+    }
+    report = {
+        rate.service: (rate.conversations, rate.unsupported)
+        for rate in conversation_rates(store, window.start, window.end, None)
+    }
+
+    assert panel == report == {SERVICE: (4, 2), "other-bot": (4, 1)}
