@@ -10,22 +10,23 @@ from __future__ import annotations
 
 import argparse
 from contextlib import ExitStack
+from typing import TYPE_CHECKING
 
 from ragpulse_core.commands import collector_flags
 from ragpulse_core.holder import claim, release
 from ragpulse_core.preflight import Listener, check_collector_files, check_listeners, collector_listeners
-from ragpulse_core.receivers import load_receiver
 from ragpulse_core.stop_signals import StopSignals
 from ragpulse_core.store import Store, embedded_path
 from ragpulse_core.store_access import open_migrated_store
 from ragpulse_scorers.cli_arguments import scorer_flags
 from ragpulse_scorers.commands.checks import check_scoring
-from ragpulse_scorers.pipeline.scheduler import ScoringSchedule, quiet_scheduler_logs
-from ragpulse_scorers.rules.book import rule_book
 from rich.console import Console
 
-from ragpulse_dashboards.live import LivePage, ReadToken, TokenSource, page_token
+from ragpulse_dashboards.live import ReadToken, TokenSource, page_token
 from ragpulse_dashboards.settings import DashboardsSettings
+
+if TYPE_CHECKING:
+    from ragpulse_dashboards.live.server import LivePage
 
 console = Console()
 
@@ -43,6 +44,12 @@ def run(args: argparse.Namespace) -> int:
     check_listeners([*collector_listeners(settings.collector, settings.origin), *_page_listener(settings)])
     # A blank or unreadable token file is one line too, not a half-started server.
     token = page_token(settings) if settings.live.enabled else None
+    # The page server, the scheduler and the receiver (~1.5 s of imports) load once the flags have passed
+    # every check above: a mistake is answered without them.
+    from ragpulse_core.receivers import load_receiver
+    from ragpulse_scorers.pipeline.scheduler import ScoringSchedule, quiet_scheduler_logs
+    from ragpulse_scorers.rules.book import rule_book
+
     with StopSignals() as signals, ExitStack() as cleanup:
         store = open_migrated_store(settings)
         if store is None:
@@ -88,6 +95,8 @@ def _start_page(
 ) -> LivePage | None:
     if token is None:
         return None
+    from ragpulse_dashboards.live.server import LivePage
+
     page = LivePage(settings, store, token)
     page.start()
     cleanup.callback(page.stop)
