@@ -132,7 +132,6 @@ class Store:
     def _client(self) -> Client:
         client: Client | None = getattr(self._local, "client", None)
         if client is None or client not in self._clients:  # none yet, or closed by close()
-            self._release_ended_threads()
             if self._path is not None and self._path not in _OPENED_HERE:
                 with _opening(self._path):
                     # Checked before chDB tries, which would print its lock error to stderr and fail vaguely;
@@ -148,6 +147,9 @@ class Store:
             with self._clients_lock:
                 self._clients[client] = threading.current_thread()
             self._local.client = client
+            # After the new one opened: closing an embedded path's last client would shut chDB's engine down
+            # only for this one to start it again.
+            self._release_ended_threads()
         return client
 
     def _release_ended_threads(self) -> None:

@@ -281,8 +281,10 @@ def _scoring_progress(
         "scorers": list(scorers),
         "outcomes": list(FINAL_OUTCOMES),
     }
+    # Requests, not rows: a request's rows (the view's and an assembled one, or a resent batch) stay apart
+    # until a merge, and counted as rows they outnumber the requests scored, so the wait ran out its timeout.
     landed = store.query(
-        f"SELECT count() FROM {store.table('ragpulse_requests')}"
+        f"SELECT uniqExact(TraceId, SpanId) FROM {store.table('ragpulse_requests')}"
         " WHERE Timestamp >= fromUnixTimestamp64Milli({since_ms:Int64}) AND ServiceName = {service:String}",
         params,
     )[0][0]
