@@ -174,6 +174,10 @@ def _carries(
     """The slice's interval lies beyond its baseline's, and its change outgrows the rest's on both scales."""
     new = counts.baseline.weights < NEW_BELOW
     own_baseline = baseline if new else counts.baseline
+    # Each interval holds its rate, so a slice whose rate did not move the change's way cannot have its
+    # interval beyond its baseline's: about half of a month's slices stop here, before two intervals each.
+    if (counts.window.rate - own_baseline.rate) * sign <= 0:
+        return False
     low, high = weighted_wilson_interval(counts.window)
     base_low, base_high = weighted_wilson_interval(own_baseline)
     if not (low > base_high if sign > 0 else high < base_low):
