@@ -238,9 +238,9 @@ def _period_sums(
     )
     # Tuples, not dicts: a month holds thousands of slices per service, and their Python is most of the read.
     rows = store.query(sql, {**parameters, **bounds})
-    return _by_service([row[1:] for row in rows if row[0]]), _by_service(
-        [row[1:] for row in rows if not row[0]]
-    )
+    window = [row[1:] for row in rows if row[0]]
+    baseline = [row[1:] for row in rows if not row[0]]
+    return _by_service(window), _by_service(baseline)
 
 
 def _span_parts(
