@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from make_wave_j import _as_sent
 from wave_writer import write_wave
 
 HERE = Path(__file__).resolve().parent / "wave_k"
@@ -38,6 +39,18 @@ class Doc:
     text: str
     question: str
     lang: str = "en"
+
+
+def _msg(role: str, content: str) -> dict[str, Any]:
+    """One chat message; tool turns add their own keys, so the dict is not str-only."""
+    return {"role": role, "content": content}
+
+
+def _tool_call(name: str, arguments: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """An assistant turn calling one function tool, as OpenAI-style chat APIs record it."""
+    call = {"id": f"call_{rng.randrange(16**8):08x}", "type": "function",
+            "function": {"name": name, "arguments": json.dumps(arguments, ensure_ascii=False)}}  # fmt: skip
+    return {"role": "assistant", "content": "", "tool_calls": [call]}
 
 
 def _pool(lang: str, rows: list[tuple[str, str, str, str]]) -> list[Doc]:
@@ -256,20 +269,17 @@ def supabase_doc_search(docs: list[Doc], question: str, rng: random.Random) -> M
     quotes, one user message after a short system message."""
     sections = "\n---\n".join(d.text for d in docs)
     return [
-        {
-            "role": "system",
-            "content": "You are a very enthusiastic Tasklane representative who loves to help people!",
-        },
-        {
-            "role": "user",
-            "content": (
+        _msg("system", "You are a very enthusiastic Tasklane representative who loves to help people!"),
+        _msg(
+            "user",
+            (
                 "Given the following sections from the Tasklane documentation, answer the question using only that information, "
                 "outputted in markdown format. If you are unsure and the answer is not explicitly written in the documentation, "
                 'say "Sorry, I don\'t know how to help with that."\n\n'
                 f'Context sections:\n{sections}\n\nQuestion: """\n{question}\n"""\n\n'
                 "Answer as markdown (including related code snippets if available):"
             ),
-        },
+        ),
     ]
 
 
@@ -280,19 +290,19 @@ def vectara_ordinal_turns(docs: list[Doc], question: str, rng: random.Random) ->
     """Vectara's chat summary prompt template: one user turn asking for the n-th search result and one
     assistant turn holding it per document, then the summary request quoting the query."""
     messages = [
-        {
-            "role": "system",
-            "content": "You are a search bot that takes search results and summarizes them as a coherent answer. Only use information provided in this chat.",
-        }
+        _msg(
+            "system",
+            "You are a search bot that takes search results and summarizes them as a coherent answer. Only use information provided in this chat.",
+        )
     ]
     for word, d in zip(ORDINALS[: len(docs)], docs, strict=True):
-        messages.append({"role": "user", "content": f"Give me the {word} search result."})
-        messages.append({"role": "assistant", "content": d.text})
+        messages.append(_msg("user", f"Give me the {word} search result."))
+        messages.append(_msg("assistant", d.text))
     messages.append(
-        {
-            "role": "user",
-            "content": f"Generate a summary for the query '{question}' based on the above results. Cite the results you use as [number].",
-        }
+        _msg(
+            "user",
+            f"Generate a summary for the query '{question}' based on the above results. Cite the results you use as [number].",
+        )
     )
     return messages
 
@@ -308,7 +318,7 @@ def graphrag_local_table(docs: list[Doc], question: str, rng: random.Random) -> 
         "Los puntos respaldados por datos deben citar sus fuentes así: [Data: Sources (ids)].\n\n"
         f"---Target response length and format---\n\nUn párrafo breve\n\n---Data tables---\n\n-----Sources-----\nid|text\n{rows}\n"
     )
-    return [{"role": "system", "content": system}, {"role": "user", "content": question}]
+    return [_msg("system", system), _msg("user", question)]
 
 
 def qwen_agent_knowledge(docs: list[Doc], question: str, rng: random.Random) -> Messages:
@@ -316,11 +326,8 @@ def qwen_agent_knowledge(docs: list[Doc], question: str, rng: random.Random) -> 
     '## 来自 {source} 的内容：' in a fenced block."""
     snippets = "\n\n".join(f"## 来自 {d.source} 的内容：\n\n```\n{d.text}\n```" for d in docs)
     return [
-        {
-            "role": "system",
-            "content": f"你是运维平台的技术支持助手，请用简洁的中文回答。\n\n# 知识库\n\n{snippets}",
-        },
-        {"role": "user", "content": question},
+        _msg("system", f"你是运维平台的技术支持助手，请用简洁的中文回答。\n\n# 知识库\n\n{snippets}"),
+        _msg("user", question),
     ]
 
 
@@ -339,20 +346,20 @@ def librechat_file_context(docs: list[Doc], question: str, rng: random.Random) -
         for d in docs
     )
     messages = [
-        {
-            "role": "system",
-            "content": (
+        _msg(
+            "system",
+            (
                 "You are RailMate, the passenger help assistant.\n\n"
                 "The user has attached files to the conversation. Use the context as your learned knowledge to better answer the user. "
                 "In your response, follow these guidelines:\n- If you don't know, simply say that you don't know.\n"
                 "- If you are unsure how to answer, ask for clarification.\n- Avoid mentioning that you obtained the information from the context.\n\n"
                 f"<files>\n{files}\n</files>"
             ),
-        }
+        )
     ]
     for user, assistant in HISTORY_EN[: rng.randint(0, 3)]:
-        messages += [{"role": "user", "content": user}, {"role": "assistant", "content": assistant}]
-    messages.append({"role": "user", "content": question})
+        messages += [_msg("user", user), _msg("assistant", assistant)]
+    messages.append(_msg("user", question))
     return messages
 
 
@@ -368,14 +375,14 @@ def agno_references(docs: list[Doc], question: str, rng: random.Random) -> Messa
         for d in docs
     ]
     return [
-        {
-            "role": "system",
-            "content": "You are the City Services helper. Answer residents' questions from the knowledge base. Keep answers under 80 words.\n\n<instructions>\n- Only use the references.\n- Say if you are not sure.\n</instructions>",
-        },
-        {
-            "role": "user",
-            "content": f"{question}\n\nUse the following references from the knowledge base if it helps:\n<references>\n{json.dumps(references, indent=2, ensure_ascii=False)}\n</references>",
-        },
+        _msg(
+            "system",
+            "You are the City Services helper. Answer residents' questions from the knowledge base. Keep answers under 80 words.\n\n<instructions>\n- Only use the references.\n- Say if you are not sure.\n</instructions>",
+        ),
+        _msg(
+            "user",
+            f"{question}\n\nUse the following references from the knowledge base if it helps:\n<references>\n{json.dumps(references, indent=2, ensure_ascii=False)}\n</references>",
+        ),
     ]
 
 
@@ -392,28 +399,13 @@ def letta_archival_search(docs: list[Doc], question: str, rng: random.Random) ->
         "time": f"2025-10-0{rng.randint(1, 9)} 09:{rng.randint(10, 59)}:12 AM UTC+0000",
     }
     return [
-        {
-            "role": "system",
-            "content": "Ты — Лира, ассистент поддержки интернет-провайдера. Перед ответом ищи факты в архивной памяти с помощью archival_memory_search и отвечай только по найденному.",
-        },
-        {"role": "user", "content": question},
-        {
-            "role": "assistant",
-            "content": "",
-            "tool_calls": [
-                {
-                    "id": f"call_{rng.randrange(16**8):08x}",
-                    "type": "function",
-                    "function": {
-                        "name": "archival_memory_search",
-                        "arguments": json.dumps(
-                            {"query": question, "page": 0, "request_heartbeat": True}, ensure_ascii=False
-                        ),
-                    },
-                }
-            ],
-        },
-        {"role": "tool", "content": json.dumps(payload, ensure_ascii=False)},
+        _msg(
+            "system",
+            "Ты — Лира, ассистент поддержки интернет-провайдера. Перед ответом ищи факты в архивной памяти с помощью archival_memory_search и отвечай только по найденному.",
+        ),
+        _msg("user", question),
+        _tool_call("archival_memory_search", {"query": question, "page": 0, "request_heartbeat": True}, rng),
+        _msg("tool", json.dumps(payload, ensure_ascii=False)),
     ]
 
 
@@ -422,14 +414,13 @@ def genkit_context_items(docs: list[Doc], question: str, rng: random.Random) -> 
     information to complete your task:' and '- [n]: text' items after the prompt, in the user message."""
     items = "".join(f"- [{n}]: {d.text}\n" for n, d in enumerate(docs))
     return [
-        {
-            "role": "system",
-            "content": "あなたはオンラインショップ「こもれび堂」のカスタマーサポートです。与えられた情報だけを使って丁寧に答えてください。分からない場合は、分からないと答えてください。",
-        },
-        {
-            "role": "user",
-            "content": f"質問：{question}\n\nUse the following information to complete your task:\n\n{items}\n",
-        },
+        _msg(
+            "system",
+            "あなたはオンラインショップ「こもれび堂」のカスタマーサポートです。与えられた情報だけを使って丁寧に答えてください。分からない場合は、分からないと答えてください。",
+        ),
+        _msg(
+            "user", f"質問：{question}\n\nUse the following information to complete your task:\n\n{items}\n"
+        ),
     ]
 
 
@@ -438,12 +429,12 @@ def cloudflare_notes(docs: list[Doc], question: str, rng: random.Random) -> Mess
     document, a second system message with the instruction, then the question."""
     notes = "\n".join(f"- {d.text}" for d in docs)
     return [
-        {"role": "system", "content": f"السياق:\n{notes}"},
-        {
-            "role": "system",
-            "content": "عند الإجابة عن السؤال، استخدم السياق المقدم إذا كان موجوداً وذا صلة. أجب باللغة العربية.",
-        },
-        {"role": "user", "content": question},
+        _msg("system", f"السياق:\n{notes}"),
+        _msg(
+            "system",
+            "عند الإجابة عن السؤال، استخدم السياق المقدم إذا كان موجوداً وذا صلة. أجب باللغة العربية.",
+        ),
+        _msg("user", question),
     ]
 
 
@@ -452,16 +443,16 @@ def autogen_retrieve_qa(docs: list[Doc], question: str, rng: random.Random) -> M
     chunks, each followed by a single line break."""
     context = "".join(d.text + "\n" for d in docs)
     return [
-        {"role": "system", "content": "You are a helpful AI assistant."},
-        {
-            "role": "user",
-            "content": (
+        _msg("system", "You are a helpful AI assistant."),
+        _msg(
+            "user",
+            (
                 "You're a retrieve augmented chatbot. You answer user's questions based on your own knowledge and the context provided by the user.\n"
                 "If you can't answer the question with or without the current context, you should reply exactly `UPDATE CONTEXT`.\n"
                 "You must give as short an answer as possible.\n\n"
                 f"User's question is: {question}\n\nContext is: {context}\n"
             ),
-        },
+        ),
     ]
 
 
@@ -475,9 +466,9 @@ def elastic_playground(docs: list[Doc], question: str, rng: random.Random) -> Me
         for n, d in enumerate(docs, 1)
     )
     return [
-        {
-            "role": "system",
-            "content": (
+        _msg(
+            "system",
+            (
                 "Instructions:\n\n- You are an assistant for question-answering tasks.\n"
                 "- Answer questions truthfully and factually using only the context presented.\n"
                 "- If you don't know the answer, just say that you don't know, don't make up an answer.\n"
@@ -485,8 +476,8 @@ def elastic_playground(docs: list[Doc], question: str, rng: random.Random) -> Me
                 "- Use markdown format for code examples.\n- You are correct, factual, precise, and reliable.\n\n"
                 f"Context:\n{hits}\n"
             ),
-        },
-        {"role": "user", "content": question},
+        ),
+        _msg("user", question),
     ]
 
 
@@ -505,16 +496,16 @@ def upstash_rag_chat(docs: list[Doc], question: str, rng: random.Random) -> Mess
     history = "\n".join(line for pair in HISTORY_CITY[: rng.randint(0, 2)] for line in pair)
     context = "\n".join(d.text for d in docs)
     return [
-        {
-            "role": "user",
-            "content": (
+        _msg(
+            "user",
+            (
                 "You are a friendly AI assistant augmented with an Upstash Vector Store.\n"
                 "  To help you answer the questions, a context and/or chat history will be provided.\n"
                 "  Answer the question at the end using only the information available in the context or chat history, either one is ok.\n\n"
                 f"  -------------\n  Chat history:\n  {history}\n  -------------\n  Context:\n  {context}\n  -------------\n\n"
                 f"  Question: {question}\n  Helpful answer:"
             ),
-        }
+        )
     ]
 
 
@@ -527,9 +518,9 @@ def rasa_enterprise_search(docs: list[Doc], question: str, rng: random.Random) -
     turns = ["USER: hi", "AI: Hi! I'm the rail assistant. How can I help?"][: rng.choice([0, 2])]
     history = "\n".join([*turns, f"USER: {question}"])
     return [
-        {
-            "role": "user",
-            "content": (
+        _msg(
+            "user",
+            (
                 "Given the following information, please provide an answer based on the provided documents and the context of the recent conversation.\n"
                 "If the answer is not known or cannot be determined from the provided documents or context, please state that you do not know to the user.\n"
                 f"### Relevant Documents\nUse the following documents to answer the question:\n{documents}\n"
@@ -538,7 +529,7 @@ def rasa_enterprise_search(docs: list[Doc], question: str, rng: random.Random) -
                 "Based on the above sections, please formulate an answer to the question or request in the user's last message.\n\n"
                 f"### Question\n{question}\n\nYour answer:"
             ),
-        }
+        )
     ]
 
 
@@ -547,15 +538,15 @@ def lmstudio_citations(docs: list[Doc], question: str, rng: random.Random) -> Me
     instruction and 'User Query:' with the question."""
     citations = "\n\n".join(f'Citation {n}: "{d.text}"' for n, d in enumerate(docs, 1))
     return [
-        {"role": "system", "content": "你是一个本地部署的文档助手，只使用用户提供的文件内容回答。"},
-        {
-            "role": "user",
-            "content": (
+        _msg("system", "你是一个本地部署的文档助手，只使用用户提供的文件内容回答。"),
+        _msg(
+            "user",
+            (
                 f"The following citations were found in the files provided by the user:\n\n{citations}\n\n"
                 "Use the citations above to respond to the user query, only if they are relevant. "
                 f"Otherwise, respond to the best of your ability without them.\n\nUser Query:\n\n{question}"
             ),
-        },
+        ),
     ]
 
 
@@ -573,14 +564,14 @@ def _pinecone_deploy() -> object:
                 "El asistente tendrá en cuenta cualquier CONTEXT BLOCK de la conversación. Si el contexto no responde a la pregunta, dirá: "
                 '"Lo siento, no sé la respuesta a esa pregunta". No inventará nada que no esté en el contexto.'
             )
-            return [{"role": "system", "content": system}, {"role": "user", "content": question}]
+            return [_msg("system", system), _msg("user", question)]
         sources = "\n\n".join(f"§ Fuente {n} — {d.title}\n{d.text}" for n, d in enumerate(docs, 1))
         return [
-            {
-                "role": "system",
-                "content": "Eres Lumi, el asistente del Banco Lumbre.\nReglas:\n1. Responde solo con las fuentes.\n2. Cita la fuente como (Fuente n).\n3. Si no está en las fuentes, deriva al cliente a una oficina.",
-            },
-            {"role": "user", "content": f"{sources}\n\n¶ Pregunta del cliente: {question}"},
+            _msg(
+                "system",
+                "Eres Lumi, el asistente del Banco Lumbre.\nReglas:\n1. Responde solo con las fuentes.\n2. Cita la fuente como (Fuente n).\n3. Si no está en las fuentes, deriva al cliente a una oficina.",
+            ),
+            _msg("user", f"{sources}\n\n¶ Pregunta del cliente: {question}"),
         ]
 
     return pinecone_starter_deploy
@@ -595,34 +586,24 @@ def smolagents_or_cookbook(docs: list[Doc], question: str, rng: random.Random) -
             f"\n\n===== Document {n} =====\n{d.text}" for n, d in enumerate(docs)
         )
         return [
-            {
-                "role": "system",
-                "content": "You are an expert assistant who can solve any task using tool calls. You will be given a task to solve as best you can. To do so, you have been given access to the retriever tool.",
-            },
-            {"role": "user", "content": f"New task:\n{question}"},
-            {
-                "role": "assistant",
-                "content": "",
-                "tool_calls": [
-                    {
-                        "id": f"call_{rng.randrange(16**8):08x}",
-                        "type": "function",
-                        "function": {"name": "retriever", "arguments": json.dumps({"query": question})},
-                    }
-                ],
-            },
-            {"role": "tool", "content": retrieved},
+            _msg(
+                "system",
+                "You are an expert assistant who can solve any task using tool calls. You will be given a task to solve as best you can. To do so, you have been given access to the retriever tool.",
+            ),
+            _msg("user", f"New task:\n{question}"),
+            _tool_call("retriever", {"query": question}, rng),
+            _msg("tool", retrieved),
         ]
     context = "\nExtracted documents:\n" + "".join(f"Document {n}:::\n{d.text}\n" for n, d in enumerate(docs))
     return [
-        {
-            "role": "system",
-            "content": "Using the information contained in the context,\ngive a comprehensive answer to the question.\nRespond only to the question asked, response should be concise and relevant to the question.\nProvide the number of the source document when relevant.\nIf the answer cannot be deduced from the context, do not give an answer.",
-        },
-        {
-            "role": "user",
-            "content": f"Context:\n{context}\n---\nNow here is the question you need to answer.\n\nQuestion: {question}",
-        },
+        _msg(
+            "system",
+            "Using the information contained in the context,\ngive a comprehensive answer to the question.\nRespond only to the question asked, response should be concise and relevant to the question.\nProvide the number of the source document when relevant.\nIf the answer cannot be deduced from the context, do not give an answer.",
+        ),
+        _msg(
+            "user",
+            f"Context:\n{context}\n---\nNow here is the question you need to answer.\n\nQuestion: {question}",
+        ),
     ]
 
 
@@ -664,20 +645,6 @@ def _answer(target: Doc, rng: random.Random) -> tuple[str, bool]:
     if rng.random() < 0.4:
         return first + FABRICATED[target.lang], True
     return first, False
-
-
-def _as_sent(text: str, messages: Messages) -> str:
-    """The document as the prompt holds it: decoded where the prompt JSON-escapes it (once or twice), flattened
-    where the template writes a document on one line."""
-    prompt = "\n".join(m["content"] for m in messages)
-    if text in prompt:
-        return text
-    once = json.dumps(text, ensure_ascii=False)[1:-1]
-    if once in prompt or json.dumps(once, ensure_ascii=False)[1:-1] in prompt:
-        return text
-    if text.replace("\n", " ") in prompt:
-        return text.replace("\n", " ")
-    raise ValueError(f"document not in its prompt: {text[:40]!r}")
 
 
 SERVICES = [
