@@ -56,7 +56,13 @@ def parts() -> dict[str, list[Stream]]:
         "blind wave A": blind_streams(BLIND / "wave_a"),
         "blind wave C (header lines)": blind_streams(BLIND / "wave_c"),
         "blind wave D (question slots)": blind_streams(BLIND / "wave_d"),
+        **{f"blind wave {wave[-1].upper()}": blind_streams(BLIND / wave) for wave in LATER_WAVES},
     }
+
+
+LATER_WAVES = ("wave_e", "wave_f", "wave_g", "wave_h", "wave_i", "wave_j", "wave_k")
+"""Every blind wave after D, each measured before the changes it led to (their first runs are in the
+closing notes); all of them count in the whole corpus."""
 
 
 def _cell(outcomes: list[Outcome]) -> str:
