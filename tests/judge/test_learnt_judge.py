@@ -107,3 +107,18 @@ def test_a_model_file_that_does_not_fit_is_refused_with_the_reason(tmp_path: Pat
         path.write_text(json.dumps({**shipped, **change}))
         with pytest.raises(ModelError, match=reason):
             LearntJudge(load_model(path))
+
+
+def test_a_claim_is_judged_in_the_light_of_its_answer() -> None:
+    # The same supported sentence is less certain beside one that strays from the context in many words than
+    # beside one the context states.
+    supported = "The Eiffel Tower is 330 metres tall."
+    straying = judge(
+        f"{supported} Its elevators carry seven million tourists yearly through rain, snow and summer heat.",
+        CONTEXT,
+        QUESTION,
+    )
+    faithful = judge(f"{supported} It was built in 1889 for the World Fair in Paris.", CONTEXT, QUESTION)
+    assert straying.claims[0].supported and faithful.claims[0].supported
+    assert straying.claims[0].probability > faithful.claims[0].probability
+    assert straying.hallucinated and not faithful.hallucinated

@@ -3,8 +3,9 @@
 Every feature describes how a claim relates to its context and to the answer it sits in: how much of it the
 best context sentence and the whole context cover, which of its numbers, units and names the context never
 states, whether the context restates it negated, how its words pair up as in the context, how long it is and
-where it stands, whether its sentence hedges. None names a model, a data set or a source, so what was learnt
-on one team's answers carries to another's.
+where it stands, whether its sentence hedges; and two of the answer it belongs to: the share of the answer's
+content words the context never uses, and the answer's length against the context's. None names a model, a
+data set or a source, so what was learnt on one team's answers carries to another's.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ragpulse_judge.claims import Claim, split_claims
 from ragpulse_judge.limits import NO_DEADLINE, Deadline
@@ -43,6 +44,11 @@ FEATURE_NAMES: tuple[str, ...] = (
     "covered_new_number",
     "covered_new_name",
     "covered_negation",
+    # The answer as a whole, the same for each of its claims: one that strays from its context in many small
+    # words is less likely to hold each claim; and a claim's coverage means less where a long context, beside
+    # a short answer, holds many words by chance.
+    "answer_missing_share",
+    "answer_context_ratio",
 )
 _RULES = LexicalParams()
 # A number and the word after it ("40 beats", "5 km", "20%"): the unit the number is stated in. Matched only
@@ -61,6 +67,8 @@ class ClaimReading:
     evidence: ClaimEvidence | None
     features: list[float] | None
     reason: str
+    content: frozenset[str] = frozenset()
+    """The claim's content stems (the answer's own features are gathered from them)."""
 
 
 @dataclass(frozen=True)
@@ -102,7 +110,28 @@ def read_answer(
     for position, _segment in enumerate(segments):
         deadline.check(f"sentence {position + 1} of {len(segments)}")
         readings.extend(_read_sentence(position, segments, index, stated, question_features, deadline))
-    return AnswerReading(index, [segment.text for segment in segments], readings)
+    return AnswerReading(
+        index, [segment.text for segment in segments], _with_answer_features(readings, index)
+    )
+
+
+def _with_answer_features(readings: list[ClaimReading], index: ContextIndex) -> list[ClaimReading]:
+    """Every scored claim's features followed by its answer's: the share of the answer's distinct content
+    stems that neither the context nor the question holds, and the log-ratio of their number to the
+    context's content words."""
+    content: set[str] = set()
+    for reading in readings:
+        if reading.features is not None:
+            content.update(reading.content)
+    missing_share = len(content - index.vocabulary) / max(len(content), 1)
+    context_words = sum(len(sentence.features.content) for sentence in index.sentences) or 1
+    ratio = math.log1p(len(content)) - math.log1p(context_words)
+    return [
+        reading
+        if reading.features is None
+        else replace(reading, features=[*reading.features, missing_share, ratio])
+        for reading in readings
+    ]
 
 
 def _read_sentence(
@@ -129,8 +158,13 @@ def _read_sentence(
             readings.append(ClaimReading(position, segment.text, claim, None, None, evidence))
             continue
         sentence_context = _SentenceContext(position, len(segments), len(claims), hedged, whole)
-        features = _claim_features(claim.text, evidence, sentence_context, stated, question)
-        readings.append(ClaimReading(position, segment.text, claim, evidence, features, evidence.describe()))
+        claimed = sentence_features(claim.text)
+        features = _claim_features(claim.text, claimed, evidence, sentence_context, stated, question)
+        readings.append(
+            ClaimReading(
+                position, segment.text, claim, evidence, features, evidence.describe(), claimed.content
+            )
+        )
     return readings
 
 
@@ -145,12 +179,12 @@ class _SentenceContext:
 
 def _claim_features(
     claim: str,
+    features: SentenceFeatures,
     evidence: ClaimEvidence,
     sentence: _SentenceContext,
     stated: _ContextPairs,
     question: SentenceFeatures,
 ) -> list[float]:
-    features = sentence_features(claim)
     content = features.content
     sequence = features.sequence
     pairs = list(itertools.pairwise(sequence))
