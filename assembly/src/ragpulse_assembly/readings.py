@@ -106,8 +106,10 @@ def read_pasted(
         return PastedReading(learnt.chunks, "", version=learnt.version)
     question = learnt.question or rules.question
     agree = [normalized(c) for c in learnt.chunks] == [normalized(c) for c in rules.chunks]
-    asked_alike = not (learnt.question and rules.question) or normalized(learnt.question) == normalized(
-        rules.question
+    asked_alike = (
+        not (learnt.question and rules.question)
+        or normalized(learnt.question) == normalized(rules.question)
+        or _labelled(learnt, rules.question)
     )
     if agree and (asked_alike or rules.guessed):
         return PastedReading(learnt.chunks, question, version=learnt.version)
@@ -141,6 +143,14 @@ def read_pasted(
         pending=learnt.undivided,
         version=learnt.version,
     )
+
+
+def _labelled(learnt: TemplateReading, question: str) -> bool:
+    """The rules' question is the template's after a label of the template's own text ("प्रश्न: ",
+    "Ερώτηση:"): the label is the skeleton's, in whatever language, so both read the same words."""
+    mine, asked = normalized(learnt.question), normalized(question)
+    label = asked[: -len(mine)].strip() if mine and asked.endswith(mine) else ""
+    return bool(label) and len(label) <= _CUE and label in learnt.skeleton
 
 
 def _not_asked(question: str, learnt: TemplateReading) -> bool:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ragpulse_assembly.learnt.tokens import (
+    CLAUSE_MARKS,
     DIGITS,
     QUESTION_MARKS,
     SENTENCE_END,
@@ -34,7 +35,7 @@ _EDGE_SOLID: Final = 4
 _LABEL_TOKENS: Final = 40
 """Tokens a name before an inline label's mark may have (a title, a file name, a counter)."""
 _COLONS: Final = frozenset(":：")
-_NOT_LABEL_ENDS: Final = SENTENCE_END | frozenset(",;'’\"()[]")
+_NOT_LABEL_ENDS: Final = SENTENCE_END | CLAUSE_MARKS | frozenset("'’\"()[]")
 _JOINERS: Final = frozenset("-_./@+")
 """Marks inside a name ("audit-log.md", "a_b"), unless a blank follows."""
 """Marks that end clauses and quotes, never a title's label."""

@@ -35,6 +35,7 @@ from ragpulse_assembly.learnt.loops import (
 from ragpulse_assembly.learnt.shapes import shape_of
 from ragpulse_assembly.learnt.template import Slot, SlotRole, Template
 from ragpulse_assembly.learnt.tokens import (
+    COMBINING,
     MARK_CLOSE,
     MARK_OPEN,
     QUESTION_MARKS,
@@ -62,7 +63,7 @@ _JSON_OPENINGS: Final = 4
 """Lines opening with a bracket tried as the start of a JSON value around a slot: a bound on the parsing a
 message full of brackets can cost."""
 _UNSPACED: Final = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
-_WORD: Final = re.compile(f"[{_UNSPACED}]|[^\\W_{_UNSPACED}]{{2,}}")
+_WORD: Final = re.compile(f"[{_UNSPACED}]|(?:[^\\W_{_UNSPACED}]|[{COMBINING}]){{2,}}")
 """A word of two letters or digits or more, or one character of a script written without spaces (Chinese,
 Japanese), where a run of characters is a phrase, not a word."""
 

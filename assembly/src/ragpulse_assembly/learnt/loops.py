@@ -29,6 +29,7 @@ from ragpulse_assembly.learnt.tokens import (
     generalised,
     is_blank,
     is_marker,
+    is_prose_mark,
     is_word,
     tokenize,
 )
@@ -447,7 +448,7 @@ def _trimmed(run: Pattern) -> Pattern:
     while run and run[0] in SENTENCE_END:
         run = run[1:]
     text = "".join(run)
-    if "\n" not in text and text.strip() in {"", ".", ",", ";", ":", "!", "?", "-", "'", "’", "(", ")"}:
+    if "\n" not in text and is_prose_mark(text.strip()):
         return ()
     return run
 

@@ -179,6 +179,9 @@ class TemplateReading:
 _LABEL_CHARS: Final = 80
 """Characters a label line before a documents slot has at most ("DOCUMENT 1: ", "Quelle [1] — ")."""
 
+_TURN_LABEL: Final = 24
+"""Characters a label has at most ("User:", "Frage:", "प्रश्न:")."""
+
 Segmenter = Callable[[int, str], list[str] | None]
 """Documents of an undivided slot (by slot number) told apart by how they recur; None while not known."""
 
@@ -225,6 +228,11 @@ def read(template: Template, text: str, segment: Segmenter | None = None) -> Tem
                 slot.loop is not None and slot.loop.layout is not None and slot.loop.layout.unclear
             )
             undivided = undivided or slot.undivided
+    if any(_is_label(chunk) for chunk in chunks):
+        # A "document" that is only a label ("User:", "Frage:") is the template's own text that the loop took
+        # in: a turn of a conversation written between the documents and the question. The template cannot
+        # say which of the items are documents.
+        return None
     skeleton = normalized(" ".join(piece for piece in template.pieces if piece is not None))
     return TemplateReading(
         template.version,
@@ -250,6 +258,12 @@ def _label_repeats(opening: str, content: str) -> bool:
     # The label's counter ("DOCUMENT 1: ", "DOCUMENT 2: ") is any number; the rest is matched as written.
     label = r"\d+".join(re.escape(part) for part in re.split(r"\d+", line))
     return re.search("\n" + label, content) is not None
+
+
+def _is_label(chunk: str) -> bool:
+    """A short text ending in a colon, with a letter in it: a label, never a document."""
+    text = chunk.strip()
+    return len(text) <= _TURN_LABEL and text[-1:] in ":：" and any(character.isalpha() for character in text)
 
 
 def _opening(template: Template, slot: int) -> str:

@@ -9,6 +9,7 @@ text's characters. Digit runs are compared as one class (:data:`DIGITS`) where a
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -22,15 +23,38 @@ prompt holding either is not read (:func:`flatten`)."""
 DIGITS: Final = "\ue002#"
 """The class every digit run falls in when counters are compared."""
 _CJK: Final = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+
+
+def _combining_marks() -> str:
+    """A character class body of the combining marks (Unicode categories Mn, Mc, Me) up to U+1FFF: the vowel
+    signs, viramas and diacritics inside the words of Devanagari, Bengali, Tamil, Thai, Arabic... that
+    ``\\w`` does not match, so a word of those scripts would fall apart into letters and "marks"."""
+    ranges: list[tuple[int, int]] = []
+    for code in range(0x0300, 0x2000):
+        if unicodedata.category(chr(code)).startswith("M"):
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1] = (ranges[-1][0], code)
+            else:
+                ranges.append((code, code))
+    return "".join(chr(low) if low == high else f"{chr(low)}-{chr(high)}" for low, high in ranges)
+
+
+COMBINING: Final = _combining_marks()
 _TOKEN: Final = re.compile(
-    rf"{MARK_OPEN}[^{MARK_CLOSE}]*{MARK_CLOSE}|\n|[^\S\n]+|\d+|[{_CJK}]+|(?:(?![{_CJK}])[^\W\d_])+|"
+    rf"{MARK_OPEN}[^{MARK_CLOSE}]*{MARK_CLOSE}|\n|[^\S\n]+|\d+|[{_CJK}]+|(?:(?![{_CJK}])[^\W\d_]|[{COMBINING}])+|"
     r"(?P<mark>[^\w\s])(?P=mark)+|.",
     re.DOTALL,
 )
 """A marker, a newline, blanks, digits, a run of CJK characters (a word or more: those scripts write no
 blanks), a word, a run of one mark ("=====", "```"), any other character."""
-SENTENCE_END: Final = frozenset(".!?。！？…")
-"""A document's or question's own last character, never a template's framing around it."""
+SENTENCE_END: Final = frozenset(".!?。！？…।॥۔؟።")
+"""A document's or question's own last character, never a template's framing around it (Latin, CJK,
+Devanagari, Urdu, Arabic, Ethiopic)."""
+CLAUSE_MARKS: Final = frozenset(",;،؛፣፤、，；")
+"""Commas and semicolons, in Latin and the scripts whose marks differ (Arabic, Ethiopic, Chinese and
+Japanese): they end a clause, never a label or a template's separator."""
+PROSE_MARKS: Final = SENTENCE_END | CLAUSE_MARKS | frozenset(":-'’()：")
+"""Marks between two words of a sentence's prose."""
 QUESTION_MARKS: Final = frozenset("?？؟")
 """Marks that end a question (Latin, full-width, Arabic), a title's as well as a sentence's."""
 
@@ -111,3 +135,9 @@ def find_run(general: tuple[str, ...], pattern: tuple[str, ...], start: int) -> 
         if general[index] == first and general[index : index + width] == pattern:
             return index
     return -1
+
+
+def is_prose_mark(text: str) -> bool:
+    """Nothing, or one mark that stands between two words of prose in some script (". ", "، ", "、", "।"):
+    never a template's separator on its own."""
+    return not text or text in PROSE_MARKS
