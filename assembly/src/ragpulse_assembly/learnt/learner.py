@@ -133,13 +133,16 @@ class TemplateLearner:
     def _segmenter(self, template: Template) -> Segmenter:
         """Splits an undivided slot of ``template`` by how its documents recur, learning from it first."""
 
-        def segment(slot: int, content: str) -> list[str] | None:
+        def segment(slot: int, content: str, readable: bool) -> list[str] | None:
             key = (template.version, slot)
             memory = self._memories.get(key)
             if memory is None:
                 memory = self._memories[key] = DocumentMemory()
                 while len(self._memories) > self._settings.max_places:
                     self._memories.popitem(last=False)
+            if not readable:
+                memory.note_twice(content)
+                return None
             memory.observe(content)
             return memory.documents(content)
 
@@ -295,11 +298,7 @@ def _newest_version(members: list[_Pooled]) -> list[_Pooled]:
             earlier[len(held)] += worded
         elif unbroken and held[-1] == count - 1 and held[0] > 0:
             later[held[0]] += worded
-    boundaries = [
-        at
-        for at in range(1, count)
-        if earlier[at] >= _OWN_CHARS and later[at] >= _OWN_CHARS
-    ]
+    boundaries = [at for at in range(1, count) if earlier[at] >= _OWN_CHARS and later[at] >= _OWN_CHARS]
     return members[max(boundaries) :] if boundaries else members
 
 
