@@ -83,7 +83,8 @@ def is_marker(token: str) -> bool:
 
 def generalised(token: str) -> str:
     """The token as counters compare: numbers are one class."""
-    return DIGITS if numeral_value(token) is not None else token
+    # str methods first: this runs for every token read; the value is looked up only where it counts.
+    return DIGITS if token.isdigit() or (len(token) == 1 and token.isnumeric()) else token
 
 
 def numeral_value(token: str) -> int | None:
