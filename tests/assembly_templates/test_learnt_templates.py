@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from ragpulse_assembly.learnt.learner import TemplateLearner
 from ragpulse_assembly.readings import Readers
 from ragpulse_assembly.settings import TemplateSettings
-from streams import POOL, QUESTIONS, Stream, StreamRequest, Verdict, judge, read, template_stream
+from streams import POOL, QUESTIONS, Stream, StreamRequest, Verdict, judge, read, read_alone, template_stream
 from templates import TEMPLATES, Doc, Messages, Template
 from traffic import genai_span
 
@@ -55,12 +55,7 @@ def traffic(draw: st.DrawFn) -> Stream:
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(traffic())
 def test_a_learnt_template_gives_every_document_exactly_or_refuses(stream: Stream) -> None:
-    chosen = Readers(TemplateLearner(TemplateSettings(rules=False)), rules=False)
-    spans = [genai_span(request.messages, request.answer) for request in stream.requests]
-    outcomes = [
-        judge(stream.service, "genai", request, found)
-        for request, found in zip(stream.requests, read(spans, chosen), strict=True)
-    ]
+    outcomes = read_alone(stream)
 
     assert [o.detail for o in outcomes if o.verdict is Verdict.WRONG] == []
     # Refusing everything would pass the line above: most of the traffic of a learnt template is read.
@@ -69,12 +64,7 @@ def test_a_learnt_template_gives_every_document_exactly_or_refuses(stream: Strea
 
 def _read_alone(stream: Stream) -> list[Verdict]:
     """Every request of ``stream`` read by the learnt templates alone (rules off), as the scheduler reads."""
-    chosen = Readers(TemplateLearner(TemplateSettings(rules=False)), rules=False)
-    spans = [genai_span(request.messages, request.answer) for request in stream.requests]
-    return [
-        judge(stream.service, "genai", request, found).verdict
-        for request, found in zip(stream.requests, read(spans, chosen), strict=True)
-    ]
+    return [outcome.verdict for outcome in read_alone(stream)]
 
 
 def _learnt_versions(stream: Stream) -> set[str]:

@@ -12,11 +12,7 @@ import random
 from drawn import SCRIPTS, question, sentence, word
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from ragpulse_assembly.learnt.learner import TemplateLearner
-from ragpulse_assembly.readings import Readers
-from ragpulse_assembly.settings import TemplateSettings
-from streams import Stream, StreamRequest, Verdict, judge, read
-from traffic import genai_span
+from streams import Stream, StreamRequest, Verdict, read_alone
 
 CIRCLED = "①②③④⑤⑥⑦⑧⑨"
 CHINESE = "一二三四五六七八九"
@@ -62,12 +58,7 @@ def numbered(draw: st.DrawFn) -> tuple[Stream, bool]:
 
 
 def _outcomes(stream: Stream) -> list[Verdict]:
-    chosen = Readers(TemplateLearner(TemplateSettings(rules=False)), rules=False)
-    spans = [genai_span(request.messages, request.answer) for request in stream.requests]
-    outcomes = [
-        judge(stream.service, "genai", request, found)
-        for request, found in zip(stream.requests, read(spans, chosen), strict=True)
-    ]
+    outcomes = read_alone(stream)
     assert [o.detail for o in outcomes if o.verdict is Verdict.WRONG] == []
     return [o.verdict for o in outcomes]
 
