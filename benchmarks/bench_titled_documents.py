@@ -17,10 +17,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "assembly_templates"))
 
+from drawn import SCRIPTS
 from rich.console import Console
 from rich.table import Table
 from streams import Verdict
-from test_learnt_templates import SCRIPTS
 from test_titled_documents import LAYOUTS, SEPARATORS, TITLES, titled_stream, verdicts
 
 

@@ -193,6 +193,17 @@ def read(spans: list[TraceSpan], chosen: Readers) -> list[AssembledRequest | Non
     return found
 
 
+def read_alone(stream: Stream) -> list[Outcome]:
+    """Every request of ``stream`` read by the learnt templates alone (the layout rules off), as openai-v2
+    records it and the scheduler reads it."""
+    chosen = readers("learnt-only")
+    spans = [genai_span(request.messages, request.answer) for request in stream.requests]
+    return [
+        judge(stream.service, "genai", request, found)
+        for request, found in zip(stream.requests, read(spans, chosen), strict=True)
+    ]
+
+
 def judge(service: str, family: str, request: StreamRequest, found: AssembledRequest | None) -> Outcome:
     """Right (every document and the question exactly), wrong context, or unscored with the reason."""
     if found is None:

@@ -8,13 +8,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from drawn import SCRIPTS, sentence, word
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ragpulse_assembly.learnt.learner import TemplateLearner
 from ragpulse_assembly.readings import Readers
 from ragpulse_assembly.settings import TemplateSettings
 from streams import BLIND, Stream, StreamRequest, Verdict, blind_streams, judge, read, run
-from test_learnt_templates import SCRIPTS, _sentence, _word
 from traffic import genai_span
 
 VALUES = ("page", "date", "slug", "id", "score")
@@ -29,7 +29,7 @@ def _value(kind: str, rng: random.Random, number: int, document: int) -> str:
     if kind == "date":
         return f"{fixed.randint(1, 12):02d}-{fixed.randint(1, 28):02d}"
     if kind == "slug":
-        return "-".join(_word(fixed, "latin") for _ in range(fixed.randint(1, 3)))
+        return "-".join(word(fixed, "latin") for _ in range(fixed.randint(1, 3)))
     if kind == "id":
         return f"{rng.getrandbits(32):08x}"
     return f"0.{rng.randint(100, 999)}"
@@ -43,14 +43,14 @@ def headed_traffic(draw: st.DrawFn) -> Stream:
     own_line = draw(st.booleans())
     blank = draw(st.sampled_from(("\n", "\n\n")))
     separator = draw(st.sampled_from(("\n\n", "\n\n---\n\n")))
-    label, key, header, asking = (_word(rng, script) for _ in range(4))
-    instruction = _sentence(rng, script)
+    label, key, header, asking = (word(rng, script) for _ in range(4))
+    instruction = sentence(rng, script)
     prefix = draw(st.sampled_from(("/", "-", " ", ": ")))
     # A document's own first line may look like a header value (a date, a word and a colon).
     pool = [
         "\n".join(
-            ([f"{_word(rng, 'latin')}:"] if rng.random() < 0.2 else [])
-            + [_sentence(rng, script) for _ in range(rng.randint(1, 3))]
+            ([f"{word(rng, 'latin')}:"] if rng.random() < 0.2 else [])
+            + [sentence(rng, script) for _ in range(rng.randint(1, 3))]
         )
         for _ in range(12)
     ]
@@ -62,7 +62,7 @@ def headed_traffic(draw: st.DrawFn) -> Stream:
             value = _value(kind, rng, number, document)
             head = f"{label} {number} — {key}{prefix}{value}"
             items.append(f"{head}{blank}{pool[document]}" if own_line else f"{head} » {pool[document]}")
-        question = _sentence(rng, script)[:-1] + "?"
+        question = sentence(rng, script)[:-1] + "?"
         text = f"{instruction}\n\n{header}:\n{separator.join(items)}\n\n{asking}: {question}"
         requests.append(
             StreamRequest([("user", text)], tuple(pool[d] for d in chosen), question, "An answer.")
@@ -97,7 +97,7 @@ def _extracts(texts: dict[str, str], header: Callable[[int, str], str], seed: in
     for _ in range(16):
         names = rng.sample(sorted(texts), rng.randint(1, 3))
         body = "\n\n".join(f"{header(n, name)}{texts[name]}" for n, name in enumerate(names, 1))
-        question = _sentence(rng, "latin")[:-1] + " ?"
+        question = sentence(rng, "latin")[:-1] + " ?"
         messages = [
             ("system", "Réponds uniquement à partir des extraits fournis."),
             ("user", f"Extraits :\n\n{body}\n\nQuestion : {question}"),
@@ -107,7 +107,7 @@ def _extracts(texts: dict[str, str], header: Callable[[int, str], str], seed: in
 
 
 def _texts(rng: random.Random, first_lines: Callable[[int], str]) -> dict[str, str]:
-    sentences = ["\n".join(_sentence(rng, "latin") for _ in range(rng.randint(1, 3))) for _ in range(10)]
+    sentences = ["\n".join(sentence(rng, "latin") for _ in range(rng.randint(1, 3))) for _ in range(10)]
     return {f"guide_{n}.pdf": first_lines(n) + text for n, text in enumerate(sentences)}
 
 
@@ -146,9 +146,9 @@ def test_documents_opening_with_a_number_line_of_their_own_keep_it() -> None:
     rng = random.Random(8)
     texts = {
         f"report-{n}": (f"{2015 + n}\n" if n % 2 else "")
-        + _sentence(rng, "latin")
+        + sentence(rng, "latin")
         + "\n"
-        + _sentence(rng, "latin")
+        + sentence(rng, "latin")
         for n in range(10)
     }
     stream = _extracts(texts, lambda n, name: f"#{n}\n", 8)

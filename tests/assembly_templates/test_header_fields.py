@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import random
 
+from drawn import SCRIPTS, sentence, word
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from streams import BLIND, Stream, StreamRequest, Verdict, blind_streams, run
 from test_document_headers import _verdicts
-from test_learnt_templates import SCRIPTS, _sentence, _word
 
 MARKS = (" — ", " / ", "／", " | ", ", ")
 """What the template writes between the source and the title."""
@@ -19,7 +19,7 @@ MARKS = (" — ", " / ", "／", " | ", ", ")
 
 def _title(rng: random.Random, script: str) -> str:
     joiner = "" if script == "cjk" else " "
-    return joiner.join(_word(rng, script) for _ in range(rng.randint(1, 3)))
+    return joiner.join(word(rng, script) for _ in range(rng.randint(1, 3)))
 
 
 @st.composite
@@ -29,15 +29,15 @@ def multi_field_traffic(draw: st.DrawFn) -> Stream:
     mark = draw(st.sampled_from(MARKS))
     scored = draw(st.booleans())
     blank = draw(st.sampled_from(("\n", "\n\n")))
-    header, asking = (_word(rng, script) for _ in range(2))
-    instruction = _sentence(rng, script)
+    header, asking = (word(rng, script) for _ in range(2))
+    instruction = sentence(rng, script)
     # Twelve chunks of four files: a source repeats across some items of a request but not all.
-    files = [f"{_word(rng, 'latin')}.{rng.choice(('pdf', 'md', 'docx'))}" for _ in range(4)]
+    files = [f"{word(rng, 'latin')}.{rng.choice(('pdf', 'md', 'docx'))}" for _ in range(4)]
     pool = [
         (
             files[n % 4],
             _title(rng, script),
-            "\n".join(_sentence(rng, script) for _ in range(rng.randint(1, 3))),
+            "\n".join(sentence(rng, script) for _ in range(rng.randint(1, 3))),
         )
         for n in range(12)
     ]
@@ -48,7 +48,7 @@ def multi_field_traffic(draw: st.DrawFn) -> Stream:
         for number, (source, title, text) in enumerate(chosen, 1):
             score = f" ({rng.random():.2f})" if scored else ""
             items.append(f"[{number}] {source}{mark}{title}{score}{blank}{text}")
-        question = _sentence(rng, script)[:-1] + "?"
+        question = sentence(rng, script)[:-1] + "?"
         body = "\n\n".join(items)
         text = f"{instruction}\n\n{header}:\n{body}\n\n{asking}: {question}"
         requests.append(

@@ -8,16 +8,16 @@ from __future__ import annotations
 import json
 import random
 
+from drawn import SCRIPTS, sentence, word
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from streams import Stream, StreamRequest, Verdict
 from test_document_headers import _verdicts
-from test_learnt_templates import SCRIPTS, _sentence, _word
 
 
 def _document(rng: random.Random, script: str) -> str:
     """Text with what JSON escapes: line breaks, quotes, a backslash, a tab."""
-    lines = [_sentence(rng, script) for _ in range(rng.randint(1, 3))]
+    lines = [sentence(rng, script) for _ in range(rng.randint(1, 3))]
     if rng.random() < 0.5:
         lines[0] = f'"{lines[0]}"'
     if rng.random() < 0.3:
@@ -30,14 +30,14 @@ def json_contexts(draw: st.DrawFn) -> Stream:
     rng = random.Random(draw(st.integers(0, 2**32 - 1)))
     script = draw(st.sampled_from(sorted(SCRIPTS)))
     in_system = draw(st.booleans())
-    source_key, text_key = (_word(rng, "latin") for _ in range(2))
-    label = f"{_word(rng, script).capitalize()}:"
-    prose = f"{_sentence(rng, script)}\n{_sentence(rng, script)}\n{_word(rng, script).capitalize()}:\n"
-    pool = [(f"https://{_word(rng, 'latin')}.example/{n}", _document(rng, script)) for n in range(12)]
+    source_key, text_key = (word(rng, "latin") for _ in range(2))
+    label = f"{word(rng, script).capitalize()}:"
+    prose = f"{sentence(rng, script)}\n{sentence(rng, script)}\n{word(rng, script).capitalize()}:\n"
+    pool = [(f"https://{word(rng, 'latin')}.example/{n}", _document(rng, script)) for n in range(12)]
     requests = []
     for _ in range(20):
         chosen = rng.sample(pool, rng.randint(1, 4))
-        question = _sentence(rng, script)[:-1] + "?"
+        question = sentence(rng, script)[:-1] + "?"
         context = json.dumps(
             [{source_key: source, text_key: text} for source, text in chosen], ensure_ascii=False
         )
@@ -64,8 +64,8 @@ def test_a_context_of_brackets_nested_past_the_stack_is_refused_not_a_crash() ->
     requests = []
     for n in range(12):
         nested = "[" * (20_000 + n) + "]" * (20_000 + n)
-        question = _sentence(rng, "latin")[:-1] + "?"
-        document = _sentence(rng, "latin")
+        question = sentence(rng, "latin")[:-1] + "?"
+        document = sentence(rng, "latin")
         messages = [("user", f"Context:\n{nested}\n{document}\n\nQuestion: {question}")]
         requests.append(StreamRequest(messages, (document,), question, "An answer."))
 

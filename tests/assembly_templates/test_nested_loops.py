@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import random
 
+from drawn import SCRIPTS, sentence, word
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from streams import BLIND, Stream, StreamRequest, Verdict, blind_streams, run
 from test_document_headers import _verdicts
-from test_learnt_templates import SCRIPTS, _sentence, _word
 
 GROUP_LINES = ("## ", "File: ", "# 文件：", "Source file — ", "=== ")
 """What the template writes before each group's file name."""
@@ -23,7 +23,7 @@ FRAGMENT_LINES = ("### Lines {a}-{b}\n", "[chunk {a}]\n", "--- excerpt (p. {a}) 
 
 
 def _documents(rng: random.Random, script: str, count: int) -> list[str]:
-    return ["\n".join(_sentence(rng, script) for _ in range(rng.randint(1, 3))) for _ in range(count)]
+    return ["\n".join(sentence(rng, script) for _ in range(rng.randint(1, 3))) for _ in range(count)]
 
 
 @st.composite
@@ -41,10 +41,8 @@ def grouped_stream(
     rng: random.Random, script: str, group_line: str, fragment_line: str, blank: str
 ) -> Stream:
     """20 requests of one to four fragments of twelve from four files, grouped under each file's line."""
-    instruction, label = _sentence(rng, script), _word(rng, script)
-    files = [
-        f"{_word(rng, 'latin')}/{_word(rng, 'latin')}.{rng.choice(('md', 'py', 'pdf'))}" for _ in range(4)
-    ]
+    instruction, label = sentence(rng, script), word(rng, script)
+    files = [f"{word(rng, 'latin')}/{word(rng, 'latin')}.{rng.choice(('md', 'py', 'pdf'))}" for _ in range(4)]
     pool = [(files[n % 4], rng.randint(1, 300), text) for n, text in enumerate(_documents(rng, script, 12))]
     requests = []
     for _ in range(20):
@@ -59,7 +57,7 @@ def grouped_stream(
                 if file == source
             )
             groups.append(f"{group_line}{source}{blank}{fragments}")
-        question = _sentence(rng, script)[:-1] + "?"
+        question = sentence(rng, script)[:-1] + "?"
         body = "\n\n".join(groups)
         text = f"{instruction}\n\n{body}\n\n{label}: {question}"
         requests.append(
@@ -91,14 +89,14 @@ that asks, "[w] v?! — v", is read wrong after "Content: ", on main as here: le
 def labelled_results(draw: st.DrawFn) -> Stream:
     rng = random.Random(draw(st.integers(0, 2**32 - 1)))
     script = draw(st.sampled_from(sorted(SCRIPTS)))
-    counter, content, meta = (_word(rng, "latin").capitalize() for _ in range(3))
+    counter, content, meta = (word(rng, "latin").capitalize() for _ in range(3))
     headed = draw(st.booleans())
     in_tool = draw(st.booleans())
     echoed = in_tool or draw(st.booleans())
     mark = draw(st.sampled_from(("?", "")))
     pool = []
     for n, text in enumerate(_documents(rng, script, 10)):
-        heading = rng.choice(HEADINGS).format(w=_word(rng, script), v=_word(rng, script))
+        heading = rng.choice(HEADINGS).format(w=word(rng, script), v=word(rng, script))
         pool.append((f"doc-{n}", f"{heading}\n\n{text}" if headed else text))
     requests = []
     for _ in range(20):
@@ -107,7 +105,7 @@ def labelled_results(draw: st.DrawFn) -> Stream:
             f"{counter} {n}:\n{content}: {text}\n{meta}: {{'id': '{key}'}}\n"
             for n, (key, text) in enumerate(chosen, 1)
         )
-        question = _sentence(rng, script)[:-1] + mark
+        question = sentence(rng, script)[:-1] + mark
         tool = f"Found {len(chosen)} chunks:\nBEGIN of results.\n{results}END of results.\n"
         if echoed:  # as Llama Stack's knowledge_search does after its results
             tool += f'The results answer the query: "{question}". Use them only for it.\n'

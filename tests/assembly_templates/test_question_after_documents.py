@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import random
 
+from drawn import SCRIPTS, sentence, word
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from streams import Stream, StreamRequest, Verdict
 from test_document_headers import _verdicts
-from test_learnt_templates import SCRIPTS, _sentence, _word
 
 
 def _record(rng: random.Random, script: str, keys: list[str], source: str, text: str) -> str:
@@ -23,17 +23,17 @@ def _record(rng: random.Random, script: str, keys: list[str], source: str, text:
 def _stream(seed: int, script: str, blanks: str, keyed: bool) -> Stream:
     """Twenty requests of one template: a heading, one to four documents, ``blanks``, then the question."""
     rng = random.Random(seed)
-    keys = [_word(rng, "latin").capitalize() for _ in range(3)] if keyed else []
-    heading = f"### {_word(rng, script)}:"
+    keys = [word(rng, "latin").capitalize() for _ in range(3)] if keyed else []
+    heading = f"### {word(rng, script)}:"
     pool = [
-        (_word(rng, "latin"), "\n".join(_sentence(rng, script) for _ in range(rng.randint(1, 3))))
+        (word(rng, "latin"), "\n".join(sentence(rng, script) for _ in range(rng.randint(1, 3))))
         for _ in range(12)
     ]
     requests = []
     for _ in range(20):
         chosen = rng.sample(pool, rng.randint(1, 4))
         body = "\n\n".join(_record(rng, script, keys, source, text) for source, text in chosen)
-        question = _sentence(rng, script)[:-1] + ("？" if script == "cjk" else "?")
+        question = sentence(rng, script)[:-1] + ("？" if script == "cjk" else "?")
         text = f"{heading}\n{body}{blanks}{question}"
         requests.append(StreamRequest([("user", text)], tuple(t for _, t in chosen), question, "An answer."))
     return Stream(f"{script}/{'records' if keyed else 'bare'}/{blanks!r}", requests)

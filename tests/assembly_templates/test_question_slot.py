@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import random
 
+from drawn import SCRIPTS, sentence, word
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ragpulse_assembly.learnt.learner import TemplateLearner
 from ragpulse_assembly.readings import Readers
 from ragpulse_assembly.settings import TemplateSettings
 from streams import BLIND, Outcome, Stream, StreamRequest, Verdict, blind_streams, judge, read, run
-from test_learnt_templates import SCRIPTS, _sentence, _word
 from traffic import genai_span
 
 QUOTES = (("'", "'"), ('"', '"'), ("«", "»"), ("「", "」"))
@@ -35,15 +35,15 @@ def question_shaped_like_documents(draw: st.DrawFn) -> tuple[Stream, bool]:
     script = draw(st.sampled_from(sorted(SCRIPTS)))
     retrieved = draw(st.booleans())
     opening, closing = draw(st.sampled_from(QUOTES))
-    asking = _word(rng, script).upper()
-    label = asking if draw(st.booleans()) else _word(rng, script).upper()
-    instruction, answer_cue = _sentence(rng, script), _word(rng, script)
-    pool = [_sentence(rng, script) + " " + _sentence(rng, script) for _ in range(12)]
+    asking = word(rng, script).upper()
+    label = asking if draw(st.booleans()) else word(rng, script).upper()
+    instruction, answer_cue = sentence(rng, script), word(rng, script)
+    pool = [sentence(rng, script) + " " + sentence(rng, script) for _ in range(12)]
     requests = []
     for _ in range(20):
         chosen = rng.sample(pool, rng.randint(1, 4))
         words = chosen[0].rstrip(".。").split() if script != "cjk" else [chosen[0][:5], chosen[0][7:11]]
-        asked = rng.sample(words, min(3, len(words))) if retrieved else [_word(rng, script) for _ in range(4)]
+        asked = rng.sample(words, min(3, len(words))) if retrieved else [word(rng, script) for _ in range(4)]
         question = " ".join(asked)
         lines = "\n".join(f"{label}: {opening}{text}{closing}" for text in chosen)
         text = f"{instruction}\n\n{asking}: {opening}{question}{closing}\n{lines}\n\n{answer_cue}:"
@@ -75,7 +75,7 @@ def test_a_document_first_in_every_prompt_is_never_taken_for_the_question() -> N
     the first of them is a document that comes back in other places in other requests, never the question.
     Not scored, and the reason says no question was found."""
     rng = random.Random(7)
-    vocabulary = [_word(rng, "latin") for _ in range(15)]
+    vocabulary = [word(rng, "latin") for _ in range(15)]
     pool = [" ".join(rng.choices(vocabulary, k=rng.randint(6, 14))) + "." for _ in range(10)]
     requests = []
     for _ in range(20):

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import random
 
+from drawn import SCRIPTS, sentence, word
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ragpulse_assembly.learnt.learner import TemplateLearner
 from ragpulse_assembly.readings import Readers
 from ragpulse_assembly.settings import TemplateSettings
 from streams import Stream, StreamRequest, Verdict, judge, read
-from test_learnt_templates import SCRIPTS, _sentence, _word
 from traffic import genai_span
 
 LAYOUTS = ("label", "label-own-line", "heading", "bracket-link", "key-lines", "inline", "file-inline")
@@ -24,7 +24,7 @@ SEPARATORS = ("\n\n", "\n\n---\n\n", "\n---\n", "\n\n* * *\n\n")
 
 def _title(rng: random.Random, script: str, shape: str) -> str:
     joiner = "" if script == "cjk" else " "
-    words = joiner.join(_word(rng, script) for _ in range(rng.randint(1, 4)))
+    words = joiner.join(word(rng, script) for _ in range(rng.randint(1, 4)))
     if shape == "words":
         return words
     if shape == "question":
@@ -32,8 +32,8 @@ def _title(rng: random.Random, script: str, shape: str) -> str:
     if shape == "numbered":
         return f"{rng.randint(1, 99)}.{rng.randint(1, 9)} {words}"
     if shape == "marks":
-        return f"{words} — «{_word(rng, script)}» (v{rng.randint(1, 9)})"
-    return f"{_word(rng, 'latin')}-{_word(rng, 'latin')}.{rng.choice(('pdf', 'md', 'docx'))}"
+        return f"{words} — «{word(rng, script)}» (v{rng.randint(1, 9)})"
+    return f"{word(rng, 'latin')}-{word(rng, 'latin')}.{rng.choice(('pdf', 'md', 'docx'))}"
 
 
 def _item(layout: str, label: str, number: int, title: str, url: str, text: str, counter: bool) -> str:
@@ -56,13 +56,13 @@ def _item(layout: str, label: str, number: int, title: str, url: str, text: str,
 def titled_stream(seed: int, script: str, layout: str, shape: str, counter: bool, separator: str) -> Stream:
     """Twenty requests pasting one to four of ten titled texts with ``layout``."""
     rng = random.Random(seed)
-    label, header, asking = (_word(rng, script) for _ in range(3))
-    instruction = _sentence(rng, script)
+    label, header, asking = (word(rng, script) for _ in range(3))
+    instruction = sentence(rng, script)
     pool = [
         (
             _title(rng, script, shape),
-            f"https://{_word(rng, 'latin')}.example/{_word(rng, 'latin')}{n}",
-            "\n".join(_sentence(rng, script) for _ in range(rng.randint(1, 3))),
+            f"https://{word(rng, 'latin')}.example/{word(rng, 'latin')}{n}",
+            "\n".join(sentence(rng, script) for _ in range(rng.randint(1, 3))),
         )
         for n in range(10)
     ]
@@ -72,7 +72,7 @@ def titled_stream(seed: int, script: str, layout: str, shape: str, counter: bool
     for _ in range(20):
         chosen = rng.sample(range(len(pool)), rng.randint(1, 4))
         items = [_item(layout, label, n, *pool[d], counter) for n, d in enumerate(chosen, 1)]
-        question = _sentence(rng, script)[:-1] + "?"
+        question = sentence(rng, script)[:-1] + "?"
         text = f"{instruction}\n\n{header}:\n{separator.join(items)}\n\n{asking}: {question}"
         requests.append(
             StreamRequest([("user", text)], tuple(pool[d][2] for d in chosen), question, "An answer.")
@@ -126,14 +126,14 @@ def headed_stream(seed: int, script: str, shape: str, fields: bool, separator: s
     """Twenty requests pasting one to four of ten texts that open with their own heading and a blank line,
     each after a label ("Excerpt: Business travel\\n\\nBook all flights…"), after field lines or not."""
     rng = random.Random(seed)
-    key, label, header, asking = (_word(rng, script) for _ in range(4))
-    instruction = _sentence(rng, script)
+    key, label, header, asking = (word(rng, script) for _ in range(4))
+    instruction = sentence(rng, script)
     pool = [
         (
-            f"/{_word(rng, 'latin')}/{_word(rng, 'latin')}{n}.pdf",
+            f"/{word(rng, 'latin')}/{word(rng, 'latin')}{n}.pdf",
             _title(rng, script, shape)
             + "\n\n"
-            + "\n".join(_sentence(rng, script) for _ in range(rng.randint(1, 3))),
+            + "\n".join(sentence(rng, script) for _ in range(rng.randint(1, 3))),
         )
         for n in range(10)
     ]
@@ -141,7 +141,7 @@ def headed_stream(seed: int, script: str, shape: str, fields: bool, separator: s
     for _ in range(20):
         chosen = rng.sample(range(len(pool)), rng.randint(1, 4))
         items = [(f"{key}: {pool[d][0]}\n" if fields else "") + f"{label}: {pool[d][1]}" for d in chosen]
-        question = _sentence(rng, script)[:-1] + "?"
+        question = sentence(rng, script)[:-1] + "?"
         text = f"{instruction}\n\n{header}:\n{separator.join(items)}\n\n{asking}: {question}"
         requests.append(
             StreamRequest([("user", text)], tuple(pool[d][1] for d in chosen), question, "An answer.")

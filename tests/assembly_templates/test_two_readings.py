@@ -26,7 +26,9 @@ class _OneReading(TemplateLearner):
         super().__init__(TemplateSettings())
         self.reading = reading
 
-    def lookup(self, service: str, place: str, turn: object, recorded_question: str = "") -> Lookup:
+    def lookup(
+        self, service: str, place: str, turn: object, recorded_question: str = "", asked: object = ()
+    ) -> Lookup:
         return Lookup(self.reading, unlearnt=False)
 
 

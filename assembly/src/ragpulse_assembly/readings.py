@@ -19,7 +19,7 @@ from ragpulse_core.store import Store
 from ragpulse_assembly.learnt.learner import TemplateLearner
 from ragpulse_assembly.learnt.storage import stored_templates
 from ragpulse_assembly.learnt.template import TemplateReading
-from ragpulse_assembly.model import Message, Span, normalized
+from ragpulse_assembly.model import Message, Role, Span, normalized
 from ragpulse_assembly.prompt_context import PromptReading, current_turn, read_prompt
 from ragpulse_assembly.settings import TemplateSettings
 
@@ -85,8 +85,9 @@ def read_pasted(
     if readers.templates is None:
         return _from_rules(rules)
     turn = current_turn(generator.messages)
+    asked = [message.text for message in generator.messages if message.role is Role.USER]
     lookup = readers.templates.lookup(
-        generator.service_name, place(generator.name, turn), turn, recorded_question
+        generator.service_name, place(generator.name, turn), turn, recorded_question, asked
     )
     learnt = lookup.reading
     if learnt is None:

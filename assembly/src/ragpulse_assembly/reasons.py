@@ -102,7 +102,7 @@ EXPLANATIONS: Final[dict[Unscorable, Explanation]] = {
         "the template learnt from the service's own prompts and the structure rules read different documents"
         " (or questions) in this prompt; the request's detail gives both readings",
         "check the learnt template with `ragpulse assembly templates --service NAME`; if it reads the "
-        "documents right, pin it as the service's mapping (template = \"VERSION\" in [[assembly.mappings]]),"
+        'documents right, pin it as the service\'s mapping (template = "VERSION" in [[assembly.mappings]]),'
         " else add a mapping that says where the documents are",
         frozenset({"context"}),
     ),

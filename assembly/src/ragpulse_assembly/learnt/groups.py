@@ -33,7 +33,21 @@ def header_again(item: str, start: int, end: int) -> bool:
     again, digits aside ("[chunk 113]" of "[chunk 26]"): the item holds several documents, each under a
     header of the same layout, items of a loop inside this loop's."""
     header = {_line_shape(line) for line in item[:start].split("\n") if line.strip()}
-    return any(_line_shape(line) in header for line in item[start:end].split("\n") if line.strip())
+    lines = [line for line in item[start:end].split("\n") if line.strip()]
+    if any(_line_shape(line) in header for line in lines):
+        return True
+    # The header's start of the line the text opens on ("2. ", "② ", "Source 3: "), numbers aside, opens
+    # a later line of the text: the next document's, numbered on.
+    opening = item[item.rfind("\n", 0, start) + 1 : start]
+    counted = _counted(opening)
+    return any(character.isalnum() for character in opening) and any(
+        _counted(line.lstrip()).startswith(counted) for line in lines[1:]
+    )
+
+
+def _counted(text: str) -> str:
+    """The text with every number (a digit run, "②", "三") written as one mark."""
+    return "".join(generalised(token) for token in tokenize(text).tokens)
 
 
 def _line_shape(line: str) -> str:

@@ -34,6 +34,9 @@ _OWN_TOKENS: Final = 3
 """Once-only tokens a template's prompts share that another template's do not: its own instructions."""
 _REST_PROMPTS: Final = 4
 """Prompts of another template the pool must hold before a cluster is narrowed for it."""
+_OWN_CHARS: Final = 12
+"""Characters of words (a phrase in a script written without blanks is one token) each side of a template
+version's change holds in its own once-only tokens at least."""
 _EDGE_PROMPTS: Final = 3
 """Distinct documents that open (or close) with one line before that line is taken for template text."""
 _EDGE_WORDS: Final = 3
@@ -56,6 +59,7 @@ class _Pooled:
     text: str
     tokens: Tokens
     question: str
+    asked: tuple[str, ...]
 
 
 @dataclass
@@ -82,9 +86,17 @@ class TemplateLearner:
             self._state((template.service, template.place)).templates[template.version] = template
             self._versions[template.version] = template
 
-    def lookup(self, service: str, place: str, messages: Sequence[Message], question: str = "") -> Lookup:
+    def lookup(
+        self,
+        service: str,
+        place: str,
+        messages: Sequence[Message],
+        question: str = "",
+        asked: Sequence[str] = (),
+    ) -> Lookup:
         """The reading of the learnt template that fits ``messages`` (the generating call's current turn);
-        the prompt is pooled and may complete a new template when none fits."""
+        the prompt is pooled and may complete a new template when none fits. ``asked``: what the user wrote
+        in the request, earlier turns included (a slot quoting it is never documents)."""
         text = flatten(messages)
         if text is None:
             return Lookup(None, False)
@@ -95,7 +107,7 @@ class TemplateLearner:
         if len(text) > self._settings.max_prompt_chars:
             return Lookup(None, True)
         if text not in state.pool:
-            state.pool[text] = _Pooled(text, tokenize(text), question)
+            state.pool[text] = _Pooled(text, tokenize(text), question, (question, *asked))
             self._pooled_chars += len(text)
             state.added += 1
             while len(state.pool) > self._settings.pool:
@@ -121,13 +133,16 @@ class TemplateLearner:
     def _segmenter(self, template: Template) -> Segmenter:
         """Splits an undivided slot of ``template`` by how its documents recur, learning from it first."""
 
-        def segment(slot: int, content: str) -> list[str] | None:
+        def segment(slot: int, content: str, readable: bool) -> list[str] | None:
             key = (template.version, slot)
             memory = self._memories.get(key)
             if memory is None:
                 memory = self._memories[key] = DocumentMemory()
                 while len(self._memories) > self._settings.max_places:
                     self._memories.popitem(last=False)
+            if not readable:
+                memory.note_twice(content)
+                return None
             memory.observe(content)
             return memory.documents(content)
 
@@ -172,10 +187,17 @@ class TemplateLearner:
         if state.tried_at >= 0 and state.added - state.tried_at < max(1, settings.min_prompts // 2):
             return False
         state.tried_at = state.added
-        members = _cluster(list(state.pool.values()), settings.min_prompts)[-settings.window :]
+        members = _newest_version(_cluster(list(state.pool.values()), settings.min_prompts))
+        members = members[-settings.window :]
         if len(members) < settings.min_prompts:
             return False
-        template = learn(service, place, [m.tokens for m in members], [m.question for m in members])
+        template = learn(
+            service,
+            place,
+            [m.tokens for m in members],
+            [m.question for m in members],
+            [m.asked for m in members],
+        )
         if template is None:
             return False
         readings = [reading for m in members if (reading := read(template, m.text)) is not None]
@@ -251,6 +273,33 @@ def _cluster(pool: list[_Pooled], least: int) -> list[_Pooled]:
         # Two templates: the newest prompt's own is learnt once it has prompts enough, not mixed before.
         members, _ = max(narrower, key=lambda item: (len(item[0]), item[1]))
     return [pool[index] for index in sorted(members)]
+
+
+def _newest_version(members: list[_Pooled]) -> list[_Pooled]:
+    """The members (in arrival order) from the newest template version on: where a run of earlier prompts
+    shares once-only tokens no later one has and the later ones share once-only tokens no earlier one has,
+    the template's own text changed once, from one constant to another (a deploy), and each side is a
+    version learnt apart. A router's templates alternate and a popular document comes and goes, so neither
+    holds its tokens in one unbroken run on each side of one point in time. One prompt alone has tokens of
+    its own anyway (its documents'), so one prompt at either end set apart that was no other version (it
+    lacks a document all the others hold) only delays learning: the window waits for more prompts."""
+    count = len(members)
+    holders: dict[str, list[int]] = {}
+    for index, member in enumerate(members):
+        for token, times in Counter(member.tokens.tokens).items():
+            if times == 1:
+                holders.setdefault(token, []).append(index)
+    earlier: Counter[int] = Counter()
+    later: Counter[int] = Counter()
+    for token, held in holders.items():
+        unbroken = held[-1] - held[0] + 1 == len(held)
+        worded = len(token) if any(character.isalnum() for character in token) else 0
+        if unbroken and held[0] == 0 and len(held) < count:
+            earlier[len(held)] += worded
+        elif unbroken and held[-1] == count - 1 and held[0] > 0:
+            later[held[0]] += worded
+    boundaries = [at for at in range(1, count) if earlier[at] >= _OWN_CHARS and later[at] >= _OWN_CHARS]
+    return members[max(boundaries) :] if boundaries else members
 
 
 def _own_tokens(once: list[frozenset[str]], rest: frozenset[int], others: frozenset[int]) -> bool:

@@ -62,6 +62,9 @@ _PARAGRAPH: Final = re.compile(r"\n[^\S\n]*\n")
 _JSON_OPENINGS: Final = 4
 """Lines opening with a bracket tried as the start of a JSON value around a slot: a bound on the parsing a
 message full of brackets can cost."""
+_ESCAPINGS: Final = 3
+"""JSON string escapings undone, at most, when a slot's text is compared with the user's words."""
+_ANY_WORD: Final = re.compile(r"\w+")
 _UNSPACED: Final = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
 _WORD: Final = re.compile(f"[{_UNSPACED}]|(?:[^\\W_{_UNSPACED}]|[{COMBINING}]){{2,}}")
 """A word of two letters or digits or more, or one character of a script written without spaces (Chinese,
@@ -84,9 +87,16 @@ class _SlotFacts:
     mean_length: float
 
 
-def learn(service: str, place: str, texts: Sequence[Tokens], questions: Sequence[str]) -> Template | None:
-    """The template ``texts`` share (``questions``: the question a chain span recorded for each, or ""), or
-    None when they share no slot that reads."""
+def learn(
+    service: str,
+    place: str,
+    texts: Sequence[Tokens],
+    questions: Sequence[str],
+    asked: Sequence[Sequence[str]] = (),
+) -> Template | None:
+    """The template ``texts`` share (``questions``: the question a chain span recorded for each, or "";
+    ``asked``: each prompt's user messages, earlier turns' too), or None when they share no slot that
+    reads."""
     pieces = align(texts)
     # Each rule below joins slots or cuts one; should some window make one rule undo another's change, the
     # learner would go round for ever on one place's traffic. A layout met twice ends learning: no template.
@@ -104,7 +114,7 @@ def learn(service: str, place: str, texts: Sequence[Tokens], questions: Sequence
         facts = [_facts(texts, pieces, index) for index in gaps]
         loops = [find_loop(fact.regions, fact.before, fact.after) for fact in facts]
         question = _question_slot(facts, loops, questions)
-        roles = _roles(facts, loops, question)
+        roles = _roles(facts, loops, question, asked)
         changed = (
             _one_loop(pieces, gaps, facts, loops)
             or _same_loop_apart(texts, pieces, gaps, loops, question)
@@ -182,12 +192,14 @@ def _same_loop_apart(
     return None
 
 
-def _roles(facts: list[_SlotFacts], loops: list[Loop | None], question: int | None) -> list[SlotRole]:
+def _roles(
+    facts: list[_SlotFacts], loops: list[Loop | None], question: int | None, asked: Sequence[Sequence[str]]
+) -> list[SlotRole]:
     roles = []
     for number, (fact, loop) in enumerate(zip(facts, loops, strict=True)):
         if number == question:
             roles.append(SlotRole.QUESTION)
-        elif question is not None and _copies(fact, facts[question]):
+        elif (question is not None and _copies(fact, facts[question])) or _quotes_users(fact, asked):
             roles.append(SlotRole.OTHER)  # the user's words quoted again ("<user_query>"): never documents
         elif _holds_documents(fact, loop):
             roles.append(SlotRole.DOCUMENTS)
@@ -529,6 +541,41 @@ def _copies(fact: _SlotFacts, question: _SlotFacts) -> bool:
     """The slot holds the question's words in most prompts."""
     same = sum(normalized(a) == normalized(b) for a, b in zip(fact.contents, question.contents, strict=True))
     return same * 5 >= len(fact.contents) * 4
+
+
+def _quotes_users(fact: _SlotFacts, asked: Sequence[Sequence[str]]) -> bool:
+    """In most prompts the slot holds only what the user wrote in that request, this turn or an earlier one,
+    quoted in any JSON escaping (a search intent listing the conversation's questions): never documents."""
+    if len(asked) != len(fact.contents):
+        return False
+    quoting = sum(
+        bool(words := _words_of(content)) and not _left_over(words, [_words_of(text) for text in users])
+        for content, users in zip(fact.contents, asked, strict=True)
+    )
+    return quoting * 5 >= len(fact.contents) * 4
+
+
+def _words_of(text: str) -> str:
+    """The text's words, one blank between them, after undoing the JSON string escaping it may be in (twice
+    for a JSON value encoded inside another's string)."""
+    for _ in range(_ESCAPINGS):
+        try:
+            unescaped = json.loads(f'"{text}"')
+        except ValueError:
+            break
+        if not isinstance(unescaped, str) or unescaped == text:
+            break
+        text = unescaped
+    return " ".join(_ANY_WORD.findall(text.lower()))
+
+
+def _left_over(words: str, users: list[str]) -> bool:
+    """Words remain once every user message's words are taken out where they occur whole."""
+    words = f" {words} "
+    for user in sorted((user for user in users if user), key=len, reverse=True):
+        while f" {user} " in words:
+            words = words.replace(f" {user} ", " ")
+    return bool(words.strip())
 
 
 def _holds_documents(fact: _SlotFacts, loop: Loop | None) -> bool:

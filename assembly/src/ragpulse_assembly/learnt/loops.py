@@ -11,6 +11,7 @@ message boundary). A separator of blanks only ("\\n\\n") is weak: a document's o
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -30,7 +31,9 @@ from ragpulse_assembly.learnt.tokens import (
     is_blank,
     is_marker,
     is_prose_mark,
+    is_unspaced,
     is_word,
+    numeral_value,
     tokenize,
 )
 
@@ -48,6 +51,14 @@ _EDGE_CHARS: Final = 40
 """Characters of a document's start or end that name it across requests."""
 _MAX_ITEMS: Final = 400
 """Documents in one region beyond which a split is no reading (a separator that occurs in every line)."""
+_LABEL_CHARS: Final = 60
+"""Characters of words a separator's labels hold at most ("Relevant fragments as following:")."""
+_SENTENCE_WORD: Final = 3
+"""Letters of a word before a full stop from which it ends a sentence, not an abbreviation ("p. 12")."""
+_ENUMERATOR_ENDS: Final = frozenset(".)、")
+"""Marks after a list's number ("1.", "2)", "三、")."""
+_FULL_STOPS: Final = frozenset(".。!！")
+"""Marks that end a statement (a title ends with none, or asks)."""
 _NUMBER_JOINERS: Final = frozenset(".,")
 """Marks between the digits of one number ("24.1", "1,5")."""
 Pattern = tuple[str, ...]
@@ -137,10 +148,14 @@ def _loops(
         widened = _widened(generals, separator, opening)
         counters = _counters(regions, generals, widened)
         valued = _value_trimmed(widened, counters)
+        if not valued:
+            continue  # a number and a blank, every document's first value: no separator is left
         if valued != widened:
             widened, counters = valued, _counters(regions, generals, valued)
-        if _one_neighbour(regions, generals, widened):
+        if _one_neighbour(regions, generals, widened) or _worded(widened):
             continue
+        if not counters and _enumerates(widened):
+            continue  # numbered lines whose numbers do not run on: a document's own list may be among them
         split = _split_all(regions, generals, widened, counters)
         group: Pattern = ()
         if (
@@ -157,7 +172,7 @@ def _loops(
             if split is None:
                 continue
         items, closed = split
-        if reopened(items, opening):
+        if reopened(items, opening) or _written_twice(items):
             continue
         recurring, glued, distinct = _recurrence(items)
         if recurring >= 2 and glued * 2 >= recurring:
@@ -179,6 +194,52 @@ def _loops(
             continue  # several documents in each item, each under a header of its own: a loop inside
         loop = Loop(widened, counters, weak, sample, layout, closed, group)
         yield recurring / max(distinct, 1), loop
+
+
+def _worded(separator: Pattern) -> bool:
+    """The separator holds more words than a label has, a line that ends a sentence, or two list numbers: a
+    document's line every occurrence shares (its own list recurring with it), grown into the separator, not
+    the template's text between documents."""
+    ends = any(
+        is_word(token) and (len(token) >= _SENTENCE_WORD or is_unspaced(token)) and mark in SENTENCE_END
+        for token, mark, following in zip(separator, separator[1:], separator[2:], strict=False)
+        if following == "\n"
+    )
+    listed = sum(
+        token == DIGITS and (following in _ENUMERATOR_ENDS or preceding == "(")
+        for preceding, token, following in zip(
+            ("", *separator[:-1]), separator, (*separator[1:], ""), strict=True
+        )
+    )
+    # Two list numbers in one separator ("\n(4) (1) "): the next document opens with a list of its own.
+    return ends or listed > 1 or sum(len(token) for token in separator if is_word(token)) > _LABEL_CHARS
+
+
+def _enumerates(separator: Pattern) -> bool:
+    """The separator opens a line with a list's number ("\n(2) ", "\n3. ", "\n② ", "\n三、")."""
+    for at, token in enumerate(separator):
+        if token != "\n":
+            continue
+        rest = separator[at + 1 : at + 4]
+        if rest[:1] == ("(",):
+            rest = rest[1:]
+        if rest[:1] == (DIGITS,) and (len(rest) == 1 or rest[1] in _ENUMERATOR_ENDS or is_blank(rest[1])):
+            return True
+    return False
+
+
+def _written_twice(items: list[list[tuple[str, Tokens]]]) -> bool:
+    """A piece comes twice in one region, and in other regions too: a line the template writes for every
+    group ("Relevant fragments:" under each file's header), not a document (a search returns a document
+    once)."""
+    twice: set[str] = set()
+    regions: dict[str, int] = {}
+    for pieces in items:
+        texts = Counter(" ".join(item.text.split()) for _, item in pieces)
+        twice.update(text for text, count in texts.items() if count > 1)
+        for text in texts:
+            regions[text] = regions.get(text, 0) + 1
+    return any(regions[text] > 1 for text in twice)
 
 
 def first_separator(region: Tokens, loop: Loop) -> tuple[int, str] | None:
@@ -580,8 +641,8 @@ def _closing(general: Pattern, separator: Pattern) -> int:
 
 def _consecutive(values: list[str]) -> bool:
     """Counters that go up by one: a numbered list inside a document breaks them."""
-    numbers = [int(value) for value in values]
-    return all(b == a + 1 for a, b in itertools.pairwise(numbers))
+    numbers = [numeral_value(value) for value in values]
+    return all(a is not None and b == a + 1 for a, b in itertools.pairwise(numbers))
 
 
 def _split_all(
@@ -644,9 +705,9 @@ def _following(pieces: list[Constant | Gap], gap: Gap) -> str:
 
 
 def _metadata(items: list[Tokens], gap: Gap, apart: bool) -> bool:
-    """A gap of short single-line values that are not questions (a title, a file name, a link, a score), or
-    that the template's own text keeps ``apart`` from the document's text."""
-    return _one_line(items, gap) and (apart or not _asking(items, gap))
+    """A gap of short single-line values that are not questions nor sentences (a title, a file name, a link,
+    a score), or that the template's own text keeps ``apart`` from the document's text."""
+    return _one_line(items, gap) and (apart or not (_asking(items, gap) or _stating(items, gap)))
 
 
 def _between(pieces: list[Piece], first: Gap, second: Gap) -> str:
@@ -668,6 +729,13 @@ def _one_line(items: list[Tokens], gap: Gap) -> bool:
     """Every value of the gap is short and on one line."""
     values = [item.span(start, end) for item, (start, end) in zip(items, gap.ranges, strict=True)]
     return all(len(value) <= 300 and "\n" not in value.strip() for value in values)
+
+
+def _stating(items: list[Tokens], gap: Gap) -> bool:
+    """Most of the gap's values end a sentence with a full stop: the documents' first lines, not titles."""
+    values = [item.span(start, end).rstrip() for item, (start, end) in zip(items, gap.ranges, strict=True)]
+    stating = sum(value[-1:] in _FULL_STOPS and not value[-2:-1].isdigit() for value in values)
+    return stating * 2 > len(values)
 
 
 def _asking(items: list[Tokens], gap: Gap) -> bool:

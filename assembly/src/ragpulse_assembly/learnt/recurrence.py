@@ -47,12 +47,16 @@ class DocumentMemory:
 
     lines: dict[str, _Line] = field(default_factory=dict)
     seen: set[str] = field(default_factory=set)
+    twice: set[str] = field(default_factory=set)
+    """Lines long enough to name one place that came twice in one content: the template writes them (a
+    line under each group's header), no document's text; a content holding one is not read."""
 
     def observe(self, content: str) -> None:
         region = _key(content)
         if region in self.seen or len(self.seen) >= _LINES:
             return
         self.seen.add(region)
+        self.note_twice(content)
         keys = [_key(line) for _, _, line in _lines(content)]
         for index, key in enumerate(keys):
             line = self.lines.get(key)
@@ -64,6 +68,12 @@ class DocumentMemory:
             _bounded_add(line.after, keys[index + 1] if index + 1 < len(keys) else _END, _NEIGHBOURS)
             _bounded_add(line.regions, region, _REGIONS)
 
+    def note_twice(self, content: str) -> None:
+        """Notes the lines long enough to name one place that ``content`` holds twice."""
+        named = [_key(line) for _, _, line in _lines(content) if len(line) >= _NAMING]
+        if len(self.twice) < _LINES:
+            self.twice.update(key for key in set(named) if named.count(key) > 1)
+
     def documents(self, content: str) -> list[str] | None:
         """The documents of ``content`` (as written, each from its first line to its last), or None when a
         break between two lines is not known to be inside a document or between two."""
@@ -71,6 +81,8 @@ class DocumentMemory:
         if not found:
             return []
         texts = [line for _, _, line in found]
+        if any(_key(text) in self.twice for text in texts):
+            return None
         cuts = [0]
         for index in range(1, len(found)):
             verdict = self._between(texts[index - 1], texts[index])

@@ -176,14 +176,19 @@ class TemplateReading:
     first line (a title that asks): no reading of its documents is sure."""
 
 
+_LIST_ITEM: Final = re.compile(
+    r"^[^\S\n]*(?:\(\d+\)|\d+[.)](?!\d)|[\u2460-\u2473\u2776-\u2793]|[一二三四五六七八九十]+、)", re.MULTILINE
+)
+"""A line opening with a list's number: "(1)", "1." or "1)", a circled number, a Chinese numeral and "、"."""
 _LABEL_CHARS: Final = 80
 """Characters a label line before a documents slot has at most ("DOCUMENT 1: ", "Quelle [1] — ")."""
 
 _TURN_LABEL: Final = 24
 """Characters a label has at most ("User:", "Frage:", "प्रश्न:")."""
 
-Segmenter = Callable[[int, str], list[str] | None]
-"""Documents of an undivided slot (by slot number) told apart by how they recur; None while not known."""
+Segmenter = Callable[[int, str, bool], list[str] | None]
+"""Documents of an undivided slot (by slot number) told apart by how they recur; None while not known, or
+when the content is not to be read (False: only the lines it writes twice are noted)."""
 
 
 def read(template: Template, text: str, segment: Segmenter | None = None) -> TemplateReading | None:
@@ -210,8 +215,10 @@ def read(template: Template, text: str, segment: Segmenter | None = None) -> Tem
             regions.append(normalized(_unescaped(content, slot) or content))
             opening = _opening(template, number)
             told = (
-                segment(number, content)
-                if slot.undivided and segment is not None and not _label_repeats(opening, content)
+                segment(
+                    number, content, not _label_repeats(opening, content) and not _listed(opening, content)
+                )
+                if slot.undivided and segment is not None
                 else None
             )
             if told is not None:
@@ -227,7 +234,8 @@ def read(template: Template, text: str, segment: Segmenter | None = None) -> Tem
             unclear = unclear or (
                 slot.loop is not None and slot.loop.layout is not None and slot.loop.layout.unclear
             )
-            undivided = undivided or slot.undivided
+            # Lines numbered as a list where no loop was learnt: several documents at times, not told apart.
+            undivided = undivided or slot.undivided or (slot.loop is None and _listed(opening, content))
     if any(_is_label(chunk) for chunk in chunks):
         # A "document" that is only a label ("User:", "Frage:") is the template's own text that the loop took
         # in: a turn of a conversation written between the documents and the question. The template cannot
@@ -264,6 +272,15 @@ def _is_label(chunk: str) -> bool:
     """A short text ending in a colon, with a letter in it: a label, never a document."""
     text = chunk.strip()
     return len(text) <= _TURN_LABEL and text[-1:] in ":：" and any(character.isalpha() for character in text)
+
+
+def _listed(opening: str, content: str) -> bool:
+    """The slot's first line (with the skeleton's start of it) opens with a list's number ("1. ", "(1) ",
+    "① ") and a later line does too: the template numbers the documents, and where its numbers did not run
+    on (a document's own list among them) no reading tells its numbers from the documents' own; the slot is
+    not read by how lines recur either."""
+    text = opening[opening.rfind("\n") + 1 :] + content
+    return _LIST_ITEM.match(text) is not None and len(_LIST_ITEM.findall(text)) > 1
 
 
 def _opening(template: Template, slot: int) -> str:

@@ -105,8 +105,21 @@ def is_marker(token: str) -> bool:
 
 
 def generalised(token: str) -> str:
-    """The token as counters compare: digit runs are one class."""
-    return DIGITS if token.isdigit() else token
+    """The token as counters compare: numbers are one class."""
+    # str methods first: this runs for every token read; the value is looked up only where it counts.
+    return DIGITS if token.isdigit() or (len(token) == 1 and token.isnumeric()) else token
+
+
+def numeral_value(token: str) -> int | None:
+    """The whole number a token writes: a run of decimal digits in any script, or one character that
+    stands for a number ("①", "Ⅳ", "三"); None for any other token."""
+    if token.isdecimal():
+        return int(token)
+    if len(token) == 1:
+        value = unicodedata.numeric(token, -1.0)
+        if value >= 0 and value.is_integer():
+            return int(value)
+    return None
 
 
 def is_word(token: str) -> bool:

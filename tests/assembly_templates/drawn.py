@@ -1,0 +1,87 @@
+"""Drawn templates: words and sentences in several scripts, documents holding lines that look like a
+template's separator, and layouts (labels, separators, document framings, where the question goes)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from templates import Messages
+
+SCRIPTS = {
+    "latin": "abcdefghijklmnopqrstuvwxyz",
+    "cyrillic": "абвгдежзиклмнопрстуфхцчшщэюя",
+    "greek": "αβγδεζηθικλμνξοπρστυφχψω",
+    "arabic": "ابتثجحخدذرزسشصضطظعغفقكلمنهوي",
+    "cjk": "的一是不了人我在有他这中大来上国个到说们为子和你地出道也时年",
+}
+SEPARATORS = ("\n---\n", "\n\n***\n\n", " | ", "\n\n=====\n\n", "\n~~~\n", "\n\n")
+LOOKALIKES = ("-----", "=====", "* * *", "#####", "~~~~~", "_____")
+"""Lines a document's own text holds that look like a template's separator (never its exact one)."""
+
+
+def word(rng: random.Random, script: str) -> str:
+    return "".join(rng.choice(SCRIPTS[script]) for _ in range(rng.randint(3, 8)))
+
+
+def sentence(rng: random.Random, script: str) -> str:
+    joiner = "" if script == "cjk" else " "
+    end = "。" if script == "cjk" else "."
+    return joiner.join(word(rng, script) for _ in range(rng.randint(4, 10))) + end
+
+
+def question(rng: random.Random, script: str) -> str:
+    return sentence(rng, script)[:-1] + ("？" if script == "cjk" else "?")
+
+
+FRAMINGS = ("plain", "numbered", "label-line", "element", "quoted", "record", "message")
+
+
+@dataclass(frozen=True)
+class Layout:
+    script: str
+    separator: str
+    framing: str
+    question_at: str
+    words: tuple[str, ...]
+    """Label words of this template (header, question label, record keys, element name)."""
+
+
+def document(rng: random.Random, script: str, *separators: str) -> str:
+    """One to three sentences, at times with a line that looks like a separator but is none of
+    ``separators``."""
+    lines = [sentence(rng, script) for _ in range(rng.randint(1, 3))]
+    if rng.random() < 0.4:
+        lookalike = rng.choice([line for line in LOOKALIKES if not any(line in sep for sep in separators)])
+        lines.insert(rng.randint(1, len(lines)), lookalike)
+    return "\n".join(lines)
+
+
+def framed(layout: Layout, number: int, title: str, text: str) -> str:
+    label, key, tag = layout.words[2], layout.words[3], layout.words[4]
+    if layout.framing == "numbered":
+        return f"[{number}] {text}"
+    if layout.framing == "label-line":
+        return f"{label} {number}:\n{text}"
+    if layout.framing == "element":
+        return f'<{tag} id="{number}">{text}</{tag}>'
+    if layout.framing == "quoted":
+        return f'"""\n{text}\n"""'
+    if layout.framing == "record":
+        return f"{key}: {title}\n{label}: {text}"
+    return text
+
+
+def prompt(layout: Layout, documents: list[tuple[str, str]], question: str, instruction: str) -> Messages:
+    header, asking = layout.words[0], layout.words[1]
+    if layout.framing == "message":
+        return [("system", instruction), *[("system", text) for _, text in documents], ("user", question)]
+    body = layout.separator.join(
+        framed(layout, number, title, text) for number, (title, text) in enumerate(documents, 1)
+    )
+    block = f"{header}:\n{body}"
+    if layout.question_at == "after":
+        return [("user", f"{instruction}\n\n{block}\n\n{asking}: {question}")]
+    if layout.question_at == "before":
+        return [("user", f"{instruction}\n{asking}: {question}\n\n{block}\n\n{layout.words[5]}:")]
+    return [("system", f"{instruction}\n\n{block}"), ("user", question)]
