@@ -57,12 +57,19 @@ def separator_inside_documents(draw: st.DrawFn) -> Stream:
     rule = draw(st.sampled_from(RULES))
     blank = draw(st.sampled_from(("\n", "\n\n")))
     pool = _pool(rng, script)
-    for index in rng.sample(range(len(pool)), draw(st.integers(1, 3))):
+    cut = rng.sample(range(len(pool)), draw(st.integers(1, 3)))
+    for index in cut:
         pool[index] = f"{pool[index]}\n{rule}\n{_sentence(rng, script)}"
     instruction, header, asking = _sentence(rng, script), _word(rng, script), _word(rng, script)
+    picks = [rng.sample(range(len(pool)), rng.randint(1, 4)) for _ in range(24)]
+    for index in cut:
+        # The search's pool recurs: a document is retrieved again and again (one seen once or twice is no
+        # evidence, and is read as it is).
+        for pick in rng.sample([pick for pick in picks if index not in pick], 3):
+            pick.insert(rng.randint(0, len(pick)), index)
     requests = []
-    for _ in range(24):
-        chosen = [pool[i] for i in rng.sample(range(len(pool)), rng.randint(1, 4))]
+    for pick in picks:
+        chosen = [pool[i] for i in pick]
         question = _question(rng, script)
         body = f"{blank}{rule}{blank}".join(chosen)
         text = f"{instruction}\n\n{header}:\n{body}\n\n{asking}: {question}"
@@ -200,9 +207,13 @@ def run_together(draw: st.DrawFn) -> Stream:
     script = draw(st.sampled_from(sorted(SCRIPTS)))
     pool = [" ".join(_sentence(rng, script) for _ in range(rng.randint(1, 3))) for _ in range(12)]
     instruction, header, asking = _sentence(rng, script), _word(rng, script), _word(rng, script)
+    # Each document is the search's only result once at least (a search returns one document at times).
+    picks = [[index] for index in range(len(pool))]
+    picks += [rng.sample(range(len(pool)), rng.randint(1, 4)) for _ in range(12)]
+    rng.shuffle(picks)
     requests = []
-    for _ in range(24):
-        chosen = [pool[i] for i in rng.sample(range(len(pool)), rng.randint(1, 4))]
+    for pick in picks:
+        chosen = [pool[i] for i in pick]
         question = _question(rng, script)
         text = f"{instruction}\n\n{header}:\n{' '.join(chosen)}\n\n{asking}: {question}"
         requests.append(StreamRequest([("user", text)], tuple(chosen), question, "An answer."))

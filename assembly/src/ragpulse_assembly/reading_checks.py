@@ -1,6 +1,6 @@
 """A reading of pasted documents held against what the place's other requests showed (see
 :mod:`ragpulse_assembly.learnt.consistency`): refused with the reason when they contradict it, held for more
-traffic when too little was seen to tell."""
+traffic when too little was seen to tell; a refused one is held too, and read again once more was seen."""
 
 from __future__ import annotations
 
@@ -24,4 +24,5 @@ def checked(pasted: PastedReading, generator: Span, readers: Readers) -> PastedR
         return pasted
     if found.finding is Finding.UNCONFIRMED:
         return replace(pasted, pending=True)
-    return replace(pasted, chunks=(), not_separable=False, disagreement=found.reason)
+    # Held like a reading too little is known of: more traffic may show the documents apart after all.
+    return replace(pasted, chunks=(), not_separable=False, disagreement=found.reason, pending=True)

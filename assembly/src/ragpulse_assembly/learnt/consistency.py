@@ -8,9 +8,13 @@ A reading can be wrong in a way no single prompt shows, yet many prompts of one 
   documents in other company and order from request to request, so these are one document its reader cut in
   two (its own text holds the template's separator line). Once a place showed that, two documents not yet
   seen apart may be one as well: refused too.
-- A document read as the only one of its prompt holds another such document whole, or lies in one: the
-  place's documents slot holds several documents at times with nothing to split them at (run together in one
-  paragraph), and no reading of it is the context.
+- Two documents always come in the same requests, wherever they stand: a document and a line the template
+  writes for it (a reference list's entry, a source) read as two.
+- A document read as the only one of its prompt holds another such document whole, lies in one, or holds a
+  sentence that followed another sentence in one: the place's documents slot holds several documents at
+  times with nothing to split them at (run together in one paragraph), and no reading of it is the context.
+- A document that stands between the quotes of a JSON string in the prompt and still holds its escapes
+  (``\\n``): read without decoding, it is not the text the model read.
 - Text after the first document that another request read as (part of) a document is neither a document nor
   the question in this reading: the reading lost a document, or read one in part.
 - Too little seen to tell (two documents seen only together, a lone document never seen before): the request
@@ -22,6 +26,7 @@ Memory is bounded: places kept, and per place the prompts, lines and documents r
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import re
 from collections import OrderedDict
@@ -68,6 +73,8 @@ class Check:
 
 @dataclass
 class _Document:
+    companions: frozenset[bytes]
+    """The documents every reading that held this one held too."""
     before: set[bytes] = field(default_factory=set)
     after: set[bytes] = field(default_factory=set)
     readings: int = 0
@@ -85,10 +92,14 @@ class PlaceEvidence:
     pieces: dict[bytes, set[bytes]] = field(default_factory=dict)
     """Per sentence of a document of a reading let stand, the documents that held it (a few)."""
     alone: dict[bytes, frozenset[bytes]] = field(default_factory=dict)
-    """Documents read as the only one of their prompt (let stand), with their sentences."""
-    cut: bool = False
-    """Two documents of the place came only together often enough to be one: its documents hold the
-    separator, so two not yet seen apart may be one too."""
+    """Documents read as the only one of their prompt, with their sentences."""
+    alone_pieces: dict[bytes, set[bytes]] = field(default_factory=dict)
+    """Per sentence of such a document, the documents that held it (a few)."""
+    preceding: dict[bytes, set[bytes]] = field(default_factory=dict)
+    """Per sentence of such a document, the sentences seen right before it (two at most)."""
+    cuts: set[tuple[bytes, bytes]] = field(default_factory=set)
+    """Pairs of documents that came only together often enough to be one: while one still has, the place's
+    readings are known to split documents, and two not yet seen apart may be one too."""
 
     def observe_prompt(self, prompt: str) -> None:
         key = _key(prompt)
@@ -128,19 +139,24 @@ class PlaceEvidence:
         return None
 
     def part(self, document: str) -> str | None:
-        """How a lone ``document`` relates to another lone document of the place it holds whole or lies in."""
+        """How a lone ``document`` relates to other lone documents of the place: it holds one whole, lies in
+        one, or holds a sentence that came right after another sentence there (a document's sentences
+        always follow the same ones: documents joined in other combinations)."""
         if len(normalized(document)) < _PART_CHARS:
             return None
         key, pieces = _key(document), _pieces(document)
+        for before, sentence in _pairs(document):
+            if self.preceding.get(sentence, {before}) - {before}:
+                return "joins sentences that follow others in"
         for piece in pieces:
-            for other in self.pieces.get(piece, ()):
+            for other in self.alone_pieces.get(piece, ()):
                 theirs = self.alone.get(other)
                 if other == key or theirs is None:
                     continue
                 if theirs <= pieces:
-                    return "holds"
+                    return "holds whole"
                 if pieces <= theirs:
-                    return "lies in"
+                    return "lies whole in"
         return None
 
     def observe_reading(self, documents: tuple[str, ...]) -> bool:
@@ -155,26 +171,72 @@ class PlaceEvidence:
             if found is None:
                 if len(self.documents) >= _KEPT:
                     continue
-                found = self.documents[key] = _Document()
+                found = self.documents[key] = _Document(frozenset(keys))
+            found.companions &= frozenset(keys)
             found.readings += 1
             found.before.add(keys[index - 1] if index else _EDGE)
             found.after.add(keys[index + 1] if index + 1 < len(keys) else _EDGE)
         return True
 
-    def remember(self, documents: tuple[str, ...]) -> None:
-        """The sentences of a reading let stand at once, so later readings can be held against them."""
-        for document in documents:
-            key, pieces = _key(document), _pieces(document)
-            if len(documents) == 1 and len(self.alone) < _KEPT:
-                self.alone[key] = pieces
+    def observe_alone(self, document: str) -> None:
+        """A lone document's sentences and which came right before which: what the prompt holds, whatever
+        is made of the reading."""
+        key, pieces = _key(document), _pieces(document)
+        if len(self.alone) < _KEPT:
+            self.alone[key] = pieces
             for piece in pieces:
-                holders = self.pieces.get(piece)
-                if holders is None:
-                    if len(self.pieces) >= _KEPT:
-                        continue
-                    holders = self.pieces[piece] = set()
-                if len(holders) < _HOLDERS:
-                    holders.add(key)
+                _hold(self.alone_pieces, piece, key)
+        for before, sentence in _pairs(document):
+            seen = self.preceding.get(sentence)
+            if seen is None:
+                if len(self.preceding) >= _KEPT:
+                    continue
+                seen = self.preceding[sentence] = set()
+            if len(seen) < 2:
+                seen.add(before)
+
+    def remember(self, documents: tuple[str, ...]) -> None:
+        """The sentences of a reading let stand, so later readings can be held against them."""
+        for document in documents:
+            key = _key(document)
+            for piece in _pieces(document):
+                _hold(self.pieces, piece, key)
+
+    def companions(self, documents: tuple[str, ...]) -> Check | None:
+        """Two documents of ``documents`` that every reading holding either held both: a document and a line
+        the template writes for it (a reference, a source) read as two, once seen often enough; too few
+        times to tell otherwise."""
+        keys = [_key(document) for document in documents]
+        found: Check | None = None
+        for (one, first), (other, second) in itertools.combinations(zip(keys, documents, strict=True), 2):
+            mine, theirs = self.documents.get(one), self.documents.get(other)
+            if mine is None or theirs is None or other not in mine.companions or one not in theirs.companions:
+                continue
+            if mine.readings >= _TOGETHER:
+                self.cuts.add((one, other))
+                return Check(
+                    Finding.REFUSED,
+                    f"documents {_quoted(first)} and {_quoted(second)} came in the same {mine.readings}"
+                    " requests and never apart: parts of one document (a document and a line the template"
+                    " writes for it, a reference or a source)",
+                )
+            if self._cut():
+                return Check(
+                    Finding.REFUSED,
+                    f"documents {_quoted(first)} and {_quoted(second)} were never seen apart, and others of"
+                    " the place came only together: perhaps parts of one document",
+                )
+            found = Check(Finding.UNCONFIRMED)
+        return found
+
+    def _cut(self) -> bool:
+        """A pair of documents still only ever seen together (pairs since seen apart are forgotten)."""
+        for pair in list(self.cuts):
+            one, other = self.documents.get(pair[0]), self.documents.get(pair[1])
+            if one is not None and other is not None and pair[1] in one.companions and pair[0] in other.companions:
+                return True
+            self.cuts.discard(pair)
+        return False
 
     def adjacency(self, documents: tuple[str, ...]) -> Check:
         """Whether two neighbours of ``documents`` only ever came together (after :meth:`observe_reading`)."""
@@ -184,21 +246,25 @@ class PlaceEvidence:
             if one is None or other is None or one.after != {_key(second)} or other.before != {_key(first)}:
                 continue
             if one.readings >= _TOGETHER:
-                self.cut = True
+                self.cuts.add((_key(first), _key(second)))
                 return Check(
                     Finding.REFUSED,
                     f"documents {_quoted(first)} and {_quoted(second)} came together, the one right after the"
                     f" other, in {one.readings} requests and never apart: one document read as two (its own"
                     " text holds the separator)",
                 )
-            if self.cut:
+            if self._cut():
                 return Check(
                     Finding.REFUSED,
                     f"documents {_quoted(first)} and {_quoted(second)} were never seen apart, and others of"
                     " the place came only together: perhaps one document read as two",
                 )
             unconfirmed = True
-        if len(documents) == 1 and self.documents.get(_key(documents[0]), _Document()).readings <= 1:
+        companions = self.companions(documents)
+        if companions is not None:
+            return companions
+        lone = self.documents.get(_key(documents[0])) if len(documents) == 1 else None
+        if lone is not None and lone.readings <= 1:
             # A lone document never seen before may be several run together: wait for others alone.
             unconfirmed = True
         return Check(Finding.UNCONFIRMED) if unconfirmed else Check(Finding.CONSISTENT)
@@ -239,7 +305,9 @@ def check(
     evidence.observe_reading(documents)
     if found is None:
         found = evidence.adjacency(documents)
-    if settled and found.finding is Finding.CONSISTENT:
+    if settled and len(documents) == 1:
+        evidence.observe_alone(documents[0])
+    if settled and found.finding is not Finding.REFUSED:
         evidence.remember(documents)
     return found
 
@@ -254,12 +322,18 @@ def _refusal(
             f"a document read holds {_quoted(constant)}, a line nearly every prompt of the place holds: the"
             " template's own words, not context",
         )
+    escaped = next((document for document in documents if _still_escaped(messages, document)), None)
+    if escaped is not None:
+        return Check(
+            Finding.REFUSED,
+            f"document {_quoted(escaped)} is a JSON string of the prompt read with its escapes: its text is"
+            " not what the model read",
+        )
     if len(documents) == 1 and (relation := evidence.part(documents[0])) is not None:
         return Check(
             Finding.REFUSED,
-            f"the only document read, {_quoted(documents[0])}, {relation} another prompt's only document"
-            " whole: the place's documents slot holds several documents at times, with nothing to split"
-            " them at",
+            f"the only document read, {_quoted(documents[0])}, {relation} another prompt's only document:"
+            " the place's documents slot holds several documents at times, with nothing to split them at",
         )
     left = evidence.left_over(messages, documents, question)
     if left is not None:
@@ -269,6 +343,19 @@ def _refusal(
             " document nor the question: a document lost, or one read in part",
         )
     return None
+
+
+def _still_escaped(messages: list[str], document: str) -> bool:
+    """``document`` stands between the quotes of a JSON string in the prompt and holds escapes there."""
+    if "\\" not in document:
+        return False
+    quoted = f'"{document}"'
+    if not any(quoted in message for message in messages):
+        return False
+    try:
+        return json.loads(quoted) != document
+    except ValueError:
+        return False
 
 
 def _written(text: str) -> tuple[str, ...]:
@@ -284,6 +371,23 @@ def _lines(text: str) -> list[str]:
 
 def _pieces(text: str) -> frozenset[bytes]:
     return frozenset(_key(piece) for piece in _SENTENCE_END.split(normalized(text)) if piece.strip())
+
+
+def _hold(holders: dict[bytes, set[bytes]], piece: bytes, document: bytes) -> None:
+    """Records that ``document`` holds ``piece``, within the memory's bounds."""
+    found = holders.get(piece)
+    if found is None:
+        if len(holders) >= _KEPT:
+            return
+        found = holders[piece] = set()
+    if len(found) < _HOLDERS:
+        found.add(document)
+
+
+def _pairs(text: str) -> list[tuple[bytes, bytes]]:
+    """Each sentence of ``text`` (hashed) after the one before it."""
+    sentences = [_key(piece) for piece in _SENTENCE_END.split(normalized(text)) if piece.strip()]
+    return list(zip(sentences, sentences[1:], strict=False))
 
 
 def _key(text: str) -> bytes:
