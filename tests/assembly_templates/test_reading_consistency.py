@@ -131,7 +131,10 @@ def test_a_heading_above_a_fenced_chunk_is_never_read_as_the_document(stream: St
 
 
 def test_the_rules_read_a_single_fenced_chunk_under_a_heading_a_blank_line_above() -> None:
-    prompt = "你是助手。\n\n# 知识库\n\n## 来自 docs/备份.md 的内容：\n\n```\n数据库每天自动备份。\n---\n保留三十天。\n```"
+    prompt = (
+        "你是助手。\n\n# 知识库\n\n## 来自 docs/备份.md 的内容：\n\n"
+        "```\n数据库每天自动备份。\n---\n保留三十天。\n```"
+    )
     messages = [Message(Role.SYSTEM, prompt), Message(Role.USER, "备份保留多久")]
 
     reading = read_prompt(messages)
@@ -157,15 +160,20 @@ def transcript_prompts(draw: st.DrawFn) -> Stream:
         history = rng.choice([*greeting, ""])
         text = (
             f"{rules[0]}\n{rules[1]}\n### Relevant Documents\n{rules[2]}\n{docs}\n\n{rules[3]}"
-            f"\n\n### Conversation History\n{history}\nUSER: {question}\n\n### Question\n{question}\n\nAnswer:"
+            f"\n\n### Conversation History\n{history}\nUSER: {question}"
+            f"\n\n### Question\n{question}\n\nAnswer:"
         )
-        requests.append(StreamRequest([("user", text)], tuple(pool[i] for i in chosen), question, "An answer."))
+        requests.append(
+            StreamRequest([("user", text)], tuple(pool[i] for i in chosen), question, "An answer.")
+        )
     return Stream(script, requests)
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(transcript_prompts())
-def test_instructions_and_a_transcript_around_the_documents_are_never_read_as_documents(stream: Stream) -> None:
+def test_instructions_and_a_transcript_around_the_documents_are_never_read_as_documents(
+    stream: Stream,
+) -> None:
     assert _wrong(_verdicts(stream)) == []
 
 
@@ -190,7 +198,9 @@ def fenced_json_lines(draw: st.DrawFn) -> Stream:
             f"{instruction}\n\n---{heading}---\n\n```json\n" + "\n".join(lines) + f"\n```\n\n"
             f"References:\n{references}\n\n{asking}: {question}"
         )
-        requests.append(StreamRequest([("user", text)], tuple(pool[i] for i in chosen), question, "An answer."))
+        requests.append(
+            StreamRequest([("user", text)], tuple(pool[i] for i in chosen), question, "An answer.")
+        )
     return Stream(script, requests)
 
 
@@ -224,3 +234,18 @@ def run_together(draw: st.DrawFn) -> Stream:
 @given(run_together())
 def test_documents_run_together_in_one_paragraph_are_refused_not_read_in_part(stream: Stream) -> None:
     assert _wrong(_verdicts(stream)) == []
+
+
+def test_a_reading_that_leaves_out_a_sentence_another_request_read_in_a_document_is_refused() -> None:
+    evidence = Evidence().place("svc", "place")
+    kept, lost = (
+        "Refunds take five working days to reach the card.",
+        "Gift cards never expire and can be reused.",
+    )
+    for number in range(8):
+        check(evidence, [f"Context:\n{kept}\n\n{lost}\n\nQuestion: q{number}?"], (kept, lost), f"q{number}?")
+
+    found = check(evidence, [f"Context:\n{kept} {lost}\n\nQuestion: again?"], (kept,), "again?")
+
+    assert found.finding is Finding.REFUSED
+    assert "Gift cards never expire" in found.reason

@@ -19,7 +19,9 @@ def checked(pasted: PastedReading, generator: Span, readers: Readers) -> PastedR
         return pasted
     turn = current_turn(generator.messages)
     evidence = readers.evidence.place(generator.service_name, place(generator.name, turn))
-    found = check(evidence, [message.text for message in turn], pasted.chunks, pasted.question, not pasted.pending)
+    found = check(
+        evidence, [message.text for message in turn], pasted.chunks, pasted.question, not pasted.pending
+    )
     if found.finding is Finding.CONSISTENT:
         return pasted
     if found.finding is Finding.UNCONFIRMED:

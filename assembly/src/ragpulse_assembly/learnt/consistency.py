@@ -8,8 +8,8 @@ A reading can be wrong in a way no single prompt shows, yet many prompts of one 
   documents in other company and order from request to request, so these are one document its reader cut in
   two (its own text holds the template's separator line). Once a place showed that, two documents not yet
   seen apart may be one as well: refused too.
-- Two documents always come in the same requests, wherever they stand: a document and a line the template
-  writes for it (a reference list's entry, a source) read as two.
+- Two documents, one a short line, always come in the same requests, wherever they stand: a document and a
+  line the template writes for it (a reference list's entry, a source) read as two.
 - A document read as the only one of its prompt holds another such document whole, lies in one, or holds a
   sentence that followed another sentence in one: the place's documents slot holds several documents at
   times with nothing to split them at (run together in one paragraph), and no reading of it is the context.
@@ -43,17 +43,20 @@ _CONSTANT: Final = 0.9
 _TOGETHER: Final = 3
 """Requests in which two documents came only together, one after the other, before they are one document:
 two searches that returned the same two documents in the same order are no evidence."""
-_KEPT: Final = 20_000
-"""Lines, documents and readings remembered per place: the memory stops growing there."""
-_PLACES: Final = 1_024
+_KEPT: Final = 4_000
+"""Prompts, lines, documents, sentences and readings remembered per place: the memory stops growing there
+(what is not remembered is never evidence against a reading)."""
+_PLACES: Final = 512
 """Places remembered, least recently read dropped first."""
 _HOLDERS: Final = 8
 """Documents remembered per sentence: enough to find the few a document may lie in or hold."""
 _PART_CHARS: Final = 20
 """Characters a document holds before it is compared whole with others (not "Yes." inside a longer one)."""
+_LABEL_CHARS: Final = 60
+"""Characters of a one-line document that may be a line the template writes for another (a reference)."""
 _SHOWN: Final = 50
 """Characters of a document a reason quotes."""
-_SENTENCE_END: Final = re.compile(r"(?<=[.!?;。！？；])\s*|\n")
+_SENTENCE_END: Final = re.compile(r"(?<=[.!?;。！？；])\s*")
 _READ: Final = "\x00"
 _EDGE: Final = b"\x00edge"
 
@@ -203,12 +206,14 @@ class PlaceEvidence:
                 _hold(self.pieces, piece, key)
 
     def companions(self, documents: tuple[str, ...]) -> Check | None:
-        """Two documents of ``documents`` that every reading holding either held both: a document and a line
-        the template writes for it (a reference, a source) read as two, once seen often enough; too few
-        times to tell otherwise."""
+        """Two documents of ``documents``, one of them a short line, that every reading holding either held
+        both: a document and a line the template writes for it (a reference, a source) read as two, once
+        seen often enough; too few times to tell otherwise."""
         keys = [_key(document) for document in documents]
         found: Check | None = None
         for (one, first), (other, second) in itertools.combinations(zip(keys, documents, strict=True), 2):
+            if not (_label_like(first) or _label_like(second)):
+                continue  # two documents of a small pool may well come together every time
             mine, theirs = self.documents.get(one), self.documents.get(other)
             if mine is None or theirs is None or other not in mine.companions or one not in theirs.companions:
                 continue
@@ -233,7 +238,12 @@ class PlaceEvidence:
         """A pair of documents still only ever seen together (pairs since seen apart are forgotten)."""
         for pair in list(self.cuts):
             one, other = self.documents.get(pair[0]), self.documents.get(pair[1])
-            if one is not None and other is not None and pair[1] in one.companions and pair[0] in other.companions:
+            if (
+                one is not None
+                and other is not None
+                and pair[1] in one.companions
+                and pair[0] in other.companions
+            ):
                 return True
             self.cuts.discard(pair)
         return False
@@ -241,7 +251,7 @@ class PlaceEvidence:
     def adjacency(self, documents: tuple[str, ...]) -> Check:
         """Whether two neighbours of ``documents`` only ever came together (after :meth:`observe_reading`)."""
         unconfirmed = False
-        for first, second in zip(documents, documents[1:], strict=False):
+        for first, second in itertools.pairwise(documents):
             one, other = self.documents.get(_key(first)), self.documents.get(_key(second))
             if one is None or other is None or one.after != {_key(second)} or other.before != {_key(first)}:
                 continue
@@ -353,9 +363,10 @@ def _still_escaped(messages: list[str], document: str) -> bool:
     if not any(quoted in message for message in messages):
         return False
     try:
-        return json.loads(quoted) != document
+        decoded = json.loads(quoted)
     except ValueError:
         return False
+    return isinstance(decoded, str) and decoded != document
 
 
 def _written(text: str) -> tuple[str, ...]:
@@ -373,6 +384,11 @@ def _pieces(text: str) -> frozenset[bytes]:
     return frozenset(_key(piece) for piece in _SENTENCE_END.split(normalized(text)) if piece.strip())
 
 
+def _label_like(document: str) -> bool:
+    """One short line: what a template writes for a document (a reference, a source's name)."""
+    return "\n" not in document.strip() and len(document.strip()) <= _LABEL_CHARS
+
+
 def _hold(holders: dict[bytes, set[bytes]], piece: bytes, document: bytes) -> None:
     """Records that ``document`` holds ``piece``, within the memory's bounds."""
     found = holders.get(piece)
@@ -387,7 +403,7 @@ def _hold(holders: dict[bytes, set[bytes]], piece: bytes, document: bytes) -> No
 def _pairs(text: str) -> list[tuple[bytes, bytes]]:
     """Each sentence of ``text`` (hashed) after the one before it."""
     sentences = [_key(piece) for piece in _SENTENCE_END.split(normalized(text)) if piece.strip()]
-    return list(zip(sentences, sentences[1:], strict=False))
+    return list(itertools.pairwise(sentences))
 
 
 def _key(text: str) -> bytes:
