@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -47,6 +48,21 @@ def _pool(rng: random.Random, script: str, size: int = 12) -> list[str]:
 
 def _question(rng: random.Random, script: str) -> str:
     return _sentence(rng, script)[:-1] + "?"
+
+
+def _user_stream(
+    script: str, rng: random.Random, pool: list[str], prompt: Callable[[list[int], str], str]
+) -> Stream:
+    """Twenty-four requests, each one user message ``prompt`` writes for one to four of ``pool``."""
+    requests = []
+    for _ in range(24):
+        chosen = rng.sample(range(len(pool)), rng.randint(1, 4))
+        question = _question(rng, script)
+        text = prompt(chosen, question)
+        requests.append(
+            StreamRequest([("user", text)], tuple(pool[i] for i in chosen), question, "An answer.")
+        )
+    return Stream(script, requests)
 
 
 @st.composite
@@ -152,21 +168,16 @@ def transcript_prompts(draw: st.DrawFn) -> Stream:
     sources = [{"source": f"{_word(rng, 'latin')}.html", "title": _sentence(rng, script)} for _ in pool]
     rules = [_sentence(rng, script) for _ in range(4)]
     greeting = [f"USER: {_word(rng, script)}\nAI: {_sentence(rng, script)}" for _ in range(3)]
-    requests = []
-    for _ in range(24):
-        chosen = rng.sample(range(len(pool)), rng.randint(1, 4))
+
+    def prompt(chosen: list[int], question: str) -> str:
         docs = "\n\n".join(f"* {sources[i]!r}\n{pool[i]}" for i in chosen)
-        question = _question(rng, script)
-        history = rng.choice([*greeting, ""])
-        text = (
+        return (
             f"{rules[0]}\n{rules[1]}\n### Relevant Documents\n{rules[2]}\n{docs}\n\n{rules[3]}"
-            f"\n\n### Conversation History\n{history}\nUSER: {question}"
+            f"\n\n### Conversation History\n{rng.choice([*greeting, ''])}\nUSER: {question}"
             f"\n\n### Question\n{question}\n\nAnswer:"
         )
-        requests.append(
-            StreamRequest([("user", text)], tuple(pool[i] for i in chosen), question, "An answer.")
-        )
-    return Stream(script, requests)
+
+    return _user_stream(script, rng, pool, prompt)
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -185,23 +196,19 @@ def fenced_json_lines(draw: st.DrawFn) -> Stream:
     pool = _pool(rng, script)
     files = [f"{_word(rng, 'latin')}.pdf" for _ in pool]
     instruction, heading, asking = _sentence(rng, script), _word(rng, script), _word(rng, script)
-    requests = []
-    for _ in range(24):
-        chosen = rng.sample(range(len(pool)), rng.randint(1, 4))
+
+    def prompt(chosen: list[int], question: str) -> str:
         lines = [
             json.dumps({"reference_id": str(n), "content": pool[i]}, ensure_ascii=False)
             for n, i in enumerate(chosen, 1)
         ]
         references = "\n".join(f"[{n}] {files[i]}" for n, i in enumerate(chosen, 1))
-        question = _question(rng, script)
-        text = (
+        return (
             f"{instruction}\n\n---{heading}---\n\n```json\n" + "\n".join(lines) + f"\n```\n\n"
             f"References:\n{references}\n\n{asking}: {question}"
         )
-        requests.append(
-            StreamRequest([("user", text)], tuple(pool[i] for i in chosen), question, "An answer.")
-        )
-    return Stream(script, requests)
+
+    return _user_stream(script, rng, pool, prompt)
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])

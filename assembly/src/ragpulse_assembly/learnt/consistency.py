@@ -190,13 +190,7 @@ class PlaceEvidence:
             for piece in pieces:
                 _hold(self.alone_pieces, piece, key)
         for before, sentence in _pairs(document):
-            seen = self.preceding.get(sentence)
-            if seen is None:
-                if len(self.preceding) >= _KEPT:
-                    continue
-                seen = self.preceding[sentence] = set()
-            if len(seen) < 2:
-                seen.add(before)
+            _hold(self.preceding, sentence, before, most=2)
 
     def remember(self, documents: tuple[str, ...]) -> None:
         """The sentences of a reading let stand, so later readings can be held against them."""
@@ -389,15 +383,15 @@ def _label_like(document: str) -> bool:
     return "\n" not in document.strip() and len(document.strip()) <= _LABEL_CHARS
 
 
-def _hold(holders: dict[bytes, set[bytes]], piece: bytes, document: bytes) -> None:
-    """Records that ``document`` holds ``piece``, within the memory's bounds."""
+def _hold(holders: dict[bytes, set[bytes]], piece: bytes, holder: bytes, most: int = _HOLDERS) -> None:
+    """Records ``holder`` with ``piece`` (``most`` of them at most), within the memory's bounds."""
     found = holders.get(piece)
     if found is None:
         if len(holders) >= _KEPT:
             return
         found = holders[piece] = set()
-    if len(found) < _HOLDERS:
-        found.add(document)
+    if len(found) < most:
+        found.add(holder)
 
 
 def _pairs(text: str) -> list[tuple[bytes, bytes]]:
