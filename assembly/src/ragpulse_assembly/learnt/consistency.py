@@ -15,6 +15,8 @@ A reading can be wrong in a way no single prompt shows, yet many prompts of one 
   times with nothing to split them at (run together in one paragraph), and no reading of it is the context.
 - A document that stands between the quotes of a JSON string in the prompt and still holds its escapes
   (``\\n``): read without decoding, it is not the text the model read.
+- A document's text after its first sentence was seen before with a first sentence that differs only in
+  its first characters: the reading kept a label the template writes before each document (an id, a date).
 - Text after the first document that another request read as (part of) a document is neither a document nor
   the question in this reading: the reading lost a document, or read one in part.
 - Too little seen to tell (two documents seen only together, a lone document never seen before): the request
@@ -54,6 +56,8 @@ _PART_CHARS: Final = 20
 """Characters a document holds before it is compared whole with others (not "Yes." inside a longer one)."""
 _LABEL_CHARS: Final = 60
 """Characters of a one-line document that may be a line the template writes for another (a reference)."""
+_OPENING_CHARS: Final = 300
+"""Characters of a first sentence remembered to compare with others (a label and a sentence)."""
 _SHOWN: Final = 50
 """Characters of a document a reason quotes."""
 _SENTENCE_END: Final = re.compile(r"(?<=[.!?;。！？；])\s*")
@@ -100,6 +104,8 @@ class PlaceEvidence:
     """Per sentence of such a document, the documents that held it (a few)."""
     preceding: dict[bytes, set[bytes]] = field(default_factory=dict)
     """Per sentence of such a document, the sentences seen right before it (two at most)."""
+    openings: dict[bytes, set[str]] = field(default_factory=dict)
+    """Per document's text after its first sentence, the first sentences it was seen with (two at most)."""
     cuts: set[tuple[bytes, bytes]] = field(default_factory=set)
     """Pairs of documents that came only together often enough to be one: while one still has, the place's
     readings are known to split documents, and two not yet seen apart may be one too."""
@@ -191,6 +197,33 @@ class PlaceEvidence:
                 _hold(self.alone_pieces, piece, key)
         for before, sentence in _pairs(document):
             _hold(self.preceding, sentence, before, most=2)
+
+    def observe_openings(self, documents: tuple[str, ...]) -> None:
+        """Each document's first sentence, by the rest of its text."""
+        for document in documents:
+            opening, rest = _opening(document)
+            if rest and len(opening) <= _OPENING_CHARS:
+                found = self.openings.get(_key(rest))
+                if found is None and len(self.openings) < _KEPT:
+                    found = self.openings[_key(rest)] = set()
+                if found is not None and len(found) < 2:
+                    found.add(opening)
+
+    def labelled(self, document: str) -> str | None:
+        """Another opening ``document``'s text was seen with that differs only in its first characters (an
+        id, a date, a score): the reading kept a label the template writes before the document."""
+        opening, rest = _opening(document)
+        if not rest:
+            return None
+        for other in self.openings.get(_key(rest), ()):
+            shared = _shared_ending(opening, other)
+            if (
+                other != opening
+                and shared >= _PART_CHARS
+                and max(len(opening), len(other)) - shared <= _LABEL_CHARS
+            ):
+                return other
+        return None
 
     def remember(self, documents: tuple[str, ...]) -> None:
         """The sentences of a reading let stand, so later readings can be held against them."""
@@ -309,6 +342,8 @@ def check(
     evidence.observe_reading(documents)
     if found is None:
         found = evidence.adjacency(documents)
+    if settled:
+        evidence.observe_openings(documents)
     if settled and len(documents) == 1:
         evidence.observe_alone(documents[0])
     if settled and found.finding is not Finding.REFUSED:
@@ -338,6 +373,13 @@ def _refusal(
             Finding.REFUSED,
             f"the only document read, {_quoted(documents[0])}, {relation} another prompt's only document:"
             " the place's documents slot holds several documents at times, with nothing to split them at",
+        )
+    labelled = next(((d, other) for d in documents if (other := evidence.labelled(d)) is not None), None)
+    if labelled is not None:
+        return Check(
+            Finding.REFUSED,
+            f"document {_quoted(labelled[0])} opens as another request's did, {_quoted(labelled[1])}, but for"
+            " its first characters: a label the template writes (an id, a date) read as the document's",
         )
     left = evidence.left_over(messages, documents, question)
     if left is not None:
@@ -376,6 +418,25 @@ def _lines(text: str) -> list[str]:
 
 def _pieces(text: str) -> frozenset[bytes]:
     return frozenset(_key(piece) for piece in _SENTENCE_END.split(normalized(text)) if piece.strip())
+
+
+def _opening(document: str) -> tuple[str, str]:
+    """The document's first sentence and the rest of its text (whitespace collapsed)."""
+    text = normalized(document)
+    found = _SENTENCE_END.search(text)
+    if found is None or found.end() >= len(text):
+        return text, ""
+    return text[: found.start()], text[found.end() :]
+
+
+def _shared_ending(one: str, other: str) -> int:
+    """Characters ``one`` and ``other`` end with alike."""
+    shared = 0
+    for mine, theirs in zip(reversed(one), reversed(other), strict=False):
+        if mine != theirs:
+            break
+        shared += 1
+    return shared
 
 
 def _label_like(document: str) -> bool:
