@@ -256,3 +256,16 @@ def test_a_reading_that_leaves_out_a_sentence_another_request_read_in_a_document
 
     assert found.finding is Finding.REFUSED
     assert "Gift cards never expire" in found.reason
+
+
+def test_a_document_seen_again_under_another_id_is_refused_as_read_with_its_label() -> None:
+    evidence = Evidence().place("svc", "place")
+    text = "You can repay part of a mortgage at any time. The fee is 0.25 percent in the first three years."
+    other = "Bizum sends up to 1,000 euros a day."
+    first = check(evidence, [f"|id|text|\n|820|{text}|\n|4|{other}|"], (f"820|{text}", other))
+
+    again = check(evidence, [f"|id|text|\n|310|{text}|\n|7|{other}|"], (f"310|{text}", other))
+
+    assert first.finding is not Finding.REFUSED
+    assert again.finding is Finding.REFUSED
+    assert "820|You can repay" in again.reason
