@@ -668,8 +668,8 @@ def _fenced_documents(text: str) -> tuple[str, list[str]]:
     "Wikipedia article section:"), or in two or more such blocks; and the text without them."""
     lines = text.splitlines()
     code = _code_lines(lines)
-    blocks = [block for block in fenced_blocks(text) if block[1] not in code]
-    labelled = [block for block in blocks if (block[0] < block[1] and lines[block[0]].rstrip().endswith(":"))
+    blocks = [_spaced_label(lines, block) for block in fenced_blocks(text) if block[1] not in code]
+    labelled = [block for block in blocks if (block[0] < block[1] and _labels(lines[block[0]]))
                 or (block[0] < block[1] and _item_start(lines[block[0]]) is not None)]  # fmt: skip
     if not blocks or (len(blocks) < 2 and not labelled):
         return text, []
@@ -678,6 +678,21 @@ def _fenced_documents(text: str) -> tuple[str, list[str]]:
         taken.update(range(label, closing + 1))
     documents = [body.strip() for _, _, _, body in blocks if body.strip()]
     return "\n".join(line for index, line in enumerate(lines) if index not in taken), documents
+
+
+def _spaced_label(lines: list[str], block: tuple[int, int, int, str]) -> tuple[int, int, int, str]:
+    """A fenced block whose label line stands a blank line above its opening fence ("## From a.md:", blank,
+    fence): the label is the block's, so it is neither lost nor read as a document of its own."""
+    label, opening, closing, body = block
+    above = opening - 2
+    if label == opening and above >= 0 and not lines[opening - 1].strip() and _labels(lines[above]):
+        return above, opening, closing, body
+    return block
+
+
+def _labels(line: str) -> bool:
+    """A line that labels what follows: it ends with a colon (any script's) or is a heading."""
+    return line.rstrip().endswith((":", "：")) or _HEADING.match(line) is not None
 
 
 def _parse_sections(lines: list[str]) -> _Parsed:

@@ -10,12 +10,13 @@ of the rules that found documents.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Final
 
 from ragpulse_core.store import Store
 
+from ragpulse_assembly.learnt.consistency import Evidence
 from ragpulse_assembly.learnt.learner import TemplateLearner
 from ragpulse_assembly.learnt.storage import stored_templates
 from ragpulse_assembly.learnt.template import TemplateReading
@@ -46,6 +47,8 @@ class Readers:
 
     templates: TemplateLearner | None = None
     rules: bool = True
+    evidence: Evidence = field(default_factory=Evidence, compare=False)
+    """What each place's requests showed, that a reading must agree with."""
 
 
 RULES_ONLY: Final = Readers()

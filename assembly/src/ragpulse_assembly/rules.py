@@ -34,6 +34,7 @@ from ragpulse_assembly.context import ChosenContext, choose_context, resolved_do
 from ragpulse_assembly.model import Document, Message, Role, Span, TraceSpan, Unread, normalized
 from ragpulse_assembly.names import REQUEST_KINDS, ContextSource, Kind, Source
 from ragpulse_assembly.prompt_context import answer_of, read_prompt
+from ragpulse_assembly.reading_checks import checked
 from ragpulse_assembly.readings import RULES_ONLY, Readers, read_pasted
 from ragpulse_assembly.reasons import Unscorable
 from ragpulse_assembly.trace import Trace
@@ -134,7 +135,11 @@ def assemble(
     outermost_llm = _outermost_llm(trace, generator)
     recorded_question = _recorded_question(rag, chain)
     question = recorded_question or _prompt_question(outermost_llm, generator, readers)
-    pasted = read_pasted(generator, question, recorded_question, readers) if generator is not None else None
+    pasted = (
+        checked(read_pasted(generator, question, recorded_question, readers), generator, readers)
+        if generator is not None
+        else None
+    )
     if (
         not recorded_question
         and pasted is not None

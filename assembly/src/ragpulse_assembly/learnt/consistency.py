@@ -1,0 +1,470 @@
+"""Whether one request's reading of its pasted documents agrees with what the place's other requests showed.
+
+A reading can be wrong in a way no single prompt shows, yet many prompts of one place do:
+
+- A document holds a line nearly every prompt of the place holds: the template's own words (an instruction,
+  a heading), never context, however a reader split the prompt.
+- Two documents always come together, the one right after the other, and never apart: a search returns its
+  documents in other company and order from request to request, so these are one document its reader cut in
+  two (its own text holds the template's separator line). Once a place showed that, two documents not yet
+  seen apart may be one as well: refused too.
+- Two documents, one a short line, always come in the same requests, wherever they stand: a document and a
+  line the template writes for it (a reference list's entry, a source) read as two.
+- A document read as the only one of its prompt holds another such document whole, lies in one, or holds a
+  sentence that followed another sentence in one: the place's documents slot holds several documents at
+  times with nothing to split them at (run together in one paragraph), and no reading of it is the context.
+- A document that stands between the quotes of a JSON string in the prompt and still holds its escapes
+  (``\\n``): read without decoding, it is not the text the model read.
+- A document's text after its first sentence was seen before with a first sentence that differs only in
+  its first characters: the reading kept a label the template writes before each document (an id, a date).
+- Text after the first document that another request read as (part of) a document is neither a document nor
+  the question in this reading: the reading lost a document, or read one in part.
+- Too little seen to tell (two documents seen only together, a lone document never seen before): the request
+  waits for more traffic, as a prompt whose template is not learnt yet does, and is read as it is after.
+
+Memory is bounded: places kept, and per place the prompts, lines and documents remembered (hashed).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import re
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Final
+
+from ragpulse_assembly.model import normalized
+
+_PROMPTS: Final = 8
+"""Distinct prompts of a place before a line held by nearly all of them is taken for the template's."""
+_CONSTANT: Final = 0.9
+"""Share of the place's prompts a line must be in to be the template's own text."""
+_TOGETHER: Final = 3
+"""Requests in which two documents came only together, one after the other, before they are one document:
+two searches that returned the same two documents in the same order are no evidence."""
+_KEPT: Final = 4_000
+"""Prompts, lines, documents, sentences and readings remembered per place: the memory stops growing there
+(what is not remembered is never evidence against a reading)."""
+_PLACES: Final = 512
+"""Places remembered, least recently read dropped first."""
+_HOLDERS: Final = 8
+"""Documents remembered per sentence: enough to find the few a document may lie in or hold."""
+_PART_CHARS: Final = 20
+"""Characters a document holds before it is compared whole with others (not "Yes." inside a longer one)."""
+_LABEL_CHARS: Final = 60
+"""Characters of a one-line document that may be a line the template writes for another (a reference)."""
+_OPENING_CHARS: Final = 300
+"""Characters of a first sentence remembered to compare with others (a label and a sentence)."""
+_SHOWN: Final = 50
+"""Characters of a document a reason quotes."""
+_SENTENCE_END: Final = re.compile(r"(?<=[.!?;。！？；])\s*")
+_READ: Final = "\x00"
+_EDGE: Final = b"\x00edge"
+
+
+class Finding(StrEnum):
+    CONSISTENT = "consistent"
+    UNCONFIRMED = "unconfirmed"
+    """Too little seen to tell: wait for more traffic."""
+    REFUSED = "refused"
+
+
+@dataclass(frozen=True)
+class Check:
+    finding: Finding
+    reason: str = ""
+
+
+@dataclass
+class _Document:
+    companions: frozenset[bytes]
+    """The documents every reading that held this one held too."""
+    before: set[bytes] = field(default_factory=set)
+    after: set[bytes] = field(default_factory=set)
+    readings: int = 0
+
+
+@dataclass
+class PlaceEvidence:
+    """What one place's prompts and readings showed across requests."""
+
+    prompts: set[bytes] = field(default_factory=set)
+    lines: dict[bytes, int] = field(default_factory=dict)
+    """Per line (whitespace collapsed), the distinct prompts that held it."""
+    readings: set[bytes] = field(default_factory=set)
+    documents: dict[bytes, _Document] = field(default_factory=dict)
+    pieces: dict[bytes, set[bytes]] = field(default_factory=dict)
+    """Per sentence of a document of a reading let stand, the documents that held it (a few)."""
+    alone: dict[bytes, frozenset[bytes]] = field(default_factory=dict)
+    """Documents read as the only one of their prompt, with their sentences."""
+    alone_pieces: dict[bytes, set[bytes]] = field(default_factory=dict)
+    """Per sentence of such a document, the documents that held it (a few)."""
+    preceding: dict[bytes, set[bytes]] = field(default_factory=dict)
+    """Per sentence of such a document, the sentences seen right before it (two at most)."""
+    openings: dict[bytes, set[str]] = field(default_factory=dict)
+    """Per document's text after its first sentence, the first sentences it was seen with (two at most)."""
+    cuts: set[tuple[bytes, bytes]] = field(default_factory=set)
+    """Pairs of documents that came only together often enough to be one: while one still has, the place's
+    readings are known to split documents, and two not yet seen apart may be one too."""
+
+    def observe_prompt(self, prompt: str) -> None:
+        key = _key(prompt)
+        if key in self.prompts or len(self.prompts) >= _KEPT:
+            return
+        self.prompts.add(key)
+        for line in {_key(line) for line in _lines(prompt)}:
+            if line in self.lines:
+                self.lines[line] += 1
+            elif len(self.lines) < _KEPT:
+                self.lines[line] = 1
+
+    def constant_line(self, document: str) -> str | None:
+        """A line of ``document`` that nearly every prompt of the place holds (enough of them seen)."""
+        if len(self.prompts) < _PROMPTS:
+            return None
+        least = _CONSTANT * len(self.prompts)
+        return next((line for line in _lines(document) if self.lines.get(_key(line), 0) >= least), None)
+
+    def left_over(self, messages: list[str], documents: tuple[str, ...], question: str) -> str | None:
+        """A sentence of ``messages``, after the first of ``documents`` and within its message, that is in
+        neither a document nor the question here, but was in a document another reading let stand."""
+        holder = next((message for message in messages if documents[0] in message), None)
+        if holder is None:
+            return None
+        text = holder[holder.index(documents[0]) :]
+        for read in sorted((*documents, question), key=len, reverse=True):
+            written = next((form for form in _written(read) if form in text), None)
+            if written is not None:
+                text = text.replace(written, _READ)
+            elif read in documents:
+                return None  # a document not written as read (quoted another way): nothing to tell
+        for stretch in text.split(_READ):
+            for piece in _SENTENCE_END.split(normalized(stretch)):
+                if len(piece) >= _PART_CHARS and _key(piece) in self.pieces:
+                    return piece
+        return None
+
+    def part(self, document: str) -> str | None:
+        """How a lone ``document`` relates to other lone documents of the place: it holds one whole, lies in
+        one, or holds a sentence that came right after another sentence there (a document's sentences
+        always follow the same ones: documents joined in other combinations)."""
+        if len(normalized(document)) < _PART_CHARS:
+            return None
+        key, pieces = _key(document), _pieces(document)
+        for before, sentence in _pairs(document):
+            if self.preceding.get(sentence, {before}) - {before}:
+                return "joins sentences that follow others in"
+        for piece in pieces:
+            for other in self.alone_pieces.get(piece, ()):
+                theirs = self.alone.get(other)
+                if other == key or theirs is None:
+                    continue
+                if theirs <= pieces:
+                    return "holds whole"
+                if pieces <= theirs:
+                    return "lies whole in"
+        return None
+
+    def observe_reading(self, documents: tuple[str, ...]) -> bool:
+        """Remembers which documents came next to which; False when this reading was seen before."""
+        keys = [_key(document) for document in documents]
+        reading = hashlib.blake2b(b"".join(keys), digest_size=8).digest()
+        if reading in self.readings or len(self.readings) >= _KEPT:
+            return False
+        self.readings.add(reading)
+        for index, key in enumerate(keys):
+            found = self.documents.get(key)
+            if found is None:
+                if len(self.documents) >= _KEPT:
+                    continue
+                found = self.documents[key] = _Document(frozenset(keys))
+            found.companions &= frozenset(keys)
+            found.readings += 1
+            found.before.add(keys[index - 1] if index else _EDGE)
+            found.after.add(keys[index + 1] if index + 1 < len(keys) else _EDGE)
+        return True
+
+    def observe_alone(self, document: str) -> None:
+        """A lone document's sentences and which came right before which: what the prompt holds, whatever
+        is made of the reading."""
+        key, pieces = _key(document), _pieces(document)
+        if len(self.alone) < _KEPT:
+            self.alone[key] = pieces
+            for piece in pieces:
+                _hold(self.alone_pieces, piece, key)
+        for before, sentence in _pairs(document):
+            _hold(self.preceding, sentence, before, most=2)
+
+    def observe_openings(self, documents: tuple[str, ...]) -> None:
+        """Each document's first sentence, by the rest of its text."""
+        for document in documents:
+            opening, rest = _opening(document)
+            if rest and len(opening) <= _OPENING_CHARS:
+                found = self.openings.get(_key(rest))
+                if found is None and len(self.openings) < _KEPT:
+                    found = self.openings[_key(rest)] = set()
+                if found is not None and len(found) < 2:
+                    found.add(opening)
+
+    def labelled(self, document: str) -> str | None:
+        """Another opening ``document``'s text was seen with that differs only in its first characters (an
+        id, a date, a score): the reading kept a label the template writes before the document."""
+        opening, rest = _opening(document)
+        if not rest:
+            return None
+        for other in self.openings.get(_key(rest), ()):
+            shared = _shared_ending(opening, other)
+            if (
+                other != opening
+                and shared >= _PART_CHARS
+                and max(len(opening), len(other)) - shared <= _LABEL_CHARS
+            ):
+                return other
+        return None
+
+    def remember(self, documents: tuple[str, ...]) -> None:
+        """The sentences of a reading let stand, so later readings can be held against them."""
+        for document in documents:
+            key = _key(document)
+            for piece in _pieces(document):
+                _hold(self.pieces, piece, key)
+
+    def companions(self, documents: tuple[str, ...]) -> Check | None:
+        """Two documents of ``documents``, one of them a short line, that every reading holding either held
+        both: a document and a line the template writes for it (a reference, a source) read as two, once
+        seen often enough; too few times to tell otherwise."""
+        keys = [_key(document) for document in documents]
+        found: Check | None = None
+        for (one, first), (other, second) in itertools.combinations(zip(keys, documents, strict=True), 2):
+            if not (_label_like(first) or _label_like(second)):
+                continue  # two documents of a small pool may well come together every time
+            mine, theirs = self.documents.get(one), self.documents.get(other)
+            if mine is None or theirs is None or other not in mine.companions or one not in theirs.companions:
+                continue
+            if mine.readings >= _TOGETHER:
+                self.cuts.add((one, other))
+                return Check(
+                    Finding.REFUSED,
+                    f"documents {_quoted(first)} and {_quoted(second)} came in the same {mine.readings}"
+                    " requests and never apart: parts of one document (a document and a line the template"
+                    " writes for it, a reference or a source)",
+                )
+            if self._cut():
+                return Check(
+                    Finding.REFUSED,
+                    f"documents {_quoted(first)} and {_quoted(second)} were never seen apart, and others of"
+                    " the place came only together: perhaps parts of one document",
+                )
+            found = Check(Finding.UNCONFIRMED)
+        return found
+
+    def _cut(self) -> bool:
+        """A pair of documents still only ever seen together (pairs since seen apart are forgotten)."""
+        for pair in list(self.cuts):
+            one, other = self.documents.get(pair[0]), self.documents.get(pair[1])
+            if (
+                one is not None
+                and other is not None
+                and pair[1] in one.companions
+                and pair[0] in other.companions
+            ):
+                return True
+            self.cuts.discard(pair)
+        return False
+
+    def adjacency(self, documents: tuple[str, ...]) -> Check:
+        """Whether two neighbours of ``documents`` only ever came together (after :meth:`observe_reading`)."""
+        unconfirmed = False
+        for first, second in itertools.pairwise(documents):
+            one, other = self.documents.get(_key(first)), self.documents.get(_key(second))
+            if one is None or other is None or one.after != {_key(second)} or other.before != {_key(first)}:
+                continue
+            if one.readings >= _TOGETHER:
+                self.cuts.add((_key(first), _key(second)))
+                return Check(
+                    Finding.REFUSED,
+                    f"documents {_quoted(first)} and {_quoted(second)} came together, the one right after the"
+                    f" other, in {one.readings} requests and never apart: one document read as two (its own"
+                    " text holds the separator)",
+                )
+            if self._cut():
+                return Check(
+                    Finding.REFUSED,
+                    f"documents {_quoted(first)} and {_quoted(second)} were never seen apart, and others of"
+                    " the place came only together: perhaps one document read as two",
+                )
+            unconfirmed = True
+        companions = self.companions(documents)
+        if companions is not None:
+            return companions
+        lone = self.documents.get(_key(documents[0])) if len(documents) == 1 else None
+        if lone is not None and lone.readings <= 1:
+            # A lone document never seen before may be several run together: wait for others alone.
+            unconfirmed = True
+        return Check(Finding.UNCONFIRMED) if unconfirmed else Check(Finding.CONSISTENT)
+
+
+@dataclass
+class Evidence:
+    """Per place (a service and where its prompt is built), what its requests showed."""
+
+    places: OrderedDict[tuple[str, str], PlaceEvidence] = field(default_factory=OrderedDict)
+
+    def place(self, service: str, place: str) -> PlaceEvidence:
+        key = (service, place)
+        found = self.places.get(key)
+        if found is None:
+            found = self.places[key] = PlaceEvidence()
+            while len(self.places) > _PLACES:
+                self.places.popitem(last=False)
+        else:
+            self.places.move_to_end(key)
+        return found
+
+
+def check(
+    evidence: PlaceEvidence,
+    messages: list[str],
+    documents: tuple[str, ...],
+    question: str = "",
+    settled: bool = True,
+) -> Check:
+    """``documents`` and ``question`` read from the prompt's ``messages`` checked against the place's other
+    requests (all remembered). A reading not ``settled`` (its template not learnt yet) is held against the
+    others, but later readings are not held against its documents."""
+    evidence.observe_prompt("\n".join(messages))
+    if not documents:
+        return Check(Finding.CONSISTENT)
+    found = _refusal(evidence, messages, documents, question)
+    evidence.observe_reading(documents)
+    if found is None:
+        found = evidence.adjacency(documents)
+    if settled:
+        evidence.observe_openings(documents)
+    if settled and len(documents) == 1:
+        evidence.observe_alone(documents[0])
+    if settled and found.finding is not Finding.REFUSED:
+        evidence.remember(documents)
+    return found
+
+
+def _refusal(
+    evidence: PlaceEvidence, messages: list[str], documents: tuple[str, ...], question: str
+) -> Check | None:
+    constant = next((line for document in documents if (line := evidence.constant_line(document))), None)
+    if constant is not None:
+        return Check(
+            Finding.REFUSED,
+            f"a document read holds {_quoted(constant)}, a line nearly every prompt of the place holds: the"
+            " template's own words, not context",
+        )
+    escaped = next((document for document in documents if _still_escaped(messages, document)), None)
+    if escaped is not None:
+        return Check(
+            Finding.REFUSED,
+            f"document {_quoted(escaped)} is a JSON string of the prompt read with its escapes: its text is"
+            " not what the model read",
+        )
+    if len(documents) == 1 and (relation := evidence.part(documents[0])) is not None:
+        return Check(
+            Finding.REFUSED,
+            f"the only document read, {_quoted(documents[0])}, {relation} another prompt's only document:"
+            " the place's documents slot holds several documents at times, with nothing to split them at",
+        )
+    labelled = next(((d, other) for d in documents if (other := evidence.labelled(d)) is not None), None)
+    if labelled is not None:
+        return Check(
+            Finding.REFUSED,
+            f"document {_quoted(labelled[0])} opens as another request's did, {_quoted(labelled[1])}, but for"
+            " its first characters: a label the template writes (an id, a date) read as the document's",
+        )
+    left = evidence.left_over(messages, documents, question)
+    if left is not None:
+        return Check(
+            Finding.REFUSED,
+            f"the reading left {_quoted(left)} out, text another request read in a document, here neither a"
+            " document nor the question: a document lost, or one read in part",
+        )
+    return None
+
+
+def _still_escaped(messages: list[str], document: str) -> bool:
+    """``document`` stands between the quotes of a JSON string in the prompt and holds escapes there."""
+    if "\\" not in document:
+        return False
+    quoted = f'"{document}"'
+    if not any(quoted in message for message in messages):
+        return False
+    try:
+        decoded = json.loads(quoted)
+    except ValueError:
+        return False
+    return isinstance(decoded, str) and decoded != document
+
+
+def _written(text: str) -> tuple[str, ...]:
+    """How a text read from a prompt may be written in it: as it is, or escaped in a JSON string."""
+    if not text:
+        return ()
+    return text, json.dumps(text, ensure_ascii=False)[1:-1], json.dumps(text)[1:-1]
+
+
+def _lines(text: str) -> list[str]:
+    return [line for line in (normalized(line) for line in text.splitlines()) if line]
+
+
+def _pieces(text: str) -> frozenset[bytes]:
+    return frozenset(_key(piece) for piece in _SENTENCE_END.split(normalized(text)) if piece.strip())
+
+
+def _opening(document: str) -> tuple[str, str]:
+    """The document's first sentence and the rest of its text (whitespace collapsed)."""
+    text = normalized(document)
+    found = _SENTENCE_END.search(text)
+    if found is None or found.end() >= len(text):
+        return text, ""
+    return text[: found.start()], text[found.end() :]
+
+
+def _shared_ending(one: str, other: str) -> int:
+    """Characters ``one`` and ``other`` end with alike."""
+    shared = 0
+    for mine, theirs in zip(reversed(one), reversed(other), strict=False):
+        if mine != theirs:
+            break
+        shared += 1
+    return shared
+
+
+def _label_like(document: str) -> bool:
+    """One short line: what a template writes for a document (a reference, a source's name)."""
+    return "\n" not in document.strip() and len(document.strip()) <= _LABEL_CHARS
+
+
+def _hold(holders: dict[bytes, set[bytes]], piece: bytes, holder: bytes, most: int = _HOLDERS) -> None:
+    """Records ``holder`` with ``piece`` (``most`` of them at most), within the memory's bounds."""
+    found = holders.get(piece)
+    if found is None:
+        if len(holders) >= _KEPT:
+            return
+        found = holders[piece] = set()
+    if len(found) < most:
+        found.add(holder)
+
+
+def _pairs(text: str) -> list[tuple[bytes, bytes]]:
+    """Each sentence of ``text`` (hashed) after the one before it."""
+    sentences = [_key(piece) for piece in _SENTENCE_END.split(normalized(text)) if piece.strip()]
+    return list(itertools.pairwise(sentences))
+
+
+def _key(text: str) -> bytes:
+    return hashlib.blake2b(normalized(text).encode(), digest_size=8).digest()
+
+
+def _quoted(text: str) -> str:
+    flat = normalized(text)
+    return "«" + (flat if len(flat) <= _SHOWN else flat[: _SHOWN - 1] + "…") + "»"
