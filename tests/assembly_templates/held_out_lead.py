@@ -49,8 +49,13 @@ def azure_on_your_data_tool(docs: list[Doc], question: str) -> Messages:
 
 
 def question_first_notes(docs: list[Doc], question: str) -> Messages:
-    return [("user", f"{question}\n\nAnswer using only these notes, and say so if they do not contain the"
-             " answer:\n\n" + "\n".join(f"* {d.text}" for d in docs))]
+    return [
+        (
+            "user",
+            f"{question}\n\nAnswer using only these notes, and say so if they do not contain the"
+            " answer:\n\n" + "\n".join(f"* {d.text}" for d in docs),
+        )
+    ]
 
 
 def markdown_table(docs: list[Doc], question: str) -> Messages:

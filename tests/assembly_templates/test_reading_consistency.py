@@ -10,6 +10,7 @@ import json
 import random
 from collections.abc import Callable
 
+from drawn import SCRIPTS, sentence, word
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ragpulse_assembly.learnt.consistency import Evidence, Finding, check
@@ -19,7 +20,6 @@ from ragpulse_assembly.prompt_context import read_prompt
 from ragpulse_assembly.readings import Readers
 from ragpulse_assembly.settings import TemplateSettings
 from streams import Stream, StreamRequest, Verdict, judge, read
-from test_learnt_templates import SCRIPTS, _sentence, _word
 from traffic import genai_span
 
 RULES = ("---", "***", "* * *", "=====", "———", "___")
@@ -43,11 +43,11 @@ def _wrong(verdicts: list[tuple[Verdict, str]]) -> list[str]:
 
 
 def _pool(rng: random.Random, script: str, size: int = 12) -> list[str]:
-    return ["\n".join(_sentence(rng, script) for _ in range(rng.randint(1, 3))) for _ in range(size)]
+    return ["\n".join(sentence(rng, script) for _ in range(rng.randint(1, 3))) for _ in range(size)]
 
 
 def _question(rng: random.Random, script: str) -> str:
-    return _sentence(rng, script)[:-1] + "?"
+    return sentence(rng, script)[:-1] + "?"
 
 
 def _user_stream(
@@ -75,8 +75,8 @@ def separator_inside_documents(draw: st.DrawFn) -> Stream:
     pool = _pool(rng, script)
     cut = rng.sample(range(len(pool)), draw(st.integers(1, 3)))
     for index in cut:
-        pool[index] = f"{pool[index]}\n{rule}\n{_sentence(rng, script)}"
-    instruction, header, asking = _sentence(rng, script), _word(rng, script), _word(rng, script)
+        pool[index] = f"{pool[index]}\n{rule}\n{sentence(rng, script)}"
+    instruction, header, asking = sentence(rng, script), word(rng, script), word(rng, script)
     picks = [rng.sample(range(len(pool)), rng.randint(1, 4)) for _ in range(24)]
     for index in cut:
         # The search's pool recurs: a document is retrieved again and again (one seen once or twice is no
@@ -123,10 +123,10 @@ def headed_fences(draw: st.DrawFn) -> Stream:
     hashes = draw(st.sampled_from(("## ", "### ", "")))
     if not hashes and not colon:
         colon = ":"
-    before, after = _word(rng, script), _word(rng, script)
+    before, after = word(rng, script), word(rng, script)
     pool = _pool(rng, script)
-    sources = [f"docs/{_word(rng, 'latin')}.md" for _ in pool]
-    system = f"{_sentence(rng, script)}\n\n# {_word(rng, script)}"
+    sources = [f"docs/{word(rng, 'latin')}.md" for _ in pool]
+    system = f"{sentence(rng, script)}\n\n# {word(rng, script)}"
     requests = []
     for _ in range(24):
         chosen = rng.sample(range(len(pool)), rng.randint(1, 4))
@@ -165,9 +165,9 @@ def transcript_prompts(draw: st.DrawFn) -> Stream:
     rng = random.Random(draw(st.integers(0, 2**32 - 1)))
     script = draw(st.sampled_from(sorted(SCRIPTS)))
     pool = _pool(rng, script)
-    sources = [{"source": f"{_word(rng, 'latin')}.html", "title": _sentence(rng, script)} for _ in pool]
-    rules = [_sentence(rng, script) for _ in range(4)]
-    greeting = [f"USER: {_word(rng, script)}\nAI: {_sentence(rng, script)}" for _ in range(3)]
+    sources = [{"source": f"{word(rng, 'latin')}.html", "title": sentence(rng, script)} for _ in pool]
+    rules = [sentence(rng, script) for _ in range(4)]
+    greeting = [f"USER: {word(rng, script)}\nAI: {sentence(rng, script)}" for _ in range(3)]
 
     def prompt(chosen: list[int], question: str) -> str:
         docs = "\n\n".join(f"* {sources[i]!r}\n{pool[i]}" for i in chosen)
@@ -194,8 +194,8 @@ def fenced_json_lines(draw: st.DrawFn) -> Stream:
     rng = random.Random(draw(st.integers(0, 2**32 - 1)))
     script = draw(st.sampled_from(sorted(SCRIPTS)))
     pool = _pool(rng, script)
-    files = [f"{_word(rng, 'latin')}.pdf" for _ in pool]
-    instruction, heading, asking = _sentence(rng, script), _word(rng, script), _word(rng, script)
+    files = [f"{word(rng, 'latin')}.pdf" for _ in pool]
+    instruction, heading, asking = sentence(rng, script), word(rng, script), word(rng, script)
 
     def prompt(chosen: list[int], question: str) -> str:
         lines = [
@@ -222,8 +222,8 @@ def run_together(draw: st.DrawFn) -> Stream:
     """Documents joined by a single space into one paragraph: nothing a reader can split at."""
     rng = random.Random(draw(st.integers(0, 2**32 - 1)))
     script = draw(st.sampled_from(sorted(SCRIPTS)))
-    pool = [" ".join(_sentence(rng, script) for _ in range(rng.randint(1, 3))) for _ in range(12)]
-    instruction, header, asking = _sentence(rng, script), _word(rng, script), _word(rng, script)
+    pool = [" ".join(sentence(rng, script) for _ in range(rng.randint(1, 3))) for _ in range(12)]
+    instruction, header, asking = sentence(rng, script), word(rng, script), word(rng, script)
     # Each document is the search's only result once at least (a search returns one document at times).
     picks = [[index] for index in range(len(pool))]
     picks += [rng.sample(range(len(pool)), rng.randint(1, 4)) for _ in range(12)]

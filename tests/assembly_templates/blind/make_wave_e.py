@@ -252,10 +252,23 @@ def _first_sentence(text: str) -> str:
 
 
 DSPY_DEMOS = (
-    (["The cafeteria opens at 7:30 and closes at 15:00 on weekdays.", "Printers accept badge release on every floor."],
-     "when does the cafeteria open", "The cafeteria opens at 7:30 on weekdays [1]."),
-    (["Bike racks are in the basement of building C.", "Showers are on level 1 next to the gym.", "Lockers are free for cyclists."],
-     "where can I park my bike", "Bike racks are in the basement of building C [1]."),
+    (
+        [
+            "The cafeteria opens at 7:30 and closes at 15:00 on weekdays.",
+            "Printers accept badge release on every floor.",
+        ],
+        "when does the cafeteria open",
+        "The cafeteria opens at 7:30 on weekdays [1].",
+    ),
+    (
+        [
+            "Bike racks are in the basement of building C.",
+            "Showers are on level 1 next to the gym.",
+            "Lockers are free for cyclists.",
+        ],
+        "where can I park my bike",
+        "Bike racks are in the basement of building C [1].",
+    ),
 )
 
 
@@ -265,7 +278,12 @@ def _dspy_user(passages: list[str], question: str) -> str:
 
 
 def dspy_chat_adapter(docs: list[Doc], question: str, rng: random.Random) -> Messages:
-    messages: Messages = [{"role": "system", "content": "Your input fields are:\n1. `context` (list[str])\n2. `question` (str)\nYour output fields are:\n1. `answer` (str)\nAll interactions will be structured in the following way, with the appropriate values filled in.\n\n[[ ## context ## ]]\n{context}\n\n[[ ## question ## ]]\n{question}\n\n[[ ## answer ## ]]\n{answer}\n\n[[ ## completed ## ]]\nIn adhering to this structure, your objective is: \n        Answer questions with short factoid answers, citing the passages."}]
+    messages: Messages = [
+        {
+            "role": "system",
+            "content": "Your input fields are:\n1. `context` (list[str])\n2. `question` (str)\nYour output fields are:\n1. `answer` (str)\nAll interactions will be structured in the following way, with the appropriate values filled in.\n\n[[ ## context ## ]]\n{context}\n\n[[ ## question ## ]]\n{question}\n\n[[ ## answer ## ]]\n{answer}\n\n[[ ## completed ## ]]\nIn adhering to this structure, your objective is: \n        Answer questions with short factoid answers, citing the passages.",
+        }
+    ]
     for passages, q, a in DSPY_DEMOS:
         messages.append({"role": "user", "content": _dspy_user(passages, q)})
         messages.append({"role": "assistant", "content": f"[[ ## answer ## ]]\n{a}\n\n[[ ## completed ## ]]"})
@@ -287,23 +305,40 @@ def alce_fewshot(docs: list[Doc], question: str, rng: random.Random) -> Messages
     one demonstration in the live shape, then the live documents as ``Document [n](Title: …): text``."""
     instruction = "Instruction: Write an accurate, engaging, and concise answer for the given question using only the provided search results (some of which might be irrelevant) and cite them properly. Use an unbiased and journalistic tone. Always cite for any factual claim. When citing several search results, use [1][2][3]. Cite at least one document and at most three documents in each sentence. If multiple documents support the sentence, only cite a minimum sufficient subset of the documents."
     live = "\n".join(f"Document [{n}](Title: {d.title}): {_flat(d.text)}" for n, d in enumerate(docs, 1))
-    return [{"role": "user", "content": f"{instruction}\n\n\n{ALCE_DEMO}\n\n\n{instruction}\n\nQuestion: {question}\n\n{live}\n\nAnswer:"}]
+    return [
+        {
+            "role": "user",
+            "content": f"{instruction}\n\n\n{ALCE_DEMO}\n\n\n{instruction}\n\nQuestion: {question}\n\n{live}\n\nAnswer:",
+        }
+    ]
 
 
 def haystack_scored(docs: list[Doc], question: str, rng: random.Random) -> Messages:
     """Haystack PromptBuilder over documents with meta and score: a header line with the rank, the source
     file (two chunks of one file share it) and the score, then the content."""
-    body = "\n".join(f"Document[{n}] (source: {d.source}, score: {_score(rng)}):\n{d.text}\n" for n, d in enumerate(docs, 1))
-    return [{"role": "user", "content": f"Given the following information, answer the question.\n\nContext:\n{body}\nQuestion: {question}\nAnswer:"}]
+    body = "\n".join(
+        f"Document[{n}] (source: {d.source}, score: {_score(rng)}):\n{d.text}\n"
+        for n, d in enumerate(docs, 1)
+    )
+    return [
+        {
+            "role": "user",
+            "content": f"Given the following information, answer the question.\n\nContext:\n{body}\nQuestion: {question}\nAnswer:",
+        }
+    ]
 
 
 def results_inline_de(docs: list[Doc], question: str, rng: random.Random) -> Messages:
     """A search answer engine's results, one per line: rank, title, domain and relevance, then the snippet."""
     body = "\n".join(
-        f"[{n}] {d.title} — {d.source} (Relevanz {_score(rng)}): {_flat(d.text)}" for n, d in enumerate(docs, 1)
+        f"[{n}] {d.title} — {d.source} (Relevanz {_score(rng)}): {_flat(d.text)}"
+        for n, d in enumerate(docs, 1)
     )
     return [
-        {"role": "system", "content": "Du bist ein Suchassistent. Beantworte die Frage nur mit den Suchergebnissen und zitiere sie mit [n]."},
+        {
+            "role": "system",
+            "content": "Du bist ein Suchassistent. Beantworte die Frage nur mit den Suchergebnissen und zitiere sie mit [n].",
+        },
         {"role": "user", "content": f"Suchergebnisse:\n{body}\n\nFrage: {question}"},
     ]
 
@@ -312,7 +347,12 @@ def chatchat_zh(docs: list[Doc], question: str, rng: random.Random) -> Messages:
     """Langchain-Chatchat's default knowledge-base prompt: the documents joined by a line break, each of
     several lines of its own."""
     context = "\n".join(d.text for d in docs)
-    return [{"role": "user", "content": f'<指令>根据已知信息，简洁和专业的来回答问题。如果无法从中得到答案，请说 “根据已知信息无法回答该问题”，不允许在答案中添加编造成分，答案请使用中文。 </指令>\n<已知信息>{context}</已知信息>\n<问题>{question}</问题>\n'}]
+    return [
+        {
+            "role": "user",
+            "content": f"<指令>根据已知信息，简洁和专业的来回答问题。如果无法从中得到答案，请说 “根据已知信息无法回答该问题”，不允许在答案中添加编造成分，答案请使用中文。 </指令>\n<已知信息>{context}</已知信息>\n<问题>{question}</问题>\n",
+        }
+    ]
 
 
 def dify_context_zh(docs: list[Doc], question: str, rng: random.Random) -> Messages:
@@ -320,7 +360,11 @@ def dify_context_zh(docs: list[Doc], question: str, rng: random.Random) -> Messa
     chunks joined by a line break, then the conversation so far and the current question."""
     context = "\n".join(d.text for d in docs)
     system = f"使用以下上下文作为你学习的知识，在<context></context> XML标签内。\n<context>\n{context}\n</context>\n回答用户时：\n- 如果你不知道，就说你不知道。\n- 如果你在不确定的时候不知道，请寻求澄清。\n避免提及你是从上下文中获取的信息。\n并根据用户问题的语言进行回答。"
-    return [{"role": "system", "content": system}, *_history(ZH, question, rng), {"role": "user", "content": question}]
+    return [
+        {"role": "system", "content": system},
+        *_history(ZH, question, rng),
+        {"role": "user", "content": question},
+    ]
 
 
 def tavily_records(docs: list[Doc], question: str, rng: random.Random) -> Messages:
@@ -328,7 +372,10 @@ def tavily_records(docs: list[Doc], question: str, rng: random.Random) -> Messag
     under a markdown heading on the next line."""
     body = "\n\n".join(f"Title: {d.title}\nURL: {d.url}\nContent: {_flat(d.text)}" for d in docs)
     return [
-        {"role": "system", "content": "You are a research assistant. Answer using only the search results below and cite their URLs."},
+        {
+            "role": "system",
+            "content": "You are a research assistant. Answer using only the search results below and cite their URLs.",
+        },
         {"role": "user", "content": f"Search results:\n\n{body}\n\n### Question:\n{question}\n### Answer:"},
     ]
 
@@ -337,7 +384,12 @@ def registros_es(docs: list[Doc], question: str, rng: random.Random) -> Messages
     """A Spanish airline help assistant: Fuente / Título / Contenido records, then the question under a
     markdown heading."""
     body = "\n---\n".join(f"Fuente: {d.source}\nTítulo: {d.title}\nContenido: {d.text}" for d in docs)
-    return [{"role": "user", "content": f"Eres el asistente de ayuda de VuelaSur. Responde solo con la información de los documentos.\n\n## Documentos\n{body}\n\n### Pregunta del cliente\n{question}"}]
+    return [
+        {
+            "role": "user",
+            "content": f"Eres el asistente de ayuda de VuelaSur. Responde solo con la información de los documentos.\n\n## Documentos\n{body}\n\n### Pregunta del cliente\n{question}",
+        }
+    ]
 
 
 def perplexica_websearch(docs: list[Doc], question: str, rng: random.Random) -> Messages:
@@ -351,7 +403,11 @@ def perplexica_websearch(docs: list[Doc], question: str, rng: random.Random) -> 
         "### Citation Requirements\n- Cite every single fact, statement, or sentence using [number] notation corresponding to the source from the provided `context`.\n\n"
         f"<context>\n{context}\n</context>\n\nCurrent date & time in ISO format (UTC timezone) is: {date}."
     )
-    return [{"role": "system", "content": system}, *_history(WEB, question, rng, 2), {"role": "user", "content": question}]
+    return [
+        {"role": "system", "content": system},
+        *_history(WEB, question, rng, 2),
+        {"role": "user", "content": question},
+    ]
 
 
 def openwebui_sources(docs: list[Doc], question: str, rng: random.Random) -> Messages:
@@ -360,7 +416,7 @@ def openwebui_sources(docs: list[Doc], question: str, rng: random.Random) -> Mes
     context = "\n".join(f'<source id="{n}" name="{d.title}">{d.text}</source>' for n, d in enumerate(docs, 1))
     system = (
         "### Task:\nRespond to the user query using the provided context, incorporating inline citations in the format [id] "
-        "**only when the <source> tag includes an explicit id attribute** (e.g., <source id=\"1\">).\n\n"
+        '**only when the <source> tag includes an explicit id attribute** (e.g., <source id="1">).\n\n'
         "### Guidelines:\n- If you don't know the answer, clearly state that.\n- Respond in the same language as the user's query.\n\n"
         f"### Output:\nProvide a clear and direct response to the user's query.\n\n<context>\n{context}\n</context>"
     )
@@ -372,9 +428,22 @@ def tool_websearch(docs: list[Doc], question: str, rng: random.Random) -> Messag
     as text (rank, title and URL on one line, then the snippet)."""
     results = "\n\n".join(f"[{n}] {d.title} ({d.url})\n{d.text}" for n, d in enumerate(docs, 1))
     return [
-        {"role": "system", "content": "You are a helpful assistant with a web_search tool. Cite results as [n]."},
+        {
+            "role": "system",
+            "content": "You are a helpful assistant with a web_search tool. Cite results as [n].",
+        },
         {"role": "user", "content": question},
-        {"role": "assistant", "content": "", "tool_calls": [{"id": f"call_{rng.randrange(16**8):08x}", "type": "function", "function": {"name": "web_search", "arguments": "{}"}}]},  # type: ignore[dict-item]
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [
+                {
+                    "id": f"call_{rng.randrange(16**8):08x}",
+                    "type": "function",
+                    "function": {"name": "web_search", "arguments": "{}"},
+                }
+            ],
+        },  # type: ignore[dict-item]
         {"role": "tool", "content": results},
     ]
 
@@ -388,7 +457,11 @@ def langchain_history(docs: list[Doc], question: str, rng: random.Random) -> Mes
         "If you don't know the answer, say that you don't know. Use three sentences maximum and keep the answer concise.\n\n"
         f"{context}"
     )
-    return [{"role": "system", "content": system}, *_history(EN, question, rng), {"role": "user", "content": question}]
+    return [
+        {"role": "system", "content": system},
+        *_history(EN, question, rng),
+        {"role": "user", "content": question},
+    ]
 
 
 def llamaindex_condense_plus_ja(docs: list[Doc], question: str, rng: random.Random) -> Messages:
@@ -403,7 +476,11 @@ def llamaindex_condense_plus_ja(docs: list[Doc], question: str, rng: random.Rand
         "Instruction: Based on the above documents, provide a detailed answer for the user question below.\n"
         'Answer "don\'t know" if not present in the document.'
     )
-    return [{"role": "system", "content": system}, *_history(JA, question, rng), {"role": "user", "content": question}]
+    return [
+        {"role": "system", "content": system},
+        *_history(JA, question, rng),
+        {"role": "user", "content": question},
+    ]
 
 
 def fewshot_records_ja(docs: list[Doc], question: str, rng: random.Random) -> Messages:
@@ -416,8 +493,14 @@ def fewshot_records_ja(docs: list[Doc], question: str, rng: random.Random) -> Me
     )
     body = "\n".join(f"【文書{n}】{d.source}／{d.title}\n{d.text}" for n, d in enumerate(docs, 1))
     return [
-        {"role": "system", "content": "あなたは社内規程に詳しいアシスタントです。文書だけを根拠に回答し、根拠の文書番号を示してください。"},
-        {"role": "user", "content": f"以下は回答例です。\n\n{example}\n\n以下の文書を参考に質問に答えてください。\n\n{body}\n質問：{question}\n回答："},
+        {
+            "role": "system",
+            "content": "あなたは社内規程に詳しいアシスタントです。文書だけを根拠に回答し、根拠の文書番号を示してください。",
+        },
+        {
+            "role": "user",
+            "content": f"以下は回答例です。\n\n{example}\n\n以下の文書を参考に質問に答えてください。\n\n{body}\n質問：{question}\n回答：",
+        },
     ]
 
 

@@ -71,10 +71,34 @@ def title_url_ko(docs: list[Doc], question: str, rng: random.Random) -> Messages
 
 
 SERVICES = [
-    ("h2ogpt-docqa", "h2oGPT default document Q&A prompt", "chunks joined by blank lines in triple quotes, question after a lead-in", EN, h2ogpt_docqa),
-    ("hilfe-abschnitte-de", "docs-site assistant, markdown sections", "'## title' heading per document in the system message, German", DE, markdown_sections_de),
-    ("search-urls", "search answer engine", "'[n] title (url)' line before each snippet, then Question:", WEB, search_results_urls),
-    ("jemok-url-ko", "Korean knowledge-base bot", "'제목:' and 'URL:' lines before each text, no content label", KO, title_url_ko),
+    (
+        "h2ogpt-docqa",
+        "h2oGPT default document Q&A prompt",
+        "chunks joined by blank lines in triple quotes, question after a lead-in",
+        EN,
+        h2ogpt_docqa,
+    ),
+    (
+        "hilfe-abschnitte-de",
+        "docs-site assistant, markdown sections",
+        "'## title' heading per document in the system message, German",
+        DE,
+        markdown_sections_de,
+    ),
+    (
+        "search-urls",
+        "search answer engine",
+        "'[n] title (url)' line before each snippet, then Question:",
+        WEB,
+        search_results_urls,
+    ),
+    (
+        "jemok-url-ko",
+        "Korean knowledge-base bot",
+        "'제목:' and 'URL:' lines before each text, no content label",
+        KO,
+        title_url_ko,
+    ),
 ]
 
 

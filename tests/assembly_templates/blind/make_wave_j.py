@@ -115,7 +115,9 @@ HEADED_ZH = _docs([
 
 def _paraphrase(question: str, rng: random.Random) -> str:
     """What Exa's autoprompt writes for a query: the question turned into a description of a page."""
-    lead = rng.choice(["Here is a page about", "Here is a helpful article on", "An in-depth resource explaining"])
+    lead = rng.choice(
+        ["Here is a page about", "Here is a helpful article on", "An in-depth resource explaining"]
+    )
     return f"{lead} {question}:"
 
 
@@ -127,14 +129,34 @@ def exa_search_tool(docs: list[Doc], question: str, rng: random.Random) -> Messa
         "autopromptString": _paraphrase(question, rng),
         "resolvedSearchType": "neural",
         "results": [
-            {"id": d.url, "title": d.title, "url": d.url, "publishedDate": f"2025-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}T00:00:00.000Z", "author": None, "text": d.text}
+            {
+                "id": d.url,
+                "title": d.title,
+                "url": d.url,
+                "publishedDate": f"2025-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}T00:00:00.000Z",
+                "author": None,
+                "text": d.text,
+            }
             for d in docs
         ],
     }
     return [
-        {"role": "system", "content": "You are a research assistant. Search with exa_search, then answer from the results only and cite them as [n]."},
+        {
+            "role": "system",
+            "content": "You are a research assistant. Search with exa_search, then answer from the results only and cite them as [n].",
+        },
         {"role": "user", "content": question},
-        {"role": "assistant", "content": "", "tool_calls": [{"id": f"call_{rng.randrange(16**8):08x}", "type": "function", "function": {"name": "exa_search", "arguments": json.dumps({"query": question})}}]},  # type: ignore[dict-item]
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [
+                {
+                    "id": f"call_{rng.randrange(16**8):08x}",
+                    "type": "function",
+                    "function": {"name": "exa_search", "arguments": json.dumps({"query": question})},
+                }
+            ],
+        },  # type: ignore[dict-item]
         {"role": "tool", "content": json.dumps(response, ensure_ascii=False)},
     ]
 
@@ -151,9 +173,25 @@ def serpapi_google_tool(docs: list[Doc], question: str, rng: random.Random) -> M
         ],
     }
     return [
-        {"role": "system", "content": "Eres un asistente de viajes. Usa la herramienta google_search y responde solo con sus resultados."},
+        {
+            "role": "system",
+            "content": "Eres un asistente de viajes. Usa la herramienta google_search y responde solo con sus resultados.",
+        },
         {"role": "user", "content": question},
-        {"role": "assistant", "content": "", "tool_calls": [{"id": f"call_{rng.randrange(16**8):08x}", "type": "function", "function": {"name": "google_search", "arguments": json.dumps({"q": question}, ensure_ascii=False)}}]},  # type: ignore[dict-item]
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [
+                {
+                    "id": f"call_{rng.randrange(16**8):08x}",
+                    "type": "function",
+                    "function": {
+                        "name": "google_search",
+                        "arguments": json.dumps({"q": question}, ensure_ascii=False),
+                    },
+                }
+            ],
+        },  # type: ignore[dict-item]
         {"role": "tool", "content": json.dumps(response, ensure_ascii=False, indent=rng.choice([None, 2]))},
     ]
 
@@ -169,7 +207,10 @@ def fragments_by_file(docs: list[Doc], question: str, rng: random.Random) -> Mes
         files.append(f"## {source}\n\n{fragments}")
     context = "\n\n".join(files)
     return [
-        {"role": "system", "content": "You are the platform team's documentation assistant. Answer from the repository excerpts the user gives you; name the file you used."},
+        {
+            "role": "system",
+            "content": "You are the platform team's documentation assistant. Answer from the repository excerpts the user gives you; name the file you used.",
+        },
         {"role": "user", "content": f"Repository excerpts:\n\n{context}\n\nQuestion: {question}"},
     ]
 
@@ -178,7 +219,10 @@ def one_per_line(docs: list[Doc], question: str, rng: random.Random) -> Messages
     """Ollama's RAG examples: the retrieved chunks joined by a single line break into the system prompt."""
     context = "\n".join(d.text.replace("\n", " ") for d in docs)
     return [
-        {"role": "system", "content": f"Eres un asistente que responde preguntas sobre la aerolínea. Usa solo este contexto; si no está la respuesta, dilo.\nContexto:\n{context}"},
+        {
+            "role": "system",
+            "content": f"Eres un asistente que responde preguntas sobre la aerolínea. Usa solo este contexto; si no está la respuesta, dilo.\nContexto:\n{context}",
+        },
         {"role": "user", "content": question},
     ]
 
@@ -186,16 +230,32 @@ def one_per_line(docs: list[Doc], question: str, rng: random.Random) -> Messages
 def llama_stack_knowledge_search(docs: list[Doc], question: str, rng: random.Random) -> Messages:
     """A Llama Stack agent with the builtin::rag knowledge_search tool: the tool message lists each chunk as
     'Result n:' / 'Content: …' / 'Metadata: …' and repeats the user's query after the results."""
-    results = "".join(f"Result {n}:\nContent: {d.text}\nMetadata: {{'document_id': '{d.source}'}}\n" for n, d in enumerate(docs, 1))
+    results = "".join(
+        f"Result {n}:\nContent: {d.text}\nMetadata: {{'document_id': '{d.source}'}}\n"
+        for n, d in enumerate(docs, 1)
+    )
     tool = (
         f"knowledge_search tool found {len(docs)} chunks:\nBEGIN of knowledge_search tool results.\n{results}"
         f"END of knowledge_search tool results.\n"
         f'The above results were retrieved to help answer the user\'s query: "{question}". Use them as supporting information only in answering this query.\n'
     )
     return [
-        {"role": "system", "content": "You are a helpful HR assistant. Use the knowledge_search tool to answer questions about company policies."},
+        {
+            "role": "system",
+            "content": "You are a helpful HR assistant. Use the knowledge_search tool to answer questions about company policies.",
+        },
         {"role": "user", "content": question},
-        {"role": "assistant", "content": "", "tool_calls": [{"id": f"call_{rng.randrange(16**8):08x}", "type": "function", "function": {"name": "knowledge_search", "arguments": json.dumps({"query": question})}}]},  # type: ignore[dict-item]
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [
+                {
+                    "id": f"call_{rng.randrange(16**8):08x}",
+                    "type": "function",
+                    "function": {"name": "knowledge_search", "arguments": json.dumps({"query": question})},
+                }
+            ],
+        },  # type: ignore[dict-item]
         {"role": "tool", "content": tool},
     ]
 
@@ -206,7 +266,10 @@ def reference_list_zh(docs: list[Doc], question: str, rng: random.Random) -> Mes
     references = "\n".join(f"<reference>[{n}]\n{d.text}\n</reference>" for n, d in enumerate(docs, 1))
     return [
         {"role": "system", "content": "你是一个乐于助人的企业知识库助手。"},
-        {"role": "user", "content": f"参考信息：\n{references}\n---\n我的问题或指令：\n{question}\n---\n请根据上述参考信息回答我的问题或回复我的指令。前面的参考信息可能有用，也可能没用，你需要从我给出的参考信息中选出与我的问题最相关的那些，来为你的回答提供依据。"},
+        {
+            "role": "user",
+            "content": f"参考信息：\n{references}\n---\n我的问题或指令：\n{question}\n---\n请根据上述参考信息回答我的问题或回复我的指令。前面的参考信息可能有用，也可能没用，你需要从我给出的参考信息中选出与我的问题最相关的那些，来为你的回答提供依据。",
+        },
     ]
 
 
@@ -217,10 +280,15 @@ def _deployed() -> object:
         """A no-code knowledge-base agent (Botpress-like) whose prompt is edited in a deploy half-way through
         the stream: new instructions, a renamed label and a rule between the excerpts."""
         if next(calls) % REQUESTS < REQUESTS // 2:
-            system = "You are Aria, the assistant of Northwind's people team. Answer only from the knowledge base below.\n\nKnowledge base:\n" + "\n\n".join(d.text for d in docs)
+            system = (
+                "You are Aria, the assistant of Northwind's people team. Answer only from the knowledge base below.\n\nKnowledge base:\n"
+                + "\n\n".join(d.text for d in docs)
+            )
         else:
-            system = ("You are Aria, Northwind's people-team assistant. Answer only from the knowledge base excerpts below. If they do not cover the question, say you don't know and suggest contacting HR.\n\n"
-                      "Knowledge base excerpts:\n" + "\n\n---\n\n".join(d.text for d in docs))
+            system = (
+                "You are Aria, Northwind's people-team assistant. Answer only from the knowledge base excerpts below. If they do not cover the question, say you don't know and suggest contacting HR.\n\n"
+                "Knowledge base excerpts:\n" + "\n\n---\n\n".join(d.text for d in docs)
+            )
         return [{"role": "system", "content": system}, {"role": "user", "content": question}]
 
     return kb_agent_deploy
@@ -238,7 +306,9 @@ def _answer(target: Doc, rng: random.Random) -> tuple[str, bool]:
     elif style == "preamble":
         first = ("根据参考信息，" if chinese else "Based on the provided documents, ") + first
     if rng.random() < 0.4:
-        return first + ("此规定同样适用于外包人员。" if chinese else " This also applies to contractors and interns."), True
+        return first + (
+            "此规定同样适用于外包人员。" if chinese else " This also applies to contractors and interns."
+        ), True
     return first, False
 
 

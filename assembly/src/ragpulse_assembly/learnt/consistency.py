@@ -2,8 +2,9 @@
 
 A reading can be wrong in a way no single prompt shows, yet many prompts of one place do:
 
-- A document holds a line nearly every prompt of the place holds: the template's own words (an instruction,
-  a heading), never context, however a reader split the prompt.
+- A document holds a line of words that every prompt of the place holds: the template's own words (an
+  instruction, a heading), never context, however a reader split the prompt. A popular document (an FAQ entry
+  retrieved for most questions) is missing from some prompts, and a line of marks ("-----") is no words.
 - Two documents always come together, the one right after the other, and never apart: a search returns its
   documents in other company and order from request to request, so these are one document its reader cut in
   two (its own text holds the template's separator line). Once a place showed that, two documents not yet
@@ -39,9 +40,7 @@ from typing import Final
 from ragpulse_assembly.model import normalized
 
 _PROMPTS: Final = 8
-"""Distinct prompts of a place before a line held by nearly all of them is taken for the template's."""
-_CONSTANT: Final = 0.9
-"""Share of the place's prompts a line must be in to be the template's own text."""
+"""Distinct prompts of a place before a line held by all of them is taken for the template's."""
 _TOGETHER: Final = 3
 """Requests in which two documents came only together, one after the other, before they are one document:
 two searches that returned the same two documents in the same order are no evidence."""
@@ -122,11 +121,17 @@ class PlaceEvidence:
                 self.lines[line] = 1
 
     def constant_line(self, document: str) -> str | None:
-        """A line of ``document`` that nearly every prompt of the place holds (enough of them seen)."""
+        """A line of words in ``document`` that every prompt of the place holds (enough of them seen)."""
         if len(self.prompts) < _PROMPTS:
             return None
-        least = _CONSTANT * len(self.prompts)
-        return next((line for line in _lines(document) if self.lines.get(_key(line), 0) >= least), None)
+        return next(
+            (
+                line
+                for line in _lines(document)
+                if self.lines.get(_key(line), 0) >= len(self.prompts) and sum(c.isalpha() for c in line) > 1
+            ),
+            None,
+        )
 
     def left_over(self, messages: list[str], documents: tuple[str, ...], question: str) -> str | None:
         """A sentence of ``messages``, after the first of ``documents`` and within its message, that is in
@@ -358,7 +363,7 @@ def _refusal(
     if constant is not None:
         return Check(
             Finding.REFUSED,
-            f"a document read holds {_quoted(constant)}, a line nearly every prompt of the place holds: the"
+            f"a document read holds {_quoted(constant)}, a line every prompt of the place holds: the"
             " template's own words, not context",
         )
     escaped = next((document for document in documents if _still_escaped(messages, document)), None)
