@@ -269,3 +269,24 @@ def test_a_document_seen_again_under_another_id_is_refused_as_read_with_its_labe
     assert first.finding is not Finding.REFUSED
     assert again.finding is Finding.REFUSED
     assert "820|You can repay" in again.reason
+
+
+def test_a_document_joining_the_ends_of_two_documents_other_requests_read_apart_is_refused() -> None:
+    """Two documents read apart (a router's JSON template), then one prompt of the same place runs them
+    together and a reader splits it where the second one's own paragraph breaks: the first piece holds
+    the one's last sentence before the other's first, which no reading let stand ever showed."""
+    evidence = Evidence().place("svc", "place")
+    returns = "You have 30 days to send an item back. Returns at a pickup point are free."
+    sizes = "Our clothes fit true to size. Between two sizes, take the larger one for coats."
+    tip = "Tip: measure a garment that fits you well."
+    for number in range(3):
+        check(evidence, [f"docs: {returns}\n{sizes}\n\n{tip} q{number}"], (returns, f"{sizes}\n\n{tip}"))
+
+    found = check(
+        evidence, [f"Context: {returns} {sizes}\n\n{tip}\nQuestion: q"], (f"{returns} {sizes}", tip)
+    )
+
+    assert found.finding is Finding.REFUSED
+    assert "the ends of two documents joined" in found.reason
+    apart = check(evidence, [f"docs: {sizes}\n\n{tip}\n{returns}"], (f"{sizes}\n\n{tip}", returns))
+    assert apart.finding is not Finding.REFUSED

@@ -11,6 +11,8 @@ A reading can be wrong in a way no single prompt shows, yet many prompts of one 
   seen apart may be one as well: refused too.
 - Two documents, one a short line, always come in the same requests, wherever they stand: a document and a
   line the template writes for it (a reference list's entry, a source) read as two.
+- A document holds a sentence right after one that, in the documents readings let stand, it never follows
+  (or its first sentence after another, where it opened a document): the ends of two documents joined.
 - A document read as the only one of its prompt holds another such document whole, lies in one, or holds a
   sentence that followed another sentence in one: the place's documents slot holds several documents at
   times with nothing to split them at (run together in one paragraph), and no reading of it is the context.
@@ -59,7 +61,7 @@ _OPENING_CHARS: Final = 300
 """Characters of a first sentence remembered to compare with others (a label and a sentence)."""
 _SHOWN: Final = 50
 """Characters of a document a reason quotes."""
-_SENTENCE_END: Final = re.compile(r"(?<=[.!?;。！？；])\s*")
+_SENTENCE_END: Final = re.compile(r"(?<=[.!?;。！？；।؟۔])\s*")
 _READ: Final = "\x00"
 _EDGE: Final = b"\x00edge"
 
@@ -152,6 +154,15 @@ class PlaceEvidence:
                     return piece
         return None
 
+    def joined(self, document: str) -> bool:
+        """A sentence of ``document`` came right after another sentence in a document a reading let stand:
+        ``document`` joins the ends of two documents (run together, or split where a document's own
+        paragraph breaks)."""
+        return any(
+            self.preceding.get(sentence, {before}) - {before}
+            for before, sentence in _pairs(document, _PART_CHARS)
+        )
+
     def part(self, document: str) -> str | None:
         """How a lone ``document`` relates to other lone documents of the place: it holds one whole, lies in
         one, or holds a sentence that came right after another sentence there (a document's sentences
@@ -231,8 +242,11 @@ class PlaceEvidence:
         return None
 
     def remember(self, documents: tuple[str, ...]) -> None:
-        """The sentences of a reading let stand, so later readings can be held against them."""
+        """The sentences of a reading let stand, and which came right before which, so later readings can be
+        held against them."""
         for document in documents:
+            for before, sentence in _pairs(document, edge=True):
+                _hold(self.preceding, sentence, before, most=2)
             key = _key(document)
             for piece in _pieces(document):
                 _hold(self.pieces, piece, key)
@@ -386,6 +400,13 @@ def _refusal(
             f"document {_quoted(labelled[0])} opens as another request's did, {_quoted(labelled[1])}, but for"
             " its first characters: a label the template writes (an id, a date) read as the document's",
         )
+    joined = next((document for document in documents if evidence.joined(document)), None)
+    if joined is not None:
+        return Check(
+            Finding.REFUSED,
+            f"document {_quoted(joined)} holds a sentence after one it never follows in the documents other"
+            " requests read: the ends of two documents joined",
+        )
     left = evidence.left_over(messages, documents, question)
     if left is not None:
         return Check(
@@ -460,10 +481,18 @@ def _hold(holders: dict[bytes, set[bytes]], piece: bytes, holder: bytes, most: i
         found.add(holder)
 
 
-def _pairs(text: str) -> list[tuple[bytes, bytes]]:
-    """Each sentence of ``text`` (hashed) after the one before it."""
-    sentences = [_key(piece) for piece in _SENTENCE_END.split(normalized(text)) if piece.strip()]
-    return list(itertools.pairwise(sentences))
+def _pairs(text: str, shortest: int = 1, edge: bool = False) -> list[tuple[bytes, bytes]]:
+    """Each sentence of ``text`` (hashed) after the one before it, and with ``edge`` the first after the
+    document's start; with ``shortest``, only pairs whose later sentence has that many characters ("Yes."
+    follows many sentences in many documents)."""
+    pieces = [piece for piece in _SENTENCE_END.split(normalized(text)) if piece.strip()]
+    keys = [_key(piece) for piece in pieces]
+    pairs = [
+        (before, key)
+        for (before, key), piece in zip(itertools.pairwise(keys), pieces[1:], strict=True)
+        if len(piece) >= shortest
+    ]
+    return [(_EDGE, keys[0]), *pairs] if edge and len(pieces) > 1 else pairs
 
 
 def _key(text: str) -> bytes:
