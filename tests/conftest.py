@@ -6,11 +6,20 @@ migrated database and each test starts from empty tables.
 
 from __future__ import annotations
 
+import sys
+
+# Before the imports of the parts below. A shell with PYTHONDONTWRITEBYTECODE (this machine's, and so CI's)
+# would have every pytest process compile the parts' ~350 modules and rewrite the ~600 test modules' asserts
+# again (about 4 s of CPU per xdist worker for the test modules alone), and every subprocess the suite starts
+# (serve, score, the collector, the demo) compile the parts at its start. The suite's own processes write
+# those caches once; the subprocesses' environment is unchanged, and they read the caches as a user's shell
+# reads what an earlier import left.
+sys.dont_write_bytecode = False
+
 import os
 import shutil
 import socket
 import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 

@@ -12,6 +12,7 @@ import resource
 import signal
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -154,10 +155,13 @@ def _ignore_file_size_signal() -> None:
 
 
 @pytest.mark.slow
-def test_a_real_file_size_limit_fails_health_while_it_holds_and_not_after(tmp_path: Path) -> None:
+def test_a_real_file_size_limit_fails_health_while_it_holds_and_not_after(
+    tmp_path: Path, migrated_copy: Callable[[Path], Path]
+) -> None:
     """No root needed: RLIMIT_FSIZE makes the kernel refuse the database's and the spool's writes alike, as a
-    full disk would (EFBIG where a disk gives ENOSPC), and lifting it is the disk freed."""
-    dsn = f"chdb://{tmp_path / 'chdb'}"
+    full disk would (EFBIG where a disk gives ENOSPC), and lifting it is the disk freed. The limit is set once
+    the collector listens, so it starts on a migrated copy."""
+    dsn = f"chdb://{migrated_copy(tmp_path / 'chdb')}"
     port = unused_port()
     process = start_collector_process(
         dsn, port, tmp_path, "--spool-dir", str(tmp_path / "spool"), preexec_fn=_ignore_file_size_signal

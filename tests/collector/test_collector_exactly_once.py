@@ -10,6 +10,7 @@ The real thing (``ragpulse collector`` killed with SIGKILL while stock exporters
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -110,10 +111,12 @@ def test_a_retry_of_a_request_whose_batch_was_under_way_but_not_stored_is_stored
 @pytest.mark.slow
 @pytest.mark.parametrize("spool", [False, True], ids=["no-spool", "spool"])
 def test_kill_minus_nine_with_retrying_stock_exporters_stores_every_acknowledged_span_once(
-    tmp_path: Path, spool: bool
+    tmp_path: Path, spool: bool, migrated_copy: Callable[[Path], Path]
 ) -> None:
     """One series of three random SIGKILLs per case; ``python tests/collector/crash_runs.py --runs 10`` runs
-    ten series."""
+    ten series. The kills land once spans are acknowledged, after start-up: the collector starts on a migrated
+    copy, as the other crash tests do."""
+    migrated_copy(tmp_path / "chdb")
     result = crash_run(tmp_path, seed=7 + spool, spool=spool, spans=5_000, kills=3)
     assert result.kills >= 2
     assert (result.acknowledged, result.rows, result.distinct) == (5_000, 5_000, 5_000)
