@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from pipeline_testing import settings_for, trace_id
 from ragpulse_assembly.model import TraceSpan
+from ragpulse_assembly.settings import TemplateSettings
 from ragpulse_core.cli import main
 from ragpulse_core.store import Store
 from ragpulse_dashboards.report import render_html, render_terminal
@@ -109,9 +110,17 @@ def test_first_prompts_wait_for_their_template_then_are_read_with_it(store: Stor
     assert "{{documents}}" in stored[0][3] and "{{question}}" in stored[0][3]
 
 
+def run_past_the_wait(job: ScoringJob) -> None:
+    """A tick now, and one once the template wait is over: a reading the service's other requests could not
+    confirm yet (two documents seen only side by side so far) waits like a prompt of no learnt template,
+    then is decided."""
+    job.run()
+    job.run(now=datetime.now(UTC) + timedelta(seconds=TemplateSettings().wait_s + 10))
+
+
 def test_the_report_splits_requests_by_template_version(store: Store, chdb_dsn: str) -> None:
     insert(store, range(10), timedelta(seconds=30))
-    ScoringJob(settings(chdb_dsn), store, [LexicalScorer()]).run()
+    run_past_the_wait(ScoringJob(settings(chdb_dsn), store, [LexicalScorer()]))
     (version,) = {row["TemplateVersion"] for row in requests(store).values()}
 
     data = collect_report(store, datetime.now(UTC) - timedelta(hours=1))
@@ -144,7 +153,7 @@ def test_templates_are_listed_and_a_pinned_version_reads_the_service_alone(
     store: Store, chdb_dsn: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     insert(store, range(10), timedelta(seconds=30))
-    ScoringJob(settings(chdb_dsn), store, [LexicalScorer()]).run()
+    run_past_the_wait(ScoringJob(settings(chdb_dsn), store, [LexicalScorer()]))
     (version,) = {row["TemplateVersion"] for row in requests(store).values()}
 
     assert main(["assembly", "templates", "--service", SERVICE, "--dsn", chdb_dsn]) == 0
@@ -160,7 +169,7 @@ def test_templates_are_listed_and_a_pinned_version_reads_the_service_alone(
     config.write_text(f'[[assembly.mappings]]\nservice = "{SERVICE}"\ntemplate = "{version}"\n')
     pinned = ScorersSettings.load(config, store={"dsn": chdb_dsn}, scorer={"settle_delay_s": 5})
     later = insert(store, range(10, 12), timedelta(seconds=30))
-    ScoringJob(pinned, store, [LexicalScorer()]).run()
+    run_past_the_wait(ScoringJob(pinned, store, [LexicalScorer()]))
     rows = requests(store)
 
     assert {trace: texts(rows[trace]) for trace in later} == later

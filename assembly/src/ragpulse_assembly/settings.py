@@ -119,7 +119,8 @@ class TemplateSettings(SettingsSection):
     wait_s: float = Field(
         120.0,
         ge=0,
-        description="How long past settling a request whose template is not learnt yet waits for it",
+        description="How long past settling a request waits whose template is not learnt yet, or whose"
+        " reading the service's other requests cannot confirm yet",
     )
     max_places: int = Field(
         2000, ge=1, description="Places (service, generating call) whose templates are kept"
