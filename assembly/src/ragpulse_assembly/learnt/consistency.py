@@ -104,7 +104,8 @@ class PlaceEvidence:
     alone_pieces: dict[bytes, set[bytes]] = field(default_factory=dict)
     """Per sentence of such a document, the documents that held it (a few)."""
     preceding: dict[bytes, set[bytes]] = field(default_factory=dict)
-    """Per sentence of such a document, the sentences seen right before it (two at most)."""
+    """Per sentence of such a document or of a reading let stand, the sentences seen right before it (two at
+    most; a document's start stands before its first)."""
     openings: dict[bytes, set[str]] = field(default_factory=dict)
     """Per document's text after its first sentence, the first sentences it was seen with (two at most)."""
     cuts: set[tuple[bytes, bytes]] = field(default_factory=set)
@@ -149,19 +150,17 @@ class PlaceEvidence:
             elif read in documents:
                 return None  # a document not written as read (quoted another way): nothing to tell
         for stretch in text.split(_READ):
-            for piece in _SENTENCE_END.split(normalized(stretch)):
+            for piece in _sentences(stretch):
                 if len(piece) >= _PART_CHARS and _key(piece) in self.pieces:
                     return piece
         return None
 
-    def joined(self, document: str) -> bool:
-        """A sentence of ``document`` came right after another sentence in a document a reading let stand:
-        ``document`` joins the ends of two documents (run together, or split where a document's own
-        paragraph breaks)."""
-        return any(
-            self.preceding.get(sentence, {before}) - {before}
-            for before, sentence in _pairs(document, _PART_CHARS)
-        )
+    def joined(self, document: str, shortest: int = _PART_CHARS) -> bool:
+        """A sentence of ``document`` (of ``shortest`` characters or more) came right after another sentence
+        in a document a reading let stand: ``document`` joins the ends of two documents (run together, or
+        split where a document's own paragraph breaks)."""
+        pairs = _pairs(document, shortest)
+        return any(self.preceding.get(sentence, {before}) - {before} for before, sentence in pairs)
 
     def part(self, document: str) -> str | None:
         """How a lone ``document`` relates to other lone documents of the place: it holds one whole, lies in
@@ -169,10 +168,9 @@ class PlaceEvidence:
         always follow the same ones: documents joined in other combinations)."""
         if len(normalized(document)) < _PART_CHARS:
             return None
+        if self.joined(document, shortest=1):
+            return "joins sentences that follow others in"
         key, pieces = _key(document), _pieces(document)
-        for before, sentence in _pairs(document):
-            if self.preceding.get(sentence, {before}) - {before}:
-                return "joins sentences that follow others in"
         for piece in pieces:
             for other in self.alone_pieces.get(piece, ()):
                 theirs = self.alone.get(other)
@@ -442,8 +440,13 @@ def _lines(text: str) -> list[str]:
     return [line for line in (normalized(line) for line in text.splitlines()) if line]
 
 
+def _sentences(text: str) -> list[str]:
+    """The sentences of ``text``, whitespace collapsed."""
+    return [piece for piece in _SENTENCE_END.split(normalized(text)) if piece.strip()]
+
+
 def _pieces(text: str) -> frozenset[bytes]:
-    return frozenset(_key(piece) for piece in _SENTENCE_END.split(normalized(text)) if piece.strip())
+    return frozenset(_key(piece) for piece in _sentences(text))
 
 
 def _opening(document: str) -> tuple[str, str]:
@@ -485,7 +488,7 @@ def _pairs(text: str, shortest: int = 1, edge: bool = False) -> list[tuple[bytes
     """Each sentence of ``text`` (hashed) after the one before it, and with ``edge`` the first after the
     document's start; with ``shortest``, only pairs whose later sentence has that many characters ("Yes."
     follows many sentences in many documents)."""
-    pieces = [piece for piece in _SENTENCE_END.split(normalized(text)) if piece.strip()]
+    pieces = _sentences(text)
     keys = [_key(piece) for piece in pieces]
     pairs = [
         (before, key)

@@ -247,7 +247,7 @@ def _cluster(pool: list[_Pooled], least: int) -> list[_Pooled]:
     smaller such group when the prompts left out share many once-only tokens of their own (a router's other
     template), never for a document the smaller group alone holds."""
     seed = pool[-1]
-    once = [frozenset(token for token, count in Counter(p.tokens.tokens).items() if count == 1) for p in pool]
+    once = [_once_only(p) for p in pool]
     holders: dict[str, frozenset[int]] = {}
     for token in once[-1]:
         holders[token] = frozenset(index for index, tokens in enumerate(once) if token in tokens)
@@ -286,9 +286,8 @@ def _newest_version(members: list[_Pooled]) -> list[_Pooled]:
     count = len(members)
     holders: dict[str, list[int]] = {}
     for index, member in enumerate(members):
-        for token, times in Counter(member.tokens.tokens).items():
-            if times == 1:
-                holders.setdefault(token, []).append(index)
+        for token in _once_only(member):
+            holders.setdefault(token, []).append(index)
     earlier: Counter[int] = Counter()
     later: Counter[int] = Counter()
     for token, held in holders.items():
@@ -300,6 +299,12 @@ def _newest_version(members: list[_Pooled]) -> list[_Pooled]:
             later[held[0]] += worded
     boundaries = [at for at in range(1, count) if earlier[at] >= _OWN_CHARS and later[at] >= _OWN_CHARS]
     return members[max(boundaries) :] if boundaries else members
+
+
+def _once_only(pooled: _Pooled) -> frozenset[str]:
+    """The tokens that occur once in a pooled prompt: where a template's own words are told from its
+    slots'."""
+    return frozenset(token for token, count in Counter(pooled.tokens.tokens).items() if count == 1)
 
 
 def _own_tokens(once: list[frozenset[str]], rest: frozenset[int], others: frozenset[int]) -> bool:
