@@ -160,6 +160,7 @@ def test_templates_are_listed_and_a_pinned_version_reads_the_service_alone(
     listed = capsys.readouterr().out
     assert version in listed and "read 10 requests" in " ".join(listed.split())
     assert "§ end" in listed  # the skeleton, as the prompts have it
+    assert "[system,user]" in listed and "\\[" not in listed  # markup escaped once, printed as written
     assert main(["assembly", "templates", "--pin", version, "--dsn", chdb_dsn]) == 0
     pin = capsys.readouterr().out
     assert f'template = "{version}"' in pin

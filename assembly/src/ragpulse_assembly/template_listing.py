@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from ragpulse_core.printable import shown
+from ragpulse_core.printable import printable, shown
 from ragpulse_core.store import Store
 from rich.console import Console
 from rich.markup import escape
@@ -40,7 +40,7 @@ def _print_version(stored: StoredTemplate, out: Console) -> None:
     template = stored.template
     refused = f", {stored.refused} not scored" if stored.refused else ""
     out.print(
-        f"[bold]{escape(shown(template.service))}[/bold] · {escape(shown(template.place))} · version"
+        f"[bold]{shown(template.service)}[/bold] · {shown(template.place)} · version"
         f" [bold]{template.version}[/bold]"
     )
     out.print(
@@ -48,13 +48,13 @@ def _print_version(stored: StoredTemplate, out: Console) -> None:
         f" last seen {stored.last_seen:%Y-%m-%d %H:%M} UTC; read {stored.requests} requests{refused}"
     )
     slots = ", ".join(
-        f"{slot.role.value}{' after ' + repr(shown(slot.label)) if slot.label else ''}"
+        f"{slot.role.value}{' after ' + repr(printable(slot.label)) if slot.label else ''}"
         + (" (several documents, split by recurrence)" if slot.undivided else "")
         for slot in template.slots
     )
     out.print(f"  slots: {escape(slots)}")
     for line in template.skeleton().splitlines():
-        out.print("  │ " + escape(shown(line)), soft_wrap=True, highlight=False)
+        out.print("  │ " + shown(line), soft_wrap=True, highlight=False)
     out.print()
 
 
