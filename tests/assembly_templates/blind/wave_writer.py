@@ -24,8 +24,10 @@ def write_wave(
     requests: int,
     answer: Callable[[Any, random.Random], tuple[str, bool]],
     as_sent: Callable[[str, Messages], str] = lambda text, messages: text,
+    most_others: int = 3,
 ) -> None:
-    """Each request: one target document the question was written for, 0-3 others from the pool, shuffled;
+    """Each request: one target document the question was written for, 0 to ``most_others`` others from the
+    pool (0-3 unless a wave asks for longer contexts), shuffled;
     the answer from ``answer`` (with whether it holds a planted claim); the documents as the prompt holds
     them (``as_sent``)."""
     directory.mkdir(exist_ok=True)
@@ -35,7 +37,8 @@ def write_wave(
         rows = []
         for _ in range(requests):
             target = rng.choice(pool)
-            others = rng.sample([d for d in pool if d is not target], rng.randint(0, 3))
+            most = min(most_others, len(pool) - 1)
+            others = rng.sample([d for d in pool if d is not target], rng.randint(0, most))
             docs = [target, *others]
             rng.shuffle(docs)
             text, fabricated = answer(target, rng)
