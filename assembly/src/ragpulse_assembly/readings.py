@@ -10,6 +10,7 @@ of the rules that found documents.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Final
@@ -38,6 +39,9 @@ _CUE: Final = 24
 """Characters of the template's own cue the rules' question may hold after the template's ("Antwort:")."""
 _SHOWN: Final = 60
 """Characters of each document a disagreement quotes."""
+_PIECE_ENDS: Final = re.compile(r"(?<=[.!?;:。！？；：])\s+|\n|\s*[^\w\s]{3,}\s*")
+"""Where a question the rules read is cut to be found in the template's text or its documents: sentence
+ends, line breaks and runs of marks (a fence of quotes, a rule)."""
 
 
 @dataclass(frozen=True)
@@ -134,7 +138,18 @@ def read_pasted(
         and not merged
         and _covers(rules.chunks, learnt)
     )
-    if learnt.chunks and not learnt.undivided and (sure or not rules.chunks) and not rules_read:
+    # The rules' question holding the template's (the whole prompt, its tail), held in it (without its
+    # label) or pieced from the template's own text and its documents is no other question; any other says
+    # the template's question slot may hold other text (a date, a name).
+    mine, theirs = normalized(learnt.question), normalized(rules.question)
+    asked_within = asked_alike or rules.guessed or mine in theirs or theirs in mine or _pieced(theirs, learnt)
+    if (
+        learnt.chunks
+        and not learnt.undivided
+        and (sure or not rules.chunks)
+        and not rules_read
+        and asked_within
+    ):
         # Only the learnt template reads the prompt surely: the rules found nothing, or split it only as
         # documents' own text is laid out (paragraphs, lines, a list).
         return PastedReading(learnt.chunks, question, version=learnt.version)
@@ -162,6 +177,15 @@ def _not_asked(question: str, learnt: TemplateReading) -> bool:
     asked = normalized(question)
     return bool(asked) and (
         asked in learnt.skeleton or any(region and region in asked for region in learnt.regions)
+    )
+
+
+def _pieced(question: str, learnt: TemplateReading) -> bool:
+    """Every sentence of ``question`` (whitespace collapsed) is the template's own text or a document's: the
+    rules took the prompt's text for a question, not other words of the user's."""
+    pieces = [piece for piece in _PIECE_ENDS.split(question) if piece.strip()]
+    return bool(pieces) and all(
+        piece in learnt.skeleton or any(piece in region for region in learnt.regions) for piece in pieces
     )
 
 

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Final
 
+from ragpulse_assembly.learnt.tokens import is_unspaced
 from ragpulse_assembly.model import normalized
 
 _PROMPTS: Final = 8
@@ -62,6 +63,12 @@ _OPENING_CHARS: Final = 300
 _SHOWN: Final = 50
 """Characters of a document a reason quotes."""
 _SENTENCE_END: Final = re.compile(r"(?<=[.!?;。！？；।؟۔])\s*")
+_LEADING_LABEL: Final = re.compile(r"^[^\s:]{1,24}:\s*")
+_REFERENCE: Final = re.compile(r"[/\\]|\w\.\w")
+_MARKUP: Final = re.compile(r"<[^<>]{0,80}>")
+_WORD: Final = re.compile(r"\w+")
+_LABEL_WORDS: Final = 3
+"""Words a label before a restated question may have ("Northgate policy:")."""
 _READ: Final = "\x00"
 _EDGE: Final = b"\x00edge"
 
@@ -371,6 +378,27 @@ def check(
 def _refusal(
     evidence: PlaceEvidence, messages: list[str], documents: tuple[str, ...], question: str
 ) -> Check | None:
+    wordless = next((document for document in documents if not any(c.isalnum() for c in document)), None)
+    if wordless is not None:
+        return Check(
+            Finding.REFUSED,
+            f"document {_quoted(wordless)} holds no word or number: a rule or mark between documents read as"
+            " one of them",
+        )
+    reference = next((document for document in documents if _reference_only(document)), None)
+    if reference is not None:
+        return Check(
+            Finding.REFUSED,
+            f"document {_quoted(reference)} is only a reference (a link, a path), perhaps after its label: a"
+            " line the template writes for a document, read as one",
+        )
+    restated = next((document for document in documents if _restates(document, question)), None)
+    if restated is not None:
+        return Check(
+            Finding.REFUSED,
+            f"document {_quoted(restated)} is the user's question written again (a rewritten query, the"
+            " question quoted in a tag), not context",
+        )
     constant = next((line for document in documents if (line := evidence.constant_line(document))), None)
     if constant is not None:
         return Check(
@@ -378,12 +406,20 @@ def _refusal(
             f"a document read holds {_quoted(constant)}, a line every prompt of the place holds: the"
             " template's own words, not context",
         )
+    seen = [normalized(document) for document in documents]
+    twice = next((d for n, d in enumerate(documents) if seen[n] in seen[:n]), None)
+    if twice is not None:
+        return Check(
+            Finding.REFUSED,
+            f"document {_quoted(twice)} was read twice in one request: the template writes the documents"
+            " twice (under two fields), or two readings of one place were joined",
+        )
     escaped = next((document for document in documents if _still_escaped(messages, document)), None)
     if escaped is not None:
         return Check(
             Finding.REFUSED,
-            f"document {_quoted(escaped)} is a JSON string of the prompt read with its escapes: its text is"
-            " not what the model read",
+            f"document {_quoted(escaped)} is a quoted string of the prompt (JSON, a Python repr) read with"
+            " its escapes: its text is not what the model read",
         )
     if len(documents) == 1 and (relation := evidence.part(documents[0])) is not None:
         return Check(
@@ -415,10 +451,38 @@ def _refusal(
     return None
 
 
+def _reference_only(document: str) -> bool:
+    """``document`` is one link or path ("example.org/faq", "Source: https://…/naps"), with no text (a
+    script written without blanks has whole sentences without one)."""
+    rest = _LEADING_LABEL.sub("", document.strip(), count=1)
+    return (
+        bool(rest)
+        and not any(c.isspace() for c in rest)
+        and not is_unspaced(rest)
+        and _REFERENCE.search(rest) is not None
+    )
+
+
+def _restates(document: str, question: str) -> bool:
+    """``document`` holds the question and, besides markup, no more words than a label has (an FAQ entry that
+    asks the question answers it in words of its own)."""
+    asked = normalized(question).casefold().strip()
+    if len(asked) < _PART_CHARS:
+        return False
+    text = normalized(document).casefold()
+    if asked not in text:
+        return False
+    rest = _MARKUP.sub(" ", text.replace(asked, " ", 1))
+    return len(_WORD.findall(rest)) <= _LABEL_WORDS
+
+
 def _still_escaped(messages: list[str], document: str) -> bool:
-    """``document`` stands between the quotes of a JSON string in the prompt and holds escapes there."""
+    """``document`` stands between the quotes of a JSON string in the prompt and holds escapes there, or
+    its line breaks are all still written as escapes (a Python or JSON string's repr pasted as it is)."""
     if "\\" not in document:
         return False
+    if "\\n" in document and "\n" not in document:
+        return True
     quoted = f'"{document}"'
     if not any(quoted in message for message in messages):
         return False

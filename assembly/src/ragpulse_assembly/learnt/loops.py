@@ -152,7 +152,7 @@ def _loops(
             continue  # a number and a blank, every document's first value: no separator is left
         if valued != widened:
             widened, counters = valued, _counters(regions, generals, valued)
-        if _one_neighbour(regions, generals, widened) or _worded(widened):
+        if _one_neighbour(regions, generals, widened) or _worded(widened) or _in_prose(widened):
             continue
         if not counters and _enumerates(widened):
             continue  # numbered lines whose numbers do not run on: a document's own list may be among them
@@ -213,6 +213,16 @@ def _worded(separator: Pattern) -> bool:
     )
     # Two list numbers in one separator ("\n(4) (1) "): the next document opens with a list of its own.
     return ends or listed > 1 or sum(len(token) for token in separator if is_word(token)) > _LABEL_CHARS
+
+
+def _in_prose(separator: Pattern) -> bool:
+    """Words between blanks on one line (" does "): a word the users' questions or the documents' sentences
+    share, not a template's framing, which breaks the line or writes a mark or a number between items."""
+    return (
+        "\n" not in separator
+        and any(is_word(token) for token in separator)
+        and all(is_word(token) or is_blank(token) for token in separator)
+    )
 
 
 def _enumerates(separator: Pattern) -> bool:
@@ -349,7 +359,8 @@ def _grouped_split(
 
 def _one_neighbour(regions: Sequence[Tokens], generals: list[Pattern], separator: Pattern) -> bool:
     """Every occurrence has the same text just before it, or just after it: the marks end (or open) one
-    document that recurs ("… * * *" closing a popular document), they separate nothing."""
+    document that recurs ("… * * *" closing a popular document), they separate nothing. A run seen once in
+    the whole window is no evidence of a loop either: a quote in one question asked twice is not one."""
     before: set[str] = set()
     after: set[str] = set()
     count = 0
@@ -360,7 +371,7 @@ def _one_neighbour(regions: Sequence[Tokens], generals: list[Pattern], separator
             end = region.starts[at + len(separator)]
             before.add(region.text[max(0, start - _NEIGHBOURHOOD) : start])
             after.add(region.text[end : end + _NEIGHBOURHOOD])
-    return count > 1 and (len(before) == 1 or len(after) == 1)
+    return count <= 1 or len(before) == 1 or len(after) == 1
 
 
 def _counters(regions: Sequence[Tokens], generals: list[Pattern], separator: Pattern) -> tuple[int, ...]:

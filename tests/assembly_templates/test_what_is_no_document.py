@@ -1,0 +1,56 @@
+"""Text a reading may take for a document that is none: the user's question written again in a tag, a link or
+a rule line alone, a document read twice, a string's escapes, the words of a question asked twice taken for a
+loop's separator. Each request comes out with its documents exactly, or refused: never scored on a wrong
+context."""
+
+from __future__ import annotations
+
+from ragpulse_assembly.learnt.consistency import Evidence, Finding, check
+from streams import BLIND, Verdict, blind_streams, run
+
+WAVE_M_ONCE_WRONG = ("northgate-localgpt-deploy", "northgate-lobechat")
+"""Blind wave M's services whose first run scored requests on a wrong context: a question asked twice with
+a quote taken for a documents loop (the deploy's second version), a rewritten query in a tag of its own read
+as a document."""
+
+
+def test_blind_wave_m_services_once_scored_wrong_are_read_right_or_refused() -> None:
+    streams = [stream for stream in blind_streams(BLIND / "wave_m") if stream.service in WAVE_M_ONCE_WRONG]
+
+    outcomes = run(streams, "learnt+rules")
+
+    assert [o for o in outcomes if o.verdict is Verdict.WRONG] == []
+    # Refusing them all would pass the line above: the deploy's two versions are read.
+    deploy = [o for o in outcomes if o.service == WAVE_M_ONCE_WRONG[0]]
+    assert all(o.verdict is Verdict.RIGHT for o in deploy), deploy
+
+
+def test_a_rule_line_a_link_the_question_again_a_copy_or_a_repr_is_refused_as_a_document() -> None:
+    question = "how long does a VPN session last"
+    vpn = "The VPN disconnects after 12 hours."
+    readings = {
+        "a rule": (vpn, "---"),
+        "a link": (vpn, "Source: https://intranet.example/vpn"),
+        "a path": ("docs/vpn-setup.md", vpn),
+        "the question": (vpn, f"<rewrite>Policy: {question}?</rewrite>"),
+        "one read twice": (vpn, "MFA is required.", "The VPN  disconnects after 12 hours."),
+        "a repr": ("Steps:\\n1. Open the client.\\n2. Sign in.", vpn),
+    }
+
+    for name, documents in readings.items():
+        evidence = Evidence().place("svc", name)
+        found = check(evidence, ["\n".join(documents) + f"\n{question}"], documents, question)
+        assert found.finding is Finding.REFUSED, name
+
+
+def test_documents_with_a_slash_a_label_or_the_questions_words_are_not_refused() -> None:
+    documents = (
+        "数据库每天凌晨三点自动全量备份，恢复操作在控制台的“备份/恢复”页面。",
+        "Note: the VPN client lives in C:/Program Files/Northgate and updates itself.",
+        "How long does a VPN session last? Twelve hours, then you sign in again with MFA.",
+    )
+    evidence = Evidence().place("svc", "kept")
+
+    found = check(evidence, ["\n\n".join(documents)], documents, "how long does a VPN session last")
+
+    assert found.finding is not Finding.REFUSED, found.reason
