@@ -151,10 +151,16 @@ def read_pasted(
 
 def _labelled(learnt: TemplateReading, question: str) -> bool:
     """The rules' question is the template's after a label of the template's own text ("प्रश्न: ",
-    "Ερώτηση:"): the label is the skeleton's, in whatever language, so both read the same words."""
+    "Ερώτηση:") or between its quotes (three double quotes, "「…」"): the label and the quotes are the
+    skeleton's, in whatever language, so both read the same words."""
     mine, asked = normalized(learnt.question), normalized(question)
-    label = asked[: -len(mine)].strip() if mine and asked.endswith(mine) else ""
-    return bool(label) and len(label) <= _CUE and label in learnt.skeleton
+    at = asked.find(mine) if mine else -1
+    if at < 0:
+        return False
+    label, closing = asked[:at].strip(), asked[at + len(mine) :].strip()
+    return bool(label or closing) and all(
+        len(part) <= _CUE and part in learnt.skeleton for part in (label, closing)
+    )
 
 
 def _not_asked(question: str, learnt: TemplateReading) -> bool:
