@@ -120,7 +120,7 @@ def read_pasted(
     # A template that found no slot for the user's words has not told its own text from the documents (a
     # prompt after a deploy read by the version before, instructions in the documents slot): never sure.
     sure = not learnt.weak and not learnt.undivided and bool(learnt.question)
-    if sure and _refines(learnt, rules):
+    if sure and (_refines(learnt, rules) or _headers_read(learnt, rules)):
         return PastedReading(learnt.chunks, learnt.question, version=learnt.version)
     # The rules read surely unless they split as documents' own text is laid out, took the template's own
     # text for a document (a few-shot example, the answer cue after the last document), joined two of the
@@ -189,6 +189,27 @@ def _refines(learnt: TemplateReading, rules: PromptReading) -> bool:
     question, asked = normalized(learnt.question), normalized(rules.question)
     return (
         not asked or asked == question or (asked.startswith(question) and len(asked) - len(question) <= _CUE)
+    )
+
+
+def _headers_read(learnt: TemplateReading, rules: PromptReading) -> bool:
+    """The rules' documents are the template's, in order, with short ones between them that lie in the
+    template's items but in none of its documents: values of the header the template writes before each
+    document ("Source: desktop-app.md"), read by the rules as documents of their own."""
+    mine = [normalized(chunk) for chunk in learnt.chunks]
+    theirs = [normalized(chunk) for chunk in rules.chunks]
+    if not mine or len(theirs) <= len(mine) or len(learnt.items) != len(mine):
+        return False
+    extra = [chunk for chunk in theirs if chunk not in mine]
+    return (
+        [chunk for chunk in theirs if chunk in mine] == mine
+        and len(extra) == len(theirs) - len(mine)
+        and all(
+            len(chunk) <= _LEFT_OUT
+            and any(chunk in item for item in learnt.items)
+            and not any(chunk in document for document in mine)
+            for chunk in extra
+        )
     )
 
 
