@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import random
 
+from both_readers import right_shares
 from drawn import SCRIPTS, question, sentence, word
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from streams import Stream, StreamRequest, Verdict
-from test_document_headers import _verdicts
+from streams import Stream, StreamRequest
 
 
 def _document(rng: random.Random, script: str, note: str | None) -> str:
@@ -48,9 +48,7 @@ def titled_stream(seed: int, script: str, noted: bool) -> Stream:
 @given(st.integers(0, 2**32 - 1), st.sampled_from(sorted(SCRIPTS)), st.booleans())
 def test_short_titles_joined_by_a_line_break_are_read_or_refused(seed: int, script: str, noted: bool) -> None:
     stream = titled_stream(seed, script, noted)
-    alone, both = _verdicts(stream, rules=False), _verdicts(stream, rules=True)
+    _, both = right_shares(stream)
 
-    assert [detail for verdict, detail in alone + both if verdict is Verdict.WRONG] == []
-    if not noted:
-        # Refusing everything would pass the line above: most are read.
-        assert sum(verdict is Verdict.RIGHT for verdict, _ in both) >= len(both) * 2 // 3, both
+    # Refusing everything would pass: most are read.
+    assert noted or both >= 2 / 3
