@@ -124,7 +124,7 @@ def read_pasted(
     # A template that found no slot for the user's words has not told its own text from the documents (a
     # prompt after a deploy read by the version before, instructions in the documents slot): never sure.
     sure = not learnt.weak and not learnt.undivided and bool(learnt.question)
-    if sure and _refines(learnt, rules):
+    if sure and (_refines(learnt, rules) or _headers_read(learnt, rules)):
         return PastedReading(learnt.chunks, learnt.question, version=learnt.version)
     # The rules read surely unless they split as documents' own text is laid out, took the template's own
     # text for a document (a few-shot example, the answer cue after the last document), joined two of the
@@ -166,10 +166,16 @@ def read_pasted(
 
 def _labelled(learnt: TemplateReading, question: str) -> bool:
     """The rules' question is the template's after a label of the template's own text ("प्रश्न: ",
-    "Ερώτηση:"): the label is the skeleton's, in whatever language, so both read the same words."""
+    "Ερώτηση:") or between its quotes (three double quotes, "「…」"): the label and the quotes are the
+    skeleton's, in whatever language, so both read the same words."""
     mine, asked = normalized(learnt.question), normalized(question)
-    label = asked[: -len(mine)].strip() if mine and asked.endswith(mine) else ""
-    return bool(label) and len(label) <= _CUE and label in learnt.skeleton
+    at = asked.find(mine) if mine else -1
+    if at < 0:
+        return False
+    label, closing = asked[:at].strip(), asked[at + len(mine) :].strip()
+    return bool(label or closing) and all(
+        len(part) <= _CUE and part in learnt.skeleton for part in (label, closing)
+    )
 
 
 def _not_asked(question: str, learnt: TemplateReading) -> bool:
@@ -207,6 +213,27 @@ def _refines(learnt: TemplateReading, rules: PromptReading) -> bool:
     question, asked = normalized(learnt.question), normalized(rules.question)
     return (
         not asked or asked == question or (asked.startswith(question) and len(asked) - len(question) <= _CUE)
+    )
+
+
+def _headers_read(learnt: TemplateReading, rules: PromptReading) -> bool:
+    """The rules' documents are the template's, in order, with short ones between them that lie in the
+    template's items but in none of its documents: values of the header the template writes before each
+    document ("Source: desktop-app.md"), read by the rules as documents of their own."""
+    mine = [normalized(chunk) for chunk in learnt.chunks]
+    theirs = [normalized(chunk) for chunk in rules.chunks]
+    if not mine or len(theirs) <= len(mine) or len(learnt.items) != len(mine):
+        return False
+    extra = [chunk for chunk in theirs if chunk not in mine]
+    return (
+        [chunk for chunk in theirs if chunk in mine] == mine
+        and len(extra) == len(theirs) - len(mine)
+        and all(
+            len(chunk) <= _LEFT_OUT
+            and any(chunk in item for item in learnt.items)
+            and not any(chunk in document for document in mine)
+            for chunk in extra
+        )
     )
 
 

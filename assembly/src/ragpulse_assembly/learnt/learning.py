@@ -201,6 +201,8 @@ def _roles(
             roles.append(SlotRole.QUESTION)
         elif (question is not None and _copies(fact, facts[question])) or _quotes_users(fact, asked):
             roles.append(SlotRole.OTHER)  # the user's words quoted again ("<user_query>"): never documents
+        elif question is not None and number < question and _ends_asking(fact, facts[question]):
+            roles.append(SlotRole.OTHER)  # the conversation so far, up to this turn's question
         elif _holds_documents(fact, loop):
             roles.append(SlotRole.DOCUMENTS)
         else:
@@ -541,6 +543,16 @@ def _copies(fact: _SlotFacts, question: _SlotFacts) -> bool:
     """The slot holds the question's words in most prompts."""
     same = sum(normalized(a) == normalized(b) for a, b in zip(fact.contents, question.contents, strict=True))
     return same * 5 >= len(fact.contents) * 4
+
+
+def _ends_asking(fact: _SlotFacts, question: _SlotFacts) -> bool:
+    """In most prompts the slot ends with the question's words, after other lines in some: a transcript of
+    the conversation, whose last turn is the user's question asked again below; a search's documents end
+    with their own text."""
+    pairs = list(zip(fact.contents, question.contents, strict=True))
+    ending = sum(bool(normalized(b)) and normalized(a).endswith(normalized(b)) for a, b in pairs)
+    longer = any(len(normalized(a)) > len(normalized(b)) for a, b in pairs)
+    return longer and ending * 5 >= len(pairs) * 4
 
 
 def _quotes_users(fact: _SlotFacts, asked: Sequence[Sequence[str]]) -> bool:

@@ -319,15 +319,25 @@ def _header_rest_cut(first: Tokens, separator: Pattern, opening: str) -> Tokens:
         line = head[max((at + 1 for at, token in enumerate(opened) if token == "\n"), default=0) :]
         written = any(not is_blank(token) for token in line) and before[-len(line) :] == line
         marked = rest[-1] == "\n" or any(not is_blank(token) and token != DIGITS for token in rest)
-        if (
-            written
-            and is_blank(rest[-1])
-            and marked
-            and (whole or DIGITS in rest)
-            and general[: len(rest)] == rest
-        ):
+        if general[: len(rest)] != rest or not marked:
+            continue
+        if written and is_blank(rest[-1]) and (whole or DIGITS in rest):
+            return tokenize(first.span(len(rest), len(first)))
+        # Never where the separator ends with a backslash: inside a JSON string's escape ("\\t"), whose
+        # escaped character is glued to the text.
+        if DIGITS in rest and separator[-1] != "\\" and _label_written(head, before):
             return tokenize(first.span(len(rest), len(first)))
     return first
+
+
+def _label_written(head: Pattern, before: Pattern) -> bool:
+    """The skeleton before the slot ends as the separator's part before the first document's rest does,
+    from its last blank on (a bare line break; "\"" of "\", \""; "2025-" of "\", \"timestamp: 2025-"):
+    the first document opens with the rest of a label every document opens with, whose value (an id, a
+    date) varies, so the skeleton could not hold it."""
+    blanks = [at for at, token in enumerate(head) if is_blank(token)]
+    start = blanks[-1] + 1 if blanks and blanks[-1] + 1 < len(head) else (blanks[-1] if blanks else 0)
+    return before[-(len(head) - start) :] == head[start:]
 
 
 def _holds_header(layout: ItemLayout, prefixed: str) -> bool:

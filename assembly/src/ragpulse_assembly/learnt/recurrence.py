@@ -7,7 +7,9 @@ to request (or the region ends there). So, per documents slot, this memory keeps
 before and after it, and whether it opened or closed a region (a region starts with a document and ends with
 one). Between two lines of a prompt, a document ends when the later line opened a region or came after other
 lines elsewhere, or the earlier line closed a region or came before others (a line long enough to name one
-place); the two are one document's when each only ever came with the other, in three requests or more.
+place); the two are one document's when each only ever came with the other, in three requests or more. A
+line too short to name one place opens a document too when it came after several lines but always before the
+same one (a short title), and closes one when it came before several but always after the same one.
 Where neither is known yet the prompt is not read: its request waits for more traffic, or is refused.
 """
 
@@ -99,14 +101,25 @@ class DocumentMemory:
         second = self.lines.get(_key(later))
         if first is None or second is None:
             return None
-        starts = _START in second.before or (len(later) >= _NAMING and len(second.before) > 1)
-        ends = _END in first.after or (len(earlier) >= _NAMING and len(first.after) > 1)
+        starts = _START in second.before or (
+            len(second.before) > 1 and (len(later) >= _NAMING or _one_next(second.after))
+        )
+        ends = _END in first.after or (
+            len(first.after) > 1 and (len(earlier) >= _NAMING or _one_next(first.before))
+        )
         if starts or ends:
             return True
         together = second.before == {_key(earlier)} and first.after == {_key(later)}
         if together and len(first.regions & second.regions) >= _TOGETHER:
             return False
         return None
+
+
+def _one_next(neighbours: set[str]) -> bool:
+    """A line always had the same line on one side, never a region's edge: a short line that came after
+    several others yet always before the same one opens a document (a short title, "常见问题（FAQ）"), as a
+    line a template or many documents write ("Note:") does not, being followed by several."""
+    return len(neighbours) == 1 and not neighbours & {_START, _END}
 
 
 def _bounded_add(found: set[str], key: str, most: int) -> None:
