@@ -14,6 +14,7 @@ SQL = (
     "SELECT 1 WHERE TraceId IN {ids:Array(String)}"
     " AND (TraceId, SpanId, RequestMicros) IN {requests:Array(Tuple(String, String, Int64))}"
     " AND has({marks:Array(Int64)}, 1) AND Scorer = {scorer:String}"
+    " AND has({stamps:Array(DateTime64(6))}, Timestamp)"
 )
 texts = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40)
 micros = st.integers(min_value=-(2**63), max_value=2**63 - 1)
@@ -25,11 +26,12 @@ micros = st.integers(min_value=-(2**63), max_value=2**63 - 1)
     requests=st.lists(st.tuples(texts, texts, micros), max_size=150),
     marks=st.lists(micros | st.booleans(), max_size=150),
     scorer=texts,
+    stamps=st.lists(st.integers(min_value=0, max_value=2**62), max_size=150),
 )
 def test_a_query_binds_the_same_text_as_the_driver_would(
-    ids: list[str], requests: list[tuple[str, str, int]], marks: list[Any], scorer: str
+    ids: list[str], requests: list[tuple[str, str, int]], marks: list[Any], scorer: str, stamps: list[int]
 ) -> None:
-    parameters = {"ids": ids, "requests": requests, "marks": marks, "scorer": scorer}
+    parameters = {"ids": ids, "requests": requests, "marks": marks, "scorer": scorer, "stamps": stamps}
     assert bind_query(SQL, prerendered(SQL, parameters)) == bind_query(SQL, parameters)
 
 
