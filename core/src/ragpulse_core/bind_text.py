@@ -48,13 +48,18 @@ def prerendered(sql: str, parameters: dict[str, Any] | None) -> dict[str, Any] |
 
 
 def _array(values: list[Any]) -> str | None:
+    inner = _joined(values)
+    return None if inner is None else f"[{inner}]"
+
+
+def _joined(values: list[Any] | tuple[Any, ...]) -> str | None:
     parts = []
     for value in values:
         part = _element(value)
         if part is None:
             return None
         parts.append(part)
-    return f"[{', '.join(parts)}]"
+    return ", ".join(parts)
 
 
 def _element(value: Any) -> str | None:
@@ -64,11 +69,6 @@ def _element(value: Any) -> str | None:
     if kind is int:
         return str(value)
     if kind is tuple:
-        parts = []
-        for item in value:
-            part = _element(item)
-            if part is None:
-                return None
-            parts.append(part)
-        return f"({', '.join(parts)})"
+        inner = _joined(value)
+        return None if inner is None else f"({inner})"
     return None
