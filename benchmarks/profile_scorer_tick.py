@@ -12,6 +12,7 @@ database already holding ``--requests`` scored requests in one hour, as the benc
 write's CPU is the views on ``ragpulse_scores`` reading their own tables, whatever the batch's size.
 
     python benchmarks/profile_scorer_tick.py --requests 2000 --rounds 3
+    python benchmarks/profile_scorer_tick.py --requests 20000 --rounds 1 --batch-size 10000
     python benchmarks/profile_scorer_tick.py --writes --requests 20000
 """
 
@@ -84,21 +85,25 @@ def _tick(dsn: str) -> float:
     return time.process_time() - started
 
 
-def _store(dsn: str) -> Any:
+def _store(dsn: str, batch_size: int) -> Any:
     from ragpulse_core.schema import migrate
     from ragpulse_core.store import Store
 
-    os.environ.update(RAGPULSE_SCORER__FREE__JUDGE="rules", RAGPULSE_STORE__DATABASE="profile")
+    os.environ.update(
+        RAGPULSE_SCORER__FREE__JUDGE="rules",
+        RAGPULSE_STORE__DATABASE="profile",
+        RAGPULSE_SCORER__BATCH_SIZE=str(batch_size),
+    )
     store = Store(dsn, "profile")
     migrate(store, 30)
     return store
 
 
-def profile_ticks(dsn: str, requests: int, rounds: int) -> None:
+def profile_ticks(dsn: str, requests: int, rounds: int, batch_size: int) -> None:
     from ragpulse_scorers.lexical.scorer import LexicalScorer
     from ragpulse_scorers.models import RagRequest, Score
 
-    store = _store(dsn)
+    store = _store(dsn, batch_size)
     scorer, judge = LexicalScorer(), LexicalScorer.score
     replayed: dict[str, list[Score]] = {}
 
@@ -130,7 +135,10 @@ def profile_ticks(dsn: str, requests: int, rounds: int) -> None:
                     threads[name].append(seconds / len(slice_rows) * 1000)
     finally:
         LexicalScorer.score = judge  # type: ignore[method-assign]
-    print(f"{rounds} rounds of {requests:,} requests, the judge replayed; CPU ms per request, medians:")
+    print(
+        f"{rounds} rounds of {requests:,} requests in batches of {batch_size:,}, the judge replayed;"
+        " CPU ms per request, medians:"
+    )
     print(f"  the tick less an empty tick: {statistics.median(overhead):.3f} (rounds: "
           + ", ".join(f"{value:.3f}" for value in overhead) + ")")  # fmt: skip
     for name, values in sorted(threads.items(), key=lambda item: -statistics.median(item[1])):
@@ -138,13 +146,13 @@ def profile_ticks(dsn: str, requests: int, rounds: int) -> None:
             print(f"  thread {name}: {statistics.median(values):.3f} (the whole tick, fixed costs included)")
 
 
-def profile_writes(dsn: str, requests: int) -> None:
+def profile_writes(dsn: str, requests: int, batch_size: int) -> None:
     import dataclasses
     import random
 
     from ragpulse_scorers.pipeline.writer import ScoreWriter
 
-    store = _store(dsn)
+    store = _store(dsn, batch_size)
     store.insert("ragpulse_requests", bench_scorer._ragtruth_rows(requests), bench_scorer._COLUMNS)
     captured: list[Any] = []
     write = ScoreWriter.write
@@ -187,14 +195,15 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--batch-size", type=int, default=2000, help="scorer.batch_size of the ticks")
     parser.add_argument("--writes", action="store_true", help="time one write by batch size instead")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="profile-scorer-") as tmp:
         dsn = f"chdb://{Path(tmp) / 'db'}"
         if args.writes:
-            profile_writes(dsn, args.requests)
+            profile_writes(dsn, args.requests, args.batch_size)
         else:
-            profile_ticks(dsn, args.requests, args.rounds)
+            profile_ticks(dsn, args.requests, args.rounds, args.batch_size)
 
 
 if __name__ == "__main__":
