@@ -179,6 +179,8 @@ def profile_writes(dsn: str, requests: int, batch_size: int) -> None:
 
     print(f"one write of scores and log rows, {requests:,} scored requests in the tables; CPU, median of 3:")
     for size in (10, 250, 2000):
+        if size > len(captured):
+            break
         seconds = []
         for _ in range(3):
             batch = fresh(size)
