@@ -23,6 +23,7 @@ from clickhouse_connect.driver.client import Client
 from clickhouse_connect.driver.exceptions import DatabaseError, DataError, OperationalError
 
 # Re-exported: callers import the errors from the store they use.
+from ragpulse_core.bind_text import prerendered
 from ragpulse_core.errors import InvalidDsn as InvalidDsn
 from ragpulse_core.errors import StoreMissing as StoreMissing
 from ragpulse_core.errors import StoreRefused as StoreRefused
@@ -215,16 +216,17 @@ class Store:
         self, sql: str, parameters: dict[str, Any] | None = None, *, use_database: bool = True
     ) -> Any:
         client = self._client()
+        parameters = prerendered(sql, parameters)
         return self._run("command", client.command, sql, parameters=parameters, use_database=use_database)
 
     def query(self, sql: str, parameters: dict[str, Any] | None = None) -> list[tuple[Any, ...]]:
         client = self._client()
-        result = self._run("query", client.query, sql, parameters=parameters)
+        result = self._run("query", client.query, sql, parameters=prerendered(sql, parameters))
         return list(result.result_rows)
 
     def query_dicts(self, sql: str, parameters: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         client = self._client()
-        result = self._run("query", client.query, sql, parameters=parameters)
+        result = self._run("query", client.query, sql, parameters=prerendered(sql, parameters))
         return [dict(zip(result.column_names, row, strict=True)) for row in result.result_rows]
 
     def insert(

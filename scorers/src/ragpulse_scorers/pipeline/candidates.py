@@ -273,6 +273,11 @@ def with_attributes(
     carried = []
     for candidate in candidates:
         span_attributes, resource_attributes = found.get((candidate.trace_id, candidate.span_id), ({}, {}))
+        if not (span_attributes or resource_attributes or candidate.span_attributes
+                or candidate.resource_attributes):  # fmt: skip
+            # Most root spans carry none of the keys read: the candidate already says so.
+            carried.append(candidate)
+            continue
         carried.append(
             replace(candidate, span_attributes=span_attributes, resource_attributes=resource_attributes)
         )
@@ -305,6 +310,9 @@ def with_free_support(store: Store, candidates: Sequence[Candidate], free_scorer
     carried = []
     for candidate in candidates:
         support, version = found.get((candidate.trace_id, candidate.span_id), (None, ""))
+        if (support, version) == (candidate.free_support, candidate.free_version):
+            carried.append(candidate)
+            continue
         carried.append(replace(candidate, free_support=support, free_version=version))
     return carried
 

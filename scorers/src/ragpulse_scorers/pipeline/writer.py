@@ -38,6 +38,9 @@ _TOKEN_KEYS = {
     "ragpulse_scoring_log": ("LoggedAt", "TraceId", "SpanId", "Scorer", "ScorerVersion", "Outcome"),
 }
 _UINT32_MAX = 2**32 - 1
+_COST_USD = SCORE_COLUMNS.index("CostUSD")
+# One encoder for every score's details, as json.dumps would build for each call with these options.
+_DETAILS = json.JSONEncoder(ensure_ascii=False, default=str)
 
 
 @dataclass(frozen=True)
@@ -71,7 +74,7 @@ class Judgment:
 
     @property
     def cost_usd(self) -> float:
-        return sum(float(row[SCORE_COLUMNS.index("CostUSD")]) for row in self.score_rows)
+        return sum(float(row[_COST_USD]) for row in self.score_rows)
 
 
 def error_score(message: str) -> Score:
@@ -97,7 +100,7 @@ def score_rows(
             _finite_or_none(score.value),
             score.label,
             score.explanation,
-            json.dumps(score.details, ensure_ascii=False, default=str) if score.details else "{}",
+            _DETAILS.encode(score.details) if score.details else "{}",
             score.judge_model,
             _uint32(score.input_tokens),
             _uint32(score.output_tokens),
