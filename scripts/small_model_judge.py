@@ -1,8 +1,8 @@
 """The LLM support judge on a small local model: entailment mode beside the TRACe form, on the same responses.
 
 Reproduces the small-model figures of docs/judge-quality.md. The responses are the rows of ``--data`` in the
-order of a shuffle seeded with ``--seed``, the first ``--items`` of it: a fixed rule, not a choice made on
-results. Each mode judges them in that order with the judge that ``ragpulse eval support --judge openai``
+order of a shuffle seeded with ``--seed``, the first ``--items`` of it (after the first ``--skip``, responses an
+earlier run already judged): a fixed rule, not a choice made on results. Each mode judges them in that order with the judge that ``ragpulse eval support --judge openai``
 builds; every item's verdict, each sentence's chance of "no" (entailment mode) and time go to ``--out`` as one
 JSON line as soon as it is judged, so a stopped run resumes where it stopped and the figures cover the items
 judged so far.
@@ -52,6 +52,9 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="RAGTruth-style JSONL")
     parser.add_argument("--items", type=int, default=48, help="the first N responses of the shuffle")
     parser.add_argument("--seed", type=int, default=40, help="seed of the shuffle (default 40)")
+    parser.add_argument(
+        "--skip", type=int, default=0, help="leave out the first N of the shuffle (judged by an earlier run)"
+    )
     parser.add_argument("--modes", nargs="+", choices=MODES, default=list(MODES), help="modes, in turn")
     parser.add_argument("--model", help="judge model (default: judge.model, $RAGPULSE_JUDGE_MODEL)")
     parser.add_argument("--out", type=Path, required=True, help="JSONL of per-item results (appended)")
@@ -62,7 +65,7 @@ def main() -> None:
         help="also print entailment mode's balanced accuracy at each threshold (on a train split only)",
     )
     args = parser.parse_args()
-    chosen = chosen_items(args.data, args.items, args.seed)
+    chosen = chosen_items(args.data, args.items, args.seed, args.skip)
     if not args.report:
         for mode in args.modes:
             judge_items(mode, chosen, args.model, args.out)
@@ -71,14 +74,14 @@ def main() -> None:
         threshold_table(chosen, args.out)
 
 
-def chosen_items(data: Path, items: int, seed: int) -> list[SupportExample]:
+def chosen_items(data: Path, items: int, seed: int, skip: int = 0) -> list[SupportExample]:
     examples = load_support_dataset(data).examples
     order = list(range(len(examples)))
     random.Random(seed).shuffle(order)
     # Rows without an id (RAGTruth train rows) are named by their line, so a resumed run finds them.
     return [
         dataclasses.replace(examples[position], id=examples[position].id or f"line{position + 1}")
-        for position in order[:items]
+        for position in order[skip : skip + items]
     ]
 
 
