@@ -1,8 +1,8 @@
-""" "Where the change sits" was rewritten to cost its planner less (fewer columns carried through its layers,
-topic names from one map instead of a join). A user must not see a difference: on the same stored rows, the
-panel's SQL and the SQL as it was before (``where_the_change_sits_before.sql``, commit 01c2dbf) give the
-same rows in the same order, with the same numbers and the same verdicts, for every kind of change and for
-a filtered service as for all of them."""
+"""The panel "Where the change sits" was rewritten to cost its planner less: fewer columns carried through its
+layers, one lambda for the five effective sample sizes and one for the two intervals, topic names from one map
+instead of a join. A user must see no difference: on the same stored rows, the panel's SQL and the SQL as it
+was before (``where_the_change_sits_before.sql``, commit 01c2dbf) give the same rows in the same order, with
+the same numbers and verdicts, for every kind of change, for one service as for all."""
 
 from __future__ import annotations
 
