@@ -6,6 +6,8 @@ context."""
 from __future__ import annotations
 
 from ragpulse_assembly.learnt.consistency import Evidence, Finding, check
+from ragpulse_assembly.learnt.template import TemplateReading
+from ragpulse_assembly.readings import _pieced
 from streams import BLIND, Verdict, blind_streams, run
 
 WAVE_M_ONCE_WRONG = ("northgate-localgpt-deploy", "northgate-lobechat")
@@ -54,3 +56,21 @@ def test_documents_with_a_slash_a_label_or_the_questions_words_are_not_refused()
     found = check(evidence, ["\n\n".join(documents)], documents, "how long does a VPN session last")
 
     assert found.finding is not Finding.REFUSED, found.reason
+
+
+def test_a_rules_question_pieced_from_the_template_and_a_document_names_no_other_question() -> None:
+    learnt = TemplateReading(
+        version="v1",
+        chunks=("Primary carers get 26 weeks of paid leave.",),
+        question="how much leave do carers get",
+        weak=False,
+        regions=("Primary carers get 26 weeks of paid leave. Secondary carers get 6 weeks.",),
+        skeleton='Remember the information below. """ """ Answer from the context above.',
+    )
+
+    pieced = 'Remember the information below. """ Primary carers get 26 weeks of paid leave.'
+    assert _pieced(pieced, learnt)
+    assert not _pieced("Is my data encrypted?", learnt)
+    # A forged question as long as a prompt (spaces, marks, sentence ends) is split in linear time and not
+    # looked up piece by piece: it names no question the template's reading could rest on.
+    assert not _pieced(" " * 200_000 + "!!" + ". a" * 50_000, learnt)

@@ -39,9 +39,11 @@ _CUE: Final = 24
 """Characters of the template's own cue the rules' question may hold after the template's ("Antwort:")."""
 _SHOWN: Final = 60
 """Characters of each document a disagreement quotes."""
-_PIECE_ENDS: Final = re.compile(r"(?<=[.!?;:。！？；：])\s+|\n|\s*[^\w\s]{3,}\s*")
+_PIECE_ENDS: Final = re.compile(r"(?<=[.!?;:。！？；：])\s|\n|[^\w\s]{3,}")
 """Where a question the rules read is cut to be found in the template's text or its documents: sentence
 ends, line breaks and runs of marks (a fence of quotes, a rule)."""
+_MOST_PIECES: Final = 64
+"""Pieces of a question looked up in the template's text and documents, at most."""
 
 
 @dataclass(frozen=True)
@@ -189,7 +191,9 @@ def _not_asked(question: str, learnt: TemplateReading) -> bool:
 def _pieced(question: str, learnt: TemplateReading) -> bool:
     """Every sentence of ``question`` (whitespace collapsed) is the template's own text or a document's: the
     rules took the prompt's text for a question, not other words of the user's."""
-    pieces = [piece for piece in _PIECE_ENDS.split(question) if piece.strip()]
+    pieces = [piece.strip() for piece in _PIECE_ENDS.split(question) if piece.strip()]
+    if len(pieces) > _MOST_PIECES:
+        return False  # bounded work on a question as long as a prompt: not told, so not pieced
     return bool(pieces) and all(
         piece in learnt.skeleton or any(piece in region for region in learnt.regions) for piece in pieces
     )

@@ -406,8 +406,7 @@ def _refusal(
             f"a document read holds {_quoted(constant)}, a line every prompt of the place holds: the"
             " template's own words, not context",
         )
-    seen = [normalized(document) for document in documents]
-    twice = next((d for n, d in enumerate(documents) if seen[n] in seen[:n]), None)
+    twice = _read_twice(documents)
     if twice is not None:
         return Check(
             Finding.REFUSED,
@@ -448,6 +447,17 @@ def _refusal(
             f"the reading left {_quoted(left)} out, text another request read in a document, here neither a"
             " document nor the question: a document lost, or one read in part",
         )
+    return None
+
+
+def _read_twice(documents: tuple[str, ...]) -> str | None:
+    """The first document whose text (whitespace collapsed) another document of the reading holds too."""
+    seen: set[str] = set()
+    for document in documents:
+        text = normalized(document)
+        if text in seen:
+            return document
+        seen.add(text)
     return None
 
 
