@@ -242,8 +242,9 @@ def _headers_read(learnt: TemplateReading, rules: PromptReading) -> bool:
 def _first_lines_dropped(learnt: TemplateReading, rules: PromptReading) -> bool:
     """The rules' documents are the template's, in order, some without their first line (a markdown heading
     the rules take for a title): where the template's loop read that line inside the document's own text
-    (between its tags, no title field of the template's), it is the document's, and the rules dropped it.
-    The question must be the same."""
+    with the marks that open it (between its tags, no title field of the template's), it is the document's,
+    and the rules dropped it. A line the template's reading opens with a word is a title the template wrote
+    marks before ("## {title}"), which the rules may rightly drop. The question must be the same."""
     if (
         len(learnt.chunks) != len(rules.chunks)
         or normalized(learnt.question) != normalized(rules.question)
@@ -255,7 +256,12 @@ def _first_lines_dropped(learnt: TemplateReading, rules: PromptReading) -> bool:
         if normalized(mine) == normalized(theirs):
             continue
         first, _, rest = mine.strip().partition("\n")
-        if not rest.strip() or len(first) > _LEFT_OUT or normalized(rest) != normalized(theirs):
+        if (
+            not rest.strip()
+            or len(first) > _LEFT_OUT
+            or first[:1].isalnum()
+            or normalized(rest) != normalized(theirs)
+        ):
             return False
         dropped += 1
     return dropped > 0
