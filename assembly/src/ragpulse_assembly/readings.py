@@ -126,7 +126,9 @@ def read_pasted(
     # A template that found no slot for the user's words has not told its own text from the documents (a
     # prompt after a deploy read by the version before, instructions in the documents slot): never sure.
     sure = not learnt.weak and not learnt.undivided and bool(learnt.question)
-    if sure and (_refines(learnt, rules) or _headers_read(learnt, rules)):
+    if sure and (
+        _refines(learnt, rules) or _headers_read(learnt, rules) or _first_lines_dropped(learnt, rules)
+    ):
         return PastedReading(learnt.chunks, learnt.question, version=learnt.version)
     # The rules read surely unless they split as documents' own text is laid out, took the template's own
     # text for a document (a few-shot example, the answer cue after the last document), joined two of the
@@ -239,6 +241,34 @@ def _headers_read(learnt: TemplateReading, rules: PromptReading) -> bool:
             for chunk in extra
         )
     )
+
+
+def _first_lines_dropped(learnt: TemplateReading, rules: PromptReading) -> bool:
+    """The rules' documents are the template's, in order, some without their first line (a markdown heading
+    the rules take for a title): where the template's loop read that line inside the document's own text
+    with the marks that open it (between its tags, no title field of the template's), it is the document's,
+    and the rules dropped it. A line the template's reading opens with a word is a title the template wrote
+    marks before ("## {title}"), which the rules may rightly drop. The question must be the same."""
+    if (
+        len(learnt.chunks) != len(rules.chunks)
+        or normalized(learnt.question) != normalized(rules.question)
+        or len(learnt.items) != len(learnt.chunks)
+    ):
+        return False
+    dropped = 0
+    for mine, theirs in zip(learnt.chunks, rules.chunks, strict=True):
+        if normalized(mine) == normalized(theirs):
+            continue
+        first, _, rest = mine.strip().partition("\n")
+        if (
+            not rest.strip()
+            or len(first) > _LEFT_OUT
+            or first[:1].isalnum()
+            or normalized(rest) != normalized(theirs)
+        ):
+            return False
+        dropped += 1
+    return dropped > 0
 
 
 def _merges(chunks: tuple[str, ...], documents: tuple[str, ...]) -> bool:

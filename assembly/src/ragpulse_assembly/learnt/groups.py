@@ -28,12 +28,16 @@ _GROUP_VALUE_CHARS: Final = 200
 """Characters a group's header value has at most (a file's path)."""
 
 
-def header_again(item: str, start: int, end: int) -> bool:
+def header_again(item: str, start: int, end: int, own_rules: bool = False) -> bool:
     """The document's text (``start`` to ``end`` of its item) holds a line of the item's header before it
     again, digits aside ("[chunk 113]" of "[chunk 26]"): the item holds several documents, each under a
-    header of the same layout, items of a loop inside this loop's."""
+    header of the same layout, items of a loop inside this loop's. ``own_rules``: a line of marks with a
+    blank line on each side is the document's own rule between paragraphs (the loop learnt so), no header."""
     header = {_line_shape(line) for line in item[:start].split("\n") if line.strip()}
-    lines = [line for line in item[start:end].split("\n") if line.strip()]
+    written = item[start:end].split("\n")
+    lines = [
+        line for at, line in enumerate(written) if line.strip() and not (own_rules and _ruled(written, at))
+    ]
     if any(_line_shape(line) in header for line in lines):
         return True
     # The header's start of the line the text opens on ("2. ", "② ", "Source 3: "), numbers aside, opens
@@ -42,6 +46,14 @@ def header_again(item: str, start: int, end: int) -> bool:
     counted = _counted(opening)
     return any(character.isalnum() for character in opening) and any(
         _counted(line.lstrip()).startswith(counted) for line in lines[1:]
+    )
+
+
+def _ruled(lines: list[str], at: int) -> bool:
+    """Line ``at`` holds marks only, between two blank lines."""
+    beside = [lines[index] if 0 <= index < len(lines) else "x" for index in (at - 1, at + 1)]
+    return not any(character.isalnum() for character in lines[at]) and all(
+        not line.strip() for line in beside
     )
 
 

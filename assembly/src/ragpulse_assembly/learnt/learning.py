@@ -57,6 +57,9 @@ _QUESTION_SHARE: Final = 0.3
 """Share of a slot's words the documents must hold, at least, to take it for the question among several."""
 _QUESTION_LEAD: Final = 0.2
 """By how much that share must lead the next slot's."""
+_LIFT: Final = 0.1
+"""Share of a slot's words its own prompt's documents hold beyond other prompts' documents, and by which it
+must lead the next slot's, to take it for the question where no slot's words the documents clearly hold."""
 _PARAGRAPH: Final = re.compile(r"\n[^\S\n]*\n")
 """A blank line inside a text: a paragraph break."""
 _JSON_OPENINGS: Final = 4
@@ -521,7 +524,13 @@ def _retrieved_by(chosen: list[int], facts: list[_SlotFacts]) -> int | None:
     the question, not for the date. None when no slot clearly leads: the template then names no question."""
     shares = sorted(((_shared_words(number, facts), number) for number in chosen), reverse=True)
     (best, number), (second, _) = shares[0], shares[1]
-    return number if best >= _QUESTION_SHARE and best - second >= _QUESTION_LEAD else None
+    if best >= _QUESTION_SHARE and best - second >= _QUESTION_LEAD:
+        return number
+    # Words every prompt's documents hold alike (the characters of a date in Chinese, "2025") lift no slot:
+    # the question's words are its own prompt's documents' more than other prompts' documents'.
+    lifts = sorted(((_lift(number, facts), number) for number in chosen), reverse=True)
+    (best, number), (second, _) = lifts[0], lifts[1]
+    return number if best >= _LIFT and best - second >= _LIFT else None
 
 
 def _shared_words(number: int, facts: list[_SlotFacts]) -> float:
@@ -531,6 +540,26 @@ def _shared_words(number: int, facts: list[_SlotFacts]) -> float:
         elsewhere = " ".join(fact.contents[prompt] for other, fact in enumerate(facts) if other != number)
         shares.append(_share(content, elsewhere))
     return sum(shares) / len(shares) if shares else 0.0
+
+
+def _lift(number: int, facts: list[_SlotFacts]) -> float:
+    """How much more of a slot's words, prompt by prompt, the prompt's other slots hold than other prompts'
+    other slots do, where the slot holds something else: what was retrieved for its words, not any text."""
+    contents = facts[number].contents
+    elsewhere = [
+        " ".join(fact.contents[prompt] for other, fact in enumerate(facts) if other != number)
+        for prompt in range(len(contents))
+    ]
+    lifts: list[float] = []
+    for prompt, content in enumerate(contents):
+        others = [
+            _share(content, text)
+            for at, text in enumerate(elsewhere)
+            if normalized(contents[at]) != normalized(content)
+        ]
+        if others:
+            lifts.append(_share(content, elsewhere[prompt]) - sum(others) / len(others))
+    return sum(lifts) / len(lifts) if lifts else 0.0
 
 
 def _share(text: str, other: str) -> float:

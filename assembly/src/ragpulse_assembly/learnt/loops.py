@@ -99,6 +99,17 @@ class Loop:
     """A loop of groups, each under a header line of its own ("## docs/cli.md"), the documents looped in
     each: the header line's generalised start with the blanks before it ("\\n\\n## docs/"), as the skeleton
     writes it before the first group. The header lines are no document's text."""
+    padded: str = ""
+    """What an occurrence of a line-framed separator with a blank line on each side is (a rule between two
+    paragraphs, "\\n\\n---\\n\\n", where the template writes "\\n---\\n"): :data:`OWN` when the window showed
+    it inside documents (the pieces it made always came together), :data:`JOINS` when it showed it between
+    documents (one ending with a line break of its own), "" when the window never showed one."""
+
+
+OWN: Final = "own"
+"""A separator occurrence between blank lines is a document's own text: no split there."""
+JOINS: Final = "joins"
+"""A separator occurrence between blank lines joins documents as the others do."""
 
 
 def find_loop(regions: Sequence[Tokens], before: Pattern, after: Pattern) -> Loop | None:
@@ -172,6 +183,9 @@ def _loops(
             if split is None:
                 continue
         items, closed = split
+        padded = ""
+        if not group:
+            padded, items = _padding(regions, generals, widened, counters, split)
         if reopened(items, opening) or _written_twice(items):
             continue
         recurring, glued, distinct = _recurrence(items)
@@ -190,9 +204,9 @@ def _loops(
         # came out whole in other company every time (none came glued to another: see above).
         weak = blanks and recurring < 3
         layout = _layout(prefixed)
-        if layout is not None and any(_holds_header(layout, item.text) for item in prefixed):
+        if layout is not None and any(_holds_header(layout, item.text, padded == OWN) for item in prefixed):
             continue  # several documents in each item, each under a header of its own: a loop inside
-        loop = Loop(widened, counters, weak, sample, layout, closed, group)
+        loop = Loop(widened, counters, weak, sample, layout, closed, group, padded)
         yield recurring / max(distinct, 1), loop
 
 
@@ -284,7 +298,7 @@ def documents(region: Tokens, loop: Loop, opening: str = "") -> list[tuple[str, 
         if inner is None:
             return None
         region, general = inner, tuple(generalised(token) for token in inner.tokens)
-    items = _split(region, general, loop.separator, loop.counters, loop.closed)
+    items = _split(region, general, loop.separator, loop.counters, loop.closed, loop.padded == OWN)
     if items is None or reopened([items], tuple(generalised(token) for token in tokenize(opening).tokens)):
         return None
     items[0] = ("", _header_rest_cut(items[0][1], loop.separator, opening))
@@ -298,7 +312,7 @@ def documents(region: Tokens, loop: Loop, opening: str = "") -> list[tuple[str, 
         if spans is None:
             return None
         start, end = spans[loop.layout.text_from][0], spans[loop.layout.text_to][1]
-        if header_again(prefixed, start, end):
+        if header_again(prefixed, start, end, loop.padded == OWN):
             return None
         texts.append((prefixed[start:end], item.text))
     return texts
@@ -340,10 +354,12 @@ def _label_written(head: Pattern, before: Pattern) -> bool:
     return before[-(len(head) - start) :] == head[start:]
 
 
-def _holds_header(layout: ItemLayout, prefixed: str) -> bool:
-    """The item's document text holds a line of its own header again."""
+def _holds_header(layout: ItemLayout, prefixed: str, own_rules: bool) -> bool:
+    """The item's document text holds a line of its own header again (see :func:`header_again`)."""
     spans = match_pieces(prefixed, layout.pieces, [shape.fits for shape in layout.shapes])
-    return spans is not None and header_again(prefixed, spans[layout.text_from][0], spans[layout.text_to][1])
+    return spans is not None and header_again(
+        prefixed, spans[layout.text_from][0], spans[layout.text_to][1], own_rules
+    )
 
 
 def _grouped_split(
@@ -622,12 +638,17 @@ def _occurrences(general: Pattern, pattern: Pattern) -> list[int]:
 
 
 def _split(
-    region: Tokens, general: Pattern, separator: Pattern, counters: tuple[int, ...], closed: bool = False
+    region: Tokens,
+    general: Pattern,
+    separator: Pattern,
+    counters: tuple[int, ...],
+    closed: bool = False,
+    own: bool = False,
 ) -> list[tuple[str, Tokens]] | None:
     """The region's pieces between separators, each with the separator text before it ("" for the first);
     the last piece without the start of a separator the skeleton did not take (a closing label whose number
-    varies: "[END CONTEXT 2")."""
-    places = _occurrences(general, separator)
+    varies: "[END CONTEXT 2"). ``own``: an occurrence between blank lines is a document's text."""
+    places = [at for at in _occurrences(general, separator) if not (own and _padded(general, at, separator))]
     if len(places) > _MAX_ITEMS:
         return None
     for position in counters:
@@ -651,6 +672,54 @@ def _split(
     return pieces
 
 
+def _padding(
+    regions: Sequence[Tokens],
+    generals: list[Pattern],
+    separator: Pattern,
+    counters: tuple[int, ...],
+    split: tuple[list[list[tuple[str, Tokens]]], bool],
+) -> tuple[str, list[list[tuple[str, Tokens]]]]:
+    """What the window's occurrences of the separator between blank lines are, and the split that
+    follows. Where splitting only at the occurrences framed as the others are leaves fewer pieces that
+    always come together, one after the other, and as many that recur but for those joined, they are a
+    document's own rule between its paragraphs (:data:`OWN`): a search returns documents in other company
+    and order, never two halves of one, and documents joined at a template's separator recur no more. Else
+    they join documents as the others do (one ending with a line break of its own)."""
+    if not any(
+        _padded(general, at, separator) for general in generals for at in _occurrences(general, separator)
+    ):
+        return "", split[0]
+    exact = _split_all(regions, generals, separator, counters, own=True)
+    if exact is not None and exact[1] == split[1]:
+        recurring, glued, _ = _recurrence(split[0])
+        own_recurring, own_glued, _ = _recurrence(exact[0])
+        if own_glued < glued and own_recurring >= recurring - glued:
+            return OWN, exact[0]
+    return JOINS, split[0]
+
+
+def _padded(general: Pattern, at: int, separator: Pattern) -> bool:
+    """The separator's occurrence at ``at`` frames a line of marks as the template does, but with a blank
+    line on each side it breaks a line ("\\n\\n---\\n\\n" where the template writes "\\n---\\n"): a rule
+    between two paragraphs. A document ending with a line break of its own leaves a blank line before the
+    template's rule only."""
+    if all(is_blank(token) for token in separator) or "\n" not in (separator[0], separator[-1]):
+        return False
+    if separator[0] == "\n":
+        index = at - 1
+        while index >= 0 and general[index] != "\n" and is_blank(general[index]):
+            index -= 1
+        if index < 0 or general[index] != "\n":
+            return False
+    if separator[-1] == "\n":
+        index = at + len(separator)
+        while index < len(general) and general[index] != "\n" and is_blank(general[index]):
+            index += 1
+        if index >= len(general) or general[index] != "\n":
+            return False
+    return True
+
+
 def _closing(general: Pattern, separator: Pattern) -> int:
     """How many tokens the region ends with that open the separator, holding a mark: the last document's
     own closing label."""
@@ -667,16 +736,21 @@ def _consecutive(values: list[str]) -> bool:
 
 
 def _split_all(
-    regions: Sequence[Tokens], generals: list[Pattern], separator: Pattern, counters: tuple[int, ...]
+    regions: Sequence[Tokens],
+    generals: list[Pattern],
+    separator: Pattern,
+    counters: tuple[int, ...],
+    own: bool = False,
 ) -> tuple[list[list[tuple[str, Tokens]]], bool] | None:
     """Every region's documents, when the separator splits every region and repeats in one at least; and
-    whether every region ends with it (the template writes it after every document)."""
+    whether every region ends with it (the template writes it after every document). ``own``: see
+    :func:`_split`."""
     filled = [(region, general) for region, general in zip(regions, generals, strict=True) if region.tokens]
     closed = bool(filled) and all(general[-len(separator) :] == separator for _, general in filled)
     items: list[list[tuple[str, Tokens]]] = []
     repeats = False
     for region, general in filled:
-        found = _split(region, general, separator, counters, closed)
+        found = _split(region, general, separator, counters, closed, own)
         if found is None:
             return None
         repeats = repeats or len(found) > 1

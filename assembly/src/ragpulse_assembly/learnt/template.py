@@ -91,6 +91,7 @@ class Template:
                         "sample": slot.loop.sample,
                         "closed": slot.loop.closed,
                         **({"group": list(slot.loop.group)} if slot.loop.group else {}),
+                        **({"padded": slot.loop.padded} if slot.loop.padded else {}),
                         "layout": None
                         if slot.loop.layout is None
                         else {
@@ -145,6 +146,7 @@ def _slot(value: Any) -> Slot:
             ),
             bool(loop["closed"]),
             tuple(str(token) for token in loop.get("group", ())),
+            str(loop.get("padded", "")),
         ),
         bool(value["json_string"]),
         bool(value["undivided"]),
