@@ -30,6 +30,7 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "links ('[a](')": lambda n: "[a](" * (n // 4),
     "table rows": lambda n: "| a |\n" * (n // 6),
     "zero-width and RTL": lambda n: "a\u200b\u202eb " * (n // 5),
+    "a run of backticks": lambda n: "It has `" + "`" * n + " code.",
 }
 
 

@@ -202,7 +202,7 @@ _STOP_LABEL: Final = re.compile(
     re.IGNORECASE,
 )
 _LABEL_LINE: Final = re.compile(
-    r"^\s*(?:#{1,6}\s*)?(?:\*\*)?(?P<label>[^:\n]{1,80}?)(?:\*\*)?\s*[:：]\s*(?P<rest>.*)$"
+    r"^\s*+(?:#{1,6}\s*+)?(?:\*\*)?(?P<label>[^:\n]{1,80}?)(?:\*\*)?\s*+[:：]\s*(?P<rest>.*)$"
 )
 _HEADING: Final = re.compile(r"^\s*#{1,6}\s+(?P<label>[^\n]{1,80}?)\s*#*\s*$")
 _DELIMITER: Final = re.compile(r"^\s*(?:-{3,}|={3,}|\*{3,}|_{3,}|~{3,}|#{3,}|`{3,}\w*)\s*$")
@@ -275,10 +275,10 @@ _FORWARD: Final = re.compile(
 """Words that announce documents coming next ("Use the following pieces of context")."""
 _LEFTOVER: Final = re.compile(
     rf"</?(?:{'|'.join(sorted(CONTAINER_TAGS))}|doc|document|document_content|passage)\b[^>]*>|"
-    r"^\s*</?[A-Za-z][\w.:-]*(?:\s[^<>\n]*)?/?>|"
-    r"^\s*(?:\"\"\"|\[\[ ##)|^\s*[├└]|^\s*[\w-]{1,40}\s*:\s*[|>][+-]?\s*$|"
-    r"^\s*(?:[=~]{3,}\s*\S.*|#{3,}(?:[^#\s].*|\s*\[.*))$|"
-    r"^\s*\[[^\]\n]{1,40}\]\s*:?\s*$",
+    r"^[^\S\n]*+</?[A-Za-z][\w.:-]*(?:\s[^<>\n]*)?/?>|"
+    r"^[^\S\n]*+(?:\"\"\"|\[\[ ##)|^[^\S\n]*+[├└]|^[^\S\n]*+[\w-]{1,40}\s*:\s*[|>][+-]?\s*$|"
+    r"^[^\S\n]*+(?:[=~]{3,}\s*\S.*|#{3,}(?:[^#\s].*|\s*\[.*))$|"
+    r"^[^\S\n]*+\[[^\]\n]{1,40}\]\s*:?\s*$",
     re.IGNORECASE | re.MULTILINE,
 )
 """Container syntax left in a recovered document: a tag, a fence, a tree branch, a labelled rule
@@ -295,7 +295,7 @@ _COMMAND: Final = re.compile(
 )
 """How the prompt's own sentences to the model open."""
 _TABLE_ROW: Final = re.compile(r"^\s*\|.*\|\s*$")
-_TABLE_RULE: Final = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+_TABLE_RULE: Final = re.compile(r"^\s*+\|?\s*+:?-{3,}:?\s*+(?:\|\s*+:?-{3,}:?\s*+)*\|?\s*+$")
 _TEXT_COLUMNS: Final = frozenset(
     [
         "passage",
