@@ -206,13 +206,26 @@ def _worded(separator: Pattern) -> bool:
         if following == "\n"
     )
     listed = sum(
-        token == DIGITS and (following in _ENUMERATOR_ENDS or preceding == "(")
-        for preceding, token, following in zip(
-            ("", *separator[:-1]), separator, (*separator[1:], ""), strict=True
-        )
+        token == DIGITS
+        and (_token(separator, at + 1) in _ENUMERATOR_ENDS or _token(separator, at - 1) == "(")
+        and not _in_number(separator, at)
+        for at, token in enumerate(separator)
     )
-    # Two list numbers in one separator ("\n(4) (1) "): the next document opens with a list of its own.
+    # Two list numbers in one separator ("\n(4) (1) "): the next document opens with a list of its own. A
+    # number's parts ("0.55)" of "(score 0.55)") are one value, no list's.
     return ends or listed > 1 or sum(len(token) for token in separator if is_word(token)) > _LABEL_CHARS
+
+
+def _in_number(separator: Pattern, at: int) -> bool:
+    """The digits at ``at`` are joined to other digits by a mark ("0.55", "1,5"): part of one number."""
+    joined_after = _token(separator, at + 1) in _NUMBER_JOINERS and _token(separator, at + 2) == DIGITS
+    joined_before = _token(separator, at - 1) in _NUMBER_JOINERS and _token(separator, at - 2) == DIGITS
+    return joined_after or joined_before
+
+
+def _token(pattern: Pattern, at: int) -> str:
+    """The token at ``at``, "" outside the pattern."""
+    return pattern[at] if 0 <= at < len(pattern) else ""
 
 
 def _in_prose(separator: Pattern) -> bool:
