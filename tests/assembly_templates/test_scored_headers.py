@@ -27,7 +27,8 @@ def _document(rng: random.Random, script: str) -> str:
     elif kind < 0.45:
         text += [f"{n}. {sentence(rng, script)}" for n in range(1, rng.randint(3, 4))]
     elif kind < 0.6:
-        text[1:1] = [f"| {word(rng, script)} | {word(rng, script)} |", "|---|---|", f"| {rng.randint(1, 99)} | x |"]
+        row = f"| {word(rng, script)} | {word(rng, script)} |"
+        text[1:1] = [row, "|---|---|", f"| {rng.randint(1, 99)} | x |"]
     return "\n".join(text)
 
 
@@ -66,3 +67,36 @@ def test_documents_under_scored_headers_are_read_exactly(stream: Stream) -> None
 
     assert [outcome.detail for outcome in outcomes if outcome.verdict is Verdict.WRONG] == []
     assert verdicts.count(Verdict.RIGHT) * 2 >= len(verdicts), verdicts
+
+
+@st.composite
+def titled(draw: st.DrawFn) -> Stream:
+    """Documents under a counter and a one-word title on the template's header line ("[2] Onboarding"), the
+    text on the lines below; in Chinese a title is one run of characters, as a document's own first line
+    may be."""
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    script = draw(st.sampled_from(sorted(SCRIPTS)))
+    joiner = draw(st.sampled_from(JOINERS[:-1]))
+    heading, asking, instruction = word(rng, script).title(), word(rng, script).title(), sentence(rng, script)
+    pool = [(word(rng, script).title(), _document(rng, script)) for _ in range(12)]
+    requests = []
+    for _ in range(24):
+        chosen = rng.sample(pool, rng.randint(1, 5))
+        items = joiner.join(f"[{n}] {title}\n{text}" for n, (title, text) in enumerate(chosen, 1))
+        asked = question(rng, script)
+        messages = [("user", f"{instruction}\n\n{heading}:\n{items}\n\n{asking}: {asked}")]
+        requests.append(StreamRequest(messages, tuple(text for _, text in chosen), asked, "An answer."))
+    return Stream(f"{script}/titled/{joiner!r}", requests)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(titled())
+def test_titles_on_the_header_line_are_never_read_into_documents(stream: Stream) -> None:
+    spans = [genai_span(request.messages, request.answer) for request in stream.requests]
+    found = read(spans, readers("learnt+rules"))
+    outcomes = [
+        judge(stream.service, "genai", request, request_found)
+        for request, request_found in zip(stream.requests, found, strict=True)
+    ]
+
+    assert [outcome.detail for outcome in outcomes if outcome.verdict is Verdict.WRONG] == []
