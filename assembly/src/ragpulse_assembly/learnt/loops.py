@@ -43,6 +43,9 @@ _LINE_TOKENS: Final = 12
 """Tokens either side of a number on a line that numbers a document."""
 _RIVALS: Final = 3
 """Separators that pass weighed against one another by how their documents recur."""
+_BLIND_RIVALS: Final = 6
+"""Separators weighed, blanks only past the first few, while the best counts nothing and none of its
+documents recur across requests."""
 _BETTER: Final = 0.1
 """Share of recurring documents by which a later separator must beat an earlier one."""
 _NEIGHBOURHOOD: Final = 30
@@ -111,11 +114,15 @@ def find_loop(regions: Sequence[Tokens], before: Pattern, after: Pattern) -> Loo
     best: tuple[float, Loop] | None = None
     opening = tuple(generalised(token) for token in before)
     candidates = _candidates(generals, before, after)
-    for number, (share, loop) in enumerate(_loops(regions, generals, candidates, opening)):
+    for weighed, (share, loop) in enumerate(_loops(regions, generals, candidates, opening)):
+        # Past the first few, only blanks are weighed, and only while the best counts nothing and none of
+        # its documents recur (a document's own bullets split it in lines seen once): the template's blank
+        # lines come last among candidates. One that counts its documents ("\n[2] ") is the template's.
+        blind = best is not None and best[0] == 0 and not best[1].counters
+        if weighed >= _RIVALS and not (blind and _blank(loop.separator) and weighed < _BLIND_RIVALS):
+            break
         if best is None or share > best[0] + _BETTER:
             best = (share, loop)
-        if number + 1 >= _RIVALS:
-            break
     return best[1] if best is not None else None
 
 
