@@ -10,7 +10,7 @@ import random
 from drawn import SCRIPTS, question, sentence, word
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from streams import Stream, StreamRequest, Verdict, genai_span, judge, read, readers
+from streams import Stream, StreamRequest, Verdict, read_both
 
 
 def _document(rng: random.Random, script: str) -> str:
@@ -49,12 +49,7 @@ def bulleted(draw: st.DrawFn) -> Stream:
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(bulleted())
 def test_documents_own_bullets_never_split_them_and_blank_lines_do(stream: Stream) -> None:
-    spans = [genai_span(request.messages, request.answer) for request in stream.requests]
-    found = read(spans, readers("learnt+rules"))
-    outcomes = [
-        judge(stream.service, "genai", request, request_found)
-        for request, request_found in zip(stream.requests, found, strict=True)
-    ]
+    outcomes = read_both(stream)
 
     verdicts = [outcome.verdict for outcome in outcomes]
 

@@ -11,7 +11,7 @@ import random
 from drawn import SCRIPTS, question, sentence, word
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from streams import Stream, StreamRequest, Verdict, genai_span, judge, read, readers
+from streams import Stream, StreamRequest, Verdict, read_both
 
 HEADERS = ("[{n}] ({label} {value})", "<{n}> {{{label} {value}}}", "#{n} ({label}: {value})")
 JOINERS = ("\n---\n", "\n\n====\n\n", "\n* * *\n", "\n### \n", "\n\n")
@@ -57,12 +57,7 @@ def scored(draw: st.DrawFn) -> Stream:
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scored())
 def test_documents_under_scored_headers_are_read_exactly(stream: Stream) -> None:
-    spans = [genai_span(request.messages, request.answer) for request in stream.requests]
-    found = read(spans, readers("learnt+rules"))
-    outcomes = [
-        judge(stream.service, "genai", request, request_found)
-        for request, request_found in zip(stream.requests, found, strict=True)
-    ]
+    outcomes = read_both(stream)
     verdicts = [outcome.verdict for outcome in outcomes]
 
     assert [outcome.detail for outcome in outcomes if outcome.verdict is Verdict.WRONG] == []
@@ -92,11 +87,6 @@ def titled(draw: st.DrawFn) -> Stream:
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(titled())
 def test_titles_on_the_header_line_are_never_read_into_documents(stream: Stream) -> None:
-    spans = [genai_span(request.messages, request.answer) for request in stream.requests]
-    found = read(spans, readers("learnt+rules"))
-    outcomes = [
-        judge(stream.service, "genai", request, request_found)
-        for request, request_found in zip(stream.requests, found, strict=True)
-    ]
+    outcomes = read_both(stream)
 
     assert [outcome.detail for outcome in outcomes if outcome.verdict is Verdict.WRONG] == []
