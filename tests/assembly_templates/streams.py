@@ -204,6 +204,15 @@ def read_alone(stream: Stream) -> list[Outcome]:
     ]
 
 
+def read_both(stream: Stream) -> list[Outcome]:
+    """Every request of ``stream`` read with both readings (the default), as openai-v2 records it."""
+    spans = [genai_span(request.messages, request.answer) for request in stream.requests]
+    return [
+        judge(stream.service, "genai", request, found)
+        for request, found in zip(stream.requests, read(spans, readers("learnt+rules")), strict=True)
+    ]
+
+
 def judge(service: str, family: str, request: StreamRequest, found: AssembledRequest | None) -> Outcome:
     """Right (every document and the question exactly), wrong context, or unscored with the reason."""
     if found is None:

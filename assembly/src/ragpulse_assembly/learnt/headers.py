@@ -67,7 +67,11 @@ def header_tails_split(items: Sequence[Tokens], pieces: list[Piece]) -> tuple[li
         else:
             inline = _inline_ends(items, piece)
             if inline is None:
-                unclear = unclear or (among and _first_lines_ask(items, piece, cuts))
+                unclear = (
+                    unclear
+                    or (among and _first_lines_ask(items, piece, cuts))
+                    or _unspaced_titles(items, piece)
+                )
                 result.append(piece)
                 continue
             breaks, shared = inline
@@ -95,6 +99,26 @@ def _first_lines_ask(items: Sequence[Tokens], gap: Gap, cuts: list[int | None]) 
         if text is None or tokens[at:text].count("\n") > 1:
             return False  # after a blank line: the document's own paragraph ("text: Why…?\n\nSeasons…")
         if item.span(start, at).rstrip()[-1:] not in QUESTION_MARKS:
+            return False
+    return True
+
+
+def _unspaced_titles(items: Sequence[Tokens], gap: Gap) -> bool:
+    """In every item the gap opens on the template's header line with one run of Chinese or Japanese (no
+    blanks, no sentence's end, no digit nor Latin part), the text on the lines after it: a title the template
+    writes or the document's own first line, which one template cannot tell apart (a wrong cut and a title
+    kept in the document both misread it)."""
+    for item, (start, end) in zip(items, gap.ranges, strict=True):
+        tokens = item.tokens
+        at = next((i for i in range(start, end) if tokens[i] == "\n"), None)
+        if at is None or at == start or item.starts[at] - item.starts[start] > _TAIL_CHARS:
+            return False
+        line = tokens[start:at]
+        if _a_name(line) or not all(is_unspaced(token) or not is_word(token) for token in line):
+            return False
+        if line[-1][-1:] in SENTENCE_END or any(is_blank(token) for token in line):
+            return False
+        if all(is_blank(token) for token in tokens[at:end]):
             return False
     return True
 

@@ -43,6 +43,9 @@ _LINE_TOKENS: Final = 12
 """Tokens either side of a number on a line that numbers a document."""
 _RIVALS: Final = 3
 """Separators that pass weighed against one another by how their documents recur."""
+_BLIND_RIVALS: Final = 6
+"""Separators weighed, blanks only past the first few, while the best counts nothing and none of its
+documents recur across requests."""
 _BETTER: Final = 0.1
 """Share of recurring documents by which a later separator must beat an earlier one."""
 _NEIGHBOURHOOD: Final = 30
@@ -122,11 +125,15 @@ def find_loop(regions: Sequence[Tokens], before: Pattern, after: Pattern) -> Loo
     best: tuple[float, Loop] | None = None
     opening = tuple(generalised(token) for token in before)
     candidates = _candidates(generals, before, after)
-    for number, (share, loop) in enumerate(_loops(regions, generals, candidates, opening)):
+    for weighed, (share, loop) in enumerate(_loops(regions, generals, candidates, opening)):
+        # Past the first few, only blanks are weighed, and only while the best counts nothing and none of
+        # its documents recur (a document's own bullets split it in lines seen once): the template's blank
+        # lines come last among candidates. One that counts its documents ("\n[2] ") is the template's.
+        blind = best is not None and best[0] == 0 and not best[1].counters
+        if weighed >= _RIVALS and not (blind and _blank(loop.separator) and weighed < _BLIND_RIVALS):
+            break
         if best is None or share > best[0] + _BETTER:
             best = (share, loop)
-        if number + 1 >= _RIVALS:
-            break
     return best[1] if best is not None else None
 
 
@@ -220,13 +227,26 @@ def _worded(separator: Pattern) -> bool:
         if following == "\n"
     )
     listed = sum(
-        token == DIGITS and (following in _ENUMERATOR_ENDS or preceding == "(")
-        for preceding, token, following in zip(
-            ("", *separator[:-1]), separator, (*separator[1:], ""), strict=True
-        )
+        token == DIGITS
+        and (_token(separator, at + 1) in _ENUMERATOR_ENDS or _token(separator, at - 1) == "(")
+        and not _in_number(separator, at)
+        for at, token in enumerate(separator)
     )
-    # Two list numbers in one separator ("\n(4) (1) "): the next document opens with a list of its own.
+    # Two list numbers in one separator ("\n(4) (1) "): the next document opens with a list of its own. A
+    # number's parts ("0.55)" of "(score 0.55)") are one value, no list's.
     return ends or listed > 1 or sum(len(token) for token in separator if is_word(token)) > _LABEL_CHARS
+
+
+def _in_number(separator: Pattern, at: int) -> bool:
+    """The digits at ``at`` are joined to other digits by a mark ("0.55", "1,5"): part of one number."""
+    joined_after = _token(separator, at + 1) in _NUMBER_JOINERS and _token(separator, at + 2) == DIGITS
+    joined_before = _token(separator, at - 1) in _NUMBER_JOINERS and _token(separator, at - 2) == DIGITS
+    return joined_after or joined_before
+
+
+def _token(pattern: Pattern, at: int) -> str:
+    """The token at ``at``, "" outside the pattern."""
+    return pattern[at] if 0 <= at < len(pattern) else ""
 
 
 def _in_prose(separator: Pattern) -> bool:
