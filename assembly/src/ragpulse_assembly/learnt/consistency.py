@@ -35,6 +35,7 @@ import itertools
 import json
 import re
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Final
@@ -378,27 +379,10 @@ def check(
 def _refusal(
     evidence: PlaceEvidence, messages: list[str], documents: tuple[str, ...], question: str
 ) -> Check | None:
-    wordless = next((document for document in documents if not any(c.isalnum() for c in document)), None)
-    if wordless is not None:
-        return Check(
-            Finding.REFUSED,
-            f"document {_quoted(wordless)} holds no word or number: a rule or mark between documents read as"
-            " one of them",
-        )
-    reference = next((document for document in documents if _reference_only(document)), None)
-    if reference is not None:
-        return Check(
-            Finding.REFUSED,
-            f"document {_quoted(reference)} is only a reference (a link, a path), perhaps after its label: a"
-            " line the template writes for a document, read as one",
-        )
-    restated = next((document for document in documents if _restates(document, question)), None)
-    if restated is not None:
-        return Check(
-            Finding.REFUSED,
-            f"document {_quoted(restated)} is the user's question written again (a rewritten query, the"
-            " question quoted in a tag), not context",
-        )
+    for no_document, why in _NO_DOCUMENT:
+        found = next((document for document in documents if no_document(document, question)), None)
+        if found is not None:
+            return Check(Finding.REFUSED, f"document {_quoted(found)} {why}")
     constant = next((line for document in documents if (line := evidence.constant_line(document))), None)
     if constant is not None:
         return Check(
@@ -450,6 +434,11 @@ def _refusal(
     return None
 
 
+def _wordless(document: str, question: str) -> bool:
+    """No letter and no digit: a rule or a mark (``question`` is for the table's common signature)."""
+    return not any(character.isalnum() for character in document)
+
+
 def _read_twice(documents: tuple[str, ...]) -> str | None:
     """The first document whose text (whitespace collapsed) another document of the reading holds too."""
     seen: set[str] = set()
@@ -461,7 +450,7 @@ def _read_twice(documents: tuple[str, ...]) -> str | None:
     return None
 
 
-def _reference_only(document: str) -> bool:
+def _reference_only(document: str, question: str) -> bool:
     """``document`` is one link or path ("example.org/faq", "Source: https://…/naps"), with no text (a
     script written without blanks has whole sentences without one)."""
     rest = _LEADING_LABEL.sub("", document.strip(), count=1)
@@ -579,3 +568,19 @@ def _key(text: str) -> bytes:
 def _quoted(text: str) -> str:
     flat = normalized(text)
     return "«" + (flat if len(flat) <= _SHOWN else flat[: _SHOWN - 1] + "…") + "»"
+
+
+_NO_DOCUMENT: Final[tuple[tuple[Callable[[str, str], bool], str], ...]] = (
+    (_wordless, "holds no word or number: a rule or mark between documents read as one of them"),
+    (
+        _reference_only,
+        "is only a reference (a link, a path), perhaps after its label: a line the template writes for a"
+        " document, read as one",
+    ),
+    (
+        _restates,
+        "is the user's question written again (a rewritten query, the question quoted in a tag), not context",
+    ),
+)
+"""What a document of a reading may be that no document is, whatever the place's other requests showed,
+and why."""
