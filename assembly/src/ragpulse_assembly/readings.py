@@ -116,10 +116,9 @@ def read_pasted(
         return PastedReading(learnt.chunks, "", version=learnt.version)
     question = learnt.question or rules.question
     agree = [normalized(c) for c in learnt.chunks] == [normalized(c) for c in rules.chunks]
+    mine, theirs = normalized(learnt.question), normalized(rules.question)
     asked_alike = (
-        not (learnt.question and rules.question)
-        or normalized(learnt.question) == normalized(rules.question)
-        or _labelled(learnt, rules.question)
+        not (learnt.question and rules.question) or mine == theirs or _labelled(learnt, rules.question)
     )
     if agree and (asked_alike or rules.guessed):
         return PastedReading(learnt.chunks, question, version=learnt.version)
@@ -145,7 +144,6 @@ def read_pasted(
     # The rules' question holding the template's (the whole prompt, its tail), held in it (without its
     # label) or pieced from the template's own text and its documents is no other question; any other says
     # the template's question slot may hold other text (a date, a name).
-    mine, theirs = normalized(learnt.question), normalized(rules.question)
     asked_within = asked_alike or rules.guessed or mine in theirs or theirs in mine or _pieced(theirs, learnt)
     if (
         learnt.chunks
