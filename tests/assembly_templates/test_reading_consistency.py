@@ -114,6 +114,20 @@ def test_two_documents_seen_only_together_in_three_requests_are_refused_as_one_c
     assert check(evidence, [f"{other}\n{more}"], (other, more)).finding is Finding.CONSISTENT
 
 
+def test_a_refused_reading_of_the_place_never_shows_two_parts_of_one_document_apart() -> None:
+    """A router's other template, not learnt yet, read wrong (its rule line read as a document) and refused:
+    that it held the document's second part first says nothing of the place's documents."""
+    evidence = Evidence().place("svc", "place")
+    head, tail, other, more = "Exports are zipped.", "Note: big exports are split.", "SSO is paid.", "2FA."
+    refused = (tail, "|---|---|", other)
+    assert check(evidence, ["\n".join(refused)], refused).finding is Finding.REFUSED
+    readings = [(head, tail, other), (other, head, tail), (more, head, tail)]
+
+    found = [check(evidence, ["\n".join(reading)], reading).finding for reading in readings]
+
+    assert found == [Finding.UNCONFIRMED, Finding.UNCONFIRMED, Finding.REFUSED]
+
+
 @st.composite
 def headed_fences(draw: st.DrawFn) -> Stream:
     """Each document in a fenced block under a heading naming its source, a blank line between them."""

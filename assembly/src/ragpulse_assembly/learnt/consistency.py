@@ -364,8 +364,10 @@ def check(
     if not documents:
         return Check(Finding.CONSISTENT)
     found = _refusal(evidence, messages, documents, question)
-    evidence.observe_reading(documents)
     if found is None:
+        # A refused reading's documents are not the place's documents: two of them seen apart there says
+        # nothing of whether they ever come apart.
+        evidence.observe_reading(documents)
         found = evidence.adjacency(documents)
     if settled:
         evidence.observe_openings(documents)
