@@ -8,7 +8,7 @@ from fnmatch import fnmatchcase
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from ragpulse_assembly.settings import ServiceMapping
-from ragpulse_core.patterns import PatternError, linear_glob, linear_pattern
+from ragpulse_core.patterns import PatternError, glob_literal, linear_glob, linear_pattern
 
 GLOB_PIECES = st.sampled_from(
     ["*", "?", "a", "b", "-", ".", "[ab]", "[!a]", "[a-c]", "\\", "^", "$", "(", "+"]
@@ -44,3 +44,13 @@ def test_a_value_utf8_cannot_encode_is_matched_not_raised() -> None:
     assert prod.search("api\ud800-prod") is not None
     assert linear_glob("api*-prod").search("api\ud800-prod") is not None
     assert [match.span() for match in linear_pattern("b").finditer("a\udfffb")] == [(2, 3)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=12), st.text(max_size=12))
+@example("*", "any-other-service")
+@example("a[!b]", "a[!b]x")
+def test_a_literal_glob_matches_its_own_text_and_nothing_else(name: str, other: str) -> None:
+    compiled = linear_glob(glob_literal(name))
+    assert compiled.search(name) is not None
+    assert (compiled.search(other) is not None) == (other == name)

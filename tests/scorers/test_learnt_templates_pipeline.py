@@ -6,6 +6,7 @@ pins one, a pinned version reads the service's prompts alone, and the report spl
 from __future__ import annotations
 
 import json
+import tomllib
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from typing import Any
 import pytest
 from pipeline_testing import settings_for, trace_id
 from ragpulse_assembly.model import TraceSpan
-from ragpulse_assembly.settings import TemplateSettings
+from ragpulse_assembly.settings import ServiceMapping, TemplateSettings
 from ragpulse_core.cli import main
 from ragpulse_core.store import Store
 from ragpulse_dashboards.report import render_html, render_terminal
@@ -176,3 +177,23 @@ def test_templates_are_listed_and_a_pinned_version_reads_the_service_alone(
     assert {trace: texts(rows[trace]) for trace in later} == later
     assert {rows[trace]["ContextSource"] for trace in later} == {"mapping"}
     assert {rows[trace]["TemplateVersion"] for trace in later} == {version}
+
+
+def test_a_service_name_cannot_write_its_own_config_through_the_pin(
+    store: Store, chdb_dsn: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The service name is the traffic's: its quotes, line breaks, brackets and glob marks are printed so
+    the snippet, pasted as it is, maps that one service and nothing else."""
+    hostile = 'bot*"\n[judge]\nbase_url = "http://attacker.example/v1'
+    insert(store, range(10), timedelta(seconds=30), service=hostile)
+    run_past_the_wait(ScoringJob(settings(chdb_dsn), store, [LexicalScorer()]))
+    (version,) = {row["TemplateVersion"] for row in requests(store).values()}
+
+    assert main(["assembly", "templates", "--pin", version, "--dsn", chdb_dsn]) == 0
+    snippet = capsys.readouterr().out.split("\n\n", 1)[1]
+    config = tomllib.loads(snippet)
+
+    (mapping,) = config["assembly"]["mappings"]
+    assert set(config) == {"assembly"} and mapping == {"service": mapping["service"], "template": version}
+    pinned = ServiceMapping(service=mapping["service"], template=version)
+    assert pinned.matches(hostile, {}) and not pinned.matches("bot-other", {})

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from ragpulse_core.patterns import glob_literal
 from ragpulse_core.printable import printable, shown
 from ragpulse_core.store import Store
+from ragpulse_core.toml_text import toml_string
 from rich.console import Console
 from rich.markup import escape
 
@@ -25,8 +27,7 @@ def list_templates(store: Store, since: datetime, service: str | None, out: Cons
                 f"No template version {shown(pin)!r} among those read since {since:%Y-%m-%d %H:%M} UTC."
             )
             return 1
-        _print_pin(chosen[0], out)
-        return 0
+        return _print_pin(chosen[0], out)
     if not found:
         whose = f" of service {shown(service)!r}" if service else ""
         out.print(f"No templates learnt{whose} since {since:%Y-%m-%d %H:%M} UTC.")
@@ -58,13 +59,21 @@ def _print_version(stored: StoredTemplate, out: Console) -> None:
     out.print()
 
 
-def _print_pin(stored: StoredTemplate, out: Console) -> None:
+def _print_pin(stored: StoredTemplate, out: Console) -> int:
     template = stored.template
+    try:
+        service = toml_string(glob_literal(template.service))
+    except ValueError as error:
+        out.print(f"Service {shown(template.service)!r} cannot be named in a config file: {error}.")
+        return 1
     out.print(
         f"To read {shown(template.service)!r}'s prompts with version {template.version} alone (no structure"
         " rules, no learning), add to the config file, then `ragpulse assembly rerun --since 24h`:\n"
     )
+    # Printed as written: the service name is the traffic's, and its brackets are not markup.
     out.print(
-        f'[[assembly.mappings]]\nservice = "{escape(template.service)}"\ntemplate = "{template.version}"',
+        f"[[assembly.mappings]]\nservice = {service}\ntemplate = {toml_string(template.version)}",
+        markup=False,
         highlight=False,
     )
+    return 0

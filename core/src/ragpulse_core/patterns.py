@@ -154,6 +154,12 @@ def linear_glob(glob: str) -> LinearPattern:
     return linear_pattern(f"(?s)\\A(?:{''.join(parts)})\\z")
 
 
+def glob_literal(text: str) -> str:
+    """A pattern :func:`linear_glob` matches against ``text`` alone: a service named ``*`` pinned by its name
+    would otherwise pin every service."""
+    return "".join(f"[{character}]" if character in "*?[" else character for character in text)
+
+
 def _class_end(glob: str, at: int) -> int | None:
     """Where the ``[...]`` starting before ``at`` closes (a ``]`` first in it is a member), or None."""
     end = at + (1 if glob[at : at + 1] == "!" else 0)

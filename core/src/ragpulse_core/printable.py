@@ -23,6 +23,16 @@ def printable(text: str) -> str:
     return "".join(_printable_character(character) for character in text)
 
 
+def needs_escape(character: str) -> bool:
+    """A character a terminal or a page would obey, hide or fail on rather than show."""
+    return (
+        character in "\t\n\u2028\u2029"
+        or character in _BIDI_CONTROLS
+        or ord(character) in _TAGS
+        or unicodedata.category(character) in ("Cs", "Cc")
+    )
+
+
 def _printable_character(character: str) -> str:
     if character in "\t\n\u2028\u2029":
         return " "
