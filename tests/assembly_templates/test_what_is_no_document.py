@@ -35,6 +35,7 @@ def test_a_rule_line_a_link_the_question_again_a_copy_or_a_repr_is_refused_as_a_
         "a link": (vpn, "Source: https://intranet.example/vpn"),
         "a path": ("docs/vpn-setup.md", vpn),
         "the question": (vpn, f"<rewrite>Policy: {question}?</rewrite>"),
+        "a search query written from it": ("VPN session: how long does it last", vpn),
         "one read twice": (vpn, "MFA is required.", "The VPN  disconnects after 12 hours."),
         "a repr": ("Steps:\\n1. Open the client.\\n2. Sign in.", vpn),
     }
@@ -50,6 +51,8 @@ def test_documents_with_a_slash_a_label_or_the_questions_words_are_not_refused()
         "数据库每天凌晨三点自动全量备份，恢复操作在控制台的“备份/恢复”页面。",
         "Note: the VPN client lives in C:/Program Files/Northgate and updates itself.",
         "How long does a VPN session last? Twelve hours, then you sign in again with MFA.",
+        "VPN session: twelve hours long, then sign in again.",
+        "> Quoted in the handbook: sessions end at midnight.",
     )
     evidence = Evidence().place("svc", "kept")
 
@@ -74,3 +77,17 @@ def test_a_rules_question_pieced_from_the_template_and_a_document_names_no_other
     # A forged question as long as a prompt (spaces, marks, sentence ends) is split in linear time and not
     # looked up piece by piece: it names no question the template's reading could rest on.
     assert not _pieced(" " * 200_000 + "!!" + ". a" * 50_000, learnt)
+
+
+def test_marks_the_template_writes_before_each_document_are_refused_when_read_as_theirs() -> None:
+    """A blockquote or bullet the template writes before every document, kept on all but the first (the
+    text before the slot ends with it): never scored as the documents' text."""
+    documents = ("The VPN disconnects after 12 hours.", "> MFA is required.\n> Use the app.", "> SSO is paid.")
+    prompt = "Quoted sources:\n\n> " + "\n\n".join(documents) + "\n\nQuestion: how long is a session?"
+
+    found = check(Evidence().place("svc", "quotes"), [prompt], documents, "how long is a session?")
+
+    assert found.finding is Finding.REFUSED and "«>»" in found.reason
+    # The same documents under a template that writes no mark before the first are its own text.
+    plain = prompt.replace("Quoted sources:\n\n> ", "Quoted sources:\n\n")
+    assert check(Evidence().place("svc", "own"), [plain], documents, "how long?").finding is not Finding.REFUSED

@@ -34,7 +34,7 @@ import hashlib
 import itertools
 import json
 import re
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -68,8 +68,12 @@ _LEADING_LABEL: Final = re.compile(r"^[^\s:]{1,24}:\s*")
 _REFERENCE: Final = re.compile(r"[/\\]|\w\.\w")
 _MARKUP: Final = re.compile(r"<[^<>]{0,80}>")
 _WORD: Final = re.compile(r"\w+")
+_OPENING_MARKS: Final = re.compile(r"[^\w\s]{1,3}+[^\S\n]?+")
+"""A few marks and a space opening a document's text: a quote, a bullet."""
 _LABEL_WORDS: Final = 3
 """Words a label before a restated question may have ("Northgate policy:")."""
+_RESTATED: Final = 0.7
+"""Share of the question's words a restated question keeps (a search query drops a few)."""
 _READ: Final = "\x00"
 _EDGE: Final = b"\x00edge"
 
@@ -399,6 +403,13 @@ def _refusal(
             f"document {_quoted(twice)} was read twice in one request: the template writes the documents"
             " twice (under two fields), or two readings of one place were joined",
         )
+    marks = _marks_of_the_template(messages, documents)
+    if marks is not None:
+        return Check(
+            Finding.REFUSED,
+            f"every document after the first opens with {_quoted(marks)}, which the prompt writes right before"
+            " the first too: the template's marks before each document (a quote, a bullet) read as theirs",
+        )
     escaped = next((document for document in documents if _still_escaped(messages, document)), None)
     if escaped is not None:
         return Check(
@@ -441,6 +452,27 @@ def _wordless(document: str, question: str) -> bool:
     return not any(character.isalnum() for character in document)
 
 
+def _marks_of_the_template(messages: list[str], documents: tuple[str, ...]) -> str | None:
+    """The marks (no letter, no digit: "> ", "- ", "• ") every document but the first opens with, when the
+    first does not and the prompt writes them right before it: the template writes them before each
+    document, and the reading kept them on all but the first."""
+    if len(documents) < 2:
+        return None
+    found = _OPENING_MARKS.match(documents[1])
+    marks = found.group() if found else ""
+    if not marks.strip() or documents[0].startswith(marks.strip()):
+        return None
+    if not all(document.startswith(marks) for document in documents[2:]):
+        return None
+    first = documents[0].strip()
+    return marks if any(_written_before(message, marks, first) for message in messages) else None
+
+
+def _written_before(message: str, marks: str, document: str) -> bool:
+    at = message.find(document)
+    return at >= 0 and message[:at].rstrip(" ").endswith(marks.rstrip(" "))
+
+
 def _read_twice(documents: tuple[str, ...]) -> str | None:
     """The first document whose text (whitespace collapsed) another document of the reading holds too."""
     seen: set[str] = set()
@@ -465,16 +497,16 @@ def _reference_only(document: str, question: str) -> bool:
 
 
 def _restates(document: str, question: str) -> bool:
-    """``document`` holds the question and, besides markup, no more words than a label has (an FAQ entry that
-    asks the question answers it in words of its own)."""
+    """``document`` is the question again: besides markup, most of the question's words and no more other
+    words than a label has, in any case and punctuation (a search query the service wrote from it, the
+    question quoted in a tag). An FAQ entry that asks the question answers it in words of its own."""
     asked = normalized(question).casefold().strip()
     if len(asked) < _PART_CHARS:
         return False
-    text = normalized(document).casefold()
-    if asked not in text:
-        return False
-    rest = _MARKUP.sub(" ", text.replace(asked, " ", 1))
-    return len(_WORD.findall(rest)) <= _LABEL_WORDS
+    asked_words = Counter(_WORD.findall(asked))
+    words = Counter(_WORD.findall(_MARKUP.sub(" ", normalized(document).casefold())))
+    shared = (words & asked_words).total()
+    return (words - asked_words).total() <= _LABEL_WORDS and shared >= _RESTATED * asked_words.total()
 
 
 def _still_escaped(messages: list[str], document: str) -> bool:
