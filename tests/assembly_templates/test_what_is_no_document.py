@@ -82,7 +82,7 @@ def test_a_rules_question_pieced_from_the_template_and_a_document_names_no_other
 def test_marks_the_template_writes_before_each_document_are_refused_when_read_as_theirs() -> None:
     """A blockquote or bullet the template writes before every document, kept on all but the first (the
     text before the slot ends with it): never scored as the documents' text."""
-    documents = ("The VPN disconnects after 12 hours.", "> MFA is required.\n> Use the app.", "> SSO is paid.")
+    documents = ("The VPN disconnects after 12 hours.", "> MFA is required.\n> Use the app.", "> SSO is paid")
     prompt = "Quoted sources:\n\n> " + "\n\n".join(documents) + "\n\nQuestion: how long is a session?"
 
     found = check(Evidence().place("svc", "quotes"), [prompt], documents, "how long is a session?")
@@ -90,4 +90,5 @@ def test_marks_the_template_writes_before_each_document_are_refused_when_read_as
     assert found.finding is Finding.REFUSED and "«>»" in found.reason
     # The same documents under a template that writes no mark before the first are its own text.
     plain = prompt.replace("Quoted sources:\n\n> ", "Quoted sources:\n\n")
-    assert check(Evidence().place("svc", "own"), [plain], documents, "how long?").finding is not Finding.REFUSED
+    found = check(Evidence().place("svc", "own"), [plain], documents, "how long?")
+    assert found.finding is not Finding.REFUSED

@@ -34,7 +34,7 @@ from ragpulse_assembly.context import ChosenContext, choose_context, resolved_do
 from ragpulse_assembly.model import Document, Message, Role, Span, TraceSpan, Unread, normalized
 from ragpulse_assembly.names import REQUEST_KINDS, ContextSource, Kind, Source
 from ragpulse_assembly.prompt_context import answer_of, read_prompt
-from ragpulse_assembly.reading_checks import checked
+from ragpulse_assembly.reading_checks import checked, outside_question
 from ragpulse_assembly.readings import RULES_ONLY, Readers, read_pasted
 from ragpulse_assembly.reasons import Unscorable
 from ragpulse_assembly.trace import Trace
@@ -136,7 +136,10 @@ def assemble(
     recorded_question = _recorded_question(rag, chain)
     question = recorded_question or _prompt_question(outermost_llm, generator, readers)
     pasted = (
-        checked(read_pasted(generator, question, recorded_question, readers), generator, readers)
+        outside_question(
+            checked(read_pasted(generator, question, recorded_question, readers), generator, readers),
+            recorded_question,
+        )
         if generator is not None
         else None
     )

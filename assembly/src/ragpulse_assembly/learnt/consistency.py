@@ -407,8 +407,9 @@ def _refusal(
     if marks is not None:
         return Check(
             Finding.REFUSED,
-            f"every document after the first opens with {_quoted(marks)}, which the prompt writes right before"
-            " the first too: the template's marks before each document (a quote, a bullet) read as theirs",
+            f"every document after the first opens with {_quoted(marks)}, which the prompt writes right"
+            " before the first too: the template's marks before each document (a quote, a bullet) read as"
+            " theirs",
         )
     escaped = next((document for document in documents if _still_escaped(messages, document)), None)
     if escaped is not None:
