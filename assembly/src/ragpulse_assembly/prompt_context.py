@@ -28,6 +28,7 @@ example, or whose documents keep part of their container's markup gives no docum
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from collections.abc import Sequence
@@ -726,10 +727,15 @@ def _parse_lines(lines: list[str], asking: bool, announced: bool = True) -> _Par
     asked_at = labels[-1] if asking and labels else -1
     # Computed once: asking at every line whether a line before holds text is quadratic on blank lines.
     first_text = next((at for at, line in enumerate(lines) if line.strip()), len(lines))
+    delimiters = _Delimiters(lines)
     index = 0
     before = 0
     while index < len(lines):
         line = lines[index]
+        if not line.strip():
+            remainder.append(line)  # no header, label, rule or item: asked first, as blank lines may be most
+            index += 1
+            continue
         if _ANSWER_CUE.match(line) or _STOP_LABEL.match(line):
             index += 1
             continue
@@ -748,7 +754,7 @@ def _parse_lines(lines: list[str], asking: bool, announced: bool = True) -> _Par
             question = "\n".join(taken).strip()
             before = len(chunks)
             continue
-        run = _delimited_run(lines, index, asked_at)
+        run = delimiters.run(index, asked_at)
         if run is not None:
             chunks.extend(_items(_run_body(lines, index, run)))
             index = run
@@ -783,16 +789,43 @@ def _label_word(line: str) -> str:
     return re.sub(r"[^a-z]", "", line.lower().split(":")[0].split("]")[0])[:12]
 
 
-def _delimited_run(lines: list[str], index: int, asked_at: int) -> int | None:
-    """The end of passages fenced by two or more identical delimiter lines from ``index`` on, in a message
-    that names documents before them; None when ``index`` opens no such run. A run around the question is
-    no run: what comes before the question is an example."""
-    if not _DELIMITER.match(lines[index]):
-        return None
-    same = [i for i in range(index, len(lines)) if lines[i].strip() == lines[index].strip()]
-    if len(same) < 2 or index < asked_at < same[-1]:
-        return None
-    return same[-1] + 1 if _refers_to_documents("\n".join(lines[:index])) else None
+class _Delimiters:
+    """A message's delimiter lines, found once: asking at each one where its run ends and whether the text
+    before it names documents would read the message again per line (minutes on thousands of rules)."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self._lines = lines
+        self._at: dict[str, list[int]] = {}
+        for index, line in enumerate(lines):
+            if _DELIMITER.match(line):
+                self._at.setdefault(line.strip(), []).append(index)
+        self._named_from: int | None = None
+
+    def run(self, index: int, asked_at: int) -> int | None:
+        """The end of passages fenced by two or more identical delimiter lines from ``index`` on, in a
+        message that names documents before them; None when ``index`` opens no such run. A run around the
+        question is no run: what comes before the question is an example."""
+        same = self._at.get(self._lines[index].strip()) if _DELIMITER.match(self._lines[index]) else None
+        if same is None:
+            return None
+        last = same[-1]
+        if len(same) - bisect.bisect_left(same, index) < 2 or index < asked_at < last:
+            return None
+        return last + 1 if index >= self._named() else None
+
+    def _named(self) -> int:
+        """The fewest lines whose text names documents (more lines only add text that may name them too):
+        found by halving, each look a search of one prefix."""
+        if self._named_from is None:
+            low, high = 0, len(self._lines) + 1
+            while low < high:
+                middle = (low + high) // 2
+                if _refers_to_documents("\n".join(self._lines[:middle])):
+                    high = middle
+                else:
+                    low = middle + 1
+            self._named_from = low
+        return self._named_from
 
 
 def _run_body(lines: list[str], start: int, end: int) -> list[str]:
@@ -821,6 +854,8 @@ def _context_header(lines: list[str], index: int, announced: bool = True) -> str
     """The inline rest of a context header line ("Context: <doc>"), "" when it has none, None when the line
     is no context header."""
     line = lines[index]
+    if not line.strip():
+        return None  # Asked first: a blank line is none, and a prompt may hold a hundred thousand of them.
     if parse_json(line) is not None:
         # {"source": "a.md", "text": ...}: a JSON record whose first key names documents is no header.
         return None

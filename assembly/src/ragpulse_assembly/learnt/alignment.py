@@ -478,7 +478,8 @@ def _ends_with_label(constant: Constant) -> bool:
 def opens_heading(pieces: list[Piece], index: int) -> bool:
     """The gap at ``index`` sits on a markdown heading's line ("### ", "### [2] "), whose start is in a
     constant before it: a title, then the text on the lines after it."""
-    for piece in reversed(pieces[:index]):
+    for at in range(index - 1, -1, -1):  # not a reversed copy of the pieces before: asked at every piece
+        piece = pieces[at]
         if isinstance(piece, Constant) and ("\n" in piece.tokens or is_marker(piece.tokens[0])):
             line = piece.text[max(piece.text.rfind("\n"), piece.text.rfind("\ue001")) + 1 :]
             return line.lstrip().startswith("#")
@@ -501,21 +502,23 @@ def _first_break(text: Tokens, start: int, end: int) -> tuple[int | None, int | 
 def _loops_joined(texts: Sequence[Tokens], pieces: list[Piece]) -> list[Piece]:
     """Gap, constant, gap joined into one gap where the constant recurs inside either gap's contents: a
     loop's separator ("»\n[2] «" when every text had two documents or more), not the skeleton."""
-    joined = True
-    while joined:
-        joined = False
-        for index in range(1, len(pieces) - 1):
-            first, middle, second = pieces[index - 1], pieces[index], pieces[index + 1]
-            if not (isinstance(first, Gap) and isinstance(middle, Constant) and isinstance(second, Gap)):
-                continue
-            pattern = tuple(generalised(token) for token in middle.tokens)
-            opening = pieces[index - 2] if index >= 2 else None
-            numbered = isinstance(opening, Constant) and numbered_alike(opening, pattern)
-            if numbered or _recurs(texts, first, pattern) or _recurs(texts, second, pattern):
-                ranges = tuple((a[0], b[1]) for a, b in zip(first.ranges, second.ranges, strict=True))
-                pieces = [*pieces[: index - 1], Gap(ranges), *pieces[index + 2 :]]
-                joined = True
-                break
+    occurrences = _Occurrences(texts)
+    index = 1
+    while index < len(pieces) - 1:
+        first, middle, second = pieces[index - 1], pieces[index], pieces[index + 1]
+        if not (isinstance(first, Gap) and isinstance(middle, Constant) and isinstance(second, Gap)):
+            index += 1
+            continue
+        pattern = tuple(generalised(token) for token in middle.tokens)
+        opening = pieces[index - 2] if index >= 2 else None
+        numbered = isinstance(opening, Constant) and numbered_alike(opening, pattern)
+        if numbered or occurrences.recur(first, pattern) or occurrences.recur(second, pattern):
+            ranges = tuple((a[0], b[1]) for a, b in zip(first.ranges, second.ranges, strict=True))
+            pieces = [*pieces[: index - 1], Gap(ranges), *pieces[index + 2 :]]
+            # Only the triple ending in the joined gap is new; those before it read as they did.
+            index = max(1, index - 2)
+        else:
+            index += 1
     return pieces
 
 
@@ -532,20 +535,44 @@ def numbered_alike(opening: Constant, pattern: tuple[str, ...]) -> bool:
     return False
 
 
-def _recurs(texts: Sequence[Tokens], gap: Gap, pattern: tuple[str, ...]) -> bool:
-    """``pattern`` occurs in the gap as a whole, not as part of a longer run of marks ("\n\n" inside
-    "\n\n---\n\n" is not the same separator)."""
-    width = len(pattern)
-    for text, (start, end) in zip(texts, gap.ranges, strict=True):
-        general = [generalised(token) for token in text.tokens[start:end]]
-        for at in range(len(general) - width + 1):
-            if tuple(general[at : at + width]) != pattern:
-                continue
-            before = general[at - 1] if at else ""
-            after = general[at + width] if at + width < len(general) else ""
-            if not (_goes_on(before, pattern[0]) or _goes_on(after, pattern[-1])):
+class _Occurrences:
+    """Where each pattern occurs whole in each text, found once per pattern: asked of every gap while gaps
+    are joined, a scan of the gap each time grows with the square of a prompt's markers."""
+
+    def __init__(self, texts: Sequence[Tokens]) -> None:
+        self._general = [[generalised(token) for token in text.tokens] for text in texts]
+        self._whole: dict[tuple[str, ...], list[list[int]]] = {}
+
+    def recur(self, gap: Gap, pattern: tuple[str, ...]) -> bool:
+        """``pattern`` occurs in the gap as a whole, not as part of a longer run of marks ("\n\n" inside
+        "\n\n---\n\n" is not the same separator); at the gap's edges nothing goes on past it."""
+        width = len(pattern)
+        whole = self._whole.get(pattern)
+        if whole is None:
+            whole = self._whole[pattern] = [self._found(general, pattern) for general in self._general]
+        for general, inside, (start, end) in zip(self._general, whole, gap.ranges, strict=True):
+            at = bisect_left(inside, start + 1)
+            if at < len(inside) and inside[at] + width < end:
                 return True
-    return False
+            for edge in (start, end - width):
+                if start <= edge and edge + width <= end and tuple(general[edge : edge + width]) == pattern:
+                    before = general[edge - 1] if edge > start else ""
+                    after = general[edge + width] if edge + width < end else ""
+                    if not (_goes_on(before, pattern[0]) or _goes_on(after, pattern[-1])):
+                        return True
+        return False
+
+    @staticmethod
+    def _found(general: list[str], pattern: tuple[str, ...]) -> list[int]:
+        """Where ``pattern`` occurs with a neighbour on each side that does not carry its run on."""
+        width = len(pattern)
+        return [
+            at
+            for at in range(1, len(general) - width)
+            if general[at] == pattern[0]
+            and tuple(general[at : at + width]) == pattern
+            and not (_goes_on(general[at - 1], pattern[0]) or _goes_on(general[at + width], pattern[-1]))
+        ]
 
 
 def _goes_on(neighbour: str, edge: str) -> bool:
