@@ -179,9 +179,13 @@ class TemplateReading:
 
 
 _LIST_ITEM: Final = re.compile(
-    r"^[^\S\n]*(?:\(\d+\)|\d+[.)](?!\d)|[\u2460-\u2473\u2776-\u2793]|[一二三四五六七八九十]+、)", re.MULTILINE
+    r"^[^\S\n]*(?:\(\d+\)|\d+[.)](?!\d)|[\u2460-\u2473\u2776-\u2793]|[一二三四五六七八九十]+、|[-*•‣▪][^\S\n])",
+    re.MULTILINE,
 )
-"""A line opening with a list's number: "(1)", "1." or "1)", a circled number, a Chinese numeral and "、"."""
+"""A line opening with a list's number or bullet: "(1)", "1." or "1)", a circled number, a Chinese numeral and
+"、", "- ", "* ", "• "."""
+_BULLETS: Final = frozenset("-*•‣▪")
+"""Marks a list writes before every item alike."""
 _LABEL_CHARS: Final = 80
 """Characters a label line before a documents slot has at most ("DOCUMENT 1: ", "Quelle [1] — ")."""
 
@@ -278,11 +282,17 @@ def _is_label(chunk: str) -> bool:
 
 def _listed(opening: str, content: str) -> bool:
     """The slot's first line (with the skeleton's start of it) opens with a list's number ("1. ", "(1) ",
-    "① ") and a later line does too: the template numbers the documents, and where its numbers did not run
-    on (a document's own list among them) no reading tells its numbers from the documents' own; the slot is
-    not read by how lines recur either."""
+    "① ") and a later line does too, or the slot itself opens with a bullet ("- ") that the skeleton did
+    not take (a list that holds one item or none in many prompts): the template lists the documents, and
+    where no loop was learnt (its numbers did not run on, a document's own list among them) no reading
+    tells its marks from the documents' own; the slot is not read by how lines recur either."""
     text = opening[opening.rfind("\n") + 1 :] + content
-    return _LIST_ITEM.match(text) is not None and len(_LIST_ITEM.findall(text)) > 1
+    first = _LIST_ITEM.match(text)
+    if first is None:
+        return False
+    if first.group().strip() in _BULLETS:
+        return _LIST_ITEM.match(content) is not None
+    return len(_LIST_ITEM.findall(text)) > 1
 
 
 def _opening(template: Template, slot: int) -> str:
