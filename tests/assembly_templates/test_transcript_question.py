@@ -7,11 +7,17 @@ question)."""
 from __future__ import annotations
 
 import random
+import time
 
 from both_readers import right_shares
 from drawn import SCRIPTS, question, sentence, word
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from ragpulse_assembly.learnt.learner import TemplateLearner
+from ragpulse_assembly.learnt.template import read
+from ragpulse_assembly.learnt.tokens import flatten
+from ragpulse_assembly.model import Message, Role
+from ragpulse_assembly.settings import TemplateSettings
 from streams import Stream, StreamRequest
 
 
@@ -50,3 +56,23 @@ def test_the_learnt_template_reads_the_last_turn_of_a_transcript() -> None:
     stream = drawn_transcripts(random.Random(1), "greek")
 
     assert right_shares(stream) == (1.0, 1.0)
+
+
+def test_a_transcript_of_many_turns_is_cut_in_linear_time() -> None:
+    """A forged question slot of 50,000 labelled lines (each "Label: 1…1" with a long number) is read in
+    well under a second once the template is learnt: the label is looked for at line starts only."""
+    stream = drawn_transcripts(random.Random(1), "greek")
+    learner = TemplateLearner(TemplateSettings())
+    for request in stream.requests:
+        learner.lookup(stream.service, "call", [Message(Role.USER, request.messages[0][1])])
+    (learnt,) = learner.templates(stream.service, "call")
+    user = stream.service.split("/")[1]
+    prompt = stream.requests[0].messages[0][1]
+    padded = prompt.replace(f"{user}: ", f"{user}: " + f"\n{user}: {'1' * 40}" * 50_000, 1)
+    text = flatten([Message(Role.USER, padded)])
+    assert text is not None
+
+    started = time.perf_counter()
+    read(learnt, text)
+
+    assert time.perf_counter() - started < 2.0
