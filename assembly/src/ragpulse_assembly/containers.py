@@ -68,6 +68,12 @@ _NAMED_LINE: Final = re.compile(
 _TITLE_LINE: Final = re.compile(
     r"^\s*(?:(?:(?![.!?]\s).){0,120}\(https?://[^\s)]+\)|<?https?://\S+>?|[\w./-]+\.[A-Za-z]\w{0,4})\s*$"
 )
+_ANY_WORD: Final = re.compile(r"\w")
+_MENTION_WORDS: Final = 3
+"""Words a tag pair named in a sentence encloses at most ("and", "…")."""
+_NEAR: Final = 80
+"""Characters looked at on each side of a tag pair for the sentence naming it (bounded: a line of many
+tags costs each of them as much, not the whole line)."""
 _CDATA: Final = re.compile(r"<!\[CDATA\[(?P<text>.*?)\]\]>", re.DOTALL)
 _FENCE: Final = re.compile(r'^\s*(?P<fence>```|~~~|""")\w*\s*$')
 
@@ -104,11 +110,28 @@ def elements(text: str) -> list[Element]:
             stack[depth][3].extend(orphans)
         name, start, body_start, children = stack[depth]
         del stack[depth:]
-        stack[-1][3].append(Element(name, start, match.end(), body_start, match.start(), tuple(children)))
+        element = Element(name, start, match.end(), body_start, match.start(), tuple(children))
+        if _mentioned(element, text):
+            stack[-1][3].extend(children)
+        else:
+            stack[-1][3].append(element)
     found: list[Element] = []
     for _, _, _, children in stack:
         found.extend(children)
     return sorted(found, key=lambda element: element.start)
+
+
+def _mentioned(element: Element, text: str) -> bool:
+    """The element is a tag pair named in a sentence ("the CONTEXT between <context> and </context>
+    tags"): on one line, with words (not other tags) before its open tag and after its close tag, and a few
+    words at most inside. Instructions name the tags the template fills further on; what they enclose is
+    no document."""
+    body = text[element.body_start : min(element.body_end, element.body_start + _NEAR)]
+    if element.body_end - element.body_start > _NEAR or "\n" in body or len(body.split()) > _MENTION_WORDS:
+        return False
+    before = _TAG.sub("", text[max(0, element.start - _NEAR) : element.start].rsplit("\n", 1)[-1])
+    after = _TAG.sub("", text[element.end : element.end + _NEAR].split("\n", 1)[0])
+    return _ANY_WORD.search(before) is not None and _ANY_WORD.search(after) is not None
 
 
 def element_documents(element: Element, text: str) -> list[str] | None:

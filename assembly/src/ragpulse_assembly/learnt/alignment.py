@@ -399,10 +399,20 @@ def _shared_head(texts: Sequence[Tokens], ranges: tuple[Range, ...]) -> tuple[st
         if any(text.tokens[start + offset] != token for text, (start, _) in zip(texts, ranges, strict=True)):
             break
         head.append(token)
-    # The gap must not start inside a word group: "The " shared by every document stays theirs.
-    while head and (is_word(head[-1]) or (is_blank(head[-1]) and len(head) > 1 and is_word(head[-2]))):
+    # The gap must not start inside a word group: "The " shared by every document stays theirs; nor inside
+    # an escape: the backslash that opens every document's first escape ("\\u6d17") is the document's.
+    while head and (
+        is_word(head[-1])
+        or (is_blank(head[-1]) and len(head) > 1 and is_word(head[-2]))
+        or _opens_escape(head[-1])
+    ):
         head.pop()
     return tuple(head)
+
+
+def _opens_escape(token: str) -> bool:
+    """A run of backslashes of odd length: it escapes the character after it."""
+    return token.startswith("\\") and len(token) % 2 == 1 and token.strip("\\") == ""
 
 
 def _shared_tail(texts: Sequence[Tokens], ranges: tuple[Range, ...], taken: int) -> tuple[str, ...]:

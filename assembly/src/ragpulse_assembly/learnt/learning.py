@@ -68,6 +68,9 @@ message full of brackets can cost."""
 _ESCAPINGS: Final = 3
 """JSON string escapings undone, at most, when a slot's text is compared with the user's words."""
 _ANY_WORD: Final = re.compile(r"\w+")
+_OPENING_TAG: Final = re.compile(r"<([^\s<>/]{1,40})[\s>]")
+_CLOSING_TAG: Final = re.compile(r"</([^\s<>/]{1,40})>")
+"""An opening and a closing tag, their names."""
 _UNSPACED: Final = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
 _WORD: Final = re.compile(f"[{_UNSPACED}]|(?:[^\\W_{_UNSPACED}]|[{COMBINING}]){{2,}}")
 """A word of two letters or digits or more, or one character of a script written without spaces (Chinese,
@@ -121,7 +124,7 @@ def learn(
         changed = (
             _one_loop(pieces, gaps, facts, loops)
             or _same_loop_apart(texts, pieces, gaps, loops, question)
-            or _document_between(pieces, gaps, roles)
+            or _document_between(pieces, gaps, roles, facts)
             or _loop_started(pieces, gaps, facts, loops)
             or (_question_cut(pieces, gaps, facts, loops) if question is None else None)
             or (_question_after(pieces, gaps, facts, loops) if question is None else None)
@@ -152,6 +155,8 @@ def _one_loop(
         first, second = gaps[number], gaps[number + 1]
         if second != first + 2:
             continue
+        if _closes_tag(pieces, first, pieces[first + 1 : second], facts[number + 1].contents):
+            continue
         for loop, other in ((loops[number], facts[number + 1]), (loops[number + 1], facts[number])):
             if loop is not None and occurs(other.regions, loop.separator):
                 return _joined(pieces, first, second)
@@ -160,6 +165,26 @@ def _one_loop(
         if closes_first and later is not None and later.closed:
             return _joined(pieces, first, second)
     return None
+
+
+def _closes_tag(pieces: list[Piece], gap: int, between: list[Piece], later: Sequence[str]) -> bool:
+    """The skeleton between a slot and a later one closes a tag ("</FACTS>") that the skeleton opened
+    before the slot, within its message, and neither it nor the later slot (``later``: its contents) opens
+    it again: the slot is that tag's content and ends there, whatever the later slot's items look like.
+    Two lists in one message, each in its own tags, are two slots, and the closing tag (with the next
+    list's heading) is never a document's text; an element closed and opened again ("</doc>\n<doc>") is
+    a loop's."""
+    opened = ""
+    for piece in reversed(pieces[:gap]):
+        if isinstance(piece, Constant):
+            opened = piece.text + opened
+            if MARK_OPEN in piece.text:
+                break
+    names = set(_OPENING_TAG.findall(opened[opened.rfind(MARK_OPEN) + 1 :]))
+    written = "".join(piece.text for piece in between if isinstance(piece, Constant))
+    closed = names & set(_CLOSING_TAG.findall(written))
+    reopened = set(_OPENING_TAG.findall(written)).union(*(_OPENING_TAG.findall(text) for text in later))
+    return bool(closed - reopened)
 
 
 def _same_loop_apart(
@@ -181,6 +206,10 @@ def _same_loop_apart(
                 break
             between = pieces[gaps[number] + 1 : gaps[later]]
             if any(isinstance(piece, Constant) and MARK_OPEN in piece.text for piece in between):
+                break
+            later_gap = pieces[gaps[later]]
+            assert isinstance(later_gap, Gap)
+            if _closes_tag(pieces, gaps[number], between, gap_texts(texts, later_gap)):
                 break
             first, last = pieces[gaps[number]], pieces[gaps[later]]
             assert isinstance(first, Gap) and isinstance(last, Gap)
@@ -213,7 +242,9 @@ def _roles(
     return roles
 
 
-def _document_between(pieces: list[Piece], gaps: list[int], roles: list[SlotRole]) -> list[Piece] | None:
+def _document_between(
+    pieces: list[Piece], gaps: list[int], roles: list[SlotRole], facts: list[_SlotFacts]
+) -> list[Piece] | None:
     """Two documents slots joined where the constant between them is as long as a document and holds no
     message boundary: a popular document every prompt of the window held, in the middle of the others."""
     for number in range(len(gaps) - 1):
@@ -223,7 +254,8 @@ def _document_between(pieces: list[Piece], gaps: list[int], roles: list[SlotRole
         between = pieces[first + 1]
         assert isinstance(between, Constant)
         long = len(between.text.strip()) >= _DOCUMENT_LENGTH and MARK_OPEN not in between.text
-        if long and roles[number + 1] is SlotRole.DOCUMENTS:
+        closes = _closes_tag(pieces, first, [between], facts[number + 1].contents)
+        if long and roles[number + 1] is SlotRole.DOCUMENTS and not closes:
             return _joined(pieces, first, second)
     return None
 
@@ -426,17 +458,21 @@ def _in_json(texts: Sequence[Tokens], gap: Gap) -> bool:
 
 def _json_around(text: str, start: int, end: int, at: int, until: int) -> bool:
     """Whether ``text[start:end]`` (a message) is one JSON array or object, or holds one that opens a line
-    before ``at`` and closes after ``until``: the first few lines that open with a bracket are tried."""
+    before ``at`` and closes after ``until``: the first few lines that open with a bracket (after their
+    indent) are tried."""
     value = parse_json(text[start:end])
     if value is not None:
         return isinstance(value, dict | list)
     decoder = json.JSONDecoder()
     line, tried = start, 0
     while line < at and tried < _JSON_OPENINGS:
-        if text[line] in "[{":
+        opening = line
+        while opening < at and text[opening] in " \t":
+            opening += 1  # an indented line ("    {…}" in an indented prompt) opens with its bracket
+        if text[opening] in "[{":
             tried += 1
             try:
-                value, stop = decoder.raw_decode(text[:end], line)
+                value, stop = decoder.raw_decode(text[:end], opening)
             except (ValueError, RecursionError):  # not JSON, or nested deeper than Python's stack
                 value, stop = None, 0
             if isinstance(value, dict | list) and stop >= until:

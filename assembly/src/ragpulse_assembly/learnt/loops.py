@@ -798,7 +798,9 @@ def _layout(items: list[Tokens]) -> ItemLayout | None:
     content = [
         index
         for index, gap in enumerate(gaps)
-        if index == text or (index in bodies and not _metadata(items, gap, apart[index]))
+        if index == text
+        or (index in bodies and not _metadata(items, gap, apart[index]))
+        or _runs_on(pieces, gap, gaps[text])
     ]
     unclear = unclear or any(
         index < text
@@ -811,6 +813,22 @@ def _layout(items: list[Tokens]) -> ItemLayout | None:
     layout = tuple(piece.text if isinstance(piece, Constant) else None for piece in pieces)
     shapes = tuple(shape_of(gap_texts(items, gap), _following(pieces, gap)) for gap in gaps)
     return ItemLayout(layout, shapes, min(content), max(content), unclear)
+
+
+def _runs_on(pieces: list[Piece], gap: Gap, text: Gap) -> bool:
+    """The template writes only words and blanks between ``gap`` and the text's gap, on one line: the
+    words every document of the window happened to share ("Alice " opening every fact about Alice), with
+    the gap the words before them in another document ("The plan of "). That gap is the text's, no
+    metadata: a template sets its fields apart with a line break or a mark."""
+    if gap == text:
+        return False
+    first, second = sorted((pieces.index(gap), pieces.index(text)))
+    tokens: list[str] = []
+    for piece in pieces[first + 1 : second]:
+        if isinstance(piece, Gap):
+            return False  # another value between them: fields the template keeps apart
+        tokens.extend(piece.tokens)
+    return any(is_word(token) for token in tokens) and all(is_word(token) or token == " " for token in tokens)
 
 
 def _following(pieces: list[Constant | Gap], gap: Gap) -> str:

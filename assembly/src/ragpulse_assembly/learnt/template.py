@@ -179,9 +179,13 @@ class TemplateReading:
 
 
 _LIST_ITEM: Final = re.compile(
-    r"^[^\S\n]*(?:\(\d+\)|\d+[.)](?!\d)|[\u2460-\u2473\u2776-\u2793]|[一二三四五六七八九十]+、)", re.MULTILINE
+    r"^[^\S\n]*(?:\(\d+\)|\d+[.)](?!\d)|[\u2460-\u2473\u2776-\u2793]|[一二三四五六七八九十]+、|[-*•‣▪][^\S\n])",
+    re.MULTILINE,
 )
-"""A line opening with a list's number: "(1)", "1." or "1)", a circled number, a Chinese numeral and "、"."""
+"""A line opening with a list's number or bullet: "(1)", "1." or "1)", a circled number, a Chinese numeral and
+"、", "- ", "* ", "• "."""
+_BULLETS: Final = frozenset("-*•‣▪")
+"""Marks a list writes before every item alike."""
 _LABEL_CHARS: Final = 80
 """Characters a label line before a documents slot has at most ("DOCUMENT 1: ", "Quelle [1] — ")."""
 
@@ -212,7 +216,7 @@ def read(template: Template, text: str, segment: Segmenter | None = None) -> Tem
             found = _unescaped(content, slot)
             if found is None:
                 return None
-            question = found.strip()
+            question = _last_turn(_opening(template, number), found).strip()
         elif slot.role is SlotRole.DOCUMENTS:
             regions.append(normalized(_unescaped(content, slot) or content))
             opening = _opening(template, number)
@@ -262,12 +266,29 @@ def _label_repeats(opening: str, content: str) -> bool:
     template's loop labels every document, though none was learnt. Lines told apart by how they recur are
     then no reading (the first document's first line lacks the label the others' have, and a title after
     the label would stay in the text): the slot is read undivided, and refused."""
+    # The label's counter ("DOCUMENT 1: ", "DOCUMENT 2: ") is any number; the rest is matched as written.
+    label = _label_pattern(opening)
+    return label is not None and re.search("\n" + label, content) is not None
+
+
+def _last_turn(opening: str, content: str) -> str:
+    """The question slot's content after the last line that opens with the label the skeleton writes
+    before the slot ("User: "): a transcript the template writes in one slot ("hi\nAssistant: Hello!\n
+    User: how long…") asks its last turn's words, as the label before the slot says."""
+    label = _label_pattern(opening)
+    if label is None:
+        return content
+    ends = [found.end() for found in re.finditer("\n" + label, content)]
+    return content[ends[-1] :] if ends else content
+
+
+def _label_pattern(opening: str) -> str | None:
+    """The skeleton's line before a slot ("DOCUMENT 1: ", "User: ") as a pattern, its counter any number;
+    None when the line is long or holds no letter or digit."""
     line = opening[opening.rfind("\n") + 1 :]
     if len(line) > _LABEL_CHARS or not any(character.isalnum() for character in line):
-        return False
-    # The label's counter ("DOCUMENT 1: ", "DOCUMENT 2: ") is any number; the rest is matched as written.
-    label = r"\d+".join(re.escape(part) for part in re.split(r"\d+", line))
-    return re.search("\n" + label, content) is not None
+        return None
+    return r"\d+".join(re.escape(part) for part in re.split(r"\d+", line))
 
 
 def _is_label(chunk: str) -> bool:
@@ -278,11 +299,17 @@ def _is_label(chunk: str) -> bool:
 
 def _listed(opening: str, content: str) -> bool:
     """The slot's first line (with the skeleton's start of it) opens with a list's number ("1. ", "(1) ",
-    "① ") and a later line does too: the template numbers the documents, and where its numbers did not run
-    on (a document's own list among them) no reading tells its numbers from the documents' own; the slot is
-    not read by how lines recur either."""
+    "① ") and a later line does too, or the slot itself opens with a bullet ("- ") that the skeleton did
+    not take (a list that holds one item or none in many prompts): the template lists the documents, and
+    where no loop was learnt (its numbers did not run on, a document's own list among them) no reading
+    tells its marks from the documents' own; the slot is not read by how lines recur either."""
     text = opening[opening.rfind("\n") + 1 :] + content
-    return _LIST_ITEM.match(text) is not None and len(_LIST_ITEM.findall(text)) > 1
+    first = _LIST_ITEM.match(text)
+    if first is None:
+        return False
+    if first.group().strip() in _BULLETS:
+        return _LIST_ITEM.match(content) is not None
+    return len(_LIST_ITEM.findall(text)) > 1
 
 
 def _opening(template: Template, slot: int) -> str:
