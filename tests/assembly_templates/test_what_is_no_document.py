@@ -92,3 +92,16 @@ def test_marks_the_template_writes_before_each_document_are_refused_when_read_as
     plain = prompt.replace("Quoted sources:\n\n> ", "Quoted sources:\n\n")
     found = check(Evidence().place("svc", "own"), [plain], documents, "how long?")
     assert found.finding is not Finding.REFUSED
+
+
+def test_a_bulleted_list_of_documents_one_holding_bullets_of_its_own_is_refused() -> None:
+    """Documents written as list items, one of them a list itself: which bullet starts the next document is
+    a guess, whichever way the reading took it."""
+    plain = ("The VPN disconnects after 12 hours.", "MFA is required.", "SSO is paid.")
+    listed = ("The VPN disconnects after 12 hours.", "Steps:\n- Open the app.", "- Sign in.", "SSO is paid.")
+    for documents, refused in ((plain, False), (listed, True)):
+        prompt = "Facts:\n  - " + "\n  - ".join(documents) + "\n\nQuestion: how long is a session?"
+
+        found = check(Evidence().place("svc", str(refused)), [prompt], documents, "how long is a session?")
+
+        assert (found.finding is Finding.REFUSED) is refused, found.reason

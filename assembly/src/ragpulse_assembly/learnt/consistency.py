@@ -70,6 +70,8 @@ _MARKUP: Final = re.compile(r"<[^<>]{0,80}>")
 _WORD: Final = re.compile(r"\w+")
 _OPENING_MARKS: Final = re.compile(r"[^\w\s]{1,3}+[^\S\n]?+")
 """A few marks and a space opening a document's text: a quote, a bullet."""
+_BULLETS: Final = frozenset("-*+•·‣◦▪")
+"""Marks a list writes before each item."""
 _LABEL_WORDS: Final = 3
 """Words a label before a restated question may have ("Northgate policy:")."""
 _RESTATED: Final = 0.7
@@ -411,6 +413,13 @@ def _refusal(
             " before the first too: the template's marks before each document (a quote, a bullet) read as"
             " theirs",
         )
+    bulleted = _bullets_inside(messages, documents)
+    if bulleted is not None:
+        return Check(
+            Finding.REFUSED,
+            f"the documents are a list, each after {_quoted(bulleted)}, and one holds lines opening with"
+            " that mark of its own: which line starts the next document is a guess",
+        )
     escaped = next((document for document in documents if _still_escaped(messages, document)), None)
     if escaped is not None:
         return Check(
@@ -467,6 +476,28 @@ def _marks_of_the_template(messages: list[str], documents: tuple[str, ...]) -> s
         return None
     first = documents[0].strip()
     return marks if any(_written_before(message, marks, first) for message in messages) else None
+
+
+def _bullets_inside(messages: list[str], documents: tuple[str, ...]) -> str | None:
+    """The bullet the prompt writes between two neighbouring documents of the reading, when a document
+    holds a line opening with that bullet too."""
+    for message in messages:
+        at = message.find(documents[0])
+        if at < 0:
+            continue
+        at += len(documents[0])
+        for document in documents[1:]:
+            following = message.find(document, at)
+            if following < 0:
+                return None
+            bullet = message[at:following].strip()
+            at = following + len(document)
+            if bullet in _BULLETS and any(
+                line.lstrip().startswith(bullet) for text in documents for line in text.splitlines()
+            ):
+                return bullet
+        return None
+    return None
 
 
 def _written_before(message: str, marks: str, document: str) -> bool:
