@@ -43,6 +43,7 @@ from ragpulse_assembly.learnt.tokens import (
     marker,
     tokenize,
 )
+from ragpulse_assembly.learnt.written_back import closing_cue, written_back
 from ragpulse_assembly.model import Role, normalized
 from ragpulse_assembly.unwrap import parse_json
 
@@ -117,7 +118,9 @@ def learn(
         facts = [_facts(texts, pieces, index) for index in gaps]
         loops = [find_loop(fact.regions, fact.before, fact.after) for fact in facts]
         question = _question_slot(facts, loops, questions)
-        roles = _roles(facts, loops, question, asked)
+        last = pieces[-1]
+        cue = closing_cue(last.text) if isinstance(last, Constant) else ""
+        roles = _roles(facts, loops, question, asked, cue)
         changed = (
             _one_loop(pieces, gaps, facts, loops)
             or _same_loop_apart(texts, pieces, gaps, loops, question)
@@ -196,8 +199,13 @@ def _same_loop_apart(
 
 
 def _roles(
-    facts: list[_SlotFacts], loops: list[Loop | None], question: int | None, asked: Sequence[Sequence[str]]
+    facts: list[_SlotFacts],
+    loops: list[Loop | None],
+    question: int | None,
+    asked: Sequence[Sequence[str]],
+    cue: str,
 ) -> list[SlotRole]:
+    """Each slot's role; ``cue``: the label the prompt ends with, after which the model writes."""
     roles = []
     for number, (fact, loop) in enumerate(zip(facts, loops, strict=True)):
         if number == question:
@@ -206,6 +214,8 @@ def _roles(
             roles.append(SlotRole.OTHER)  # the user's words quoted again ("<user_query>"): never documents
         elif question is not None and number < question and _ends_asking(fact, facts[question]):
             roles.append(SlotRole.OTHER)  # the conversation so far, up to this turn's question
+        elif written_back(_label(fact.before), cue):
+            roles.append(SlotRole.OTHER)  # an earlier answer or summary of the model's, pasted back
         elif _holds_documents(fact, loop):
             roles.append(SlotRole.DOCUMENTS)
         else:
