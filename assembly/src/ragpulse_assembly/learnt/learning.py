@@ -471,6 +471,7 @@ def _question_slot(facts: list[_SlotFacts], loops: list[Loop | None], questions:
         for number, (fact, loop) in enumerate(zip(facts, loops, strict=True))
         if not fact.crosses
         and fact.distinct > 1
+        and not _few(fact)
         and (loop is None or loop.weak)
         and fact.mean_length
         and not _record_key(number, facts)
@@ -632,8 +633,13 @@ def _left_over(words: str, users: list[str]) -> bool:
 def _holds_documents(fact: _SlotFacts, loop: Loop | None) -> bool:
     if loop is not None:
         return True
-    few = fact.distinct <= _FEW_VALUES and len(fact.contents) >= 3 * _FEW_VALUES
-    return not few and fact.mean_length >= _DOCUMENT_LENGTH
+    return not _few(fact) and fact.mean_length >= _DOCUMENT_LENGTH
+
+
+def _few(fact: _SlotFacts) -> bool:
+    """The slot holds a few values over and over (an instruction's variants, a mode): neither the user's
+    words nor retrieved documents."""
+    return fact.distinct <= _FEW_VALUES and len(fact.contents) >= 3 * _FEW_VALUES
 
 
 def _label(before: tuple[str, ...]) -> str:
