@@ -5,6 +5,7 @@ The question and every document are read exactly, or the request is refused; nev
 
 from __future__ import annotations
 
+import json
 import random
 
 from drawn import SCRIPTS, sentence, word
@@ -41,7 +42,9 @@ def question_beside_a_variant(draw: st.DrawFn) -> Stream:
             f"<!--{marker}-->\n\n{body}\n\n<!--/{marker}-->\n\n**{asking}**: {question}\n"
             f"**{intent}**:\n- {rng.choice(variants)}\n"
         )
-        requests.append(StreamRequest([("system", instruction), ("user", text)], chosen, question, "An answer."))
+        requests.append(
+            StreamRequest([("system", instruction), ("user", text)], chosen, question, "An answer.")
+        )
     return Stream(f"variant/{script}", requests)
 
 
@@ -71,13 +74,91 @@ def documents_with_their_own_rules(draw: st.DrawFn) -> Stream:
     for _ in range(24):
         chosen = rng.sample(pool, rng.randint(1, 4))
         question = sentence(rng, script)[:-1] + "?"
-        body = f"\n\n{rule}\n\n".join(f"{key}: {site}{name}\n{other}: {kind}\n\n{t}" for name, kind, t in chosen)
+        body = f"\n\n{rule}\n\n".join(
+            f"{key}: {site}{name}\n{other}: {kind}\n\n{t}" for name, kind, t in chosen
+        )
         prompt = f"{instruction}\n\n{body}\n\n{asking}: {question}"
-        requests.append(StreamRequest([("user", prompt)], tuple(t for *_, t in chosen), question, "An answer."))
+        requests.append(
+            StreamRequest([("user", prompt)], tuple(t for *_, t in chosen), question, "An answer.")
+        )
     return Stream(f"rules/{script}/{rule}", requests)
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents_with_their_own_rules())
 def test_a_documents_own_rule_line_is_no_header_of_another_document(stream: Stream) -> None:
+    _checked(stream)
+
+
+@st.composite
+def role_play_turns(draw: st.DrawFn) -> Stream:
+    """A role-play chat: a main prompt, the lore entries retrieved for the turn (one line each) in a system
+    message of their own, the character card, a greeting, earlier turns at times, then the user's line,
+    which often opens with an action between asterisks ("*walks in.* Where…")."""
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    script = draw(st.sampled_from(sorted(SCRIPTS)))
+    main, card, greeting = (" ".join(sentence(rng, script) for _ in range(3)) for _ in range(3))
+    lore = [f"{sentence(rng, script)} {sentence(rng, script)}" for _ in range(10)]
+    actions = [f"*{sentence(rng, script)}*" for _ in range(3)]
+    history = [(sentence(rng, script), sentence(rng, script)) for _ in range(2)]
+    requests = []
+    for _ in range(24):
+        chosen = tuple(rng.sample(lore, rng.randint(1, 4)))
+        line = sentence(rng, script)[:-1] + "?"
+        said = f"{rng.choice(actions)} {line}" if rng.random() < 0.6 else line
+        turns = [
+            m for user, char in history[: rng.randint(0, 2)] for m in (("user", user), ("assistant", char))
+        ]
+        messages = [
+            ("system", main),
+            ("system", "\n".join(chosen)),
+            ("system", card),
+            ("assistant", greeting),
+            *turns,
+            ("user", said),
+        ]
+        requests.append(StreamRequest(messages, chosen, said, sentence(rng, script)))
+    return Stream(f"role-play/{script}", requests)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(role_play_turns())
+def test_the_users_line_with_actions_is_the_question_not_the_lore_message(stream: Stream) -> None:
+    _checked(stream)
+
+
+@st.composite
+def search_tool_turns(draw: st.DrawFn) -> Stream:
+    """A raw completion prompt with header tokens: today's date in the system header, the user's question,
+    the model's search call with the question lower-cased and its mark dropped, then the tool's JSON
+    results, each a title, a link and the description that is the document."""
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    script = draw(st.sampled_from(sorted(SCRIPTS)))
+    pool = [
+        (word(rng, script).title(), f"{sentence(rng, script)} {sentence(rng, script)}") for _ in range(10)
+    ]
+    requests = []
+    for _ in range(24):
+        chosen = rng.sample(pool, rng.randint(1, 4))
+        question = sentence(rng, script)[:-1].capitalize() + rng.choice(["?", ""])
+        query = question.rstrip("?").lower()
+        results = [
+            {"title": title, "url": f"https://w.example/{title}", "description": text}
+            for title, text in chosen
+        ]
+        prompt = (
+            f"<|start|>system<|end|>\n\nToday: {rng.randint(1, 28)} {rng.choice(['Jan', 'Feb', 'Mar'])}\n"
+            f"You are helpful<|eot|><|start|>user<|end|>\n\n{question}<|eot|><|start|>assistant<|end|>\n\n"
+            f'search.call(query="{query}")<|eom|><|start|>tool<|end|>\n\n'
+            f"{json.dumps({'query': query, 'top_k': results}, ensure_ascii=False)}"
+            "<|eot|><|start|>assistant<|end|>\n\n"
+        )
+        documents = tuple(text for _, text in chosen)
+        requests.append(StreamRequest([("user", prompt)], documents, question, "An answer."))
+    return Stream(f"search-tool/{script}", requests)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(search_tool_turns())
+def test_the_users_question_is_read_before_the_search_query_written_from_it(stream: Stream) -> None:
     _checked(stream)

@@ -93,7 +93,9 @@ def records_with_source_lines(draw: st.DrawFn) -> Stream:
     for _ in range(24):
         chosen = rng.sample(pool, rng.randint(1, 4))
         question = sentence(rng, script)[:-1] + "?"
-        records = "\n\n".join(f"{key}: {text}\n{source}: {folder}/{name}.{extension}" for text, name in chosen)
+        records = "\n\n".join(
+            f"{key}: {text}\n{source}: {folder}/{name}.{extension}" for text, name in chosen
+        )
         text = f"{instruction}\n\n{asking}: {question}\n=========\n{records}\n=========\nFINAL:"
         requests.append(StreamRequest([("user", text)], tuple(t for t, _ in chosen), question, "An answer."))
     return Stream(f"records/{script}/{extension}", requests)

@@ -210,7 +210,9 @@ def _roles(
     for number, (fact, loop) in enumerate(zip(facts, loops, strict=True)):
         if number == question:
             roles.append(SlotRole.QUESTION)
-        elif (question is not None and _copies(fact, facts[question])) or _quotes_users(fact, asked):
+        elif (question is not None and _copies(fact, facts[question], loose=True)) or _quotes_users(
+            fact, asked
+        ):
             roles.append(SlotRole.OTHER)  # the user's words quoted again ("<user_query>"): never documents
         elif question is not None and number < question and _ends_asking(fact, facts[question]):
             roles.append(SlotRole.OTHER)  # the conversation so far, up to this turn's question
@@ -480,9 +482,20 @@ def _question_slot(facts: list[_SlotFacts], loops: list[Loop | None], questions:
     whole = [number for number in asking if facts[number].whole_message]
     if whole:
         return whole[-1]
+    if not asking and (said := _whole_last_user(facts)) is not None:
+        # The user's own message, whole, with marks it repeats ("*walks in.* Where…"): the user's words,
+        # never the other messages' text (a system message's lore).
+        return said
     chosen = asking or candidates
     # The question quoted again ('the query: "…"' after the documents) is one question written twice: the
     # last of the slots holding the same words stands for them all.
+    # Written again in another case or without its marks in some prompts (a search query made from the
+    # question): the earlier slot holds the user's words as the user wrote them.
+    chosen = [
+        number
+        for at, number in enumerate(chosen)
+        if not any(_rewritten(facts[number], facts[earlier]) for earlier in chosen[:at])
+    ]
     chosen = [
         number
         for at, number in enumerate(chosen)
@@ -494,10 +507,32 @@ def _question_slot(facts: list[_SlotFacts], loops: list[Loop | None], questions:
     asks = [number for number in chosen if _asks(facts[number])]
     if len(asks) == 1:
         return asks[0]
+    echoed = [
+        number
+        for number in chosen
+        if any(
+            _copies(facts[other], facts[number], loose=True) for other in range(len(facts)) if other != number
+        )
+    ]
+    if echoed:
+        # The prompt writes these words again in another case or with other marks (a search call's query
+        # written from the question): the user's words, first where the user wrote them; a date is never
+        # quoted again.
+        return echoed[0]
     short = [number for number in chosen if facts[number].mean_length < _DOCUMENT_LENGTH]
     if len(short) > 1:
         return _retrieved_by(short, facts)
     return min(chosen, key=lambda number: facts[number].mean_length) if chosen else None
+
+
+def _whole_last_user(facts: list[_SlotFacts]) -> int | None:
+    """The slot that is the whole last user message in every prompt and varies, if one is."""
+    whole = [
+        number
+        for number, fact in enumerate(facts)
+        if fact.last_user and fact.whole_message and not fact.crosses and fact.distinct > 1 and not _few(fact)
+    ]
+    return whole[-1] if whole else None
 
 
 def _record_key(number: int, facts: list[_SlotFacts]) -> bool:
@@ -579,10 +614,21 @@ def _share(text: str, other: str) -> float:
     return len(words & set(_WORD.findall(other.lower()))) / len(words) if words else 0.0
 
 
-def _copies(fact: _SlotFacts, question: _SlotFacts) -> bool:
-    """The slot holds the question's words in most prompts."""
-    same = sum(normalized(a) == normalized(b) for a, b in zip(fact.contents, question.contents, strict=True))
+def _copies(fact: _SlotFacts, question: _SlotFacts, loose: bool = False) -> bool:
+    """The slot holds the question's words in most prompts; ``loose``: its words in any case, with any
+    marks and escaping around them (a search query written from the question), not only as written."""
+    same = sum(
+        bool(words := _words_of(a)) and words == _words_of(b) if loose else normalized(a) == normalized(b)
+        for a, b in zip(fact.contents, question.contents, strict=True)
+    )
     return same * 5 >= len(fact.contents) * 4
+
+
+def _rewritten(fact: _SlotFacts, question: _SlotFacts) -> bool:
+    """The slot holds the question's words in most prompts, and other marks or case in some."""
+    return _copies(fact, question, loose=True) and any(
+        normalized(a) != normalized(b) for a, b in zip(fact.contents, question.contents, strict=True)
+    )
 
 
 def _ends_asking(fact: _SlotFacts, question: _SlotFacts) -> bool:
