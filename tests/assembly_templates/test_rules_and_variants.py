@@ -22,13 +22,20 @@ def _checked(stream: Stream) -> None:
         assert sum(o.verdict is Verdict.RIGHT for o in outcomes) * 2 >= len(outcomes), (mode, outcomes)
 
 
+EXAMPLES = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _drawn(draw: st.DrawFn) -> tuple[random.Random, str]:
+    """A generator of words and sentences, and the script they are written in."""
+    return random.Random(draw(st.integers(0, 2**32 - 1))), draw(st.sampled_from(sorted(SCRIPTS)))
+
+
 @st.composite
 def question_beside_a_variant(draw: st.DrawFn) -> Stream:
     """Documents between markers, then the question under a label and, after it, a line that is one of two
     sentences (the query's intent as a classifier wrote it), in any script; questions at times without a
     question mark."""
-    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
-    script = draw(st.sampled_from(sorted(SCRIPTS)))
+    rng, script = _drawn(draw)
     asking, intent, marker = (word(rng, script).title() for _ in range(3))
     variants = [sentence(rng, script) for _ in range(2)]
     pool = [f"{sentence(rng, script)} {sentence(rng, script)}" for _ in range(10)]
@@ -48,7 +55,7 @@ def question_beside_a_variant(draw: st.DrawFn) -> Stream:
     return Stream(f"variant/{script}", requests)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@EXAMPLES
 @given(question_beside_a_variant())
 def test_a_line_of_two_values_beside_the_question_is_never_taken_for_it(stream: Stream) -> None:
     _checked(stream)
@@ -58,8 +65,7 @@ def test_a_line_of_two_values_beside_the_question_is_never_taken_for_it(stream: 
 def documents_with_their_own_rules(draw: st.DrawFn) -> Stream:
     """Each document after a rule line and header lines ('---', 'KEY: https://…/name', 'OTHER: value'), a
     blank line and its text; some texts hold the same rule line between paragraphs of their own."""
-    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
-    script = draw(st.sampled_from(sorted(SCRIPTS)))
+    rng, script = _drawn(draw)
     rule = draw(st.sampled_from(["---", "***", "====="]))
     key, other, asking = (word(rng, "latin") for _ in range(3))
     site = f"https://{word(rng, 'latin')}.example/"
@@ -84,7 +90,7 @@ def documents_with_their_own_rules(draw: st.DrawFn) -> Stream:
     return Stream(f"rules/{script}/{rule}", requests)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@EXAMPLES
 @given(documents_with_their_own_rules())
 def test_a_documents_own_rule_line_is_no_header_of_another_document(stream: Stream) -> None:
     _checked(stream)
@@ -95,8 +101,7 @@ def role_play_turns(draw: st.DrawFn) -> Stream:
     """A role-play chat: a main prompt, the lore entries retrieved for the turn (one line each) in a system
     message of their own, the character card, a greeting, earlier turns at times, then the user's line,
     which often opens with an action between asterisks ("*walks in.* Where…")."""
-    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
-    script = draw(st.sampled_from(sorted(SCRIPTS)))
+    rng, script = _drawn(draw)
     main, card, greeting = (" ".join(sentence(rng, script) for _ in range(3)) for _ in range(3))
     lore = [f"{sentence(rng, script)} {sentence(rng, script)}" for _ in range(10)]
     actions = [f"*{sentence(rng, script)}*" for _ in range(3)]
@@ -121,7 +126,7 @@ def role_play_turns(draw: st.DrawFn) -> Stream:
     return Stream(f"role-play/{script}", requests)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@EXAMPLES
 @given(role_play_turns())
 def test_the_users_line_with_actions_is_the_question_not_the_lore_message(stream: Stream) -> None:
     _checked(stream)
@@ -132,8 +137,7 @@ def search_tool_turns(draw: st.DrawFn) -> Stream:
     """A raw completion prompt with header tokens: today's date in the system header, the user's question,
     the model's search call with the question lower-cased and its mark dropped, then the tool's JSON
     results, each a title, a link and the description that is the document."""
-    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
-    script = draw(st.sampled_from(sorted(SCRIPTS)))
+    rng, script = _drawn(draw)
     pool = [
         (word(rng, script).title(), f"{sentence(rng, script)} {sentence(rng, script)}") for _ in range(10)
     ]
@@ -158,7 +162,7 @@ def search_tool_turns(draw: st.DrawFn) -> Stream:
     return Stream(f"search-tool/{script}", requests)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@EXAMPLES
 @given(search_tool_turns())
 def test_the_users_question_is_read_before_the_search_query_written_from_it(stream: Stream) -> None:
     _checked(stream)
