@@ -109,3 +109,33 @@ def test_a_source_line_after_each_document_is_never_read_as_its_text(stream: Str
 
         assert [o for o in outcomes if o.verdict is Verdict.WRONG] == [], mode
         assert sum(o.verdict is Verdict.RIGHT for o in outcomes) >= len(outcomes) // 2, (mode, outcomes)
+
+
+@st.composite
+def documents_named_by_the_cue(draw: st.DrawFn) -> Stream:
+    """Documents under a label whose word the closing cue repeats ("Facts:" ... "Answer from the facts:"),
+    before the question, in any script."""
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    script = draw(st.sampled_from(sorted(SCRIPTS)))
+    noun = _noun(rng, script)
+    asking, cue = f"{word(rng, 'latin')}:", f"{word(rng, script)} {noun}:"
+    instruction = " ".join(sentence(rng, script) for _ in range(2))
+    pool = [f"{sentence(rng, script)} {sentence(rng, script)}" for _ in range(10)]
+    requests = []
+    for _ in range(24):
+        chosen = tuple(rng.sample(pool, rng.randint(1, 4)))
+        question = sentence(rng, script)[:-1] + "?"
+        body = "\n\n---\n\n".join(chosen)
+        text = f"{instruction}\n{noun}:\n{body}\n\n{asking} {question}\n{cue}"
+        requests.append(StreamRequest([("user", text)], chosen, question, "An answer."))
+    return Stream(f"named/{script}", requests)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents_named_by_the_cue())
+def test_documents_before_the_question_stay_documents_though_the_cue_names_them(stream: Stream) -> None:
+    for mode in ("learnt+rules", "learnt-only"):
+        outcomes = run([stream], mode, families=("openai-v2-latest",))
+
+        assert [o for o in outcomes if o.verdict is Verdict.WRONG] == [], mode
+        assert sum(o.verdict is Verdict.RIGHT for o in outcomes) >= len(outcomes) // 2, (mode, outcomes)

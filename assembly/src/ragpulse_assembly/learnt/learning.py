@@ -216,8 +216,8 @@ def _roles(
             roles.append(SlotRole.OTHER)  # the user's words quoted again ("<user_query>"): never documents
         elif question is not None and number < question and _ends_asking(fact, facts[question]):
             roles.append(SlotRole.OTHER)  # the conversation so far, up to this turn's question
-        elif written_back(_label(fact.before), cue):
-            roles.append(SlotRole.OTHER)  # an earlier answer or summary of the model's, pasted back
+        elif question is not None and number > question and written_back(_label(fact.before), cue):
+            roles.append(SlotRole.OTHER)  # the model's earlier answer to the question, pasted back
         elif _holds_documents(fact, loop):
             roles.append(SlotRole.DOCUMENTS)
         else:

@@ -5,7 +5,9 @@ summary update its running summary ("Current summary: {summary}" ... "New summar
 itself, in any language: the slot's label and the cue the prompt ends with (the label after which the model
 writes) name the same thing. A documents slot's label names what was retrieved ("Context:", "Sources:"),
 which the model is not asked to write. Only short labels ending with a colon are compared, so an instruction
-line before the documents ("Use the context below to answer the question.") never counts.
+line before the documents ("Use the context below to answer the question.") never counts; and only slots
+after the question's (an answer to it comes after it), so documents before it under a label the cue repeats
+("Facts:" ... "Answer from the facts:") stay documents.
 """
 
 from __future__ import annotations
