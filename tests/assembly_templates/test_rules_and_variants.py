@@ -6,10 +6,9 @@ The question and every document are read exactly, or the request is refused; nev
 from __future__ import annotations
 
 import json
-import random
 
-from drawn import SCRIPTS, sentence, word
-from hypothesis import HealthCheck, given, settings
+from drawn import EXAMPLES, drawn_in_a_script, sentence, word
+from hypothesis import given
 from hypothesis import strategies as st
 from streams import Stream, StreamRequest, Verdict, run
 
@@ -22,20 +21,12 @@ def _checked(stream: Stream) -> None:
         assert sum(o.verdict is Verdict.RIGHT for o in outcomes) * 2 >= len(outcomes), (mode, outcomes)
 
 
-EXAMPLES = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def _drawn(draw: st.DrawFn) -> tuple[random.Random, str]:
-    """A generator of words and sentences, and the script they are written in."""
-    return random.Random(draw(st.integers(0, 2**32 - 1))), draw(st.sampled_from(sorted(SCRIPTS)))
-
-
 @st.composite
 def question_beside_a_variant(draw: st.DrawFn) -> Stream:
     """Documents between markers, then the question under a label and, after it, a line that is one of two
     sentences (the query's intent as a classifier wrote it), in any script; questions at times without a
     question mark."""
-    rng, script = _drawn(draw)
+    rng, script = drawn_in_a_script(draw)
     asking, intent, marker = (word(rng, script).title() for _ in range(3))
     variants = [sentence(rng, script) for _ in range(2)]
     pool = [f"{sentence(rng, script)} {sentence(rng, script)}" for _ in range(10)]
@@ -65,7 +56,7 @@ def test_a_line_of_two_values_beside_the_question_is_never_taken_for_it(stream: 
 def documents_with_their_own_rules(draw: st.DrawFn) -> Stream:
     """Each document after a rule line and header lines ('---', 'KEY: https://…/name', 'OTHER: value'), a
     blank line and its text; some texts hold the same rule line between paragraphs of their own."""
-    rng, script = _drawn(draw)
+    rng, script = drawn_in_a_script(draw)
     rule = draw(st.sampled_from(["---", "***", "====="]))
     key, other, asking = (word(rng, "latin") for _ in range(3))
     site = f"https://{word(rng, 'latin')}.example/"
@@ -101,7 +92,7 @@ def role_play_turns(draw: st.DrawFn) -> Stream:
     """A role-play chat: a main prompt, the lore entries retrieved for the turn (one line each) in a system
     message of their own, the character card, a greeting, earlier turns at times, then the user's line,
     which often opens with an action between asterisks ("*walks in.* Where…")."""
-    rng, script = _drawn(draw)
+    rng, script = drawn_in_a_script(draw)
     main, card, greeting = (" ".join(sentence(rng, script) for _ in range(3)) for _ in range(3))
     lore = [f"{sentence(rng, script)} {sentence(rng, script)}" for _ in range(10)]
     actions = [f"*{sentence(rng, script)}*" for _ in range(3)]
@@ -137,7 +128,7 @@ def search_tool_turns(draw: st.DrawFn) -> Stream:
     """A raw completion prompt with header tokens: today's date in the system header, the user's question,
     the model's search call with the question lower-cased and its mark dropped, then the tool's JSON
     results, each a title, a link and the description that is the document."""
-    rng, script = _drawn(draw)
+    rng, script = drawn_in_a_script(draw)
     pool = [
         (word(rng, script).title(), f"{sentence(rng, script)} {sentence(rng, script)}") for _ in range(10)
     ]

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import random
 
-from drawn import SCRIPTS, sentence, word
-from hypothesis import HealthCheck, given, settings
+from drawn import EXAMPLES, drawn_in_a_script, sentence, word
+from hypothesis import given
 from hypothesis import strategies as st
 from ragpulse_assembly.learnt.written_back import closing_cue, written_back
 from streams import Stream, StreamRequest, Verdict, run
@@ -25,8 +25,7 @@ def refine_prompts(draw: st.DrawFn) -> tuple[Stream, tuple[str, ...]]:
     """A refine prompt in any script: instructions, the new documents under a label, the question, and the
     model's earlier answer under a label that names what the prompt's closing cue asks for (before or after
     the documents); each request's earlier answer is its own."""
-    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
-    script = draw(st.sampled_from(sorted(SCRIPTS)))
+    rng, script = drawn_in_a_script(draw)
     answer_first = draw(st.booleans())
     noun = _noun(rng, script)
     earlier_label, cue = f"{word(rng, script)} {noun}:", f"{word(rng, script)} {noun}:"
@@ -49,7 +48,7 @@ def refine_prompts(draw: st.DrawFn) -> tuple[Stream, tuple[str, ...]]:
     return Stream(f"refine/{script}/{answer_first}", requests), tuple(earlier_answers)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@EXAMPLES
 @given(refine_prompts())
 def test_a_refine_prompt_never_scores_its_earlier_answer_as_a_document(
     case: tuple[Stream, tuple[str, ...]],
@@ -83,8 +82,7 @@ def test_a_running_summary_is_no_document_but_a_context_label_is() -> None:
 def records_with_source_lines(draw: st.DrawFn) -> Stream:
     """Records of 'KEY: text' then 'OTHER: dir/name.ext' (the template's source line after each document),
     the question before them, in any script; the file names share their folder and extension."""
-    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
-    script = draw(st.sampled_from(sorted(SCRIPTS)))
+    rng, script = drawn_in_a_script(draw)
     key, source, asking = (word(rng, script).title() for _ in range(3))
     folder, extension = word(rng, "latin"), draw(st.sampled_from(["md", "txt", "pdf", "html"]))
     pool = [(f"{sentence(rng, script)} {sentence(rng, script)}", word(rng, "latin")) for _ in range(10)]
@@ -101,7 +99,7 @@ def records_with_source_lines(draw: st.DrawFn) -> Stream:
     return Stream(f"records/{script}/{extension}", requests)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@EXAMPLES
 @given(records_with_source_lines())
 def test_a_source_line_after_each_document_is_never_read_as_its_text(stream: Stream) -> None:
     for mode in ("learnt+rules", "learnt-only"):
@@ -115,8 +113,7 @@ def test_a_source_line_after_each_document_is_never_read_as_its_text(stream: Str
 def documents_named_by_the_cue(draw: st.DrawFn) -> Stream:
     """Documents under a label whose word the closing cue repeats ("Facts:" ... "Answer from the facts:"),
     before the question, in any script."""
-    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
-    script = draw(st.sampled_from(sorted(SCRIPTS)))
+    rng, script = drawn_in_a_script(draw)
     noun = _noun(rng, script)
     asking, cue = f"{word(rng, 'latin')}:", f"{word(rng, script)} {noun}:"
     instruction = " ".join(sentence(rng, script) for _ in range(2))
@@ -131,7 +128,7 @@ def documents_named_by_the_cue(draw: st.DrawFn) -> Stream:
     return Stream(f"named/{script}", requests)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@EXAMPLES
 @given(documents_named_by_the_cue())
 def test_documents_before_the_question_stay_documents_though_the_cue_names_them(stream: Stream) -> None:
     for mode in ("learnt+rules", "learnt-only"):
