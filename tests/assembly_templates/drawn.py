@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
 from templates import Messages
 
 SCRIPTS = {
@@ -85,3 +87,12 @@ def prompt(layout: Layout, documents: list[tuple[str, str]], question: str, inst
     if layout.question_at == "before":
         return [("user", f"{instruction}\n{asking}: {question}\n\n{block}\n\n{layout.words[5]}:")]
     return [("system", f"{instruction}\n\n{block}"), ("user", question)]
+
+
+EXAMPLES = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+"""Property tests over whole streams of drawn prompts: a dozen streams each, however slow."""
+
+
+def drawn_in_a_script(draw: st.DrawFn) -> tuple[random.Random, str]:
+    """A generator of words and sentences, and the script they are written in."""
+    return random.Random(draw(st.integers(0, 2**32 - 1))), draw(st.sampled_from(sorted(SCRIPTS)))

@@ -33,12 +33,12 @@ def header_again(item: str, start: int, end: int, own_rules: bool = False) -> bo
     again, digits aside ("[chunk 113]" of "[chunk 26]"): the item holds several documents, each under a
     header of the same layout, items of a loop inside this loop's. ``own_rules``: a line of marks with a
     blank line on each side is the document's own rule between paragraphs (the loop learnt so), no header."""
-    header = {_line_shape(line) for line in item[:start].split("\n") if line.strip()}
+    heads = [_line_shape(line) for line in item[:start].split("\n") if line.strip()]
     written = item[start:end].split("\n")
     lines = [
         line for at, line in enumerate(written) if line.strip() and not (own_rules and _ruled(written, at))
     ]
-    if any(_line_shape(line) in header for line in lines):
+    if any(_whole_header_again(heads, lines, at) for at in range(len(lines))):
         return True
     # The header's start of the line the text opens on ("2. ", "② ", "Source 3: "), numbers aside, opens
     # a later line of the text: the next document's, numbered on.
@@ -47,6 +47,22 @@ def header_again(item: str, start: int, end: int, own_rules: bool = False) -> bo
     return any(character.isalnum() for character in opening) and any(
         _counted(line.lstrip()).startswith(counted) for line in lines[1:]
     )
+
+
+def _whole_header_again(heads: list[str], lines: list[str], at: int) -> bool:
+    """Line ``at`` of a document's text is a line of its header (``heads``, line shapes). A rule of marks
+    only counts where the header writes more after it and the text goes on as the header does (the next
+    line opens with the header's next line up to its label's colon): a document's own rule between
+    paragraphs ("---") is no header of a second document, a rule then "source: …" is."""
+    shape = _line_shape(lines[at])
+    if shape not in heads:
+        return False
+    after = heads.index(shape) + 1
+    if any(character.isalnum() for character in shape) or after == len(heads):
+        return True
+    following = heads[after]
+    label = following[: following.find(":") + 1] or following
+    return at + 1 < len(lines) and _line_shape(lines[at + 1]).startswith(label)
 
 
 def _ruled(lines: list[str], at: int) -> bool:

@@ -43,6 +43,7 @@ from ragpulse_assembly.learnt.tokens import (
     marker,
     tokenize,
 )
+from ragpulse_assembly.learnt.written_back import closing_cue, written_back
 from ragpulse_assembly.model import Role, normalized
 from ragpulse_assembly.unwrap import parse_json
 
@@ -120,7 +121,9 @@ def learn(
         facts = [_facts(texts, pieces, index) for index in gaps]
         loops = [find_loop(fact.regions, fact.before, fact.after) for fact in facts]
         question = _question_slot(facts, loops, questions)
-        roles = _roles(facts, loops, question, asked)
+        last = pieces[-1]
+        cue = closing_cue(last.text) if isinstance(last, Constant) else ""
+        roles = _roles(facts, loops, question, asked, cue)
         changed = (
             _one_loop(pieces, gaps, facts, loops)
             or _same_loop_apart(texts, pieces, gaps, loops, question)
@@ -225,16 +228,25 @@ def _same_loop_apart(
 
 
 def _roles(
-    facts: list[_SlotFacts], loops: list[Loop | None], question: int | None, asked: Sequence[Sequence[str]]
+    facts: list[_SlotFacts],
+    loops: list[Loop | None],
+    question: int | None,
+    asked: Sequence[Sequence[str]],
+    cue: str,
 ) -> list[SlotRole]:
+    """Each slot's role; ``cue``: the label the prompt ends with, after which the model writes."""
     roles = []
     for number, (fact, loop) in enumerate(zip(facts, loops, strict=True)):
         if number == question:
             roles.append(SlotRole.QUESTION)
-        elif (question is not None and _copies(fact, facts[question])) or _quotes_users(fact, asked):
+        elif (question is not None and _copies(fact, facts[question], loose=True)) or _quotes_users(
+            fact, asked
+        ):
             roles.append(SlotRole.OTHER)  # the user's words quoted again ("<user_query>"): never documents
         elif question is not None and number < question and _ends_asking(fact, facts[question]):
             roles.append(SlotRole.OTHER)  # the conversation so far, up to this turn's question
+        elif question is not None and number > question and written_back(_label(fact.before), cue):
+            roles.append(SlotRole.OTHER)  # the model's earlier answer to the question, pasted back
         elif _holds_documents(fact, loop):
             roles.append(SlotRole.DOCUMENTS)
         else:
@@ -497,6 +509,7 @@ def _question_slot(facts: list[_SlotFacts], loops: list[Loop | None], questions:
         for number, (fact, loop) in enumerate(zip(facts, loops, strict=True))
         if not fact.crosses
         and fact.distinct > 1
+        and not _few(fact)
         and (loop is None or loop.weak)
         and fact.mean_length
         and not _record_key(number, facts)
@@ -505,9 +518,20 @@ def _question_slot(facts: list[_SlotFacts], loops: list[Loop | None], questions:
     whole = [number for number in asking if facts[number].whole_message]
     if whole:
         return whole[-1]
+    if not asking and (said := _whole_last_user(facts)) is not None:
+        # The user's own message, whole, with marks it repeats ("*walks in.* Where…"): the user's words,
+        # never the other messages' text (a system message's lore).
+        return said
     chosen = asking or candidates
     # The question quoted again ('the query: "…"' after the documents) is one question written twice: the
     # last of the slots holding the same words stands for them all.
+    # Written again in another case or without its marks in some prompts (a search query made from the
+    # question): the earlier slot holds the user's words as the user wrote them.
+    chosen = [
+        number
+        for at, number in enumerate(chosen)
+        if not any(_rewritten(facts[number], facts[earlier]) for earlier in chosen[:at])
+    ]
     chosen = [
         number
         for at, number in enumerate(chosen)
@@ -519,10 +543,32 @@ def _question_slot(facts: list[_SlotFacts], loops: list[Loop | None], questions:
     asks = [number for number in chosen if _asks(facts[number])]
     if len(asks) == 1:
         return asks[0]
+    echoed = [
+        number
+        for number in chosen
+        if any(
+            _copies(facts[other], facts[number], loose=True) for other in range(len(facts)) if other != number
+        )
+    ]
+    if echoed:
+        # The prompt writes these words again in another case or with other marks (a search call's query
+        # written from the question): the user's words, first where the user wrote them; a date is never
+        # quoted again.
+        return echoed[0]
     short = [number for number in chosen if facts[number].mean_length < _DOCUMENT_LENGTH]
     if len(short) > 1:
         return _retrieved_by(short, facts)
     return min(chosen, key=lambda number: facts[number].mean_length) if chosen else None
+
+
+def _whole_last_user(facts: list[_SlotFacts]) -> int | None:
+    """The slot that is the whole last user message in every prompt and varies, if one is."""
+    whole = [
+        number
+        for number, fact in enumerate(facts)
+        if fact.last_user and fact.whole_message and not fact.crosses and fact.distinct > 1 and not _few(fact)
+    ]
+    return whole[-1] if whole else None
 
 
 def _record_key(number: int, facts: list[_SlotFacts]) -> bool:
@@ -604,10 +650,21 @@ def _share(text: str, other: str) -> float:
     return len(words & set(_WORD.findall(other.lower()))) / len(words) if words else 0.0
 
 
-def _copies(fact: _SlotFacts, question: _SlotFacts) -> bool:
-    """The slot holds the question's words in most prompts."""
-    same = sum(normalized(a) == normalized(b) for a, b in zip(fact.contents, question.contents, strict=True))
+def _copies(fact: _SlotFacts, question: _SlotFacts, loose: bool = False) -> bool:
+    """The slot holds the question's words in most prompts; ``loose``: its words in any case, with any
+    marks and escaping around them (a search query written from the question), not only as written."""
+    same = sum(
+        bool(words := _words_of(a)) and words == _words_of(b) if loose else normalized(a) == normalized(b)
+        for a, b in zip(fact.contents, question.contents, strict=True)
+    )
     return same * 5 >= len(fact.contents) * 4
+
+
+def _rewritten(fact: _SlotFacts, question: _SlotFacts) -> bool:
+    """The slot holds the question's words in most prompts, and other marks or case in some."""
+    return _copies(fact, question, loose=True) and any(
+        normalized(a) != normalized(b) for a, b in zip(fact.contents, question.contents, strict=True)
+    )
 
 
 def _ends_asking(fact: _SlotFacts, question: _SlotFacts) -> bool:
@@ -658,8 +715,13 @@ def _left_over(words: str, users: list[str]) -> bool:
 def _holds_documents(fact: _SlotFacts, loop: Loop | None) -> bool:
     if loop is not None:
         return True
-    few = fact.distinct <= _FEW_VALUES and len(fact.contents) >= 3 * _FEW_VALUES
-    return not few and fact.mean_length >= _DOCUMENT_LENGTH
+    return not _few(fact) and fact.mean_length >= _DOCUMENT_LENGTH
+
+
+def _few(fact: _SlotFacts) -> bool:
+    """The slot holds a few values over and over (an instruction's variants, a mode): neither the user's
+    words nor retrieved documents."""
+    return fact.distinct <= _FEW_VALUES and len(fact.contents) >= 3 * _FEW_VALUES
 
 
 def _label(before: tuple[str, ...]) -> str:

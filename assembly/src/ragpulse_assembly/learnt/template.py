@@ -192,6 +192,10 @@ _LABEL_CHARS: Final = 80
 _TURN_LABEL: Final = 24
 """Characters a label has at most ("User:", "Frage:", "प्रश्न:")."""
 
+_COPY_CHARS: Final = 2000
+"""Characters of a slot compared with the question, at most: a copy of it is as short as a question."""
+_WORDS: Final = re.compile(r"\w+")
+
 Segmenter = Callable[[int, str, bool], list[str] | None]
 """Documents of an undivided slot (by slot number) told apart by how they recur; None while not known, or
 when the content is not to be read (False: only the lines it writes twice are noted)."""
@@ -210,8 +214,11 @@ def read(template: Template, text: str, segment: Segmenter | None = None) -> Tem
     items: list[str] = []
     regions: list[str] = []
     weak = undivided = unclear = False
+    others: list[str] = []
     for number, (slot, (start, end)) in enumerate(zip(template.slots, spans, strict=True)):
         content = text[start:end]
+        if slot.role is SlotRole.OTHER:
+            others.append(content)
         if slot.role is SlotRole.QUESTION:
             found = _unescaped(content, slot)
             if found is None:
@@ -242,6 +249,11 @@ def read(template: Template, text: str, segment: Segmenter | None = None) -> Tem
             )
             # Lines numbered as a list where no loop was learnt: several documents at times, not told apart.
             undivided = undivided or slot.undivided or (slot.loop is None and _listed(opening, content))
+    if question and any(_fuller(other, question) for other in others):
+        # The question's words written again with more marks or capitals than the question slot holds:
+        # the template took a copy made from the user's words (a search query) for them, and this prompt
+        # shows it; which slot holds them as the user wrote them is not known.
+        return None
     if any(_is_label(chunk) for chunk in chunks):
         # A "document" that is only a label ("User:", "Frage:") is the template's own text that the loop took
         # in: a turn of a conversation written between the documents and the question. The template cannot
@@ -258,6 +270,18 @@ def read(template: Template, text: str, segment: Segmenter | None = None) -> Tem
         tuple(items),
         skeleton,
         unclear,
+    )
+
+
+def _fuller(other: str, question: str) -> bool:
+    """``other`` holds ``question``'s words, lower-cased, with more besides them (marks, capitals)."""
+    other, question = other.strip(), question.strip()
+    if len(other) > _COPY_CHARS or other == question:
+        return False
+    words = _WORDS.findall(other.lower())
+    capitals = other != other.lower() and question == question.lower()
+    return (
+        (len(other) > len(question) or capitals) and bool(words) and words == _WORDS.findall(question.lower())
     )
 
 
