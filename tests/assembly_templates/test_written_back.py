@@ -1,6 +1,5 @@
 """What the model wrote before, pasted back into the next prompt (a refine chain's earlier answer, a running
-summary), is never scored as a document, in any language and with any labels; and a source line the template
-writes after each document ("Source: handbook/pto.md") stays out of the document's text."""
+summary), is never scored as a document, in any language and with any labels."""
 
 from __future__ import annotations
 
@@ -76,37 +75,6 @@ def test_a_running_summary_is_no_document_but_a_context_label_is() -> None:
     assert not written_back("Original answer:", closing_cue("Write your new answer in full sentences."))
     # A forged label or cue as long as a prompt is no label: bounded work, no signal.
     assert not written_back("answer " * 100_000 + ":", closing_cue("answer " * 100_000 + ":"))
-
-
-@st.composite
-def records_with_source_lines(draw: st.DrawFn) -> Stream:
-    """Records of 'KEY: text' then 'OTHER: dir/name.ext' (the template's source line after each document),
-    the question before them, in any script; the file names share their folder and extension."""
-    rng, script = drawn_in_a_script(draw)
-    key, source, asking = (word(rng, script).title() for _ in range(3))
-    folder, extension = word(rng, "latin"), draw(st.sampled_from(["md", "txt", "pdf", "html"]))
-    pool = [(f"{sentence(rng, script)} {sentence(rng, script)}", word(rng, "latin")) for _ in range(10)]
-    instruction = " ".join(sentence(rng, script) for _ in range(2))
-    requests = []
-    for _ in range(24):
-        chosen = rng.sample(pool, rng.randint(1, 4))
-        question = sentence(rng, script)[:-1] + "?"
-        records = "\n\n".join(
-            f"{key}: {text}\n{source}: {folder}/{name}.{extension}" for text, name in chosen
-        )
-        text = f"{instruction}\n\n{asking}: {question}\n=========\n{records}\n=========\nFINAL:"
-        requests.append(StreamRequest([("user", text)], tuple(t for t, _ in chosen), question, "An answer."))
-    return Stream(f"records/{script}/{extension}", requests)
-
-
-@EXAMPLES
-@given(records_with_source_lines())
-def test_a_source_line_after_each_document_is_never_read_as_its_text(stream: Stream) -> None:
-    for mode in ("learnt+rules", "learnt-only"):
-        outcomes = run([stream], mode, families=("openai-v2-latest",))
-
-        assert [o for o in outcomes if o.verdict is Verdict.WRONG] == [], mode
-        assert sum(o.verdict is Verdict.RIGHT for o in outcomes) >= len(outcomes) // 2, (mode, outcomes)
 
 
 @st.composite

@@ -865,14 +865,10 @@ def _one_line(items: list[Tokens], gap: Gap) -> bool:
 
 
 def _stating(items: list[Tokens], gap: Gap) -> bool:
-    """Most of the gap's values end a sentence with a full stop: the documents' first lines, not titles. A
-    stop the template's text runs on from without a blank ("handbook/pto" "." "md") is inside a name."""
-    stating = 0
-    for item, (start, end) in zip(items, gap.ranges, strict=True):
-        value = item.span(start, end).rstrip()
-        glued = value == item.span(start, end) and item.text[item.starts[end] :][:1].isalnum()
-        stating += value[-1:] in _FULL_STOPS and not value[-2:-1].isdigit() and not glued
-    return stating * 2 > len(gap.ranges)
+    """Most of the gap's values end a sentence with a full stop: the documents' first lines, not titles."""
+    values = [item.span(start, end).rstrip() for item, (start, end) in zip(items, gap.ranges, strict=True)]
+    stating = sum(value[-1:] in _FULL_STOPS and not value[-2:-1].isdigit() for value in values)
+    return stating * 2 > len(values)
 
 
 def _asking(items: list[Tokens], gap: Gap) -> bool:
