@@ -164,6 +164,10 @@ class ScorerTurn:
                 if more:
                     limit = min(self._plan.batch_size, window)
                     ahead = reader.submit(self._read, replace(selection, limit=limit))
+                elif self._writes is not None:
+                    # What is gathered is written while the last batch is judged: the wait for the turn's
+                    # last write, once nothing is left to judge beside it, stays one batch's.
+                    self._flush()
                 self._take(batch, pool)
                 if not more:
                     break
