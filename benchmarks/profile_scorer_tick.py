@@ -178,7 +178,7 @@ def profile_writes(dsn: str, requests: int, batch_size: int) -> None:
         return judgments
 
     print(f"one write of scores and log rows, {requests:,} scored requests in the tables; CPU, median of 3:")
-    for size in (10, 250, 2000):
+    for size in (10, 250, 2000, 10000):
         if size > len(captured):
             break
         seconds = []

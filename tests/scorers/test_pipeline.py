@@ -383,7 +383,7 @@ def test_a_free_judges_write_that_fails_mid_turn_stops_it_and_the_next_tick_scor
     turn and is reported, the batch before it stays written, and what was judged but not written is judged
     again next tick, never scored twice."""
     traces = insert_requests(store, 8)
-    settings = settings_for(chdb_dsn, batch_size=2)
+    settings = settings_for(chdb_dsn, batch_size=2, free={"write_rows": 6})  # a write per batch
     free = FreeRecordingScorer()
 
     first = run_tick(settings, _RefusingScores(chdb_dsn, accepted=1), [free])

@@ -38,13 +38,38 @@ def test_a_free_judge_clears_a_backlog_of_several_batches_in_one_tick(store: Sto
     scorer.free = True  # type: ignore[attr-defined]
     counting = CountingStore(chdb_dsn)
 
-    report = run_tick(settings_for(chdb_dsn, batch_size=5), counting, [scorer])
+    # Each request takes 3 rows (2 scores and its log row): writes gather two batches of 5, at most 30 rows.
+    settings = settings_for(chdb_dsn, batch_size=5, free={"write_rows": 30})
+    report = run_tick(settings, counting, [scorer])
 
     assert report.count("recording", Outcome.SCORED) == 23
     assert sorted(scorer.calls) == sorted(traces)  # each judged once, none left pending
     assert scored_traces(store) == sorted(traces)
-    assert counting.inserts["ragpulse_scoring_log"] == [5, 5, 5, 5, 3]
-    assert run_tick(settings_for(chdb_dsn, batch_size=5), store, [scorer]).counts["recording"].total() == 0
+    # The last batch's own write holds it alone: what was gathered before went out while it was judged.
+    assert counting.inserts["ragpulse_scoring_log"] == [10, 10, 3]
+    assert counting.inserts["ragpulse_scores"] == [20, 20, 6]
+    assert run_tick(settings, store, [scorer]).counts["recording"].total() == 0
+
+
+def test_a_free_judge_writes_a_backlog_within_its_row_bound_at_once_but_its_last_batch(store: Store, chdb_dsn: str) -> None:
+    traces = insert_requests(store, 23)
+    scorer = RecordingScorer()
+    scorer.free = True  # type: ignore[attr-defined]
+    counting = CountingStore(chdb_dsn)
+
+    run_tick(settings_for(chdb_dsn, batch_size=5), counting, [scorer])
+
+    assert scored_traces(store) == sorted(traces)
+    assert counting.inserts["ragpulse_scoring_log"] == [20, 3]
+
+
+def test_a_paid_judge_writes_each_batch_before_it_judges_the_next(store: Store, chdb_dsn: str) -> None:
+    insert_requests(store, 7)
+    counting = CountingStore(chdb_dsn)
+
+    run_tick(settings_for(chdb_dsn, batch_size=3, free={"write_rows": 1000}), counting, [RecordingScorer()])
+
+    assert counting.inserts["ragpulse_scoring_log"] == [3, 3, 1]
 
 
 def test_the_lexical_judge_is_not_held_to_a_paid_judges_limits_by_default(

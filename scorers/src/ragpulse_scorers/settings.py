@@ -51,6 +51,13 @@ class FreeJudgeLimits(SettingsSection):
         description="One request's judging past this fails that request with the reason (an answer and a "
         "context built so that every claim is compared with every context sentence took minutes)",
     )
+    write_rows: int = Field(
+        60_000,
+        ge=1,
+        description="Score and log rows a free judge gathers, across batches, before writing them at once (the "
+        "views on the scores table cost each write much the same whatever its size; the lexical judge's "
+        "requests take 6 rows each): memory is bounded by this",
+    )
     judge: Literal["rules", "learnt"] = Field(
         "learnt",
         description="How the lexical scorer decides: the learnt model over the lexical evidence (claims, "

@@ -135,7 +135,7 @@ class ScoringJob:
         }
         self._budgets = {name: RequestBudget(limits.max_per_minute) for name, limits in self._limits.items()}
         self._circuits = {scorer.name: JudgeCircuit(config.circuit_failures) for scorer in self._scorers}
-        self._write_batch = write_batch or config.batch_size
+        self._write_batch = write_batch
         self._clock = clock
         self._stopping = stopping
         self._refusals: Refusals | None = None
@@ -254,6 +254,7 @@ class ScoringJob:
         settled = now - self._newest_age
         oldest, newest = window or (now - self._lookback, settled)
         limits = self._limits[scorer.name]
+        free = is_free(scorer)
         self._ledger.refresh(self._store, self._rules.rules_for(scorer.name), now)
         selection = Selection(
             scorer=scorer.name,
@@ -272,7 +273,10 @@ class ScoringJob:
             limits=limits,
             rules=self._rules,
             batch_size=config.batch_size,
-            write_batch=self._write_batch,
+            # A free judge's writes gather batches up to a bound in rows (a judgment is at least its log row);
+            # a paid judge's stay one batch each, so a refused write stops it before it pays for more.
+            write_batch=self._write_batch or (config.free.write_rows if free else config.batch_size),
+            write_rows=config.free.write_rows if free else None,
             deadline=self._clock() + config.tick_deadline_s,
             clock=self._clock,
             stopping=self._stopping,

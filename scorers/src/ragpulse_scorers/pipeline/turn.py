@@ -1,10 +1,12 @@
 """One scorer's turn in a tick: read candidates in batches, sample, limit, judge, write.
 
 The turn reads ``batch_size`` candidates at a time, oldest first, each batch after the last, until none
-remain, its window of candidates is read, or its deadline passes; scores and log rows go out in batches of
-the same size. The next batch is read on a thread of its own while this one is judged (the database works
-without Python's lock), so the judge's thread does not wait for reads; memory is bounded by two batches, not
-by the backlog, and a free judge clears a backlog in one tick. A judge that cannot be reached opens the
+remain, its window of candidates is read, or its deadline passes. A paid judge's scores and log rows go out
+in batches of the same size; a free judge's gather across batches up to ``scorer.free.write_rows`` rows,
+since a write costs the views on the scores table much the same whatever its size. The next batch is read on
+a thread of its own while this one is judged (the database works without Python's lock), so the judge's
+thread does not wait for reads; memory is bounded by two batches and two writes, not by the backlog, and a
+free judge clears a backlog in one tick. A judge that cannot be reached opens the
 scorer's circuit (:mod:`ragpulse_scorers.pipeline.circuit`): the turn stops calling it, defers the rest of its
 batch and logs one summary line.
 """
@@ -73,7 +75,8 @@ class OutcomeCounter(Protocol):
 @dataclass(frozen=True)
 class TurnPlan:
     """What a turn may do: where to look, its limits, batch sizes, its deadline on ``clock``, and the event
-    that says the process is stopping (the turn then starts no new judgment)."""
+    that says the process is stopping (the turn then starts no new judgment). A write goes out once
+    ``write_batch`` judgments or ``write_rows`` score and log rows are gathered, whichever comes first."""
 
     selection: Selection
     limits: JudgeLimits
@@ -81,6 +84,7 @@ class TurnPlan:
     batch_size: int
     write_batch: int
     deadline: float
+    write_rows: int | None = None
     clock: Callable[[], float] = time.monotonic
     stopping: threading.Event | None = None
 
@@ -131,6 +135,7 @@ class ScorerTurn:
             budget=budget,
         )
         self._pending: list[Judgment] = []
+        self._pending_rows = 0
         self._writes: ThreadPoolExecutor | None = None
         self._in_flight: Future[None] | None = None
         self._budget_spent = threading.Event()
@@ -159,6 +164,10 @@ class ScorerTurn:
                 if more:
                     limit = min(self._plan.batch_size, window)
                     ahead = reader.submit(self._read, replace(selection, limit=limit))
+                elif self._writes is not None:
+                    # What is gathered is written while the last batch is judged: the wait for the turn's
+                    # last write, once nothing is left to judge beside it, stays one batch's.
+                    self._flush()
                 self._take(batch, pool)
                 if not more:
                     break
@@ -371,13 +380,15 @@ class ScorerTurn:
         ):
             return
         self._pending.append(judgment)
-        if len(self._pending) >= self._plan.write_batch:
+        self._pending_rows += len(judgment.score_rows) + 1
+        rows = self._plan.write_rows
+        if len(self._pending) >= self._plan.write_batch or (rows is not None and self._pending_rows >= rows):
             self._flush()
 
     def _flush(self) -> None:
         if not self._pending:
             return
-        batch, self._pending = self._pending, []
+        batch, self._pending, self._pending_rows = self._pending, [], 0
         if self._writes is None:
             self._writer.write(batch, datetime.now(UTC))
             return
