@@ -22,6 +22,7 @@ BENCHMARKS = (
     "bench_evaluators",
     "bench_guard",
     "bench_hostile_input",
+    "bench_hostile_prompts",
 )
 # chDB holds one data path per process: benchmarks with a database of their own run in a process of their own.
 SEPARATE_PROCESS = ("bench_queries", "bench_live", "bench_backfill", "bench_labels_import", "bench_rootcause")
