@@ -2,8 +2,8 @@
 
 Reproduces the small-model figures of docs/judge-quality.md. The responses are the rows of ``--data`` in the
 order of a shuffle seeded with ``--seed``, the first ``--items`` of it (after the first ``--skip``, responses an
-earlier run already judged): a fixed rule, not a choice made on results. Each mode judges them in that order with the judge that ``ragpulse eval support --judge openai``
-builds; every item's verdict, each sentence's chance of "no" (entailment mode) and time go to ``--out`` as one
+earlier run already judged): a fixed rule, not a choice made on results. Each mode judges them in that order
+with the judge that ``ragpulse eval support --judge openai`` builds; every item's verdict, each sentence's chance of "no" (entailment mode) and time go to ``--out`` as one
 JSON line as soon as it is judged, so a stopped run resumes where it stopped and the figures cover the items
 judged so far.
 

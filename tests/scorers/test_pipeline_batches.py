@@ -51,7 +51,9 @@ def test_a_free_judge_clears_a_backlog_of_several_batches_in_one_tick(store: Sto
     assert run_tick(settings, store, [scorer]).counts["recording"].total() == 0
 
 
-def test_a_free_judge_writes_a_backlog_within_its_row_bound_at_once_but_its_last_batch(store: Store, chdb_dsn: str) -> None:
+def test_a_free_judge_writes_a_backlog_within_its_row_bound_at_once_but_its_last_batch(
+    store: Store, chdb_dsn: str
+) -> None:
     traces = insert_requests(store, 23)
     scorer = RecordingScorer()
     scorer.free = True  # type: ignore[attr-defined]
