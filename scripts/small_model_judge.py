@@ -1,11 +1,11 @@
 """The LLM support judge on a small local model: entailment mode beside the TRACe form, on the same responses.
 
 Reproduces the small-model figures of docs/judge-quality.md. The responses are the rows of ``--data`` in the
-order of a shuffle seeded with ``--seed``, the first ``--items`` of it (after the first ``--skip``, responses an
-earlier run already judged): a fixed rule, not a choice made on results. Each mode judges them in that order
-with the judge that ``ragpulse eval support --judge openai`` builds; every item's verdict, each sentence's chance of "no" (entailment mode) and time go to ``--out`` as one
-JSON line as soon as it is judged, so a stopped run resumes where it stopped and the figures cover the items
-judged so far.
+order of a shuffle seeded with ``--seed``, the first ``--items`` of it (after the first ``--skip``, responses
+an earlier run already judged): a fixed rule, not a choice made on results. Each mode judges them in that
+order with the judge that ``ragpulse eval support --judge openai`` builds; every item's verdict, each
+sentence's chance of "no" (entailment mode) and time go to ``--out`` as one JSON line as soon as it is judged,
+so a stopped run resumes where it stopped and the figures cover the items judged so far.
 
 Entailment mode's threshold is chosen on RAGTruth's train split (``--data
 judge/training-data/ragtruth_qa_train.jsonl --choose-threshold``) and only then measured on the dev rows:

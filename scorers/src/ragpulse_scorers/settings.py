@@ -55,8 +55,8 @@ class FreeJudgeLimits(SettingsSection):
         60_000,
         ge=1,
         description="Score and log rows a free judge gathers, across batches, before writing them at once"
-        " (the views on the scores table cost each write much the same whatever its size; the lexical judge's "
-        "requests take 6 rows each): memory is bounded by this",
+        " (the views on the scores table cost each write much the same whatever its size; the lexical"
+        " judge's requests take 6 rows each): memory is bounded by this",
     )
     judge: Literal["rules", "learnt"] = Field(
         "learnt",
