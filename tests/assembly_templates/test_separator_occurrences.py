@@ -1,12 +1,12 @@
-"""Where a loop's separator recurs inside a gap is found from positions indexed once per pattern (a prompt
-of thousands of "[n] " markers once took minutes): for any tokens, gaps and patterns, the answer is the
-one a scan of the gap gives."""
+"""Where a loop's separator recurs inside a gap is found from positions indexed once per pattern, and the
+heading each piece sits on in one pass (a prompt of thousands of "[n] " markers once took minutes): for any
+tokens, gaps, patterns and pieces, the answers are those a scan of the gap and a look back give."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ragpulse_assembly.learnt.alignment import Gap, _goes_on, _Occurrences
+from ragpulse_assembly.learnt.alignment import Constant, Gap, _goes_on, _headings, _Occurrences, opens_heading
 from ragpulse_assembly.learnt.tokens import generalised, tokenize
 
 PIECES = ["\n", "\n\n", "---", "-", "[1]", "[2]", " ", "a", "b", ".", "*", "7"]
@@ -49,3 +49,20 @@ def test_a_pattern_recurs_in_a_gap_exactly_where_a_scan_finds_it(
             _scanned(g, start, end, pattern) for g, (start, end) in zip(general, gap.ranges, strict=True)
         )
         assert occurrences.recur(gap, pattern) is expected
+
+
+CONSTANTS = [
+    ("\n",),
+    ("### ",),
+    ("\n", "## ", "["),
+    ("[", "1", "]", " "),
+    ("\n", "text"),
+    ("\ue001",),
+    (" ",),
+]
+
+
+@settings(max_examples=300)
+@given(st.lists(st.one_of(st.sampled_from(CONSTANTS).map(Constant), st.just(Gap(((0, 0),)))), max_size=30))
+def test_the_heading_each_piece_sits_on_is_the_one_a_look_back_finds(pieces: list[Constant | Gap]) -> None:
+    assert _headings(pieces) == [opens_heading(pieces, index) for index in range(len(pieces))]

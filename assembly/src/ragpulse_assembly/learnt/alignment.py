@@ -438,9 +438,10 @@ def _field_lines_split(texts: Sequence[Tokens], pieces: list[Piece]) -> list[Pie
     a name (no blanks: a file, a number) and a blank line follows: a value that goes on ("text: Why...?\n\n
     Seasons are...") is one value."""
     result: list[Piece] = []
+    headings = _headings(pieces)
     for index, piece in enumerate(pieces):
         before = pieces[index - 1] if index else None
-        heading = opens_heading(pieces, index)
+        heading = headings[index]
         labelled = isinstance(before, Constant) and (heading or _ends_with_label(before))
         if not (isinstance(piece, Gap) and isinstance(before, Constant) and labelled):
             result.append(piece)
@@ -488,12 +489,31 @@ def _ends_with_label(constant: Constant) -> bool:
 def opens_heading(pieces: list[Piece], index: int) -> bool:
     """The gap at ``index`` sits on a markdown heading's line ("### ", "### [2] "), whose start is in a
     constant before it: a title, then the text on the lines after it."""
-    for at in range(index - 1, -1, -1):  # not a reversed copy of the pieces before: asked at every piece
-        piece = pieces[at]
-        if isinstance(piece, Constant) and ("\n" in piece.tokens or is_marker(piece.tokens[0])):
-            line = piece.text[max(piece.text.rfind("\n"), piece.text.rfind("\ue001")) + 1 :]
-            return line.lstrip().startswith("#")
+    for at in range(index - 1, -1, -1):
+        heading = _line_start_heading(pieces[at])
+        if heading is not None:
+            return heading
     return False
+
+
+def _headings(pieces: list[Piece]) -> list[bool]:
+    """:func:`opens_heading` at every index, in one pass: asked at each piece of a line of thousands of
+    markers, a look back to the line's start each time grows with their square."""
+    found, heading = [], False
+    for piece in pieces:
+        found.append(heading)
+        started = _line_start_heading(piece)
+        heading = heading if started is None else started
+    return found
+
+
+def _line_start_heading(piece: Piece) -> bool | None:
+    """Whether the line a constant ends on is a heading's, where the constant starts a line (None: it does
+    not, or the piece is a gap)."""
+    if isinstance(piece, Constant) and ("\n" in piece.tokens or is_marker(piece.tokens[0])):
+        line = piece.text[max(piece.text.rfind("\n"), piece.text.rfind("\ue001")) + 1 :]
+        return line.lstrip().startswith("#")
+    return None
 
 
 def _first_break(text: Tokens, start: int, end: int) -> tuple[int | None, int | None]:
