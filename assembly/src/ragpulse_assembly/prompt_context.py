@@ -805,7 +805,7 @@ class _Delimiters:
         """The end of passages fenced by two or more identical delimiter lines from ``index`` on, in a
         message that names documents before them; None when ``index`` opens no such run. A run around the
         question is no run: what comes before the question is an example."""
-        same = self._at.get(self._lines[index].strip()) if _DELIMITER.match(self._lines[index]) else None
+        same = self._at.get(self._lines[index].strip())  # only delimiter lines are kept
         if same is None:
             return None
         last = same[-1]

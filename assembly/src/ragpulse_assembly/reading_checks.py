@@ -42,8 +42,10 @@ def outside_question(pasted: PastedReading, recorded_question: str) -> PastedRea
     written like the template's documents, to be read as one). A question of one line may be asked in a
     document's own words (an FAQ entry), so only one of several lines marks a document as the question's."""
     asked = normalized(recorded_question)
-    lines = [line for line in recorded_question.splitlines() if len(normalized(line)) >= _QUOTED_CHARS]
-    pieces = [normalized(line) for line in lines] if len(recorded_question.strip().splitlines()) > 1 else []
+    lines = recorded_question.strip().splitlines()
+    pieces = (
+        [piece for line in lines if len(piece := normalized(line)) >= _QUOTED_CHARS] if len(lines) > 1 else []
+    )
     quoted = next(
         (
             chunk

@@ -398,28 +398,10 @@ def _refusal(
             f"a document read holds {_quoted(constant)}, a line every prompt of the place holds: the"
             " template's own words, not context",
         )
-    twice = _read_twice(documents)
-    if twice is not None:
-        return Check(
-            Finding.REFUSED,
-            f"document {_quoted(twice)} was read twice in one request: the template writes the documents"
-            " twice (under two fields), or two readings of one place were joined",
-        )
-    marks = _marks_of_the_template(messages, documents)
-    if marks is not None:
-        return Check(
-            Finding.REFUSED,
-            f"every document after the first opens with {_quoted(marks)}, which the prompt writes right"
-            " before the first too: the template's marks before each document (a quote, a bullet) read as"
-            " theirs",
-        )
-    bulleted = _bullets_inside(messages, documents)
-    if bulleted is not None:
-        return Check(
-            Finding.REFUSED,
-            f"the documents are a list, each after {_quoted(bulleted)}, and one holds lines opening with"
-            " that mark of its own: which line starts the next document is a guess",
-        )
+    for no_reading, why in _NO_READING:
+        shown = no_reading(messages, documents)
+        if shown is not None:
+            return Check(Finding.REFUSED, why.format(_quoted(shown)))
     escaped = next((document for document in documents if _still_escaped(messages, document)), None)
     if escaped is not None:
         return Check(
@@ -481,6 +463,7 @@ def _marks_of_the_template(messages: list[str], documents: tuple[str, ...]) -> s
 def _bullets_inside(messages: list[str], documents: tuple[str, ...]) -> str | None:
     """The bullet the prompt writes between two neighbouring documents of the reading, when a document
     holds a line opening with that bullet too."""
+    opening = {line.lstrip()[:1] for document in documents for line in document.splitlines()}
     for message in messages:
         at = message.find(documents[0])
         if at < 0:
@@ -492,9 +475,7 @@ def _bullets_inside(messages: list[str], documents: tuple[str, ...]) -> str | No
                 return None
             bullet = message[at:following].strip()
             at = following + len(document)
-            if bullet in _BULLETS and any(
-                line.lstrip().startswith(bullet) for text in documents for line in text.splitlines()
-            ):
+            if bullet in _BULLETS and bullet in opening:
                 return bullet
         return None
     return None
@@ -505,8 +486,9 @@ def _written_before(message: str, marks: str, document: str) -> bool:
     return at >= 0 and message[:at].rstrip(" ").endswith(marks.rstrip(" "))
 
 
-def _read_twice(documents: tuple[str, ...]) -> str | None:
-    """The first document whose text (whitespace collapsed) another document of the reading holds too."""
+def _read_twice(messages: list[str], documents: tuple[str, ...]) -> str | None:
+    """The first document whose text (whitespace collapsed) another document of the reading holds too
+    (``messages`` is for the table's common signature)."""
     seen: set[str] = set()
     for document in documents:
         text = normalized(document)
@@ -650,3 +632,22 @@ _NO_DOCUMENT: Final[tuple[tuple[Callable[[str, str], bool], str], ...]] = (
 )
 """What a document of a reading may be that no document is, whatever the place's other requests showed,
 and why."""
+
+_NO_READING: Final[tuple[tuple[Callable[[list[str], tuple[str, ...]], str | None], str], ...]] = (
+    (
+        _read_twice,
+        "document {} was read twice in one request: the template writes the documents twice (under two"
+        " fields), or two readings of one place were joined",
+    ),
+    (
+        _marks_of_the_template,
+        "every document after the first opens with {}, which the prompt writes right before the first too:"
+        " the template's marks before each document (a quote, a bullet) read as theirs",
+    ),
+    (
+        _bullets_inside,
+        "the documents are a list, each after {}, and one holds lines opening with that mark of its own:"
+        " which line starts the next document is a guess",
+    ),
+)
+"""What a reading as a whole may show that no reading of documents does, the text it quotes and why."""
