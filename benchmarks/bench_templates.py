@@ -60,7 +60,18 @@ def parts() -> dict[str, list[Stream]]:
     }
 
 
-LATER_WAVES = ("wave_e", "wave_f", "wave_g", "wave_h", "wave_i", "wave_j", "wave_k", "wave_m", "wave_o")
+LATER_WAVES = (
+    "wave_e",
+    "wave_f",
+    "wave_g",
+    "wave_h",
+    "wave_i",
+    "wave_j",
+    "wave_k",
+    "wave_m",
+    "wave_o",
+    "wave_q",
+)
 """Every blind wave after D, each measured before the changes it led to (their first runs are in the
 closing notes); all of them count in the whole corpus."""
 
