@@ -76,6 +76,8 @@ _LABEL_WORDS: Final = 3
 """Words a label before a restated question may have ("Northgate policy:")."""
 _RESTATED: Final = 0.7
 """Share of the question's words a restated question keeps (a search query drops a few)."""
+_STATEMENT_ENDS: Final = frozenset(".!?。！？")
+"""Marks a sentence ends with, which a heading has none of."""
 _READ: Final = "\x00"
 _EDGE: Final = b"\x00edge"
 
@@ -122,6 +124,10 @@ class PlaceEvidence:
     most; a document's start stands before its first)."""
     openings: dict[bytes, set[str]] = field(default_factory=dict)
     """Per document's text after its first sentence, the first sentences it was seen with (two at most)."""
+    places: dict[bytes, set[str]] = field(default_factory=dict)
+    """Per line of a document read among several, where in the reading its document stood (first, last, in
+    between): template text read as a document stands where the template writes it, a popular document
+    wherever the search ranked it."""
     cuts: set[tuple[bytes, bytes]] = field(default_factory=set)
     """Pairs of documents that came only together often enough to be one: while one still has, the place's
     readings are known to split documents, and two not yet seen apart may be one too."""
@@ -137,15 +143,32 @@ class PlaceEvidence:
             elif len(self.lines) < _KEPT:
                 self.lines[line] = 1
 
+    def observe_places(self, documents: tuple[str, ...]) -> None:
+        if len(documents) < 2:
+            return
+        for at, document in enumerate(documents):
+            place = "first" if at == 0 else "last" if at == len(documents) - 1 else "between"
+            for line in _lines(document):
+                key = _key(line)
+                seen = self.places.get(key)
+                if seen is None and len(self.places) < _KEPT:
+                    self.places[key] = {place}
+                elif seen is not None:
+                    seen.add(place)
+
     def constant_line(self, document: str) -> str | None:
-        """A line of words in ``document`` that every prompt of the place holds (enough of them seen)."""
+        """A line of words in ``document`` that every prompt of the place holds (enough of them seen), and
+        that readings found in one place only among the documents: a document every search returned (a
+        popular FAQ entry) was found first in some readings and later in others."""
         if len(self.prompts) < _PROMPTS:
             return None
         return next(
             (
                 line
                 for line in _lines(document)
-                if self.lines.get(_key(line), 0) >= len(self.prompts) and sum(c.isalpha() for c in line) > 1
+                if self.lines.get(key := _key(line), 0) >= len(self.prompts)
+                and sum(c.isalpha() for c in line) > 1
+                and len(self.places.get(key, ())) < 2
             ),
             None,
         )
@@ -367,6 +390,7 @@ def check(
     requests (all remembered). A reading not ``settled`` (its template not learnt yet) is held against the
     others, but later readings are not held against its documents."""
     evidence.observe_prompt("\n".join(messages))
+    evidence.observe_places(documents)
     if not documents:
         return Check(Finding.CONSISTENT)
     found = _refusal(evidence, messages, documents, question)
@@ -458,6 +482,74 @@ def _marks_of_the_template(messages: list[str], documents: tuple[str, ...]) -> s
         return None
     first = documents[0].strip()
     return marks if any(_written_before(message, marks, first) for message in messages) else None
+
+
+def _sections_of_the_template(messages: list[str], documents: tuple[str, ...]) -> str | None:
+    """Marks of two or more characters ("===", "##") that open the prompt's line right before the first
+    document (or the line above it) and a line of words in a document (but the first's own start), where
+    some document has no such line above it: the template opens each of its sections (tables, notes) with
+    them, and the reading took a section's heading for a document or a part of one. A template that heads
+    every document so ("## Source 2: …") leaves the documents' own headings theirs."""
+    headed = [_heading_marks(messages, document.strip()) for document in documents]
+    for number, document in enumerate(documents):
+        lines = document.strip().splitlines()
+        for line in lines[1:] if number == 0 else lines:
+            marks = _line_marks(line)
+            if (
+                marks
+                and not (number == 0 and _line_marks(lines[0]) == marks)
+                and marks in headed[0]
+                and not all(marks in found for found in headed)
+            ):
+                return marks
+    return None
+
+
+def _heading_marks(messages: list[str], text: str) -> set[str]:
+    """The marks that open the prompt's line ``text`` stands on, or the line above it ("===Tables \n…")."""
+    before = [message[: message.find(text)].rstrip() for message in messages if text and text in message]
+    return {_line_marks(part[part.rfind("\n") + 1 :] + "a") for part in before} - {""}
+
+
+def _line_marks(line: str) -> str:
+    """The marks (two characters or more) a line of words opens with, or ""."""
+    found = _OPENING_MARKS.match(line.strip())
+    marks = found.group().strip() if found else ""
+    return marks if len(marks) > 1 and any(character.isalpha() for character in line) else ""
+
+
+def _section_heading(messages: list[str], documents: tuple[str, ...]) -> str | None:
+    """A document whose first line is short and ends no sentence, written right after marks of two or more
+    characters on its line ("===Additional Context", "## Notes"), unless the prompt quotes every document
+    between such marks (triple quotes around a titled document: its own first line): the template opens a
+    section with them, and the reading kept the section's heading."""
+    quoted = all(_marks_around(messages, document.strip()) for document in documents)
+    for document in documents:
+        text = document.strip()
+        first = text.splitlines()[0].strip() if text else ""
+        if quoted or not first or not _label_like(first) or first[-1:] in _STATEMENT_ENDS:
+            continue
+        if any(_marks_ending(message[: message.find(text)]) for message in messages if text in message):
+            return document
+    return None
+
+
+def _marks_around(messages: list[str], text: str) -> bool:
+    """The prompt writes marks (two characters or more) right before ``text`` on its line and right after
+    it on its last line: a quoted document."""
+    for message in messages:
+        at = message.find(text) if text else -1
+        if at >= 0 and _marks_ending(message[:at]):
+            rest = message[at + len(text) :]
+            line = rest[: rest.find("\n")] if "\n" in rest else rest
+            return len(line.strip()) > 1 and not any(character.isalnum() for character in line)
+    return False
+
+
+def _marks_ending(text: str) -> bool:
+    """``text``'s last line is marks only, two characters or more."""
+    line = text[text.rfind("\n") + 1 :].strip()
+    return len(line) > 1 and not any(character.isalnum() for character in line)
 
 
 def _bullets_inside(messages: list[str], documents: tuple[str, ...]) -> str | None:
@@ -643,6 +735,16 @@ _NO_READING: Final[tuple[tuple[Callable[[list[str], tuple[str, ...]], str | None
         _marks_of_the_template,
         "every document after the first opens with {}, which the prompt writes right before the first too:"
         " the template's marks before each document (a quote, a bullet) read as theirs",
+    ),
+    (
+        _sections_of_the_template,
+        "a document opens with {}, which the prompt writes right before the first document too: the"
+        " template's mark before each of its sections, a section's heading read as a document",
+    ),
+    (
+        _section_heading,
+        "document {} opens with one short line, no sentence, after marks that open its line: a heading the"
+        " template writes (a section's name), not retrieved text",
     ),
     (
         _bullets_inside,

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -33,7 +34,7 @@ from ragpulse_assembly.learnt.loops import (
     repeats,
 )
 from ragpulse_assembly.learnt.shapes import shape_of
-from ragpulse_assembly.learnt.template import Slot, SlotRole, Template
+from ragpulse_assembly.learnt.template import Slot, SlotRole, Template, literal_strings
 from ragpulse_assembly.learnt.tokens import (
     COMBINING,
     MARK_CLOSE,
@@ -141,8 +142,19 @@ def learn(
         undivided = (
             role is SlotRole.DOCUMENTS and loop is None and repeats(fact.regions, fact.before, fact.after)
         )
+        literal = role is SlotRole.DOCUMENTS and _list_literal(fact, loop)
         shape = shape_of(fact.contents, "".join(fact.after))
-        slots.append(Slot(role, _label(fact.before), shape, kept, fact.json_string, undivided))
+        slots.append(
+            Slot(
+                role,
+                _label(fact.before),
+                shape,
+                None if literal else kept,
+                fact.json_string,
+                undivided and not literal,
+                literal,
+            )
+        )
     shown = tuple(piece.text if isinstance(piece, Constant) else None for piece in pieces)
     return Template(service, place, shown, tuple(slots), len(texts))
 
@@ -247,11 +259,36 @@ def _roles(
             roles.append(SlotRole.OTHER)  # the conversation so far, up to this turn's question
         elif question is not None and number > question and written_back(_label(fact.before), cue):
             roles.append(SlotRole.OTHER)  # the model's earlier answer to the question, pasted back
-        elif _holds_documents(fact, loop):
+        elif _holds_documents(fact, loop) and _written_again(number, facts, loops, question) is None:
             roles.append(SlotRole.DOCUMENTS)
         else:
             roles.append(SlotRole.OTHER)
     return roles
+
+
+def _written_again(
+    number: int, facts: list[_SlotFacts], loops: list[Loop | None], question: int | None
+) -> int | None:
+    """The documents slot whose text, in most prompts, holds every word of this slot's as many times: this
+    slot only writes again what that one holds (the documents' citation keys or names listed once more, the
+    documents under a second field). Of two slots that hold each other's words, the later is the copy."""
+    mine = [Counter(_WORD.findall(content.casefold())) for content in facts[number].contents]
+    for other, (fact, loop) in enumerate(zip(facts, loops, strict=True)):
+        if other in (number, question) or not _holds_documents(fact, loop):
+            continue
+        held = sum(
+            bool(words) and not words - Counter(_WORD.findall(content.casefold()))
+            for words, content in zip(mine, fact.contents, strict=True)
+        )
+        if held * 5 < len(mine) * 4:
+            continue
+        mutual = all(
+            not Counter(_WORD.findall(content.casefold())) - words
+            for words, content in zip(mine, fact.contents, strict=True)
+        )
+        if not mutual or other < number:
+            return other
+    return None
 
 
 def _document_between(
@@ -710,6 +747,20 @@ def _left_over(words: str, users: list[str]) -> bool:
         while f" {user} " in words:
             words = words.replace(f" {user} ", " ")
     return bool(words.strip())
+
+
+def _list_literal(fact: _SlotFacts, loop: Loop | None) -> bool:
+    """The slot stands between a list's brackets and holds quoted strings only in every prompt (a Python
+    list of texts formatted into the prompt, a JSON array of strings), and no loop reads it, or one would
+    read the strings with their escapes: its strings, decoded, are its documents. A loop that reads them as
+    written knows more (a label the template writes in each string: "559|…")."""
+    opening, closing = "".join(fact.before), "".join(fact.after)
+    escaped = loop is None or any("\\" in content for content in fact.contents)
+    return (
+        escaped
+        and any(content.strip() for content in fact.contents)
+        and all(literal_strings(opening, content, closing) is not None for content in fact.contents)
+    )
 
 
 def _holds_documents(fact: _SlotFacts, loop: Loop | None) -> bool:

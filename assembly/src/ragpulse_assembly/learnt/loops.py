@@ -64,6 +64,8 @@ _FULL_STOPS: Final = frozenset(".。!！")
 """Marks that end a statement (a title ends with none, or asks)."""
 _NUMBER_JOINERS: Final = frozenset(".,")
 """Marks between the digits of one number ("24.1", "1,5")."""
+_LINE_MARKS: Final = 3
+"""Marks a line of a list, a table or a quote opens with, at most ("- ", "| ", "> ", "## ")."""
 Pattern = tuple[str, ...]
 
 
@@ -174,6 +176,8 @@ def _loops(
             continue
         if not counters and _enumerates(widened):
             continue  # numbered lines whose numbers do not run on: a document's own list may be among them
+        if _own_bullets(generals, widened, opening):
+            continue
         split = _split_all(regions, generals, widened, counters)
         group: Pattern = ()
         if (
@@ -257,6 +261,19 @@ def _in_prose(separator: Pattern) -> bool:
         and any(is_word(token) for token in separator)
         and all(is_word(token) or is_blank(token) for token in separator)
     )
+
+
+def _own_bullets(generals: list[Pattern], separator: Pattern, opening: Pattern) -> bool:
+    """The separator opens a line with marks ("\n- ", "\n| ", "\n> ") that the first document does not
+    open with (the skeleton before the slot does not end with them, nor does every region start with
+    them): a list, a table or a quote the documents hold of their own, where a template that marks its
+    documents so writes the marks before the first too."""
+    line = separator[len(separator) - separator[::-1].index("\n") :] if "\n" in separator else ()
+    marks = [token for token in line if not is_blank(token)]
+    if not marks or len(marks) > _LINE_MARKS or any(is_word(t) or t == DIGITS or is_marker(t) for t in marks):
+        return False
+    opened = opening[len(opening) - len(line) :] == line
+    return not opened and not all(general[: len(line)] == line for general in generals if general)
 
 
 def _enumerates(separator: Pattern) -> bool:

@@ -7,9 +7,11 @@ worker, a restart) has the same version, and a changed prompt in a deploy has an
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import re
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -18,7 +20,7 @@ from typing import Any, Final
 from ragpulse_assembly.learnt.loops import ItemLayout, Loop, documents
 from ragpulse_assembly.learnt.matching import Fits, match_pieces
 from ragpulse_assembly.learnt.shapes import Shape
-from ragpulse_assembly.learnt.tokens import MARK_OPEN, tokenize
+from ragpulse_assembly.learnt.tokens import MARK_CLOSE, MARK_OPEN, tokenize
 from ragpulse_assembly.model import normalized
 
 
@@ -40,6 +42,9 @@ class Slot:
     """The slot lies inside a JSON string of a message that is JSON: its text is escaped."""
     undivided: bool = False
     """A documents slot that held several documents at times but no separator splits them exactly."""
+    literal: bool = False
+    """A documents slot that is the inside of a list of quoted strings (a Python list's repr, a JSON array
+    pasted inline): each string, its escapes undone, is a document."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +87,8 @@ class Template:
                     "shape": slot.shape.as_json(),
                     "json_string": slot.json_string,
                     "undivided": slot.undivided,
+                    # Only when set: the versions of templates learnt before it stay the same.
+                    **({"literal": True} if slot.literal else {}),
                     "loop": None
                     if slot.loop is None
                     else {
@@ -150,6 +157,7 @@ def _slot(value: Any) -> Slot:
         ),
         bool(value["json_string"]),
         bool(value["undivided"]),
+        bool(value.get("literal", False)),
     )
 
 
@@ -192,6 +200,10 @@ _LABEL_CHARS: Final = 80
 _TURN_LABEL: Final = 24
 """Characters a label has at most ("User:", "Frage:", "प्रश्न:")."""
 
+_QUOTES: Final = "'\""
+_OPENING_MARKS: Final = "¿¡ "
+_CLOSING_MARKS: Final = "?!.？！。؟"
+"""Marks a question opens or ends with, which a skeleton takes in when every question of its window does."""
 _COPY_CHARS: Final = 2000
 """Characters of a slot compared with the question, at most: a copy of it is as short as a question."""
 _WORDS: Final = re.compile(r"\w+")
@@ -223,7 +235,7 @@ def read(template: Template, text: str, segment: Segmenter | None = None) -> Tem
             found = _unescaped(content, slot)
             if found is None:
                 return None
-            question = _last_turn(_opening(template, number), found).strip()
+            question = _asked(_opening(template, number), found.strip(), _closing(template, number))
         elif slot.role is SlotRole.DOCUMENTS:
             regions.append(normalized(_unescaped(content, slot) or content))
             opening = _opening(template, number)
@@ -237,6 +249,13 @@ def read(template: Template, text: str, segment: Segmenter | None = None) -> Tem
             if told is not None:
                 chunks.extend(document.strip() for document in told if document.strip())
                 items.extend(normalized(document) for document in told if document.strip())
+                continue
+            if slot.literal:
+                listed = literal_strings(opening, content, _closing(template, number))
+                if listed is None:
+                    return None
+                chunks.extend(document.strip() for document in listed if document.strip())
+                items.extend(normalized(document) for document in listed if document.strip())
                 continue
             slot_documents = _slot_documents(content, slot, opening)
             if slot_documents is None:
@@ -271,6 +290,20 @@ def read(template: Template, text: str, segment: Segmenter | None = None) -> Tem
         skeleton,
         unclear,
     )
+
+
+def _asked(opening: str, content: str, closing: str) -> str:
+    """The question slot's words with the question marks every question of the window shares, which the
+    skeleton took in ("¿" before the slot, "?" after it): the user wrote them, where the question opens its
+    line and ends it."""
+    question = _last_turn(opening, content).strip()
+    line = opening[max(opening.rfind("\n"), opening.rfind(MARK_CLOSE)) + 1 :]
+    if line.strip(_OPENING_MARKS) or not question:
+        return question
+    ending = closing[
+        : min(at for at in (closing.find("\n"), closing.find(MARK_OPEN), len(closing)) if at >= 0)
+    ]
+    return line.strip() + question + ("" if ending.rstrip().strip(_CLOSING_MARKS) else ending.rstrip())
 
 
 def _fuller(other: str, question: str) -> bool:
@@ -336,6 +369,12 @@ def _listed(opening: str, content: str) -> bool:
     return len(_LIST_ITEM.findall(text)) > 1
 
 
+def _closing(template: Template, slot: int) -> str:
+    """The skeleton's constant just after slot number ``slot``."""
+    at = [index for index, piece in enumerate(template.pieces) if piece is None][slot]
+    return template.pieces[at + 1] or "" if at + 1 < len(template.pieces) else ""
+
+
 def _opening(template: Template, slot: int) -> str:
     """The skeleton's constant just before slot number ``slot``."""
     at = [index for index, piece in enumerate(template.pieces) if piece is None][slot]
@@ -364,6 +403,39 @@ def _slot_documents(content: str, slot: Slot, opening: str) -> list[tuple[str, s
             return None
         texts.append((unescaped.strip(), _unescaped(item, slot) or item))
     return texts
+
+
+def literal_strings(opening: str, content: str, closing: str) -> list[str] | None:
+    """The strings of a list literal (``['a', 'b']``, ``["a", "b"]``) whose inside is ``content``, between
+    the skeleton's ``opening`` (ending with the bracket, perhaps a quote after it) and ``closing``; None
+    when the text there is no list of quoted strings only. Nothing is evaluated."""
+    bracket, end = opening.rfind("["), closing.find("]")
+    lead, trail = opening[bracket + 1 :], closing[:end]
+    if bracket < 0 or end < 0 or lead.strip(_QUOTES + " \n") or trail.strip(_QUOTES + " \n"):
+        return None
+    if not (lead + content + trail).strip():
+        return []
+    literal = f"[{lead}{content}{trail}]"
+    try:
+        # A JSON array first, as JSON reads it ("\\/" is "/"); then a Python list's repr.
+        values = json.loads(literal)
+    except ValueError:
+        values = _python_list(literal)
+    if not isinstance(values, list) or not all(isinstance(value, str) for value in values):
+        return None
+    return values
+
+
+def _python_list(literal: str) -> list[object] | None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # an escape Python does not know stays as written, as repr wrote it
+        try:
+            tree = ast.parse(literal, mode="eval").body
+        except (SyntaxError, ValueError):
+            return None
+    if not isinstance(tree, ast.List):
+        return None
+    return [item.value if isinstance(item, ast.Constant) else None for item in tree.elts]
 
 
 def _unescaped(text: str, slot: Slot) -> str | None:
