@@ -14,6 +14,7 @@ from both_readers import right_shares
 from drawn import SCRIPTS, question, sentence, word
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from ragpulse_assembly.learnt.template import literal_strings
 from streams import Stream, StreamRequest
 
 
@@ -196,3 +197,18 @@ def test_a_documents_own_bullets_are_never_the_loops_separator(drawn_seed: tuple
     alone, _ = right_shares(headed_with_own_lists(*drawn_seed))
 
     assert alone >= 0.5, alone
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(min_size=0, max_size=40), min_size=1, max_size=6), st.booleans())
+def test_a_list_literal_gives_back_the_strings_it_was_written_from(texts: list[str], as_json: bool) -> None:
+    written = json.dumps(texts, ensure_ascii=False) if as_json else repr(texts)
+
+    assert literal_strings("context: [", written[1:-1], "]") == texts
+
+
+@pytest.mark.parametrize(
+    "content", ["[" * 100_000, "'a', " * 50_000 + "{", "'a' + 'b'", "1, 2", "f('a')", "'a'] + ['b'"]
+)
+def test_what_is_no_list_of_quoted_strings_reads_as_none(content: str) -> None:
+    assert literal_strings("context: [", content, "]") is None

@@ -76,6 +76,8 @@ _LABEL_WORDS: Final = 3
 """Words a label before a restated question may have ("Northgate policy:")."""
 _RESTATED: Final = 0.7
 """Share of the question's words a restated question keeps (a search query drops a few)."""
+_LINES_ABOVE: Final = 3
+"""Lines looked at above a document for the heading of its section (a blank line may stand between)."""
 _STATEMENT_ENDS: Final = frozenset(".!?。！？")
 """Marks a sentence ends with, which a heading has none of."""
 _READ: Final = "\x00"
@@ -486,11 +488,12 @@ def _marks_of_the_template(messages: list[str], documents: tuple[str, ...]) -> s
 
 def _sections_of_the_template(messages: list[str], documents: tuple[str, ...]) -> str | None:
     """Marks of two or more characters ("===", "##") that open the prompt's line right before the first
-    document (or the line above it) and a line of words in a document (but the first's own start), where
+    document (or a line above it) and a line of words in a document (but the first's own start), where
     some document has no such line above it: the template opens each of its sections (tables, notes) with
     them, and the reading took a section's heading for a document or a part of one. A template that heads
     every document so ("## Source 2: …") leaves the documents' own headings theirs."""
-    headed = [_heading_marks(messages, document.strip()) for document in documents]
+    standing = _standing(messages, documents)
+    headed = [_heading_marks(*found) if found else set() for found in standing]
     for number, document in enumerate(documents):
         lines = document.strip().splitlines()
         for line in lines[1:] if number == 0 else lines:
@@ -505,10 +508,70 @@ def _sections_of_the_template(messages: list[str], documents: tuple[str, ...]) -
     return None
 
 
-def _heading_marks(messages: list[str], text: str) -> set[str]:
-    """The marks that open the prompt's line ``text`` stands on, or the line above it ("===Tables \n…")."""
-    before = [message[: message.find(text)].rstrip() for message in messages if text and text in message]
-    return {_line_marks(part[part.rfind("\n") + 1 :] + "a") for part in before} - {""}
+def _section_heading(messages: list[str], documents: tuple[str, ...]) -> str | None:
+    """A document whose first line is short and ends no sentence, written right after marks of two or more
+    characters on its line ("===Additional Context", "## Notes"), unless the prompt quotes every document
+    between such marks (triple quotes around a titled document: its own first line): the template opens a
+    section with them, and the reading kept the section's heading."""
+    standing = _standing(messages, documents)
+    marked = [found is not None and _marks_only(_line_before(*found)) for found in standing]
+    quoted = all(
+        found is not None and mark and _marks_only(_line_after(found[0], found[1] + len(document.strip())))
+        for found, mark, document in zip(standing, marked, documents, strict=True)
+    )
+    if quoted:
+        return None
+    for document, mark in zip(documents, marked, strict=True):
+        text = document.strip()
+        first = text.splitlines()[0].strip() if text else ""
+        if mark and _label_like(first) and first[-1:] not in _STATEMENT_ENDS:
+            return document
+    return None
+
+
+def _standing(messages: list[str], documents: tuple[str, ...]) -> list[tuple[str, int] | None]:
+    """Where each document (stripped) stands in the prompt: its message and offset, found in reading order
+    (one pass over each message); None from the first one not found as written (JSON-escaped)."""
+    found: list[tuple[str, int] | None] = [None] * len(documents)
+    for message in messages:
+        at = 0
+        for number, document in enumerate(documents):
+            if found[number] is not None:
+                continue
+            place = message.find(document.strip(), at)
+            if place < 0:
+                break
+            found[number] = (message, place)
+            at = place + len(document.strip())
+    return found
+
+
+def _line_before(message: str, at: int) -> str:
+    """The text of ``at``'s line before it."""
+    return message[message.rfind("\n", 0, at) + 1 : at]
+
+
+def _line_after(message: str, end: int) -> str:
+    """The text of ``end``'s line after it."""
+    stop = message.find("\n", end)
+    return message[end : stop if stop >= 0 else len(message)]
+
+
+def _heading_marks(message: str, at: int) -> set[str]:
+    """The marks that open the line a document at ``at`` stands on, or one of the few lines above it
+    ("===Tables \n…", "===Notes \n\n…")."""
+    marks: set[str] = set()
+    end = at
+    for _ in range(_LINES_ABOVE):
+        start = message.rfind("\n", 0, end) + 1
+        line = message[start:end]
+        if line.strip():
+            marks.add(_line_marks(line + "a"))
+            break
+        if start == 0:
+            break
+        end = start - 1
+    return marks - {""}
 
 
 def _line_marks(line: str) -> str:
@@ -518,38 +581,10 @@ def _line_marks(line: str) -> str:
     return marks if len(marks) > 1 and any(character.isalpha() for character in line) else ""
 
 
-def _section_heading(messages: list[str], documents: tuple[str, ...]) -> str | None:
-    """A document whose first line is short and ends no sentence, written right after marks of two or more
-    characters on its line ("===Additional Context", "## Notes"), unless the prompt quotes every document
-    between such marks (triple quotes around a titled document: its own first line): the template opens a
-    section with them, and the reading kept the section's heading."""
-    quoted = all(_marks_around(messages, document.strip()) for document in documents)
-    for document in documents:
-        text = document.strip()
-        first = text.splitlines()[0].strip() if text else ""
-        if quoted or not first or not _label_like(first) or first[-1:] in _STATEMENT_ENDS:
-            continue
-        if any(_marks_ending(message[: message.find(text)]) for message in messages if text in message):
-            return document
-    return None
-
-
-def _marks_around(messages: list[str], text: str) -> bool:
-    """The prompt writes marks (two characters or more) right before ``text`` on its line and right after
-    it on its last line: a quoted document."""
-    for message in messages:
-        at = message.find(text) if text else -1
-        if at >= 0 and _marks_ending(message[:at]):
-            rest = message[at + len(text) :]
-            line = rest[: rest.find("\n")] if "\n" in rest else rest
-            return len(line.strip()) > 1 and not any(character.isalnum() for character in line)
-    return False
-
-
-def _marks_ending(text: str) -> bool:
-    """``text``'s last line is marks only, two characters or more."""
-    line = text[text.rfind("\n") + 1 :].strip()
-    return len(line) > 1 and not any(character.isalnum() for character in line)
+def _marks_only(text: str) -> bool:
+    """``text`` is marks only, two characters or more."""
+    stripped = text.strip()
+    return len(stripped) > 1 and not any(character.isalnum() for character in stripped)
 
 
 def _bullets_inside(messages: list[str], documents: tuple[str, ...]) -> str | None:

@@ -419,7 +419,7 @@ def literal_strings(opening: str, content: str, closing: str) -> list[str] | Non
     try:
         # A JSON array first, as JSON reads it ("\\/" is "/"); then a Python list's repr.
         values = json.loads(literal)
-    except ValueError:
+    except (ValueError, RecursionError):  # a list nested thousands deep is no list of texts
         values = _python_list(literal)
     if not isinstance(values, list) or not all(isinstance(value, str) for value in values):
         return None
@@ -431,7 +431,7 @@ def _python_list(literal: str) -> list[object] | None:
         warnings.simplefilter("ignore")  # an escape Python does not know stays as written, as repr wrote it
         try:
             tree = ast.parse(literal, mode="eval").body
-        except (SyntaxError, ValueError):
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
             return None
     if not isinstance(tree, ast.List):
         return None
