@@ -494,16 +494,12 @@ def _sections_of_the_template(messages: list[str], documents: tuple[str, ...]) -
     every document so ("## Source 2: …") leaves the documents' own headings theirs."""
     standing = _standing(messages, documents)
     headed = [_heading_marks(*found) if found else set() for found in standing]
+    sections = headed[0] - set.intersection(*headed)
     for number, document in enumerate(documents):
         lines = document.strip().splitlines()
         for line in lines[1:] if number == 0 else lines:
             marks = _line_marks(line)
-            if (
-                marks
-                and not (number == 0 and _line_marks(lines[0]) == marks)
-                and marks in headed[0]
-                and not all(marks in found for found in headed)
-            ):
+            if marks in sections and not (number == 0 and _line_marks(lines[0]) == marks):
                 return marks
     return None
 
