@@ -40,6 +40,12 @@ SHAPES: dict[str, Callable[[int, int], str]] = {
     "rule lines between words": lambda n, i: (
         "Context:\n" + "\n".join("---" if j % 2 else _text(i * 100_000 + j, 3) for j in range(n // 12))
     ),
+    "headed sections ('===Name')": lambda n, i: (
+        "Context:\n" + "\n\n".join(f"==={_text(i * 100_000 + j, 1)}\n{_text(j, 6)}" for j in range(n // 60))
+    ),
+    "a list literal ('[...]')": lambda n, i: (
+        "Context: [" + ", ".join(repr(_text(i * 100_000 + j, 6)) for j in range(n // 50)) + "]"
+    ),
     "numbered markers ('[n] ')": lambda n, i: (
         "Context:\n" + " ".join(f"[{j}] {_text(i * 100_000 + j, 2)}" for j in range(n // 16))
     ),
