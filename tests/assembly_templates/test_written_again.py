@@ -212,3 +212,36 @@ def test_a_list_literal_gives_back_the_strings_it_was_written_from(texts: list[s
 )
 def test_what_is_no_list_of_quoted_strings_reads_as_none(content: str) -> None:
     assert literal_strings("context: [", content, "]") is None
+
+
+def topic_and_question(rng: random.Random, script: str) -> Stream:
+    """The user's turn holds the session's topic (one of three, a few words) above the question, and the
+    assistant's search call writes the question again as its query: the question is the slot the search
+    was made from, not the topic."""
+    pool = _pool(rng, script)
+    labels = [f"## {word(rng, script)}" for _ in range(2)]
+    topics = [" ".join(word(rng, script) for _ in range(3)) for _ in range(3)]
+    requests = []
+    for _ in range(24):
+        chosen = rng.sample(pool, rng.randint(1, 3))
+        asked = question(rng, script)[:-1]
+        call = json.dumps(
+            {"name": "search", "parameters": {"query": [asked, f"{asked} 2026"]}}, ensure_ascii=False
+        )
+        found = json.dumps({str(n): {"summ": text} for n, text in enumerate(chosen)}, ensure_ascii=False)
+        messages = [
+            ("system", "Answer the current question from the search results."),
+            ("user", f"{labels[0]}\n{rng.choice(topics)}\n{labels[1]}\n{asked}\n"),
+            ("assistant", f"<|action_start|>{call}<|action_end|>"),
+            ("system", found),
+        ]
+        requests.append(StreamRequest(messages, tuple(chosen), asked, "An answer."))
+    return Stream(f"{script}/topic", requests)
+
+
+@pytest.mark.parametrize("script", ["latin", "cjk", "arabic"])
+def test_the_question_is_the_slot_the_search_was_made_from_not_the_topic_above_it(script: str) -> None:
+    alone, both = right_shares(topic_and_question(random.Random(5), script))
+
+    assert alone >= 0.75, alone
+    assert both >= 0.75, both

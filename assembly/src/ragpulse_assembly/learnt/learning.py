@@ -611,10 +611,11 @@ def _whole_last_user(facts: list[_SlotFacts]) -> int | None:
 def _record_key(number: int, facts: list[_SlotFacts]) -> bool:
     """The slot never asks and, in most prompts, the next slot opens with its value (a record's name that
     its path repeats: "Source: faq" then "/docs/faq.md"): that is a field of the first document, which the
-    alignment split off because the records before it differ, not the user's words."""
+    alignment split off because the records before it differ, not the user's words. A record's fields stand
+    in one message."""
     fact = facts[number]
-    if number + 1 >= len(facts) or _asks(fact):
-        return False
+    if number + 1 >= len(facts) or _asks(fact) or any(token.startswith(MARK_OPEN) for token in fact.after):
+        return False  # the next slot in a later message (a search call written from the question): no record
     following = facts[number + 1].contents
     echoed = sum(
         bool(value := content.strip()) and nxt.lstrip().startswith(value)
