@@ -20,6 +20,7 @@ from ragpulse_assembly.learnt.alignment import Constant, Gap, Piece, align, gap_
 from ragpulse_assembly.learnt.groups import group_closes, group_of, headed, header_again, reopened, ungrouped
 from ragpulse_assembly.learnt.headers import header_tails_split
 from ragpulse_assembly.learnt.matching import match_pieces
+from ragpulse_assembly.learnt.quotes import opens_quote, quote_mark, unquoted
 from ragpulse_assembly.learnt.shapes import Shape, shape_of
 from ragpulse_assembly.learnt.tokens import (
     DIGITS,
@@ -107,6 +108,9 @@ class Loop:
     paragraphs, "\\n\\n---\\n\\n", where the template writes "\\n---\\n"): :data:`OWN` when the window showed
     it inside documents (the pieces it made always came together), :data:`JOINS` when it showed it between
     documents (one ending with a line break of its own), "" when the window never showed one."""
+    quote: str = ""
+    """The mark the template writes before every line of each document ("> "), taken off each line read
+    (see :mod:`ragpulse_assembly.learnt.quotes`)."""
 
 
 OWN: Final = "own"
@@ -193,7 +197,8 @@ def _loops(
         padded = ""
         if not group:
             padded, items = _padding(regions, generals, widened, counters, split)
-        if reopened(items, opening) or _written_twice(items):
+        quote = quote_mark((item.text for pieces in items for _, item in pieces), widened)
+        if (reopened(items, opening) and not opens_quote(opening, quote)) or _written_twice(items):
             continue
         recurring, glued, distinct = _recurrence(items)
         if recurring >= 2 and glued * 2 >= recurring:
@@ -206,14 +211,14 @@ def _loops(
             continue
         pieces = [piece for found in items for piece in found]
         sample = next(before for before, _ in pieces if before)
-        prefixed = [tokenize(sample + item.text) for _, item in pieces]
+        prefixed = [tokenize(sample + unquoted(item.text, quote)) for _, item in pieces]
         # Blanks alone may be a document's own blank lines, unless documents that recur across requests
         # came out whole in other company every time (none came glued to another: see above).
         weak = blanks and recurring < 3
         layout = _layout(prefixed)
         if layout is not None and any(_holds_header(layout, item.text, padded == OWN) for item in prefixed):
             continue  # several documents in each item, each under a header of its own: a loop inside
-        loop = Loop(widened, counters, weak, sample, layout, closed, group, padded)
+        loop = Loop(widened, counters, weak, sample, layout, closed, group, padded, quote)
         yield recurring / max(distinct, 1), loop
 
 
@@ -319,15 +324,16 @@ def documents(region: Tokens, loop: Loop, opening: str = "") -> list[tuple[str, 
             return None
         region, general = inner, tuple(generalised(token) for token in inner.tokens)
     items = _split(region, general, loop.separator, loop.counters, loop.closed, loop.padded == OWN)
-    if items is None or reopened([items], tuple(generalised(token) for token in tokenize(opening).tokens)):
+    before = tuple(generalised(token) for token in tokenize(opening).tokens)
+    if items is None or (reopened([items], before) and not opens_quote(before, loop.quote)):
         return None
     items[0] = ("", _header_rest_cut(items[0][1], loop.separator, opening))
     texts = []
     for _, item in items:
         if loop.layout is None:
-            texts.append((item.text, item.text))
+            texts.append((unquoted(item.text, loop.quote), item.text))
             continue
-        prefixed = loop.sample + item.text
+        prefixed = loop.sample + unquoted(item.text, loop.quote)
         spans = match_pieces(prefixed, loop.layout.pieces, [shape.fits for shape in loop.layout.shapes])
         if spans is None:
             return None

@@ -92,6 +92,7 @@ class Template:
                         "closed": slot.loop.closed,
                         **({"group": list(slot.loop.group)} if slot.loop.group else {}),
                         **({"padded": slot.loop.padded} if slot.loop.padded else {}),
+                        **({"quote": slot.loop.quote} if slot.loop.quote else {}),
                         "layout": None
                         if slot.loop.layout is None
                         else {
@@ -147,6 +148,7 @@ def _slot(value: Any) -> Slot:
             bool(loop["closed"]),
             tuple(str(token) for token in loop.get("group", ())),
             str(loop.get("padded", "")),
+            str(loop.get("quote", "")),
         ),
         bool(value["json_string"]),
         bool(value["undivided"]),
