@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import random
 
-from both_readers import right_shares
-from drawn import SCRIPTS, question, sentence, word
+from both_readers import context_stream, right_shares
+from drawn import SCRIPTS, question, retrieved, sentence, shaped, word
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ragpulse_assembly.learnt.quotes import unquoted
@@ -19,35 +19,17 @@ MARKS = ("> ", "| ", ">> ", "│ ")
 JOINERS = ("\n\n", "\n\n---\n\n", "\n\n* * *\n\n", "\n\n\n")
 
 
-def _document(rng: random.Random, script: str) -> str:
-    """A paragraph, two paragraphs, a list, a rule between two lines or a quote of its own."""
-    s = lambda: sentence(rng, script)  # noqa: E731
-    return rng.choice(
-        [
-            lambda: " ".join(s() for _ in range(rng.randint(1, 3))),
-            lambda: f"{s()}\n\n{s()}",
-            lambda: f"{s()}\n- {s()}\n- {s()}",
-            lambda: f"{s()}\n---\n{s()}",
-            lambda: f"> {s()}\n{s()}",
-            lambda: f"{s()}\n> {s()}\n> {s()}",
-        ]
-    )()
-
-
 def quoted_stream(seed: int, script: str, mark: str, joiner: str) -> Stream:
     """Twenty-four requests of one to four of twelve documents, each quoted with ``mark`` on every line,
     joined by ``joiner``, between an instruction and the labelled question; one document in most
     requests."""
     rng = random.Random(seed)
-    pool = [_document(rng, script) for _ in range(12)]
+    pool = [shaped(rng, script, "prose", "paragraphs", "list", "ruled", "quoted") for _ in range(12)]
     instruction = sentence(rng, script)
     label = word(rng, script).title()
     requests = []
     for _ in range(24):
-        chosen = rng.sample(pool[1:], rng.randint(1, 4))
-        if rng.random() < 0.6:
-            chosen[rng.randrange(len(chosen))] = pool[0]
-        chosen = list(dict.fromkeys(chosen))
+        chosen = retrieved(rng, pool, 4, 0.6)
         asked = question(rng, script)
         body = joiner.join(mark + text.replace("\n", "\n" + mark) for text in chosen)
         requests.append(
@@ -87,13 +69,7 @@ def own_quotes_stream(seed: int, script: str) -> Stream:
         if number % 3:
             lines = [f"> {line}" for line in lines[:-1]] + lines[-1:] if len(lines) > 1 else [f"> {lines[0]}"]
         pool.append("\n".join(lines))
-    requests = []
-    for _ in range(24):
-        chosen = rng.sample(pool, rng.randint(1, 4))
-        asked = question(rng, script)
-        text = "Context:\n\n" + "\n\n---\n\n".join(chosen) + f"\n\nQuestion: {asked}"
-        requests.append(StreamRequest([("user", text)], tuple(chosen), asked, "An answer."))
-    return Stream(f"own-quotes/{script}/{seed}", requests)
+    return context_stream(f"own-quotes/{script}/{seed}", pool, "\n\n---\n\n", rng, script)
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])

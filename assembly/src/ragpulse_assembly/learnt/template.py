@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
 
+from ragpulse_assembly.learnt.alignment import spaced_label_mark
 from ragpulse_assembly.learnt.loops import ItemLayout, Loop, documents
 from ragpulse_assembly.learnt.matching import Fits, match_pieces
 from ragpulse_assembly.learnt.shapes import Shape
@@ -93,6 +94,7 @@ class Template:
                         **({"group": list(slot.loop.group)} if slot.loop.group else {}),
                         **({"padded": slot.loop.padded} if slot.loop.padded else {}),
                         **({"quote": slot.loop.quote} if slot.loop.quote else {}),
+                        **({"titled": slot.loop.titled} if slot.loop.titled else {}),
                         "layout": None
                         if slot.loop.layout is None
                         else {
@@ -149,6 +151,7 @@ def _slot(value: Any) -> Slot:
             tuple(str(token) for token in loop.get("group", ())),
             str(loop.get("padded", "")),
             str(loop.get("quote", "")),
+            str(loop.get("titled", "")),
         ),
         bool(value["json_string"]),
         bool(value["undivided"]),
@@ -239,6 +242,7 @@ def read(template: Template, text: str, segment: Segmenter | None = None) -> Tem
             if told is not None:
                 chunks.extend(document.strip() for document in told if document.strip())
                 items.extend(normalized(document) for document in told if document.strip())
+                unclear = unclear or _titled_alike(told)
                 continue
             slot_documents = _slot_documents(content, slot, opening)
             if slot_documents is None:
@@ -273,6 +277,14 @@ def read(template: Template, text: str, segment: Segmenter | None = None) -> Tem
         skeleton,
         unclear,
     )
+
+
+def _titled_alike(documents: list[str]) -> bool:
+    """Every document told apart by how its lines recur opens with a name ended by the same mark ("Refunds —
+    "): a title the template writes on the text's line, or the documents' own first words; no loop was
+    learnt to tell which."""
+    marks = {spaced_label_mark(tokenize(document.strip())) for document in documents if document.strip()}
+    return len(marks) == 1 and "" not in marks
 
 
 def _fuller(other: str, question: str) -> bool:
