@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -96,3 +97,29 @@ EXAMPLES = settings(max_examples=12, deadline=None, suppress_health_check=[Healt
 def drawn_in_a_script(draw: st.DrawFn) -> tuple[random.Random, str]:
     """A generator of words and sentences, and the script they are written in."""
     return random.Random(draw(st.integers(0, 2**32 - 1))), draw(st.sampled_from(sorted(SCRIPTS)))
+
+
+def shaped(rng: random.Random, script: str, *shapes: str, rule: str = "---") -> str:
+    """A document of one of ``shapes``, drawn: "prose" (one to three sentences), "paragraphs" (two, a blank
+    line between), "list" (a sentence, or none, then bullets), "ruled" (``rule`` on a line between two
+    sentences), "label" (a word and a colon before a sentence), "quoted" (a quote of its own, "> ", in its
+    first lines)."""
+    s = lambda: sentence(rng, script)  # noqa: E731
+    made = {
+        "prose": lambda: " ".join(s() for _ in range(rng.randint(1, 3))),
+        "paragraphs": lambda: f"{s()}\n\n{s()}",
+        "list": lambda: f"- {s()}\n- {s()}" if rng.random() < 0.5 else f"{s()}\n- {s()}\n- {s()}",
+        "ruled": lambda: f"{s()}\n{rule}\n{s()}",
+        "label": lambda: f"{word(rng, script).title()}: {s()}",
+        "quoted": lambda: f"> {s()}\n{s()}" if rng.random() < 0.5 else f"{s()}\n> {s()}\n> {s()}",
+    }
+    return made[rng.choice(shapes)]()
+
+
+def retrieved(rng: random.Random, pool: list[Any], most: int, popular: float) -> list[Any]:
+    """One to ``most`` documents of ``pool`` in random order, ``pool[0]`` (a popular chunk) among them with
+    probability ``popular``."""
+    chosen = rng.sample(pool[1:], rng.randint(1, most))
+    if rng.random() < popular:
+        chosen[rng.randrange(len(chosen))] = pool[0]
+    return list(dict.fromkeys(chosen))

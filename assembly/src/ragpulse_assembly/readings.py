@@ -133,7 +133,7 @@ def read_pasted(
     # text for a document (a few-shot example, the answer cue after the last document), joined two of the
     # template's documents in one, or left a document out.
     outside = any(not any(normalized(c) in region for region in learnt.regions) for c in rules.chunks)
-    merged = sure and _merges(rules.chunks, learnt.chunks)
+    merged = sure and (_merges(rules.chunks, learnt.chunks) or _between_items(rules.chunks, learnt))
     rules_read = (
         bool(rules.chunks)
         and not rules.guessed
@@ -274,6 +274,20 @@ def _merges(chunks: tuple[str, ...], documents: tuple[str, ...]) -> bool:
     template's separator (or the documents' recurrence) shows."""
     endings = [normalized(document)[-_SHOWN:] for document in documents]
     return any(sum(ending in chunk for ending in endings) > 1 for chunk in (normalized(c) for c in chunks))
+
+
+def _between_items(chunks: tuple[str, ...], learnt: TemplateReading) -> bool:
+    """One of the rules' documents lies in none of the template's items, though it holds one's document:
+    it runs on over the text the template writes between two documents (a rule line, "Source [2]")."""
+    if not learnt.items or len(learnt.items) != len(learnt.chunks):
+        return False
+    documents = [normalized(document) for document in learnt.chunks]
+    for chunk in (normalized(c) for c in chunks):
+        if any(document in chunk for document in documents) and not any(
+            chunk in item for item in learnt.items
+        ):
+            return True
+    return False
 
 
 def _covers(chunks: tuple[str, ...], learnt: TemplateReading) -> bool:

@@ -231,6 +231,17 @@ def _inline_label(texts: Sequence[Tokens], ranges: tuple[Range, ...]) -> list[tu
     return [(marks.pop(), at)]
 
 
+def spaced_label_mark(tokens: Tokens) -> str:
+    """The mark that ends a name opening ``tokens`` on its first line, as :func:`align` anchors an inline
+    label, where it stands between blanks ("Magna Carta — ", "規程 | "); "" when none does. A mark glued to
+    the word before it ("。", "%", ":") may end a sentence or a clause of a script written without blanks."""
+    found = _label_end(tokens.tokens, 0, len(tokens))
+    if found is None or found == 0 or found + 1 >= len(tokens):
+        return ""
+    spaced = is_blank(tokens.tokens[found - 1]) and tokens.tokens[found + 1] in (" ", "\u3000")
+    return tokens.tokens[found] if spaced else ""
+
+
 def _label_end(tokens: tuple[str, ...], start: int, end: int) -> int | None:
     for index in range(start + 1, min(end - 1, start + _LABEL_TOKENS)):
         token = tokens[index]

@@ -67,6 +67,8 @@ _PARAGRAPH: Final = re.compile(r"\n[^\S\n]*\n")
 _JSON_OPENINGS: Final = 4
 """Lines opening with a bracket tried as the start of a JSON value around a slot: a bound on the parsing a
 message full of brackets can cost."""
+_QUERY_EXTRA: Final = 2
+"""Words a search query written from the question adds to it, at most."""
 _ESCAPINGS: Final = 3
 """JSON string escapings undone, at most, when a slot's text is compared with the user's words."""
 _ANY_WORD: Final = re.compile(r"\w+")
@@ -251,9 +253,7 @@ def _roles(
     for number, (fact, loop) in enumerate(zip(facts, loops, strict=True)):
         if number == question:
             roles.append(SlotRole.QUESTION)
-        elif (question is not None and _copies(fact, facts[question], loose=True)) or _quotes_users(
-            fact, asked
-        ):
+        elif (question is not None and _widens(fact, facts[question])) or _quotes_users(fact, asked):
             roles.append(SlotRole.OTHER)  # the user's words quoted again ("<user_query>"): never documents
         elif question is not None and number < question and _ends_asking(fact, facts[question]):
             roles.append(SlotRole.OTHER)  # the conversation so far, up to this turn's question
@@ -696,6 +696,22 @@ def _copies(fact: _SlotFacts, question: _SlotFacts, loose: bool = False) -> bool
         for a, b in zip(fact.contents, question.contents, strict=True)
     )
     return same * 5 >= len(fact.contents) * 4
+
+
+def _widens(fact: _SlotFacts, question: _SlotFacts) -> bool:
+    """In most prompts the slot holds the question's words in any case and marks, all of them in a row,
+    with a word or two more at most (a search query written from the question: "returns policy 2024"): the
+    user's words again, never retrieved documents."""
+    widened = 0
+    for content, asked in zip(fact.contents, question.contents, strict=True):
+        words, question_words = _words_of(content).split(), _words_of(asked).split()
+        width = len(question_words)
+        widened += (
+            bool(question_words)
+            and any(words[at : at + width] == question_words for at in range(len(words) - width + 1))
+            and len(words) - width <= _QUERY_EXTRA
+        )
+    return widened * 5 >= len(fact.contents) * 4
 
 
 def _rewritten(fact: _SlotFacts, question: _SlotFacts) -> bool:

@@ -18,8 +18,10 @@ from typing import Final
 
 from ragpulse_assembly.learnt.alignment import Constant, Gap, Piece, align, gap_texts, opens_heading
 from ragpulse_assembly.learnt.groups import group_closes, group_of, headed, header_again, reopened, ungrouped
+from ragpulse_assembly.learnt.headed import joined, title_mark, titled
 from ragpulse_assembly.learnt.headers import header_tails_split
 from ragpulse_assembly.learnt.matching import match_pieces
+from ragpulse_assembly.learnt.quotes import opens_quote, quote_mark, unquoted
 from ragpulse_assembly.learnt.shapes import Shape, shape_of
 from ragpulse_assembly.learnt.tokens import (
     DIGITS,
@@ -109,6 +111,13 @@ class Loop:
     paragraphs, "\\n\\n---\\n\\n", where the template writes "\\n---\\n"): :data:`OWN` when the window showed
     it inside documents (the pieces it made always came together), :data:`JOINS` when it showed it between
     documents (one ending with a line break of its own), "" when the window never showed one."""
+    quote: str = ""
+    """The mark the template writes before every line of each document ("> "), taken off each line read
+    (see :mod:`ragpulse_assembly.learnt.quotes`)."""
+    titled: str = ""
+    """The mark that ends the title every document opens with on its text's line ("—" of "{title} — "), in a
+    loop of blanks: a piece without it is the paragraph of the document before (see
+    :mod:`ragpulse_assembly.learnt.headed`)."""
 
 
 OWN: Final = "own"
@@ -197,12 +206,26 @@ def _loops(
         padded = ""
         if not group:
             padded, items = _padding(regions, generals, widened, counters, split)
-        if reopened(items, opening) or _written_twice(items):
+        blanks = all(is_blank(token) for token in widened)
+        title = title_mark(items) if blanks and not group else ""
+        if title is None:
             continue
-        recurring, glued, distinct = _recurrence(items)
+        if title:
+            items = [found for pieces in items if (found := joined(pieces, title)) is not None]
+            if all(len(pieces) == 1 for pieces in items):
+                continue  # every blank line a document's own: the separator splits nothing
+        quote = quote_mark((item.text for pieces in items for _, item in pieces), widened)
+        # Documents quoted line by line open with the quote mark again (their own lines, their own quotes).
+        quoted = opens_quote(opening, quote)
+        if (
+            (not quoted and (reopened(items, opening) or _holds_opening(items, opening)))
+            or _written_twice(items)
+            or _within_documents(items, title)
+        ):
+            continue
+        recurring, glued, distinct = _recurrence(items, title)
         if recurring >= 2 and glued * 2 >= recurring:
             continue  # the split cuts documents in two
-        blanks = all(is_blank(token) for token in widened)
         if blanks and glued:
             # Blanks between pieces of which some always came with the same next one: documents with line
             # breaks of their own, joined by the same blanks. No loop: the documents are told apart by how
@@ -210,14 +233,14 @@ def _loops(
             continue
         pieces = [piece for found in items for piece in found]
         sample = next(before for before, _ in pieces if before)
-        prefixed = [tokenize(sample + item.text) for _, item in pieces]
+        prefixed = [tokenize(sample + unquoted(item.text, quote)) for _, item in pieces]
         # Blanks alone may be a document's own blank lines, unless documents that recur across requests
         # came out whole in other company every time (none came glued to another: see above).
         weak = blanks and recurring < 3
         layout = _layout(prefixed)
         if layout is not None and any(_holds_header(layout, item.text, padded == OWN) for item in prefixed):
             continue  # several documents in each item, each under a header of its own: a loop inside
-        loop = Loop(widened, counters, weak, sample, layout, closed, group, padded)
+        loop = Loop(widened, counters, weak, sample, layout, closed, group, padded, quote, title)
         yield recurring / max(distinct, 1), loop
 
 
@@ -289,6 +312,21 @@ def _enumerates(separator: Pattern) -> bool:
     return False
 
 
+def _holds_opening(items: list[list[tuple[str, Tokens]]], opening: Pattern) -> bool:
+    """A piece holds, at the start of one of its lines, the whole line the skeleton writes before the slot
+    ("  - " of "<FACTS>\n  - "), which opens the first document: the next document's start, where the
+    separator did not split (a rule inside some documents taken for the template's)."""
+    begin = max((at + 1 for at, token in enumerate(opening) if token == "\n"), default=0)
+    line = ("\n", *opening[begin:])
+    if begin == 0 or all(is_blank(token) for token in line):
+        return False
+    return any(
+        find_run(tuple(generalised(token) for token in item.tokens), line, 0) >= 0
+        for pieces in items
+        for _, item in pieces
+    )
+
+
 def _written_twice(items: list[list[tuple[str, Tokens]]]) -> bool:
     """A piece comes twice in one region, and in other regions too: a line the template writes for every
     group ("Relevant fragments:" under each file's header), not a document (a search returns a document
@@ -336,15 +374,18 @@ def documents(region: Tokens, loop: Loop, opening: str = "") -> list[tuple[str, 
             return None
         region, general = inner, tuple(generalised(token) for token in inner.tokens)
     items = _split(region, general, loop.separator, loop.counters, loop.closed, loop.padded == OWN)
-    if items is None or reopened([items], tuple(generalised(token) for token in tokenize(opening).tokens)):
+    if items is not None and loop.titled:
+        items = joined(items, loop.titled)
+    before = tuple(generalised(token) for token in tokenize(opening).tokens)
+    if items is None or (reopened([items], before) and not opens_quote(before, loop.quote)):
         return None
     items[0] = ("", _header_rest_cut(items[0][1], loop.separator, opening))
     texts = []
     for _, item in items:
         if loop.layout is None:
-            texts.append((item.text, item.text))
+            texts.append((unquoted(item.text, loop.quote), item.text))
             continue
-        prefixed = loop.sample + item.text
+        prefixed = loop.sample + unquoted(item.text, loop.quote)
         spans = match_pieces(prefixed, loop.layout.pieces, [shape.fits for shape in loop.layout.shapes])
         if spans is None:
             return None
@@ -437,6 +478,53 @@ def _one_neighbour(regions: Sequence[Tokens], generals: list[Pattern], separator
     return count <= 1 or len(before) == 1 or len(after) == 1
 
 
+def _within_documents(items: list[list[tuple[str, Tokens]]], title: str = "") -> bool:
+    """The separator sits inside documents that recur whole, between the same two halves wherever they were
+    retrieved (a popular chunk's own rule line, "…\n---\n…"; a title and its text, "{title} — {text}"),
+    not between documents, which come back in other company and order, or last: every line seen before it
+    in two requests or more is followed by one line alone (never by the slot's end), and either one such
+    line came so in three requests or more, its follower preceded by it alone, or two such lines did. A
+    line after it that opens with the documents' ``title`` mark starts a document of its own (two
+    documents retrieved together)."""
+    followers: dict[str, set[str]] = {}
+    leaders: dict[str, set[str]] = {}
+    requests: dict[str, set[int]] = {}
+    for number, pieces in enumerate(items):
+        lines = [_edge_lines(item.text) for _, item in pieces]
+        for at, (first, last) in enumerate(lines):
+            after = lines[at + 1][0] if at + 1 < len(lines) else _SLOT_EDGE
+            followers.setdefault(last, set()).add(after)
+            leaders.setdefault(first, set()).add(lines[at - 1][1] if at else _SLOT_EDGE)
+            if after != _SLOT_EDGE:
+                requests.setdefault(last, set()).add(number)
+    recurring = [last for last, seen in requests.items() if len(seen) > 1]
+    glued = [
+        last
+        for last in recurring
+        if len(following := followers[last]) == 1
+        and _SLOT_EDGE not in following
+        and not titled(next(iter(following)), title)
+    ]
+    halves = any(
+        len(requests[last]) >= _GLUED_REQUESTS and leaders.get(next(iter(followers[last]))) == {last}
+        for last in glued
+    )
+    return len(glued) == len(recurring) and (halves or len(glued) >= 2)
+
+
+_SLOT_EDGE: Final = "\ue003"
+"""What stands before a slot's first piece and after its last, in :func:`_within_documents`."""
+_GLUED_REQUESTS: Final = 3
+"""Requests in which two pieces came together, and never apart, before they are taken for one document's
+halves: two documents retrieved together now and then come apart soon."""
+
+
+def _edge_lines(text: str) -> tuple[str, str]:
+    """A piece's first and last lines with text (blanks collapsed)."""
+    lines = [" ".join(line.split()) for line in text.splitlines() if line.strip()]
+    return (lines[0], lines[-1]) if lines else ("", "")
+
+
 def _counters(regions: Sequence[Tokens], generals: list[Pattern], separator: Pattern) -> tuple[int, ...]:
     """The separator's numbers that count its occurrences (up by one in every region): a score or a year
     varies but counts nothing."""
@@ -482,11 +570,12 @@ def _edge(text: str, head: bool) -> str:
     return flat[:_EDGE_CHARS] if head else flat[-_EDGE_CHARS:]
 
 
-def _recurrence(items: list[list[tuple[str, Tokens]]]) -> tuple[int, int, int]:
+def _recurrence(items: list[list[tuple[str, Tokens]]], title: str = "") -> tuple[int, int, int]:
     """Pieces that recur in several requests, how many of those always come with the same piece after
     them, that one always with them before it (a title and its text, two paragraphs of one document:
     documents a search returns come in other company and order from one request to the next), and how many
-    distinct pieces there are."""
+    distinct pieces there are. A piece after them that opens with the documents' ``title`` mark is a
+    document of its own (two documents retrieved together), never glued."""
     after: dict[str, set[str]] = {}
     before: dict[str, set[str]] = {}
     seen: dict[str, int] = {}
@@ -499,7 +588,10 @@ def _recurrence(items: list[list[tuple[str, Tokens]]]) -> tuple[int, int, int]:
     glued = [
         text
         for text in recurring
-        if len(after[text]) == 1 and (follower := next(iter(after[text]))) and before.get(follower) == {text}
+        if len(after[text]) == 1
+        and (follower := next(iter(after[text])))
+        and before.get(follower) == {text}
+        and not titled(follower, title)
     ]
     return len(recurring), len(glued), len(seen)
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
 
+from ragpulse_assembly.learnt.alignment import spaced_label_mark
 from ragpulse_assembly.learnt.loops import ItemLayout, Loop, documents
 from ragpulse_assembly.learnt.matching import Fits, match_pieces
 from ragpulse_assembly.learnt.shapes import Shape
@@ -99,6 +100,8 @@ class Template:
                         "closed": slot.loop.closed,
                         **({"group": list(slot.loop.group)} if slot.loop.group else {}),
                         **({"padded": slot.loop.padded} if slot.loop.padded else {}),
+                        **({"quote": slot.loop.quote} if slot.loop.quote else {}),
+                        **({"titled": slot.loop.titled} if slot.loop.titled else {}),
                         "layout": None
                         if slot.loop.layout is None
                         else {
@@ -154,6 +157,8 @@ def _slot(value: Any) -> Slot:
             bool(loop["closed"]),
             tuple(str(token) for token in loop.get("group", ())),
             str(loop.get("padded", "")),
+            str(loop.get("quote", "")),
+            str(loop.get("titled", "")),
         ),
         bool(value["json_string"]),
         bool(value["undivided"]),
@@ -249,6 +254,7 @@ def read(template: Template, text: str, segment: Segmenter | None = None) -> Tem
             if told is not None:
                 chunks.extend(document.strip() for document in told if document.strip())
                 items.extend(normalized(document) for document in told if document.strip())
+                unclear = unclear or _titled_alike(told)
                 continue
             if slot.literal:
                 listed = literal_strings(opening, content, _closing(template, number))
@@ -304,6 +310,14 @@ def _asked(opening: str, content: str, closing: str) -> str:
         : min(at for at in (closing.find("\n"), closing.find(MARK_OPEN), len(closing)) if at >= 0)
     ]
     return line.strip() + question + ("" if ending.rstrip().strip(_CLOSING_MARKS) else ending.rstrip())
+
+
+def _titled_alike(documents: list[str]) -> bool:
+    """Every document told apart by how its lines recur opens with a name ended by the same mark ("Refunds —
+    "): a title the template writes on the text's line, or the documents' own first words; no loop was
+    learnt to tell which."""
+    marks = {spaced_label_mark(tokenize(document.strip())) for document in documents if document.strip()}
+    return len(marks) == 1 and "" not in marks
 
 
 def _fuller(other: str, question: str) -> bool:
