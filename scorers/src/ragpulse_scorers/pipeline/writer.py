@@ -8,6 +8,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 from ragpulse_core.store import Store
@@ -198,7 +200,20 @@ class ScoreWriter:
 
     def _insert(self, table: str, rows: list[list[Any]], columns: Sequence[str]) -> None:
         if rows:
-            key = [columns.index(name) for name in _TOKEN_KEYS[table]]
-            keys = [[row[i] for i in key] for row in rows]
-            token = hashlib.sha256(repr((table, keys)).encode()).hexdigest()
-            self._store.insert(table, rows, columns, dedup_token=token)
+            self._store.insert(table, rows, columns, dedup_token=_token(table, rows, columns))
+
+
+def _token(table: str, rows: list[list[Any]], columns: Sequence[str]) -> str:
+    """A digest of the rows' key columns, column by column: the same rows give the same token, rows with any
+    key of theirs different another.
+
+    A time column is digested as runs of one value and their lengths (a judgment's rows share its ScoredAt,
+    a write's log rows their LoggedAt), the same sequence in a fifth of the formatting: formatting a time per
+    row was most of the token's cost (0.14 s of CPU for a 10,000-request write)."""
+    digest = hashlib.sha256(table.encode())
+    for name in _TOKEN_KEYS[table]:
+        values: list[Any] = list(map(itemgetter(columns.index(name)), rows))
+        if isinstance(values[0], datetime):
+            values = [(value, sum(1 for _ in run)) for value, run in groupby(values)]
+        digest.update(repr(values).encode())
+    return digest.hexdigest()
