@@ -769,8 +769,9 @@ _NO_READING: Final[tuple[tuple[Callable[[list[str], tuple[str, ...]], str | None
     ),
     (
         _sections_of_the_template,
-        "a document opens with {}, which the prompt writes right before the first document too: the"
-        " template's mark before each of its sections, a section's heading read as a document",
+        "a document holds a line opening with {}, the marks that head the first document's section but not"
+        " every document: the template's mark before each of its sections, a section's heading read into the"
+        " documents",
     ),
     (
         _section_heading,

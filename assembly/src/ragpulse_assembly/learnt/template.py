@@ -11,7 +11,6 @@ import ast
 import hashlib
 import json
 import re
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -441,12 +440,12 @@ def literal_strings(opening: str, content: str, closing: str) -> list[str] | Non
 
 
 def _python_list(literal: str) -> list[object] | None:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # an escape Python does not know stays as written, as repr wrote it
-        try:
-            tree = ast.parse(literal, mode="eval").body
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            return None
+    """The items of a Python list literal (a ``repr``, which writes no escape Python does not know), as
+    constants or None; None when ``literal`` is no list."""
+    try:
+        tree = ast.parse(literal, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
     if not isinstance(tree, ast.List):
         return None
     return [item.value if isinstance(item, ast.Constant) else None for item in tree.elts]
