@@ -32,6 +32,7 @@ def test_a_rule_line_a_link_the_question_again_a_copy_or_a_repr_is_refused_as_a_
     vpn = "The VPN disconnects after 12 hours."
     readings = {
         "a rule": (vpn, "---"),
+        "tags alone": (vpn, "</FACTS> <NOTES>"),
         "a link": (vpn, "Source: https://intranet.example/vpn"),
         "a path": ("docs/vpn-setup.md", vpn),
         "the question": (vpn, f"<rewrite>Policy: {question}?</rewrite>"),
@@ -53,6 +54,7 @@ def test_documents_with_a_slash_a_label_or_the_questions_words_are_not_refused()
         "How long does a VPN session last? Twelve hours, then you sign in again with MFA.",
         "VPN session: twelve hours long, then sign in again.",
         "> Quoted in the handbook: sessions end at midnight.",
+        "<b>MFA</b> is required when x < 5 and y > 3.",
     )
     evidence = Evidence().place("svc", "kept")
 

@@ -470,6 +470,11 @@ def _wordless(document: str, question: str) -> bool:
     return not any(character.isalnum() for character in document)
 
 
+def _tags_only(document: str, question: str) -> bool:
+    """Tags and nothing else ("</FACTS> <NOTES>"): where one tagged list ends and the next begins."""
+    return "<" in document and not any(character.isalnum() for character in _MARKUP.sub("", document))
+
+
 def _marks_of_the_template(messages: list[str], documents: tuple[str, ...]) -> str | None:
     """The marks (no letter, no digit: "> ", "- ", "• ") every document but the first opens with, when the
     first does not and the prompt writes them right before it: the template writes them before each
@@ -743,6 +748,7 @@ def _quoted(text: str) -> str:
 
 _NO_DOCUMENT: Final[tuple[tuple[Callable[[str, str], bool], str], ...]] = (
     (_wordless, "holds no word or number: a rule or mark between documents read as one of them"),
+    (_tags_only, "is tags alone: where the template closes one part and opens the next, read as a document"),
     (
         _reference_only,
         "is only a reference (a link, a path), perhaps after its label: a line the template writes for a"
