@@ -107,3 +107,21 @@ def test_a_bulleted_list_of_documents_one_holding_bullets_of_its_own_is_refused(
         found = check(Evidence().place("svc", str(refused)), [prompt], documents, "how long is a session?")
 
         assert (found.finding is Finding.REFUSED) is refused, found.reason
+
+
+def test_a_label_cut_off_at_its_number_is_refused_and_a_lists_short_items_are_not() -> None:
+    """The template's "Document 2:" read as a document "Document" before each text (the loop split at the
+    counter): refused; facts of a bulleted or numbered list, short and without a full stop, stay documents."""
+    texts = ("The VPN disconnects after 12 hours.", "MFA is required for every session.")
+    labelled = "\n\n".join(f"Document {number}:\n{text}" for number, text in enumerate(texts, 1))
+    cut = ("Document", f"{texts[0]}\n\nDocument", texts[1])
+    refused = check(Evidence().place("svc", "cut"), [labelled], cut, "how long does a session last")
+
+    assert refused.finding is Finding.REFUSED and "label" in refused.reason
+    facts = ("Is vegetarian but eats fish", "Prefers window seats", "Birthday is on 14 September")
+    for name, listed in (("bullets", "- {}"), ("numbers", "{number}. {}")):
+        prompt = "Facts:\n" + "\n".join(
+            listed.format(fact, number=number) for number, fact in enumerate(facts, 1)
+        )
+        kept = check(Evidence().place("svc", name), [prompt], facts, "what do I eat")
+        assert kept.finding is not Finding.REFUSED, (name, kept.reason)

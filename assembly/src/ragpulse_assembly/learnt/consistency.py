@@ -76,6 +76,8 @@ _LABEL_WORDS: Final = 3
 """Words a label before a restated question may have ("Northgate policy:")."""
 _RESTATED: Final = 0.7
 """Share of the question's words a restated question keeps (a search query drops a few)."""
+_BETWEEN_LABEL: Final = 8
+"""Characters between a label and its document, at most (" 2:\n", " [12]:")."""
 _LINES_ABOVE: Final = 3
 """Lines looked at above a document for the heading of its section (a blank line may stand between)."""
 _STATEMENT_ENDS: Final = frozenset(".!?。！？")
@@ -588,6 +590,29 @@ def _marks_only(text: str) -> bool:
     return len(stripped) > 1 and not any(character.isalnum() for character in stripped)
 
 
+def _label_of_the_next(messages: list[str], documents: tuple[str, ...]) -> str | None:
+    """A short document, no sentence, that the prompt writes right before the next document with nothing
+    but a number on its own line and marks between them ("Document" of "Document 2:\n…"): the label the
+    template writes before each document, which the reading cut off at its number. A list's number opens
+    the next line ("…\n2. "): that is the next item's."""
+    standing = _standing(messages, documents)
+    for number, (document, found) in enumerate(zip(documents[:-1], standing, strict=False)):
+        text = document.strip()
+        following = standing[number + 1]
+        if found is None or following is None or found[0] is not following[0]:
+            continue
+        between = found[0][found[1] + len(text) : following[1]]
+        if (
+            _label_like(text)
+            and text[-1:] not in _STATEMENT_ENDS
+            and len(between.strip()) <= _BETWEEN_LABEL
+            and not any(character.isalpha() for character in between)
+            and any(character.isdigit() for character in between.split("\n", 1)[0])
+        ):
+            return text
+    return None
+
+
 def _bullets_inside(messages: list[str], documents: tuple[str, ...]) -> str | None:
     """The bullet the prompt writes between two neighbouring documents of the reading, when a document
     holds a line opening with that bullet too."""
@@ -783,6 +808,11 @@ _NO_READING: Final[tuple[tuple[Callable[[list[str], tuple[str, ...]], str | None
         _section_heading,
         "document {} opens with one short line, no sentence, after marks that open its line: a heading the"
         " template writes (a section's name), not retrieved text",
+    ),
+    (
+        _label_of_the_next,
+        "document {} stands right before the next one with only a number on its line and marks between: the"
+        " label the template writes before each document, read as one",
     ),
     (
         _bullets_inside,
