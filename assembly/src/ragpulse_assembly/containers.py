@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ragpulse_assembly.dialects.base import documents_of
+from ragpulse_assembly.pyrepr import list_items
 from ragpulse_assembly.unwrap import parse_json
 
 DOCUMENT_TAGS: Final = frozenset(
@@ -294,13 +295,10 @@ def python_list(text: str) -> list[str] | None:
     stripped = text.strip()
     if not (stripped.startswith("[") and stripped.endswith("]")):
         return None
-    try:
-        tree = ast.parse(stripped, mode="eval").body
-    except (SyntaxError, ValueError):
+    items = list_items(stripped)
+    if not items:
         return None
-    if not isinstance(tree, ast.List) or not tree.elts:
-        return None
-    texts = [_repr_item(item) for item in tree.elts]
+    texts = [_repr_item(item) for item in items]
     return [text for text in texts if text is not None] if all(texts) else None
 
 

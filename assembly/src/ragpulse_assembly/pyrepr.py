@@ -57,6 +57,16 @@ def repr_role(text: str) -> str:
     return name.group(0).strip().rstrip("(").rsplit(".", 1)[-1].lower() if name else ""
 
 
+def list_items(text: str) -> list[ast.expr] | None:
+    """The items of ``text`` when it is one Python list literal (a ``repr``), unevaluated; None when it is
+    not (nor any literal nested past what the parser takes)."""
+    try:
+        tree = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    return tree.elts if isinstance(tree, ast.List) else None
+
+
 def _literal(source: str) -> str | None:
     try:
         value = ast.literal_eval(source)

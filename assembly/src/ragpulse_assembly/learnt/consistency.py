@@ -500,8 +500,8 @@ def _sections_of_the_template(messages: list[str], documents: tuple[str, ...]) -
     them, and the reading took a section's heading for a document or a part of one. A template that heads
     every document so ("## Source 2: …") leaves the documents' own headings theirs."""
     standing = _standing(messages, documents)
-    headed = [_heading_marks(*found) if found else set() for found in standing]
-    sections = headed[0] - set.intersection(*headed)
+    headed = [_heading_marks(found[0], found[2]) if found else set() for found in standing]
+    sections = headed[0] - headed[0].intersection(*headed[1:])
     for number, document in enumerate(documents):
         lines = document.strip().splitlines()
         for line in lines[1:] if number == 0 else lines:
@@ -517,9 +517,9 @@ def _section_heading(messages: list[str], documents: tuple[str, ...]) -> str | N
     between such marks (triple quotes around a titled document: its own first line): the template opens a
     section with them, and the reading kept the section's heading."""
     standing = _standing(messages, documents)
-    marked = [found is not None and _marks_only(_line_before(*found)) for found in standing]
+    marked = [found is not None and _marks_only(_line_before(found[0], found[2])) for found in standing]
     quoted = all(
-        found is not None and mark and _marks_only(_line_after(found[0], found[1] + len(document.strip())))
+        found is not None and mark and _marks_only(_line_after(found[0], found[2] + len(document.strip())))
         for found, mark, document in zip(standing, marked, documents, strict=True)
     )
     if quoted:
@@ -532,21 +532,35 @@ def _section_heading(messages: list[str], documents: tuple[str, ...]) -> str | N
     return None
 
 
-def _standing(messages: list[str], documents: tuple[str, ...]) -> list[tuple[str, int] | None]:
-    """Where each document (stripped) stands in the prompt: its message and offset, found in reading order
-    (one pass over each message); None from the first one not found as written (JSON-escaped)."""
-    found: list[tuple[str, int] | None] = [None] * len(documents)
-    for message in messages:
+def _standing(messages: list[str], documents: tuple[str, ...]) -> list[tuple[str, int, int] | None]:
+    """Where each document (stripped) stands in the prompt: its message, the message's number and the
+    offset, found in reading order (one pass over each message); None from the first one not found as
+    written (JSON-escaped)."""
+    found: list[tuple[str, int, int] | None] = [None] * len(documents)
+    for number, message in enumerate(messages):
         at = 0
-        for number, document in enumerate(documents):
-            if found[number] is not None:
+        for index, document in enumerate(documents):
+            if found[index] is not None:
                 continue
             place = message.find(document.strip(), at)
             if place < 0:
                 break
-            found[number] = (message, place)
+            found[index] = (message, number, place)
             at = place + len(document.strip())
     return found
+
+
+def _between(messages: list[str], documents: tuple[str, ...]) -> list[str | None]:
+    """The prompt's text between each document and the next (stripped documents); None where the two do
+    not stand one after the other in one message."""
+    standing = _standing(messages, documents)
+    texts: list[str | None] = []
+    for document, found, following in zip(documents, standing, standing[1:], strict=False):
+        if found is None or following is None or found[1] != following[1]:
+            texts.append(None)
+        else:
+            texts.append(found[0][found[2] + len(document.strip()) : following[2]])
+    return texts
 
 
 def _line_before(message: str, at: int) -> str:
@@ -595,15 +609,11 @@ def _label_of_the_next(messages: list[str], documents: tuple[str, ...]) -> str |
     but a number on its own line and marks between them ("Document" of "Document 2:\n…"): the label the
     template writes before each document, which the reading cut off at its number. A list's number opens
     the next line ("…\n2. "): that is the next item's."""
-    standing = _standing(messages, documents)
-    for number, (document, found) in enumerate(zip(documents[:-1], standing, strict=False)):
+    for document, between in zip(documents, _between(messages, documents), strict=False):
         text = document.strip()
-        following = standing[number + 1]
-        if found is None or following is None or found[0] is not following[0]:
-            continue
-        between = found[0][found[1] + len(text) : following[1]]
         if (
-            _label_like(text)
+            between is not None
+            and _label_like(text)
             and text[-1:] not in _STATEMENT_ENDS
             and len(between.strip()) <= _BETWEEN_LABEL
             and not any(character.isalpha() for character in between)
@@ -617,20 +627,11 @@ def _bullets_inside(messages: list[str], documents: tuple[str, ...]) -> str | No
     """The bullet the prompt writes between two neighbouring documents of the reading, when a document
     holds a line opening with that bullet too."""
     opening = {line.lstrip()[:1] for document in documents for line in document.splitlines()}
-    for message in messages:
-        at = message.find(documents[0])
-        if at < 0:
-            continue
-        at += len(documents[0])
-        for document in documents[1:]:
-            following = message.find(document, at)
-            if following < 0:
-                return None
-            bullet = message[at:following].strip()
-            at = following + len(document)
-            if bullet in _BULLETS and bullet in opening:
-                return bullet
-        return None
+    for between in _between(messages, documents):
+        if between is None:
+            return None
+        if between.strip() in _BULLETS and between.strip() in opening:
+            return between.strip()
     return None
 
 

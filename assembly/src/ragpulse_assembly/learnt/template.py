@@ -22,6 +22,7 @@ from ragpulse_assembly.learnt.matching import Fits, match_pieces
 from ragpulse_assembly.learnt.shapes import Shape
 from ragpulse_assembly.learnt.tokens import MARK_CLOSE, MARK_OPEN, tokenize
 from ragpulse_assembly.model import normalized
+from ragpulse_assembly.pyrepr import list_items
 
 
 class SlotRole(StrEnum):
@@ -442,13 +443,10 @@ def literal_strings(opening: str, content: str, closing: str) -> list[str] | Non
 def _python_list(literal: str) -> list[object] | None:
     """The items of a Python list literal (a ``repr``, which writes no escape Python does not know), as
     constants or None; None when ``literal`` is no list."""
-    try:
-        tree = ast.parse(literal, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    items = list_items(literal)
+    if items is None:
         return None
-    if not isinstance(tree, ast.List):
-        return None
-    return [item.value if isinstance(item, ast.Constant) else None for item in tree.elts]
+    return [item.value if isinstance(item, ast.Constant) else None for item in items]
 
 
 def _unescaped(text: str, slot: Slot) -> str | None:
