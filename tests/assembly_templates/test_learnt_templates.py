@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import pytest
 from drawn import FRAMINGS, SCRIPTS, SEPARATORS, Layout, document, prompt, sentence, word
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -89,6 +90,68 @@ def test_a_router_with_two_templates_of_the_same_messages_learns_both() -> None:
 
     assert _read_alone(Stream("router", mixed)) == [Verdict.RIGHT] * 32
     assert len(_learnt_versions(Stream("router", mixed)) - {""}) == 2
+
+
+def _sectioned(name: str, instruction: str, results: str, asked: str, answer: str) -> Template:
+    """One user message of '### ' sections, the results joined by blank lines: a template whose only
+    constant text besides its instruction is marks the other language's template writes too."""
+
+    def build(docs: list[Doc], question: str) -> Messages:
+        joined = "\n\n".join(doc.text for doc in docs)
+        return [
+            (
+                "user",
+                f"\n### {instruction}\n### {results}: {joined}\n### {asked}: {question}\n### {answer}:\n",
+            )
+        ]
+
+    return Template(
+        name, "router-by-language", "a router choosing its prompt by the context's language", build
+    )
+
+
+def test_a_router_whose_templates_share_only_marks_learns_each_apart() -> None:
+    english = _sectioned(
+        "english", "You are a helpful assistant: use the search results of the knowledge base and say when"
+        " you are unsure.", "Search results", "Question", "Answer",
+    )  # fmt: skip
+    german = _sectioned(
+        "german", "Du bist ein hilfsbereiter Assistent: nutze die Suchergebnisse der Wissensdatenbank und"
+        " sag, wenn du unsicher bist.", "Suchergebnisse", "Frage", "Antwort",
+    )  # fmt: skip
+    first, second = template_stream(english, 24), template_stream(german, 12)
+    # Two prompts of the frequent template for each of the rare one: the first prompts pooled hold too few
+    # of the rare one to be learnt apart, and learning the mix would give one slot that reads every prompt.
+    frequent = first.requests
+    mixed = [
+        request
+        for trio in zip(frequent[0::2], frequent[1::2], second.requests, strict=True)
+        for request in trio
+    ]
+
+    verdicts = _read_alone(Stream("router", mixed))
+
+    assert Verdict.WRONG not in verdicts
+    assert verdicts[-12:].count(Verdict.RIGHT) == 12, verdicts
+    assert len(_learnt_versions(Stream("router", mixed)) - {""}) == 2
+
+
+@pytest.mark.parametrize("label", ["Source: handbook/", "Quelle: ", "出典：/docs/"])
+def test_a_field_the_template_writes_under_each_document_is_no_part_of_its_text(label: str) -> None:
+    def build(docs: list[Doc], question: str) -> Messages:
+        records = "\n\n".join(f"Content: {doc.text}\n{label}{doc.title.split('.')[0]}.md" for doc in docs)
+        return [
+            ("user", f"Answer from the records below.\n=========\n{records}\n=========\nQUESTION: {question}")
+        ]
+
+    stream = template_stream(
+        Template("footer", "field-under-text", "LangChain's qa-with-sources records", build)
+    )
+
+    verdicts = _read_alone(stream)
+
+    assert Verdict.WRONG not in verdicts
+    assert verdicts.count(Verdict.RIGHT) >= 16, verdicts
 
 
 def test_few_shot_examples_and_their_documents_are_never_context() -> None:

@@ -260,14 +260,19 @@ def _cluster(pool: list[_Pooled], least: int) -> list[_Pooled]:
     candidates = [(members, size) for members, size in groups if len(members) >= least]
     if not candidates:
         return [seed]
-    members, _ = max(candidates, key=lambda item: (len(item[0]), item[1]))
+    members, joined_by = max(candidates, key=lambda item: (len(item[0]), item[1]))
+    # Prompts held together by fewer tokens than a template's own text (a message boundary alone) are not
+    # one template where a part of them shares many words the rest lack and the rest share words of their
+    # own: two templates, even while the rest are few (learning the mix gives a template of one slot that
+    # reads every prompt, and nothing is learnt after it).
+    rest_least = _REST_PROMPTS if joined_by >= _SHARED_TOKENS else 2
     narrower = [
         (inner, size)
         for inner, size in groups
         if inner < members
         and len(inner) > 1
         and size >= _OWN_TOKENS
-        and _own_tokens(once, members - inner, inner)
+        and _own_tokens(once, members - inner, inner, rest_least)
     ]
     if narrower:
         # Two templates: the newest prompt's own is learnt once it has prompts enough, not mixed before.
@@ -307,9 +312,10 @@ def _once_only(pooled: _Pooled) -> frozenset[str]:
     return frozenset(token for token, count in Counter(pooled.tokens.tokens).items() if count == 1)
 
 
-def _own_tokens(once: list[frozenset[str]], rest: frozenset[int], others: frozenset[int]) -> bool:
-    """The prompts of ``rest`` (enough of them) share many once-only tokens no prompt of ``others`` has."""
-    if len(rest) < _REST_PROMPTS:
+def _own_tokens(once: list[frozenset[str]], rest: frozenset[int], others: frozenset[int], least: int) -> bool:
+    """The prompts of ``rest`` (``least`` of them at least) share many once-only tokens no prompt of
+    ``others`` has."""
+    if len(rest) < least:
         return False
     shared = frozenset.intersection(*(once[index] for index in rest))
     held = frozenset().union(*(once[index] for index in others))

@@ -903,7 +903,14 @@ def _layout(items: list[Tokens]) -> ItemLayout | None:
     # title the template writes ("## How do I…?", "DOCUMENT 2: How…?") or the document's own first question,
     # which one template cannot tell; after a blank line it is the document's own paragraph ("text: Why…?\n
     # \nSeasons are…"), as a template's title line is not.
-    apart = [index < text and _written_between(pieces, gap, gaps[text]) for index, gap in enumerate(gaps)]
+    # After the text, a value the template opens a line of its own for with a label ("\nSource: ") is a
+    # field it writes under the document, whatever the value ends with ("401k." of "401k.md").
+    apart = [
+        _written_between(pieces, gap, gaps[text])
+        if index < text
+        else index > text and _labelled_line(_between(pieces, gaps[text], gap))
+        for index, gap in enumerate(gaps)
+    ]
     content = [
         index
         for index, gap in enumerate(gaps)
@@ -956,6 +963,13 @@ def _between(pieces: list[Piece], first: Gap, second: Gap) -> str:
     """The template's text between two gaps of an item's layout (other gaps count as nothing)."""
     start, end = pieces.index(first), pieces.index(second)
     return "".join(piece.text for piece in pieces[start + 1 : end] if isinstance(piece, Constant))
+
+
+def _labelled_line(between: str) -> bool:
+    """The template's text between the document's text and a later value opens a new line and labels it
+    with a word ("\nSource: ")."""
+    line = between[between.rfind("\n") + 1 :] if "\n" in between else ""
+    return any(character.isalpha() for character in line)
 
 
 def _written_between(pieces: list[Piece], first: Gap, second: Gap) -> bool:
