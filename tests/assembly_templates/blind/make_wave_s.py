@@ -579,9 +579,7 @@ def chatgpt_browser_vi(docs: list[Doc], question: str, rng: random.Random) -> Me
     the tool's functions, the question, the model's search call, the tool's result page: one '# 【i†title†domain】'
     line per result with its snippet on the next line(s)."""
     call = _tool_call("search", {"query": question.rstrip("?"), "recency_days": rng.choice([30, 365])}, rng)
-    page = "\n".join(
-        f"# 【{i}†{d.title}†{d.source.split('/')[2]}】\n{d.text}" for i, d in enumerate(docs)
-    )
+    page = "\n".join(f"# 【{i}†{d.title}†{d.source.split('/')[2]}】\n{d.text}" for i, d in enumerate(docs))
     tool = _msg("tool", page, tool_call_id=call["tool_calls"][0]["id"], name="browser")
     return [_msg("system", CHATGPT_BROWSER_SYSTEM), _msg("user", question), call, tool]
 
@@ -663,7 +661,9 @@ def openhands_microagents(docs: list[Doc], question: str, rng: random.Random) ->
     blocks = []
     if rng.random() < 0.5:
         port = rng.randint(50000, 59999)
-        blocks.append(f"<RUNTIME_INFORMATION>\nThe user has access to the following hosts for accessing a web application,\neach of which has a corresponding port:\n* http://localhost:{port} (port {port})\n\nToday's date is 2026-11-29 (UTC).\n</RUNTIME_INFORMATION>")
+        blocks.append(
+            f"<RUNTIME_INFORMATION>\nThe user has access to the following hosts for accessing a web application,\neach of which has a corresponding port:\n* http://localhost:{port} (port {port})\n\nToday's date is 2026-11-29 (UTC).\n</RUNTIME_INFORMATION>"
+        )
     for d in docs:
         blocks.append(
             "<EXTRA_INFO>\n"
@@ -686,7 +686,7 @@ Personality: v2
 ## bio
 
 The `bio` tool allows you to persist information across conversations. Address your message `to=bio` and write whatever information you want to remember. The information will appear in the model set context below in future conversations."""
-HE_BIO = "# User Bio\n\nThe user provided the following information about themselves. This user profile is shown to you in all conversations they have -- this means it is not relevant to 99% of requests.\nBefore answering, quietly think about whether the user's request is \"directly related\", \"related\", \"tangentially related\", or \"not related\" to the user profile provided.\nUser profile:\n```\nקוראים לי אורי. אני אבא לשתי בנות.\n```"
+HE_BIO = '# User Bio\n\nThe user provided the following information about themselves. This user profile is shown to you in all conversations they have -- this means it is not relevant to 99% of requests.\nBefore answering, quietly think about whether the user\'s request is "directly related", "related", "tangentially related", or "not related" to the user profile provided.\nUser profile:\n```\nקוראים לי אורי. אני אבא לשתי בנות.\n```'
 
 
 def chatgpt_memory_he(docs: list[Doc], question: str, rng: random.Random) -> Messages:
@@ -697,7 +697,9 @@ def chatgpt_memory_he(docs: list[Doc], question: str, rng: random.Random) -> Mes
     memories = "\n\n".join(f"{i}. [{d.source}]. {d.text}" for i, d in enumerate(docs, 1))
     bio = f"\n\n{HE_BIO}" if rng.random() < 0.5 else ""
     system = f"{CHATGPT_MEMORY_SYSTEM}{bio}\n\n# Model Set Context\n\n{memories}"
-    history = [_msg("user", "שלום"), _msg("assistant", "היי אורי! במה אפשר לעזור?")] if rng.random() < 0.3 else []
+    history = (
+        [_msg("user", "שלום"), _msg("assistant", "היי אורי! במה אפשר לעזור?")] if rng.random() < 0.3 else []
+    )
     return [_msg("system", system), *history, _msg("user", question)]
 
 
@@ -708,14 +710,18 @@ CONTEXT: {CONTEXT}
 QUESTION: {QUESTION}
 ----------------
 Helpful Answer:"""
-FA_HISTORY = [("سلام، فایل راهنمای فروشگاه را بارگذاری کردم.", "سلام! فایل را دریافت کردم. سؤالتان را بپرسید.")]
+FA_HISTORY = [
+    ("سلام، فایل راهنمای فروشگاه را بارگذاری کردم.", "سلام! فایل را دریافت کردم. سؤالتان را بپرسید.")
+]
 
 
 def jan_retrieval_fa(docs: list[Doc], question: str, rng: random.Random) -> Messages:
     """Jan's retrieval tool (from memory of its default retrieval_template): the thread's instructions as
     system, earlier turns, and the last user turn replaced by the template with the chunks joined by blank
     lines (LangChain's formatDocumentsAsString) after 'CONTEXT: '; a Persian shop guide attached to the thread."""
-    prompt = JAN_TEMPLATE.replace("{CONTEXT}", "\n\n".join(d.text for d in docs)).replace("{QUESTION}", question)
+    prompt = JAN_TEMPLATE.replace("{CONTEXT}", "\n\n".join(d.text for d in docs)).replace(
+        "{QUESTION}", question
+    )
     history = [m for u, a in FA_HISTORY[: rng.randint(0, 1)] for m in (_msg("user", u), _msg("assistant", a))]
     return [_msg("system", "You are a helpful assistant."), *history, _msg("user", prompt)]
 
@@ -756,7 +762,9 @@ def mongodb_chatbot(docs: list[Doc], question: str, rng: random.Random) -> Messa
         'Using the following information, answer the user query.\nDifferent pieces of information are separated by "---".\n\n'
         f"Information:\n{information}\n\n\nUser query: {question}"
     )
-    history = [m for u, a in QUARRY_HISTORY[: rng.randint(0, 2)] for m in (_msg("user", u), _msg("assistant", a))]
+    history = [
+        m for u, a in QUARRY_HISTORY[: rng.randint(0, 2)] for m in (_msg("user", u), _msg("assistant", a))
+    ]
     return [_msg("system", MONGO_SYSTEM), *history, _msg("user", prompt)]
 
 
@@ -790,7 +798,9 @@ def copilot_attachments_pt(docs: list[Doc], question: str, rng: random.Random) -
     return [_msg("system", COPILOT_SYSTEM), _msg("user", user)]
 
 
-AZURE_SYSTEM = "أنت مساعد الموارد البشرية في شركة الواحة. أجب فقط من المستندات المسترجعة واذكر المصدر بصيغة [doc1]."
+AZURE_SYSTEM = (
+    "أنت مساعد الموارد البشرية في شركة الواحة. أجب فقط من المستندات المسترجعة واذكر المصدر بصيغة [doc1]."
+)
 
 
 def azure_on_your_data_ar(docs: list[Doc], question: str, rng: random.Random) -> Messages:
@@ -806,7 +816,11 @@ def azure_on_your_data_ar(docs: list[Doc], question: str, rng: random.Random) ->
         "chunk_id": str(rng.randint(0, 6)),
     } for d in docs]  # fmt: skip
     tool = json.dumps({"citations": citations, "intent": intent}, ensure_ascii=False)
-    return [_msg("system", AZURE_SYSTEM), _msg("user", question), _msg("tool", tool, tool_call_id=f"call_{rng.randrange(16**6):06x}")]
+    return [
+        _msg("system", AZURE_SYSTEM),
+        _msg("user", question),
+        _msg("tool", tool, tool_call_id=f"call_{rng.randrange(16**6):06x}"),
+    ]
 
 
 def ragtruth_id(docs: list[Doc], question: str, rng: random.Random) -> Messages:
@@ -852,7 +866,9 @@ def _dbgpt(docs: list[Doc], question: str, rng: random.Random, english: bool) ->
     same Chinese runbook)."""
     template = DBGPT_EN if english else DBGPT_ZH
     system = template.replace("{context}", "\n".join(d.text for d in docs)).replace("{question}", question)
-    history = [m for u, a in ZH_OPS_HISTORY[: rng.randint(0, 1)] for m in (_msg("user", u), _msg("assistant", a))]
+    history = [
+        m for u, a in ZH_OPS_HISTORY[: rng.randint(0, 1)] for m in (_msg("user", u), _msg("assistant", a))
+    ]
     return [_msg("system", system), *history, _msg("user", question)]
 
 
@@ -870,11 +886,21 @@ Please match the language of the response to the user's language. Current date a
 def morphic_th(docs: list[Doc], question: str, rng: random.Random) -> Messages:
     """Morphic's researcher (from memory): system prompt, the question, the model's 'search' tool call, and
     the tool result JSON.stringify'd: {results: [{title, url, content}], query, images, number_of_results}."""
-    args = {"query": question, "max_results": 10, "search_depth": "basic", "include_domains": [], "exclude_domains": []}
+    args = {
+        "query": question,
+        "max_results": 10,
+        "search_depth": "basic",
+        "include_domains": [],
+        "exclude_domains": [],
+    }
     call = _tool_call("search", args, rng)
     result = {"results": [{"title": d.title, "url": d.source, "content": d.text} for d in docs],
               "query": question, "images": [], "number_of_results": len(docs)}  # fmt: skip
-    tool = _msg("tool", json.dumps(result, ensure_ascii=False, separators=(",", ":")), tool_call_id=call["tool_calls"][0]["id"])
+    tool = _msg(
+        "tool",
+        json.dumps(result, ensure_ascii=False, separators=(",", ":")),
+        tool_call_id=call["tool_calls"][0]["id"],
+    )
     return [_msg("system", MORPHIC_SYSTEM), _msg("user", question), call, tool]
 
 
@@ -895,7 +921,9 @@ def page_assist_ko(docs: list[Doc], question: str, rng: random.Random) -> Messag
     '<result source="url" id="i">content</result>' lines inside <search-results> in the system message, the
     date, earlier turns, the question. Korean news."""
     results = "\n".join(f'<result source="{d.source}" id="{i}">{d.text}</result>' for i, d in enumerate(docs))
-    system = PAGE_ASSIST.replace("{current_date_time}", f"2026. 11. 29. 오후 {rng.randint(1, 11)}:{rng.randint(10, 59)}:03").replace("{search_results}", results)
+    system = PAGE_ASSIST.replace(
+        "{current_date_time}", f"2026. 11. 29. 오후 {rng.randint(1, 11)}:{rng.randint(10, 59)}:03"
+    ).replace("{search_results}", results)
     history = [m for u, a in KO_HISTORY[: rng.randint(0, 1)] for m in (_msg("user", u), _msg("assistant", a))]
     return [_msg("system", system), *history, _msg("user", question)]
 
