@@ -62,7 +62,8 @@ def prompt_text(messages: Messages) -> str:
     parts = []
     for message in messages:
         parts.append(str(message.get("content") or ""))
-        parts += [call["function"]["arguments"] for call in message.get("tool_calls", [])]  # type: ignore[attr-defined]
+        calls: Any = message.get("tool_calls", [])
+        parts += [call["function"]["arguments"] for call in calls]
     return "\n".join(parts)
 
 
