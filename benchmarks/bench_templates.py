@@ -71,6 +71,7 @@ LATER_WAVES = (
     "wave_m",
     "wave_o",
     "wave_q",
+    "wave_s",
 )
 """Every blind wave after D, each measured before the changes it led to (their first runs are in the
 closing notes); all of them count in the whole corpus."""

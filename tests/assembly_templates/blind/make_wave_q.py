@@ -67,7 +67,7 @@ from pathlib import Path
 from typing import Any
 
 from make_wave_k import Doc, _pool, _tool_call
-from wave_writer import write_wave
+from wave_writer import prompt_text, verify_wave, write_wave
 
 HERE = Path(__file__).resolve().parent / "wave_q"
 REQUESTS = 24
@@ -870,39 +870,16 @@ def _answer(target: Doc, rng: random.Random) -> tuple[str, bool]:
     return first, fabricated
 
 
-def _prompt(messages: Messages) -> str:
-    """Everything the model was sent: message contents and tool-call arguments."""
-    parts = []
-    for m in messages:
-        parts.append(str(m.get("content") or ""))
-        parts += [c["function"]["arguments"] for c in m.get("tool_calls", [])]
-    return "\n".join(parts)
-
-
 def _as_sent(text: str, messages: Messages) -> str:
     """The document as the prompt holds it: the retriever's text, found as written or JSON-escaped; or, where
     the template rewrote it (the Cheshire Cat's newlines to '. '), the rewritten text, all the prompt has."""
-    prompt = _prompt(messages)
+    prompt = prompt_text(messages)
     if text in prompt or json.dumps(text, ensure_ascii=False)[1:-1] in prompt:
         return text
     flat = text.replace("\n", ". ")
     if flat in prompt:
         return flat
     raise ValueError(f"document not in its prompt: {text[:40]!r}")
-
-
-def _verify(directory: Path) -> None:
-    """Every recorded document and question is in its request's prompt (as written or JSON-escaped), and no
-    document is recorded twice: a 'wrong' reading is then the reader's, not the wave's."""
-    for path in directory.glob("*.json"):
-        if path.name == "index.json":
-            continue
-        for row in json.loads(path.read_text())["requests"]:
-            prompt = _prompt(row["messages"])
-            assert len(set(row["documents"])) == len(row["documents"]), path.name
-            for text in [*row["documents"], row["question"]]:
-                escaped = json.dumps(text, ensure_ascii=False)[1:-1]
-                assert text in prompt or escaped in prompt, (path.name, text[:40])
 
 
 FJORD_JSON = [Doc(f"instructor/{d.source}", d.title, d.text, d.question, d.lang) for d in FJORD]
@@ -938,7 +915,7 @@ def build() -> None:
         as_sent=_as_sent,
         most_others=7,
     )
-    _verify(HERE)
+    verify_wave(HERE)
 
 
 if __name__ == "__main__":

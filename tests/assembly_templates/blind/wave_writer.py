@@ -55,3 +55,33 @@ def write_wave(
         (directory / f"{service}.json").write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n")
         index.append({"service": service, "file": f"{service}.json", "requests": requests})
     (directory / "index.json").write_text(json.dumps({"set": name, "services": index}, indent=1) + "\n")
+
+
+def prompt_text(messages: Messages) -> str:
+    """Everything the model was sent: message contents and tool-call arguments."""
+    parts = []
+    for message in messages:
+        parts.append(str(message.get("content") or ""))
+        calls: Any = message.get("tool_calls", [])
+        parts += [call["function"]["arguments"] for call in calls]
+    return "\n".join(parts)
+
+
+def spellings(text: str) -> list[str]:
+    """The ways a template may write a document's text: as is, JSON-escaped (non-ASCII kept or escaped), or
+    twice JSON-escaped (a JSON string inside a JSON string)."""
+    once = json.dumps(text, ensure_ascii=False)[1:-1]
+    return [text, once, json.dumps(text)[1:-1], json.dumps(once, ensure_ascii=False)[1:-1]]
+
+
+def verify_wave(directory: Path) -> None:
+    """Every recorded document and question is in its request's prompt in one of its ``spellings``, and no
+    document is recorded twice: a 'wrong' reading is then the reader's, not the wave's."""
+    for path in directory.glob("*.json"):
+        if path.name == "index.json":
+            continue
+        for row in json.loads(path.read_text())["requests"]:
+            prompt = prompt_text(row["messages"])
+            assert len(set(row["documents"])) == len(row["documents"]), path.name
+            for text in [*row["documents"], row["question"]]:
+                assert any(s in prompt for s in spellings(text)), (path.name, text[:40])
