@@ -154,6 +154,41 @@ def test_a_field_the_template_writes_under_each_document_is_no_part_of_its_text(
     assert verdicts.count(Verdict.RIGHT) >= 16, verdicts
 
 
+@pytest.mark.parametrize("mark", ["`", "~"])
+def test_a_fence_longer_than_the_documents_own_fences_is_no_part_of_their_text(mark: str) -> None:
+    def build(docs: list[Doc], question: str) -> Messages:
+        files = "\n".join(
+            f'<attachment id="{doc.title}" filePath="/home/dev/docs/{doc.title}">\n'
+            f"{fence}markdown\n{doc.text}\n{fence}\n</attachment>"
+            for doc in docs
+            for fence in [mark * (4 if mark * 3 in doc.text else 3)]
+        )
+        return [
+            ("system", "You are a programming assistant."),
+            ("user", f"<attachments>\n{files}\n</attachments>\n<userRequest>\n{question}\n</userRequest>"),
+        ]
+
+    rng = random.Random(mark)
+    pool = []
+    for index in range(30):
+        text = " ".join(sentence(rng, "latin") for _ in range(rng.randint(1, 3)))
+        if index % 4 == 1:  # a file quoting a command in a fence of its own: its attachment's fence is longer
+            text += f"\n\n{mark * 3}sh\n{word(rng, 'latin')} --help\n{mark * 3}"
+        pool.append(Doc(text, f"{word(rng, 'latin')}.md"))
+    template = Template("attachments", "fenced-files", "VS Code Copilot's attachments", build)
+    requests = []
+    for _ in range(24):
+        docs, question = rng.sample(pool, rng.randint(1, 4)), f"{sentence(rng, 'latin')[:-1]}?"
+        requests.append(
+            StreamRequest(template.build(docs, question), tuple(d.text for d in docs), question, "Ok.")
+        )
+
+    verdicts = _read_alone(Stream("attachments", requests))
+
+    assert Verdict.WRONG not in verdicts
+    assert verdicts.count(Verdict.RIGHT) >= 16, verdicts
+
+
 def test_few_shot_examples_and_their_documents_are_never_context() -> None:
     example = "Example passage: the museum opens at nine and closes at five on weekdays."
 

@@ -11,6 +11,7 @@ message boundary). A separator of blanks only ("\\n\\n") is weak: a document's o
 from __future__ import annotations
 
 import itertools
+import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -68,6 +69,8 @@ _NUMBER_JOINERS: Final = frozenset(".,")
 """Marks between the digits of one number ("24.1", "1,5")."""
 _LINE_MARKS: Final = 3
 """Marks a line of a list, a table or a quote opens with, at most ("- ", "| ", "> ", "## ")."""
+_FENCE: Final = re.compile(r"`{3,}|~{3,}")
+"""A Markdown code fence's run of marks."""
 Pattern = tuple[str, ...]
 
 
@@ -389,7 +392,7 @@ def documents(region: Tokens, loop: Loop, opening: str = "") -> list[tuple[str, 
         spans = match_pieces(prefixed, loop.layout.pieces, [shape.fits for shape in loop.layout.shapes])
         if spans is None:
             return None
-        start, end = spans[loop.layout.text_from][0], spans[loop.layout.text_to][1]
+        start, end = _text_span(prefixed, spans, loop.layout)
         if header_again(prefixed, start, end, loop.padded == OWN):
             return None
         texts.append((prefixed[start:end], item.text))
@@ -435,9 +438,23 @@ def _label_written(head: Pattern, before: Pattern) -> bool:
 def _holds_header(layout: ItemLayout, prefixed: str, own_rules: bool) -> bool:
     """The item's document text holds a line of its own header again (see :func:`header_again`)."""
     spans = match_pieces(prefixed, layout.pieces, [shape.fits for shape in layout.shapes])
-    return spans is not None and header_again(
-        prefixed, spans[layout.text_from][0], spans[layout.text_to][1], own_rules
-    )
+    return spans is not None and header_again(prefixed, *_text_span(prefixed, spans, layout), own_rules)
+
+
+def _text_span(prefixed: str, spans: Sequence[tuple[int, int]], layout: ItemLayout) -> tuple[int, int]:
+    """Where the document's text starts and ends in its item. A fence whose length varies (a Markdown
+    fence longer than any run of backticks inside: "````" around a text quoting "```") is a value of the
+    layout before the text; its closing line, the same run, ends the text's gap and is no part of it."""
+    start, end = spans[layout.text_from][0], spans[layout.text_to][1]
+    for gap_start, gap_end in spans[: layout.text_from]:
+        fence = prefixed[gap_start:gap_end].strip()
+        if not _FENCE.fullmatch(fence):
+            continue
+        text = prefixed[start:end].rstrip()
+        closing = text.rfind("\n")
+        if closing >= 0 and text[closing + 1 :].strip() == fence:
+            return start, start + len(text[:closing].rstrip())
+    return start, end
 
 
 def _grouped_split(
