@@ -1,0 +1,173 @@
+"""Documents given as conversation turns, told from chat history by the place's own traffic.
+
+Some services put each retrieved document in a turn of its own before the question: a user turn per
+document answered by the same short assistant turn, or a user turn asking for a result answered by an
+assistant turn holding it. The learnt template reads the current turn only, where none of them stand.
+
+Earlier exchanges (a user turn and the assistant turn after it) are the documents' turns when the place's
+requests show two things. One side of every exchange is the template's: at each exchange's position it is
+the same text in every request of the window (the user's question and digits aside: "Ok.", "Give me the
+first result.", "What do experts say about {question}?"). The other side comes back across requests in other
+company and order: a text seen at one position in one request and at another in a different request, as a
+search returns a document again. Chat history shows neither: earlier answers differ from one conversation to
+the next, and a conversation's earlier turns stay where they were as it grows.
+
+Where both hold, the prompt is read with the template's side of each document exchange left out and the
+other side marked as a document turn: the learnt template then reads the documents where they repeat, one a
+turn, with whatever frame each turn gives its document.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict, deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from ragpulse_assembly.model import Message, Role
+
+_WINDOW: Final = 32
+"""Requests of a place whose exchanges are remembered."""
+_LEAST: Final = 8
+"""Requests with earlier exchanges a place must show before its turns are taken for documents."""
+_PLACES: Final = 2000
+"""Places remembered, least recently used dropped."""
+_DIGITS: Final = re.compile(r"\d+")
+_QUESTION: Final = "\ue003"
+"""Stands for the request's question inside a side's text (no prompt holds it: the flattened prompt refuses
+private-use marks)."""
+DOCUMENT_ROLE: Final = Role.OTHER
+"""The role a document's turn is given: apart from the user's, so the question's turn stays the only one."""
+
+
+@dataclass(frozen=True)
+class Exchanges:
+    """A prompt cut into its leading system messages, its earlier exchanges and the current turn."""
+
+    head: tuple[Message, ...]
+    pairs: tuple[tuple[Message, Message], ...]
+    last: tuple[Message, ...]
+
+
+@dataclass
+class _Seen:
+    sides: tuple[tuple[str, ...], tuple[str, ...]]
+    """Per side (user, assistant), each exchange's text with the question and digits masked."""
+
+
+@dataclass
+class TurnEvidence:
+    """Per place, the earlier exchanges of its recent requests."""
+
+    places: OrderedDict[tuple[str, str], deque[_Seen]] = field(default_factory=OrderedDict)
+
+    def documents_turn(self, service: str, place: str, messages: Sequence[Message]) -> list[Message] | None:
+        """Notes the prompt's earlier exchanges; the prompt as the learnt template reads it when the place's
+        traffic shows its exchanges to be documents' turns: each document exchange's template side left out,
+        its other side marked as a document's turn, every other exchange kept. None otherwise."""
+        found = exchanges(messages)
+        if found is None:
+            return None
+        key = (service, place)
+        requests = self.places.get(key)
+        if requests is None:
+            requests = self.places[key] = deque(maxlen=_WINDOW)
+            while len(self.places) > _PLACES:
+                self.places.popitem(last=False)
+        else:
+            self.places.move_to_end(key)
+        seen = _seen(found)
+        requests.append(seen)
+        window = list(requests)
+        side = _documents_side(window)
+        if side is None:
+            return None
+        framed = _by_position(window, 1 - side) or []
+        fixed = _constant(window, side)
+        turn = list(found.head)
+        for index, pair in enumerate(found.pairs):
+            if index in fixed or index >= len(framed) or seen.sides[1 - side][index] != framed[index]:
+                turn.extend(pair)  # the template's own exchange (a preamble), the same in every request
+            else:
+                turn.append(Message(DOCUMENT_ROLE, pair[side].text))
+        return [*turn, *found.last]
+
+
+def exchanges(messages: Sequence[Message]) -> Exchanges | None:
+    """The prompt's system messages first, then user and assistant turns alternating, the last user turn
+    (and what follows it) the current one; None for any other layout or no earlier exchange."""
+    start = 0
+    while start < len(messages) and messages[start].role is Role.SYSTEM:
+        start += 1
+    users = [i for i in range(start, len(messages)) if messages[i].role is Role.USER]
+    if not users or users[-1] == start:
+        return None
+    body = messages[start : users[-1]]
+    if len(body) % 2 or any(
+        message.role is not (Role.USER if index % 2 == 0 else Role.ASSISTANT)
+        for index, message in enumerate(body)
+    ):
+        return None
+    pairs = tuple((body[i], body[i + 1]) for i in range(0, len(body), 2))
+    return Exchanges(tuple(messages[:start]), pairs, tuple(messages[users[-1] :]))
+
+
+def _masked(text: str, question: str) -> str:
+    stripped = question.strip()
+    if stripped:
+        text = text.replace(stripped, _QUESTION)
+    return _DIGITS.sub("#", text.strip())
+
+
+def _seen(found: Exchanges) -> _Seen:
+    question = found.last[0].text
+    users = tuple(_masked(pair[0].text, question) for pair in found.pairs)
+    assistants = tuple(_masked(pair[1].text, question) for pair in found.pairs)
+    return _Seen((users, assistants))
+
+
+def _documents_side(requests: list[_Seen]) -> int | None:
+    """The side holding documents: the other is the template's at every position, and this one's texts
+    come back at other positions; None for chat history (both sides vary) or a replayed conversation."""
+    if len(requests) < _LEAST:
+        return None
+    framed = [side for side in (0, 1) if _by_position(requests, side) is not None]
+    if len(framed) != 1:
+        return None
+    side = 1 - framed[0]
+    return side if _recur_elsewhere(requests, side) else None
+
+
+def _by_position(requests: list[_Seen], side: int) -> list[str] | None:
+    """The side's text per exchange position when every request of the window writes the same there."""
+    texts: dict[int, str] = {}
+    for seen in requests:
+        for index, text in enumerate(seen.sides[side]):
+            if texts.setdefault(index, text) != text:
+                return None
+    return [texts[index] for index in range(len(texts))]
+
+
+def _constant(requests: list[_Seen], side: int) -> set[int]:
+    """The positions every request of the window has, with the same text on ``side``: the template's own
+    exchanges (a preamble), not a document's."""
+    texts: dict[int, set[str]] = {}
+    for seen in requests:
+        for index, text in enumerate(seen.sides[side]):
+            texts.setdefault(index, set()).add(text)
+    shortest = min(len(seen.sides[side]) for seen in requests)
+    return {index for index, found in texts.items() if len(found) == 1 and index < shortest}
+
+
+def _recur_elsewhere(requests: list[_Seen], side: int) -> bool:
+    """A text of ``side`` comes back in another request at another position: a document retrieved again
+    in other company; a conversation's earlier turns stay at their positions."""
+    where: dict[str, set[tuple[int, int]]] = {}
+    for number, seen in enumerate(requests):
+        for index, text in enumerate(seen.sides[side]):
+            where.setdefault(text, set()).add((number, index))
+    return any(
+        len({number for number, _ in places}) > 1 and len({index for _, index in places}) > 1
+        for places in where.values()
+    )
