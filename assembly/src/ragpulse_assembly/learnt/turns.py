@@ -34,6 +34,8 @@ _LEAST: Final = 8
 _PLACES: Final = 2000
 """Places remembered, least recently used dropped."""
 _DIGITS: Final = re.compile(r"\d+")
+_FRAME_LINES: Final = 12
+"""Lines at most the template writes before each document of a turn."""
 _QUESTION: Final = "\ue003"
 """Stands for the request's question inside a side's text (no prompt holds it: the flattened prompt refuses
 private-use marks)."""
@@ -52,8 +54,15 @@ class Exchanges:
 
 @dataclass
 class _Seen:
-    sides: tuple[tuple[str, ...], tuple[str, ...]]
-    """Per side (user, assistant), each exchange's text with the question and digits masked."""
+    sides: tuple[tuple[int, ...], tuple[int, ...]]
+    """Per side (user, assistant), the hash of each exchange's text with the question and digits masked
+    (compared only, so a place's memory stays small whatever its documents' length)."""
+    openings: tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
+    """Per side, each exchange's first lines so masked and hashed, its last line apart: where a frame the
+    template writes before every document ends."""
+    endings: tuple[tuple[int, ...], tuple[int, ...]]
+    """Per side, each exchange's last line so masked and hashed: a document's own, which comes back with it
+    whatever the frame around it says (a date, a score)."""
 
 
 @dataclass
@@ -85,12 +94,14 @@ class TurnEvidence:
             return None
         framed = _by_position(window, 1 - side) or []
         fixed = _constant(window, side)
+        frame = _frame(window, side, fixed)
         turn = list(found.head)
         for index, pair in enumerate(found.pairs):
             if index in fixed or index >= len(framed) or seen.sides[1 - side][index] != framed[index]:
                 turn.extend(pair)  # the template's own exchange (a preamble), the same in every request
             else:
-                turn.append(Message(DOCUMENT_ROLE, pair[side].text))
+                lines = pair[side].text.strip().split("\n")
+                turn.append(Message(DOCUMENT_ROLE, "\n".join(lines[frame:])))
         return [*turn, *found.last]
 
 
@@ -122,9 +133,42 @@ def _masked(text: str, question: str) -> str:
 
 def _seen(found: Exchanges) -> _Seen:
     question = found.last[0].text
-    users = tuple(_masked(pair[0].text, question) for pair in found.pairs)
-    assistants = tuple(_masked(pair[1].text, question) for pair in found.pairs)
-    return _Seen((users, assistants))
+    users = tuple(hash(_masked(pair[0].text, question)) for pair in found.pairs)
+    assistants = tuple(hash(_masked(pair[1].text, question)) for pair in found.pairs)
+    endings = tuple(
+        tuple(hash(_masked(pair[side].text.strip().rsplit("\n", 1)[-1], question)) for pair in found.pairs)
+        for side in (0, 1)
+    )
+    return _Seen(
+        (users, assistants),
+        (_openings(found, 0, question), _openings(found, 1, question)),
+        (endings[0], endings[1]),
+    )
+
+
+def _openings(found: Exchanges, side: int, question: str) -> tuple[tuple[int, ...], ...]:
+    openings = []
+    for pair in found.pairs:
+        lines = pair[side].text.strip().split("\n")[:-1]
+        openings.append(tuple(hash(_masked(line, question)) for line in lines[:_FRAME_LINES]))
+    return tuple(openings)
+
+
+def _frame(requests: list[_Seen], side: int, fixed: set[int]) -> int:
+    """The lines the template writes before every document of the window (tags, a label, a date, the
+    source between them), up to the last one the same in every document: none where a document's first
+    line is its own. A line after them is left to every document."""
+    openings = [
+        opening
+        for seen in requests
+        for index, opening in enumerate(seen.openings[side])
+        if index not in fixed
+    ]
+    if not openings or len({opening[:1] for opening in openings}) != 1 or not openings[0]:
+        return 0
+    shortest = min(len(opening) for opening in openings)
+    same = [at for at in range(shortest) if len({opening[at] for opening in openings}) == 1]
+    return same[-1] + 1
 
 
 def _documents_side(requests: list[_Seen]) -> int | None:
@@ -139,9 +183,9 @@ def _documents_side(requests: list[_Seen]) -> int | None:
     return side if _recur_elsewhere(requests, side) else None
 
 
-def _by_position(requests: list[_Seen], side: int) -> list[str] | None:
+def _by_position(requests: list[_Seen], side: int) -> list[int] | None:
     """The side's text per exchange position when every request of the window writes the same there."""
-    texts: dict[int, str] = {}
+    texts: dict[int, int] = {}
     for seen in requests:
         for index, text in enumerate(seen.sides[side]):
             if texts.setdefault(index, text) != text:
@@ -152,7 +196,7 @@ def _by_position(requests: list[_Seen], side: int) -> list[str] | None:
 def _constant(requests: list[_Seen], side: int) -> set[int]:
     """The positions every request of the window has, with the same text on ``side``: the template's own
     exchanges (a preamble), not a document's."""
-    texts: dict[int, set[str]] = {}
+    texts: dict[int, set[int]] = {}
     for seen in requests:
         for index, text in enumerate(seen.sides[side]):
             texts.setdefault(index, set()).add(text)
@@ -161,11 +205,11 @@ def _constant(requests: list[_Seen], side: int) -> set[int]:
 
 
 def _recur_elsewhere(requests: list[_Seen], side: int) -> bool:
-    """A text of ``side`` comes back in another request at another position: a document retrieved again
-    in other company; a conversation's earlier turns stay at their positions."""
-    where: dict[str, set[tuple[int, int]]] = {}
+    """A text of ``side`` (its last line) comes back in another request at another position: a document
+    retrieved again in other company; a conversation's earlier turns stay at their positions."""
+    where: dict[int, set[tuple[int, int]]] = {}
     for number, seen in enumerate(requests):
-        for index, text in enumerate(seen.sides[side]):
+        for index, text in enumerate(seen.endings[side]):
             where.setdefault(text, set()).add((number, index))
     return any(
         len({number for number, _ in places}) > 1 and len({index for _, index in places}) > 1
