@@ -53,9 +53,10 @@ def turns_stream(seed: int, script: str, asks: str) -> Stream:
     return Stream(f"{script}/{asks}/{seed}", requests)
 
 
-HISTORIES = ("drawn", "replayed", "templated")
+HISTORIES = ("drawn", "replayed", "templated", "canned")
 """Chat history before the question: exchanges drawn from a few in other order; one conversation growing;
-earlier questions each asked with the documents retrieved for them, and answered."""
+earlier questions each asked with the documents retrieved for them, and answered; questions the service was
+asked before, in other order, each answered by the same reply (a refusal)."""
 
 
 def history_stream(seed: int, script: str, history: str) -> Stream:
@@ -68,15 +69,17 @@ def history_stream(seed: int, script: str, history: str) -> Stream:
     def context(chosen: list[str]) -> str:
         return "Context:\n\n" + "\n\n---\n\n".join(chosen)
 
-    requests = []
+    requests: list[StreamRequest] = []
     for number in range(24):
         chosen = rng.sample(pool, rng.randint(1, 4))
         asked = question(rng, script)
-        earlier = (
-            asked_before[: 1 + number % 5]
-            if history == "replayed"
-            else rng.sample(asked_before, rng.randint(1, 3))
-        )
+        if history == "replayed":
+            earlier = asked_before[: 1 + number % 5]
+        elif history == "canned":
+            before = [request.question for request in requests]
+            earlier = [(ask, "No.") for ask in rng.sample(before, min(len(before), rng.randint(1, 3)))]
+        else:
+            earlier = rng.sample(asked_before, rng.randint(1, 3))
         turns = []
         for ask, answer in earlier:
             if history == "templated":

@@ -32,6 +32,10 @@ _WINDOW: Final = 32
 _LEAST: Final = 8
 """Requests with earlier exchanges a place must show before its turns are taken for documents."""
 _PLACES: Final = 2000
+_MOST_EXCHANGES: Final = 64
+"""Earlier exchanges of a prompt past which they are not looked at (memory stays bounded per place)."""
+_ASKED: Final = 1000
+"""Questions a place remembers its requests asked."""
 """Places remembered, least recently used dropped."""
 _DIGITS: Final = re.compile(r"\d+")
 _FRAME_LINES: Final = 12
@@ -66,10 +70,24 @@ class _Seen:
 
 
 @dataclass
+class _PlaceTurns:
+    requests: deque[_Seen] = field(default_factory=lambda: deque(maxlen=_WINDOW))
+    asked: OrderedDict[int, None] = field(default_factory=OrderedDict)
+    """The questions the place's requests asked last (hashed as a side's text is)."""
+
+    def ask(self, question: str) -> None:
+        key = hash(_masked(question, ""))
+        self.asked[key] = None
+        self.asked.move_to_end(key)
+        while len(self.asked) > _ASKED:
+            self.asked.popitem(last=False)
+
+
+@dataclass
 class TurnEvidence:
     """Per place, the earlier exchanges of its recent requests."""
 
-    places: OrderedDict[tuple[str, str], deque[_Seen]] = field(default_factory=OrderedDict)
+    places: OrderedDict[tuple[str, str], _PlaceTurns] = field(default_factory=OrderedDict)
 
     def documents_turn(self, service: str, place: str, messages: Sequence[Message]) -> list[Message] | None:
         """Notes the prompt's earlier exchanges; the prompt as the learnt template reads it when the place's
@@ -79,18 +97,23 @@ class TurnEvidence:
         if found is None:
             return None
         key = (service, place)
-        requests = self.places.get(key)
-        if requests is None:
-            requests = self.places[key] = deque(maxlen=_WINDOW)
+        place_turns = self.places.get(key)
+        if place_turns is None:
+            place_turns = self.places[key] = _PlaceTurns()
             while len(self.places) > _PLACES:
                 self.places.popitem(last=False)
         else:
             self.places.move_to_end(key)
         seen = _seen(found)
-        requests.append(seen)
-        window = list(requests)
+        place_turns.requests.append(seen)
+        place_turns.ask(found.last[0].text)
+        window = list(place_turns.requests)
         side = _documents_side(window)
-        if side is None:
+        if side is None or any(
+            text in place_turns.asked for request in window for text in request.sides[side]
+        ):
+            # A turn the place's users asked as their question is an earlier question of a
+            # conversation (answered by a canned reply), never a document.
             return None
         framed = _by_position(window, 1 - side) or []
         fixed = _constant(window, side)
@@ -107,7 +130,8 @@ class TurnEvidence:
 
 def exchanges(messages: Sequence[Message]) -> Exchanges | None:
     """The prompt's system messages first, then user and assistant turns alternating, the last user turn
-    (and what follows it) the current one; None for any other layout or no earlier exchange."""
+    (and what follows it) the current one; None for any other layout, no earlier exchange or more than
+    ``_MOST_EXCHANGES``."""
     start = 0
     while start < len(messages) and messages[start].role is Role.SYSTEM:
         start += 1
@@ -115,7 +139,7 @@ def exchanges(messages: Sequence[Message]) -> Exchanges | None:
     if not users or users[-1] == start:
         return None
     body = messages[start : users[-1]]
-    if len(body) % 2 or any(
+    if len(body) % 2 or len(body) > 2 * _MOST_EXCHANGES or any(
         message.role is not (Role.USER if index % 2 == 0 else Role.ASSISTANT)
         for index, message in enumerate(body)
     ):
