@@ -13,8 +13,10 @@ search returns a document again. Chat history shows neither: earlier answers dif
 the next, and a conversation's earlier turns stay where they were as it grows.
 
 Where both hold, the prompt is read with the template's side of each document exchange left out and the
-other side marked as a document turn: the learnt template then reads the documents where they repeat, one a
-turn, with whatever frame each turn gives its document.
+other side marked as a document turn, without the lines the template writes before every document (tags
+around a date and the source); the learnt template then reads the documents where they repeat, one a turn.
+A turn the place's users asked as their question is an earlier question of a conversation (answered each time
+by the same refusal, say), never a document.
 """
 
 from __future__ import annotations
@@ -32,11 +34,11 @@ _WINDOW: Final = 32
 _LEAST: Final = 8
 """Requests with earlier exchanges a place must show before its turns are taken for documents."""
 _PLACES: Final = 2000
+"""Places remembered, least recently used dropped."""
 _MOST_EXCHANGES: Final = 64
 """Earlier exchanges of a prompt past which they are not looked at (memory stays bounded per place)."""
 _ASKED: Final = 1000
 """Questions a place remembers its requests asked."""
-"""Places remembered, least recently used dropped."""
 _DIGITS: Final = re.compile(r"\d+")
 _FRAME_LINES: Final = 12
 """Lines at most the template writes before each document of a turn."""
@@ -115,12 +117,11 @@ class TurnEvidence:
             # A turn the place's users asked as their question is an earlier question of a
             # conversation (answered by a canned reply), never a document.
             return None
-        framed = _by_position(window, 1 - side) or []
         fixed = _constant(window, side)
         frame = _frame(window, side, fixed)
         turn = list(found.head)
         for index, pair in enumerate(found.pairs):
-            if index in fixed or index >= len(framed) or seen.sides[1 - side][index] != framed[index]:
+            if index in fixed:
                 turn.extend(pair)  # the template's own exchange (a preamble), the same in every request
             else:
                 lines = pair[side].text.strip().split("\n")
@@ -139,9 +140,13 @@ def exchanges(messages: Sequence[Message]) -> Exchanges | None:
     if not users or users[-1] == start:
         return None
     body = messages[start : users[-1]]
-    if len(body) % 2 or len(body) > 2 * _MOST_EXCHANGES or any(
-        message.role is not (Role.USER if index % 2 == 0 else Role.ASSISTANT)
-        for index, message in enumerate(body)
+    if (
+        len(body) % 2
+        or len(body) > 2 * _MOST_EXCHANGES
+        or any(
+            message.role is not (Role.USER if index % 2 == 0 else Role.ASSISTANT)
+            for index, message in enumerate(body)
+        )
     ):
         return None
     pairs = tuple((body[i], body[i + 1]) for i in range(0, len(body), 2))
@@ -200,21 +205,21 @@ def _documents_side(requests: list[_Seen]) -> int | None:
     come back at other positions; None for chat history (both sides vary) or a replayed conversation."""
     if len(requests) < _LEAST:
         return None
-    framed = [side for side in (0, 1) if _by_position(requests, side) is not None]
+    framed = [side for side in (0, 1) if _by_position(requests, side)]
     if len(framed) != 1:
         return None
     side = 1 - framed[0]
     return side if _recur_elsewhere(requests, side) else None
 
 
-def _by_position(requests: list[_Seen], side: int) -> list[int] | None:
-    """The side's text per exchange position when every request of the window writes the same there."""
+def _by_position(requests: list[_Seen], side: int) -> bool:
+    """Every request of the window writes the same text on ``side`` at each exchange position."""
     texts: dict[int, int] = {}
-    for seen in requests:
-        for index, text in enumerate(seen.sides[side]):
-            if texts.setdefault(index, text) != text:
-                return None
-    return [texts[index] for index in range(len(texts))]
+    return all(
+        texts.setdefault(index, text) == text
+        for seen in requests
+        for index, text in enumerate(seen.sides[side])
+    )
 
 
 def _constant(requests: list[_Seen], side: int) -> set[int]:
