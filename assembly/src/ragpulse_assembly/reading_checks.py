@@ -19,7 +19,7 @@ def checked(pasted: PastedReading, generator: Span, readers: Readers) -> PastedR
     templates: the structure rules alone read each request by itself."""
     if readers.templates is None:
         return pasted
-    turn = current_turn(generator.messages)
+    turn = list(pasted.turn) or current_turn(generator.messages)
     evidence = readers.evidence.place(generator.service_name, place(generator.name, turn))
     found = check(
         evidence, [message.text for message in turn], pasted.chunks, pasted.question, not pasted.pending

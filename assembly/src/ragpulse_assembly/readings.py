@@ -11,7 +11,7 @@ of the rules that found documents.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Final
 
@@ -21,6 +21,7 @@ from ragpulse_assembly.learnt.consistency import Evidence
 from ragpulse_assembly.learnt.learner import TemplateLearner
 from ragpulse_assembly.learnt.storage import stored_templates
 from ragpulse_assembly.learnt.template import TemplateReading
+from ragpulse_assembly.learnt.turns import TurnEvidence
 from ragpulse_assembly.model import Message, Role, Span, normalized
 from ragpulse_assembly.prompt_context import PromptReading, current_turn, read_prompt
 from ragpulse_assembly.settings import TemplateSettings
@@ -55,6 +56,8 @@ class Readers:
     rules: bool = True
     evidence: Evidence = field(default_factory=Evidence, compare=False)
     """What each place's requests showed, that a reading must agree with."""
+    turns: TurnEvidence = field(default_factory=TurnEvidence, compare=False)
+    """Per place, its requests' earlier exchanges: documents given as turns, or chat history."""
 
 
 RULES_ONLY: Final = Readers()
@@ -71,6 +74,8 @@ class PastedReading:
     """No learnt template fits the prompt yet."""
     version: str = ""
     """The learnt template that read the prompt."""
+    turn: tuple[Message, ...] = ()
+    """The messages read, where they are not the current turn (documents given as earlier turns)."""
 
 
 def template_readers(settings: TemplateSettings, store: Store) -> Readers:
@@ -93,9 +98,31 @@ def read_pasted(
     rules = read_prompt(generator.messages, known_question=known_question) if readers.rules else None
     if readers.templates is None:
         return _from_rules(rules)
-    turn = current_turn(generator.messages)
-    asked = [message.text for message in generator.messages if message.role is Role.USER]
-    lookup = readers.templates.lookup(
+    head = [message for message in generator.messages if message.role is Role.SYSTEM]
+    documents_turn = readers.turns.documents_turn(
+        generator.service_name, place(generator.name, head), generator.messages
+    )
+    if documents_turn is None:
+        asked = [message.text for message in generator.messages if message.role is Role.USER]
+        turn = current_turn(generator.messages)
+        return _read_turn(generator, turn, asked, rules, recorded_question, readers.templates)
+    # A document's turn is no words of the user's, whatever role the service sent it under.
+    asked = [message.text for message in documents_turn if message.role is Role.USER]
+    pasted = _read_turn(generator, documents_turn, asked, rules, recorded_question, readers.templates)
+    return replace(pasted, turn=tuple(documents_turn))
+
+
+def _read_turn(
+    generator: Span,
+    turn: list[Message],
+    asked: list[str],
+    rules: PromptReading | None,
+    recorded_question: str,
+    templates: TemplateLearner,
+) -> PastedReading:
+    """The learnt template's reading of ``turn`` (the messages it reads; ``asked``: what the user wrote,
+    earlier turns included) held against the rules'."""
+    lookup = templates.lookup(
         generator.service_name, place(generator.name, turn), turn, recorded_question, asked
     )
     learnt = lookup.reading
