@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import subprocess
@@ -9,11 +10,14 @@ import sys
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pipeline_testing import insert_requests, log_rows, scored_traces
 from ragpulse_core.cli import main
 from ragpulse_core.store import Store
+from ragpulse_scorers.gc_tuning import SCORER_GC_THRESHOLD
+from ragpulse_scorers.pipeline.tick import run_tick
 from serve_process import OutputLines, otlp_root_spans
 
 RECORDING = "pipeline_testing:build_recording"
@@ -43,6 +47,31 @@ def test_score_once_with_a_shard_scores_only_that_shard(store: Store, chdb_dsn: 
     assert 0 < len(first) < len(traces)
     assert set(scored_traces(store)) == set(traces)
     assert len(log_rows(store)) == len(traces)
+
+
+def test_a_tick_collects_garbage_seldom_and_leaves_the_process_its_own_thresholds(
+    store: Store, chdb_dsn: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A turn holds tens of thousands of rows until they are written: collecting every 700 allocations
+    rescanned them (3% of the judge's CPU); a process that embeds the command keeps its own settings."""
+    insert_requests(store, 3)
+    seen: list[tuple[int, int, int]] = []
+
+    def watched(*args: Any, **kwargs: Any) -> Any:
+        seen.append(gc.get_threshold())
+        return run_tick(*args, **kwargs)
+
+    monkeypatch.setattr("ragpulse_scorers.commands.score.run_tick", watched)
+    before = gc.get_threshold()
+    own = (700, 10, 10)  # CPython's defaults, whatever an earlier test in this process set
+    gc.set_threshold(*own)
+    try:
+        assert main(["score", "--once", "--dsn", chdb_dsn, "--scorer", RECORDING]) == 0
+        after = gc.get_threshold()
+    finally:
+        gc.set_threshold(*before)
+
+    assert seen == [SCORER_GC_THRESHOLD] and after == own
 
 
 @pytest.mark.parametrize(

@@ -137,11 +137,16 @@ class PlaceEvidence:
     readings are known to split documents, and two not yet seen apart may be one too."""
 
     def observe_prompt(self, prompt: str) -> None:
-        key = _key(prompt)
-        if key in self.prompts or len(self.prompts) >= _KEPT:
+        if len(self.prompts) >= _KEPT:
+            return
+        # The prompt's lines, whitespace collapsed and joined by a blank, are the prompt whitespace collapsed
+        # (every line break is whitespace): one pass over the prompt gives its key and its lines'.
+        lines = _lines(prompt)
+        key = _digest(" ".join(lines))
+        if key in self.prompts:
             return
         self.prompts.add(key)
-        for line in {_key(line) for line in _lines(prompt)}:
+        for line in {_digest(line) for line in lines}:
             if line in self.lines:
                 self.lines[line] += 1
             elif len(self.lines) < _KEPT:
@@ -764,7 +769,12 @@ def _pairs(text: str, shortest: int = 1, edge: bool = False) -> list[tuple[bytes
 
 
 def _key(text: str) -> bytes:
-    return hashlib.blake2b(normalized(text).encode(), digest_size=8).digest()
+    return _digest(normalized(text))
+
+
+def _digest(flat: str) -> bytes:
+    """The key of a text whose whitespace is already collapsed."""
+    return hashlib.blake2b(flat.encode(), digest_size=8).digest()
 
 
 def _quoted(text: str) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -620,10 +620,11 @@ def _candidates(generals: list[Pattern], before: Pattern, after: Pattern) -> lis
     shown: list[Pattern] = []
     head = [generalised(token) for token in after[:_EDGE_TOKENS]]
     tail = [generalised(token) for token in before[-_EDGE_TOKENS:]]
+    occurs_in_some = _run_finder(generals)
     for end_part in range(len(head) + 1):
         for start_part in range(len(tail) + 1):
             candidate = _trimmed(tuple(head[:end_part] + tail[len(tail) - start_part :]))
-            if candidate and candidate not in seen and any(find_run(g, candidate, 0) >= 0 for g in generals):
+            if candidate and candidate not in seen and occurs_in_some(candidate):
                 seen.add(candidate)
                 shown.append(candidate)
     shown.sort(key=len, reverse=True)
@@ -640,6 +641,24 @@ def _candidates(generals: list[Pattern], before: Pattern, after: Pattern) -> lis
     ordered = shown + numbered + repeated
     # Blanks alone come last: a document's own blank lines look the same as the template's.
     return [c for c in ordered if not _blank(c)] + [c for c in ordered if _blank(c)]
+
+
+def _run_finder(generals: list[Pattern]) -> Callable[[Pattern], bool]:
+    """Whether a run of tokens occurs in one of ``generals``, asked of the hundreds of edge combinations:
+    each distinct token written as one character of its own, a run occurs in a region exactly where its
+    characters occur in the region's, which the string search finds without a Python step per token."""
+    codes: dict[str, str] = {}
+
+    def encoded(pattern: Pattern) -> str:
+        return "".join([codes.setdefault(token, chr(len(codes))) for token in pattern])
+
+    texts = [encoded(general) for general in generals]
+
+    def occurs_in_some(pattern: Pattern) -> bool:
+        run = encoded(pattern)
+        return any(run in text for text in texts)
+
+    return occurs_in_some
 
 
 def _blank(pattern: Pattern) -> bool:

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property
 from typing import Any, Final
 
 from ragpulse_assembly.learnt.alignment import spaced_label_mark
@@ -58,8 +59,9 @@ class Template:
     learnt_from: int
     """How many prompts the skeleton was learnt from."""
 
-    @property
+    @cached_property
     def version(self) -> str:
+        """Computed once per template: every reading names its version."""
         digest = hashlib.sha256(json.dumps(self.definition(), sort_keys=True).encode()).hexdigest()
         return digest[:12]
 

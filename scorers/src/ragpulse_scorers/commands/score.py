@@ -12,6 +12,7 @@ from rich.table import Table
 
 from ragpulse_scorers.cli_arguments import scorer_flags
 from ragpulse_scorers.commands.checks import check_scoring
+from ragpulse_scorers.gc_tuning import fewer_collections
 from ragpulse_scorers.outcomes import Outcome
 from ragpulse_scorers.pipeline.tick import TickReport, run_tick
 from ragpulse_scorers.rules.book import rule_book
@@ -21,6 +22,11 @@ console = Console()
 
 
 def run(args: argparse.Namespace) -> int:
+    with fewer_collections():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     settings = ScorersSettings.load(args.config, store={"dsn": args.dsn}, scorer=scorer_flags(args))
     if args.rule is not None:
         return _backfill(settings, args.rule, args.since)
