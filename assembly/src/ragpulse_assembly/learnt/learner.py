@@ -210,7 +210,7 @@ class TemplateLearner:
             logger.info("template of %s/%s learnt but its documents open or close with the same line in"
                         " several prompts: another template's text, not kept", service, place)  # fmt: skip
             return False
-        if absorbed_documents(template, readings):
+        if absorbed_documents(template, [m.text for m in members]):
             logger.info("template of %s/%s learnt but its skeleton holds documents laid out as its documents"
                         " slot's, right before it: documents every prompt retrieved, not kept", service,
                         place)  # fmt: skip

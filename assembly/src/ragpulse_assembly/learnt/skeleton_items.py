@@ -9,11 +9,11 @@ the varying value and after it) and runs, with nothing of the template's between
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from typing import Final
 
-from ragpulse_assembly.learnt.template import SlotRole, Template, TemplateReading
+from ragpulse_assembly.learnt.matching import match_pieces
+from ragpulse_assembly.learnt.template import SlotRole, Template
 from ragpulse_assembly.learnt.tokens import MARK_CLOSE
 
 _LEAST_OPENING: Final = 6
@@ -21,31 +21,33 @@ _LEAST_OPENING: Final = 6
 opens lines of any kind."""
 
 
-def absorbed_documents(template: Template, readings: Sequence[TemplateReading]) -> bool:
+def absorbed_documents(template: Template, texts: Sequence[str]) -> bool:
     """The skeleton right before the first documents slot holds, within the slot's message, a line opening
-    as every document read opens (the same words before and after a value that varies from document to
-    document) and the slot follows that item with only its body and blank lines between."""
-    before = _text_before_documents(template)
-    if before is None:
+    as the first document's item opens in every prompt of ``texts`` (the same words before and after a
+    value that varies from prompt to prompt), and the slot follows that item with only its body and blank
+    lines between (the line the template starts for the first item aside)."""
+    found = _first_documents(template)
+    if found is None:
         return False
-    openings = [
-        lines[0]
-        for reading in readings
-        if (documents := reading.items or reading.chunks)
-        and (lines := [line.strip() for line in documents[0].splitlines() if line.strip()])
-    ]
-    if not openings:
-        return False
+    number, before = found
     message = before.rsplit(MARK_CLOSE, 1)[-1]
-    if not message.rstrip(" \t").endswith("\n"):
-        return False  # the slot goes on a line of the skeleton's: no item of its own opens it
-    lines = [line.strip() for line in message.splitlines()]
+    head, _, started = message.rpartition("\n")
+    openings = []
+    for text in texts:
+        spans = match_pieces(text, template.pieces)
+        if spans is None:
+            continue
+        start, end = spans[number]
+        lines = [line for line in text[start:end].splitlines() if line.strip()]
+        if lines:
+            openings.append((started + lines[0]).strip())
+    lines = [line.strip() for line in head.splitlines()]
     for index, line in enumerate(lines):
-        if line in openings or not any(lines[index + 1 :]):
+        if not openings or line in openings or not any(lines[index + 1 :]):
             continue
         laid_out = [*openings, line]
-        prefix = os.path.commonprefix(laid_out)
-        suffix = os.path.commonprefix([opening[::-1] for opening in laid_out])[::-1]
+        prefix = _shared_start(laid_out)
+        suffix = _shared_start([opening[::-1] for opening in laid_out])[::-1]
         if (
             len(prefix) >= _LEAST_OPENING
             and any(character.isalpha() for character in prefix)
@@ -55,15 +57,25 @@ def absorbed_documents(template: Template, readings: Sequence[TemplateReading]) 
     return False
 
 
-def _text_before_documents(template: Template) -> str | None:
-    """The constant text right before the first documents slot, when a constant is there."""
-    slots = iter(template.slots)
+def _first_documents(template: Template) -> tuple[int, str] | None:
+    """The first documents slot's number and the constant text right before it, when a constant is there."""
     previous: str | None = None
+    number = 0
     for piece in template.pieces:
         if piece is not None:
             previous = piece
             continue
-        if next(slots).role is SlotRole.DOCUMENTS:
-            return previous
+        if template.slots[number].role is SlotRole.DOCUMENTS:
+            return (number, previous) if previous is not None else None
         previous = None
+        number += 1
     return None
+
+
+def _shared_start(texts: Sequence[str]) -> str:
+    """The longest text every one of ``texts`` starts with."""
+    shortest, longest = min(texts), max(texts)
+    for index, character in enumerate(shortest):
+        if character != longest[index]:
+            return shortest[:index]
+    return shortest
