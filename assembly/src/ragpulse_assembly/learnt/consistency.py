@@ -405,8 +405,10 @@ def check(
     found = _refusal(evidence, messages, documents, question)
     if found is None:
         # A refused reading's documents are not the place's documents: two of them seen apart there says
-        # nothing of whether they ever come apart.
-        evidence.observe_reading(documents)
+        # nothing of whether they ever come apart; nor do an unsettled reading's (a document it cut in two,
+        # its first half seen last, would hide that the halves never come apart in the settled ones).
+        if settled:
+            evidence.observe_reading(documents)
         found = evidence.adjacency(documents)
     if settled:
         evidence.observe_openings(documents)

@@ -32,6 +32,9 @@ def absorbed_documents(template: Template, texts: Sequence[str]) -> bool:
     number, before = found
     message = before.rsplit(MARK_CLOSE, 1)[-1]
     head, _, started = message.rpartition("\n")
+    loop = template.slots[number].loop
+    if started.strip() and (loop is None or not "".join(loop.separator).endswith(started)):
+        return False  # the slot goes on a line of the skeleton's own (a label), not one its loop writes
     openings = []
     for text in texts:
         spans = match_pieces(text, template.pieces)
