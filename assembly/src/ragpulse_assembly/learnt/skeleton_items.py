@@ -4,7 +4,11 @@ before the slot.
 A document every request of a window retrieved (a memory file always loaded, a pinned page) is constant text
 there, so it is learnt as skeleton, and a reading would miss it while reading the rest: a wrong reading, worse
 than none. Such an item opens with a line laid out as every document's opening line (the same words before
-the varying value and after it) and runs, with nothing of the template's between, up to the slot.
+the varying value and after it), and the slot opens a line of its own after it (or the line the slot's loop
+writes before each item). A template holding one is not kept: its prompts are refused, never read short. What
+stands between that line and the slot is not told apart, so a few-shot example laid out as the documents, at
+the start of a line somewhere above a slot that opens a line, is refused too; one the slot goes on a label's
+line after (``Context: {documents}``) is not.
 """
 
 from __future__ import annotations
