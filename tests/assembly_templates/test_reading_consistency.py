@@ -128,6 +128,27 @@ def test_a_refused_reading_of_the_place_never_shows_two_parts_of_one_document_ap
     assert found == [Finding.UNCONFIRMED, Finding.UNCONFIRMED, Finding.REFUSED]
 
 
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(sorted(SCRIPTS)))
+def test_a_reading_made_before_the_template_was_learnt_never_shows_two_parts_apart(
+    seed: int, script: str
+) -> None:
+    """Prompts read by the structure rules while the template is not learnt yet (held, read again later)
+    may cut a document elsewhere (its first part read last, its second dropped): that says nothing of the
+    place's documents, and the settled readings that show the two parts only together refuse them."""
+    rng = random.Random(seed)
+    evidence = Evidence().place("svc", "place")
+    head, tail, other, more = (" ".join(sentence(rng, script) for _ in range(2)) for _ in range(4))
+    unsettled = (other, more, head)
+    assert check(evidence, ["\n".join(unsettled)], unsettled, settled=False).finding is not Finding.REFUSED
+    readings = [(head, tail, other), (other, head, tail), (more, head, tail)]
+
+    found = [check(evidence, ["\n".join(reading)], reading).finding for reading in readings]
+
+    assert Finding.CONSISTENT not in found
+    assert found[-1] is Finding.REFUSED
+
+
 @st.composite
 def headed_fences(draw: st.DrawFn) -> Stream:
     """Each document in a fenced block under a heading naming its source, a blank line between them."""

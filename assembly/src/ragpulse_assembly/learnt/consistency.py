@@ -106,6 +106,12 @@ class _Document:
     before: set[bytes] = field(default_factory=set)
     after: set[bytes] = field(default_factory=set)
     readings: int = 0
+    settled_before: set[bytes] = field(default_factory=set)
+    settled_after: set[bytes] = field(default_factory=set)
+    settled: int = 0
+    """The same as seen by settled readings alone (their templates learnt): an unsettled one (another
+    reader's) may cut a document elsewhere, its first part read last with the rest dropped, and seem to show
+    the parts apart."""
 
 
 @dataclass
@@ -116,6 +122,7 @@ class PlaceEvidence:
     lines: dict[bytes, int] = field(default_factory=dict)
     """Per line (whitespace collapsed), the distinct prompts that held it."""
     readings: set[bytes] = field(default_factory=set)
+    settled_readings: set[bytes] = field(default_factory=set)
     documents: dict[bytes, _Document] = field(default_factory=dict)
     pieces: dict[bytes, set[bytes]] = field(default_factory=dict)
     """Per sentence of a document of a reading let stand, the documents that held it (a few)."""
@@ -228,24 +235,36 @@ class PlaceEvidence:
                     return "lies whole in"
         return None
 
-    def observe_reading(self, documents: tuple[str, ...]) -> bool:
-        """Remembers which documents came next to which; False when this reading was seen before."""
+    def observe_reading(self, documents: tuple[str, ...], settled: bool = True) -> bool:
+        """Remembers which documents came next to which (in settled readings apart too); False when this
+        reading was seen before."""
         keys = [_key(document) for document in documents]
         reading = hashlib.blake2b(b"".join(keys), digest_size=8).digest()
-        if reading in self.readings or len(self.readings) >= _KEPT:
-            return False
-        self.readings.add(reading)
+        new = reading not in self.readings and len(self.readings) < _KEPT
+        kept = len(self.settled_readings) < _KEPT
+        newly_settled = settled and kept and reading not in self.settled_readings
+        if new:
+            self.readings.add(reading)
+        if newly_settled:
+            self.settled_readings.add(reading)
         for index, key in enumerate(keys):
             found = self.documents.get(key)
             if found is None:
-                if len(self.documents) >= _KEPT:
+                if len(self.documents) >= _KEPT or not new:
                     continue
                 found = self.documents[key] = _Document(frozenset(keys))
-            found.companions &= frozenset(keys)
-            found.readings += 1
-            found.before.add(keys[index - 1] if index else _EDGE)
-            found.after.add(keys[index + 1] if index + 1 < len(keys) else _EDGE)
-        return True
+            before = keys[index - 1] if index else _EDGE
+            after = keys[index + 1] if index + 1 < len(keys) else _EDGE
+            if new:
+                found.companions &= frozenset(keys)
+                found.readings += 1
+                found.before.add(before)
+                found.after.add(after)
+            if newly_settled:
+                found.settled += 1
+                found.settled_before.add(before)
+                found.settled_after.add(after)
+        return new
 
     def observe_alone(self, document: str) -> None:
         """A lone document's sentences and which came right before which: what the prompt holds, whatever
@@ -343,9 +362,13 @@ class PlaceEvidence:
         unconfirmed = False
         for first, second in itertools.pairwise(documents):
             one, other = self.documents.get(_key(first)), self.documents.get(_key(second))
-            if one is None or other is None or one.after != {_key(second)} or other.before != {_key(first)}:
+            if one is None or other is None:
                 continue
-            if one.readings >= _TOGETHER:
+            seen = one.after == {_key(second)} and other.before == {_key(first)}
+            settled = one.settled_after == {_key(second)} and other.settled_before == {_key(first)}
+            if not seen and not settled:
+                continue
+            if (seen and one.readings >= _TOGETHER) or (settled and one.settled >= _TOGETHER):
                 self.cuts.add((_key(first), _key(second)))
                 return Check(
                     Finding.REFUSED,
@@ -406,7 +429,7 @@ def check(
     if found is None:
         # A refused reading's documents are not the place's documents: two of them seen apart there says
         # nothing of whether they ever come apart.
-        evidence.observe_reading(documents)
+        evidence.observe_reading(documents, settled)
         found = evidence.adjacency(documents)
     if settled:
         evidence.observe_openings(documents)

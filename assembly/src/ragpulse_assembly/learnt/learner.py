@@ -21,6 +21,7 @@ from typing import Final
 
 from ragpulse_assembly.learnt.learning import learn
 from ragpulse_assembly.learnt.recurrence import DocumentMemory
+from ragpulse_assembly.learnt.skeleton_items import absorbed_documents
 from ragpulse_assembly.learnt.template import Segmenter, Template, TemplateReading, read
 from ragpulse_assembly.learnt.tokens import Tokens, flatten, tokenize
 from ragpulse_assembly.model import Message
@@ -208,6 +209,11 @@ class TemplateLearner:
         if _edges_recur(readings):
             logger.info("template of %s/%s learnt but its documents open or close with the same line in"
                         " several prompts: another template's text, not kept", service, place)  # fmt: skip
+            return False
+        if absorbed_documents(template, [m.text for m in members]):
+            logger.info("template of %s/%s learnt but its skeleton holds documents laid out as its documents"
+                        " slot's, right before it: documents every prompt retrieved, not kept", service,
+                        place)  # fmt: skip
             return False
         state.templates[template.version] = template
         self._versions[template.version] = template
