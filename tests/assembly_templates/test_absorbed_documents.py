@@ -43,3 +43,42 @@ def test_documents_every_request_retrieved_are_never_left_out_of_a_reading(strea
     outcomes = read_alone(stream)
 
     assert [o.detail for o in outcomes if o.verdict is Verdict.WRONG] == []
+
+
+@st.composite
+def demonstrations(draw: st.DrawFn) -> Stream:
+    """IRCoT's reader: demonstrations with their own titled paragraphs, question and answer, laid out as the
+    request's documents and standing above them in every prompt."""
+    rng, script = drawn_in_a_script(draw)
+    label, ask, cue = f"{word(rng, script).title()} {word(rng, script)}:", f"{word(rng, script)}:", "A:"
+    instruction = sentence(rng, script)
+
+    def paragraph() -> tuple[str, str]:
+        return f"{label} {word(rng, script).title()}", " ".join(sentence(rng, script) for _ in range(2))
+
+    shown = "".join(
+        "\n\n".join(f"{title}\n{text}" for title, text in (paragraph() for _ in range(rng.randint(1, 2))))
+        + f"\n\n{ask} {instruction}\n{sentence(rng, script)[:-1]}?\n{cue} {sentence(rng, script)}\n\n\n"
+        for _ in range(2)
+    )
+    pool = [paragraph() for _ in range(12)]
+    requests = []
+    for _ in range(24):
+        chosen = rng.sample(pool, rng.randint(1, 3))
+        asked = f"{sentence(rng, script)[:-1]}?"
+        documents = "\n\n".join(f"{title}\n{text}" for title, text in chosen)
+        prompt = f"{shown}{documents}\n\n{ask} {instruction}\n{asked}\n{cue}"
+        requests.append(StreamRequest([("user", prompt)], tuple(text for _, text in chosen), asked, "Ok."))
+    return Stream(f"{script}/demonstrations", requests)
+
+
+@EXAMPLES
+@given(demonstrations())
+def test_demonstrations_laid_out_as_the_documents_are_no_documents_every_request_retrieved(
+    stream: Stream,
+) -> None:
+    outcomes = read_alone(stream)
+
+    assert [o.detail for o in outcomes if o.verdict is Verdict.WRONG] == []
+    # Refusing the template would pass the line above: the demonstrations' own question sets them apart.
+    assert sum(o.verdict is Verdict.RIGHT for o in outcomes) >= len(outcomes) * 3 // 4, outcomes

@@ -7,8 +7,9 @@ than none. Such an item opens with a line laid out as every document's opening l
 the varying value and after it), and the slot opens a line of its own after it (or the line the slot's loop
 writes before each item). A template holding one is not kept: its prompts are refused, never read short. What
 stands between that line and the slot is not told apart, so a few-shot example laid out as the documents, at
-the start of a line somewhere above a slot that opens a line, is refused too; one the slot goes on a label's
-line after (``Context: {documents}``) is not.
+the start of a line somewhere above a slot that opens a line, is refused too, unless it goes on with a line
+the template writes after its documents (its own question's label, the answer's cue: a demonstration); one the
+slot goes on a label's line after (``Context: {documents}``) is not.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Final
 
 from ragpulse_assembly.learnt.matching import match_pieces
 from ragpulse_assembly.learnt.template import SlotRole, Template
-from ragpulse_assembly.learnt.tokens import MARK_CLOSE
+from ragpulse_assembly.learnt.tokens import MARK_CLOSE, MARK_OPEN
 
 _LEAST_OPENING: Final = 6
 """Characters of the documents' shared opening (a word and its mark at least): a lone mark or counter
@@ -49,9 +50,12 @@ def absorbed_documents(template: Template, texts: Sequence[str]) -> bool:
         if lines:
             openings.append((started + lines[0]).strip())
     lines = [line.strip() for line in head.splitlines()]
+    asked = _lines_after(template, number)
     for index, line in enumerate(lines):
         if not openings or line in openings or not any(lines[index + 1 :]):
             continue
+        if asked.intersection(lines[index + 1 :]):
+            continue  # a demonstration: it goes on with the lines the template writes after its documents
         laid_out = [*openings, line]
         prefix = _shared_start(laid_out)
         suffix = _shared_start([opening[::-1] for opening in laid_out])[::-1]
@@ -62,6 +66,15 @@ def absorbed_documents(template: Template, texts: Sequence[str]) -> bool:
         ):
             return True
     return False
+
+
+def _lines_after(template: Template, number: int) -> set[str]:
+    """The worded lines of the skeleton after documents slot ``number`` (the question's label, the answer's
+    cue): a few-shot demonstration above the slot writes them again after its own documents."""
+    gaps = [index for index, piece in enumerate(template.pieces) if piece is None]
+    after = "".join(piece for piece in template.pieces[gaps[number] + 1 :] if piece is not None)
+    lines = (line.strip() for line in after.split(MARK_OPEN)[0].splitlines())
+    return {line for line in lines if any(character.isalnum() for character in line)}
 
 
 def _first_documents(template: Template) -> tuple[int, str] | None:
