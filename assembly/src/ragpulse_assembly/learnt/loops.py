@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -69,6 +70,8 @@ _NUMBER_JOINERS: Final = frozenset(".,")
 """Marks between the digits of one number ("24.1", "1,5")."""
 _LINE_MARKS: Final = 3
 """Marks a line of a list, a table or a quote opens with, at most ("- ", "| ", "> ", "## ")."""
+_CODES: Final = sys.maxunicode + 1
+"""Distinct tokens one character each can stand for."""
 _FENCE: Final = re.compile(r"`{3,}|~{3,}")
 """A Markdown code fence's run of marks."""
 Pattern = tuple[str, ...]
@@ -646,16 +649,19 @@ def _candidates(generals: list[Pattern], before: Pattern, after: Pattern) -> lis
 def _run_finder(generals: list[Pattern]) -> Callable[[Pattern], bool]:
     """Whether a run of tokens occurs in one of ``generals``, asked of the hundreds of edge combinations:
     each distinct token written as one character of its own, a run occurs in a region exactly where its
-    characters occur in the region's, which the string search finds without a Python step per token."""
-    codes: dict[str, str] = {}
-
-    def encoded(pattern: Pattern) -> str:
-        return "".join([codes.setdefault(token, chr(len(codes))) for token in pattern])
-
-    texts = [encoded(general) for general in generals]
+    characters occur in the region's, which the string search finds without a Python step per token. Past
+    as many distinct tokens as there are characters (a window of huge prompts of words never repeated), the
+    token scan answers instead."""
+    distinct = {token for general in generals for token in general}
+    if len(distinct) > _CODES:
+        return lambda pattern: any(find_run(general, pattern, 0) >= 0 for general in generals)
+    codes = {token: chr(code) for code, token in enumerate(distinct)}
+    texts = ["".join([codes[token] for token in general]) for general in generals]
 
     def occurs_in_some(pattern: Pattern) -> bool:
-        run = encoded(pattern)
+        if any(token not in codes for token in pattern):
+            return False
+        run = "".join([codes[token] for token in pattern])
         return any(run in text for text in texts)
 
     return occurs_in_some
