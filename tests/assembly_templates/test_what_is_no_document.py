@@ -5,15 +5,22 @@ context."""
 
 from __future__ import annotations
 
+import random
+
+from drawn import LOOKALIKES, SCRIPTS, sentence
+from hypothesis import assume, given
+from hypothesis import strategies as st
 from ragpulse_assembly.learnt.consistency import Evidence, Finding, check
 from ragpulse_assembly.learnt.template import TemplateReading
-from ragpulse_assembly.readings import _pieced
+from ragpulse_assembly.model import normalized
+from ragpulse_assembly.readings import _asked_in_documents, _pieced
 from streams import BLIND, Verdict, blind_streams, run
 
-WAVE_M_ONCE_WRONG = ("northgate-localgpt-deploy", "northgate-lobechat")
-"""Blind wave M's services whose first run scored requests on a wrong context: a question asked twice with
-a quote taken for a documents loop (the deploy's second version), a rewritten query in a tag of its own read
-as a document."""
+WAVE_M_ONCE_WRONG = ("northgate-localgpt-deploy", "northgate-lobechat", "scout-gpt-researcher")
+"""Blind wave M's services whose runs scored requests on a wrong context: a question asked twice with a
+quote taken for a documents loop (the deploy's second version), a rewritten query in a tag of its own read
+as a document, a template whose documents slot ran on over the question's label and words (a quote in one
+question hid where the question ends) and whose question slot took the date the prompt ends with."""
 
 
 def test_blind_wave_m_services_once_scored_wrong_are_read_right_or_refused() -> None:
@@ -125,3 +132,97 @@ def test_a_label_cut_off_at_its_number_is_refused_and_a_lists_short_items_are_no
         )
         kept = check(Evidence().place("svc", name), [prompt], facts, "what do I eat")
         assert kept.finding is not Finding.REFUSED, (name, kept.reason)
+
+
+@given(
+    seed=st.integers(0, 10_000),
+    script=st.sampled_from(sorted(SCRIPTS)),
+    label=st.sampled_from(("Document [", "[", "", "Source ", "Документ ", "文档", "#")),
+    after=st.sampled_from(("](Title: {}) ", "] ", ". ", ": ", ")\n", " — {}\n")),
+    count=st.integers(2, 8),
+    first=st.sampled_from((0, 1)),
+)
+def test_documents_that_each_open_with_a_label_and_their_own_place_are_refused(
+    seed: int, script: str, label: str, after: str, count: int, first: int
+) -> None:
+    """Each document kept the label the template counts them with ("Document [2](Title: …) …"): refused,
+    whatever the label's words and marks; the same documents without it are read."""
+    rng = random.Random(seed)
+    texts = tuple(f"{sentence(rng, script)} {sentence(rng, script)}" for _ in range(count))
+    labelled = tuple(
+        f"{label}{number}{after.format(sentence(rng, script)[:20])}{text}"
+        for number, text in enumerate(texts, first)
+    )
+    question = "how long does a session last?"
+
+    refused = check(Evidence().place("svc", "labelled"), ["\n".join(labelled)], labelled, question)
+    kept = check(Evidence().place("svc", "plain"), ["\n\n".join(texts)], texts, question)
+
+    assert refused.finding is Finding.REFUSED and "label" in refused.reason, refused.reason
+    assert kept.finding is not Finding.REFUSED, kept.reason
+
+
+def test_documents_opening_with_numbers_that_do_not_count_them_are_read() -> None:
+    """Years, amounts and list items that do not run 1, 2, 3 down the reading are the documents' own."""
+    for documents in (
+        ("2019 was the first year of the plan.", "2020 brought remote work."),
+        ("3 days of leave are granted.", "1 badge per employee."),
+        ("Step 2: sign in.", "Step 2: open the app."),
+    ):
+        found = check(Evidence().place("svc", documents[0]), ["\n\n".join(documents)], documents, "when?")
+        assert found.finding is not Finding.REFUSED, (documents, found.reason)
+
+
+@given(seed=st.integers(0, 10_000), script=st.sampled_from(sorted(SCRIPTS)), overlap=st.integers(2, 3))
+def test_a_rules_question_opening_with_the_last_documents_end_says_the_documents_ran_on(
+    seed: int, script: str, overlap: int
+) -> None:
+    """The template's last document ends with what the rules read as the question's label and words, and
+    the rules' question goes on past it: the documents slot ran on over them (whatever the words); a
+    question of the rules' own, or the document's end alone, is no such sign."""
+    rng = random.Random(seed)
+    sentences = [sentence(rng, script) for _ in range(4)]
+    asked = f"{sentence(rng, script)} {sentence(rng, script)}"
+    tail = " ".join(sentences[-overlap:])
+    learnt = TemplateReading(
+        version="v1",
+        chunks=(" ".join(sentences[:-overlap]) + " " + tail,),
+        question="is June 07",
+        weak=False,
+    )
+
+    assert _asked_in_documents(learnt, normalized(f"{tail} {asked}"))
+    assert not _asked_in_documents(learnt, normalized(asked))
+    # The rules' question that is the last document's end alone: the rules cut the document, not this.
+    assert not _asked_in_documents(learnt, normalized(tail))
+    # Text that repeats itself is looked up a bounded number of times, not once per character.
+    repeated = TemplateReading(version="v1", chunks=("ab " * 100_000 + "end",), question="", weak=False)
+    assert not _asked_in_documents(repeated, "ab " * 50_000 + "c")
+
+
+@given(
+    seed=st.integers(0, 10_000),
+    script=st.sampled_from(sorted(SCRIPTS)),
+    bullet=st.sampled_from(("  - ", "- ", "• ", "> ", "* ")),
+    lookalike=st.sampled_from(LOOKALIKES),
+    count=st.integers(1, 4),
+)
+def test_a_list_items_own_line_read_as_the_next_document_is_refused(
+    seed: int, script: str, bullet: str, lookalike: str, count: int
+) -> None:
+    """Documents written as list items, the first holding a line of marks of its own ("* * *") and text
+    after it: a reading that starts a document at that line (no bullet before it) is refused; the list read
+    item by item is not."""
+    assume(lookalike[0] != bullet.strip())  # a line opening with the bullet itself: a guess, refused anyway
+    rng = random.Random(seed)
+    own = f"{sentence(rng, script)}\n{lookalike}\n{sentence(rng, script)}"
+    texts = (own, *(sentence(rng, script) for _ in range(count)))
+    prompt = "Facts:\n" + "\n".join(bullet + text for text in texts) + "\n\nQuestion: what?"
+    first, rest = own.split(f"\n{lookalike}\n")
+    cut = (first, f"{lookalike}\n{rest}", *texts[1:])
+
+    refused = check(Evidence().place("svc", "cut"), [prompt], cut, "what?")
+    kept = check(Evidence().place("svc", "whole"), [prompt], texts, "what?")
+
+    assert refused.finding is Finding.REFUSED and "marks" in refused.reason, refused.reason
+    assert kept.finding is not Finding.REFUSED, kept.reason

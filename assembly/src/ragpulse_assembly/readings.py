@@ -171,7 +171,9 @@ def _read_turn(
     # The rules' question holding the template's (the whole prompt, its tail), held in it (without its
     # label) or pieced from the template's own text and its documents is no other question; any other says
     # the template's question slot may hold other text (a date, a name).
-    asked_within = asked_alike or rules.guessed or mine in theirs or theirs in mine or _pieced(theirs, learnt)
+    asked_within = (
+        asked_alike or rules.guessed or mine in theirs or theirs in mine or _pieced(theirs, learnt)
+    ) and not _asked_in_documents(learnt, theirs)
     if (
         learnt.chunks
         and not learnt.undivided
@@ -205,6 +207,24 @@ def _labelled(learnt: TemplateReading, question: str) -> bool:
     return bool(label or closing) and all(
         len(part) <= _CUE and part in learnt.skeleton for part in (label, closing)
     )
+
+
+def _asked_in_documents(learnt: TemplateReading, asked: str) -> bool:
+    """The rules' question (whitespace collapsed) opens with the end of the template's last document, a
+    line's worth of it or more, and goes on past it: the template's documents slot ran on over what the
+    rules read as the question's label and words, so its own question slot holds other text (a date, a
+    name). A rules' question that is the last document's end alone is the rules' misreading, not this."""
+    if not learnt.chunks or len(asked) < _CUE:
+        return False
+    last = normalized(learnt.chunks[-1])
+    at = last.find(asked[:_CUE], max(0, len(last) - len(asked)))
+    for _ in range(_MOST_PIECES):  # bounded work on text that repeats itself
+        if at < 0:
+            return False
+        if asked.startswith(last[at:]):
+            return len(asked) - (len(last) - at) > _CUE
+        at = last.find(asked[:_CUE], at + 1)
+    return False
 
 
 def _not_asked(question: str, learnt: TemplateReading) -> bool:

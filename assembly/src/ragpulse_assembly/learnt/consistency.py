@@ -69,9 +69,13 @@ _REFERENCE: Final = re.compile(r"[/\\]|\w\.\w")
 _MARKUP: Final = re.compile(r"<[^<>]{0,80}>")
 _WORD: Final = re.compile(r"\w+")
 _OPENING_MARKS: Final = re.compile(r"[^\w\s]{1,3}+[^\S\n]?+")
+_NUMBERED_OPENING: Final = re.compile(r"([^\d\n]{0,24}?)(\d{1,3})(?!\d)")
+"""A document's opening words, on its first line, up to the first number."""
 """A few marks and a space opening a document's text: a quote, a bullet."""
 _BULLETS: Final = frozenset("-*+•·‣◦▪")
 """Marks a list writes before each item."""
+_ITEM_MARKS: Final = _BULLETS | {">"}
+"""Marks a template writes, with a blank after them, before each document of a list or a quote."""
 _LABEL_WORDS: Final = 3
 """Words a label before a restated question may have ("Northgate policy:")."""
 _RESTATED: Final = 0.7
@@ -651,6 +655,44 @@ def _label_of_the_next(messages: list[str], documents: tuple[str, ...]) -> str |
     return None
 
 
+def _unmarked_item(messages: list[str], documents: tuple[str, ...]) -> str | None:
+    """A later document of the reading that stands on a line without the bullet (or quote mark) the prompt
+    writes on the first document's line before it ("  - ", "> "): the template writes it before every
+    document, so that line is the document before's own text (a line of it that opens with other marks,
+    "* * *"), cut off. Other marks before the first document (a label's colon, a list literal's "['") are
+    no item's."""
+    standing = _standing(messages, documents)
+    first = standing[0] if standing else None
+    if len(documents) < 2 or first is None:
+        return None
+    before = _line_before(first[0], first[2])
+    marks = before.strip()
+    if marks not in _ITEM_MARKS or not before.endswith((" ", "\t")):
+        return None
+    for document, found in zip(documents[1:], standing[1:], strict=True):
+        if found is not None and found[1] == first[1] and _line_before(found[0], found[2]).strip() != marks:
+            return document
+    return None
+
+
+def _numbered_openings(messages: list[str], documents: tuple[str, ...]) -> str | None:
+    """Every document opens with the same short text and then its own place in the reading as a number
+    ("Document [1](…", "Document [2](…", or "1.", "2."): documents a search returned do not count their
+    own order, the template does, so each document kept the label the template writes before it. The
+    label's text is quoted (``messages``: for the table's common signature)."""
+    if len(documents) < 2:
+        return None
+    openings = [_NUMBERED_OPENING.match(document.strip()) for document in documents]
+    if any(found is None for found in openings):
+        return None
+    labels = {found.group(1) for found in openings if found is not None}
+    numbers = [int(found.group(2)) for found in openings if found is not None]
+    first = numbers[0]
+    if len(labels) != 1 or first not in (0, 1) or numbers != list(range(first, first + len(numbers))):
+        return None
+    return f"{labels.pop()}{first}"
+
+
 def _bullets_inside(messages: list[str], documents: tuple[str, ...]) -> str | None:
     """The bullet the prompt writes between two neighbouring documents of the reading, when a document
     holds a line opening with that bullet too."""
@@ -847,6 +889,16 @@ _NO_READING: Final[tuple[tuple[Callable[[list[str], tuple[str, ...]], str | None
         _label_of_the_next,
         "document {} stands right before the next one with only a number on its line and marks between: the"
         " label the template writes before each document, read as one",
+    ),
+    (
+        _unmarked_item,
+        "document {} stands on a line without the marks the prompt writes before the first document: the"
+        " template writes them before each, so the line is the document before's own, cut off",
+    ),
+    (
+        _numbered_openings,
+        "every document opens with the same words and its own place among the documents as a number, {}"
+        " for the first: the label the template writes before each document, read as theirs",
     ),
     (
         _bullets_inside,
