@@ -72,6 +72,7 @@ LATER_WAVES = (
     "wave_o",
     "wave_q",
     "wave_s",
+    "wave_u",
 )
 """Every blind wave after D, each measured before the changes it led to (their first runs are in the
 closing notes); all of them count in the whole corpus."""
