@@ -34,7 +34,7 @@ def test_blind_wave_m_services_once_scored_wrong_are_read_right_or_refused() -> 
     assert all(o.verdict is Verdict.RIGHT for o in deploy), deploy
 
 
-def test_a_rule_line_a_link_the_question_again_a_copy_or_a_repr_is_refused_as_a_document() -> None:
+def test_a_rule_a_link_a_date_the_question_again_a_copy_or_a_repr_is_refused_as_a_document() -> None:
     question = "how long does a VPN session last"
     vpn = "The VPN disconnects after 12 hours."
     readings = {
@@ -42,6 +42,8 @@ def test_a_rule_line_a_link_the_question_again_a_copy_or_a_repr_is_refused_as_a_
         "tags alone": (vpn, "</FACTS> <NOTES>"),
         "a link": (vpn, "Source: https://intranet.example/vpn"),
         "a path": ("docs/vpn-setup.md", vpn),
+        "a date after its label": ("Published: 2021-10-16", vpn),
+        "an id": (vpn, "4711 / 0.93"),
         "the question": (vpn, f"<rewrite>Policy: {question}?</rewrite>"),
         "a search query written from it": ("VPN session: how long does it last", vpn),
         "one read twice": (vpn, "MFA is required.", "The VPN  disconnects after 12 hours."),
@@ -60,6 +62,7 @@ def test_documents_with_a_slash_a_label_or_the_questions_words_are_not_refused()
         "Note: the VPN client lives in C:/Program Files/Northgate and updates itself.",
         "How long does a VPN session last? Twelve hours, then you sign in again with MFA.",
         "VPN session: twelve hours long, then sign in again.",
+        "2024: 12 hours.",
         "> Quoted in the handbook: sessions end at midnight.",
         "<b>MFA</b> is required when x < 5 and y > 3.",
     )

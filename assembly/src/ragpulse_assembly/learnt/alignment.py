@@ -343,22 +343,20 @@ def _merged(pieces: list[Piece]) -> list[Piece]:
     return merged
 
 
+_SPACES_BEFORE_MARKS: Final = frozenset((" ", "\u00a0", "\u202f"))
+"""The one space (plain, no-break, narrow no-break) some typographies write before a question mark."""
+
+
 def _sentence_ends_returned(texts: Sequence[Tokens], pieces: list[Piece]) -> list[Piece]:
     """A sentence's last mark right after a gap that ends with a word is the gap's (every question ends
     with "?"), never the skeleton's, and so is a word that follows it with no blank; after a number it is a
-    counter's ("2.")."""
+    counter's ("2."). So is the mark after the one space French and other typographies write before "?"
+    and "!" (that space too), and nothing after it."""
     result: list[Piece] = []
     for piece in pieces:
         last = result[-1] if result else None
-        if isinstance(piece, Constant) and isinstance(last, Gap) and _ends_with_word(texts, last):
-            count = 0
-            while count < len(piece.tokens) and piece.tokens[count] in SENTENCE_END:
-                count += 1
-            # A word that goes on right after them is the value's own end, alike by chance ("….md").
-            while count < len(piece.tokens) and (
-                is_word(piece.tokens[count]) or piece.tokens[count].isdigit()
-            ):
-                count += 1
+        if isinstance(piece, Constant) and isinstance(last, Gap):
+            count = _returned(piece.tokens, _ends_with_word(texts, last), _ends_spaced(texts, last))
             if count:
                 result[-1] = Gap(tuple((start, end + count) for start, end in last.ranges))
                 piece = Constant(piece.tokens[count:])
@@ -368,9 +366,37 @@ def _sentence_ends_returned(texts: Sequence[Tokens], pieces: list[Piece]) -> lis
     return _merged(result)
 
 
+def _returned(tokens: tuple[str, ...], after_word: bool, after_space: bool) -> int:
+    """How many of a constant's first ``tokens`` are the end of the value before it."""
+    spaced = (
+        after_word and len(tokens) > 1 and tokens[0] in _SPACES_BEFORE_MARKS and tokens[1] in SENTENCE_END
+    )
+    if not (after_word or after_space):
+        return 0
+    count = 1 if spaced else 0
+    while count < len(tokens) and tokens[count] in SENTENCE_END:
+        count += 1
+    if spaced or not after_word:
+        return count
+    # A word that goes on right after them is the value's own end, alike by chance ("….md").
+    while count < len(tokens) and (is_word(tokens[count]) or tokens[count].isdigit()):
+        count += 1
+    return count
+
+
 def _ends_with_word(texts: Sequence[Tokens], gap: Gap) -> bool:
     return any(
         end > start and is_word(text.tokens[end - 1])
+        for text, (start, end) in zip(texts, gap.ranges, strict=True)
+    )
+
+
+def _ends_spaced(texts: Sequence[Tokens], gap: Gap) -> bool:
+    """Every region ends with a word or a number and one space (the space before a "?")."""
+    return all(
+        end - start > 1
+        and text.tokens[end - 1] in _SPACES_BEFORE_MARKS
+        and (is_word(text.tokens[end - 2]) or text.tokens[end - 2].isdigit())
         for text, (start, end) in zip(texts, gap.ranges, strict=True)
     )
 

@@ -734,6 +734,13 @@ def _reference_only(document: str, question: str) -> bool:
     )
 
 
+def _value_only(document: str, question: str) -> bool:
+    """``document``, but for a label before it ("Published:"), holds digits and no letter: a date, an id, a
+    score the template writes for a document, never retrieved text."""
+    rest = _LEADING_LABEL.sub("", document.strip(), count=1)
+    return any(c.isdigit() for c in rest) and not any(c.isalpha() for c in rest)
+
+
 def _restates(document: str, question: str) -> bool:
     """``document`` is the question again: besides markup, most of the question's words and no more other
     words than a label has, in any case and punctuation (a search query the service wrote from it, the
@@ -854,6 +861,11 @@ _NO_DOCUMENT: Final[tuple[tuple[Callable[[str, str], bool], str], ...]] = (
         _reference_only,
         "is only a reference (a link, a path), perhaps after its label: a line the template writes for a"
         " document, read as one",
+    ),
+    (
+        _value_only,
+        "is only a value (a date, an id, a score), perhaps after its label: a field the template writes for"
+        " a document, read as one",
     ),
     (
         _restates,
