@@ -277,15 +277,14 @@ class ScorerTurn:
     def _judge(self, candidate: Candidate, row: RequestRow | None, probe: bool = False) -> Judgment | None:
         """One request's judgment, or None when the deadline or a stop left it for later; never raises for
         anything the request or the scorer does."""
-        key = _key(candidate)
         if row is None:
-            return Judgment(key, Outcome.SKIPPED, "request row is gone (expired or deleted)")
+            return Judgment(_key(candidate), Outcome.SKIPPED, "request row is gone (expired or deleted)")
         if row.problem:
-            return Judgment(key, Outcome.SKIPPED, row.problem)
+            return Judgment(_key(candidate), Outcome.SKIPPED, row.problem)
         if self._budget_spent.is_set():
-            return Judgment(key, Outcome.OVER_BUDGET, "judge budget spent earlier in this tick")
+            return Judgment(_key(candidate), Outcome.OVER_BUDGET, "judge budget spent earlier in this tick")
         if self._judge_down.is_set() or (not probe and not self._circuit.closed):
-            return self._deferral(key)
+            return self._deferral(_key(candidate))
         reason = self._plan.stop_reason()
         if reason is not None:
             self._stopped = reason
@@ -309,12 +308,13 @@ class ScorerTurn:
         if payer is None:
             rule = self._wanting.get(candidate.request_id, (None,))[0]
             return Judgment(key, Outcome.OVER_BUDGET, spent, rule=rule.name if rule else "")
-        judgment = self._score(candidate, key, request)
-        paid = judgment.outcome in (Outcome.SCORED, Outcome.FAILED)
-        return replace(judgment, rule=payer.name) if paid else judgment
+        return self._score(candidate, key, request, payer.name)
 
-    def _score(self, candidate: Candidate, key: RequestKey, request: RagRequest) -> Judgment:
+    def _score(self, candidate: Candidate, key: RequestKey, request: RagRequest, payer: str) -> Judgment:
+        """The judgment of ``request``; one the judge was paid for (scored, failed) names ``payer``, its rule,
+        and carries the request's inclusion probability, built once rather than copied twice a request."""
         scorer = self._scorer
+        probability = self._probabilities.get(candidate.request_id, 1.0)
         started = time.monotonic()
         try:
             scores = scorer.score(request)
@@ -329,7 +329,7 @@ class ScorerTurn:
                 self._judge_down.set()
                 return self._deferral(key)
             logger.info("scorer %s could not reach its judge on trace %s: %s", scorer.name, key.trace_id, exc)
-            return _failed(scorer, key, f"{type(exc).__name__}: {exc}")
+            return _failed(scorer, key, f"{type(exc).__name__}: {exc}", payer, probability)
         except Exception as exc:
             self._circuit.reached()
             note = _FAILURE_LOG.admit()
@@ -338,22 +338,31 @@ class ScorerTurn:
                 logger.warning(
                     "scorer %s failed on trace %s: %s%s", scorer.name, candidate.trace_id, said, note
                 )
-            return _failed(scorer, key, f"{type(exc).__name__}: {exc}")
+            return _failed(scorer, key, f"{type(exc).__name__}: {exc}", payer, probability)
         self._circuit.reached()
         elapsed_ms = (time.monotonic() - started) * 1000.0
         if not isinstance(scores, (list, tuple)) or not all(isinstance(score, Score) for score in scores):
-            return _failed(scorer, key, f"scorer returned {type(scores).__name__}, not a list of Score")
+            message = f"scorer returned {type(scores).__name__}, not a list of Score"
+            return _failed(scorer, key, message, payer, probability)
         if not scores:
             return Judgment(key, Outcome.SKIPPED, "scorer returned no scores")
-        probability = self._probabilities.get(candidate.request_id, 1.0)
         if candidate.request_id in self._weighted and probability < 1.0:
             scores = [score.model_copy(update={"inclusion_probability": probability}) for score in scores]
         try:
             rows = score_rows(key, scorer.name, scorer.version, list(scores), datetime.now(UTC))
         except (TypeError, ValueError, OverflowError) as exc:
-            return _failed(scorer, key, f"scorer returned a value no column can hold: {exc}")
+            message = f"scorer returned a value no column can hold: {exc}"
+            return _failed(scorer, key, message, payer, probability)
         reason = f"{len(scores)} metrics in {elapsed_ms:.0f} ms"
-        return Judgment(key, Outcome.SCORED, reason, rows, replaces_error=candidate.failures > 0)
+        return Judgment(
+            key,
+            Outcome.SCORED,
+            reason,
+            rows,
+            replaces_error=candidate.failures > 0,
+            rule=payer,
+            inclusion_probability=probability,
+        )
 
     def _deferral(self, key: RequestKey) -> Judgment:
         return Judgment(key, Outcome.DEFERRED, f"judge unreachable: {self._circuit.last_failure}")
@@ -366,7 +375,7 @@ class ScorerTurn:
         self._weighted.discard(candidate.request_id)
         if judgment.rule and judgment.outcome in (Outcome.SCORED, Outcome.FAILED):
             self._ledger.charge(judgment.rule, judgment.cost_usd)
-            if probability is not None:
+            if probability is not None and probability != judgment.inclusion_probability:
                 judgment = replace(judgment, inclusion_probability=probability)
         self._report.add(self._scorer.name, judgment.outcome)
         if judgment.outcome == Outcome.DEFERRED:
@@ -426,10 +435,10 @@ def _key(candidate: Candidate, pipeline: str = "") -> RequestKey:
     )
 
 
-def _failed(scorer: Scorer, key: RequestKey, message: str) -> Judgment:
+def _failed(scorer: Scorer, key: RequestKey, message: str, payer: str, probability: float) -> Judgment:
     message = _clip(message)
     rows = score_rows(key, scorer.name, scorer.version, [error_score(message)], datetime.now(UTC))
-    return Judgment(key, Outcome.FAILED, message, rows)
+    return Judgment(key, Outcome.FAILED, message, rows, rule=payer, inclusion_probability=probability)
 
 
 def _clip(text: str) -> str:
