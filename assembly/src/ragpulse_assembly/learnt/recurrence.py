@@ -10,7 +10,10 @@ lines elsewhere, or the earlier line closed a region or came before others (a li
 place); the two are one document's when each only ever came with the other, in three requests or more. A
 line too short to name one place opens a document too when it came after several lines but always before the
 same one (a short title), and closes one when it came before several but always after the same one.
-Where neither is known yet the prompt is not read: its request waits for more traffic, or is refused.
+Where neither is known, the text on either side of the break tells it (``windows``: a run of short lines
+names one place where none of its lines does), and inside a line the same tells where documents joined by a
+space begin and end. Where that is not known either, the prompt is not read: its request waits for more
+traffic, or is refused.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ import hashlib
 import itertools
 from dataclasses import dataclass, field
 from typing import Final
+
+from ragpulse_assembly.learnt.windows import GapMemory, Words
 
 _START: Final = "\x00start"
 _END: Final = "\x00end"
@@ -48,6 +53,7 @@ class DocumentMemory:
     """What one documents slot's contents showed about where documents begin and end."""
 
     lines: dict[str, _Line] = field(default_factory=dict)
+    gaps: GapMemory = field(default_factory=GapMemory)
     seen: set[str] = field(default_factory=set)
     twice: set[str] = field(default_factory=set)
     """Lines long enough to name one place that came twice in one content: the template writes them (a
@@ -59,6 +65,7 @@ class DocumentMemory:
             return
         self.seen.add(region)
         self.note_twice(content)
+        self.gaps.observe(region, Words.of(content))
         keys = [_key(line) for _, _, line in _lines(content)]
         for index, key in enumerate(keys):
             line = self.lines.get(key)
@@ -77,23 +84,42 @@ class DocumentMemory:
             self.twice.update(key for key in set(named) if named.count(key) > 1)
 
     def documents(self, content: str) -> list[str] | None:
-        """The documents of ``content`` (as written, each from its first line to its last), or None when a
+        """The documents of ``content`` (as written, each from its first word to its last), or None when a
         break between two lines is not known to be inside a document or between two."""
         found = _lines(content)
-        if not found:
-            return []
-        texts = [line for _, _, line in found]
-        if any(_key(text) in self.twice for text in texts):
+        if any(_key(text) in self.twice for _, _, text in found):
             return None
+        words = Words.of(content)
+        if not words.texts:
+            return []
         cuts = [0]
-        for index in range(1, len(found)):
-            verdict = self._between(texts[index - 1], texts[index])
+        joined: list[bool] = []
+        line = 0
+        for gap in range(1, len(words.texts)):
+            start = words.spans[gap][0]
+            between_lines = "\n" in content[words.spans[gap - 1][1] : start]
+            verdict = self.gaps.cut(words, gap, between_lines)
+            if between_lines and verdict is not False:
+                # The lines decide, unless the words on both sides only ever came with each other: a line
+                # holding the end of one document and others before it (documents joined by a space) came
+                # after many lines, though the document goes on past its break.
+                while found[line][1] < start:
+                    line += 1
+                verdict = _first_known(self._between(found[line - 1][2], found[line][2]), verdict)
             if verdict is None:
                 return None
             if verdict:
-                cuts.append(index)
-        cuts.append(len(found))
-        return [content[found[a][0] : found[b - 1][1]] for a, b in itertools.pairwise(cuts)]
+                cuts.append(gap)
+                joined.append(not between_lines)
+        cuts.append(len(words.texts))
+        documents = [content[words.spans[a][0] : words.spans[b - 1][1]] for a, b in itertools.pairwise(cuts)]
+        # A mark the template writes after (or before) its documents on their line (" ." closing the
+        # last one) is cut off as a piece of its own: no document's text, it is left out.
+        if joined and joined[-1] and not _worded(documents[-1]):
+            documents.pop()
+        if joined and joined[0] and not _worded(documents[0]):
+            documents.pop(0)
+        return documents
 
     def _between(self, earlier: str, later: str) -> bool | None:
         """True: a document ends between the two lines; False: one document goes on; None: not known."""
@@ -113,6 +139,14 @@ class DocumentMemory:
         if together and len(first.regions & second.regions) >= _TOGETHER:
             return False
         return None
+
+
+def _first_known(first: bool | None, second: bool | None) -> bool | None:
+    return second if first is None else first
+
+
+def _worded(text: str) -> bool:
+    return any(character.isalnum() for character in text)
 
 
 def _one_next(neighbours: set[str]) -> bool:
