@@ -90,36 +90,33 @@ class DocumentMemory:
         if any(_key(text) in self.twice for _, _, text in found):
             return None
         words = Words.of(content)
-        if not words.texts:
+        first, last = 0, len(words.texts)
+        if last > 1 and self.gaps.template_mark(words, -1):
+            last -= 1
+        if last - first > 1 and self.gaps.template_mark(words, 0):
+            first += 1
+        if first == last:
             return []
-        cuts = [0]
-        joined: list[bool] = []
+        cuts = [first]
         line = 0
-        for gap in range(1, len(words.texts)):
-            start = words.spans[gap][0]
-            between_lines = "\n" in content[words.spans[gap - 1][1] : start]
-            verdict = self.gaps.cut(words, gap, between_lines)
-            if between_lines and verdict is not False:
-                # The lines decide, unless the words on both sides only ever came with each other: a line
-                # holding the end of one document and others before it (documents joined by a space) came
-                # after many lines, though the document goes on past its break.
-                while found[line][1] < start:
+        for gap in range(first + 1, last):
+            verdict = self.gaps.cut(words, gap)
+            if words.between_lines(gap) and verdict is not False:
+                # The lines decide, unless the words across the break only ever came with each other: a
+                # line holding the end of one document and others before it (documents joined by a space)
+                # came after many lines, though the document goes on past its break.
+                while found[line][1] < words.spans[gap][0]:
                     line += 1
-                verdict = _first_known(self._between(found[line - 1][2], found[line][2]), verdict)
+                lines = self._between(found[line - 1][2], found[line][2])
+                if lines and verdict is None and self.gaps.goes_on(words, gap):
+                    lines = False
+                verdict = _first_known(lines, verdict)
             if verdict is None:
                 return None
             if verdict:
                 cuts.append(gap)
-                joined.append(not between_lines)
-        cuts.append(len(words.texts))
-        documents = [content[words.spans[a][0] : words.spans[b - 1][1]] for a, b in itertools.pairwise(cuts)]
-        # A mark the template writes after (or before) its documents on their line (" ." closing the
-        # last one) is cut off as a piece of its own: no document's text, it is left out.
-        if joined and joined[-1] and not _worded(documents[-1]):
-            documents.pop()
-        if joined and joined[0] and not _worded(documents[0]):
-            documents.pop(0)
-        return documents
+        cuts.append(last)
+        return [content[words.spans[a][0] : words.spans[b - 1][1]] for a, b in itertools.pairwise(cuts)]
 
     def _between(self, earlier: str, later: str) -> bool | None:
         """True: a document ends between the two lines; False: one document goes on; None: not known."""
@@ -143,10 +140,6 @@ class DocumentMemory:
 
 def _first_known(first: bool | None, second: bool | None) -> bool | None:
     return second if first is None else first
-
-
-def _worded(text: str) -> bool:
-    return any(character.isalnum() for character in text)
 
 
 def _one_next(neighbours: set[str]) -> bool:

@@ -44,11 +44,22 @@ class Words:
 
     texts: tuple[str, ...]
     spans: tuple[tuple[int, int], ...]
+    lines: tuple[int, ...]
+    """Per word, the line it is on."""
 
     @classmethod
     def of(cls, content: str) -> Words:
         found = list(_WORD.finditer(content))
-        return cls(tuple(match.group() for match in found), tuple(match.span() for match in found))
+        lines = tuple(content.count("\n", 0, match.start()) for match in found) if "\n" in content else ()
+        return cls(
+            tuple(match.group() for match in found),
+            tuple(match.span() for match in found),
+            lines or (0,) * len(found),
+        )
+
+    def between_lines(self, gap: int) -> bool:
+        """A line break lies between word ``gap`` and the one before."""
+        return self.lines[gap] != self.lines[gap - 1]
 
 
 @dataclass
@@ -59,23 +70,37 @@ class GapMemory:
     """Windows that end at a gap: the words seen after them."""
     starting: dict[str, _Window] = field(default_factory=dict)
     """Windows that start at a gap: the words seen before them."""
+    edges: dict[int, set[str]] = field(default_factory=dict)
+    """The first (0) and last (-1) words of the regions seen, while at most two differ."""
+    regions: int = 0
 
     def observe(self, region: str, words: Words) -> None:
         texts = words.texts
+        if texts:
+            self.regions += 1
+            for edge in (0, -1):
+                seen = self.edges.setdefault(edge, set())
+                if len(seen) < _NEIGHBOURS:
+                    seen.add(texts[edge])
         for gap in range(len(texts) + 1):
-            if gap < len(texts):
-                key, _ = _window(texts, gap, forward=True)
-                _note(self.starting, key, texts[gap - 1] if gap else _START, region)
-            if gap:
-                key, _ = _window(texts, gap, forward=False)
-                _note(self.ending, key, texts[gap] if gap < len(texts) else _END, region)
+            # Both windows, on the line and across it: the same document starts after a space in one
+            # request and at a line's start (or the region's) in another.
+            for within in (True, False):
+                if gap < len(texts):
+                    key, _, _ = _window(words, gap, forward=True, within=within)
+                    _note(self.starting, key, texts[gap - 1] if gap else _START, region)
+                if gap:
+                    key, _, _ = _window(words, gap, forward=False, within=within)
+                    _note(self.ending, key, texts[gap] if gap < len(texts) else _END, region)
 
-    def cut(self, words: Words, gap: int, between_lines: bool) -> bool | None:
+    def cut(self, words: Words, gap: int) -> bool | None:
         """True: a document ends at ``gap`` (before word ``gap``); False: one document goes on; None: not
-        known. Inside a line, only True or False (a cut needs both sides)."""
+        known. Inside a line a cut needs both sides to show an edge; where one side only does, it is not
+        known."""
         texts = words.texts
-        later, later_long = _window(texts, gap, forward=True)
-        earlier, earlier_long = _window(texts, gap, forward=False)
+        between_lines = words.between_lines(gap)
+        later, later_long, last = _window(words, gap, forward=True, within=not between_lines)
+        earlier, earlier_long, first = _window(words, gap, forward=False, within=not between_lines)
         starting = self.starting.get(later)
         ending = self.ending.get(earlier)
         if starting is None or ending is None:
@@ -90,24 +115,65 @@ class GapMemory:
                 return False
             return None
         # Inside a line a window may be a phrase two documents share: both sides must show the edge, one
-        # only where the other is too short to name a place (the region's first or last words).
-        return (opens or not later_long) and (closes or not earlier_long) and (opens or closes)
+        # only where the other is the region's first or last words, too few to name a place.
+        if (opens or last) and (closes or first) and (opens or closes):
+            return True
+        return None if opens or closes else False
+
+    def template_mark(self, words: Words, edge: int) -> bool:
+        """The region's first (0) or last (-1) word is a mark with no letter or digit that every region
+        opened (or closed) with, in several requests: the template writes it (" ." after the documents),
+        no document does."""
+        word = words.texts[edge]
+        return (
+            self.regions >= _TOGETHER
+            and self.edges.get(edge) == {word}
+            and not any(character.isalnum() for character in word)
+        )
+
+    def goes_on(self, words: Words, gap: int) -> bool:
+        """Neither side of ``gap`` ever showed a document's edge, and one side always came with the word
+        across it, in several requests: where lines say a document ends (a line that came after many),
+        its words say it goes on (a document's first short line, joined by a space after others)."""
+        later, later_long, _ = _window(words, gap, forward=True, within=False)
+        earlier, earlier_long, _ = _window(words, gap, forward=False, within=False)
+        starting = self.starting.get(later)
+        ending = self.ending.get(earlier)
+        if starting is None or ending is None:
+            return False
+        if _START in starting.neighbours or _END in ending.neighbours:
+            return False
+        if len(starting.neighbours) > 1 or len(ending.neighbours) > 1:
+            return False
+        return (later_long and len(starting.regions) >= _TOGETHER) or (
+            earlier_long and len(ending.regions) >= _TOGETHER
+        )
 
 
-def _window(texts: tuple[str, ...], gap: int, forward: bool) -> tuple[str, bool]:
+def _window(words: Words, gap: int, forward: bool, within: bool) -> tuple[str, bool, bool]:
     """The key of the words from ``gap`` on (or up to it) until they reach ``_WIDTH`` characters, and
-    whether they did."""
+    whether they did, and whether they stopped at the region's edge first; ``within``: on the gap's line
+    only. Between two words of a line, the window stays on
+    that line: across a break it would hold the document before (a list's first "-" after another
+    document's last line), which other requests follow with other words though the list goes on."""
+    texts = words.texts
     taken: list[str] = []
     length = 0
     index = gap if forward else gap - 1
-    while 0 <= index < len(texts) and length < _WIDTH:
+    line = words.lines[index] if within and 0 <= index < len(texts) else -1
+    while 0 <= index < len(texts) and length < _WIDTH and line in (-1, words.lines[index]):
         taken.append(texts[index])
         length += len(texts[index]) + 1
         index += 1 if forward else -1
     if not forward:
         taken.reverse()
     text = " ".join(taken)
-    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest(), length >= _WIDTH
+    long = length >= _WIDTH
+    return (
+        hashlib.blake2b(text.encode(), digest_size=12).hexdigest(),
+        long,
+        not long and index in (-1, len(texts)),
+    )
 
 
 def _note(windows: dict[str, _Window], key: str, neighbour: str, region: str) -> None:
