@@ -65,6 +65,8 @@ class DocumentMemory:
             return
         self.seen.add(region)
         self.note_twice(content)
+        self.gaps.note_edges(Words.of(content))
+        content = self._unmarked(content)
         self.gaps.observe(region, Words.of(content))
         keys = [_key(line) for _, _, line in _lines(content)]
         for index, key in enumerate(keys):
@@ -86,37 +88,52 @@ class DocumentMemory:
     def documents(self, content: str) -> list[str] | None:
         """The documents of ``content`` (as written, each from its first word to its last), or None when a
         break between two lines is not known to be inside a document or between two."""
+        content = self._unmarked(content)
         found = _lines(content)
         if any(_key(text) in self.twice for _, _, text in found):
             return None
         words = Words.of(content)
-        first, last = 0, len(words.texts)
-        if last > 1 and self.gaps.template_mark(words, -1):
-            last -= 1
-        if last - first > 1 and self.gaps.template_mark(words, 0):
-            first += 1
-        if first == last:
+        if not words.texts:
             return []
-        cuts = [first]
+        verdicts = [None, *(self.gaps.cut(words, gap) for gap in range(1, len(words.texts)))]
+        # A line that holds a document's edge between two of its words (documents joined by a space) is
+        # no unit: it came after many lines though the document that ends it goes on past its break.
+        mixed = {
+            words.lines[gap]
+            for gap in range(1, len(words.texts))
+            if verdicts[gap] and not words.between_lines(gap)
+        }
+        cuts = [0]
         line = 0
-        for gap in range(first + 1, last):
-            verdict = self.gaps.cut(words, gap)
+        for gap in range(1, len(words.texts)):
+            verdict = verdicts[gap]
             if words.between_lines(gap) and verdict is not False:
-                # The lines decide, unless the words across the break only ever came with each other: a
-                # line holding the end of one document and others before it (documents joined by a space)
-                # came after many lines, though the document goes on past its break.
                 while found[line][1] < words.spans[gap][0]:
                     line += 1
-                lines = self._between(found[line - 1][2], found[line][2])
-                if lines and verdict is None and self.gaps.goes_on(words, gap):
+                unit = not {words.lines[gap - 1], words.lines[gap]} & mixed
+                lines = self._between(found[line - 1][2], found[line][2]) if unit else None
+                if (lines or not unit) and verdict is None and self.gaps.goes_on(words, gap):
+                    # The words across the break only ever came with each other, on both sides.
                     lines = False
                 verdict = _first_known(lines, verdict)
             if verdict is None:
                 return None
             if verdict:
                 cuts.append(gap)
-        cuts.append(last)
+        cuts.append(len(words.texts))
         return [content[words.spans[a][0] : words.spans[b - 1][1]] for a, b in itertools.pairwise(cuts)]
+
+    def _unmarked(self, content: str) -> str:
+        """``content`` with the mark the template writes before or after its documents on their line
+        (" ." after the last one) blanked out: the last document's last line is the same line whatever
+        comes after it, and no piece of it is read as a document."""
+        words = Words.of(content)
+        for edge in (-1, 0):
+            if len(words.texts) > 1 and self.gaps.template_mark(words, edge):
+                start, end = words.spans[edge]
+                content = content[:start] + " " * (end - start) + content[end:]
+                words = Words.of(content)
+        return content
 
     def _between(self, earlier: str, later: str) -> bool | None:
         """True: a document ends between the two lines; False: one document goes on; None: not known."""

@@ -74,14 +74,17 @@ class GapMemory:
     """The first (0) and last (-1) words of the regions seen, while at most two differ."""
     regions: int = 0
 
-    def observe(self, region: str, words: Words) -> None:
-        texts = words.texts
-        if texts:
+    def note_edges(self, words: Words) -> None:
+        """Notes a region's first and last words (as sent, before any mark is blanked out)."""
+        if words.texts:
             self.regions += 1
             for edge in (0, -1):
                 seen = self.edges.setdefault(edge, set())
                 if len(seen) < _NEIGHBOURS:
-                    seen.add(texts[edge])
+                    seen.add(words.texts[edge])
+
+    def observe(self, region: str, words: Words) -> None:
+        texts = words.texts
         for gap in range(len(texts) + 1):
             # Both windows, on the line and across it: the same document starts after a space in one
             # request and at a line's start (or the region's) in another.
