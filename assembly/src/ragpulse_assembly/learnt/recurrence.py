@@ -66,7 +66,7 @@ class DocumentMemory:
         self.seen.add(region)
         self.note_twice(content)
         self.gaps.note_edges(Words.of(content))
-        content = self._unmarked(content)
+        content = self._unmarked(content) or content
         self.gaps.observe(region, Words.of(content))
         keys = [_key(line) for _, _, line in _lines(content)]
         for index, key in enumerate(keys):
@@ -88,7 +88,10 @@ class DocumentMemory:
     def documents(self, content: str) -> list[str] | None:
         """The documents of ``content`` (as written, each from its first word to its last), or None when a
         break between two lines is not known to be inside a document or between two."""
-        content = self._unmarked(content)
+        unmarked = self._unmarked(content)
+        if unmarked is None:
+            return None
+        content = unmarked
         found = _lines(content)
         if any(_key(text) in self.twice for _, _, text in found):
             return None
@@ -123,17 +126,17 @@ class DocumentMemory:
         cuts.append(len(words.texts))
         return [content[words.spans[a][0] : words.spans[b - 1][1]] for a, b in itertools.pairwise(cuts)]
 
-    def _unmarked(self, content: str) -> str:
-        """``content`` with the mark the template writes before or after its documents on their line
-        (" ." after the last one) blanked out: the last document's last line is the same line whatever
-        comes after it, and no piece of it is read as a document."""
+    def _unmarked(self, content: str) -> str | None:
+        """``content`` with the mark the template writes after its documents on their line (" ." after the
+        last one) blanked out: the last document's last line is the same line whatever comes after it,
+        and no piece of it is read as a document. None while that mark cannot be told from the last
+        document's own."""
         words = Words.of(content)
-        for edge in (-1, 0):
-            if len(words.texts) > 1 and self.gaps.template_mark(words, edge):
-                start, end = words.spans[edge]
-                content = content[:start] + " " * (end - start) + content[end:]
-                words = Words.of(content)
-        return content
+        mark = len(words.texts) > 1 and self.gaps.template_mark(words)
+        if not mark:
+            return None if mark is None else content
+        start, end = words.spans[-1]
+        return content[:start] + " " * (end - start) + content[end:]
 
     def _between(self, earlier: str, later: str) -> bool | None:
         """True: a document ends between the two lines; False: one document goes on; None: not known."""

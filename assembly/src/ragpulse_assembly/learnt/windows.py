@@ -71,17 +71,16 @@ class GapMemory:
     starting: dict[str, _Window] = field(default_factory=dict)
     """Windows that start at a gap: the words seen before them."""
     edges: dict[int, set[str]] = field(default_factory=dict)
-    """The first (0) and last (-1) words of the regions seen, while at most two differ."""
+    """The last (-1) words of the regions seen, while at most two differ."""
     regions: int = 0
 
     def note_edges(self, words: Words) -> None:
-        """Notes a region's first and last words (as sent, before any mark is blanked out)."""
+        """Notes a region's last word (as sent, before any mark is blanked out)."""
         if words.texts:
             self.regions += 1
-            for edge in (0, -1):
-                seen = self.edges.setdefault(edge, set())
-                if len(seen) < _NEIGHBOURS:
-                    seen.add(words.texts[edge])
+            seen = self.edges.setdefault(-1, set())
+            if len(seen) < _NEIGHBOURS:
+                seen.add(words.texts[-1])
 
     def observe(self, region: str, words: Words) -> None:
         texts = words.texts
@@ -123,16 +122,17 @@ class GapMemory:
             return True
         return None if opens or closes else False
 
-    def template_mark(self, words: Words, edge: int) -> bool:
-        """The region's first (0) or last (-1) word is a mark with no letter or digit that every region
-        opened (or closed) with, in several requests: the template writes it (" ." after the documents),
-        no document does."""
-        word = words.texts[edge]
-        return (
-            self.regions >= _TOGETHER
-            and self.edges.get(edge) == {word}
-            and not any(character.isalnum() for character in word)
-        )
+    def template_mark(self, words: Words) -> bool | None:
+        """The region's last word is a mark with no letter or digit that every region closed with, in
+        several requests, and the text before it came before other words elsewhere: the template writes it
+        (" ." after the documents), no document does. None where the text before it never came elsewhere:
+        the template's mark, or a document's own (a code block's closing fence) that is last each time."""
+        word = words.texts[-1]
+        if self.regions < _TOGETHER or self.edges.get(-1) != {word} or any(c.isalnum() for c in word):
+            return False
+        key, _, _ = _window(words, len(words.texts) - 1, forward=False, within=False)
+        before = self.ending.get(key)
+        return True if before is not None and before.neighbours - {word} else None
 
     def goes_on(self, words: Words, gap: int) -> bool:
         """Neither side of ``gap`` ever showed a document's edge, and one side always came with the word
