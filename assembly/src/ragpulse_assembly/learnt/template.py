@@ -246,21 +246,17 @@ def read(template: Template, text: str, segment: Segmenter | None = None) -> Tem
         elif slot.role is SlotRole.DOCUMENTS:
             regions.append(normalized(_unescaped(content, slot) or content))
             opening = _opening(template, number)
-            # A loop of blanks alone (a line break, a blank line, a space) may be the documents' own: where
-            # how the documents recur tells them apart, that reading is taken instead, the rules to agree.
-            doubted = slot.loop is not None and not "".join(slot.loop.separator).strip()
             told = (
                 segment(
                     number, content, not _label_repeats(opening, content) and not _listed(opening, content)
                 )
-                if (slot.undivided or doubted) and segment is not None
+                if slot.undivided and segment is not None
                 else None
             )
             if told is not None:
                 chunks.extend(document.strip() for document in told if document.strip())
                 items.extend(normalized(document) for document in told if document.strip())
                 unclear = unclear or _titled_alike(told)
-                weak = weak or doubted
                 continue
             if slot.literal:
                 listed = literal_strings(opening, content, _closing(template, number))
