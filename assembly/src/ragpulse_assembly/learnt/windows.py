@@ -25,8 +25,9 @@ _WIDTH: Final = 25
 _TOGETHER: Final = 3
 """Requests in which the text on both sides of a gap must have come only with each other to be one
 document's (as for lines)."""
-_WINDOWS: Final = 50_000
-"""Windows remembered per side and per slot: the memory stops growing there."""
+_WINDOWS: Final = 20_000
+"""Windows remembered per side and per slot (as many as lines are): the memory stops growing there, and a
+content whose windows it misses is not read."""
 _NEIGHBOURS: Final = 2
 _REGIONS: Final = 2 * _TOGETHER
 _WORD: Final = re.compile(r"\S+")
@@ -106,7 +107,7 @@ class GapMemory:
         starting = self.starting.get(later)
         ending = self.ending.get(earlier)
         if starting is None or ending is None:
-            return None if between_lines else False
+            return None  # a content is observed before it is read: only a full memory misses a window
         opens = _START in starting.neighbours or (later_long and len(starting.neighbours) > 1)
         closes = _END in ending.neighbours or (earlier_long and len(ending.neighbours) > 1)
         if between_lines:
