@@ -8,9 +8,9 @@ the same sentence. Every request is read right or refused, never wrong, and join
 shared) a quarter of them at least are read (main: none, and wrong contexts in most streams). Where two
 documents share a sentence, a gap with an edge on one side only is refused: as few as none of 40 are read.
 
-Drawn from fixed seeds: over 260 seeds of this corpus, 5 streams had wrong readings, none from these
-documents' recurrence (a popular chunk taken into the skeleton, a learnt loop of blanks keeping the
-template's closing mark), main's alike."""
+Drawn from fixed seeds: over seeds 0-259 of this corpus, 24 of 10400 requests read wrong (main: 1083), in 4
+streams, none by these documents' recurrence and main's alike (a popular chunk taken into the skeleton, a
+learnt loop of blank lines in a slot joined by spaces keeping the template's closing mark)."""
 
 from __future__ import annotations
 
