@@ -51,11 +51,14 @@ class Words:
     @classmethod
     def of(cls, content: str) -> Words:
         found = list(_WORD.finditer(content))
-        lines = tuple(content.count("\n", 0, match.start()) for match in found) if "\n" in content else ()
+        lines: list[int] = []
+        line = at = 0
+        for match in found:
+            line += content.count("\n", at, match.start())
+            at = match.start()
+            lines.append(line)
         return cls(
-            tuple(match.group() for match in found),
-            tuple(match.span() for match in found),
-            lines or (0,) * len(found),
+            tuple(match.group() for match in found), tuple(match.span() for match in found), tuple(lines)
         )
 
     def between_lines(self, gap: int) -> bool:
