@@ -10,7 +10,10 @@ lines elsewhere, or the earlier line closed a region or came before others (a li
 place); the two are one document's when each only ever came with the other, in three requests or more. A
 line too short to name one place opens a document too when it came after several lines but always before the
 same one (a short title), and closes one when it came before several but always after the same one.
-Where neither is known yet the prompt is not read: its request waits for more traffic, or is refused.
+Where neither is known, the text on either side of the break tells it (``windows``: a run of short lines
+names one place where none of its lines does), and inside a line the same tells where documents joined by a
+space begin and end. Where that is not known either, the prompt is not read: its request waits for more
+traffic, or is refused.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ import hashlib
 import itertools
 from dataclasses import dataclass, field
 from typing import Final
+
+from ragpulse_assembly.learnt.windows import GapMemory, Words
 
 _START: Final = "\x00start"
 _END: Final = "\x00end"
@@ -48,6 +53,7 @@ class DocumentMemory:
     """What one documents slot's contents showed about where documents begin and end."""
 
     lines: dict[str, _Line] = field(default_factory=dict)
+    gaps: GapMemory = field(default_factory=GapMemory)
     seen: set[str] = field(default_factory=set)
     twice: set[str] = field(default_factory=set)
     """Lines long enough to name one place that came twice in one content: the template writes them (a
@@ -59,6 +65,9 @@ class DocumentMemory:
             return
         self.seen.add(region)
         self.note_twice(content)
+        self.gaps.note_edges(Words.of(content))
+        content = self._unmarked(content) or content
+        self.gaps.observe(region, Words.of(content))
         keys = [_key(line) for _, _, line in _lines(content)]
         for index, key in enumerate(keys):
             line = self.lines.get(key)
@@ -77,23 +86,57 @@ class DocumentMemory:
             self.twice.update(key for key in set(named) if named.count(key) > 1)
 
     def documents(self, content: str) -> list[str] | None:
-        """The documents of ``content`` (as written, each from its first line to its last), or None when a
+        """The documents of ``content`` (as written, each from its first word to its last), or None when a
         break between two lines is not known to be inside a document or between two."""
-        found = _lines(content)
-        if not found:
-            return []
-        texts = [line for _, _, line in found]
-        if any(_key(text) in self.twice for text in texts):
+        unmarked = self._unmarked(content)
+        if unmarked is None:
             return None
+        content = unmarked
+        found = _lines(content)
+        if any(_key(text) in self.twice for _, _, text in found):
+            return None
+        words = Words.of(content)
+        if not words.texts:
+            return []
+        verdicts = [None, *(self.gaps.cut(words, gap) for gap in range(1, len(words.texts)))]
+        # A line that holds a document's edge between two of its words (documents joined by a space) is
+        # no unit: it came after many lines though the document that ends it goes on past its break.
+        mixed = {
+            words.lines[gap]
+            for gap in range(1, len(words.texts))
+            if verdicts[gap] and not words.between_lines(gap)
+        }
         cuts = [0]
-        for index in range(1, len(found)):
-            verdict = self._between(texts[index - 1], texts[index])
+        line = 0
+        for gap in range(1, len(words.texts)):
+            verdict = verdicts[gap]
+            if words.between_lines(gap) and verdict is not False:
+                while found[line][1] < words.spans[gap][0]:
+                    line += 1
+                unit = not {words.lines[gap - 1], words.lines[gap]} & mixed
+                lines = self._between(found[line - 1][2], found[line][2]) if unit else None
+                if (lines or not unit) and verdict is None and self.gaps.goes_on(words, gap):
+                    # The words across the break only ever came with each other, on both sides.
+                    lines = False
+                verdict = _first_known(lines, verdict)
             if verdict is None:
                 return None
             if verdict:
-                cuts.append(index)
-        cuts.append(len(found))
-        return [content[found[a][0] : found[b - 1][1]] for a, b in itertools.pairwise(cuts)]
+                cuts.append(gap)
+        cuts.append(len(words.texts))
+        return [content[words.spans[a][0] : words.spans[b - 1][1]] for a, b in itertools.pairwise(cuts)]
+
+    def _unmarked(self, content: str) -> str | None:
+        """``content`` with the mark the template writes after its documents on their line (" ." after the
+        last one) blanked out: the last document's last line is the same line whatever comes after it,
+        and no piece of it is read as a document. None while that mark cannot be told from the last
+        document's own."""
+        words = Words.of(content)
+        mark = len(words.texts) > 1 and self.gaps.template_mark(words)
+        if not mark:
+            return None if mark is None else content
+        start, end = words.spans[-1]
+        return content[:start] + " " * (end - start) + content[end:]
 
     def _between(self, earlier: str, later: str) -> bool | None:
         """True: a document ends between the two lines; False: one document goes on; None: not known."""
@@ -113,6 +156,10 @@ class DocumentMemory:
         if together and len(first.regions & second.regions) >= _TOGETHER:
             return False
         return None
+
+
+def _first_known(first: bool | None, second: bool | None) -> bool | None:
+    return second if first is None else first
 
 
 def _one_next(neighbours: set[str]) -> bool:
