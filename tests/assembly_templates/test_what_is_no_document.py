@@ -43,6 +43,7 @@ def test_a_rule_a_link_a_date_the_question_again_a_copy_or_a_repr_is_refused_as_
         "a link": (vpn, "Source: https://intranet.example/vpn"),
         "a path": ("docs/vpn-setup.md", vpn),
         "a date after its label": ("Published: 2021-10-16", vpn),
+        "a date on the first line": ("2021-10-16\nTitle: VPN guide\nThe VPN disconnects after 12 hours.",),
         "an id": (vpn, "4711 / 0.93"),
         "the question": (vpn, f"<rewrite>Policy: {question}?</rewrite>"),
         "a search query written from it": ("VPN session: how long does it last", vpn),

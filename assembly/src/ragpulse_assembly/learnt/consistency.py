@@ -735,9 +735,11 @@ def _reference_only(document: str, question: str) -> bool:
 
 
 def _value_only(document: str, question: str) -> bool:
-    """``document``, but for a label before it ("Published:"), holds digits and no letter: a date, an id, a
-    score the template writes for a document, never retrieved text."""
-    rest = _LEADING_LABEL.sub("", document.strip(), count=1)
+    """``document``'s first line, but for a label before it ("Published:"), holds digits and no letter: a
+    date, an id, a score the template writes for a document (on a line of its own above the text, or
+    alone), never retrieved text."""
+    first = document.strip().split("\n", 1)[0]
+    rest = _LEADING_LABEL.sub("", first.strip(), count=1)
     return any(c.isdigit() for c in rest) and not any(c.isalpha() for c in rest)
 
 
@@ -864,8 +866,8 @@ _NO_DOCUMENT: Final[tuple[tuple[Callable[[str, str], bool], str], ...]] = (
     ),
     (
         _value_only,
-        "is only a value (a date, an id, a score), perhaps after its label: a field the template writes for"
-        " a document, read as one",
+        "is, or opens with a line that is, only a value (a date, an id, a score), perhaps after its label: a"
+        " field the template writes for a document, read as its text",
     ),
     (
         _restates,
