@@ -71,6 +71,7 @@ def header_tails_split(items: Sequence[Tokens], pieces: list[Piece]) -> tuple[li
                     unclear
                     or (among and _first_lines_ask(items, piece, cuts))
                     or _unspaced_titles(items, piece)
+                    or _spaced_titles(items, piece)
                 )
                 result.append(piece)
                 continue
@@ -119,6 +120,29 @@ def _unspaced_titles(items: Sequence[Tokens], gap: Gap) -> bool:
         if line[-1][-1:] in SENTENCE_END or any(is_blank(token) for token in line):
             return False
         if all(is_blank(token) for token in tokens[at:end]):
+            return False
+    return True
+
+
+def _spaced_titles(items: Sequence[Tokens], gap: Gap) -> bool:
+    """In every item the gap opens on the template's header line with a short run of words (no sentence's
+    end, no mark before the first word; some with blanks, or all would be cut as names), and the text goes
+    on at once on the next, longer line ("[2] Padma Bridge\nThe Padma Bridge is…"): a title the template
+    writes or the document's own heading, which one template cannot tell apart, so neither cutting it nor
+    keeping it is sure. A hard-wrapped paragraph's first line is as long as the next; a line that opens with
+    marks ("# …", "- …") is markup the document writes."""
+    for item, (start, end) in zip(items, gap.ranges, strict=True):
+        tokens = item.tokens
+        at = next((i for i in range(start, end) if tokens[i] == "\n"), None)
+        if at is None or at == start or item.starts[at] - item.starts[start] > _TAIL_CHARS:
+            return False
+        line = tokens[start:at]
+        if not is_word(line[0]) or line[-1][-1:] in SENTENCE_END:
+            return False
+        following = next((i for i in range(at + 1, end) if tokens[i] == "\n"), end)
+        if at + 1 >= end or is_blank(tokens[at + 1]):
+            return False  # a blank line under it: the document's own heading and paragraph
+        if 2 * len(item.span(start, at)) > len(item.span(at + 1, following)):
             return False
     return True
 
