@@ -32,7 +32,7 @@ _UNDIVIDED: Final = (
 )
 _UNCLEAR_TITLES: Final = (
     "learnt template: each document opens with a line that may be a title the template writes or the"
-    " document's own first line (a line that asks), and one template cannot tell which"
+    " document's own first line (a line that asks, a short heading), and one template cannot tell which"
 )
 _LEFT_OUT: Final = 80
 """Characters of a documents slot that a reading may leave out in one stretch (a title, a label)."""

@@ -71,6 +71,7 @@ def header_tails_split(items: Sequence[Tokens], pieces: list[Piece]) -> tuple[li
                     unclear
                     or (among and _first_lines_ask(items, piece, cuts))
                     or _unspaced_titles(items, piece)
+                    or _spaced_titles(items, piece)
                 )
                 result.append(piece)
                 continue
@@ -103,22 +104,56 @@ def _first_lines_ask(items: Sequence[Tokens], gap: Gap, cuts: list[int | None]) 
     return True
 
 
+def _first_lines(items: Sequence[Tokens], gap: Gap) -> list[tuple[Tokens, int, int, int]] | None:
+    """Each item with the gap's range and where its first line ends (its line break), when in every item
+    that line has text and at most a header value's characters; else None."""
+    found = []
+    for item, (start, end) in zip(items, gap.ranges, strict=True):
+        at = next((i for i in range(start, end) if item.tokens[i] == "\n"), None)
+        if at is None or at == start or item.starts[at] - item.starts[start] > _TAIL_CHARS:
+            return None
+        found.append((item, start, end, at))
+    return found
+
+
 def _unspaced_titles(items: Sequence[Tokens], gap: Gap) -> bool:
     """In every item the gap opens on the template's header line with one run of Chinese or Japanese (no
     blanks, no sentence's end, no digit nor Latin part), the text on the lines after it: a title the template
     writes or the document's own first line, which one template cannot tell apart (a wrong cut and a title
     kept in the document both misread it)."""
-    for item, (start, end) in zip(items, gap.ranges, strict=True):
+    lines = _first_lines(items, gap)
+    if lines is None:
+        return False
+    for item, start, end, at in lines:
         tokens = item.tokens
-        at = next((i for i in range(start, end) if tokens[i] == "\n"), None)
-        if at is None or at == start or item.starts[at] - item.starts[start] > _TAIL_CHARS:
-            return False
         line = tokens[start:at]
         if _a_name(line) or not all(is_unspaced(token) or not is_word(token) for token in line):
             return False
         if line[-1][-1:] in SENTENCE_END or any(is_blank(token) for token in line):
             return False
         if all(is_blank(token) for token in tokens[at:end]):
+            return False
+    return True
+
+
+def _spaced_titles(items: Sequence[Tokens], gap: Gap) -> bool:
+    """In every item the gap opens on the template's header line with a short run of words (no sentence's
+    end, no mark before the first word; some with blanks, or all would be cut as names), and the text goes
+    on at once on the next, longer line ("[2] Padma Bridge\nThe Padma Bridge is…"): a title the template
+    writes or the document's own heading, which one template cannot tell apart, so neither cutting it nor
+    keeping it is sure. A hard-wrapped paragraph's first line is as long as the next; a line that opens with
+    marks ("# …", "- …") is markup the document writes."""
+    lines = _first_lines(items, gap)
+    if lines is None:
+        return False
+    for item, start, end, at in lines:
+        tokens = item.tokens
+        if not is_word(tokens[start]) or tokens[at - 1][-1:] in SENTENCE_END:
+            return False
+        if at + 1 >= end or is_blank(tokens[at + 1]):
+            return False  # a blank line under it: the document's own heading and paragraph
+        following = next((i for i in range(at + 1, end) if tokens[i] == "\n"), end)
+        if 2 * len(item.span(start, at)) > len(item.span(at + 1, following)):
             return False
     return True
 

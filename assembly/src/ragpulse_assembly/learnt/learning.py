@@ -41,6 +41,7 @@ from ragpulse_assembly.learnt.tokens import (
     MARK_OPEN,
     QUESTION_MARKS,
     Tokens,
+    is_word,
     marker,
     tokenize,
 )
@@ -138,6 +139,10 @@ def learn(
         if changed is None:
             break
         pieces = changed
+    if _full_stop_written(facts, question):
+        logger.info("template of %s/%s: every question ends with the same full stop, the template's or the"
+                    " users'; none learnt", service, place)  # fmt: skip
+        return None
     slots = []
     for fact, loop, role in zip(facts, loops, roles, strict=True):
         kept = loop if role is SlotRole.DOCUMENTS else None
@@ -182,6 +187,26 @@ def _one_loop(
         if closes_first and later is not None and later.closed:
             return _joined(pieces, first, second)
     return None
+
+
+_FULL_STOPS: Final = frozenset(".。")
+"""Marks that end a statement, never a question: the template's after a question slot, where every
+question of the window ends with one."""
+_STOPPED_QUESTIONS: Final = 3
+"""Different questions a window holds at least before their one shared full stop is the template's."""
+
+
+def _full_stop_written(facts: list[_SlotFacts], question: int | None) -> bool:
+    """The question slot, inside a message the template writes, ends in every prompt with the same full stop
+    right after a word ("Search Query: {query}. "). The alignment gives the mark to the value, as a
+    question owns its "?"; but the template may write it after every query (RankGPT) or every user may end
+    with it ("Summarize the report."), and one template cannot tell which: no template is learnt."""
+    if question is None or facts[question].whole_message or facts[question].distinct < _STOPPED_QUESTIONS:
+        return False
+    ends = [region.tokens[-2:] for region in facts[question].regions]
+    if not ends or any(len(end) < 2 or not (is_word(end[0]) or end[0].isdigit()) for end in ends):
+        return False
+    return len({end[1] for end in ends}) == 1 and ends[0][1] in _FULL_STOPS
 
 
 def _closes_tag(pieces: list[Piece], gap: int, between: list[Piece], later: Sequence[str]) -> bool:
