@@ -64,6 +64,7 @@ def test_documents_with_a_slash_a_label_or_the_questions_words_are_not_refused()
         "How long does a VPN session last? Twelve hours, then you sign in again with MFA.",
         "VPN session: twelve hours long, then sign in again.",
         "2024: 12 hours.",
+        "## 2.3.1\n- The VPN client reconnects on its own.",
         "> Quoted in the handbook: sessions end at midnight.",
         "<b>MFA</b> is required when x < 5 and y > 3.",
     )

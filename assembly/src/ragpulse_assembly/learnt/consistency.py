@@ -67,6 +67,8 @@ _SENTENCE_END: Final = re.compile(r"(?<=[.!?;。！？；।؟۔])\s*")
 _LEADING_LABEL: Final = re.compile(r"^[^\s:]{1,24}:\s*")
 _REFERENCE: Final = re.compile(r"[/\\]|\w\.\w")
 _MARKUP: Final = re.compile(r"<[^<>]{0,80}>")
+_VALUE: Final = re.compile(r"\d[\d\s.,:/+\-]*")
+"""A number, a date, an id or a score: digits and their separators."""
 _WORD: Final = re.compile(r"\w+")
 _OPENING_MARKS: Final = re.compile(r"[^\w\s]{1,3}+[^\S\n]?+")
 _NUMBERED_OPENING: Final = re.compile(r"([^\d\n]{0,24}?)(\d{1,3})(?!\d)")
@@ -735,12 +737,12 @@ def _reference_only(document: str, question: str) -> bool:
 
 
 def _value_only(document: str, question: str) -> bool:
-    """``document``'s first line, but for a label before it ("Published:"), holds digits and no letter: a
-    date, an id, a score the template writes for a document (on a line of its own above the text, or
-    alone), never retrieved text."""
+    """``document``'s first line, but for a label before it ("Published:"), is a number, a date, an id or a
+    score (digits and their separators, no letter and no mark that opens a line of markup, "## 2.3.1"): a
+    field the template writes for a document (on a line of its own above the text, or alone), never
+    retrieved text."""
     first = document.strip().split("\n", 1)[0]
-    rest = _LEADING_LABEL.sub("", first.strip(), count=1)
-    return any(c.isdigit() for c in rest) and not any(c.isalpha() for c in rest)
+    return _VALUE.fullmatch(_LEADING_LABEL.sub("", first.strip(), count=1)) is not None
 
 
 def _restates(document: str, question: str) -> bool:
