@@ -737,12 +737,15 @@ def _reference_only(document: str, question: str) -> bool:
 
 
 def _value_only(document: str, question: str) -> bool:
-    """``document``'s first line, but for a label before it ("Published:"), is a number, a date, an id or a
-    score (digits and their separators, no letter and no mark that opens a line of markup, "## 2.3.1"): a
-    field the template writes for a document (on a line of its own above the text, or alone), never
-    retrieved text."""
-    first = document.strip().split("\n", 1)[0]
-    return _VALUE.fullmatch(_LEADING_LABEL.sub("", first.strip(), count=1)) is not None
+    """``document``, but for a label before it ("Published:"), is a number, a date, an id or a score (digits
+    and their separators, no letter and no mark that opens a line of markup, "## 2.3.1"), alone or on a
+    line above the record's next labelled field ("2022-12-20\nTitle: …"): a field the template writes for a
+    document, never retrieved text. A value line above the document's own text (a year heading a report)
+    is the document's."""
+    first, _, rest = document.strip().partition("\n")
+    if _VALUE.fullmatch(_LEADING_LABEL.sub("", first.strip(), count=1)) is None:
+        return False
+    return not rest.strip() or _LEADING_LABEL.match(rest.lstrip()) is not None
 
 
 def _restates(document: str, question: str) -> bool:
