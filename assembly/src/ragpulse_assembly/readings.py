@@ -45,6 +45,9 @@ _PIECE_ENDS: Final = re.compile(r"(?<=[.!?;:。！？；：])\s|\n|[^\w\s]{3,}")
 ends, line breaks and runs of marks (a fence of quotes, a rule)."""
 _MOST_PIECES: Final = 64
 """Pieces of a question looked up in the template's text and documents, at most."""
+_MOST_OVERLAPS: Final = 64
+"""Places in the last document where a rules' question may start that are tried, at most: bounded work on
+text that repeats itself."""
 
 
 @dataclass(frozen=True)
@@ -218,7 +221,7 @@ def _asked_in_documents(learnt: TemplateReading, asked: str) -> bool:
         return False
     last = normalized(learnt.chunks[-1])
     at = last.find(asked[:_CUE], max(0, len(last) - len(asked)))
-    for _ in range(_MOST_PIECES):  # bounded work on text that repeats itself
+    for _ in range(_MOST_OVERLAPS):
         if at < 0:
             return False
         if asked.startswith(last[at:]):

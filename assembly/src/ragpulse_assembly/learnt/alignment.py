@@ -368,11 +368,11 @@ def _sentence_ends_returned(texts: Sequence[Tokens], pieces: list[Piece]) -> lis
 
 def _returned(tokens: tuple[str, ...], after_word: bool, after_space: bool) -> int:
     """How many of a constant's first ``tokens`` are the end of the value before it."""
+    if not (after_word or after_space):
+        return 0
     spaced = (
         after_word and len(tokens) > 1 and tokens[0] in _SPACES_BEFORE_MARKS and tokens[1] in SENTENCE_END
     )
-    if not (after_word or after_space):
-        return 0
     count = 1 if spaced else 0
     while count < len(tokens) and tokens[count] in SENTENCE_END:
         count += 1

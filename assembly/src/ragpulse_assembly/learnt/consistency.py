@@ -71,9 +71,9 @@ _VALUE: Final = re.compile(r"\d[\d\s.,:/+\-]*")
 """A number, a date, an id or a score: digits and their separators."""
 _WORD: Final = re.compile(r"\w+")
 _OPENING_MARKS: Final = re.compile(r"[^\w\s]{1,3}+[^\S\n]?+")
+"""A few marks and a space opening a document's text: a quote, a bullet."""
 _NUMBERED_OPENING: Final = re.compile(r"([^\d\n]{0,24}?)(\d{1,3})(?!\d)")
 """A document's opening words, on its first line, up to the first number."""
-"""A few marks and a space opening a document's text: a quote, a bullet."""
 _BULLETS: Final = frozenset("-*+•·‣◦▪")
 """Marks a list writes before each item."""
 _ITEM_MARKS: Final = _BULLETS | {">"}

@@ -23,22 +23,20 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Final
 
-from ragpulse_assembly.learnt.windows import GapMemory, Words
+from ragpulse_assembly.learnt.windows import (
+    END,
+    NAMING,
+    NEIGHBOURS,
+    REGIONS,
+    START,
+    TOGETHER,
+    GapMemory,
+    Words,
+    bounded_add,
+)
 
-_START: Final = "\x00start"
-_END: Final = "\x00end"
-_NAMING: Final = 25
-"""Characters from which a line names one place in one document (not "Tips:" or a rule of dashes)."""
-_TOGETHER: Final = 3
-"""Requests in which two lines must have come only with each other to be one document's: two searches
-that returned the same two documents one after the other are no evidence."""
 _LINES: Final = 20_000
 """Lines (and whole contents) remembered per slot: the memory stops growing there."""
-_NEIGHBOURS: Final = 2
-"""Lines kept before and after a line: only whether it had one or several is asked (besides a region's
-start and end, always kept)."""
-_REGIONS: Final = 2 * _TOGETHER
-"""Contents kept per line: enough to tell two lines came together in ``_TOGETHER`` of them."""
 
 
 @dataclass
@@ -75,13 +73,13 @@ class DocumentMemory:
                 if len(self.lines) >= _LINES:
                     continue
                 line = self.lines[key] = _Line()
-            _bounded_add(line.before, keys[index - 1] if index else _START, _NEIGHBOURS)
-            _bounded_add(line.after, keys[index + 1] if index + 1 < len(keys) else _END, _NEIGHBOURS)
-            _bounded_add(line.regions, region, _REGIONS)
+            bounded_add(line.before, keys[index - 1] if index else START, NEIGHBOURS)
+            bounded_add(line.after, keys[index + 1] if index + 1 < len(keys) else END, NEIGHBOURS)
+            bounded_add(line.regions, region, REGIONS)
 
     def note_twice(self, content: str) -> None:
         """Notes the lines long enough to name one place that ``content`` holds twice."""
-        named = [_key(line) for _, _, line in _lines(content) if len(line) >= _NAMING]
+        named = [_key(line) for _, _, line in _lines(content) if len(line) >= NAMING]
         if len(self.twice) < _LINES:
             self.twice.update(key for key in set(named) if named.count(key) > 1)
 
@@ -144,16 +142,16 @@ class DocumentMemory:
         second = self.lines.get(_key(later))
         if first is None or second is None:
             return None
-        starts = _START in second.before or (
-            len(second.before) > 1 and (len(later) >= _NAMING or _one_next(second.after))
+        starts = START in second.before or (
+            len(second.before) > 1 and (len(later) >= NAMING or _one_next(second.after))
         )
-        ends = _END in first.after or (
-            len(first.after) > 1 and (len(earlier) >= _NAMING or _one_next(first.before))
+        ends = END in first.after or (
+            len(first.after) > 1 and (len(earlier) >= NAMING or _one_next(first.before))
         )
         if starts or ends:
             return True
         together = second.before == {_key(earlier)} and first.after == {_key(later)}
-        if together and len(first.regions & second.regions) >= _TOGETHER:
+        if together and len(first.regions & second.regions) >= TOGETHER:
             return False
         return None
 
@@ -166,12 +164,7 @@ def _one_next(neighbours: set[str]) -> bool:
     """A line always had the same line on one side, never a region's edge: a short line that came after
     several others yet always before the same one opens a document (a short title, "常见问题（FAQ）"), as a
     line a template or many documents write ("Note:") does not, being followed by several."""
-    return len(neighbours) == 1 and not neighbours & {_START, _END}
-
-
-def _bounded_add(found: set[str], key: str, most: int) -> None:
-    if key in (_START, _END) or len(found - {_START, _END}) < most:
-        found.add(key)
+    return len(neighbours) == 1 and not neighbours & {START, END}
 
 
 def _lines(content: str) -> list[tuple[int, int, str]]:

@@ -18,18 +18,24 @@ import re
 from dataclasses import dataclass, field
 from typing import Final
 
-_START: Final = "\x00start"
-_END: Final = "\x00end"
-_WIDTH: Final = 25
-"""Characters from which a window of words names one place in one document."""
-_TOGETHER: Final = 3
-"""Requests in which the text on both sides of a gap must have come only with each other to be one
-document's (as for lines)."""
+START: Final = "\x00start"
+"""The neighbour a region's first line or window has before it."""
+END: Final = "\x00end"
+"""The neighbour a region's last line or window has after it."""
+NAMING: Final = 25
+"""Characters from which a line, or a window of words, names one place in one document (not "Tips:" or a
+rule of dashes)."""
+TOGETHER: Final = 3
+"""Requests in which two lines, or the text on both sides of a gap, must have come only with each other to
+be one document's: two searches that returned the same two documents one after the other are no evidence."""
+NEIGHBOURS: Final = 2
+"""Neighbours kept on each side: only whether there was one or several is asked (besides a region's start
+and end, always kept)."""
+REGIONS: Final = 2 * TOGETHER
+"""Contents kept per line or window: enough to tell two came together in ``TOGETHER`` of them."""
 _WINDOWS: Final = 20_000
 """Windows remembered per side and per slot (as many as lines are): the memory stops growing there, and a
 content whose windows it misses is not read."""
-_NEIGHBOURS: Final = 2
-_REGIONS: Final = 2 * _TOGETHER
 _WORD: Final = re.compile(r"\S+")
 
 
@@ -83,7 +89,7 @@ class GapMemory:
         if words.texts:
             self.regions += 1
             seen = self.edges.setdefault(-1, set())
-            if len(seen) < _NEIGHBOURS:
+            if len(seen) < NEIGHBOURS:
                 seen.add(words.texts[-1])
 
     def observe(self, region: str, words: Words) -> None:
@@ -94,10 +100,10 @@ class GapMemory:
             for within in (True, False):
                 if gap < len(texts):
                     key, _, _ = _window(words, gap, forward=True, within=within)
-                    _note(self.starting, key, texts[gap - 1] if gap else _START, region)
+                    _note(self.starting, key, texts[gap - 1] if gap else START, region)
                 if gap:
                     key, _, _ = _window(words, gap, forward=False, within=within)
-                    _note(self.ending, key, texts[gap] if gap < len(texts) else _END, region)
+                    _note(self.ending, key, texts[gap] if gap < len(texts) else END, region)
 
     def cut(self, words: Words, gap: int) -> bool | None:
         """True: a document ends at ``gap`` (before word ``gap``); False: one document goes on; None: not
@@ -111,13 +117,13 @@ class GapMemory:
         ending = self.ending.get(earlier)
         if starting is None or ending is None:
             return None  # a content is observed before it is read: only a full memory misses a window
-        opens = _START in starting.neighbours or (later_long and len(starting.neighbours) > 1)
-        closes = _END in ending.neighbours or (earlier_long and len(ending.neighbours) > 1)
+        opens = START in starting.neighbours or (later_long and len(starting.neighbours) > 1)
+        closes = END in ending.neighbours or (earlier_long and len(ending.neighbours) > 1)
         if between_lines:
             if opens or closes:
                 return True
             together = starting.neighbours == {texts[gap - 1]} and ending.neighbours == {texts[gap]}
-            if together and len(starting.regions & ending.regions) >= _TOGETHER:
+            if together and len(starting.regions & ending.regions) >= TOGETHER:
                 return False
             return None
         # Inside a line a window may be a phrase two documents share: both sides must show the edge, one
@@ -132,7 +138,7 @@ class GapMemory:
         (" ." after the documents), no document does. None where the text before it never came elsewhere:
         the template's mark, or a document's own (a code block's closing fence) that is last each time."""
         word = words.texts[-1]
-        if self.regions < _TOGETHER or self.edges.get(-1) != {word} or any(c.isalnum() for c in word):
+        if self.regions < TOGETHER or self.edges.get(-1) != {word} or any(c.isalnum() for c in word):
             return False
         key, _, _ = _window(words, len(words.texts) - 1, forward=False, within=False)
         before = self.ending.get(key)
@@ -148,17 +154,17 @@ class GapMemory:
         ending = self.ending.get(earlier)
         if starting is None or ending is None:
             return False
-        if _START in starting.neighbours or _END in ending.neighbours:
+        if START in starting.neighbours or END in ending.neighbours:
             return False
         if len(starting.neighbours) > 1 or len(ending.neighbours) > 1:
             return False
-        return (later_long and len(starting.regions) >= _TOGETHER) or (
-            earlier_long and len(ending.regions) >= _TOGETHER
+        return (later_long and len(starting.regions) >= TOGETHER) or (
+            earlier_long and len(ending.regions) >= TOGETHER
         )
 
 
 def _window(words: Words, gap: int, forward: bool, within: bool) -> tuple[str, bool, bool]:
-    """The key of the words from ``gap`` on (or up to it) until they reach ``_WIDTH`` characters, and
+    """The key of the words from ``gap`` on (or up to it) until they reach ``NAMING`` characters, and
     whether they did, and whether they stopped at the region's edge first; ``within``: on the gap's line
     only. Between two words of a line, the window stays on
     that line: across a break it would hold the document before (a list's first "-" after another
@@ -168,14 +174,14 @@ def _window(words: Words, gap: int, forward: bool, within: bool) -> tuple[str, b
     length = 0
     index = gap if forward else gap - 1
     line = words.lines[index] if within and 0 <= index < len(texts) else -1
-    while 0 <= index < len(texts) and length < _WIDTH and line in (-1, words.lines[index]):
+    while 0 <= index < len(texts) and length < NAMING and line in (-1, words.lines[index]):
         taken.append(texts[index])
         length += len(texts[index]) + 1
         index += 1 if forward else -1
     if not forward:
         taken.reverse()
     text = " ".join(taken)
-    long = length >= _WIDTH
+    long = length >= NAMING
     return (
         hashlib.blake2b(text.encode(), digest_size=12).hexdigest(),
         long,
@@ -189,7 +195,12 @@ def _note(windows: dict[str, _Window], key: str, neighbour: str, region: str) ->
         if len(windows) >= _WINDOWS:
             return
         window = windows[key] = _Window()
-    if neighbour in (_START, _END) or len(window.neighbours - {_START, _END}) < _NEIGHBOURS:
-        window.neighbours.add(neighbour)
-    if len(window.regions) < _REGIONS:
-        window.regions.add(region)
+    bounded_add(window.neighbours, neighbour, NEIGHBOURS)
+    bounded_add(window.regions, region, REGIONS)
+
+
+def bounded_add(found: set[str], key: str, most: int) -> None:
+    """``key`` added to ``found`` while it holds fewer than ``most`` keys besides a region's start and end,
+    which are always kept."""
+    if key in (START, END) or len(found - {START, END}) < most:
+        found.add(key)
