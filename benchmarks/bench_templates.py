@@ -73,6 +73,7 @@ LATER_WAVES = (
     "wave_q",
     "wave_s",
     "wave_u",
+    "wave_v",
 )
 """Every blind wave after D, each measured before the changes it led to (their first runs are in the
 closing notes); all of them count in the whole corpus."""
