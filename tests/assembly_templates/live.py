@@ -1,7 +1,8 @@
 """The templates sent through the real instrumentations: the ``openai`` client calls a loopback server that
 answers with a chosen reply, under opentelemetry-instrumentation-openai-v2 (current GenAI conventions, content
-on the span) or openinference-instrumentation-openai, and the finished spans become stored spans as the
-collector writes them (attribute values as strings, sequences as JSON)."""
+on the span), openinference-instrumentation-openai or OpenLLMetry's opentelemetry-instrumentation-openai, and
+the finished spans become stored spans as the collector writes them (attribute values as strings, sequences
+as JSON)."""
 
 from __future__ import annotations
 
@@ -121,6 +122,10 @@ def _instrumentor(family: str) -> Any:
         from openinference.instrumentation.openai import OpenAIInstrumentor as OpenInference
 
         return OpenInference()
+    if family == "openllmetry":
+        from opentelemetry.instrumentation.openai import OpenAIInstrumentor as OpenLLMetry
+
+        return OpenLLMetry()
     from opentelemetry.instrumentation.openai_v2 import OpenAIInstrumentor as OpenAIv2
 
     return OpenAIv2()

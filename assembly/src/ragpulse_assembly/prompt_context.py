@@ -202,6 +202,11 @@ _STOP_LABEL: Final = re.compile(
     r"conversation|examples?)\s*[:：]?\s*$",
     re.IGNORECASE,
 )
+_CLOSING_LABEL: Final = re.compile(
+    r"^\s*(?:#{1,6}\s*)?(?:\*\*)?[^\W\d_](?:[^\W\d_]|[ '’-]){0,40}(?:\*\*)?\s*[:：]\s*$"
+)
+"""A label of words with nothing after it: the asking message's last line, it names what the model writes
+next ("RELEVANCE: ", "Antwort:"), whatever the word; never a document's line."""
 _LABEL_LINE: Final = re.compile(
     r"^\s*+(?:#{1,6}\s*+)?(?:\*\*)?(?P<label>[^:\n]{1,80}?)(?:\*\*)?\s*+[:：]\s*(?P<rest>.*)$"
 )
@@ -719,6 +724,8 @@ def _parse_sections(lines: list[str]) -> _Parsed:
 def _parse_lines(lines: list[str], asking: bool, announced: bool = True) -> _Parsed:
     """``announced``: a paragraph announcing documents ("Use the following context") opens a context
     block; not once the documents were found in a container elsewhere in the message."""
+    if asking:
+        lines = _without_closing_label(lines)
     chunks: list[str] = []
     remainder: list[str] = []
     question: str | None = None
@@ -778,6 +785,11 @@ def _parse_lines(lines: list[str], asking: bool, announced: bool = True) -> _Par
         # An answer written before the question: what came before it was the instructions' example.
         chunks = chunks[before:]
     return _Parsed(chunks, remainder, question)
+
+
+def _without_closing_label(lines: list[str]) -> list[str]:
+    last = next((at for at in range(len(lines) - 1, -1, -1) if lines[at].strip()), None)
+    return lines[:last] if last is not None and _CLOSING_LABEL.match(lines[last]) else lines
 
 
 def _restarts_later(lines: list[str], index: int, number: int) -> bool:

@@ -36,9 +36,12 @@ _LABEL_TOKENS: Final = 40
 """Tokens a name before an inline label's mark may have (a title, a file name, a counter)."""
 _COLONS: Final = frozenset(":：")
 _NOT_LABEL_ENDS: Final = SENTENCE_END | CLAUSE_MARKS | frozenset("'’\"()[]")
+"""Marks that end clauses and quotes, never a title's label."""
 _JOINERS: Final = frozenset("-_./@+")
 """Marks inside a name ("audit-log.md", "a_b"), unless a blank follows."""
-"""Marks that end clauses and quotes, never a title's label."""
+_INVERTED_MARKS: Final = {"¿": QUESTION_MARKS, "¡": frozenset("!！")}
+"""Marks that open a sentence (Spanish, Galician, Asturian), with the marks that close it: never a template's
+own text before a value, however many values start with one."""
 MAX_DEPTH: Final = 6
 """Nested alignments inside gaps: labels inside a region are found within a few levels."""
 Range = tuple[int, int]
@@ -69,6 +72,7 @@ def align(texts: Sequence[Tokens], loops: bool = True) -> list[Piece]:
     pieces = _align(texts, tuple((0, len(text)) for text in texts), 0, loops)
     pieces = _absorb_edges(texts, _sentence_ends_returned(texts, _merged(pieces)))
     pieces = _absorb_edges(texts, _field_lines_split(texts, pieces))
+    pieces = _sentence_opens_returned(texts, pieces)
     return _loops_joined(texts, pieces) if loops else pieces
 
 
@@ -366,6 +370,33 @@ def _sentence_ends_returned(texts: Sequence[Tokens], pieces: list[Piece]) -> lis
     return _merged(result)
 
 
+def _sentence_opens_returned(texts: Sequence[Tokens], pieces: list[Piece]) -> list[Piece]:
+    """An inverted mark ("¿", "¡") that ends the skeleton right before a gap is the gap's, when every region
+    holds a mark that closes it: every user asks in Spanish ("¿Cuándo…?"), and the alignment, which shares
+    out what all texts hold, gave their opening mark to the skeleton."""
+    result: list[Piece] = []
+    for piece in pieces:
+        last = result[-1] if result else None
+        if not (isinstance(last, Constant) and isinstance(piece, Gap)):
+            result.append(piece)
+            continue
+        closers = _INVERTED_MARKS.get(last.tokens[-1])
+        if closers and _all_hold(texts, piece, closers):
+            result.pop()
+            if len(last.tokens) > 1:
+                result.append(Constant(last.tokens[:-1]))
+            piece = Gap(tuple((start - 1, end) for start, end in piece.ranges))
+        result.append(piece)
+    return result
+
+
+def _all_hold(texts: Sequence[Tokens], gap: Gap, marks: frozenset[str]) -> bool:
+    return all(
+        any(token in marks for token in text.tokens[start:end])
+        for text, (start, end) in zip(texts, gap.ranges, strict=True)
+    )
+
+
 def _returned(tokens: tuple[str, ...], after_word: bool, after_space: bool) -> int:
     """How many of a constant's first ``tokens`` are the end of the value before it."""
     if not (after_word or after_space):
@@ -442,6 +473,7 @@ def _shared_head(texts: Sequence[Tokens], ranges: tuple[Range, ...]) -> tuple[st
         is_word(head[-1])
         or (is_blank(head[-1]) and len(head) > 1 and is_word(head[-2]))
         or _opens_escape(head[-1])
+        or head[-1] in _INVERTED_MARKS
     ):
         head.pop()
     return tuple(head)

@@ -73,6 +73,8 @@ _LINE_MARKS: Final = 3
 _CODES: Final = sys.maxunicode + 1
 """Distinct tokens one character each can stand for."""
 _FENCE: Final = re.compile(r"`{3,}|~{3,}")
+_INLINE_LABEL: Final = re.compile(r"[,;|·]\s*[^\W\d_]+(?:[ _-][^\W\d_]+){0,3}\s*[:：=]")
+"""A field the template labels after a mark on the text's own line (", title: ", "; url=")."""
 """A Markdown code fence's run of marks."""
 Pattern = tuple[str, ...]
 
@@ -945,12 +947,13 @@ def _layout(items: list[Tokens]) -> ItemLayout | None:
     # title the template writes ("## How do I…?", "DOCUMENT 2: How…?") or the document's own first question,
     # which one template cannot tell; after a blank line it is the document's own paragraph ("text: Why…?\n
     # \nSeasons are…"), as a template's title line is not.
-    # After the text, a value the template opens a line of its own for with a label ("\nSource: ") is a
-    # field it writes under the document, whatever the value ends with ("401k." of "401k.md").
+    # After the text, a value the template labels, on a line of its own ("\nSource: ") or after a mark on
+    # the text's line (", link: "), is a field it writes with the document, whatever the value ends with
+    # ("401k." of "401k.md").
     apart = [
         _written_between(pieces, gap, gaps[text])
         if index < text
-        else index > text and _labelled_line(_between(pieces, gaps[text], gap))
+        else index > text and _labelled_field(_between(pieces, gaps[text], gap))
         for index, gap in enumerate(gaps)
     ]
     content = [
@@ -1007,11 +1010,11 @@ def _between(pieces: list[Piece], first: Gap, second: Gap) -> str:
     return "".join(piece.text for piece in pieces[start + 1 : end] if isinstance(piece, Constant))
 
 
-def _labelled_line(between: str) -> bool:
+def _labelled_field(between: str) -> bool:
     """The template's text between the document's text and a later value opens a new line and labels it
-    with a word ("\nSource: ")."""
+    with a word ("\nSource: "), or labels a field after a mark on the same line ("…., title: ")."""
     line = between[between.rfind("\n") + 1 :] if "\n" in between else ""
-    return any(character.isalpha() for character in line)
+    return any(character.isalpha() for character in line) or _INLINE_LABEL.search(between) is not None
 
 
 def _written_between(pieces: list[Piece], first: Gap, second: Gap) -> bool:
