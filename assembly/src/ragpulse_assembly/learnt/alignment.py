@@ -12,6 +12,7 @@ request of the window still starts with "The".
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
@@ -21,6 +22,7 @@ from typing import Final
 from ragpulse_assembly.learnt.tokens import (
     CLAUSE_MARKS,
     DIGITS,
+    GREEK_QUESTION,
     QUESTION_MARKS,
     SENTENCE_END,
     Tokens,
@@ -347,6 +349,7 @@ def _merged(pieces: list[Piece]) -> list[Piece]:
     return merged
 
 
+_GREEK: Final = re.compile("[\u0370-\u03ff\u1f00-\u1fff]")
 _SPACES_BEFORE_MARKS: Final = frozenset((" ", "\u00a0", "\u202f"))
 """The one space (plain, no-break, narrow no-break) some typographies write before a question mark."""
 
@@ -355,12 +358,13 @@ def _sentence_ends_returned(texts: Sequence[Tokens], pieces: list[Piece]) -> lis
     """A sentence's last mark right after a gap that ends with a word is the gap's (every question ends
     with "?"), never the skeleton's, and so is a word that follows it with no blank; after a number it is a
     counter's ("2."). So is the mark after the one space French and other typographies write before "?"
-    and "!" (that space too), and nothing after it."""
+    and "!" (that space too), and nothing after it; and the semicolon after Greek words, Greek's "?"."""
     result: list[Piece] = []
     for piece in pieces:
         last = result[-1] if result else None
         if isinstance(piece, Constant) and isinstance(last, Gap):
-            count = _returned(piece.tokens, _ends_with_word(texts, last), _ends_spaced(texts, last))
+            ends = SENTENCE_END | {GREEK_QUESTION} if _ends_in_greek(texts, last) else SENTENCE_END
+            count = _returned(piece.tokens, _ends_with_word(texts, last), _ends_spaced(texts, last), ends)
             if count:
                 result[-1] = Gap(tuple((start, end + count) for start, end in last.ranges))
                 piece = Constant(piece.tokens[count:])
@@ -397,15 +401,14 @@ def _all_hold(texts: Sequence[Tokens], gap: Gap, marks: frozenset[str]) -> bool:
     )
 
 
-def _returned(tokens: tuple[str, ...], after_word: bool, after_space: bool) -> int:
-    """How many of a constant's first ``tokens`` are the end of the value before it."""
+def _returned(tokens: tuple[str, ...], after_word: bool, after_space: bool, ends: frozenset[str]) -> int:
+    """How many of a constant's first ``tokens`` are the end of the value before it (``ends``: the marks
+    that end its sentences)."""
     if not (after_word or after_space):
         return 0
-    spaced = (
-        after_word and len(tokens) > 1 and tokens[0] in _SPACES_BEFORE_MARKS and tokens[1] in SENTENCE_END
-    )
+    spaced = after_word and len(tokens) > 1 and tokens[0] in _SPACES_BEFORE_MARKS and tokens[1] in ends
     count = 1 if spaced else 0
-    while count < len(tokens) and tokens[count] in SENTENCE_END:
+    while count < len(tokens) and tokens[count] in ends:
         count += 1
     if spaced or not after_word:
         return count
@@ -420,6 +423,19 @@ def _ends_with_word(texts: Sequence[Tokens], gap: Gap) -> bool:
         end > start and is_word(text.tokens[end - 1])
         for text, (start, end) in zip(texts, gap.ranges, strict=True)
     )
+
+
+def _ends_in_greek(texts: Sequence[Tokens], gap: Gap) -> bool:
+    """Every region ends with a word of Greek letters."""
+    return all(
+        end > start and is_word(text.tokens[end - 1]) and _GREEK.search(text.tokens[end - 1]) is not None
+        for text, (start, end) in zip(texts, gap.ranges, strict=True)
+    )
+
+
+def _greek_asks(text: Tokens, start: int, at: int) -> bool:
+    """Token ``at`` is a semicolon after a Greek word of the region from ``start``: Greek's question mark."""
+    return text.tokens[at] == GREEK_QUESTION and at > start and _GREEK.search(text.tokens[at - 1]) is not None
 
 
 def _ends_spaced(texts: Sequence[Tokens], gap: Gap) -> bool:
@@ -486,11 +502,14 @@ def _opens_escape(token: str) -> bool:
 
 def _shared_tail(texts: Sequence[Tokens], ranges: tuple[Range, ...], taken: int) -> tuple[str, ...]:
     shortest = min(end - start for start, end in ranges) - taken
+    first, (start, end) = texts[0], ranges[0]
     tail: list[str] = []
     for offset in range(1, shortest + 1):
-        token = texts[0].tokens[ranges[0][1] - offset]
-        if token in SENTENCE_END or any(
-            text.tokens[end - offset] != token for text, (_, end) in zip(texts, ranges, strict=True)
+        token = first.tokens[end - offset]
+        if (
+            token in SENTENCE_END
+            or _greek_asks(first, start, end - offset)
+            or any(text.tokens[stop - offset] != token for text, (_, stop) in zip(texts, ranges, strict=True))
         ):
             break
         tail.append(token)

@@ -47,16 +47,19 @@ _TOKEN: Final = re.compile(
 )
 """A marker, a newline, blanks, digits, a run of CJK characters (a word or more: those scripts write no
 blanks), a word, a run of one mark ("=====", "```"), any other character."""
-SENTENCE_END: Final = frozenset(".!?。！？…।॥۔؟።")
+SENTENCE_END: Final = frozenset(".!?。！？…।॥۔؟።፧\u037e։။។།‽｡")
 """A document's or question's own last character, never a template's framing around it (Latin, CJK,
-Devanagari, Urdu, Arabic, Ethiopic)."""
+Devanagari, Urdu, Arabic, Ethiopic, Greek, Armenian, Myanmar, Khmer, Tibetan)."""
 CLAUSE_MARKS: Final = frozenset(",;،؛፣፤、，；")
 """Commas and semicolons, in Latin and the scripts whose marks differ (Arabic, Ethiopic, Chinese and
 Japanese): they end a clause, never a label or a template's separator."""
 PROSE_MARKS: Final = SENTENCE_END | CLAUSE_MARKS | frozenset(":-'’()：")
 """Marks between two words of a sentence's prose."""
-QUESTION_MARKS: Final = frozenset("?？؟")
-"""Marks that end a question (Latin, full-width, Arabic), a title's as well as a sentence's."""
+QUESTION_MARKS: Final = frozenset("?？؟፧\u037e‽")
+"""Marks that end a question (Latin, full-width, Arabic, Ethiopic, Greek), a title's as well as a
+sentence's."""
+GREEK_QUESTION: Final = ";"
+"""The mark Greek writes to end a question, typed as a semicolon on every keyboard."""
 
 
 @dataclass(frozen=True)
