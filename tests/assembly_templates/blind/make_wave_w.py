@@ -66,10 +66,9 @@ from typing import Any
 from make_wave_q import _msg
 from make_wave_s import halves
 from make_wave_u import Answer, Doc, _pool, _tool_call, answers, collapsed, first_sentence, keep
-from wave_writer import prompt_text, spellings, verify_wave, write_wave
+from wave_writer import prompt_text, spellings, write_long_wave
 
 HERE = Path(__file__).resolve().parent / "wave_w"
-REQUESTS = 24
 
 Messages = list[dict[str, Any]]
 
@@ -1106,17 +1105,9 @@ SERVICES = [
 
 
 def build() -> None:
-    write_wave(
-        "wave_w",
-        HERE,
-        SERVICES,
-        seed=23300,
-        requests=REQUESTS,
-        answer=answers(PREAMBLE, FABRICATED, STYLES),
-        as_sent=as_sent,
-        most_others=7,
+    write_long_wave(
+        "wave_w", HERE, SERVICES, seed=23300, answer=answers(PREAMBLE, FABRICATED, STYLES), as_sent=as_sent
     )
-    verify_wave(HERE)
 
 
 if __name__ == "__main__":
