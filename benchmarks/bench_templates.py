@@ -74,6 +74,7 @@ LATER_WAVES = (
     "wave_s",
     "wave_u",
     "wave_v",
+    "wave_w",
 )
 """Every blind wave after D, each measured before the changes it led to (their first runs are in the
 closing notes); all of them count in the whole corpus."""

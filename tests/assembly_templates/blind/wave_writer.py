@@ -57,6 +57,22 @@ def write_wave(
     (directory / "index.json").write_text(json.dumps({"set": name, "services": index}, indent=1) + "\n")
 
 
+def write_long_wave(
+    name: str,
+    directory: Path,
+    services: Sequence[Service],
+    *,
+    seed: int,
+    answer: Callable[[Any, random.Random], tuple[str, bool]],
+    as_sent: Callable[[str, Messages], str],
+) -> None:
+    """The later waves' shape (24 requests a service, up to eight documents each), written then verified."""
+    write_wave(
+        name, directory, services, seed=seed, requests=24, answer=answer, as_sent=as_sent, most_others=7
+    )
+    verify_wave(directory)
+
+
 def prompt_text(messages: Messages) -> str:
     """Everything the model was sent: message contents and tool-call arguments."""
     parts = []
