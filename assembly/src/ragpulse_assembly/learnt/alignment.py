@@ -452,13 +452,15 @@ def _absorb_edges(texts: Sequence[Tokens], pieces: list[Piece]) -> list[Piece]:
     """Each gap's shared first and last tokens moved into the constants beside it."""
     result: list[Piece] = []
     carried: tuple[str, ...] = ()
-    for piece in pieces:
+    for index, piece in enumerate(pieces):
         if isinstance(piece, Constant):
             _append_constant(result, carried + piece.tokens)
             carried = ()
             continue
+        following = pieces[index + 1] if index + 1 < len(pieces) else None
+        labels = isinstance(following, Constant) and following.tokens[0] in _COLONS
         head = _shared_head(texts, piece.ranges)
-        carried = _shared_tail(texts, piece.ranges, len(head))
+        carried = _shared_tail(texts, piece.ranges, len(head), labels)
         if head:
             _append_constant(result, head)
         result.append(Gap(tuple((start + len(head), end - len(carried)) for start, end in piece.ranges)))
@@ -500,7 +502,12 @@ def _opens_escape(token: str) -> bool:
     return token.startswith("\\") and len(token) % 2 == 1 and token.strip("\\") == ""
 
 
-def _shared_tail(texts: Sequence[Tokens], ranges: tuple[Range, ...], taken: int) -> tuple[str, ...]:
+def _shared_tail(
+    texts: Sequence[Tokens], ranges: tuple[Range, ...], taken: int, labels: bool
+) -> tuple[str, ...]:
+    """``labels``: the skeleton after the gap opens with a colon. A last line of words every region ends
+    with is then the label it closes ("…?\nResponse" before ":"), the template's; other words every region
+    ends with are the values' own ("The End")."""
     shortest = min(end - start for start, end in ranges) - taken
     first, (start, end) = texts[0], ranges[0]
     tail: list[str] = []
@@ -514,6 +521,8 @@ def _shared_tail(texts: Sequence[Tokens], ranges: tuple[Range, ...], taken: int)
             break
         tail.append(token)
     tail.reverse()
+    if labels and tail[:1] == ["\n"] and all(is_word(token) or token == " " for token in tail[1:]):
+        return tuple(tail)
     while tail and (is_word(tail[0]) or (is_blank(tail[0]) and len(tail) > 1 and is_word(tail[1]))):
         tail.pop(0)
     return tuple(tail)

@@ -73,6 +73,7 @@ _LINE_MARKS: Final = 3
 _CODES: Final = sys.maxunicode + 1
 """Distinct tokens one character each can stand for."""
 _FENCE: Final = re.compile(r"`{3,}|~{3,}")
+_LABEL_ABOVE: Final = re.compile(r"(?:^|\n)[^\W\d_][^\n:：]{0,40}[:：][^\S\n]*\n$")
 _INLINE_LABEL: Final = re.compile(r"[,;|·]\s*[^\W\d_]+(?:[ _-][^\W\d_]+){0,3}\s*[:：=]")
 """A field the template labels after a mark on the text's own line (", title: ", "; url=")."""
 """A Markdown code fence's run of marks."""
@@ -962,6 +963,7 @@ def _layout(items: list[Tokens]) -> ItemLayout | None:
         if index == text
         or (index in bodies and not _metadata(items, gap, apart[index]))
         or _runs_on(pieces, gap, gaps[text])
+        or (index < text and _under_label(pieces, gap) and not apart[index])
     ]
     unclear = unclear or any(
         index < text
@@ -990,6 +992,15 @@ def _runs_on(pieces: list[Piece], gap: Gap, text: Gap) -> bool:
             return False  # another value between them: fields the template keeps apart
         tokens.extend(piece.tokens)
     return any(is_word(token) for token in tokens) and all(is_word(token) or token == " " for token in tokens)
+
+
+def _under_label(pieces: list[Piece], gap: Gap) -> bool:
+    """The template writes a label on a line of its own right above the gap ("PASSAGE:\n"): the field it
+    names starts there, and a first line set apart from the rest by a bare line break (the chunk's own
+    heading) is its text, not a title."""
+    at = pieces.index(gap)
+    before = pieces[at - 1] if at else None
+    return isinstance(before, Constant) and _LABEL_ABOVE.search(before.text) is not None
 
 
 def _following(pieces: list[Constant | Gap], gap: Gap) -> str:
