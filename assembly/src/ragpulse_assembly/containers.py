@@ -276,7 +276,8 @@ def fenced_blocks(text: str) -> list[tuple[int, int, int, str]]:
 
 def _longest_field(items: list[Any]) -> list[str] | None:
     """Records with a text under a name no framework shares (``description``, ``name``): the one string
-    field every record has whose values run to sentences; the other fields are metadata."""
+    field every record has whose values run to sentences, the longest string of each; the other fields are
+    metadata."""
     if not all(isinstance(item, dict) for item in items):
         return None
     shared = set.intersection(*(set(k for k, v in item.items() if isinstance(v, str)) for item in items))
@@ -287,7 +288,14 @@ def _longest_field(items: list[Any]) -> list[str] | None:
         prose = [key for key in prose if all(item[key].rstrip()[-1:] in _SENTENCE_ENDS for item in items)]
     if len(prose) != 1:
         return None
-    return [item[prose[0]] for item in items]
+    key = prose[0]
+    if any(
+        len(value) > len(item[key]) for item in items for value in item.values() if isinstance(value, str)
+    ):
+        # A record whose text field is missing leaves another field to be taken for it (a headline where
+        # the snippet was left out): the text is the longest string of every record.
+        return None
+    return [item[key] for item in items]
 
 
 _PROSE_WORDS: Final = 5
