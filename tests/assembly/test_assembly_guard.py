@@ -48,6 +48,19 @@ def test_a_question_holding_a_chunk_is_a_whole_prompt() -> None:
     assert guard.problem(QUESTION, "30 days.", [DOCUMENT]) == ""
 
 
+def test_a_chunk_cut_out_of_a_printed_record_is_refused_and_a_quoted_record_is_not() -> None:
+    """A loop that split a printed list of records at the wrong place gives texts running on into the next
+    field's key; a document that shows a record whole (a code sample) keeps its brace before the keys."""
+    for cut in (
+        f"{DOCUMENT}', 'url': 'https://help.example/trash",
+        f'{DOCUMENT}", "source_id": "kb-12',
+    ):
+        assert "cut out" in guard.problem(QUESTION, "30 days.", [cut])
+    sample = "Settings are a dict: {'retention': 'thirty days', 'purge': 'nightly'} in the config file."
+
+    assert guard.problem(QUESTION, "30 days.", [sample]) == ""
+
+
 def test_an_answer_may_quote_a_chunk_word_for_word() -> None:
     assert guard.problem(QUESTION, DOCUMENT, [DOCUMENT]) == ""
 

@@ -276,17 +276,31 @@ def fenced_blocks(text: str) -> list[tuple[int, int, int, str]]:
 
 def _longest_field(items: list[Any]) -> list[str] | None:
     """Records with a text under a name no framework shares (``description``, ``name``): the one string
-    field every record has whose values run to sentences; the other fields are metadata."""
+    field every record has whose values run to sentences, the longest string of each; the other fields are
+    metadata."""
     if not all(isinstance(item, dict) for item in items):
         return None
     shared = set.intersection(*(set(k for k, v in item.items() if isinstance(v, str)) for item in items))
     prose = [key for key in shared if all(len(item[key].split()) >= _PROSE_WORDS for item in items)]
+    if len(prose) > 1:
+        # A headline runs to five words too; of several such fields, the one whose every value ends as a
+        # sentence does is the text. Two that both do (a question and its answer) leave it undecided.
+        prose = [key for key in prose if all(item[key].rstrip()[-1:] in _SENTENCE_ENDS for item in items)]
     if len(prose) != 1:
         return None
-    return [item[prose[0]] for item in items]
+    key = prose[0]
+    if any(
+        len(value) > len(item[key]) for item in items for value in item.values() if isinstance(value, str)
+    ):
+        # A record whose text field is missing leaves another field to be taken for it (a headline where
+        # the snippet was left out): the text is the longest string of every record.
+        return None
+    return [item[key] for item in items]
 
 
 _PROSE_WORDS: Final = 5
+_SENTENCE_ENDS: Final = frozenset(".!?…。！？।॥۔؟።")
+"""Marks a sentence ends with (Latin, CJK, Devanagari, Urdu, Arabic, Ethiopic), never a headline's end."""
 
 
 def python_list(text: str) -> list[str] | None:
@@ -298,8 +312,20 @@ def python_list(text: str) -> list[str] | None:
     items = list_items(stripped)
     if not items:
         return None
+    if all(isinstance(item, ast.Dict) for item in items):
+        return _printed_records(stripped)
     texts = [_repr_item(item) for item in items]
     return [text for text in texts if text is not None] if all(texts) else None
+
+
+def _printed_records(literal: str) -> list[str] | None:
+    """A list of dicts as Python prints it (``str(results)`` pasted into a prompt): read as the same list in
+    JSON would be. Only literals are evaluated, never a name or a call."""
+    try:
+        value = ast.literal_eval(literal)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+    return _json_documents(value)
 
 
 def _repr_item(node: ast.expr) -> str | None:

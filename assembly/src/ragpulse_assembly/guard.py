@@ -22,6 +22,8 @@ _SERIALIZATION_MARKERS: Final = (
     "[[ ## ",
 )
 _LANGCHAIN_CONSTRUCTOR: Final = re.compile(r"[\"']lc[\"']:\s*1\b")
+_FIELD_BOUNDARY: Final = re.compile(r"""['"],\s*['"][A-Za-z_][\w-]{0,40}['"]\s*:\s""")
+"""Where one field of a printed record ends and the next begins (``', 'url': ``, ``", "title": ``)."""
 _MIN_CHUNK_WORDS: Final = 6
 """A chunk this long found inside the question means the question is a prompt, not the user's words."""
 
@@ -46,6 +48,8 @@ def problem(question: str, answer: str, chunks: Sequence[str]) -> str:
         return "the answer is a serialized object"
     if any(serialized(chunk) for chunk in chunks):
         return "a chunk is a serialized object"
+    if any(_cut_from_a_record(chunk) for chunk in chunks):
+        return "a chunk is a piece cut out of a serialized record"
     if holds_a_chunk(question, chunks):
         return "the question holds a chunk of the context: it is a whole prompt"
     return ""
@@ -58,3 +62,11 @@ def holds_a_chunk(question: str, chunks: Sequence[str]) -> bool:
         len(key.split()) >= _MIN_CHUNK_WORDS and key in asked
         for key in (normalized(chunk) for chunk in chunks)
     )
+
+
+def _cut_from_a_record(chunk: str) -> bool:
+    """The chunk holds where a record's field ends and the next begins with no brace opening that record
+    before it: a piece cut out of a printed list of records (a text with the keys and values after it), not
+    a text that quotes a record whole (a code sample)."""
+    match = _FIELD_BOUNDARY.search(chunk)
+    return match is not None and "{" not in chunk[: match.start()]

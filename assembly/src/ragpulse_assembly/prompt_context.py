@@ -50,6 +50,7 @@ from ragpulse_assembly.containers import (
 )
 from ragpulse_assembly.dialects.base import documents_of
 from ragpulse_assembly.model import Message, Role, normalized
+from ragpulse_assembly.pyrepr import literal_end
 from ragpulse_assembly.unwrap import parse_json
 
 _CONTEXT_NOUNS: Final = frozenset(
@@ -338,10 +339,15 @@ class PromptReading:
     guessed: bool = False
     """Some documents were told apart only by a layout their own text uses too (blank lines, lines, a
     bulleted or numbered list): a reading to check against another, not to trust alone."""
+    printed: bool = False
+    """Some documents were evaluated out of a list Python printed: exact texts, though the prompt holds them
+    quoted and escaped, so no slot of a learnt template holds them as they are."""
 
 
 _GUESSED: Final[ContextVar[bool]] = ContextVar("guessed", default=False)
 """Set while a prompt is read, when a context block is split the way documents' own text is laid out."""
+_PRINTED: Final[ContextVar[bool]] = ContextVar("printed", default=False)
+"""Set while a prompt is read, when documents are evaluated out of a printed Python list."""
 
 
 @dataclass
@@ -361,12 +367,15 @@ def read_prompt(messages: Sequence[Message], known_question: str = "") -> Prompt
 
     ``known_question`` (the question a chain span recorded) is never taken for a document.
     """
-    token = _GUESSED.set(False)
+    token, printed = _GUESSED.set(False), _PRINTED.set(False)
     try:
         reading = _read_prompt(messages, known_question)
-        return replace(reading, guessed=_GUESSED.get()) if reading.chunks else reading
+        if not reading.chunks:
+            return reading
+        return replace(reading, guessed=_GUESSED.get(), printed=_PRINTED.get())
     finally:
         _GUESSED.reset(token)
+        _PRINTED.reset(printed)
 
 
 def _read_prompt(messages: Sequence[Message], known_question: str) -> PromptReading:
@@ -623,6 +632,30 @@ def _embedded_json(paragraph: str) -> tuple[str, list[str]]:
         read = json_reading(paragraph[opening.start() : end])
         if read is not None and read.documents:
             return paragraph[: opening.start()] + paragraph[end:], read.documents
+    return _embedded_list(paragraph)
+
+
+_RECORDS_OPENING: Final = re.compile(r"(?:^|[:=])[ \t]*(?P<list>\[\s*\{)", re.MULTILINE)
+"""A list of records that opens a line or follows a label's colon ("TOP_RESULTS: [{")."""
+
+
+def _embedded_list(paragraph: str) -> tuple[str, list[str]]:
+    """Documents in a list of records Python printed on a line of their own or after a label
+    ("Results: [{'title': …, 'description': …}]", ``str(results)`` pasted in): Python quotes each string with
+    ' or " as its text needs, so no JSON parser reads it. The list must end its line (a list inside a JSON
+    object or a sentence is none). The paragraph with the list cut out, and the documents; the paragraph as
+    it is when there is none."""
+    for tries, opening in enumerate(_RECORDS_OPENING.finditer(paragraph)):
+        if tries >= _JSON_TRIES:
+            break
+        start = opening.start("list")
+        end = literal_end(paragraph, start)
+        if end is None or paragraph[end:].split("\n", 1)[0].strip():
+            continue
+        listed = python_list(paragraph[start:end])
+        if listed:
+            _PRINTED.set(True)
+            return paragraph[:start] + paragraph[end:], listed
     return paragraph, []
 
 
@@ -855,8 +888,11 @@ def _paragraph_start(lines: list[str], index: int) -> int:
 
 def _asked(line: str) -> str | None:
     """The rest of a question label line ("Question: ..."), or None when the line is no such label."""
+    label, colon, rest = line.partition(":")
+    # A label written as one identifier ("USER_QUESTION:") names what its words name.
+    spaced = label.replace("_", " ") + colon + rest
     for pattern in (_QUESTION_LABEL, _QUESTION_SENTENCE, _QUESTION_INLINE):
-        match = pattern.match(line)
+        match = pattern.match(spaced)
         if match and len(match.group("label").split()) <= 8:
             return match.group("rest").strip()
     return None

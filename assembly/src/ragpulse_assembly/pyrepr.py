@@ -11,7 +11,9 @@ characters) gives nothing, never a guess.
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
 from typing import Final
 
 _LITERAL: Final = r"""(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")"""
@@ -65,6 +67,29 @@ def list_items(text: str) -> list[ast.expr] | None:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     return tree.elts if isinstance(tree, ast.List) else None
+
+
+def literal_end(text: str, start: int) -> int | None:
+    """Where the bracketed Python literal opening at ``start`` closes (the offset past its closing bracket),
+    its strings' own brackets aside; None when the text there is no such literal."""
+    depth = 0
+    lines = [0]
+    for line in text[start:].splitlines(keepends=True):
+        lines.append(lines[-1] + len(line))
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text[start:]).readline):
+            if token.type == tokenize.OP and token.string in "([{":
+                depth += 1
+            elif token.type == tokenize.OP and token.string in ")]}":
+                depth -= 1
+                if depth == 0:
+                    row, column = token.end
+                    return start + lines[row - 1] + column
+            elif token.type in (tokenize.ERRORTOKEN, tokenize.ENDMARKER) or depth <= 0:
+                return None
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    return None
 
 
 def _literal(source: str) -> str | None:

@@ -161,15 +161,12 @@ def _read_turn(
         return PastedReading(learnt.chunks, learnt.question, version=learnt.version)
     # The rules read surely unless they split as documents' own text is laid out, took the template's own
     # text for a document (a few-shot example, the answer cue after the last document), joined two of the
-    # template's documents in one, or left a document out.
+    # template's documents in one, or left a document out. Texts evaluated out of a printed list are sure:
+    # unescaped, they lie in no slot as they are.
     outside = any(not any(normalized(c) in region for region in learnt.regions) for c in rules.chunks)
     merged = sure and (_merges(rules.chunks, learnt.chunks) or _between_items(rules.chunks, learnt))
-    rules_read = (
-        bool(rules.chunks)
-        and not rules.guessed
-        and not outside
-        and not merged
-        and _covers(rules.chunks, learnt)
+    rules_read = bool(rules.chunks) and (
+        rules.printed or (not rules.guessed and not outside and not merged and _covers(rules.chunks, learnt))
     )
     # The rules' question holding the template's (the whole prompt, its tail), held in it (without its
     # label) or pieced from the template's own text and its documents is no other question; any other says
