@@ -72,6 +72,13 @@ _QUERY_EXTRA: Final = 2
 """Words a search query written from the question adds to it, at most."""
 _ESCAPINGS: Final = 3
 """JSON string escapings undone, at most, when a slot's text is compared with the user's words."""
+_ANSWER_LABEL: Final = re.compile(
+    r"^\W*(?:(?:final|generated|model|llm|ai|candidate|predicted|student|submitted)\s+)?"
+    r"(?:answer|response|output|completion|reply)s?\W*$",
+    re.IGNORECASE,
+)
+"""A slot's label naming an answer ("ANSWER:", "[Response]"): what a model wrote, put before a grader; never
+the documents, whatever its text copies from them."""
 _ANY_WORD: Final = re.compile(r"\w+")
 _OPENING_TAG: Final = re.compile(r"<([^\s<>/]{1,40})[\s>]")
 _CLOSING_TAG: Final = re.compile(r"</([^\s<>/]{1,40})>")
@@ -284,6 +291,8 @@ def _roles(
             roles.append(SlotRole.OTHER)  # the conversation so far, up to this turn's question
         elif question is not None and number > question and written_back(_label(fact.before), cue):
             roles.append(SlotRole.OTHER)  # the model's earlier answer to the question, pasted back
+        elif _ANSWER_LABEL.match(_label(fact.before)):
+            roles.append(SlotRole.OTHER)  # an answer under judgement (a faithfulness grader's "ANSWER:")
         elif _holds_documents(fact, loop) and _written_again(number, facts, loops, question) is None:
             roles.append(SlotRole.DOCUMENTS)
         else:
