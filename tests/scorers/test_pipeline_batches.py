@@ -21,15 +21,10 @@ class CountingStore(Store):
         self.inserts: dict[str, list[int]] = {}
 
     def insert(
-        self,
-        table: str,
-        rows: Sequence[Sequence[Any]],
-        column_names: Sequence[str],
-        *,
-        dedup_token: str | None = None,
+        self, table: str, rows: Sequence[Sequence[Any]], column_names: Sequence[str], **options: Any
     ) -> None:
         self.inserts.setdefault(table, []).append(len(rows))
-        super().insert(table, rows, column_names, dedup_token=dedup_token)
+        super().insert(table, rows, column_names, **options)
 
 
 def test_a_free_judge_clears_a_backlog_of_several_batches_in_one_tick(store: Store, chdb_dsn: str) -> None:

@@ -34,8 +34,8 @@ class StoreKilledAfterScores(Store):
     # Dies right after the k-th scores insert, before the log rows that mark those requests done.
     inserts = 0
 
-    def insert(self, table, rows, column_names, *, dedup_token=None):
-        super().insert(table, rows, column_names, dedup_token=dedup_token)
+    def insert(self, table, rows, column_names, **options):
+        super().insert(table, rows, column_names, **options)
         if table == "ragpulse_scores":
             StoreKilledAfterScores.inserts += 1
             if StoreKilledAfterScores.inserts == k:

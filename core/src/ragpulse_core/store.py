@@ -13,7 +13,7 @@ import logging
 import os
 import re
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
@@ -236,10 +236,12 @@ class Store:
         column_names: Sequence[str],
         *,
         dedup_token: str | None = None,
+        settings: Mapping[str, Any] | None = None,
     ) -> None:
-        """Insert rows; a ``dedup_token`` makes a retried insert of the same batch a no-op."""
+        """Insert rows; a ``dedup_token`` makes a retried insert of the same batch a no-op. ``settings``: the
+        insert's own ClickHouse settings, which the views it feeds run with too."""
         if rows:
-            self._insert(table, rows, dedup_token, column_names=list(column_names))
+            self._insert(table, rows, dedup_token, settings, column_names=list(column_names))
 
     def insert_columns(
         self,
@@ -258,15 +260,23 @@ class Store:
                 table,
                 columns,
                 dedup_token,
+                None,
                 column_names=list(column_types),
                 column_type_names=list(column_types.values()),
                 column_oriented=True,
             )
 
     def _insert(
-        self, table: str, data: Sequence[Sequence[Any]], dedup_token: str | None, **layout: Any
+        self,
+        table: str,
+        data: Sequence[Sequence[Any]],
+        dedup_token: str | None,
+        own_settings: Mapping[str, Any] | None,
+        **layout: Any,
     ) -> None:
-        settings = {"insert_deduplication_token": dedup_token} if dedup_token else None
+        settings = dict(own_settings or {})
+        if dedup_token:
+            settings["insert_deduplication_token"] = dedup_token
         client = self._client()
         self._run(
             f"insert into {table}",
@@ -274,7 +284,7 @@ class Store:
             table,
             data,
             database=self.database,
-            settings=settings,
+            settings=settings or None,
             **layout,
         )
 

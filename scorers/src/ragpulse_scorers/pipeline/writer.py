@@ -18,7 +18,7 @@ from ragpulse_scorers import metric_names
 from ragpulse_scorers.export import installed as score_export
 from ragpulse_scorers.models import Score
 from ragpulse_scorers.outcomes import Outcome
-from ragpulse_scorers.pipeline.candidates import epoch_micros
+from ragpulse_scorers.pipeline.candidates import INTERPRETED, epoch_micros
 
 ERROR_METRIC = metric_names.ERROR
 
@@ -200,7 +200,9 @@ class ScoreWriter:
 
     def _insert(self, table: str, rows: list[list[Any]], columns: Sequence[str]) -> None:
         if rows:
-            self._store.insert(table, rows, columns, dedup_token=_token(table, rows, columns))
+            self._store.insert(
+                table, rows, columns, dedup_token=_token(table, rows, columns), settings=INTERPRETED
+            )
 
 
 def _token(table: str, rows: list[list[Any]], columns: Sequence[str]) -> str:
