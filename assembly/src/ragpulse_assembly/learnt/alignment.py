@@ -350,6 +350,7 @@ def _merged(pieces: list[Piece]) -> list[Piece]:
 
 
 _GREEK: Final = re.compile("[\u0370-\u03ff\u1f00-\u1fff]")
+"""A Greek letter (Greek and Coptic, Greek Extended)."""
 _SPACES_BEFORE_MARKS: Final = frozenset((" ", "\u00a0", "\u202f"))
 """The one space (plain, no-break, narrow no-break) some typographies write before a question mark."""
 

@@ -73,10 +73,11 @@ _LINE_MARKS: Final = 3
 _CODES: Final = sys.maxunicode + 1
 """Distinct tokens one character each can stand for."""
 _FENCE: Final = re.compile(r"`{3,}|~{3,}")
+"""A Markdown code fence's run of marks."""
 _LABEL_ABOVE: Final = re.compile(r"(?:^|\n)[^\W\d_][^\n:：]{0,40}[:：][^\S\n]*\n$")
+"""A label the template writes on a line of its own, its value on the lines below ("PASSAGE:\n")."""
 _INLINE_LABEL: Final = re.compile(r"[,;|·]\s*[^\W\d_]+(?:[ _-][^\W\d_]+){0,3}\s*[:：=]")
 """A field the template labels after a mark on the text's own line (", title: ", "; url=")."""
-"""A Markdown code fence's run of marks."""
 Pattern = tuple[str, ...]
 
 
