@@ -957,6 +957,8 @@ def _block(lines: list[str], start: int, inline: str, asked_at: int) -> tuple[li
             continue
         if _DELIMITER.match(line) and not _DELIMITER.match(opened) and any(text.strip() for text in body):
             # A rule after the documents, in a block that did not open with one, closes it.
+            if _caption_over_run(body, lines, index):
+                raise _NotSeparable
             break
         if level and 0 < _heading_level(line) <= level:
             # The next section under a heading of the same rank.
@@ -983,6 +985,17 @@ def _block(lines: list[str], start: int, inline: str, asked_at: int) -> tuple[li
     if last is not None and last > 0 and not inline.strip() and _closes(lines[start - 1], body[last]):
         return body[:last], index
     return body, index
+
+
+def _caption_over_run(body: list[str], lines: list[str], rule: int) -> bool:
+    """A block of one line, no question's label, closed by a rule that fences one passage after it (the
+    same rule once more further down): the line is a document the rules end, or the template's caption
+    over the fenced passage ("Excerpt from Li X, … 2025;612:234-251."), and nothing in the layout tells
+    which. Rules fencing several passages (a few-shot example's, then the documents) caption none."""
+    written = [text for text in body if text.strip()]
+    fence = lines[rule].strip()
+    fenced = sum(line.strip() == fence for line in lines[rule + 1 :])
+    return len(written) == 1 and _asked(written[0]) is None and fenced == 1
 
 
 def _heading_level(line: str) -> int:

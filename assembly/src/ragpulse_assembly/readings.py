@@ -11,6 +11,7 @@ of the rules that found documents.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Final
@@ -32,8 +33,15 @@ _UNDIVIDED: Final = (
 )
 _UNCLEAR_TITLES: Final = (
     "learnt template: each document opens with a line that may be a title the template writes or the"
-    " document's own first line (a line that asks, a short heading), and one template cannot tell which"
+    " document's own first line (a line that asks, a short heading), or with a field the template writes"
+    " for some documents only, and one template cannot tell where the document begins"
 )
+_MODELS_WORDS: Final = (
+    "learnt template: the slot taken for the question holds words the model wrote earlier in this request"
+    " ({question}: an argument of its own call, echoed back with the result), never the user's"
+)
+_ECHOED: Final = 6
+"""Characters a question has at least before it is looked for in the model's earlier messages."""
 _LEFT_OUT: Final = 80
 """Characters of a documents slot that a reading may leave out in one stretch (a title, a label)."""
 _CUE: Final = 24
@@ -132,6 +140,13 @@ def _read_turn(
     if learnt is None:
         found = _from_rules(rules)
         return PastedReading(found.chunks, found.question, found.not_separable, pending=lookup.unlearnt)
+    if _models_words(learnt.question, generator.messages, recorded_question):
+        return PastedReading(
+            (),
+            "",
+            disagreement=_MODELS_WORDS.format(question=_quoted(learnt.question)),
+            version=learnt.version,
+        )
     if learnt.unclear:
         return PastedReading((), learnt.question, disagreement=_UNCLEAR_TITLES, version=learnt.version)
     if rules is None:
@@ -192,6 +207,25 @@ def _read_turn(
         else _both(learnt.version, learnt.chunks, learnt.question, rules),
         pending=learnt.undivided,
         version=learnt.version,
+    )
+
+
+def _models_words(question: str, messages: Sequence[Message], recorded: str) -> bool:
+    """The learnt question stands, between word boundaries, in an assistant message before the user's last
+    message, and is neither that whole message nor the question a chain span recorded: what the template's
+    slot holds there is the model's own words handed back (an agent's tool result turn naming the file it
+    asked for), not the user's. A user repeating the model's words writes them as the whole message; a
+    model writing the user's question again (a search call) writes it after the user did."""
+    asked = normalized(question)
+    if len(asked) < _ECHOED or asked == normalized(recorded):
+        return False
+    users = [at for at, message in enumerate(messages) if message.role is Role.USER]
+    if not users or normalized(messages[users[-1]].text) == asked:
+        return False
+    pattern = re.compile(rf"(?<!\w){re.escape(asked)}(?!\w)")
+    return any(
+        message.role is Role.ASSISTANT and pattern.search(normalized(message.text))
+        for message in messages[: users[-1]]
     )
 
 

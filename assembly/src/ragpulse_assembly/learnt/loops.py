@@ -76,6 +76,8 @@ _FENCE: Final = re.compile(r"`{3,}|~{3,}")
 """A Markdown code fence's run of marks."""
 _LABEL_ABOVE: Final = re.compile(r"(?:^|\n)[^\W\d_][^\n:：]{0,40}[:：][^\S\n]*\n$")
 """A label the template writes on a line of its own, its value on the lines below ("PASSAGE:\n")."""
+_FIELD_LINE: Final = re.compile(r"[^\W\d_]+(?:[ _-][^\W\d_]+){0,3}[:：][^\S\n]")
+"""A line opening with a label of one to four words and a colon, then its value ("Published Time: ")."""
 _INLINE_LABEL: Final = re.compile(r"[,;|·]\s*[^\W\d_]+(?:[ _-][^\W\d_]+){0,3}\s*[:：=]")
 """A field the template labels after a mark on the text's own line (", title: ", "; url=")."""
 Pattern = tuple[str, ...]
@@ -93,8 +95,8 @@ class ItemLayout:
     text_to: int
     """The last gap of the text; gaps after it are metadata (a link)."""
     unclear: bool = False
-    """A header line's value cannot be told from the document's first line (a title that asks): no
-    reading of the documents is sure."""
+    """A header line's value cannot be told from the document's first line (a title that asks), or a field
+    only some documents have stands where the text would begin: no reading of the documents is sure."""
 
 
 @dataclass(frozen=True)
@@ -974,6 +976,12 @@ def _layout(items: list[Tokens]) -> ItemLayout | None:
         and (opens_heading(pieces, pieces.index(gap)) or _between(pieces, gap, gaps[text]).count("\n") == 1)
         for index, gap in enumerate(gaps)
     )
+    # A value the text would open with that goes on, in some documents only, with a line the same label
+    # opens in all of them ("https://…\n\nPublished Time: …"): a field the template writes for some
+    # documents only, where the alignment took the fields for text; where the text begins is not told.
+    unclear = unclear or any(
+        index < text and index in content and _optional_field(items, gap) for index, gap in enumerate(gaps)
+    )
     layout = tuple(piece.text if isinstance(piece, Constant) else None for piece in pieces)
     shapes = tuple(shape_of(gap_texts(items, gap), _following(pieces, gap)) for gap in gaps)
     return ItemLayout(layout, shapes, min(content), max(content), unclear)
@@ -1036,6 +1044,25 @@ def _written_between(pieces: list[Piece], first: Gap, second: Gap) -> bool:
         isinstance(piece, Gap) or any(not is_blank(token) for token in piece.tokens)
         for piece in pieces[start + 1 : end]
     )
+
+
+def _optional_field(items: list[Tokens], gap: Gap) -> bool:
+    """The gap's values are one line in some items and, in two or more others, go on with lines that each
+    open with the same label ("Published Time: "): a field of the template's that only some items have."""
+    values = [item.span(start, end).strip() for item, (start, end) in zip(items, gap.ranges, strict=True)]
+    going_on = [value for value in values if "\n" in value]
+    if len(going_on) < 2 or len(going_on) == len(values):
+        return False
+    labels: set[str] = set()
+    for value in going_on:
+        for line in value.splitlines()[1:]:
+            if not line.strip():
+                continue
+            field = _FIELD_LINE.match(line.strip())
+            if field is None:
+                return False
+            labels.add(field.group().rstrip())
+    return len(labels) == 1
 
 
 def _one_line(items: list[Tokens], gap: Gap) -> bool:

@@ -190,7 +190,8 @@ class TemplateReading:
     template's own words (an answer cue), not the user's."""
     unclear: bool = False
     """A documents slot's items open with a header line whose value cannot be told from the document's own
-    first line (a title that asks): no reading of its documents is sure."""
+    first line (a title that asks), or with a field only some of them have: no reading of its documents is
+    sure."""
 
 
 _LIST_ITEM: Final = re.compile(
