@@ -63,10 +63,9 @@ from typing import Any
 from make_wave_q import _msg, _sentence
 from make_wave_s import answers as wave_s_answers
 from make_wave_s import halves
-from wave_writer import prompt_text, spellings, verify_wave, write_wave
+from wave_writer import prompt_text, spellings, write_long_wave
 
 HERE = Path(__file__).resolve().parent / "wave_u"
-REQUESTS = 24
 
 Messages = list[dict[str, Any]]
 
@@ -995,17 +994,9 @@ SERVICES = [
 
 
 def build() -> None:
-    write_wave(
-        "wave_u",
-        HERE,
-        SERVICES,
-        seed=21700,
-        requests=REQUESTS,
-        answer=answers(PREAMBLE, FABRICATED, STYLES),
-        as_sent=as_sent,
-        most_others=7,
+    write_long_wave(
+        "wave_u", HERE, SERVICES, seed=21700, answer=answers(PREAMBLE, FABRICATED, STYLES), as_sent=as_sent
     )
-    verify_wave(HERE)
 
 
 if __name__ == "__main__":

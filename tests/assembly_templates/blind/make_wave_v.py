@@ -60,10 +60,9 @@ from typing import Any
 from make_wave_q import _msg
 from make_wave_s import halves
 from make_wave_u import Answer, Doc, _pool, _tool_call, answers, as_sent, first_sentence, keep
-from wave_writer import verify_wave, write_wave
+from wave_writer import write_long_wave
 
 HERE = Path(__file__).resolve().parent / "wave_v"
-REQUESTS = 24
 
 Messages = list[dict[str, Any]]
 
@@ -1019,17 +1018,9 @@ SERVICES = [
 
 
 def build() -> None:
-    write_wave(
-        "wave_v",
-        HERE,
-        SERVICES,
-        seed=23900,
-        requests=REQUESTS,
-        answer=answers(PREAMBLE, FABRICATED, STYLES),
-        as_sent=as_sent,
-        most_others=7,
+    write_long_wave(
+        "wave_v", HERE, SERVICES, seed=23900, answer=answers(PREAMBLE, FABRICATED, STYLES), as_sent=as_sent
     )
-    verify_wave(HERE)
 
 
 if __name__ == "__main__":
