@@ -73,12 +73,16 @@ _QUERY_EXTRA: Final = 2
 _ESCAPINGS: Final = 3
 """JSON string escapings undone, at most, when a slot's text is compared with the user's words."""
 _ANSWER_LABEL: Final = re.compile(
-    r"^\W*(?:(?:final|generated|model|llm|ai|candidate|predicted|student|submitted)\s+)?"
-    r"(?:answer|response|output|completion|reply)s?\W*$",
+    r"^\W*(?:(?:(?:final|generated|model|llm|ai|actual|candidate|predicted|student|submitted|reference|expected"
+    r"|ideal|correct|gold|golden|true|target|ground[ -]truth)\s+)?"
+    r"(?:answer|response|output|completion|reply)s?|ground[ -]truths?|antwort|respuesta|r[ée]ponse|risposta"
+    r"|resposta|antwoord|svar|vastaus|odpowied[źz]|odpov[ěe][ďd]|v[áa]lasz|cevap|ответ|відповідь|απάντηση"
+    r"|回答|答案|答え|답변|응답|उत्तर|جواب|إجابة|الإجابة|תשובה|jawaban|คำตอบ)\W*$",
     re.IGNORECASE,
 )
-"""A slot's label naming an answer ("ANSWER:", "[Response]"): what a model wrote, put before a grader; never
-the documents, whatever its text copies from them."""
+"""A slot's label naming an answer ("ANSWER:", "[Response]", "Reference answer:", "GROUND TRUTH:",
+"Ответ:", in the languages the question labels are known in and more): what a model wrote, or what a person
+wrote to compare it with, put before a grader; never the documents, whatever its text copies from them."""
 _ANY_WORD: Final = re.compile(r"\w+")
 _OPENING_TAG: Final = re.compile(r"<([^\s<>/]{1,40})[\s>]")
 _CLOSING_TAG: Final = re.compile(r"</([^\s<>/]{1,40})>")
