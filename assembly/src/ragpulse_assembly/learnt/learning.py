@@ -83,6 +83,13 @@ _ANSWER_LABEL: Final = re.compile(
 """A slot's label naming an answer ("ANSWER:", "[Response]", "Reference answer:", "GROUND TRUTH:",
 "Ответ:", in the languages the question labels are known in and more): what a model wrote, or what a person
 wrote to compare it with, put before a grader; never the documents, whatever its text copies from them."""
+_HISTORY_LABEL: Final = re.compile(
+    r"^\W*(?:chat\s+|conversation\s+|dialog(?:ue)?\s+)?(?:history|conversation|transcript|dialog(?:ue)?)"
+    r"(?:\s+so\s+far)?\W*$",
+    re.IGNORECASE,
+)
+"""A label over the conversation so far ("Chat History:", "Conversation:"): turns a user and a model wrote,
+never the documents, however they are laid out."""
 _ANY_WORD: Final = re.compile(r"\w+")
 _OPENING_TAG: Final = re.compile(r"<([^\s<>/]{1,40})[\s>]")
 _CLOSING_TAG: Final = re.compile(r"</([^\s<>/]{1,40})>")
@@ -297,6 +304,8 @@ def _roles(
             roles.append(SlotRole.OTHER)  # the model's earlier answer to the question, pasted back
         elif _ANSWER_LABEL.match(_label(fact.before)):
             roles.append(SlotRole.OTHER)  # an answer under judgement (a faithfulness grader's "ANSWER:")
+        elif any(_HISTORY_LABEL.match(line) for line in _last_lines(fact.before, 2)):
+            roles.append(SlotRole.OTHER)  # the conversation so far ("Chat History:\nHuman: {turns}")
         elif _holds_documents(fact, loop) and _written_again(number, facts, loops, question) is None:
             roles.append(SlotRole.DOCUMENTS)
         else:
@@ -832,7 +841,12 @@ def _few(fact: _SlotFacts) -> bool:
 
 def _label(before: tuple[str, ...]) -> str:
     """The skeleton's last words before a slot, as a person reads them."""
+    lines = _last_lines(before, 1)
+    return lines[-1][-80:] if lines else ""
+
+
+def _last_lines(before: tuple[str, ...], count: int) -> list[str]:
+    """The skeleton's last ``count`` lines with text before a slot, within its message."""
     text = "".join(before)
     text = text[text.rfind(MARK_CLOSE) + 1 :] if MARK_CLOSE in text else text
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return lines[-1][-80:] if lines else ""
+    return [line.strip() for line in text.splitlines() if line.strip()][-count:]
