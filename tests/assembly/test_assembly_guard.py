@@ -61,6 +61,19 @@ def test_a_chunk_cut_out_of_a_printed_record_is_refused_and_a_quoted_record_is_n
     assert guard.problem(QUESTION, "30 days.", [sample]) == ""
 
 
+@given(
+    st.sampled_from(("--", "==", "##", "**", "~~", ">>")),
+    st.lists(st.sampled_from(("New", "Chunk", "Источник", "文档", "Quelle")), max_size=3),
+)
+def test_a_separator_line_read_as_a_chunk_is_refused(marks: str, words: list[str]) -> None:
+    """A reader that kept the template's line between documents ("--New Chunk--", "=== Source ===", "-----")
+    as a document of its own has the request refused; prose and a markdown heading with its text pass."""
+    line = f"{marks} {' '.join(words)} {marks}" if words else marks * 3
+
+    assert "separator line" in guard.problem(QUESTION, "30 days.", [DOCUMENT, line])
+    assert guard.problem(QUESTION, "30 days.", [DOCUMENT, f"## Retention\n\n{DOCUMENT}"]) == ""
+
+
 def test_an_answer_may_quote_a_chunk_word_for_word() -> None:
     assert guard.problem(QUESTION, DOCUMENT, [DOCUMENT]) == ""
 

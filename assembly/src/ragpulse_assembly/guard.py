@@ -1,7 +1,7 @@
 """The last check before a request is written as scorable, whatever dialect read it: no question, answer
-or chunk may be a serialized object (JSON, a Python repr, a LangChain constructor, a DSPy field layout), and
-the question may not be a whole prompt (holding a chunk of the context). A dialect bug then costs a refused
-request, never a score judged on garbage."""
+or chunk may be a serialized object (JSON, a Python repr, a LangChain constructor, a DSPy field layout), no
+chunk a separator line, and the question may not be a whole prompt (holding a chunk of the context). A
+dialect bug then costs a refused request, never a score judged on garbage."""
 
 from __future__ import annotations
 
@@ -24,6 +24,9 @@ _SERIALIZATION_MARKERS: Final = (
 _LANGCHAIN_CONSTRUCTOR: Final = re.compile(r"[\"']lc[\"']:\s*1\b")
 _FIELD_BOUNDARY: Final = re.compile(r"""['"],\s*['"][A-Za-z_][\w-]{0,40}['"]\s*:\s""")
 """Where one field of a printed record ends and the next begins (``', 'url': ``, ``", "title": ``)."""
+_SEPARATOR_LINE: Final = re.compile(r"[^\w\s]{2,}[^\S\n]*(?:[^\W\d_]+[^\S\n]*){0,4}[^\w\s]{2,}|[^\w\s]{3,}")
+"""A line of marks, or a few words between runs of marks ("--New Chunk--", "=== Source ==="): what a template
+writes between documents, never one."""
 _MIN_CHUNK_WORDS: Final = 6
 """A chunk this long found inside the question means the question is a prompt, not the user's words."""
 
@@ -50,6 +53,8 @@ def problem(question: str, answer: str, chunks: Sequence[str]) -> str:
         return "a chunk is a serialized object"
     if any(_cut_from_a_record(chunk) for chunk in chunks):
         return "a chunk is a piece cut out of a serialized record"
+    if any(_SEPARATOR_LINE.fullmatch(chunk.strip()) for chunk in chunks):
+        return "a chunk is a separator line: the template's text between documents"
     if holds_a_chunk(question, chunks):
         return "the question holds a chunk of the context: it is a whole prompt"
     return ""
