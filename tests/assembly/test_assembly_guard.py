@@ -74,6 +74,15 @@ def test_a_separator_line_read_as_a_chunk_is_refused(marks: str, words: list[str
     assert guard.problem(QUESTION, "30 days.", [DOCUMENT, f"## Retention\n\n{DOCUMENT}"]) == ""
 
 
+def test_a_chunk_opening_with_marks_and_a_long_run_of_letters_is_judged() -> None:
+    """A paragraph of Chinese after a dash of two marks ("——") is a document, and is told from a separator
+    line at once: tried word by word, four ways of cutting a run of thousands of letters would hold the
+    assembly tick for hours."""
+    chunk = "——" + "这是一个很长的段落" * 500
+
+    assert guard.problem(QUESTION, "30 days.", [DOCUMENT, chunk]) == ""
+
+
 def test_an_answer_may_quote_a_chunk_word_for_word() -> None:
     assert guard.problem(QUESTION, DOCUMENT, [DOCUMENT]) == ""
 

@@ -24,9 +24,13 @@ _SERIALIZATION_MARKERS: Final = (
 _LANGCHAIN_CONSTRUCTOR: Final = re.compile(r"[\"']lc[\"']:\s*1\b")
 _FIELD_BOUNDARY: Final = re.compile(r"""['"],\s*['"][A-Za-z_][\w-]{0,40}['"]\s*:\s""")
 """Where one field of a printed record ends and the next begins (``', 'url': ``, ``", "title": ``)."""
-_SEPARATOR_LINE: Final = re.compile(r"[^\w\s]{2,}[^\S\n]*(?:[^\W\d_]+[^\S\n]*){0,4}[^\w\s]{2,}|[^\w\s]{3,}")
+_SEPARATOR_LINE: Final = re.compile(
+    r"[^\w\s]{2,}[^\S\n]*+(?:[^\W\d_]++[^\S\n]*+){0,4}+[^\w\s]{2,}|[^\w\s]{3,}"
+)
 """A line of marks, or a few words between runs of marks ("--New Chunk--", "=== Source ==="): what a template
-writes between documents, never one."""
+writes between documents, never one. Each word is taken whole (possessive): a chunk opening with two marks
+and a long run of letters ("——" and a paragraph of Chinese) is then told in one pass, not by trying every
+way to cut the run into four words."""
 _MIN_CHUNK_WORDS: Final = 6
 """A chunk this long found inside the question means the question is a prompt, not the user's words."""
 
