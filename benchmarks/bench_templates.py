@@ -75,6 +75,7 @@ LATER_WAVES = (
     "wave_u",
     "wave_v",
     "wave_w",
+    "wave_x",
 )
 """Every blind wave after D, each measured before the changes it led to (their first runs are in the
 closing notes); all of them count in the whole corpus."""
