@@ -91,6 +91,7 @@ def _align(texts: Sequence[Tokens], ranges: tuple[Range, ...], depth: int, promp
         return [Gap(ranges)]
     anchors = (
         _anchors(texts, ranges, slices)
+        or _run_of_messages(ranges, slices)
         or _edge_anchor(texts, ranges, slices)
         or _inline_label(texts, ranges)
         or (_last_paragraph(texts, ranges) if prompts else _name_line(texts, ranges))
@@ -129,6 +130,34 @@ def _anchors(
     for member in range(1, len(texts)):
         ordered = _increasing(ordered, [positions[token][member] for token in ordered])
     return [(token, positions[token]) for token in ordered if _stable(texts, ranges, positions[token], token)]
+
+
+def _run_of_messages(ranges: tuple[Range, ...], slices: list[tuple[str, ...]]) -> list[tuple[str, list[int]]]:
+    """The first marker of a run of messages of one role that every slice holds, as many as each request
+    made (an agent's parallel tool calls, one result each), and no other message inside the run: where the
+    run begins is the template's, whatever follows. Markers are structure no text can forge, so they need
+    no neighbours that agree; a role whose messages alternate with others' (a conversation's turns) is no
+    run."""
+    present = set(slices[0])
+    for piece in slices[1:]:
+        present &= set(piece)
+    for token in sorted(token for token in present if is_marker(token)):
+        runs = [[at for at, held in enumerate(piece) if is_marker(held)] for piece in slices]
+        if all(_one_run(piece, at, token) for piece, at in zip(slices, runs, strict=True)):
+            return [
+                (
+                    token,
+                    [start + piece.index(token) for piece, (start, _) in zip(slices, ranges, strict=True)],
+                )
+            ]
+    return []
+
+
+def _one_run(piece: tuple[str, ...], markers: list[int], token: str) -> bool:
+    """``token``'s messages in ``piece`` follow one another with no other message between them."""
+    roles = [piece[at] for at in markers]
+    first = roles.index(token)
+    return roles[first : first + roles.count(token)] == [token] * roles.count(token)
 
 
 def _edge_anchor(
@@ -640,7 +669,12 @@ def _loops_joined(texts: Sequence[Tokens], pieces: list[Piece]) -> list[Piece]:
         pattern = tuple(generalised(token) for token in middle.tokens)
         opening = pieces[index - 2] if index >= 2 else None
         numbered = isinstance(opening, Constant) and numbered_alike(opening, pattern)
-        if numbered or occurrences.recur(first, pattern) or occurrences.recur(second, pattern):
+        # A message marker that recurs after itself only opens a run of messages of its role (each request's
+        # tool results): the run begins there, and the text before it is another slot's.
+        opens_run = len(pattern) == 1 and is_marker(pattern[0]) and not occurrences.recur(first, pattern)
+        if not opens_run and (
+            numbered or occurrences.recur(first, pattern) or occurrences.recur(second, pattern)
+        ):
             ranges = tuple((a[0], b[1]) for a, b in zip(first.ranges, second.ranges, strict=True))
             pieces = [*pieces[: index - 1], Gap(ranges), *pieces[index + 2 :]]
             # Only the triple ending in the joined gap is new; those before it read as they did.

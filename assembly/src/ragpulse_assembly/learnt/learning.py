@@ -33,6 +33,7 @@ from ragpulse_assembly.learnt.loops import (
     occurs,
     repeats,
 )
+from ragpulse_assembly.learnt.message_loops import message_loop, opening_marker
 from ragpulse_assembly.learnt.shapes import shape_of
 from ragpulse_assembly.learnt.template import Slot, SlotRole, Template, literal_strings
 from ragpulse_assembly.learnt.tokens import (
@@ -163,6 +164,8 @@ def learn(
         return None
     slots = []
     for fact, loop, role in zip(facts, loops, roles, strict=True):
+        if role is SlotRole.DOCUMENTS and loop is None and fact.crosses:
+            loop = message_loop(fact.contents, opening_marker("".join(fact.before)))
         kept = loop if role is SlotRole.DOCUMENTS else None
         undivided = (
             role is SlotRole.DOCUMENTS and loop is None and repeats(fact.regions, fact.before, fact.after)

@@ -130,6 +130,9 @@ class Loop:
     """The mark that ends the title every document opens with on its text's line ("—" of "{title} — "), in a
     loop of blanks: a piece without it is the paragraph of the document before (see
     :mod:`ragpulse_assembly.learnt.headed`)."""
+    messages: bool = False
+    """The slot spans several messages and the loop splits each on its own: no document crosses a message
+    boundary (see :mod:`ragpulse_assembly.learnt.message_loops`)."""
 
 
 OWN: Final = "own"

@@ -20,6 +20,7 @@ from typing import Any, Final
 from ragpulse_assembly.learnt.alignment import spaced_label_mark
 from ragpulse_assembly.learnt.loops import ItemLayout, Loop, documents
 from ragpulse_assembly.learnt.matching import Fits, match_pieces
+from ragpulse_assembly.learnt.message_loops import message_texts, opening_marker
 from ragpulse_assembly.learnt.shapes import Shape
 from ragpulse_assembly.learnt.tokens import MARK_CLOSE, MARK_OPEN, tokenize
 from ragpulse_assembly.model import normalized
@@ -104,6 +105,7 @@ class Template:
                         **({"padded": slot.loop.padded} if slot.loop.padded else {}),
                         **({"quote": slot.loop.quote} if slot.loop.quote else {}),
                         **({"titled": slot.loop.titled} if slot.loop.titled else {}),
+                        **({"messages": True} if slot.loop.messages else {}),
                         "layout": None
                         if slot.loop.layout is None
                         else {
@@ -161,6 +163,7 @@ def _slot(value: Any) -> Slot:
             str(loop.get("padded", "")),
             str(loop.get("quote", "")),
             str(loop.get("titled", "")),
+            bool(loop.get("messages", False)),
         ),
         bool(value["json_string"]),
         bool(value["undivided"]),
@@ -410,7 +413,7 @@ def _slot_documents(content: str, slot: Slot, opening: str) -> list[tuple[str, s
             return None
         whole = _unescaped(content, slot)
         return None if whole is None else [(whole.strip(), whole)]
-    found = documents(tokenize(content), slot.loop, opening)
+    found = _loop_documents(content, slot.loop, opening)
     if found is None:
         return None
     texts = []
@@ -420,6 +423,24 @@ def _slot_documents(content: str, slot: Slot, opening: str) -> list[tuple[str, s
             return None
         texts.append((unescaped.strip(), _unescaped(item, slot) or item))
     return texts
+
+
+def _loop_documents(content: str, loop: Loop, opening: str) -> list[tuple[str, str]] | None:
+    """The documents ``loop`` splits ``content`` in: each message's on its own where the loop is one of
+    messages, the first after the skeleton's ``opening``, the others after their message's marker."""
+    if not loop.messages:
+        return documents(tokenize(content), loop, opening)
+    marker = opening_marker(opening)
+    texts = message_texts(content, marker)
+    if texts is None:
+        return None
+    found: list[tuple[str, str]] = []
+    for number, text in enumerate(texts):
+        split = documents(tokenize(text), loop, opening if number == 0 else marker)
+        if split is None:
+            return None
+        found.extend(split)
+    return found
 
 
 def literal_strings(opening: str, content: str, closing: str) -> list[str] | None:
