@@ -76,6 +76,7 @@ LATER_WAVES = (
     "wave_v",
     "wave_w",
     "wave_x",
+    "wave_y",
 )
 """Every blind wave after D, each measured before the changes it led to (their first runs are in the
 closing notes); all of them count in the whole corpus."""
