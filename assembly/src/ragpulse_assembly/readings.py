@@ -36,6 +36,11 @@ _UNCLEAR_TITLES: Final = (
     " document's own first line (a line that asks, a short heading), or with a field the template writes"
     " for some documents only, and one template cannot tell where the document begins"
 )
+_GUESSED_ALONE: Final = (
+    "no learnt template fits this prompt, and the structure rules told its documents apart only as"
+    " documents' own text is laid out (blank lines, lines, a list): one document's paragraphs or several"
+    " documents, not known"
+)
 _MODELS_WORDS: Final = (
     "learnt template: the slot taken for the question holds words the model wrote earlier in this request"
     " ({question}: an argument of its own call, echoed back with the result), never the user's"
@@ -138,6 +143,10 @@ def _read_turn(
     )
     learnt = lookup.reading
     if learnt is None:
+        if rules is not None and rules.guessed and len(rules.chunks) > 1:
+            # No template fits, and the rules told the documents apart only as documents' own text is laid
+            # out (blank lines, lines, a list): not a confident reading, so none.
+            return PastedReading((), rules.question, disagreement=_GUESSED_ALONE, pending=lookup.unlearnt)
         found = _from_rules(rules)
         return PastedReading(found.chunks, found.question, found.not_separable, pending=lookup.unlearnt)
     if _models_words(learnt.question, generator.messages, recorded_question):

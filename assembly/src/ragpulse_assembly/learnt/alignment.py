@@ -91,7 +91,7 @@ def _align(texts: Sequence[Tokens], ranges: tuple[Range, ...], depth: int, promp
         return [Gap(ranges)]
     anchors = (
         _anchors(texts, ranges, slices)
-        or _run_of_messages(ranges, slices)
+        or _run_of_messages(texts, ranges, slices)
         or _edge_anchor(texts, ranges, slices)
         or _inline_label(texts, ranges)
         or (_last_paragraph(texts, ranges) if prompts else _name_line(texts, ranges))
@@ -132,30 +132,30 @@ def _anchors(
     return [(token, positions[token]) for token in ordered if _stable(texts, ranges, positions[token], token)]
 
 
-def _run_of_messages(ranges: tuple[Range, ...], slices: list[tuple[str, ...]]) -> list[tuple[str, list[int]]]:
+def _run_of_messages(
+    texts: Sequence[Tokens], ranges: tuple[Range, ...], slices: list[tuple[str, ...]]
+) -> list[tuple[str, list[int]]]:
     """The first marker of a run of messages of one role that every slice holds, as many as each request
     made (an agent's parallel tool calls, one result each), and no other message inside the run: where the
     run begins is the template's, whatever follows. Markers are structure no text can forge, so they need
     no neighbours that agree; a role whose messages alternate with others' (a conversation's turns) is no
-    run."""
+    run, and a marker inside a run (its first message before the slice) begins none."""
     present = set(slices[0])
     for piece in slices[1:]:
         present &= set(piece)
     for token in sorted(token for token in present if is_marker(token)):
-        runs = [[at for at, held in enumerate(piece) if is_marker(held)] for piece in slices]
-        if all(_one_run(piece, at, token) for piece, at in zip(slices, runs, strict=True)):
-            return [
-                (
-                    token,
-                    [start + piece.index(token) for piece, (start, _) in zip(slices, ranges, strict=True)],
-                )
-            ]
+        at = [start + piece.index(token) for piece, (start, _) in zip(slices, ranges, strict=True)]
+        if all(
+            token not in text.tokens[:position] and _one_run(piece, token)
+            for text, piece, position in zip(texts, slices, at, strict=True)
+        ):
+            return [(token, at)]
     return []
 
 
-def _one_run(piece: tuple[str, ...], markers: list[int], token: str) -> bool:
+def _one_run(piece: tuple[str, ...], token: str) -> bool:
     """``token``'s messages in ``piece`` follow one another with no other message between them."""
-    roles = [piece[at] for at in markers]
+    roles = [held for held in piece if is_marker(held)]
     first = roles.index(token)
     return roles[first : first + roles.count(token)] == [token] * roles.count(token)
 
@@ -669,9 +669,14 @@ def _loops_joined(texts: Sequence[Tokens], pieces: list[Piece]) -> list[Piece]:
         pattern = tuple(generalised(token) for token in middle.tokens)
         opening = pieces[index - 2] if index >= 2 else None
         numbered = isinstance(opening, Constant) and numbered_alike(opening, pattern)
-        # A message marker that recurs after itself only opens a run of messages of its role (each request's
-        # tool results): the run begins there, and the text before it is another slot's.
-        opens_run = len(pattern) == 1 and is_marker(pattern[0]) and not occurrences.recur(first, pattern)
+        # A message marker that recurs after itself only, among messages of its role only, opens a run of
+        # them (each request's tool results): the run begins there, and the text before it is another slot's.
+        opens_run = (
+            len(pattern) == 1
+            and is_marker(pattern[0])
+            and not occurrences.recur(first, pattern)
+            and _markers_only(texts, second, pattern[0])
+        )
         if not opens_run and (
             numbered or occurrences.recur(first, pattern) or occurrences.recur(second, pattern)
         ):
@@ -682,6 +687,16 @@ def _loops_joined(texts: Sequence[Tokens], pieces: list[Piece]) -> list[Piece]:
         else:
             index += 1
     return pieces
+
+
+def _markers_only(texts: Sequence[Tokens], gap: Gap, marker: str) -> bool:
+    """Every message boundary inside ``gap`` is ``marker``'s: the gap holds messages of that role only."""
+    return all(
+        token == marker
+        for text, (start, end) in zip(texts, gap.ranges, strict=True)
+        for token in text.tokens[start:end]
+        if is_marker(token)
+    )
 
 
 def numbered_alike(opening: Constant, pattern: tuple[str, ...]) -> bool:

@@ -285,6 +285,10 @@ def read(template: Template, text: str, segment: Segmenter | None = None) -> Tem
         # the template took a copy made from the user's words (a search query) for them, and this prompt
         # shows it; which slot holds them as the user wrote them is not known.
         return None
+    if any(MARK_OPEN in chunk for chunk in chunks):
+        # A document across a message boundary holds another message's text (the model's own words between
+        # two tool results): several documents, and the template cannot tell them from those words.
+        chunks, items, undivided = [], [], True
     if any(_is_label(chunk) for chunk in chunks):
         # A "document" that is only a label ("User:", "Frage:") is the template's own text that the loop took
         # in: a turn of a conversation written between the documents and the question. The template cannot
