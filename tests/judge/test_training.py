@@ -41,6 +41,34 @@ def test_folds_keep_a_question_together_and_do_not_depend_on_the_order() -> None
     assert {fold_of(f"q{i}", 5) for i in range(200)} == set(range(5))
 
 
+def test_another_split_partitions_the_same_questions_anew() -> None:
+    questions = [f"q{i}" for i in range(200)]
+    first = [fold_of(q, 5) for q in questions]
+    assert first == [fold_of(q, 5, split=0) for q in questions], "split 0 is the reported partition"
+    second = [fold_of(q, 5, split=1) for q in questions]
+    assert second == [fold_of(q, 5, split=1) for q in questions]
+    assert set(second) == set(range(5))
+    together = sum(a == b for a, b in zip(first, second, strict=True))
+    assert together < 100, "a new split is not the old one relabelled"
+
+
+def test_the_script_prints_other_splits_and_their_mean_without_changing_the_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if not RAGTRUTH_TRAIN.is_file():
+        pytest.skip(f"{RAGTRUTH_TRAIN} not present")
+    small = tmp_path / "small.jsonl"
+    small.write_text("".join(RAGTRUTH_TRAIN.read_text().splitlines(keepends=True)[:60]))
+    alone, with_splits = tmp_path / "alone.json", tmp_path / "splits.json"
+    assert main(["--data", str(small), "--folds", "2", "--out", str(alone)]) == 0
+    capsys.readouterr()
+    assert main(["--data", str(small), "--folds", "2", "--splits", "3", "--out", str(with_splits)]) == 0
+    printed = capsys.readouterr().out
+    assert "split 1" in printed and "split 2" in printed and "split 3" not in printed
+    assert "mean of 3 splits QA" in printed
+    assert alone.read_bytes() == with_splits.read_bytes(), "the model comes from split 0 alone"
+
+
 def test_the_release_reader_keeps_the_train_split_and_drops_sources_the_evaluation_set_shares(
     tmp_path: Path,
 ) -> None:

@@ -22,8 +22,15 @@ from ragpulse_judge.features import FEATURE_NAMES
 from ragpulse_judge.model import LearntModel, model_version, serialise
 from ragpulse_judge.rules import LexicalJudge
 from ragpulse_judge.training.data import LabelledAnswer, load_labelled_file, load_ragtruth_release
-from ragpulse_judge.training.figures import figures_of
-from ragpulse_judge.training.fit import ReadAnswer, cross_validate, read_corrupted, read_labelled, train
+from ragpulse_judge.training.figures import Figures, figures_of
+from ragpulse_judge.training.fit import (
+    OutOfFold,
+    ReadAnswer,
+    cross_validate,
+    read_corrupted,
+    read_labelled,
+    train,
+)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -49,17 +56,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     rules = _rules_verdicts(answers)
     print(f"out-of-fold ({args.folds} folds grouped by question) vs the rules, on the same answers:")
     for task, positions in _by_task(read).items():
-        learnt = figures_of(
-            [out_of_fold.answers[p].answer.hallucinated for p in positions],
-            [out_of_fold.verdicts[p] for p in positions],
-            [out_of_fold.probabilities[p] for p in positions],
-        )
         baseline = figures_of(
             [answers[p].hallucinated for p in positions],
             [rules[p][0] for p in positions],
             [1.0 - rules[p][1] for p in positions],
         )
+        learnt = _figures(out_of_fold, positions)
         print(f"  {task:<10} learnt {learnt.describe()}\n  {'':<10} rules  {baseline.describe()}")
+    if args.splits > 1:
+        _print_other_splits(read, made, out_of_fold, args)
     if args.out:
         calibration = [
             (logit, answer.answer.hallucinated)
@@ -107,6 +112,42 @@ def _write(
     print(f"wrote {out} (version {model_version(text)})")
 
 
+def _figures(out_of_fold: OutOfFold, positions: list[int]) -> Figures:
+    return figures_of(
+        [out_of_fold.answers[p].answer.hallucinated for p in positions],
+        [out_of_fold.verdicts[p] for p in positions],
+        [out_of_fold.probabilities[p] for p in positions],
+    )
+
+
+def _print_other_splits(
+    read: list[ReadAnswer], made: list[ReadAnswer], first: OutOfFold, args: argparse.Namespace
+) -> None:
+    """The same cross-validation over other partitions of the questions, and each task's mean over all:
+    the figure to choose between variants on, leaving split 0's to report."""
+    by_task = _by_task(read)
+    accuracies: dict[str, list[float]] = defaultdict(list)
+    areas: dict[str, list[float]] = defaultdict(list)
+    for split in range(args.splits):
+        out_of_fold = cross_validate(read, args.folds, made, args.calibrate_on, split) if split else first
+        for task, positions in by_task.items():
+            figures = _figures(out_of_fold, positions)
+            if split:
+                print(f"  split {split:<4} {task:<10} learnt {figures.describe()}")
+            if figures.balanced_accuracy is not None and figures.auroc is not None:
+                accuracies[task].append(figures.balanced_accuracy)
+                areas[task].append(figures.auroc)
+    for task in by_task:
+        if accuracies[task]:
+            accuracy = sum(accuracies[task]) / len(accuracies[task])
+            area = sum(areas[task]) / len(areas[task])
+            spread = f"{min(accuracies[task]):.3f}-{max(accuracies[task]):.3f}"
+            splits = f"mean of {len(accuracies[task])} splits"
+            print(
+                f"  {splits} {task:<10} learnt balanced accuracy {accuracy:.3f} ({spread}), AUROC {area:.3f}"
+            )
+
+
 def _rules_verdicts(answers: Sequence[LabelledAnswer]) -> list[tuple[bool, float]]:
     judge = LexicalJudge()
     verdicts = []
@@ -148,6 +189,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--tasks", type=lambda v: set(v.split(",")), help="only these tasks (QA,Summary,...)")
     parser.add_argument("--folds", type=int, default=5, help="grouped cross-validation folds (default 5)")
+    parser.add_argument(
+        "--splits", type=int, default=1,
+        help="also cross-validate over this many partitions of the questions in all (split 0 is the "
+        "reported one) and print each task's mean: choose between variants on those, not on split 0",
+    )  # fmt: skip
     parser.add_argument(
         "--calibrate-on", type=lambda v: frozenset(v.split(",")), metavar="TASKS",
         help="choose the answer calibration and threshold on these tasks' answers only (e.g. QA); "
