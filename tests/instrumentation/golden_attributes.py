@@ -45,7 +45,7 @@ def _ranking(query: str) -> list[Any]:
     """A ranking of every shape a retriever returns: plain dicts first (the fast path), then the others."""
     return [
         {"id": f"{query}-a", "text": f"{query} {TEXT * 3}", "score": 0.8125, "source": "kb.md"},
-        {"id": f"{query}-b", "text": "Ünïcödé ✓ 漢字 \"quoted\" \\ back\nline\t", "score": 1e-05},
+        {"id": f"{query}-b", "text": 'Ünïcödé ✓ 漢字 "quoted" \\ back\nline\t', "score": 1e-05},
         {"id": f"{query}-c", "text": "no score"},
         {"id": f"{query}-d", "text": "int score", "score": 3},
         {"id": f"{query}-e", "text": "nan score", "score": math.nan},
@@ -56,7 +56,9 @@ def _ranking(query: str) -> list[Any]:
         {"id": f"{query}-h", "content": "content key", "metadata": {"source": "meta.md"}, "score": "0.5"},
         {"id": f"{query}-i", "text": "with metadata", "metadata": {"url": "https://example.test/x"}},
         ragpulse.Chunk(id=f"{query}-j", text="a Chunk", score=0.25, source="chunk.md"),
-        Document(page_content="a document", metadata={"id": f"{query}-k", "score": 0.5, "file_name": "d.pdf"}),
+        Document(
+            page_content="a document", metadata={"id": f"{query}-k", "score": 0.5, "file_name": "d.pdf"}
+        ),
         (f"{query} tuple text", 0.75),
         f"{query} plain string",
         Passage(text="an object", score=0.125, id=f"{query}-l"),
@@ -162,7 +164,10 @@ def _value(value: Any) -> Any:
 
 
 def _span_record(span: ReadableSpan) -> dict[str, Any]:
-    return {"name": span.name, "attributes": {key: _value(value) for key, value in (span.attributes or {}).items()}}
+    return {
+        "name": span.name,
+        "attributes": {key: _value(value) for key, value in (span.attributes or {}).items()},
+    }
 
 
 def record(exporter: InMemorySpanExporter) -> dict[str, list[dict[str, Any]]]:
