@@ -15,9 +15,10 @@ def _ordered(spans: list[dict[str, Any]]) -> list[tuple[str, list[tuple[str, Any
     return [(span["name"], list(span["attributes"].items())) for span in spans]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def recorded(span_exporter: InMemorySpanExporter) -> dict[str, list[dict[str, Any]]]:
-    # Round-tripped through JSON as the golden file was, so tuples and lists compare alike.
+    # After the autouse clean_state (settings from a clean environment); round-tripped through JSON as the
+    # golden file was, so tuples and lists compare alike.
     return json.loads(json.dumps(record(span_exporter), ensure_ascii=False))
 
 
