@@ -177,3 +177,26 @@ def test_unexpected_return_types_are_not_recorded_but_returned(spans: Spans) -> 
     assert make_variations("q") is None
     assert semconv.retrieval_document(0, "id") not in attrs(spans.one("retrieve"))
     assert semconv.OUTPUT_VALUE not in attrs(spans.one("variations"))
+
+
+def test_a_chunk_holding_itself_fails_its_attributes_not_the_request(spans: Spans) -> None:
+    # The attribute encoder does not look for cycles (steps.py builds its values); one that a user's own
+    # Chunk brings in still only costs the attributes of the spans that carry it.
+    loop: list[Any] = []
+    loop.append(loop)
+    errors = ragpulse.internal_error_count()
+
+    @ragpulse.generate
+    def write(question: str, chunks: list[Any]) -> str:
+        return "answer"
+
+    @ragpulse.rag
+    def request(question: str) -> str:
+        return write(question, [ragpulse.Chunk(id=loop, text="looped")])  # type: ignore[arg-type]
+
+    assert request("q") == "answer"
+    root = spans.one("rag request")
+    assert semconv.CONTEXT not in attrs(root)
+    assert root.end_time is not None
+    assert spans.one("generate").end_time is not None
+    assert ragpulse.internal_error_count() > errors

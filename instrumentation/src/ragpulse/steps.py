@@ -36,8 +36,11 @@ _RERANKED_ID = tuple(semconv.reranker_output_document(i, "id") for i in range(FL
 _RERANKED_SCORE = tuple(semconv.reranker_output_document(i, "score") for i in range(FLAT_DOCUMENT_LIMIT))
 
 
-# One encoder for every attribute: json.dumps with options builds a new JSONEncoder on each call.
-_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+# One encoder for every attribute: json.dumps with options builds a new JSONEncoder on each call. The values
+# are lists and dicts this module builds from strings and numbers, never a container holding itself, so the
+# circular-reference check (a dict entry per list and dict, a quarter of a ranking's encoding) is left out;
+# a cycle in a user's Chunk field still fails the attribute (RecursionError instead of ValueError).
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False).encode
 
 
 def to_json(value: Any) -> str:
