@@ -92,6 +92,9 @@ class PastedReading:
     """The learnt template that read the prompt."""
     turn: tuple[Message, ...] = ()
     """The messages read, where they are not the current turn (documents given as earlier turns)."""
+    unsure: tuple[str, ...] = ()
+    """A reading too unsure to score (the ``disagreement`` says why), that the place's evidence still sees as
+    one not settled: its documents may show others apart."""
 
 
 def template_readers(settings: TemplateSettings, store: Store) -> Readers:
@@ -146,7 +149,9 @@ def _read_turn(
         if rules is not None and rules.guessed and len(rules.chunks) > 1:
             # No template fits, and the rules told the documents apart only as documents' own text is laid
             # out (blank lines, lines, a list): not a confident reading, so none.
-            return PastedReading((), rules.question, disagreement=_GUESSED_ALONE, pending=lookup.unlearnt)
+            return PastedReading(
+                (), rules.question, disagreement=_GUESSED_ALONE, pending=lookup.unlearnt, unsure=rules.chunks
+            )
         found = _from_rules(rules)
         return PastedReading(found.chunks, found.question, found.not_separable, pending=lookup.unlearnt)
     if _models_words(learnt.question, generator.messages, recorded_question):
