@@ -151,10 +151,13 @@ def headed_stream(seed: int, script: str, shape: str, fields: bool, separator: s
 
 def test_a_documents_own_heading_after_a_label_stays_in_the_document() -> None:
     # GPT4All's LocalDocs ("Collection: …\nPath: …\nExcerpt: {text}") pastes chunks that open with their
-    # heading and a blank line: the heading is the chunk's first line, not a title the template wrote.
+    # heading and a blank line: the heading is the chunk's first line, not a title the template wrote. With
+    # the label alone ("Excerpt: {text}") the layout is a search tool's "Title: {title}\n\n{text}" too, which
+    # one template cannot tell from it: refused (see test_title_or_own_heading).
     for seed, script, shape in ((0, "latin", "words"), (1, "cyrillic", "numbered"), (2, "greek", "words")):
         for fields in (True, False):
             stream = headed_stream(seed, script, shape, fields, "\n\n---\n\n" if fields else "\n\n")
             for rules in (True, False):
                 found = [verdict for verdict, _ in verdicts(stream, rules)]
-                assert found == [Verdict.RIGHT] * len(found), (stream.service, rules)
+                expected = Verdict.RIGHT if fields else Verdict.UNSCORED
+                assert found == [expected] * len(found), (stream.service, rules)

@@ -396,11 +396,19 @@ def _covers(chunks: tuple[str, ...], learnt: TemplateReading) -> bool:
 
 def place(span_name: str, turn: list[Message]) -> str:
     """Where a prompt is built: the generating call's span name and the roles of its messages in order, a
-    run of one role counted once (one message per document is the same place for any number of them)."""
+    run of one role counted once (one message per document is the same place for any number of them), and
+    so a run of tool calls each with its result (an assistant turn, a tool turn, again: one document fetched
+    per call, where the instrumentation records the calls)."""
     roles: list[str] = []
+    called = [Role.ASSISTANT.value, Role.TOOL.value, Role.ASSISTANT.value]
     for message in turn:
-        if not roles or roles[-1] != message.role.value:
-            roles.append(message.role.value)
+        role = message.role.value
+        if roles and roles[-1] == role:
+            continue
+        if role == Role.TOOL.value and roles[-3:] == called:
+            roles.pop()
+            continue
+        roles.append(role)
     return f"{span_name} [{','.join(roles)}]"
 
 

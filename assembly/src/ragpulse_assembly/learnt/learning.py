@@ -154,6 +154,7 @@ def learn(
             or _loop_started(pieces, gaps, facts, loops)
             or (_question_cut(pieces, gaps, facts, loops) if question is None else None)
             or (_question_after(pieces, gaps, facts, loops) if question is None else None)
+            or (_turn_cut(pieces, gaps, facts, loops) if question is None else None)
         )
         if changed is None:
             break
@@ -415,6 +416,30 @@ def _question_cut(
             continue
         starts = [first[0] for first in firsts if first is not None]
         return _cut(pieces, index, starts, len(loop.separator), fact)
+    return None
+
+
+def _turn_cut(
+    pieces: list[Piece], gaps: list[int], facts: list[_SlotFacts], loops: list[Loop | None]
+) -> list[Piece] | None:
+    """The pieces with a documents slot's first item cut off as a slot of its own, when the template found no
+    question, the loop's separator opens messages of its own roles (a tool call and its result) and the
+    slot starts in a message of another role (the user's): that message is no item of the loop, though the
+    alignment joined it to the documents after it (the same separator follows it in every prompt)."""
+    for index, fact, loop in zip(gaps, facts, loops, strict=True):
+        if loop is None or not fact.last_user:
+            continue
+        opened = {token for token in loop.separator if token.startswith(MARK_OPEN)}
+        turns = [token for token in fact.before if token.startswith(MARK_OPEN)]
+        if not opened or not turns or turns[-1] in opened:
+            continue
+        firsts = [first_separator(region, loop) for region in fact.regions]
+        if None in firsts or len({first[1] for first in firsts if first}) != 1:
+            continue
+        # At the message's end: marks the separator took in before it ("?") end the user's words.
+        turn = next(at for at, token in enumerate(loop.separator) if token.startswith(MARK_OPEN))
+        starts = [first[0] + turn for first in firsts if first is not None]
+        return _cut(pieces, index, starts, len(loop.separator) - turn, fact)
     return None
 
 

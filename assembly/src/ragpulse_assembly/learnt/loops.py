@@ -74,10 +74,17 @@ _CODES: Final = sys.maxunicode + 1
 """Distinct tokens one character each can stand for."""
 _FENCE: Final = re.compile(r"`{3,}|~{3,}")
 """A Markdown code fence's run of marks."""
-_LABEL_ABOVE: Final = re.compile(r"(?:^|\n)[^\W\d_][^\n:：]{0,40}[:：][^\S\n]*\n$")
-"""A label the template writes on a line of its own, its value on the lines below ("PASSAGE:\n")."""
+_LABEL_ABOVE: Final = re.compile(
+    r"(?:^|\n)[^\W\d_][^\n:：]{0,40}[:：][^\S\n]*\n(?P<heading>#{1,6}[^\S\n]+)?$"
+)
+"""A label the template writes on a line of its own, its value on the lines below ("PASSAGE:\n"); the
+markdown heading mark every value opened with is the value's own ("Markdown Content:\n# ")."""
 _FIELD_LINE: Final = re.compile(r"[^\W\d_]+(?:[ _-][^\W\d_]+){0,3}[:：][^\S\n]")
 """A line opening with a label of one to four words and a colon, then its value ("Published Time: ")."""
+_INLINE_LABEL_END: Final = re.compile(r"(?:^|\n)[^\W\d_][^\n:：]{0,40}[:：][^\S\n]+$")
+"""A label that ends the constant on its own line, its value after it on the same line ("\nTitle: ")."""
+_TITLE_THEN_BLANK: Final = re.compile(r"[^\n]{0,120}[^\W_][^\S\n]*\n[^\S\n]*\n\s*\S")
+"""A line of at most about 120 characters that ends with a letter or digit, a blank line, then more."""
 _INLINE_LABEL: Final = re.compile(r"[,;|·]\s*[^\W\d_]+(?:[ _-][^\W\d_]+){0,3}\s*[:：=]")
 """A field the template labels after a mark on the text's own line (", title: ", "; url=")."""
 Pattern = tuple[str, ...]
@@ -458,6 +465,7 @@ def _text_span(prefixed: str, spans: Sequence[tuple[int, int]], layout: ItemLayo
     fence longer than any run of backticks inside: "````" around a text quoting "```") is a value of the
     layout before the text; its closing line, the same run, ends the text's gap and is no part of it."""
     start, end = spans[layout.text_from][0], spans[layout.text_to][1]
+    start -= _own_heading_mark(layout)
     for gap_start, gap_end in spans[: layout.text_from]:
         fence = prefixed[gap_start:gap_end].strip()
         if not _FENCE.fullmatch(fence):
@@ -467,6 +475,17 @@ def _text_span(prefixed: str, spans: Sequence[tuple[int, int]], layout: ItemLayo
         if closing >= 0 and text[closing + 1 :].strip() == fence:
             return start, start + len(text[:closing].rstrip())
     return start, end
+
+
+def _own_heading_mark(layout: ItemLayout) -> int:
+    """The length of the markdown heading mark that ends the label line's constant right before the text
+    ("Markdown Content:\n# "): every document opened with its own heading, whose mark the skeleton took in;
+    it is the text's, given back."""
+    gaps = [at for at, piece in enumerate(layout.pieces) if piece is None]
+    at = gaps[layout.text_from]
+    before = layout.pieces[at - 1] if at else None
+    found = _LABEL_ABOVE.search(before) if before is not None else None
+    return len(found.group("heading")) if found is not None and found.group("heading") else 0
 
 
 def _grouped_split(
@@ -971,6 +990,10 @@ def _layout(items: list[Tokens]) -> ItemLayout | None:
         or _runs_on(pieces, gap, gaps[text])
         or (index < text and _under_label(pieces, gap) and not apart[index])
     ]
+    # The template labels the text's field on a line of its own: the gaps before that label are its other
+    # fields (a link that goes on with a date only some documents have), never the text.
+    labelled = [index for index in content if index <= text and _under_label(pieces, gaps[index])]
+    content = [index for index in content if not labelled or index >= labelled[0]]
     unclear = unclear or any(
         index < text
         and not apart[index]
@@ -985,6 +1008,11 @@ def _layout(items: list[Tokens]) -> ItemLayout | None:
     unclear = unclear or any(
         index < text and index in content and _optional_field(items, gap) for index, gap in enumerate(gaps)
     )
+    unclear = unclear or any(
+        index < text and index not in content and _own_heading(pieces, gap, gaps[text])
+        for index, gap in enumerate(gaps)
+    )
+    unclear = unclear or (min(content) == 0 and _titled_value(items, pieces, gaps[0]))
     layout = tuple(piece.text if isinstance(piece, Constant) else None for piece in pieces)
     shapes = tuple(shape_of(gap_texts(items, gap), _following(pieces, gap)) for gap in gaps)
     return ItemLayout(layout, shapes, min(content), max(content), unclear)
@@ -1004,6 +1032,31 @@ def _runs_on(pieces: list[Piece], gap: Gap, text: Gap) -> bool:
             return False  # another value between them: fields the template keeps apart
         tokens.extend(piece.tokens)
     return any(is_word(token) for token in tokens) and all(is_word(token) or token == " " for token in tokens)
+
+
+def _own_heading(pieces: list[Piece], gap: Gap, text: Gap) -> bool:
+    """``gap`` sits on a markdown heading's line that the separator opens, and the template sets the text
+    apart from it by more line breaks than it sets one document from the one before ("\n# {heading}\n\n
+    {text}" joined by one line break): a chunk split at its headings keeps each heading and the blank line
+    under it, while a template that writes a title keeps it at least as close to its text as to the
+    document before. Whether the heading is the template's or the chunk's own is not told."""
+    first = pieces[0]
+    if not isinstance(first, Constant) or not opens_heading(pieces, pieces.index(gap)):
+        return False
+    return _between(pieces, gap, text).count("\n") > first.text.count("\n")
+
+
+def _titled_value(items: list[Tokens], pieces: list[Piece], gap: Gap) -> bool:
+    """The item's first gap follows a label on the label's line ("Title: ", "Excerpt: ") and every value
+    opens with a short line that neither ends a sentence nor asks, then a blank line and more: the label
+    names a title the template writes above an unlabelled text, or the text, which opens with a heading of
+    its own; one template cannot tell which."""
+    at = pieces.index(gap)
+    before = pieces[at - 1] if at else None
+    if not isinstance(before, Constant) or _INLINE_LABEL_END.search(before.text) is None:
+        return False
+    values = gap_texts(items, gap)
+    return all(_TITLE_THEN_BLANK.match(value) is not None for value in values)
 
 
 def _under_label(pieces: list[Piece], gap: Gap) -> bool:

@@ -14,6 +14,7 @@ slot goes on a label's line after (``Context: {documents}``) is not.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Final
 
@@ -21,6 +22,8 @@ from ragpulse_assembly.learnt.matching import match_pieces
 from ragpulse_assembly.learnt.template import SlotRole, Template
 from ragpulse_assembly.learnt.tokens import MARK_CLOSE, MARK_OPEN
 
+_LABEL: Final = re.compile(r"[^\W\d_][^:：\n]{0,30}[:：]")
+"""A line's opening label: a word, at most about thirty characters up to a colon."""
 _LEAST_OPENING: Final = 6
 """Characters of the documents' shared opening (a word and its mark at least): a lone mark or counter
 opens lines of any kind."""
@@ -54,7 +57,7 @@ def absorbed_documents(template: Template, texts: Sequence[str]) -> bool:
     for index, line in enumerate(lines):
         if not openings or line in openings or not any(lines[index + 1 :]):
             continue
-        if asked.intersection(lines[index + 1 :]):
+        if asked.intersection(lines[index + 1 :]) or _labels_written(asked, lines[index + 1 :]):
             continue  # a demonstration: it goes on with the lines the template writes after its documents
         laid_out = [*openings, line]
         prefix = _shared_start(laid_out)
@@ -66,6 +69,22 @@ def absorbed_documents(template: Template, texts: Sequence[str]) -> bool:
         ):
             return True
     return False
+
+
+def _labels_written(asked: set[str], later: list[str]) -> bool:
+    """Every line the template writes after its documents opens with a label ("Q: ", "A:"), and lines
+    opening with each of those labels follow: a demonstration's own question and worked answer, whose
+    values differ from the template's ("Q: Who was born first…?" where the template writes "Q: Answer the
+    following question… {question}")."""
+    labels = {_label(line) for line in asked}
+    if not labels or None in labels:
+        return False
+    return labels <= {_label(line) for line in later}
+
+
+def _label(line: str) -> str | None:
+    found = _LABEL.match(line)
+    return found.group() if found is not None else None
 
 
 def _lines_after(template: Template, number: int) -> set[str]:
