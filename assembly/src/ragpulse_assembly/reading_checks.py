@@ -21,11 +21,9 @@ def checked(pasted: PastedReading, generator: Span, readers: Readers) -> PastedR
         return pasted
     turn = list(pasted.turn) or current_turn(generator.messages)
     evidence = readers.evidence.place(generator.service_name, place(generator.name, turn))
-    messages = [message.text for message in turn]
-    if pasted.unsure:
-        check(evidence, messages, pasted.unsure, pasted.question, settled=False)
-        return pasted
-    found = check(evidence, messages, pasted.chunks, pasted.question, not pasted.pending)
+    found = check(
+        evidence, [message.text for message in turn], pasted.chunks, pasted.question, not pasted.pending
+    )
     if found.finding is Finding.CONSISTENT:
         return pasted
     if found.finding is Finding.UNCONFIRMED:

@@ -36,11 +36,6 @@ _UNCLEAR_TITLES: Final = (
     " document's own first line (a line that asks, a short heading), or with a field the template writes"
     " for some documents only, and one template cannot tell where the document begins"
 )
-_GUESSED_ALONE: Final = (
-    "no learnt template fits this prompt, and the structure rules told its documents apart only as"
-    " documents' own text is laid out (blank lines, lines, a list): one document's paragraphs or several"
-    " documents, not known"
-)
 _MODELS_WORDS: Final = (
     "learnt template: the slot taken for the question holds words the model wrote earlier in this request"
     " ({question}: an argument of its own call, echoed back with the result), never the user's"
@@ -92,9 +87,6 @@ class PastedReading:
     """The learnt template that read the prompt."""
     turn: tuple[Message, ...] = ()
     """The messages read, where they are not the current turn (documents given as earlier turns)."""
-    unsure: tuple[str, ...] = ()
-    """A reading too unsure to score (the ``disagreement`` says why), that the place's evidence still sees as
-    one not settled: its documents may show others apart."""
 
 
 def template_readers(settings: TemplateSettings, store: Store) -> Readers:
@@ -146,12 +138,6 @@ def _read_turn(
     )
     learnt = lookup.reading
     if learnt is None:
-        if rules is not None and rules.guessed and len(rules.chunks) > 1:
-            # No template fits, and the rules told the documents apart only as documents' own text is laid
-            # out (blank lines, lines, a list): not a confident reading, so none.
-            return PastedReading(
-                (), rules.question, disagreement=_GUESSED_ALONE, pending=lookup.unlearnt, unsure=rules.chunks
-            )
         found = _from_rules(rules)
         return PastedReading(found.chunks, found.question, found.not_separable, pending=lookup.unlearnt)
     if _models_words(learnt.question, generator.messages, recorded_question):
