@@ -132,6 +132,14 @@ def _anchors(
     return [(token, positions[token]) for token in ordered if _stable(texts, ranges, positions[token], token)]
 
 
+def _in_every(slices: list[tuple[str, ...]]) -> set[str]:
+    """The tokens every slice holds."""
+    present = set(slices[0])
+    for piece in slices[1:]:
+        present &= set(piece)
+    return present
+
+
 def _run_of_messages(
     texts: Sequence[Tokens], ranges: tuple[Range, ...], slices: list[tuple[str, ...]]
 ) -> list[tuple[str, list[int]]]:
@@ -140,9 +148,7 @@ def _run_of_messages(
     run begins is the template's, whatever follows. Markers are structure no text can forge, so they need
     no neighbours that agree; a role whose messages alternate with others' (a conversation's turns) is no
     run, and a marker inside a run (its first message before the slice) begins none."""
-    present = set(slices[0])
-    for piece in slices[1:]:
-        present &= set(piece)
+    present = _in_every(slices)
     for token in sorted(token for token in present if is_marker(token)):
         at = [start + piece.index(token) for piece, (start, _) in zip(slices, ranges, strict=True)]
         if all(
@@ -166,9 +172,7 @@ def _edge_anchor(
     """A mark every slice holds, taken at its first or last occurrence where that occurrence sits in the
     same run of structure in every text ('\"\"\"\\n\\nQuestion: ' after the last document, though a document
     quotes "Question:" too): the run with the most structure wins."""
-    present = set(slices[0])
-    for piece in slices[1:]:
-        present &= set(piece)
+    present = _in_every(slices)
     best: tuple[int, str, list[int]] | None = None
     for token in sorted(present):
         if not _a_mark(token):

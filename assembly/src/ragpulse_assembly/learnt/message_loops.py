@@ -16,9 +16,9 @@ from dataclasses import replace
 from typing import Final
 
 from ragpulse_assembly.learnt.loops import Loop, find_loop
-from ragpulse_assembly.learnt.tokens import MARK_CLOSE, MARK_OPEN, tokenize
+from ragpulse_assembly.learnt.tokens import MARKER, tokenize
 
-_MARKER: Final = re.compile(f"{MARK_OPEN}[^{MARK_CLOSE}]*{MARK_CLOSE}")
+_MARKER: Final = re.compile(MARKER)
 
 
 def opening_marker(opening: str) -> str:

@@ -40,8 +40,10 @@ def _combining_marks() -> str:
 
 
 COMBINING: Final = _combining_marks()
+MARKER: Final = f"{MARK_OPEN}[^{MARK_CLOSE}]*{MARK_CLOSE}"
+"""A message's marker, its role between the two private-use characters, as a pattern."""
 _TOKEN: Final = re.compile(
-    rf"{MARK_OPEN}[^{MARK_CLOSE}]*{MARK_CLOSE}|\n|[^\S\n]+|\d+|[{_CJK}]+|(?:(?![{_CJK}])[^\W\d_]|[{COMBINING}])+|"
+    rf"{MARKER}|\n|[^\S\n]+|\d+|[{_CJK}]+|(?:(?![{_CJK}])[^\W\d_]|[{COMBINING}])+|"
     r"(?P<mark>[^\w\s])(?P=mark)+|.",
     re.DOTALL,
 )
